@@ -1,0 +1,123 @@
+"""What a rule is: its ID, and the pieces it may contribute.
+
+A rule contributes any of:
+
+- ``validate(scenario)`` → problems with a tournament's or operator's terms (*input* rules);
+- ``allows(scenario, t, timing)`` → whether an occurrence of ``t`` with this timing may be
+  placed at all (a *sched* rule encoded as a domain restriction of the day-indexed model);
+- ``encode(ctx)`` → constraints / fee terms on the CP-SAT model (*sched* and *cost* rules);
+- ``check(audit)`` → violations found in a finished schedule, in plain Python, without the
+  solver (the independent second reading of the clause).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from constraints.catalogue import RULES, cite
+
+if TYPE_CHECKING:
+    from scheduler.model import ModelContext
+    from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+    from scheduler.timing import Timing
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One placed occurrence, as the checker sees it."""
+
+    tournament: Tournament
+    occurrence: int
+    timing: Timing
+
+    @property
+    def tid(self) -> str:
+        return self.tournament.id
+
+    @property
+    def first_day(self) -> dt.date:
+        return self.timing.first_day
+
+    @property
+    def ref(self) -> str:
+        return f"{self.tournament.id}#{self.occurrence}"
+
+
+@dataclass(frozen=True)
+class License:
+    """One licence or permit to buy (a row of licenses.csv). Fees in USD."""
+
+    license_id: str
+    operator_id: str
+    jurisdiction: str
+    kind: str
+    tier: str
+    valid_from: dt.date
+    valid_to: dt.date
+    fee_usd: int
+    covers: tuple[str, ...]  # "tournament_id#occurrence"
+
+
+@dataclass
+class Audit:
+    """A schedule to check: the scenario, the placed occurrences and the licences bought."""
+
+    scenario: Scenario
+    placed: list[Placed]
+    licenses: list[License] = field(default_factory=list)
+
+    def of_operator(self, op: Operator) -> list[Placed]:
+        return [p for p in self.placed if op.id in p.tournament.operators]
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule in a schedule."""
+
+    rule: str
+    operator_id: str
+    refs: tuple[str, ...]
+    dates: str
+    message: str
+
+    def render(self) -> str:
+        return f"{self.rule} ({cite(self.rule)}): {self.message}"
+
+
+Validate = Callable[["Scenario"], Iterable["TermProblem"]]
+Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
+Encode = Callable[["ModelContext"], None]
+Check = Callable[[Audit], Iterable[Violation]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule of RULES.md (or a scenario request) and what it contributes."""
+
+    id: str
+    validate: Validate | None = None
+    allows: Allows | None = None
+    encode: Encode | None = None
+    check: Check | None = None
+
+    def __post_init__(self) -> None:
+        if self.id not in RULES:
+            raise KeyError(f"rule {self.id} is not in the catalogue")
+
+    @property
+    def citation(self) -> str:
+        return RULES[self.id].citation
+
+
+def usd(x: Decimal | int | float) -> str:
+    """``$1,875`` style money text."""
+    d = Decimal(x)
+    return f"${d:,.0f}" if d == d.to_integral_value() else f"${d:,.2f}"
+
+
+def fmt_any(x: Any) -> str:
+    return str(x)

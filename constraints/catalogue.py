@@ -1,0 +1,123 @@
+"""The rule catalogue of ``shared/law/RULES.md``: every rule ID with its citation and kind.
+
+Rule IDs appear in code, error messages, reports and tests; this is the one place that
+maps an ID to the citation printed to users (``MCA 23-5-317(1)(a)``, ``17 M.R.S. § 1836(4)``).
+
+Kinds: ``sched`` (a constraint on dates/counts), ``input`` (a property of a tournament's
+terms, validated before solving), ``cost`` (a fee), ``list`` (a checklist obligation).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    """One row of RULES.md."""
+
+    id: str
+    citation: str
+    kind: str
+    summary: str
+
+
+_MT = "MCA 23-5-317"
+_ME = "17 M.R.S. § 1836"
+
+_ROWS: tuple[RuleInfo, ...] = (
+    # Montana, MCA 23-5-317
+    RuleInfo("MT-PERMIT-PREREQ", f"{_MT}(1)(a)", "input",
+             "an operator needs at least one permitted live card game table"),
+    RuleInfo("MT-LARGE-LIMIT", f"{_MT}(1)(a)", "sched",
+             "at most 16 non-charitable large-stakes tournaments per operator per permit year"),
+    RuleInfo("MT-CHARITY-LIMIT", f"{_MT}(1)(f)", "sched",
+             "at most 3 charitable large-stakes tournaments per operator per permit year"),
+    RuleInfo("MT-PERMIT-YEAR", f"{_MT}(1)(a)", "sched",
+             "limits are counted per permit year (default July 1 - June 30)"),
+    RuleInfo("MT-DURATION", f"{_MT}(1)(c)", "sched",
+             "a large-stakes tournament lasts at most 5 consecutive calendar days"),
+    RuleInfo("MT-NOTICE", f"{_MT}(1)(d)", "sched",
+             "notice to the department at least 5 days before the first day"),
+    RuleInfo("MT-PROGRESSIVE", f"{_MT}(1)(e)", "input",
+             "a multi-site (progressive) tournament is held only by large-stakes permitholders"),
+    RuleInfo("MT-ENTRY-CAP", f"{_MT}(1)(g)", "input",
+             "a participant pays at most $1,875 in all for a large-stakes tournament"),
+    RuleInfo("MT-SATELLITE", f"{_MT}(1)(h)", "input",
+             "a seat prize must equal the expected top prize"),
+    RuleInfo("MT-PERMIT-FEES", f"{_MT}(1)(b)", "cost",
+             "large-stakes permit $120, small-stakes permit $500 per permit year"),
+    RuleInfo("MT-SMALL-DAILY", f"{_MT}(2)(a)", "sched",
+             "at most one small-stakes tournament per operator per calendar day, within that day"),
+    RuleInfo("MT-SMALL-ENTRY", f"{_MT}(2)(c)", "input",
+             "small-stakes: at most $80 in all, no rebuy, add-on or re-entry"),
+    RuleInfo("MT-SMALL-TABLE", f"{_MT}(2)(d)", "list",
+             "one extra table, used only for small-stakes tournaments"),
+    RuleInfo("MT-RULES-POSTED", f"{_MT}(3)", "list",
+             "rules given to each participant before the start and posted"),
+    RuleInfo("MT-SUPERVISOR", f"{_MT}(5)", "list",
+             "a person on the premises oversees play and settles disputes"),
+    RuleInfo("MT-DEALER", f"{_MT}(6)", "list", "only licensed dealers deal"),
+    RuleInfo("MT-CHIP-VALUE", f"{_MT}(7)", "list", "chip face value does not set the prize pool"),
+    RuleInfo("MT-CHARITY-SHARE", f"{_MT}(8)", "input",
+             "a charitable tournament pays at least 50% of entry fees to a nonprofit"),
+    RuleInfo("MT-NO-RAKE", f"{_MT}(9)", "input", "no rake-off"),
+    RuleInfo("MT-PLAY-HOURS", "ARM 23.16.1101", "sched",
+             "no tournament play between 2 a.m. and 8 a.m."),
+    # Maine, 17 M.R.S. § 1836
+    RuleInfo("ME-MONTHLY-LIMIT", _ME, "sched",
+             "at most 2 tournament games per licensed organization per calendar month"),
+    RuleInfo("ME-LOCAL-APPROVAL", f"{_ME}(1)", "input",
+             "the local governing authority must approve"),
+    RuleInfo("ME-BENEFICIARY", f"{_ME}(2)", "input",
+             "the application names at least one charitable organization"),
+    RuleInfo("ME-FEES", f"{_ME}(3-A)", "cost",
+             "per-tournament, monthly and annual licence fees by player tier"),
+    RuleInfo("ME-PLAYER-CAP", f"{_ME}(4)", "input",
+             "at most 100 players, or 300 on premises the licensee owns"),
+    RuleInfo("ME-ELIMINATION", f"{_ME}(4)", "input", "winners are determined by elimination"),
+    RuleInfo("ME-NO-CURRENCY", f"{_ME}(4)", "list", "no currency in play"),
+    RuleInfo("ME-ENTRY-CAP", f"{_ME}(4)", "input",
+             "entry fee at most $100, one entry per person; licence surcharge at most $125 in all"),
+    RuleInfo("ME-DURATION", f"{_ME}(4)", "sched",
+             "a game is completed within 48 hours (super cribbage: 72 hours)"),
+    RuleInfo("ME-OTHER-GAMES", f"{_ME}(4)", "sched",
+             "no other game of chance on the premises during the game"),
+    RuleInfo("ME-RAFFLE", f"{_ME}(4)", "input",
+             "at most one 50/50 raffle per tournament, prize at most $2,000"),
+    RuleInfo("ME-PRIZES", f"{_ME}(5)", "input", "at least 75% of entry fees paid as prizes"),
+    RuleInfo("ME-HIGH-HAND", f"{_ME}(7)", "input", "at most one high-hand competition per game"),
+    RuleInfo("ME-SUPER-CRIBBAGE", f"{_ME}(4-A)", "sched",
+             "statewide at most 15 super cribbage licences per year, $75 each"),
+    RuleInfo("ME-CRIBBAGE-REG", f"{_ME}(4-B)", "input",
+             "charitable cribbage: licensed restaurant or manufacturer, entry at most $25"),
+    RuleInfo("ME-PAYMENT", f"{_ME}(4)", "list", "prizes paid in cash or by check"),
+    RuleInfo("ME-APPLICATION-WINDOW", "16-633 CMR ch. 32 § 2", "sched",
+             "application received 10 business days to 90 days before the first day"),
+    RuleInfo("ME-REPORT", "16-633 CMR ch. 32 § 8", "list",
+             "disposition-of-funds report due 10 business days after each licensed period"),
+    RuleInfo("ME-ELIGIBLE", "17 M.R.S. § 1832(2)", "input",
+             "licensee is a Maine nonprofit, agricultural society or volunteer fire department "
+             "organized at least 2 years"),
+    # Scheduling requests of the scenario itself (not statute rules, but named the same way)
+    RuleInfo("BLACKOUT", "scenario", "sched", "the operator's blackout days"),
+    RuleInfo("WINDOW", "scenario", "sched", "the tournament's window of first days"),
+    RuleInfo("WEEKDAYS", "scenario", "sched", "the tournament's allowed first weekdays"),
+    RuleInfo("HORIZON", "scenario", "sched", "the planning horizon"),
+    RuleInfo("FIXED-DATES", "scenario", "sched", "a pinned first day"),
+    RuleInfo("MIN-GAP", "scenario", "sched", "minimum days between consecutive first days"),
+    RuleInfo("MAX-CONCURRENT", "scenario", "sched",
+             "how many of an operator's tournaments may run on one day"),
+    RuleInfo("COUNT", "scenario", "sched", "the number of occurrences wanted"),
+    RuleInfo("SCENARIO", "scenario", "input", "the scenario file's format"),
+)
+
+RULES: dict[str, RuleInfo] = {r.id: r for r in _ROWS}
+
+
+def cite(rule_id: str) -> str:
+    """Return ``"RULE-ID, citation"`` for messages, e.g. ``"MT-NOTICE, MCA 23-5-317(1)(d)"``."""
+    info = RULES[rule_id]
+    if info.citation == "scenario":
+        return f"{rule_id}, scenario request"
+    return f"{rule_id}, {info.citation}"

@@ -1,0 +1,298 @@
+"""The scenario's own requests, for either state: horizon, windows, weekdays, blackouts, counts,
+fixed dates, minimum gaps and how many tournaments an operator runs at once.
+
+They are not statute rules but are enforced and checked the same way, under their own IDs
+(``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
+``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from constraints.base import Audit, Placed, Rule, Violation
+from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, TermProblem
+
+if TYPE_CHECKING:
+    from scheduler.model import ModelContext
+    from scheduler.scenario import Scenario, Tournament
+    from scheduler.timing import Timing
+
+
+def _weekday(day: dt.date) -> str:
+    return WEEKDAYS[day.weekday()]
+
+
+# ------------------------------------------------------------------ SCENARIO (cross references)
+def validate_references(sc: Scenario) -> Iterator[TermProblem]:
+    """Unique ids, known operators, types that match the operators' state, dates in range."""
+    seen: set[str] = set()
+    for i, o in enumerate(sc.operators):
+        if o.id in seen:
+            yield TermProblem(("operators", i, "id"), "SCENARIO", "operator id is used twice")
+        seen.add(o.id)
+        wrong = (("live_tables", "permit_year_start", "held_in_current_permit_year",
+                  "late_hours_ordinance") if o.jurisdiction == "ME" else
+                 ("owns_premises", "local_approval", "beneficiaries", "other_games",
+                  "organization_type", "organized_on", "licensed_establishment"))
+        for f in wrong:
+            if f in o.model_fields_set:
+                yield TermProblem(("operators", i, f), "SCENARIO",
+                                  f"field applies only to "
+                                  f"{'MT' if o.jurisdiction == 'ME' else 'ME'} operators")
+    ops = {o.id: o for o in sc.operators}
+    if sc.horizon.end < sc.horizon.start:
+        yield TermProblem(("horizon", "end"), "SCENARIO", "horizon ends before it starts")
+    elif (sc.horizon.end - sc.horizon.start).days > 731:
+        yield TermProblem(("horizon", "end"), "SCENARIO", "a horizon is at most 2 years")
+    tids: set[str] = set()
+    for i, t in enumerate(sc.tournaments):
+        loc = ("tournaments", i)
+        if t.id in tids:
+            yield TermProblem((*loc, "id"), "SCENARIO", "tournament id is used twice")
+        tids.add(t.id)
+        for j, oid in enumerate(t.operators):
+            if oid not in ops:
+                yield TermProblem((*loc, "operators", j), "SCENARIO",
+                                  f"unknown operator id; known: {', '.join(sorted(ops))}")
+        if len(set(t.operators)) != len(t.operators):
+            yield TermProblem((*loc, "operators"), "SCENARIO", "an operator is listed twice")
+        states = {ops[o].jurisdiction for o in t.operators if o in ops}
+        allowed = MT_TYPES if states == {"MT"} else ME_TYPES if states == {"ME"} else ()
+        if states and t.type not in allowed:
+            yield TermProblem((*loc, "type"), "SCENARIO",
+                              f"type must be one of {', '.join(allowed) or 'MT or ME types'} "
+                              f"for {'/'.join(sorted(states))} operators")
+        if t.count == "all" and not t.is_small:
+            yield TermProblem((*loc, "count"), "SCENARIO",
+                              "count \"all\" is only for small-stakes tournaments")
+        if isinstance(t.count, int):
+            if len(t.fixed_dates) > t.count:
+                yield TermProblem((*loc, "fixed_dates"), "SCENARIO",
+                                  f"{len(t.fixed_dates)} fixed dates but count is {t.count}")
+            if t.required > t.count:
+                yield TermProblem((*loc, "required"), "SCENARIO",
+                                  f"required ({t.required}) exceeds count ({t.count})")
+        if t.window is not None:
+            if t.window.end < t.window.start:
+                yield TermProblem((*loc, "window", "end"), "SCENARIO",
+                                  "window ends before it starts")
+            elif t.window.end < sc.horizon.start or t.window.start > sc.horizon.end:
+                yield TermProblem((*loc, "window"), "SCENARIO", "window lies outside the horizon")
+        for j, d in enumerate(t.fixed_dates):
+            if d not in sc.horizon:
+                yield TermProblem((*loc, "fixed_dates", j), "SCENARIO",
+                                  f"fixed date outside the horizon {sc.horizon.start}.."
+                                  f"{sc.horizon.end}")
+        if len(set(t.fixed_dates)) != len(t.fixed_dates):
+            yield TermProblem((*loc, "fixed_dates"), "SCENARIO", "a fixed date is listed twice")
+
+
+SCENARIO = Rule("SCENARIO", validate=validate_references)
+
+
+# ------------------------------------------------------------------ HORIZON
+def _in_horizon(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return sc.horizon.start <= tm.first_day and tm.last_day <= sc.horizon.end
+
+
+def _check_horizon(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if not _in_horizon(a.scenario, p.tournament, p.timing):
+            yield _v("HORIZON", p, f"{p.ref} runs {p.first_day}..{p.timing.last_day}, outside "
+                     f"the horizon {a.scenario.horizon.start}..{a.scenario.horizon.end}")
+
+
+HORIZON = Rule("HORIZON", allows=_in_horizon, check=_check_horizon)
+
+
+# ------------------------------------------------------------------ WINDOW
+def _in_window(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return t.window is None or tm.first_day in t.window
+
+
+def _check_window(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        w = p.tournament.window
+        if w is not None and p.first_day not in w:
+            yield _v("WINDOW", p, f"{p.ref} starts on {p.first_day}, outside its window "
+                     f"{w.start}..{w.end}")
+
+
+WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window)
+
+
+# ------------------------------------------------------------------ WEEKDAYS
+def _on_weekday(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return t.weekdays is None or _weekday(tm.first_day) in t.weekdays
+
+
+def _check_weekdays(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        wd = p.tournament.weekdays
+        if wd is not None and _weekday(p.first_day) not in wd:
+            yield _v("WEEKDAYS", p, f"{p.ref} starts on a {_weekday(p.first_day)} "
+                     f"({p.first_day}); allowed: {', '.join(wd)}")
+
+
+WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays)
+
+
+# ------------------------------------------------------------------ BLACKOUT
+def _blacked_out(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[str, dt.date]]:
+    out = []
+    for oid in t.operators:
+        bl = set(sc.operator(oid).blackout)
+        out.extend((oid, d) for d in tm.days if d in bl)
+    return out
+
+
+def _no_blackout(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return not _blacked_out(sc, t, tm)
+
+
+def _check_blackout(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        for oid, d in _blacked_out(a.scenario, p.tournament, p.timing):
+            yield Violation("BLACKOUT", oid, (p.ref,), d.isoformat(),
+                            f"{p.ref} is conducted on {d}, a blackout day of "
+                            f"{a.scenario.operator(oid).name}")
+
+
+BLACKOUT = Rule("BLACKOUT", allows=_no_blackout, check=_check_blackout)
+
+
+# ------------------------------------------------------------------ COUNT (and the objective)
+def _encode_count(ctx: ModelContext) -> None:
+    """At most ``count`` occurrences; each placed one earns ``priority``; the shortfall below
+    ``must_place`` is penalised (required occurrences)."""
+    m = ctx.model
+    for t in ctx.scenario.tournaments:
+        lits = [v for _, v in ctx.starts(t)]
+        if isinstance(t.count, int) and len(lits) > t.count:
+            m.add(sum(lits) <= t.count)
+        ctx.placed_terms.extend((v, t.priority) for v in lits)
+        if t.must_place:
+            short = m.new_int_var(0, t.must_place, f"shortfall[{t.id}]")
+            m.add(short >= t.must_place - sum(lits))
+            ctx.required_terms.append((short, 1))
+        prefer = set(t.prefer_weekdays)
+        if prefer:
+            ctx.preference_terms.extend(
+                (v, 1) for c, v in ctx.starts(t) if _weekday(c.first_day) in prefer)
+
+
+def _check_count(a: Audit) -> Iterator[Violation]:
+    n: dict[str, list[Placed]] = defaultdict(list)
+    for p in a.placed:
+        n[p.tid].append(p)
+    for tid, ps in n.items():
+        t = ps[0].tournament
+        if isinstance(t.count, int) and len(ps) > t.count:
+            yield Violation("COUNT", t.operators[0], tuple(p.ref for p in ps), "",
+                            f"{tid} is placed {len(ps)} times; {t.count} wanted")
+
+
+COUNT = Rule("COUNT", encode=_encode_count, check=_check_count)
+
+
+# ------------------------------------------------------------------ FIXED-DATES
+def _encode_fixed(ctx: ModelContext) -> None:
+    """Each fixed date is a required occurrence on exactly that first day."""
+    for t in ctx.scenario.tournaments:
+        for d in t.fixed_dates:
+            v = ctx.z.get((t.id, d))
+            ctx.required_terms.append((1 - v if v is not None else 1, 1))
+
+
+def _check_fixed(a: Audit) -> Iterator[Violation]:
+    starts = {(p.tid, p.first_day) for p in a.placed}
+    for t in a.scenario.tournaments:
+        for d in t.fixed_dates:
+            if (t.id, d) not in starts:
+                yield Violation("FIXED-DATES", t.operators[0], (t.id,), d.isoformat(),
+                                f"{t.id} is pinned to start on {d} but does not")
+
+
+FIXED_DATES = Rule("FIXED-DATES", encode=_encode_fixed, check=_check_fixed)
+
+
+# ------------------------------------------------------------------ MIN-GAP
+def _encode_min_gap(ctx: ModelContext) -> None:
+    """At most one first day in every run of ``min_gap_days`` consecutive days."""
+    for t in ctx.scenario.tournaments:
+        g = t.min_gap_days
+        if g <= 1:
+            continue
+        starts = ctx.starts(t)
+        by_day = {c.first_day: v for c, v in starts}
+        for c, _ in starts:
+            window = [by_day[d] for k in range(g)
+                      if (d := c.first_day + dt.timedelta(days=k)) in by_day]
+            if len(window) > 1:
+                ctx.model.add_at_most_one(window)
+
+
+def _check_min_gap(a: Audit) -> Iterator[Violation]:
+    by_t: dict[str, list[Placed]] = defaultdict(list)
+    for p in a.placed:
+        by_t[p.tid].append(p)
+    for ps in by_t.values():
+        ps.sort(key=lambda p: p.first_day)
+        g = ps[0].tournament.min_gap_days
+        for x, y in zip(ps, ps[1:], strict=False):
+            gap = (y.first_day - x.first_day).days
+            if gap < g:
+                yield _v("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} ({y.first_day}) "
+                         f"start {gap} days apart; at least {g} wanted")
+
+
+MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap)
+
+
+# ------------------------------------------------------------------ MAX-CONCURRENT
+def _counts_concurrency(t: Tournament) -> bool:
+    return not t.is_small
+
+
+def _encode_max_concurrent(ctx: ModelContext) -> None:
+    """On each calendar day, at most ``max_concurrent`` of the operator's tournaments (small-
+    stakes excluded) are being conducted."""
+    from scheduler.model import sum_by
+
+    for op in ctx.scenario.operators:
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
+        for lits in sum_by(items, lambda c: list(c.timing.days)).values():
+            if len(lits) > op.max_concurrent:
+                ctx.model.add(sum(lits) <= op.max_concurrent)
+
+
+def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
+    for op in a.scenario.operators:
+        per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+        for p in a.of_operator(op):
+            if _counts_concurrency(p.tournament):
+                for d in p.timing.days:
+                    per_day[d].append(p)
+        for d in sorted(per_day):
+            ps = per_day[d]
+            if len(ps) > op.max_concurrent:
+                yield Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
+                                f"{op.name} would conduct {len(ps)} tournaments on {d} "
+                                f"({', '.join(p.ref for p in ps)}); at most "
+                                f"{op.max_concurrent} at once")
+
+
+MAX_CONCURRENT = Rule("MAX-CONCURRENT", encode=_encode_max_concurrent,
+                      check=_check_max_concurrent)
+
+
+def _v(rule: str, p: Placed, message: str) -> Violation:
+    return Violation(rule, p.tournament.operators[0], (p.ref,), p.first_day.isoformat(), message)
+
+
+RULES = [SCENARIO, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, FIXED_DATES, MIN_GAP,
+         MAX_CONCURRENT]

@@ -1,0 +1,523 @@
+"""Maine: 17 M.R.S. § 1836 (tournament games), § 1832(2) (eligibility) and 16-633 CMR ch. 32
+(application window, reports).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from constraints.base import Audit, Placed, Rule, Violation, usd
+from scheduler.scenario import TermProblem
+from scheduler.timing import application_due, local
+
+if TYPE_CHECKING:
+    from scheduler.model import ModelContext
+    from scheduler.scenario import Operator, Scenario, Tournament
+    from scheduler.timing import Timing
+
+MONTHLY_LIMIT = 2
+"""ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: tournament games per organization per calendar month."""
+MAX_HOURS = 48
+"""ME-DURATION, 17 M.R.S. § 1836(4): a game is completed within 48 hours of its start."""
+SUPER_CRIBBAGE_HOURS = 72
+"""ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(E)."""
+SUPER_CRIBBAGE_LIMIT = 15
+"""ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): licences statewide per (calendar) year."""
+SUPER_CRIBBAGE_FEE = 75
+"""ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): USD per licence."""
+PLAYER_CAP = 100
+PLAYER_CAP_OWNED = 300
+"""ME-PLAYER-CAP, 17 M.R.S. § 1836(4)."""
+ENTRY_CAP = Decimal(100)
+SURCHARGE_CAP = Decimal(125)
+"""ME-ENTRY-CAP, 17 M.R.S. § 1836(4): USD."""
+PRIZE_SHARE = Decimal("0.75")
+"""ME-PRIZES, 17 M.R.S. § 1836(5)."""
+RAFFLE_PRIZE_CAP = Decimal(2000)
+"""ME-RAFFLE, 17 M.R.S. § 1836(4): USD."""
+CRIBBAGE_ENTRY_CAP = Decimal(25)
+"""ME-CRIBBAGE-REG, 17 M.R.S. § 1836(4-B)(C): USD."""
+
+TIERS = ("1-50", "51-100", "101-150", "151-200", "201-250", "251-300")
+TIER_MAX = (50, 100, 150, 200, 250, 300)
+PER_TOURNAMENT_FEE = (40, 75, 300, 400, 500, 600)
+"""ME-FEES, 17 M.R.S. § 1836(3-A): USD per tournament licence by tier."""
+MONTHLY_FEE = (100, 200)
+"""ME-FEES, 17 M.R.S. § 1836(3-A): USD for one calendar month, tiers 1-50 and 51-100."""
+ANNUAL_FEE = (750, 1500)
+"""ME-FEES, 17 M.R.S. § 1836(3-A): USD for 12 months from the first day, tiers 1-50, 51-100."""
+
+
+def tier_index(players: int) -> int:
+    """ME-FEES: index into :data:`TIERS` of a game's player cap."""
+    for i, m in enumerate(TIER_MAX):
+        if players <= m:
+            return i
+    raise ValueError(f"{players} players is over every tier")
+
+
+def covering_tiers(players: int, coverage: str) -> list[int]:
+    """Monthly/annual tiers that may cover a game (``tier_coverage`` reading): ``up`` = its
+    tier and every higher one of the two; ``exact`` = its own tier only."""
+    i = tier_index(players)
+    if i > 1:
+        return []
+    return [i] if coverage == "exact" else list(range(i, 2))
+
+
+def annual_end(start: dt.date) -> dt.date:
+    """Last day of an annual licence: 12 months from ``start``, inclusive."""
+    try:
+        nxt = start.replace(year=start.year + 1)
+    except ValueError:  # Feb 29
+        nxt = dt.date(start.year + 1, 3, 1)
+    return nxt - dt.timedelta(days=1)
+
+
+def _me(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
+    for i, t in enumerate(sc.tournaments):
+        if t.type in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+            yield i, t
+
+
+def _licensed(t: Tournament) -> bool:
+    return t.is_me_licensed_game
+
+
+# ------------------------------------------------------------------ input rules
+def _ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
+    return [(i, o) for i, o in enumerate(sc.operators) if o.id in t.operators]
+
+
+def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-LOCAL-APPROVAL, ME-BENEFICIARY, ME-ELIGIBLE for operators holding licensed games."""
+    holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
+    two_years_before = sc.horizon.start.replace(year=sc.horizon.start.year - 2)
+    for i, op in enumerate(sc.operators):
+        if op.id not in holders:
+            continue
+        loc = ("operators", i)
+        if op.local_approval is not True:
+            yield TermProblem((*loc, "local_approval"), "ME-LOCAL-APPROVAL",
+                              "the local governing authority's approval is required "
+                              "(local_approval: true)")
+        if not op.beneficiaries:
+            yield TermProblem((*loc, "beneficiaries"), "ME-BENEFICIARY",
+                              "name at least one charitable organization the proceeds benefit")
+        if op.organized_on is None:
+            yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
+                              "give the date the organization was organized in Maine "
+                              "(at least 2 years before the plan)")
+        elif op.organized_on > two_years_before:
+            yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
+                              f"the organization must be organized at least 2 years "
+                              f"(on or before {two_years_before})")
+
+
+def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _me(sc):
+        loc = ("tournaments", i)
+        owned = all(o.owns_premises for _, o in _ops_of(sc, t))
+        if t.type == "charitable-cribbage":
+            continue
+        if t.players is None:
+            yield TermProblem((*loc, "players"), "ME-PLAYER-CAP",
+                              "give the player cap (it sets the licence tier)")
+        elif t.type == "tournament-game":
+            cap = PLAYER_CAP_OWNED if owned else PLAYER_CAP
+            if t.players > cap:
+                yield TermProblem((*loc, "players"), "ME-PLAYER-CAP",
+                                  f"at most {cap} players"
+                                  + ("" if owned else
+                                     " (300 only on premises the licensee owns: owns_premises)"))
+        if not t.elimination:
+            yield TermProblem((*loc, "elimination"), "ME-ELIMINATION",
+                              "winners are determined by a process of elimination")
+        if t.entry_fee > ENTRY_CAP:
+            yield TermProblem((*loc, "entry_fee"), "ME-ENTRY-CAP",
+                              f"the entry fee may not exceed {usd(ENTRY_CAP)} per person")
+        for f in ("reentries", "max_rebuys", "rebuy_fee", "addon_fee"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "ME-ENTRY-CAP",
+                                  "only one entry fee per person (no re-entry, rebuy or add-on)")
+        if t.license_surcharge_total > SURCHARGE_CAP:
+            yield TermProblem((*loc, "license_surcharge_total"), "ME-ENTRY-CAP",
+                              f"the licence-fee surcharge may total at most {usd(SURCHARGE_CAP)}"
+                              " across all players")
+        if t.prize_share is None or t.prize_share < PRIZE_SHARE:
+            yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
+                              "at least 75% of entry fees must be paid as prizes "
+                              "(prize_share >= 0.75)")
+        if t.raffles > 1 or t.raffle_prize > RAFFLE_PRIZE_CAP:
+            yield TermProblem((*loc, "raffles" if t.raffles > 1 else "raffle_prize"), "ME-RAFFLE",
+                              f"at most one 50/50 raffle per tournament, prize at most "
+                              f"{usd(RAFFLE_PRIZE_CAP)}")
+        if t.high_hand_competitions > 1:
+            yield TermProblem((*loc, "high_hand_competitions"), "ME-HIGH-HAND",
+                              "at most one high-hand competition per game")
+        limit = SUPER_CRIBBAGE_HOURS if t.type == "super-cribbage" else MAX_HOURS
+        if t.hours > limit:
+            yield TermProblem((*loc, "hours"),
+                              "ME-SUPER-CRIBBAGE" if t.type == "super-cribbage" else "ME-DURATION",
+                              f"a game must be completed within {limit} hours of its start")
+        if t.days != 1:
+            yield TermProblem((*loc, "days"), "ME-DURATION",
+                              "a Maine game is one session of `hours` from start_time (days: 1)")
+
+
+def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _me(sc):
+        if t.type != "super-cribbage":
+            continue
+        loc = ("tournaments", i)
+        if t.players is not None and not 30 <= t.players <= PLAYER_CAP_OWNED:
+            yield TermProblem((*loc, "players"), "ME-SUPER-CRIBBAGE",
+                              "a super cribbage tournament has at least 30 and at most 300 "
+                              "players")
+        if t.charity_share is None or t.charity_share < Decimal("0.5"):
+            yield TermProblem((*loc, "charity_share"), "ME-SUPER-CRIBBAGE",
+                              "50% of the proceeds after prizes go to a charity other than the "
+                              "licensee (charity_share >= 0.5)")
+        if t.organizer_member_years is None or t.organizer_member_years < 3:
+            yield TermProblem((*loc, "organizer_member_years"), "ME-SUPER-CRIBBAGE",
+                              "the principal organizer must have been a member of the chartered "
+                              "cribbage organization for at least 3 years")
+
+
+def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _me(sc):
+        if t.type != "charitable-cribbage":
+            continue
+        loc = ("tournaments", i)
+        for _, op in _ops_of(sc, t):
+            if op.licensed_establishment is None:
+                yield TermProblem((*loc, "operators"), "ME-CRIBBAGE-REG",
+                                  f"{op.id} must be a licensed restaurant or manufacturer "
+                                  "(licensed_establishment)")
+        if t.entry_fee > CRIBBAGE_ENTRY_CAP:
+            yield TermProblem((*loc, "entry_fee"), "ME-CRIBBAGE-REG",
+                              f"the entry fee may not exceed {usd(CRIBBAGE_ENTRY_CAP)}")
+        for f in ("reentries", "max_rebuys", "rebuy_fee", "addon_fee", "license_surcharge_total"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "ME-CRIBBAGE-REG",
+                                  "no fee may be charged except the entry fee")
+        if t.prize_share is not None and (t.prize_share + (t.charity_share or 0)) != 1:
+            yield TermProblem((*loc, "prize_share"), "ME-CRIBBAGE-REG",
+                              "all entry fees are awarded as prizes or donated "
+                              "(prize_share + charity_share = 1)")
+
+
+# ------------------------------------------------------------------ ME-DURATION
+def _hours_limit(t: Tournament) -> int:
+    return SUPER_CRIBBAGE_HOURS if t.type == "super-cribbage" else MAX_HOURS
+
+
+def _duration_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return not _licensed(t) or tm.elapsed_hours <= _hours_limit(t)
+
+
+def _check_duration(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        t = p.tournament
+        if _licensed(t):
+            h = (p.timing.end - p.timing.start).total_seconds() / 3600
+            if h > _hours_limit(t):
+                yield Violation("ME-DURATION", t.operators[0], (p.ref,), p.first_day.isoformat(),
+                                f"{p.ref} lasts {h:g} hours from its start; it must be "
+                                f"completed within {_hours_limit(t)}")
+
+
+ME_DURATION = Rule("ME-DURATION", validate=_validate_game_terms, allows=_duration_ok,
+                   check=_check_duration)
+
+
+# ------------------------------------------------------------------ ME-OTHER-GAMES
+def other_game_sessions(op: Operator, start: dt.datetime, end: dt.datetime
+                        ) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The operator's other gaming sessions that overlap [start, end) (aware datetimes)."""
+    out = []
+    day = start.date() - dt.timedelta(days=1)
+    while day <= end.date():
+        for g in op.other_games:
+            if ("mon", "tue", "wed", "thu", "fri", "sat", "sun")[day.weekday()] != g.weekday:
+                continue
+            s = local(day, g.start, op.tz)
+            e_day = day + dt.timedelta(days=1) if g.end <= g.start else day
+            e = local(e_day, g.end, op.tz)
+            if s is None or e is None:
+                continue
+            if s < end and start < e:
+                out.append((s, e))
+        day += dt.timedelta(days=1)
+    return out
+
+
+def _no_other_games(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    if t.type not in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+        return True
+    return not any(other_game_sessions(sc.operator(o), tm.start, tm.end) for o in t.operators)
+
+
+def _check_other_games(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if p.tournament.type not in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+            continue
+        for oid in p.tournament.operators:
+            op = a.scenario.operator(oid)
+            for s, e in other_game_sessions(op, p.timing.start, p.timing.end):
+                yield Violation("ME-OTHER-GAMES", oid, (p.ref,), s.date().isoformat(),
+                                f"{p.ref} ({p.timing.start:%Y-%m-%d %H:%M}-"
+                                f"{p.timing.end:%Y-%m-%d %H:%M}) overlaps {op.name}'s other "
+                                f"game session {s:%a %Y-%m-%d %H:%M}-{e:%H:%M}")
+
+
+ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_other_games)
+
+
+# ------------------------------------------------------------------ ME-APPLICATION-WINDOW
+def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """The licence application, received 10 business days before the first day, can still be
+    filed on or after ``notice_from``."""
+    return not _licensed(t) or application_due(tm.first_day) >= sc.notice_from
+
+
+def _check_application(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if _licensed(p.tournament):
+            due = application_due(p.first_day)
+            if due < a.scenario.notice_from:
+                yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
+                                p.first_day.isoformat(),
+                                f"{p.ref} starts {p.first_day}; its licence application had to "
+                                f"be received by {due} (10 Maine business days before), before "
+                                f"the earliest filing day {a.scenario.notice_from}")
+
+
+ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)
+
+
+# ------------------------------------------------------------------ ME-MONTHLY-LIMIT
+def counted_months(sc: Scenario, tm: Timing) -> tuple[tuple[int, int], ...]:
+    """ME-MONTHLY-LIMIT: the months a game counts in (``month_rule``: every month it touches,
+    or only its starting month)."""
+    if sc.settings.month_rule == "start":
+        return ((tm.first_day.year, tm.first_day.month),)
+    return tm.months
+
+
+def _encode_monthly(ctx: ModelContext) -> None:
+    """Per organization and calendar month: at most 2 licensed games counted in it."""
+    from scheduler.model import sum_by
+
+    for op in ctx.scenario.operators:
+        if op.jurisdiction != "ME":
+            continue
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if _licensed(c.tournament)]
+        for lits in sum_by(items, lambda c: list(counted_months(ctx.scenario, c.timing))).values():
+            if len(lits) > MONTHLY_LIMIT:
+                ctx.model.add(sum(lits) <= MONTHLY_LIMIT)
+
+
+def _check_monthly(a: Audit) -> Iterator[Violation]:
+    for op in a.scenario.operators:
+        if op.jurisdiction != "ME":
+            continue
+        per_month: dict[tuple[int, int], list[Placed]] = defaultdict(list)
+        for p in a.of_operator(op):
+            if _licensed(p.tournament):
+                first, last = p.timing.start.date(), (p.timing.end -
+                                                      dt.timedelta(microseconds=1)).date()
+                months = ({(first.year, first.month)} if a.scenario.settings.month_rule == "start"
+                          else {(y, m) for y in range(first.year, last.year + 1)
+                                for m in range(1, 13)
+                                if (first.year, first.month) <= (y, m) <= (last.year, last.month)})
+                for ym in months:
+                    per_month[ym].append(p)
+        for ym in sorted(per_month):
+            ps = sorted(per_month[ym], key=lambda p: (p.first_day, p.ref))
+            if len(ps) > MONTHLY_LIMIT:
+                refs = tuple(p.ref for p in ps)
+                yield Violation("ME-MONTHLY-LIMIT", op.id, refs, f"{ym[0]}-{ym[1]:02d}",
+                                f"{op.name} would conduct {len(ps)} tournament games in "
+                                f"{ym[0]}-{ym[1]:02d} ({', '.join(refs)}); at most "
+                                f"{MONTHLY_LIMIT} a month (month_rule: "
+                                f"{a.scenario.settings.month_rule})")
+
+
+ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly)
+
+
+# ------------------------------------------------------------------ ME-SUPER-CRIBBAGE
+def _encode_super_cribbage(ctx: ModelContext) -> None:
+    """Statewide at most 15 super cribbage licences per calendar year (of the first day), every
+    organization of the scenario together; each licence costs $75."""
+    from scheduler.model import LicenseOption, sum_by
+
+    items = [(c, v) for t in ctx.scenario.tournaments if t.type == "super-cribbage"
+             for c, v in ctx.starts(t)]
+    for lits in sum_by(items, lambda c: [c.first_day.year]).values():
+        if len(lits) > SUPER_CRIBBAGE_LIMIT:
+            ctx.model.add(sum(lits) <= SUPER_CRIBBAGE_LIMIT)
+    for c, v in items:
+        t = c.tournament
+        ctx.add_license(LicenseOption(
+            v, t.operators[0], "ME", "me-super-cribbage", TIERS[tier_index(t.players or 1)],
+            c.first_day, c.timing.last_day, SUPER_CRIBBAGE_FEE,
+            covers=lambda t2, tm, tid=t.id, d=c.first_day: t2.id == tid and tm.first_day == d))
+
+
+def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
+    per_year: dict[int, list[Placed]] = defaultdict(list)
+    for p in a.placed:
+        if p.tournament.type == "super-cribbage":
+            per_year[p.first_day.year].append(p)
+    for y in sorted(per_year):
+        ps = sorted(per_year[y], key=lambda p: (p.first_day, p.ref))
+        for n, p in enumerate(ps, start=1):
+            if n > SUPER_CRIBBAGE_LIMIT:
+                yield Violation("ME-SUPER-CRIBBAGE", p.tournament.operators[0], (p.ref,),
+                                p.first_day.isoformat(),
+                                f"{p.ref} would need the {n}th super cribbage licence of {y} "
+                                f"statewide; at most {SUPER_CRIBBAGE_LIMIT}")
+
+
+ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
+                         encode=_encode_super_cribbage, check=_check_super_cribbage)
+
+
+# ------------------------------------------------------------------ ME-FEES
+def _month_key(d: dt.date) -> tuple[int, int]:
+    return (d.year, d.month)
+
+
+def _encode_fees(ctx: ModelContext) -> None:
+    """Every tournament game is covered by a per-tournament licence of its tier, a monthly
+    licence (its starting month) or an annual licence (12 months from any game's first day) of
+    a covering tier (``tier_coverage``). Over 100 players: per-tournament only."""
+    from ortools.sat.python import cp_model
+
+    from scheduler.model import LicenseOption
+    from scheduler.timing import month_end
+
+    sc = ctx.scenario
+    m = ctx.model
+    cov = sc.settings.tier_coverage
+    for op in sc.operators:
+        if op.jurisdiction != "ME":
+            continue
+        games = [(c, v) for c, v in ctx.of_operator(op.id)
+                 if c.tournament.type == "tournament-game"]
+        if not games:
+            continue
+        monthly: dict[tuple[int, tuple[int, int]], object] = {}
+        annual: dict[tuple[int, dt.date], object] = {}
+        for tier in (0, 1):
+            coverable = [c for c, _ in games
+                         if tier in covering_tiers(c.tournament.players or 1, cov)]
+            for ym in sorted({_month_key(c.first_day) for c in coverable}):
+                var = m.new_bool_var(f"me-monthly[{op.id},{TIERS[tier]},{ym[0]}-{ym[1]:02d}]")
+                monthly[(tier, ym)] = var
+                first = dt.date(ym[0], ym[1], 1)
+                ctx.add_license(LicenseOption(
+                    var, op.id, "ME", "me-monthly", TIERS[tier], first, month_end(*ym),
+                    MONTHLY_FEE[tier], rank=1 + tier,
+                    covers=lambda t, tm, y=ym, k=tier: (
+                        t.type == "tournament-game"
+                        and k in covering_tiers(t.players or 1, cov)
+                        and _month_key(tm.first_day) == y)))
+            for d in sorted({c.first_day for c in coverable}):
+                var = m.new_bool_var(f"me-annual[{op.id},{TIERS[tier]},{d}]")
+                annual[(tier, d)] = var
+                ctx.add_license(LicenseOption(
+                    var, op.id, "ME", "me-annual", TIERS[tier], d, annual_end(d),
+                    ANNUAL_FEE[tier], rank=3 + tier,
+                    covers=lambda t, tm, a=d, k=tier: (
+                        t.type == "tournament-game"
+                        and k in covering_tiers(t.players or 1, cov)
+                        and a <= tm.first_day <= annual_end(a))))
+        # Symmetry breaking (cuts only solutions that cost more or the same): a licence is
+        # bought only for a period with a game it can cover; an annual licence starts on the
+        # first day of a game it covers, and two annual licences never overlap.
+        for (tier, ym), var in monthly.items():
+            m.add(sum(v for c, v in games if _month_key(c.first_day) == ym and tier in
+                      covering_tiers(c.tournament.players or 1, cov)) >= var)
+        for (tier, d), var in annual.items():
+            m.add(sum(v for c, v in games if c.first_day == d and tier in
+                      covering_tiers(c.tournament.players or 1, cov)) >= var)
+        # Decide first how many annual licences to buy: with that number fixed, the LP bound
+        # of the fees is tight, so the search proves the optimum in few branches.
+        for tier in (0, 1):
+            lits = [v for (k, _), v in annual.items() if k == tier]
+            if lits:
+                n = m.new_int_var(0, len(lits), f"me-annual-count[{op.id},{TIERS[tier]}]")
+                m.add(n == sum(lits))
+                m.add_decision_strategy([n], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+        starts = sorted(annual.items(), key=lambda kv: kv[0][1])
+        for (_, d), _var in starts:
+            overlapping = [v2 for (t2, d2), v2 in starts
+                           if d <= d2 <= annual_end(d) and (cov == "up" or t2 == _)]
+            if len(overlapping) > 1:
+                m.add(sum(overlapping) <= 1)
+        for c, v in games:
+            t = c.tournament
+            ti = tier_index(t.players or 1)
+            per = m.new_bool_var(f"me-per-tournament[{t.id},{c.first_day}]")
+            m.add_implication(per, v)
+            ctx.add_license(LicenseOption(
+                per, op.id, "ME", "me-per-tournament", TIERS[ti], c.first_day,
+                c.timing.last_day, PER_TOURNAMENT_FEE[ti], rank=0,
+                covers=lambda t2, tm, tid=t.id, d=c.first_day: t2.id == tid and tm.first_day == d))
+            options = [per]
+            for k in covering_tiers(t.players or 1, cov):
+                options.append(monthly[(k, _month_key(c.first_day))])
+                options.extend(var for (kk, a), var in annual.items()
+                               if kk == k and a <= c.first_day <= annual_end(a))
+            m.add(sum(options) >= v)
+
+
+def _check_fees(a: Audit) -> Iterator[Violation]:
+    cov = a.scenario.settings.tier_coverage
+    for p in a.placed:
+        t = p.tournament
+        if t.type not in ("tournament-game", "super-cribbage"):
+            continue
+        players = t.players or 1
+        ti = tier_index(players)
+        ok = False
+        for lic in a.licenses:
+            if lic.operator_id != t.operators[0] or not (
+                    lic.valid_from <= p.first_day <= lic.valid_to):
+                continue
+            if t.type == "super-cribbage":
+                ok |= lic.kind == "me-super-cribbage" and lic.fee_usd == SUPER_CRIBBAGE_FEE
+            elif lic.kind == "me-per-tournament":
+                ok |= lic.tier == TIERS[ti] and lic.fee_usd == PER_TOURNAMENT_FEE[ti] and \
+                    p.ref in lic.covers
+            elif lic.kind in ("me-monthly", "me-annual") and lic.tier in TIERS[:2]:
+                k = TIERS.index(lic.tier)
+                fee = (MONTHLY_FEE if lic.kind == "me-monthly" else ANNUAL_FEE)[k]
+                ok |= k in covering_tiers(players, cov) and lic.fee_usd == fee
+        if not ok:
+            yield Violation("ME-FEES", t.operators[0], (p.ref,), p.first_day.isoformat(),
+                            f"{p.ref} on {p.first_day} ({players} players) is not covered by a "
+                            f"licence of its tier (tier_coverage: {cov})")
+
+
+ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)
+
+RULES = [
+    Rule("ME-ELIGIBLE", validate=_validate_organization),
+    Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg),
+    ME_DURATION,
+    ME_OTHER_GAMES,
+    ME_APPLICATION,
+    ME_MONTHLY,
+    ME_SUPER_CRIBBAGE,
+    ME_FEES,
+]

@@ -1,0 +1,407 @@
+"""Montana: MCA 23-5-317 (card-game tournaments) and ARM 23.16.1101 (play hours).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from constraints.base import Audit, License, Placed, Rule, Violation, usd
+from scheduler.scenario import TermProblem
+from scheduler.timing import notice_due
+
+if TYPE_CHECKING:
+    from scheduler.model import ModelContext
+    from scheduler.scenario import Operator, Scenario, Tournament
+    from scheduler.timing import Timing
+
+LARGE_LIMIT = 16
+"""MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
+CHARITY_LIMIT = 3
+"""MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): charitable large-stakes tournaments per permit year."""
+MAX_DAYS = 5
+"""MT-DURATION, MCA 23-5-317(1)(c): consecutive calendar days."""
+ENTRY_CAP = Decimal(1875)
+"""MT-ENTRY-CAP, MCA 23-5-317(1)(g): USD one participant may pay in all."""
+SMALL_ENTRY_CAP = Decimal(80)
+"""MT-SMALL-ENTRY, MCA 23-5-317(2)(c): USD one participant may pay in all."""
+CHARITY_SHARE = Decimal("0.5")
+"""MT-CHARITY-SHARE, MCA 23-5-317(8)."""
+LARGE_PERMIT_FEE = 120
+"""MT-PERMIT-FEES, MCA 23-5-317(1)(b): USD per permit year, not prorated."""
+SMALL_PERMIT_FEE = 500
+"""MT-PERMIT-FEES, MCA 23-5-317(2)(b): USD per permit year, not prorated."""
+NO_PLAY_FROM = 2 * 60
+NO_PLAY_UNTIL = 8 * 60
+"""MT-PLAY-HOURS, ARM 23.16.1101: no play 02:00-08:00 (minutes after midnight)."""
+
+
+def _mt(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
+    for i, t in enumerate(sc.tournaments):
+        if t.type in ("large-stakes", "small-stakes"):
+            yield i, t
+
+
+def _mins(t: Tournament) -> tuple[int, int]:
+    """(start, end) of one play day in minutes after the start day's midnight."""
+    s = t.start_time.hour * 60 + t.start_time.minute
+    return s, s + int(round(float(t.hours) * 60))
+
+
+def calendar_days(t: Tournament) -> int:
+    """MT-DURATION: calendar days used: play days, plus one when play runs past midnight."""
+    _, end = _mins(t)
+    return t.days + (1 if end > 24 * 60 else 0)
+
+
+def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
+    """MT-ENTRY-CAP: the most one participant can pay (USD)."""
+    entries = 1 + (t.reentries if reentries_count else 0)
+    return t.entry_fee * entries + t.rebuy_fee * t.max_rebuys + t.addon_fee
+
+
+# ------------------------------------------------------------------ input rules
+def _validate_prereq(sc: Scenario) -> Iterator[TermProblem]:
+    used = {o for _, t in _mt(sc) for o in t.operators}
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction == "MT" and op.id in used and (op.live_tables or 0) < 1:
+            yield TermProblem(("operators", i, "live_tables"), "MT-PERMIT-PREREQ",
+                              "a tournament permit needs at least one permitted live card game "
+                              "table (live_tables >= 1)")
+
+
+def _validate_progressive(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if len(t.operators) > 1 and not t.is_large:
+            yield TermProblem(("tournaments", i, "operators"), "MT-PROGRESSIVE",
+                              "only a large-stakes tournament may be held by several operators")
+    for i, t in enumerate(sc.tournaments):
+        if len(t.operators) > 1 and t.type not in ("large-stakes", "small-stakes"):
+            yield TermProblem(("tournaments", i, "operators"), "MT-PROGRESSIVE",
+                              "only a Montana large-stakes tournament may have several operators")
+
+
+def _validate_entry(sc: Scenario) -> Iterator[TermProblem]:
+    counts = sc.settings.reentry_counts_toward_cap
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_large:
+            paid = most_paid(t, counts)
+            if paid > ENTRY_CAP:
+                yield TermProblem((*loc, "entry_fee"), "MT-ENTRY-CAP",
+                                  f"a participant could pay {usd(paid)} in all (entry "
+                                  f"{usd(t.entry_fee)} x {1 + (t.reentries if counts else 0)}"
+                                  f" + rebuys {usd(t.rebuy_fee)} x {t.max_rebuys} + add-on "
+                                  f"{usd(t.addon_fee)}); the cap is {usd(ENTRY_CAP)}")
+        else:
+            if t.entry_fee > SMALL_ENTRY_CAP:
+                yield TermProblem((*loc, "entry_fee"), "MT-SMALL-ENTRY",
+                                  f"a small-stakes entry may not exceed {usd(SMALL_ENTRY_CAP)}")
+            for f in ("reentries", "max_rebuys"):
+                if getattr(t, f):
+                    yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                      "small-stakes: no rebuy, add-on or re-entry")
+            for f in ("rebuy_fee", "addon_fee"):
+                if getattr(t, f):
+                    yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                      "small-stakes: no rebuy, add-on or re-entry")
+
+
+def _validate_satellite(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        s = t.satellite
+        if s is not None and s.seat_value != s.expected_top_prize:
+            yield TermProblem(("tournaments", i, "satellite", "seat_value"), "MT-SATELLITE",
+                              f"a seat prize must equal the expected top prize "
+                              f"({usd(s.expected_top_prize)})")
+
+
+def _validate_charity(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if t.charitable and (t.charity_share is None or t.charity_share < CHARITY_SHARE):
+            yield TermProblem(("tournaments", i, "charity_share"), "MT-CHARITY-SHARE",
+                              "a charitable tournament pays at least 50% of entry fees to a "
+                              "charitable, educational or recreational nonprofit "
+                              "(charity_share >= 0.5)")
+
+
+def _validate_rake(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if t.rake:
+            yield TermProblem(("tournaments", i, "rake"), "MT-NO-RAKE",
+                              "a rake-off may not be taken during a tournament")
+
+
+def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_small and t.days != 1:
+            yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament is played within one day (days: 1)")
+        if t.is_small and _mins(t)[1] > 24 * 60:
+            yield TermProblem((*loc, "hours"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament must end by midnight of its day")
+        if t.is_large and calendar_days(t) > MAX_DAYS:
+            yield TermProblem((*loc, "days"), "MT-DURATION",
+                              f"{t.days} play days use {calendar_days(t)} calendar days (play "
+                              f"past midnight uses the next day too); at most {MAX_DAYS}")
+
+
+def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in
+               {x.id for x in sc.operators}):
+            continue
+        s, e = _mins(t)
+        if e - s > 18 * 60 or not (NO_PLAY_UNTIL <= s and e <= 24 * 60 + NO_PLAY_FROM):
+            yield TermProblem(("tournaments", i, "hours"), "MT-PLAY-HOURS",
+                              f"play from {t.start_time:%H:%M} for {t.hours} h falls between "
+                              f"2 a.m. and 8 a.m.; start at 08:00 or later and stop by 02:00")
+
+
+# ------------------------------------------------------------------ MT-NOTICE
+def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
+    ``notice_from``."""
+    return not t.is_large or notice_due(tm.first_day) >= sc.notice_from
+
+
+def _check_notice(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if p.tournament.is_large:
+            due = p.first_day - dt.timedelta(days=5)
+            if due < a.scenario.notice_from:
+                for oid in p.tournament.operators:
+                    yield Violation("MT-NOTICE", oid, (p.ref,), p.first_day.isoformat(),
+                                    f"{p.ref} starts {p.first_day}; its notice was due {due}, "
+                                    f"before the earliest filing day {a.scenario.notice_from}")
+
+
+MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice)
+
+
+# ------------------------------------------------------------------ MT-DURATION
+def _duration_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return not t.is_large or len(tm.days) <= MAX_DAYS
+
+
+def _check_duration(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        n = (p.timing.last_day - p.first_day).days + 1
+        if p.tournament.is_large and n > MAX_DAYS:
+            yield Violation("MT-DURATION", p.tournament.operators[0], (p.ref,),
+                            f"{p.first_day}..{p.timing.last_day}",
+                            f"{p.ref} is conducted on {n} calendar days; at most {MAX_DAYS}")
+
+
+MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_ok,
+                   check=_check_duration)
+
+
+# ------------------------------------------------------------------ MT-PLAY-HOURS
+def _check_play_hours(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        t = p.tournament
+        if t.type not in ("large-stakes", "small-stakes") or all(
+                a.scenario.operator(o).late_hours_ordinance for o in t.operators):
+            continue
+        s = p.timing.start.hour * 60 + p.timing.start.minute
+        e = s + round(float(t.hours) * 60)
+        if not (NO_PLAY_UNTIL <= s and e <= 24 * 60 + NO_PLAY_FROM):
+            yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
+                            f"{p.ref} is played between 2 a.m. and 8 a.m.")
+
+
+MT_PLAY_HOURS = Rule("MT-PLAY-HOURS", validate=_validate_play_hours, check=_check_play_hours)
+
+
+# ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
+def _held(op: Operator, sc: Scenario, py: dt.date, charitable: bool) -> int:
+    """Tournaments held before the horizon in the permit year ``py`` (only the current one)."""
+    if py != op.permit_year_of(sc.horizon.start):
+        return 0
+    h = op.held_in_current_permit_year
+    return h.charitable if charitable else h.large_stakes
+
+
+def _limit_encoder(charitable: bool, limit: int):  # type: ignore[no-untyped-def]
+    def encode(ctx: ModelContext) -> None:
+        """Per operator and permit year: held earlier + placed <= limit. A tournament with
+        several operators counts for each of them (MCA 23-5-317(1)(d))."""
+        sc = ctx.scenario
+        for op in sc.operators:
+            if op.jurisdiction != "MT":
+                continue
+            per_py: dict[dt.date, list] = defaultdict(list)
+            for c, v in ctx.of_operator(op.id):
+                t = c.tournament
+                if t.is_large and t.charitable == charitable:
+                    per_py[op.permit_year_of(c.first_day)].append(v)
+            for py, lits in per_py.items():
+                room = limit - _held(op, sc, py, charitable)
+                if len(lits) > room:
+                    ctx.model.add(sum(lits) <= max(room, 0))
+    return encode
+
+
+def _limit_checker(rule: str, charitable: bool, limit: int):  # type: ignore[no-untyped-def]
+    kind = "charitable large-stakes" if charitable else "counted large-stakes"
+
+    def check(a: Audit) -> Iterator[Violation]:
+        sc = a.scenario
+        for op in sc.operators:
+            if op.jurisdiction != "MT":
+                continue
+            per_py: dict[dt.date, list[Placed]] = defaultdict(list)
+            for p in a.of_operator(op):
+                if p.tournament.is_large and p.tournament.charitable == charitable:
+                    per_py[op.permit_year_of(p.first_day)].append(p)
+            for py in sorted(per_py):
+                ps = sorted(per_py[py], key=lambda p: (p.first_day, p.ref))
+                held = _held(op, sc, py, charitable)
+                for n, p in enumerate(ps, start=held + 1):
+                    if n > limit:
+                        yield Violation(
+                            rule, op.id, (p.ref,), p.first_day.isoformat(),
+                            f"{op.name} would hold its {_ordinal(n)} {kind} tournament of the "
+                            f"{py} permit year on {p.first_day} ({p.ref}); the limit is {limit}"
+                            + (f" ({held} held before the plan)" if held else ""))
+    return check
+
+
+MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", encode=_limit_encoder(False, LARGE_LIMIT),
+                      check=_limit_checker("MT-LARGE-LIMIT", False, LARGE_LIMIT))
+MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", encode=_limit_encoder(True, CHARITY_LIMIT),
+                        check=_limit_checker("MT-CHARITY-LIMIT", True, CHARITY_LIMIT))
+
+
+def _ordinal(n: int) -> str:
+    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suf}"
+
+
+# ------------------------------------------------------------------ MT-SMALL-DAILY
+def _encode_small_daily(ctx: ModelContext) -> None:
+    """At most one small-stakes tournament per operator per calendar day."""
+    from scheduler.model import sum_by
+
+    for op in ctx.scenario.operators:
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.is_small]
+        for lits in sum_by(items, lambda c: [c.first_day]).values():
+            if len(lits) > 1:
+                ctx.model.add_at_most_one(lits)
+
+
+def _check_small_daily(a: Audit) -> Iterator[Violation]:
+    for op in a.scenario.operators:
+        per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+        for p in a.of_operator(op):
+            if p.tournament.is_small:
+                for d in p.timing.days:
+                    per_day[d].append(p)
+                if len(p.timing.days) > 1:
+                    yield Violation("MT-SMALL-DAILY", op.id, (p.ref,), p.first_day.isoformat(),
+                                    f"{p.ref} is not played within one calendar day")
+        for d in sorted(per_day):
+            if len(per_day[d]) > 1:
+                refs = tuple(p.ref for p in per_day[d])
+                yield Violation("MT-SMALL-DAILY", op.id, refs, d.isoformat(),
+                                f"{op.name} would conduct {len(refs)} small-stakes tournaments "
+                                f"on {d} ({', '.join(refs)}); at most one a day")
+
+
+MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", encode=_encode_small_daily, check=_check_small_daily)
+
+
+# ------------------------------------------------------------------ MT-PERMIT-FEES
+def _permit_already_held(op: Operator, sc: Scenario, py: dt.date, large: bool) -> bool:
+    """A permit for the current permit year is already held when tournaments of that kind
+    were held in it before the plan (large-stakes only: small-stakes history is not kept)."""
+    h = op.held_in_current_permit_year
+    return large and py == op.permit_year_of(sc.horizon.start) and (
+        h.large_stakes + h.charitable) > 0
+
+
+def _permit_kinds() -> list[tuple[bool, str, int]]:
+    return [(True, "mt-large-stakes-permit", LARGE_PERMIT_FEE),
+            (False, "mt-small-stakes-permit", SMALL_PERMIT_FEE)]
+
+
+def _encode_permits(ctx: ModelContext) -> None:
+    """Buy a permit for each permit year in which the operator conducts a tournament of its
+    kind; $120 (large-stakes) or $500 (small-stakes), not prorated."""
+    from scheduler.model import LicenseOption
+
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        for large, kind, fee in _permit_kinds():
+            per_py: dict[dt.date, list] = defaultdict(list)
+            for c, v in ctx.of_operator(op.id):
+                if c.tournament.is_large == large:
+                    per_py[op.permit_year_of(c.first_day)].append(v)
+            for py in sorted(per_py):
+                if _permit_already_held(op, sc, py, large):
+                    continue
+                permit = ctx.model.new_bool_var(f"{kind}[{op.id},{py}]")
+                for v in per_py[py]:
+                    ctx.model.add_implication(v, permit)
+                end = _next_py(op, py) - dt.timedelta(days=1)
+                ctx.add_license(LicenseOption(
+                    permit, op.id, "MT", kind, "", py, end, fee,
+                    covers=lambda t, tm, lg=large, o=op, y=py: (
+                        t.is_large == lg and t.type in ("large-stakes", "small-stakes")
+                        and o.permit_year_of(tm.first_day) == y)))
+
+
+def _next_py(op: Operator, py: dt.date) -> dt.date:
+    return op.permit_year_of(py + dt.timedelta(days=366 + 1))
+
+
+def _check_permits(a: Audit) -> Iterator[Violation]:
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        for large, kind, fee in _permit_kinds():
+            for p in a.of_operator(op):
+                if p.tournament.is_large != large:
+                    continue
+                py = op.permit_year_of(p.first_day)
+                if _permit_already_held(op, sc, py, large):
+                    continue
+                ok = any(lic.operator_id == op.id and lic.kind == kind
+                         and lic.valid_from <= p.first_day <= lic.valid_to
+                         and lic.fee_usd == fee for lic in a.licenses)
+                if not ok:
+                    yield Violation("MT-PERMIT-FEES", op.id, (p.ref,), p.first_day.isoformat(),
+                                    f"{op.name} holds {p.ref} on {p.first_day} without a "
+                                    f"{kind.removeprefix('mt-').replace('-', ' ')} for the "
+                                    f"{py} permit year ({usd(fee)})")
+
+
+MT_PERMIT_FEES = Rule("MT-PERMIT-FEES", encode=_encode_permits, check=_check_permits)
+
+RULES = [
+    Rule("MT-PERMIT-PREREQ", validate=_validate_prereq),
+    Rule("MT-PROGRESSIVE", validate=_validate_progressive),
+    Rule("MT-ENTRY-CAP", validate=_validate_entry),
+    Rule("MT-SATELLITE", validate=_validate_satellite),
+    Rule("MT-CHARITY-SHARE", validate=_validate_charity),
+    Rule("MT-NO-RAKE", validate=_validate_rake),
+    MT_DURATION,
+    MT_PLAY_HOURS,
+    MT_NOTICE,
+    MT_LARGE_LIMIT,
+    MT_CHARITY_LIMIT,
+    MT_SMALL_DAILY,
+    MT_PERMIT_FEES,
+]
+
+__all__ = ["RULES", "License", "calendar_days", "most_paid"]

@@ -1,0 +1,337 @@
+"""iCalendar (RFC 5545) feeds of a plan: one for the whole scenario, one per operator.
+
+:func:`calendar_files` is a pure function of the plan and a DTSTAMP; it returns file names
+mapped to bytes and writes nothing. All text goes through the ``icalendar`` library (escaping,
+line folding at 75 octets, CRLF).
+
+- Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file).
+  A tournament on the premises of several operators appears once in ``calendar.ics`` with every
+  venue in LOCATION and DESCRIPTION, and the same VEVENT appears in each co-host's file.
+- Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
+  day + 1, exclusive, RFC 5545 §3.6.1); a "day" is a calendar day (ARM 23.16.101).
+- Maine occurrences are timed events in the operator's zone (``DTSTART;TZID=...``), with a
+  VTIMEZONE for every zone used, placed before the events (§3.6.5).
+- Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
+  (MT-NOTICE, one per operator), the Maine licence application window (ME-APPLICATION-WINDOW)
+  and the disposition-of-funds report (ME-REPORT).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from icalendar import Alarm, Calendar, Event, Timezone
+
+from constraints.base import License
+from constraints.catalogue import cite
+from scheduler.export.checklist import checklist, readings
+from scheduler.plan import Plan, Row
+from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.timing import (
+    ME_REPORT_BUSINESS_DAYS,
+    application_due,
+    application_opens,
+    maine_business_days_after,
+    month_end,
+)
+
+PRODID = "-//tourney//tourney 0.1//EN"
+CALENDAR_FILE = "calendar.ics"
+ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+_KIND_LABEL = {
+    "me-per-tournament": "per-tournament",
+    "me-monthly": "monthly",
+    "me-annual": "annual",
+    "me-super-cribbage": "super cribbage",
+}
+_TYPE_LABEL = {
+    "large-stakes": "Montana large-stakes tournament",
+    "small-stakes": "Montana small-stakes tournament",
+    "tournament-game": "Maine tournament game",
+    "super-cribbage": "Maine super cribbage tournament",
+    "charitable-cribbage": "Maine charitable cribbage tournament",
+}
+DEADLINE_ALARM = dt.timedelta(days=-7)
+"""Reminder before a due date (notice, application, report)."""
+WINDOW_ALARM = dt.timedelta(days=-1)
+"""Reminder before an application window opens."""
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One VEVENT and the operators whose per-operator file shows it."""
+
+    sort_key: tuple[dt.datetime, str]
+    operators: frozenset[str]
+    event: Event
+    tzid: str | None
+    span: tuple[dt.date, dt.date]
+
+
+# --------------------------------------------------------------------------- public
+def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
+    """Render ``plan`` as iCalendar files.
+
+    Returns ``{"calendar.ics": ..., "calendars/<operator_id>.ics": ...}``: the whole plan, and
+    one file per operator that has at least one event (placed occurrence or deadline). The
+    same plan and ``dtstamp`` give identical bytes. ``dtstamp`` (DTSTAMP of every event) is
+    converted to UTC; a naive value is taken as UTC.
+    """
+    scenario = plan.scenario
+    stamp = _utc(dtstamp)
+    items = [
+        *_occurrence_items(plan, stamp),
+        *_notice_items(plan, stamp),
+        *_licence_items(plan, stamp),
+    ]
+    items.sort(key=lambda i: i.sort_key)
+    files = {CALENDAR_FILE: _calendar(scenario.name, items)}
+    for op in sorted(scenario.operators, key=lambda o: o.id):
+        mine = [i for i in items if op.id in i.operators]
+        if mine:
+            files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine)
+    return files
+
+
+# --------------------------------------------------------------------------- calendar
+def _calendar(name: str, items: list[_Item]) -> bytes:
+    cal = Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    cal.add("name", name)
+    cal.add("x-wr-calname", name)
+    tzids = sorted({i.tzid for i in items if i.tzid})
+    if len(tzids) == 1:
+        cal.add("x-wr-timezone", tzids[0])
+    cal.add("refresh-interval", dt.timedelta(days=1), parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", "P1D")  # Outlook's refresh hint
+    for tzid in tzids:
+        spans = [i.span for i in items if i.tzid == tzid]
+        first = dt.date(min(a for a, _ in spans).year, 1, 1)
+        last = dt.date(max(b for _, b in spans).year + 2, 1, 1)
+        cal.add_component(Timezone.from_tzid(tzid, first_date=first, last_date=last))
+    for item in items:
+        cal.add_component(item.event)
+    return cal.to_ical()
+
+
+def _utc(stamp: dt.datetime) -> dt.datetime:
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=dt.UTC)
+    return stamp.astimezone(dt.UTC).replace(microsecond=0)
+
+
+def _new_event(uid: str, stamp: dt.datetime, summary: str) -> Event:
+    ev = Event()
+    ev.add("uid", uid)
+    ev.add("dtstamp", stamp)
+    ev.add("sequence", 0)
+    ev.add("summary", summary)
+    return ev
+
+
+def _all_day(ev: Event, first: dt.date, last: dt.date) -> None:
+    """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
+    ev.add("dtstart", first)
+    ev.add("dtend", last + dt.timedelta(days=1))
+
+
+def _alarm(ev: Event, text: str, trigger: dt.timedelta) -> None:
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", text)
+    alarm.add("trigger", trigger)
+    ev.add_component(alarm)
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time())
+
+
+# --------------------------------------------------------------------------- occurrences
+def _venue(op: Operator) -> str:
+    return op.address or op.name
+
+
+def _place(op: Operator) -> str:
+    """Name and address, without repeating a name the address already starts with."""
+    if not op.address:
+        return op.name
+    return op.address if op.address.startswith(op.name) else f"{op.name}, {op.address}"
+
+
+def _day(d: dt.date) -> str:
+    return f"{d:%a} {d.isoformat()}"
+
+
+def _clock(t: dt.datetime) -> str:
+    return f"{_day(t.date())} {t:%H:%M} {t.tzname()}"
+
+
+def _tournament(scenario: Scenario, tid: str) -> Tournament | None:
+    return next((t for t in scenario.tournaments if t.id == tid), None)
+
+
+def _operator(scenario: Scenario, oid: str) -> Operator | None:
+    return next((o for o in scenario.operators if o.id == oid), None)
+
+
+def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
+    groups: dict[tuple[str, int], list[Row]] = {}
+    for row in plan.rows:
+        groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
+    for (tid, _), rows in groups.items():
+        t = _tournament(plan.scenario, tid)
+        order = {o: i for i, o in enumerate(t.operators)} if t else {}
+        rows.sort(key=lambda r: (order.get(r.operator_id, len(order)), r.operator_id))
+    return groups
+
+
+def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    scenario = plan.scenario
+    for (tid, occ), rows in sorted(_group(plan).items()):
+        first = rows[0]
+        t = _tournament(scenario, tid)
+        ops = [(r, _operator(scenario, r.operator_id)) for r in rows]
+        ev = _new_event(first.uid, stamp, first.title)
+        tzid: str | None = None
+        if first.jurisdiction == "MT":
+            _all_day(ev, first.first_day, first.last_day)
+            key = _midnight(first.first_day)
+            dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
+                     f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
+                     f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
+        else:
+            op0 = ops[0][1]
+            tz = op0.tz if op0 is not None else first.start.tzinfo
+            start, end = first.start.astimezone(tz), first.end.astimezone(tz)
+            ev.add("dtstart", start)
+            ev.add("dtend", end)
+            tzid = str(getattr(start.tzinfo, "key", start.tzname()))
+            key = start.replace(tzinfo=None)
+            hours = (end - start).total_seconds() / 3600
+            dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
+                     f"{hours:g} hours.")
+        ev.add("location", " / ".join(_venue(op) if op else r.operator_id for r, op in ops))
+        ev.add("categories", [first.type])
+        kind = _TYPE_LABEL.get(first.type, first.type)
+        lines = [
+            first.title,
+            dates,
+            f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
+            f"Players: {first.players if first.players is not None else 'not set'}.",
+            "Venue(s):" if len(rows) > 1 else "Venue:",
+        ]
+        for r, op in ops:
+            place = _place(op) if op else r.operator_id
+            line = f"- {place}: licence/permit {r.license_id or 'none'}"
+            if r.notice_due is not None:
+                line += (f"; notice to the Gambling Control Division due "
+                         f"{_day(r.notice_due)} ({cite('MT-NOTICE')})")
+            lines.append(line + ".")
+        lines.append(f"Tournament {tid}, occurrence {occ}.")
+        items = checklist(scenario, t) if t is not None else []
+        if items:
+            lines += ["Checklist:", *(f"- {c}" for c in items)]
+        lines += readings(scenario)
+        ev.add("description", "\n".join(lines))
+        ev.add("x-tourney-tournament", tid)
+        ev.add("x-tourney-occurrence", str(occ))
+        yield _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
+                    (first.start.date(), first.end.date()))
+
+
+# --------------------------------------------------------------------------- deadlines
+def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
+              kind: str, alarm: dt.timedelta, operator_id: str) -> _Item:
+    ev = _new_event(uid, stamp, summary)
+    _all_day(ev, day, day)
+    ev.add("transp", "TRANSPARENT")
+    ev.add("categories", ["deadline"])
+    ev.add("description", description + "\nNot legal advice.")
+    ev.add("x-tourney-deadline", kind)
+    _alarm(ev, summary, alarm)
+    return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
+
+
+def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
+    for row in plan.rows:
+        if row.jurisdiction != "MT" or row.notice_due is None:
+            continue
+        op = _operator(plan.scenario, row.operator_id)
+        who = op.name if op else row.operator_id
+        summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
+        text = (f"{who} must notify the Montana Gambling Control Division of {row.title} by "
+                f"{_day(row.notice_due)}, at least 5 days before its first day "
+                f"{_day(row.first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
+                f"held on several premises files its own notice. Permit: "
+                f"{row.license_id or 'none'}.")
+        item = _deadline(f"notice-{row.uid}-{row.operator_id}", stamp, summary, row.notice_due,
+                         text, "mt-notice", DEADLINE_ALARM, row.operator_id)
+        item.event.add("x-tourney-tournament", row.tournament_id)
+        item.event.add("x-tourney-occurrence", str(row.occurrence))
+        yield item
+
+
+def _covered_rows(plan: Plan, lic: License) -> list[Row]:
+    refs = set(lic.covers)
+    rows = [r for r in plan.rows if r.ref in refs and r.operator_id == lic.operator_id]
+    return rows or [r for r in plan.rows if r.ref in refs]
+
+
+def _report_periods(lic: License) -> list[dt.date]:
+    """ME-REPORT: the last day of each licensed period (each calendar month if annual)."""
+    if lic.kind != "me-annual":
+        return [lic.valid_to]
+    out = []
+    y, m = lic.valid_from.year, lic.valid_from.month
+    while dt.date(y, m, 1) <= lic.valid_to:
+        out.append(min(month_end(y, m), lic.valid_to))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    for lic in plan.licenses:
+        if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+            continue
+        rows = _covered_rows(plan, lic)
+        first = min((r.first_day for r in rows), default=lic.valid_from)
+        titles = sorted({r.title for r in rows})
+        label = f"Maine {_KIND_LABEL[lic.kind]} licence {lic.license_id}"
+        subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
+        games = "; ".join(f"{r.title} on {_day(r.first_day)}"
+                          for r in sorted({(r.first_day, r.ref): r for r in rows}.values(),
+                                          key=lambda r: (r.first_day, r.ref))) or "none"
+        about = (f"{label}, tier {lic.tier}, valid {_day(lic.valid_from)} to "
+                 f"{_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
+        window = (f"The application must be received between {_day(application_opens(first))} "
+                  f"and {_day(application_due(first))}: at most 90 days and at least 10 Maine "
+                  f"business days before the first day it covers, {_day(first)} "
+                  f"({cite('ME-APPLICATION-WINDOW')}).")
+        yield _deadline(f"application-opens-{lic.license_id}", stamp,
+                        f"Application window opens: {subject}", application_opens(first),
+                        f"{about}\n{window}", "me-application-opens", WINDOW_ALARM,
+                        lic.operator_id)
+        yield _deadline(f"application-due-{lic.license_id}", stamp,
+                        f"Application due: {subject}", application_due(first),
+                        f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
+                        lic.operator_id)
+        periods = _report_periods(lic)
+        for end in periods:
+            due = maine_business_days_after(end, ME_REPORT_BUSINESS_DAYS)
+            suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
+            period = (f"the month ending {_day(end)}" if lic.kind == "me-annual"
+                      else f"the licensed period ending {_day(end)}")
+            text = (f"{about}\nFile the disposition-of-funds report for {period} by "
+                    f"{_day(due)}, 10 business days after the period ends, also if the game "
+                    f"was cancelled ({cite('ME-REPORT')}).")
+            yield _deadline(f"report-{lic.license_id}{suffix}", stamp,
+                            f"Disposition-of-funds report due: {subject}"
+                            + (f", {end:%B %Y}" if lic.kind == "me-annual" else ""), due, text,
+                            "me-report", DEADLINE_ALARM, lic.operator_id)

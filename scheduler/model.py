@@ -1,0 +1,136 @@
+"""Build the CP-SAT model of a scenario: variables once, then each rule adds itself.
+
+The model is day-indexed: ``z[t, d]`` is a Boolean "an occurrence of tournament ``t`` has its
+first day on ``d``", created only for days every *allows* rule accepts (window, weekdays,
+blackouts of every co-host, notice, application window, play hours, other games, horizon).
+Identical occurrences of one tournament are merged this way (they are numbered by date after
+solving), which removes their symmetry. Counted limits are sums of ``z`` over the days of a
+period; fees are Booleans of licences/permits with their USD fee.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import Timing, timing, tournament_tz
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One allowed first day of a tournament, with its timing."""
+
+    tournament: Tournament
+    first_day: dt.date
+    timing: Timing
+
+    @property
+    def tid(self) -> str:
+        return self.tournament.id
+
+
+@dataclass
+class LicenseOption:
+    """A licence or permit the model may buy: its Boolean, fee (USD) and period."""
+
+    var: cp_model.IntVar
+    operator_id: str
+    jurisdiction: str
+    kind: str
+    tier: str
+    valid_from: dt.date
+    valid_to: dt.date
+    fee_usd: int
+    covers: Callable[[Tournament, Timing], bool]
+    """Whether this licence may cover an occurrence (used to list ``covers`` after solving)."""
+    rank: int = 0
+    """Order of preference when several bought licences could cover one occurrence."""
+
+
+@dataclass
+class ModelContext:
+    """The model under construction. Rules read the domain and add constraints and terms."""
+
+    scenario: Scenario
+    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    candidates: dict[str, list[Candidate]] = field(default_factory=dict)
+    rejected: dict[str, dict[dt.date, tuple[str, ...]]] = field(default_factory=dict)
+    z: dict[tuple[str, dt.date], cp_model.IntVar] = field(default_factory=dict)
+    placed_terms: list[tuple[cp_model.LinearExprT, int]] = field(default_factory=list)
+    required_terms: list[tuple[cp_model.LinearExprT, int]] = field(default_factory=list)
+    fee_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
+    preference_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
+    licenses: list[LicenseOption] = field(default_factory=list)
+
+    # ---------------------------------------------------------------- queries for rules
+    def starts(self, t: Tournament) -> list[tuple[Candidate, cp_model.IntVar]]:
+        """Allowed first days of ``t`` with their ``z`` literal, in date order."""
+        return [(c, self.z[(c.tid, c.first_day)]) for c in self.candidates.get(t.id, [])]
+
+    def of_operator(self, operator_id: str) -> list[tuple[Candidate, cp_model.IntVar]]:
+        """Every candidate of every tournament held (also) by ``operator_id``."""
+        out = []
+        for t in self.scenario.tournaments:
+            if operator_id in t.operators:
+                out.extend(self.starts(t))
+        return out
+
+    def add_license(self, option: LicenseOption) -> None:
+        self.licenses.append(option)
+        self.fee_terms.append((option.var, option.fee_usd))
+
+
+def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
+    """Create ``z`` for every (tournament, day) that no rule's ``allows`` rejects.
+
+    ``rejected[tid][day]`` keeps the IDs of the rules that rejected a day (for reasons).
+    """
+    sc = ctx.scenario
+    days = list(sc.horizon.days())
+    for t in sc.tournaments:
+        tz = tournament_tz(sc, t)
+        cands: list[Candidate] = []
+        rej: dict[dt.date, tuple[str, ...]] = {}
+        for day in days:
+            tm = timing(t, tz, day)
+            if tm is None:
+                rej[day] = ("HORIZON",)
+                continue
+            bad = tuple(rid for rid, fn in allows if not fn(sc, t, tm))  # type: ignore[operator]
+            if bad:
+                rej[day] = bad
+            else:
+                cands.append(Candidate(t, day, tm))
+        ctx.candidates[t.id] = cands
+        ctx.rejected[t.id] = rej
+        for c in cands:
+            ctx.z[(t.id, c.first_day)] = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
+
+
+def build_model(scenario: Scenario) -> ModelContext:
+    """The full model of ``scenario``: domain, then every rule's encoding, in registry order."""
+    from constraints.registry import RULES
+
+    ctx = ModelContext(scenario)
+    build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None])
+    for rule in RULES:
+        if rule.encode is not None:
+            rule.encode(ctx)
+    return ctx
+
+
+def sum_by(
+    items: list[tuple[Candidate, cp_model.IntVar]],
+    keys: Callable[[Candidate], list[object]],
+) -> dict[object, list[cp_model.IntVar]]:
+    """Group literals by every key an item belongs to (e.g. each day it touches)."""
+    out: dict[object, list[cp_model.IntVar]] = defaultdict(list)
+    for c, v in items:
+        for k in keys(c):
+            out[k].append(v)
+    return out

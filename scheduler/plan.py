@@ -1,0 +1,122 @@
+"""The result of a solve: placed occurrences, licences to buy, what could not be placed.
+
+A :class:`Plan` is a plain value (no solver objects): writers in ``scheduler/export`` are pure
+functions of it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from constraints.base import License
+from scheduler.scenario import Scenario
+
+SCHEDULE_COLUMNS = [
+    "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
+    "start", "end", "first_day", "last_day", "notice_due", "permit_year", "counted", "players",
+    "license_id", "uid",
+]
+LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
+                   "valid_to", "fee_usd", "covers"]
+UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "rule_ids"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """One placed occurrence at one operator (a row of schedule.csv).
+
+    ``start``/``end`` are aware local datetimes (``end`` exclusive); ``first_day``/``last_day``
+    inclusive calendar days; ``notice_due`` (MT large-stakes, MT-NOTICE) and ``permit_year``
+    (MT, first day of the permit year, MT-PERMIT-YEAR) are None elsewhere.
+    """
+
+    tournament_id: str
+    occurrence: int
+    operator_id: str
+    jurisdiction: str
+    type: str
+    charitable: bool
+    title: str
+    start: dt.datetime
+    end: dt.datetime
+    first_day: dt.date
+    last_day: dt.date
+    notice_due: dt.date | None
+    permit_year: dt.date | None
+    counted: bool
+    players: int | None
+    license_id: str
+    uid: str
+
+    @property
+    def ref(self) -> str:
+        return f"{self.tournament_id}#{self.occurrence}"
+
+
+@dataclass(frozen=True)
+class Unscheduled:
+    """A wanted occurrence that was not placed, with the computed reason and rule IDs."""
+
+    tournament_id: str
+    occurrence: int
+    operators: tuple[str, ...]
+    reason: str
+    rule_ids: tuple[str, ...]
+    required: bool = False
+
+
+@dataclass
+class Plan:
+    """A solved scenario.
+
+    ``status`` is ``OPTIMAL`` (proven) or ``FEASIBLE`` (time limit reached); ``objective`` holds
+    the three lexicographic values (priority-weighted occurrences placed, fees in USD,
+    occurrences on preferred weekdays) and ``bound`` the proven bound of each stage.
+    """
+
+    scenario: Scenario
+    rows: list[Row]
+    licenses: list[License]
+    unscheduled: list[Unscheduled]
+    status: str
+    objective: dict[str, int] = field(default_factory=dict)
+    bound: dict[str, float] = field(default_factory=dict)
+    seed: int = 0
+
+    @property
+    def required_met(self) -> bool:
+        return not any(u.required for u in self.unscheduled)
+
+    @property
+    def total_fees_usd(self) -> int:
+        return sum(lic.fee_usd for lic in self.licenses)
+
+    @property
+    def schedule(self) -> pd.DataFrame:
+        """schedule.csv as a DataFrame: dates as datetime64, ``occurrence`` int64."""
+        df = pd.DataFrame([r.__dict__ for r in self.rows], columns=SCHEDULE_COLUMNS)
+        for c in ("first_day", "last_day", "notice_due", "permit_year"):
+            df[c] = pd.to_datetime(df[c])
+        df["players"] = df["players"].astype("Int64")
+        df["occurrence"] = df["occurrence"].astype("int64")
+        return df
+
+    @property
+    def license_table(self) -> pd.DataFrame:
+        """licenses.csv as a DataFrame: ``fee_usd`` int64 (USD), dates as datetime64."""
+        df = pd.DataFrame([{**lic.__dict__, "covers": " ".join(lic.covers)}
+                           for lic in self.licenses], columns=LICENSE_COLUMNS)
+        for c in ("valid_from", "valid_to"):
+            df[c] = pd.to_datetime(df[c])
+        df["fee_usd"] = df["fee_usd"].astype("int64")
+        return df
+
+    @property
+    def unscheduled_table(self) -> pd.DataFrame:
+        return pd.DataFrame([{"tournament_id": u.tournament_id, "occurrence": u.occurrence,
+                              "operators": " ".join(u.operators), "reason": u.reason,
+                              "rule_ids": " ".join(u.rule_ids)} for u in self.unscheduled],
+                            columns=UNSCHEDULED_COLUMNS)

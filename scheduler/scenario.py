@@ -1,0 +1,561 @@
+"""Load and validate a scenario: the tournaments an operator wants in a year.
+
+``load_scenario(path)`` reads the YAML file described in ``docs/scenario.md`` and returns a
+frozen, typed :class:`Scenario`. Every problem is collected and raised together as one
+:class:`ScenarioError`, each naming the file, the line (where the YAML parser knows it), the
+field path, the value and the rule ID (e.g. ``MT-ENTRY-CAP``, ``SCENARIO`` for format errors).
+
+Units: dates are ``datetime.date``; times of day are local ``datetime.time`` in the operator's
+IANA time zone; ``hours`` are elapsed hours; money is ``Decimal`` US dollars.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+)
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+Jurisdiction = Literal["MT", "ME"]
+MT_TYPES = ("large-stakes", "small-stakes")
+ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
+TournamentType = Literal[
+    "large-stakes", "small-stakes", "tournament-game", "super-cribbage", "charitable-cribbage"
+]
+DEFAULT_TIMEZONE = {"MT": "America/Denver", "ME": "America/New_York"}
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+
+
+# --------------------------------------------------------------------------- errors
+@dataclass(frozen=True)
+class InputProblem:
+    """One problem in a scenario: where it is, what value, which rule, what is wrong."""
+
+    path: str
+    value: Any
+    rule: str
+    message: str
+    line: int | None = None
+
+    def render(self, file: str | None) -> str:
+        from constraints.catalogue import cite
+
+        where = file or "<scenario>"
+        if self.line is not None:
+            where += f":{self.line}"
+        shown = "" if self.value is _MISSING else f" = {self.value!r}"
+        return f"{where}: {self.path}{shown}: {self.message} ({cite(self.rule)})"
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+
+
+class ScenarioError(ValueError):
+    """Invalid scenario input. ``problems`` lists every problem found (all in one run)."""
+
+    def __init__(self, problems: Sequence[InputProblem], file: str | None = None):
+        self.problems = list(problems)
+        self.file = file
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        head = f"{len(self.problems)} problem(s) in {self.file or 'the scenario'}:"
+        return "\n".join([head, *("  " + p.render(self.file) for p in self.problems)])
+
+
+# --------------------------------------------------------------------------- parsing helpers
+_TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
+
+
+def _parse_time(v: Any) -> Any:
+    if isinstance(v, str):
+        m = _TIME_RE.match(v.strip())
+        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+            raise ValueError(f"expected a time of day as HH:MM (e.g. \"18:00\"), got {v!r}")
+        return dt.time(int(m.group(1)), int(m.group(2)))
+    return v
+
+
+def _parse_hours(v: Any) -> Any:
+    """``10``, ``10.5`` or ``"48:01"`` (hours:minutes) → Decimal hours."""
+    if isinstance(v, bool):
+        raise ValueError("expected a number of hours")
+    if isinstance(v, str):
+        m = re.match(r"^(\d+):(\d{2})$", v.strip())
+        if m:
+            return Decimal(int(m.group(1))) + Decimal(int(m.group(2))) / 60
+    return v
+
+
+def _parse_date(v: Any) -> Any:
+    if isinstance(v, dt.datetime):
+        return v.date()
+    if isinstance(v, str):
+        try:
+            return dt.date.fromisoformat(v.strip())
+        except ValueError:
+            raise ValueError(f"expected a date as YYYY-MM-DD, got {v!r}") from None
+    return v
+
+
+def _expand_days(v: Any) -> Any:
+    """Blackout list: dates and ``"YYYY-MM-DD..YYYY-MM-DD"`` ranges → sorted tuple of dates."""
+    if v is None:
+        return ()
+    if not isinstance(v, list | tuple):
+        v = [v]
+    out: set[dt.date] = set()
+    for item in v:
+        if isinstance(item, str) and ".." in item:
+            a, b = (_parse_date(s) for s in item.split("..", 1))
+            if not isinstance(a, dt.date) or not isinstance(b, dt.date) or b < a:
+                raise ValueError(f"expected a range FIRST..LAST with FIRST <= LAST, got {item!r}")
+            out.update(a + dt.timedelta(days=i) for i in range((b - a).days + 1))
+        else:
+            d = _parse_date(item)
+            if not isinstance(d, dt.date):
+                raise ValueError(f"expected a date or a range FIRST..LAST, got {item!r}")
+            out.add(d)
+    return tuple(sorted(out))
+
+
+Date = Annotated[dt.date, BeforeValidator(_parse_date)]
+TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time)]
+Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0)]
+Money = Annotated[Decimal, Field(ge=0)]
+DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
+Share = Annotated[Decimal, Field(ge=0, le=1)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class DateRange(_Model):
+    """Inclusive range of days."""
+
+    start: Date
+    end: Date
+
+    def days(self) -> Iterator[dt.date]:
+        d = self.start
+        while d <= self.end:
+            yield d
+            d += dt.timedelta(days=1)
+
+    def __contains__(self, day: object) -> bool:
+        return isinstance(day, dt.date) and self.start <= day <= self.end
+
+
+class Settings(_Model):
+    """Readings of ambiguous clauses (RULES.md). Defaults are the conservative readings."""
+
+    month_rule: Literal["touch", "start"] = "touch"
+    """ME-MONTHLY-LIMIT: count a game in every month it touches, or only its starting month."""
+    tier_coverage: Literal["up", "exact"] = "up"
+    """ME-FEES: a licence covers games up to its tier's maximum, or only its own tier."""
+    reentry_counts_toward_cap: bool = True
+    """MT-ENTRY-CAP: re-entries count toward the $1,875 a participant may pay."""
+
+
+class OtherGame(_Model):
+    """A weekly session of another game of chance on the premises (ME-OTHER-GAMES)."""
+
+    weekday: Weekday
+    start: TimeOfDay
+    end: TimeOfDay
+    """Local end; an end at or before ``start`` means the session runs past midnight."""
+
+
+class HeldBefore(_Model):
+    """MT: tournaments already held in the current permit year, before ``horizon.start``."""
+
+    large_stakes: int = Field(0, ge=0)
+    charitable: int = Field(0, ge=0)
+
+
+_MT_ONLY = ("live_tables", "permit_year_start", "held_in_current_permit_year",
+            "late_hours_ordinance")
+_ME_ONLY = ("owns_premises", "local_approval", "beneficiaries", "other_games",
+            "organization_type", "organized_on", "licensed_establishment")
+
+
+class Operator(_Model):
+    """A Montana licensed operator (card room) or a Maine licensed organization."""
+
+    id: Annotated[str, Field(pattern=ID_PATTERN)]
+    name: str
+    jurisdiction: Jurisdiction
+    timezone: str | None = None
+    address: str | None = None
+    blackout: DayList = ()
+    max_concurrent: int = Field(1, ge=1)
+    # Montana
+    live_tables: int | None = Field(None, ge=0)
+    permit_year_start: str = "07-01"
+    held_in_current_permit_year: HeldBefore = HeldBefore()
+    late_hours_ordinance: bool = False
+    # Maine
+    owns_premises: bool = False
+    local_approval: bool | None = None
+    beneficiaries: tuple[str, ...] = ()
+    other_games: tuple[OtherGame, ...] = ()
+    organization_type: Literal[
+        "nonprofit", "agricultural-society", "volunteer-fire-department"
+    ] = "nonprofit"
+    organized_on: Date | None = None
+    licensed_establishment: Literal["restaurant", "manufacturer"] | None = None
+
+    @field_validator("timezone")
+    @classmethod
+    def _tz(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                ZoneInfo(v)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"unknown IANA time zone {v!r} (e.g. America/Denver)") from None
+        return v
+
+    @field_validator("permit_year_start")
+    @classmethod
+    def _pys(cls, v: str) -> str:
+        try:
+            dt.date.fromisoformat(f"2001-{v}")
+        except ValueError:
+            raise ValueError(f"expected a month-day as \"MM-DD\" (e.g. \"07-01\"), got {v!r}") \
+                from None
+        return v
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone or DEFAULT_TIMEZONE[self.jurisdiction])
+
+    def permit_year_of(self, day: dt.date) -> dt.date:
+        """MT-PERMIT-YEAR: first day of the permit year containing ``day``."""
+        month, mday = (int(x) for x in self.permit_year_start.split("-"))
+        start = _safe_date(day.year, month, mday)
+        return start if start <= day else _safe_date(day.year - 1, month, mday)
+
+
+def _safe_date(year: int, month: int, day: int) -> dt.date:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:  # 02-29 in a common year
+        return dt.date(year, month, 28)
+
+
+class Satellite(_Model):
+    """MT-SATELLITE: a seat in a higher-level tournament offered as a prize (USD)."""
+
+    seat_value: Money
+    expected_top_prize: Money
+
+
+class Tournament(_Model):
+    """A tournament the operator wants, possibly several times (``count``)."""
+
+    id: Annotated[str, Field(pattern=ID_PATTERN)]
+    title: str
+    type: TournamentType
+    operators: tuple[str, ...] = Field(min_length=1)
+    charitable: bool = False
+    days: int = Field(1, ge=1)
+    start_time: TimeOfDay = dt.time(12, 0)
+    hours: Hours = Decimal(10)
+    count: int | Literal["all"] = 1
+    required: int = Field(0, ge=0)
+    window: DateRange | None = None
+    weekdays: tuple[Weekday, ...] | None = None
+    prefer_weekdays: tuple[Weekday, ...] = ()
+    fixed_dates: tuple[Date, ...] = ()
+    min_gap_days: int = Field(0, ge=0)
+    priority: int = Field(1, ge=1, le=1000)
+    players: int | None = Field(None, ge=1)
+    entry_fee: Money = Decimal(0)
+    reentries: int = Field(0, ge=0)
+    rebuy_fee: Money = Decimal(0)
+    max_rebuys: int = Field(0, ge=0)
+    addon_fee: Money = Decimal(0)
+    charity_share: Share | None = None
+    prize_share: Share | None = None
+    # rarely needed terms, each tied to an input rule
+    rake: bool = False
+    satellite: Satellite | None = None
+    elimination: bool = True
+    license_surcharge_total: Money = Decimal(0)
+    raffles: int = Field(0, ge=0)
+    raffle_prize: Money = Decimal(0)
+    high_hand_competitions: int = Field(0, ge=0)
+    organizer_member_years: int | None = Field(None, ge=0)
+    description: str | None = None
+
+    @field_validator("count", mode="before")
+    @classmethod
+    def _count(cls, v: Any) -> Any:
+        if isinstance(v, int) and not isinstance(v, bool) and v < 1:
+            raise ValueError("count must be at least 1 (or \"all\" for small-stakes)")
+        return v
+
+    @property
+    def is_large(self) -> bool:
+        return self.type == "large-stakes"
+
+    @property
+    def is_small(self) -> bool:
+        return self.type == "small-stakes"
+
+    @property
+    def is_me_licensed_game(self) -> bool:
+        """A licensed Maine tournament game (counts toward ME-MONTHLY-LIMIT)."""
+        return self.type in ("tournament-game", "super-cribbage")
+
+    @property
+    def must_place(self) -> int:
+        """Occurrences that must be placed: ``required``, and at least every fixed date."""
+        return max(self.required, len(self.fixed_dates))
+
+
+class Scenario(_Model):
+    """A validated scenario. Build it with :func:`load_scenario`."""
+
+    name: str
+    horizon: DateRange
+    notice_from: Date = Field(default_factory=lambda: _today())
+    settings: Settings = Settings()
+    operators: tuple[Operator, ...] = Field(min_length=1)
+    tournaments: tuple[Tournament, ...] = ()
+
+    def operator(self, operator_id: str) -> Operator:
+        return self._op_index()[operator_id]
+
+    def _op_index(self) -> dict[str, Operator]:
+        return {o.id: o for o in self.operators}
+
+    def tournament(self, tournament_id: str) -> Tournament:
+        return {t.id: t for t in self.tournaments}[tournament_id]
+
+    def operators_of(self, t: Tournament) -> list[Operator]:
+        idx = self._op_index()
+        return [idx[o] for o in t.operators]
+
+    def jurisdiction_of(self, t: Tournament) -> str:
+        return "MT" if t.type in MT_TYPES else "ME"
+
+    def to_yaml(self) -> str:
+        """The scenario as YAML text that :func:`load_scenario` reads back to an equal Scenario."""
+        data = self.model_dump(mode="json", exclude_defaults=True)
+        data["notice_from"] = self.notice_from.isoformat()
+        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+
+
+def _today() -> dt.date:
+    return dt.date.today()
+
+
+# --------------------------------------------------------------------------- YAML with lines
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that keeps ``18:00`` a string (YAML 1.1 would read it as 1080)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:int",
+    re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    list("-+0123456789"),
+)
+
+
+def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
+    """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
+    out: dict[tuple[Any, ...], int] = {}
+    if node is None:
+        return out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            key = k.value
+            out[(*path, key)] = k.start_mark.line + 1
+            out.update({p: ln for p, ln in _line_index(v, (*path, key)).items()
+                        if p != (*path, key)})
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            out.update(_line_index(v, (*path, i)))
+    return out
+
+
+def _path_str(loc: Sequence[Any]) -> str:
+    s = ""
+    for part in loc:
+        s += f"[{part}]" if isinstance(part, int) else (f".{part}" if s else str(part))
+    return s or "<top>"
+
+
+def _value_at(data: Any, loc: Sequence[Any]) -> Any:
+    cur = data
+    for part in loc:
+        try:
+            cur = cur[part]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return cur
+
+
+def _known_fields(model: type[BaseModel], data: Any, loc: Sequence[Any]) -> list[str]:
+    """Field names of the pydantic model found at ``loc`` (for 'did you mean')."""
+    cur: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fld = getattr(cur, "model_fields", {}).get(part)
+        if fld is None:
+            return []
+        ann = fld.annotation
+        cur = _model_in(ann)
+        if cur is None:
+            return []
+    return list(getattr(cur, "model_fields", {}))
+
+
+def _model_in(ann: Any) -> type[BaseModel] | None:
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return ann
+    for a in getattr(ann, "__args__", ()) or ():
+        m = _model_in(a)
+        if m is not None:
+            return m
+    return None
+
+
+def _pydantic_problems(
+    err: ValidationError, data: Any, lines: Mapping[tuple[Any, ...], int]
+) -> list[InputProblem]:
+    problems = []
+    for e in err.errors():
+        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+        # drop pydantic's union/type tags such as 'int' in loc
+        loc = tuple(p for p in loc if not (isinstance(p, str) and p in
+                                            ("int", "str", "literal['all']", "date")))
+        line = None
+        for k in range(len(loc), -1, -1):
+            if loc[:k] in lines:
+                line = lines[loc[:k]]
+                break
+        msg = e["msg"].removeprefix("Value error, ")
+        value: Any = _value_at(data, loc)
+        if e["type"] == "extra_forbidden":
+            known = _known_fields(Scenario, data, loc[:-1])
+            near = difflib.get_close_matches(str(loc[-1]), known, n=1)
+            msg = "unknown field" + (f"; did you mean '{near[0]}'?" if near else "")
+            value = _MISSING
+        elif e["type"] == "missing":
+            msg = "required field is missing"
+        problems.append(InputProblem(_path_str(loc), value, "SCENARIO", msg, line))
+    return problems
+
+
+# --------------------------------------------------------------------------- loading
+def load_scenario(
+    source: str | Path | Mapping[str, Any], *, today: dt.date | None = None
+) -> Scenario:
+    """Load and validate a scenario.
+
+    ``source`` is a path to a YAML file or an already-parsed mapping. ``notice_from``
+    defaults to ``today`` (the current date when not given).
+
+    Raises :class:`ScenarioError` listing every problem found: YAML syntax, unknown keys
+    (with the nearest known name), wrong types, unknown operator ids, bad dates (rule
+    ``SCENARIO``), and every *input* rule of RULES.md (``MT-ENTRY-CAP``, ``ME-PLAYER-CAP``, …).
+    """
+    file: str | None = None
+    lines: dict[tuple[Any, ...], int] = {}
+    if isinstance(source, Mapping):
+        data: Any = dict(source)
+    else:
+        file = str(source)
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
+                                              f"cannot read the file: {exc.strerror}")],
+                                file) from None
+        except UnicodeDecodeError:
+            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
+                                              "the file is not UTF-8 text")], file) from None
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            raise ScenarioError([InputProblem(
+                "<yaml>", _MISSING, "SCENARIO", f"not valid YAML: {getattr(exc, 'problem', exc)}",
+                mark.line + 1 if mark else None)], file) from None
+        finally:
+            loader.dispose()
+        lines = _line_index(node)
+    if not isinstance(data, dict):
+        raise ScenarioError([InputProblem("<top>", _MISSING, "SCENARIO",
+                                          "expected a mapping with name, horizon, operators, "
+                                          "tournaments")], file)
+    if "notice_from" not in data and today is not None:
+        data = {**data, "notice_from": today}
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(_pydantic_problems(err, data, lines), file) from None
+
+    from constraints.registry import validate_terms
+
+    problems = [
+        InputProblem(p.path, _value_at(data, p.loc), p.rule, p.message,
+                     _nearest_line(lines, p.loc))
+        for p in validate_terms(scenario)
+    ]
+    if problems:
+        raise ScenarioError(problems, file)
+    return scenario
+
+
+def _nearest_line(lines: Mapping[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:
+    for k in range(len(loc), -1, -1):
+        if loc[:k] in lines:
+            return lines[loc[:k]]
+    return None
+
+
+@dataclass(frozen=True)
+class TermProblem:
+    """A problem found by a rule's term validation; ``loc`` is the field path as a tuple."""
+
+    loc: tuple[Any, ...]
+    rule: str
+    message: str
+    path: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", _path_str(self.loc))

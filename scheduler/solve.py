@@ -1,0 +1,304 @@
+"""Solve a scenario: lexicographic CP-SAT solves, then a Plan audited by the checker.
+
+Objective, lexicographic (each stage fixes the previous stage's value and starts from its
+solution as a hint):
+
+1. most priority-weighted occurrences placed, required occurrences first (a unit of required
+   shortfall outweighs every optional placement);
+2. least total licence and permit fees (USD), dates chosen jointly with the licences;
+3. most occurrences on preferred weekdays.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from constraints.base import Audit, License, Placed
+from constraints.catalogue import cite
+from scheduler.model import Candidate, ModelContext, build_model
+from scheduler.plan import Plan, Row, Unscheduled
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import notice_due
+
+STAGES = ("placed", "fees_usd", "preferred")
+
+
+class SolverError(RuntimeError):
+    """The solver returned no usable answer (MODEL_INVALID, or UNKNOWN at the time limit)."""
+
+
+class AuditError(RuntimeError):
+    """The solver's own plan fails the independent check: a bug, never a user error."""
+
+    def __init__(self, violations: list) -> None:
+        self.violations = violations
+        lines = "\n".join("  " + v.render() for v in violations)
+        super().__init__(f"the plan fails its own audit (a bug in tourney):\n{lines}")
+
+
+@dataclass
+class _Stage:
+    status: str
+    value: int
+    bound: float
+
+
+def _params(time_limit: float, seed: int, workers: int) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.max_time_in_seconds = time_limit
+    p.random_seed = seed
+    p.num_workers = workers
+    if workers > 1:
+        p.interleave_search = True  # deterministic multi-worker search
+    return solver
+
+
+def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str) -> _Stage:
+    status = solver.solve(ctx.model)
+    if status == cp_model.MODEL_INVALID:
+        raise SolverError(f"stage {name}: the model is invalid: {ctx.model.validate()}")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise SolverError(f"stage {name}: no solution within the time limit "
+                          f"({solver.status_name(status)})")
+    return _Stage(solver.status_name(status), round(solver.objective_value),
+                  solver.best_objective_bound)
+
+
+def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
+    m = ctx.model
+    m.clear_hints()
+    for v in ctx.z.values():
+        m.add_hint(v, solver.value(v))
+    hinted = {v.index for v in ctx.z.values()}
+    for lic in ctx.licenses:
+        if lic.var.index not in hinted:
+            hinted.add(lic.var.index)
+            m.add_hint(lic.var, solver.value(lic.var))
+
+
+def solve(
+    scenario: Scenario, *, time_limit: float = 30.0, seed: int = 0, workers: int = 1
+) -> Plan:
+    """Place the scenario's tournaments and choose the licences.
+
+    ``time_limit`` is seconds per lexicographic stage; ``seed`` fixes CP-SAT's random seed;
+    ``workers`` CP-SAT search workers (more than one uses the deterministic interleaved search).
+    Same scenario, seed and workers give the same Plan.
+
+    Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage was proven optimal.
+    Raises :class:`SolverError` when no solution is found in time, :class:`AuditError` when the
+    independent checker finds a violation in the solver's plan (a bug).
+    """
+    ctx = build_model(scenario)
+    m = ctx.model
+    solver = _params(time_limit, seed, workers)
+
+    placed = sum(v * w for v, w in ctx.placed_terms)
+    short = sum(v * w for v, w in ctx.required_terms)
+    big = sum(w for _, w in ctx.placed_terms) + 1
+    stage1 = placed - big * short
+    m.maximize(stage1)
+    s1 = _run(ctx, solver, "placed")
+    placed_val = int(solver.value(placed)) if ctx.placed_terms else 0
+    m.add(stage1 >= s1.value)
+    _hint(ctx, solver)
+
+    fees = sum(v * w for v, w in ctx.fee_terms)
+    m.minimize(fees)
+    s2 = _run(ctx, solver, "fees_usd")
+    m.add(fees <= s2.value)
+    _hint(ctx, solver)
+
+    prefs = sum(v * w for v, w in ctx.preference_terms)
+    m.maximize(prefs)
+    s3 = _run(ctx, solver, "preferred")
+
+    stages = (s1, s2, s3)
+    status = "OPTIMAL" if all(s.status == "OPTIMAL" for s in stages) else "FEASIBLE"
+    plan = _extract(ctx, solver, status, seed)
+    plan.objective = {"placed": placed_val, "fees_usd": s2.value, "preferred": s3.value}
+    plan.bound = {"placed": float(s1.bound), "fees_usd": float(s2.bound),
+                  "preferred": float(s3.bound)}
+    from constraints.registry import check
+
+    violations = check(_audit(plan))
+    if violations:
+        raise AuditError(violations)
+    plan.unscheduled = unscheduled(ctx, plan)
+    return plan
+
+
+# ---------------------------------------------------------------------------- extraction
+def _uid(t: Tournament, occurrence: int) -> str:
+    return f"{t.id}-{occurrence}@{t.operators[0]}.tourney"
+
+
+def _license_id(kind: str, operator_id: str, valid_from: dt.date, extra: str = "") -> str:
+    short = kind.removeprefix("mt-").removeprefix("me-")
+    return f"{operator_id}/{short}/{valid_from.isoformat()}" + (f"/{extra}" if extra else "")
+
+
+def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: int) -> Plan:
+    sc = ctx.scenario
+    placed: list[tuple[Tournament, int, Candidate]] = []
+    for t in sc.tournaments:
+        chosen = [c for c in ctx.candidates[t.id] if solver.value(ctx.z[(t.id, c.first_day)])]
+        placed.extend((t, k, c) for k, c in enumerate(chosen, start=1))
+
+    bought = sorted((o for o in ctx.licenses if solver.value(o.var)),
+                    key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))
+    covers: dict[int, list[str]] = defaultdict(list)
+    license_of: dict[tuple[str, str], str] = {}
+    for t, k, c in placed:
+        ref = f"{t.id}#{k}"
+        for oid in t.operators:
+            for i, o in enumerate(bought):
+                if o.operator_id == oid and o.covers(t, c.timing):
+                    covers[i].append(ref)
+                    license_of.setdefault((ref, oid), str(i))
+                    if o.jurisdiction == "ME":
+                        break
+    licenses: list[License] = []
+    ids: dict[str, str] = {}
+    for i, o in enumerate(bought):
+        refs = covers.get(i, [])
+        if not refs:
+            continue
+        if o.kind in ("me-per-tournament", "me-super-cribbage"):
+            extra = refs[0].replace("#", "-")
+        elif o.jurisdiction == "ME":
+            extra = o.tier
+        else:
+            extra = ""
+        lid = _license_id(o.kind, o.operator_id, o.valid_from, extra)
+        ids[str(i)] = lid
+        licenses.append(License(lid, o.operator_id, o.jurisdiction, o.kind, o.tier,
+                                o.valid_from, o.valid_to, o.fee_usd, tuple(refs)))
+
+    rows: list[Row] = []
+    for t, k, c in placed:
+        ref = f"{t.id}#{k}"
+        for oid in t.operators:
+            op = sc.operator(oid)
+            mt = op.jurisdiction == "MT"
+            counted = (t.is_large and not t.charitable) or t.is_me_licensed_game
+            rows.append(Row(
+                tournament_id=t.id, occurrence=k, operator_id=oid,
+                jurisdiction=op.jurisdiction, type=t.type, charitable=t.charitable,
+                title=t.title, start=c.timing.start, end=c.timing.end,
+                first_day=c.first_day, last_day=c.timing.last_day,
+                notice_due=notice_due(c.first_day) if t.is_large else None,
+                permit_year=op.permit_year_of(c.first_day) if mt else None,
+                counted=counted, players=t.players,
+                license_id=ids.get(license_of.get((ref, oid), ""), ""),
+                uid=_uid(t, k)))
+    rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
+    return Plan(sc, rows, licenses, [], status, seed=seed)
+
+
+def _audit(plan: Plan) -> Audit:
+    return Audit(plan.scenario, placed_of(plan), plan.licenses)
+
+
+def placed_of(plan: Plan) -> list[Placed]:
+    """The plan's occurrences (one per occurrence, not per operator) for the checker."""
+    from scheduler.timing import Timing, _days_between
+
+    seen: dict[tuple[str, int], Placed] = {}
+    for r in plan.rows:
+        if (r.tournament_id, r.occurrence) not in seen:
+            seen[(r.tournament_id, r.occurrence)] = Placed(
+                plan.scenario.tournament(r.tournament_id), r.occurrence,
+                Timing(r.start, r.end, _days_between(r.start, r.end)))
+    return list(seen.values())
+
+
+# ---------------------------------------------------------------------------- reasons
+def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
+    """Every wanted occurrence not placed, with the reason computed from the rules.
+
+    For each allowed first day, the occurrence is added to the plan and the checker says which
+    rules it would break (against the placements already made); days no occurrence may take at
+    all are attributed to the rules that excluded them.
+    """
+    from constraints.registry import RULES, check
+
+    sc = plan.scenario
+    placed = placed_of(plan)
+    sched_rules = [r for r in RULES if r.check is not None and r.id not in
+                   ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "FIXED-DATES")]
+    by_t: dict[str, list[Placed]] = defaultdict(list)
+    for p in placed:
+        by_t[p.tid].append(p)
+    out: list[Unscheduled] = []
+    for t in sc.tournaments:
+        have = by_t.get(t.id, [])
+        cands = ctx.candidates[t.id]
+        wanted = len(cands) if t.count == "all" else t.count
+        if len(have) >= wanted:
+            continue
+        related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
+                   or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
+        starts = {p.first_day for p in have}
+
+        def blocked(days: list[Candidate]) -> Counter[str]:
+            tally: Counter[str] = Counter()
+            for c in days:
+                if c.first_day in starts:
+                    continue
+                trial = Audit(sc, [*related, Placed(t, 0, c.timing)], [])
+                tally.update({v.rule for v in check(trial, rules=sched_rules)})
+            return tally
+
+        missing_fixed = [d for d in t.fixed_dates if d not in starts]
+        n = len(have)
+        for d in missing_fixed:
+            n += 1
+            rej = ctx.rejected[t.id].get(d)
+            if rej:
+                reason = (f"its fixed date {d} is not allowed: " +
+                          "; ".join(cite(r) for r in rej))
+                rules = rej
+            else:
+                tally = blocked([c for c in cands if c.first_day == d])
+                rules = tuple(sorted(tally))
+                reason = (f"its fixed date {d} would break " +
+                          "; ".join(cite(r) for r in rules)) if rules else \
+                    f"its fixed date {d} competes with other required occurrences"
+            out.append(Unscheduled(t.id, n, t.operators, reason, tuple(rules), True))
+        rest = wanted - n
+        if rest <= 0:
+            continue
+        reason, rules = _explain(t, ctx, blocked(cands), len(cands))
+        need = max(0, t.must_place - n)
+        for k in range(rest):
+            n += 1
+            out.append(Unscheduled(t.id, n, t.operators, reason, rules, k < need))
+    return out
+
+
+def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str],
+             n_cands: int) -> tuple[str, tuple[str, ...]]:
+    rej = Counter(r for rs in ctx.rejected[t.id].values() for r in rs)
+    total = len(ctx.rejected[t.id]) + n_cands
+    parts = []
+    if n_cands == 0:
+        parts.append(f"none of the {total} days of the horizon can be a first day")
+    else:
+        free = n_cands
+        parts.append(f"{free} of the {total} days of the horizon could be a first day, and on "
+                     f"each of them another occurrence would break " +
+                     ", ".join(f"{cite(r)} ({k} days)" for r, k in tally.most_common()))
+    if rej:
+        parts.append("days excluded by: " +
+                     ", ".join(f"{cite(r)} ({k} days)" for r, k in rej.most_common()))
+    rules = tuple(r for r, _ in tally.most_common()) + tuple(
+        r for r, _ in rej.most_common() if r not in tally)
+    if not rules:
+        rules = ("COUNT",)
+    return "; ".join(parts), rules

@@ -1,0 +1,151 @@
+"""Calendar arithmetic shared by the model, the checker and the writers.
+
+Pure functions of dates and the scenario; no solver here. Times are timezone-aware
+``datetime`` in the operator's zone; durations are real elapsed time (a 10 h game from 20:00
+on the night clocks spring forward ends at 07:00 local).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+import holidays
+
+from scheduler.scenario import Scenario, Tournament
+
+UTC = dt.UTC
+MT_NOTICE_DAYS = 5
+"""MT-NOTICE, MCA 23-5-317(1)(d): notice at least 5 days before the first day."""
+ME_APPLICATION_BUSINESS_DAYS = 10
+"""ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received ≥ 10 business days before."""
+ME_APPLICATION_MAX_DAYS = 90
+"""ME-APPLICATION-WINDOW: received ≤ 90 days before the first day it covers."""
+ME_REPORT_BUSINESS_DAYS = 10
+"""ME-REPORT, 16-633 CMR ch. 32 § 8: report due 10 business days after the licensed period."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When one occurrence is conducted.
+
+    ``start``/``end`` are aware local datetimes, ``end`` exclusive; ``days`` are the calendar
+    days any part of it touches (a "day" is any part of a midnight-to-midnight period, ARM
+    23.16.101), so a game ending exactly at 00:00 does not touch the next day.
+    """
+
+    start: dt.datetime
+    end: dt.datetime
+    days: tuple[dt.date, ...]
+
+    @property
+    def first_day(self) -> dt.date:
+        return self.days[0]
+
+    @property
+    def last_day(self) -> dt.date:
+        return self.days[-1]
+
+    @property
+    def months(self) -> tuple[tuple[int, int], ...]:
+        """(year, month) of every calendar month touched, in order."""
+        return tuple(sorted({(d.year, d.month) for d in self.days}))
+
+    @property
+    def elapsed_hours(self) -> float:
+        return (self.end.astimezone(UTC) - self.start.astimezone(UTC)).total_seconds() / 3600
+
+
+def local(day: dt.date, time: dt.time, tz: ZoneInfo) -> dt.datetime | None:
+    """``day`` at wall-clock ``time`` in ``tz``; None when that time does not exist (DST gap).
+
+    In a repeated hour (clocks fall back) the first of the two instants is taken (fold=0).
+    """
+    naive = dt.datetime.combine(day, time)
+    aware = naive.replace(tzinfo=tz, fold=0)
+    back = aware.astimezone(UTC).astimezone(tz)
+    if back.replace(tzinfo=None) != naive:
+        return None
+    return aware
+
+
+def _days_between(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
+    last = (end - dt.timedelta(microseconds=1)).date() if end > start else start.date()
+    n = (last - start.date()).days
+    return tuple(start.date() + dt.timedelta(days=i) for i in range(n + 1))
+
+
+def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
+    """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
+
+    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours``; the
+    occurrence ends when the last play day's session ends. ME: one game of ``hours`` elapsed.
+    """
+    start = local(first_day, t.start_time, tz)
+    if start is None:
+        return None
+    last_start = local(first_day + dt.timedelta(days=t.days - 1), t.start_time, tz)
+    if last_start is None:
+        return None
+    end = (last_start.astimezone(UTC) + dt.timedelta(hours=float(t.hours))).astimezone(tz)
+    return Timing(start, end, _days_between(start, end))
+
+
+def notice_due(first_day: dt.date) -> dt.date:
+    """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department."""
+    return first_day - dt.timedelta(days=MT_NOTICE_DAYS)
+
+
+@lru_cache(maxsize=16)
+def _maine_holidays(year: int) -> frozenset[dt.date]:
+    return frozenset(holidays.country_holidays("US", subdiv="ME", years=[year]).keys())
+
+
+def is_maine_business_day(day: dt.date) -> bool:
+    """Monday to Friday and not a Maine state holiday (``holidays`` package, US-ME)."""
+    return day.weekday() < 5 and day not in _maine_holidays(day.year)
+
+
+def maine_business_days_before(day: dt.date, n: int) -> dt.date:
+    """The business day that lies ``n`` Maine business days before ``day`` (``day`` excluded)."""
+    d = day
+    left = n
+    while left:
+        d -= dt.timedelta(days=1)
+        if is_maine_business_day(d):
+            left -= 1
+    return d
+
+
+def maine_business_days_after(day: dt.date, n: int) -> dt.date:
+    """The ``n``-th Maine business day after ``day``."""
+    d = day
+    left = n
+    while left:
+        d += dt.timedelta(days=1)
+        if is_maine_business_day(d):
+            left -= 1
+    return d
+
+
+def application_due(first_day: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW: the last day the application can be received (10 business
+    days before ``first_day``, Maine state holidays excluded)."""
+    return maine_business_days_before(first_day, ME_APPLICATION_BUSINESS_DAYS)
+
+
+def application_opens(first_day: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW: the first day the application can be received (90 days before)."""
+    return first_day - dt.timedelta(days=ME_APPLICATION_MAX_DAYS)
+
+
+def month_end(year: int, month: int) -> dt.date:
+    nxt = dt.date(year + (month == 12), month % 12 + 1, 1)
+    return nxt - dt.timedelta(days=1)
+
+
+def tournament_tz(scenario: Scenario, t: Tournament) -> ZoneInfo:
+    """The zone of a tournament: its first operator's."""
+    return scenario.operator(t.operators[0]).tz

@@ -1,0 +1,380 @@
+"""iCalendar export (scheduler/export/ical.py) and checklist lines (scheduler/export/checklist.py).
+
+Plans are built by hand (no solver): rows carry the dates a solver would produce, so every
+expected value below is computed by hand in a comment next to the assertion.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import icalendar
+import pytest
+import recurring_ical_events
+import vobject
+
+from constraints.base import License
+from scheduler.export.checklist import checklist, readings
+from scheduler.export.ical import calendar_files
+from scheduler.plan import Plan, Row
+from scheduler.scenario import Scenario, load_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+DENVER = ZoneInfo("America/Denver")
+NEW_YORK = ZoneInfo("America/New_York")
+STAMP = dt.datetime(2026, 10, 1, 8, 30, tzinfo=dt.UTC)
+ME_TITLE = "Elks Lodge #1234, Bangor; $100 buy-in ♠♥♦♣"
+MT_UID = "mt-spring-1@tourney.test"
+ME_UID = "me-winter-1@tourney.test"
+
+SCENARIO = {
+    "name": "Test year 2027",
+    "horizon": {"start": "2026-10-01", "end": "2027-09-30"},
+    "notice_from": "2026-10-01",
+    "operators": [
+        {"id": "mt-elks", "name": "Missoula Elks", "jurisdiction": "MT",
+         "address": "112 N Pattee St, Missoula, MT", "live_tables": 2},
+        {"id": "mt-club", "name": "Club Montana", "jurisdiction": "MT", "live_tables": 1},
+        {"id": "me-elks", "name": "Elks Lodge #1234", "jurisdiction": "ME",
+         "address": "Elks Lodge #1234, Bangor, ME", "local_approval": True,
+         "beneficiaries": ["Bangor Food Bank"], "organized_on": "1990-01-01"},
+        {"id": "me-pub", "name": "Harbor Pub", "jurisdiction": "ME", "local_approval": True,
+         "beneficiaries": ["Portland Food Bank"], "organized_on": "1990-01-01",
+         "licensed_establishment": "restaurant"},
+    ],
+    "tournaments": [
+        {"id": "mt-spring", "title": "Spring Classic", "type": "large-stakes",
+         "operators": ["mt-elks", "mt-club"], "days": 3, "start_time": "12:00", "hours": 10,
+         "players": 120},
+        {"id": "mt-daily", "title": "Daily Deepstack", "type": "small-stakes",
+         "operators": ["mt-club"], "hours": 6},
+        {"id": "me-winter", "title": ME_TITLE, "type": "tournament-game",
+         "operators": ["me-elks"], "start_time": "18:00", "hours": 30, "players": 80,
+         "entry_fee": 100, "prize_share": 0.8},
+        {"id": "me-crib", "title": "Cribbage night", "type": "charitable-cribbage",
+         "operators": ["me-pub"], "entry_fee": 20},
+    ],
+}
+
+
+def _scenario(**settings: object) -> Scenario:
+    # load_scenario also checks every input rule, so the fixture is a valid scenario
+    return load_scenario({**SCENARIO, "settings": settings})
+
+
+def _plan(scenario: Scenario | None = None, licenses: list[License] | None = None) -> Plan:
+    scenario = scenario or _scenario()
+    mt = dict(
+        tournament_id="mt-spring", occurrence=1, jurisdiction="MT", type="large-stakes",
+        charitable=False, title="Spring Classic",
+        # Fri 2027-03-12 12:00 .. Sun 2027-03-14 12:00 + 10 h = 22:00 (MDT from Mar 14)
+        start=dt.datetime(2027, 3, 12, 12, tzinfo=DENVER),
+        end=dt.datetime(2027, 3, 14, 22, tzinfo=DENVER),
+        first_day=dt.date(2027, 3, 12), last_day=dt.date(2027, 3, 14),
+        # MT-NOTICE: 2027-03-12 - 5 days = 2027-03-07
+        notice_due=dt.date(2027, 3, 7), permit_year=dt.date(2026, 7, 1), counted=True,
+        players=120, uid=MT_UID,
+    )
+    rows = [
+        Row(operator_id="mt-elks", license_id="mt-elks-large-2026", **mt),
+        Row(operator_id="mt-club", license_id="mt-club-large-2026", **mt),
+        Row(tournament_id="me-winter", occurrence=1, operator_id="me-elks", jurisdiction="ME",
+            type="tournament-game", charitable=False, title=ME_TITLE,
+            # 2027-01-31 18:00 EST + 30 h = 2027-02-01 24:00 = 2027-02-02 00:00 EST (no DST
+            # change in Jan/Feb); the game ends exactly at midnight, so its last day is Feb 1.
+            start=dt.datetime(2027, 1, 31, 18, tzinfo=NEW_YORK),
+            end=dt.datetime(2027, 2, 2, 0, tzinfo=NEW_YORK),
+            first_day=dt.date(2027, 1, 31), last_day=dt.date(2027, 2, 1),
+            notice_due=None, permit_year=None, counted=True, players=80,
+            license_id="me-elks-pt-1", uid=ME_UID),
+    ]
+    if licenses is None:
+        licenses = [
+            License("mt-elks-large-2026", "mt-elks", "MT", "mt-large", "-",
+                    dt.date(2026, 7, 1), dt.date(2027, 6, 30), 120, ("mt-spring#1",)),
+            License("mt-club-large-2026", "mt-club", "MT", "mt-large", "-",
+                    dt.date(2026, 7, 1), dt.date(2027, 6, 30), 120, ("mt-spring#1",)),
+            License("me-elks-pt-1", "me-elks", "ME", "me-per-tournament", "51-100",
+                    dt.date(2027, 1, 31), dt.date(2027, 2, 1), 75, ("me-winter#1",)),
+        ]
+    return Plan(scenario=scenario, rows=rows, licenses=licenses, unscheduled=[],
+                status="OPTIMAL")
+
+
+@pytest.fixture(scope="module")
+def files() -> dict[str, bytes]:
+    return calendar_files(_plan(), STAMP)
+
+
+def _events(data: bytes) -> list[icalendar.Event]:
+    return list(icalendar.Calendar.from_ical(data).walk("VEVENT"))
+
+
+def _by_uid(data: bytes) -> dict[str, icalendar.Event]:
+    return {str(e["UID"]): e for e in _events(data)}
+
+
+def _vobj(data: bytes) -> dict[str, object]:
+    cal = vobject.readOne(data.decode("utf-8"))
+    return {e.uid.value: e for e in cal.vevent_list}
+
+
+# --------------------------------------------------------------------------- files
+def test_file_names_one_per_operator_with_events(files: dict[str, bytes]) -> None:
+    # mt-elks and mt-club co-host mt-spring; me-elks holds me-winter.
+    assert sorted(files) == ["calendar.ics", "calendars/me-elks.ics", "calendars/mt-club.ics",
+                             "calendars/mt-elks.ics"]
+
+
+def test_calendar_properties(files: dict[str, bytes]) -> None:
+    cal = icalendar.Calendar.from_ical(files["calendar.ics"])
+    assert str(cal["VERSION"]) == "2.0"
+    assert str(cal["PRODID"]) == "-//tourney//tourney 0.1//EN"
+    assert str(cal["CALSCALE"]) == "GREGORIAN"
+    assert str(cal["METHOD"]) == "PUBLISH"
+    assert str(cal["NAME"]) == str(cal["X-WR-CALNAME"]) == "Test year 2027"
+    # the only timed events are Maine ones, all in America/New_York
+    assert str(cal["X-WR-TIMEZONE"]) == "America/New_York"
+    # RFC 7986 §5.7: REFRESH-INTERVAL requires VALUE=DURATION
+    assert b"\r\nREFRESH-INTERVAL;VALUE=DURATION:P1D\r\n" in files["calendar.ics"]
+    per_op = icalendar.Calendar.from_ical(files["calendars/mt-elks.ics"])
+    assert str(per_op["NAME"]) == "Test year 2027 — Missoula Elks"
+    assert str(per_op["X-WR-CALNAME"]) == "Test year 2027 — Missoula Elks"
+    # Montana events are all-day: no timed event, so no zone and no VTIMEZONE at all
+    assert "X-WR-TIMEZONE" not in per_op
+    assert not list(per_op.walk("VTIMEZONE"))
+
+
+# --------------------------------------------------------------------------- Montana all-day
+def test_mt_three_day_event_is_all_day(files: dict[str, bytes]) -> None:
+    # Fri 2027-03-12 .. Sun 2027-03-14 inclusive -> DTSTART 20270312, DTEND = 14 + 1 = 20270315
+    # (exclusive end of a DATE span, RFC 5545 §3.6.1; DATE values carry no TZID, §3.8.2.2/§3.3.4)
+    data = files["calendar.ics"]
+    ev = _by_uid(data)[MT_UID]
+    assert type(ev["DTSTART"].dt) is dt.date and ev["DTSTART"].dt == dt.date(2027, 3, 12)
+    assert type(ev["DTEND"].dt) is dt.date and ev["DTEND"].dt == dt.date(2027, 3, 15)
+    assert "TZID" not in ev["DTSTART"].params and "TZID" not in ev["DTEND"].params
+    assert b"\r\nDTSTART;VALUE=DATE:20270312\r\n" in data
+    assert b"\r\nDTEND;VALUE=DATE:20270315\r\n" in data
+    v = _vobj(data)[MT_UID]
+    assert v.dtstart.value == dt.date(2027, 3, 12)  # type: ignore[attr-defined]
+    assert v.dtend.value == dt.date(2027, 3, 15)  # type: ignore[attr-defined]
+    assert [str(c) for c in ev["CATEGORIES"].cats] == ["large-stakes"]
+    assert str(ev["X-TOURNEY-TOURNAMENT"]) == "mt-spring"
+    assert str(ev["X-TOURNEY-OCCURRENCE"]) == "1"
+    assert int(ev["SEQUENCE"]) == 0
+    # DTSTAMP is the given stamp, in UTC
+    assert ev["DTSTAMP"].dt == STAMP and b"DTSTAMP:20261001T083000Z\r\n" in data
+
+
+def test_shared_tournament_once_per_file_with_all_venues(files: dict[str, bytes]) -> None:
+    # one occurrence, two rows (mt-elks, mt-club): one VEVENT in calendar.ics, one in each
+    # co-host's file, same UID everywhere; LOCATION lists both venues (address, else name).
+    main = [e for e in _events(files["calendar.ics"]) if "X-TOURNEY-DEADLINE" not in e]
+    assert [str(e["UID"]) for e in main].count(MT_UID) == 1
+    loc = str(_by_uid(files["calendar.ics"])[MT_UID]["LOCATION"])
+    assert loc == "112 N Pattee St, Missoula, MT / Club Montana"
+    for op in ("mt-elks", "mt-club"):
+        evs = [e for e in _events(files[f"calendars/{op}.ics"]) if str(e["UID"]) == MT_UID]
+        assert len(evs) == 1
+    assert MT_UID not in _by_uid(files["calendars/me-elks.ics"])
+    desc = str(_by_uid(files["calendar.ics"])[MT_UID]["DESCRIPTION"])
+    assert "mt-elks-large-2026" in desc and "mt-club-large-2026" in desc
+    assert "Players: 120." in desc
+    assert "(MT-DEALER, MCA 23-5-317(6))." in desc
+    assert "month_rule: touch" in desc and desc.rstrip().endswith("Not legal advice.")
+
+
+# --------------------------------------------------------------------------- Maine timed
+def test_me_30h_game_is_timed_with_vtimezone_first(files: dict[str, bytes]) -> None:
+    # 2027-01-31 18:00 EST + 30 h = 2027-02-02 00:00 EST = 05:00 UTC (EST = UTC-5)
+    data = files["calendar.ics"]
+    assert b"\r\nDTSTART;TZID=America/New_York:20270131T180000\r\n" in data
+    assert b"\r\nDTEND;TZID=America/New_York:20270202T000000\r\n" in data
+    ev = _by_uid(data)[ME_UID]
+    assert ev["DTSTART"].params["TZID"] == "America/New_York"
+    assert ev["DTEND"].dt.astimezone(dt.UTC) == dt.datetime(2027, 2, 2, 5, tzinfo=dt.UTC)
+    assert ev["DTEND"].dt - ev["DTSTART"].dt == dt.timedelta(hours=30)
+    # §3.6.5: a VTIMEZONE for every TZID used, before the first VEVENT; no spurious UTC zone
+    assert data.index(b"BEGIN:VTIMEZONE") < data.index(b"BEGIN:VEVENT")
+    cal = icalendar.Calendar.from_ical(data)
+    assert [str(tz["TZID"]) for tz in cal.walk("VTIMEZONE")] == ["America/New_York"]
+    assert not cal.get_missing_tzids()
+    # no floating times: every DATE-TIME DTSTART/DTEND has a TZID (or is UTC)
+    for e in cal.walk("VEVENT"):
+        for k in ("DTSTART", "DTEND"):
+            if isinstance(e[k].dt, dt.datetime):
+                assert e[k].dt.tzinfo is not None
+    v = _vobj(data)[ME_UID]
+    start, end = v.dtstart.value, v.dtend.value  # type: ignore[attr-defined]
+    assert start.astimezone(dt.UTC) == dt.datetime(2027, 1, 31, 23, tzinfo=dt.UTC)
+    assert end.astimezone(dt.UTC) == dt.datetime(2027, 2, 2, 5, tzinfo=dt.UTC)
+
+
+def test_title_escaping_round_trip_and_line_folding(files: dict[str, bytes]) -> None:
+    # "," and ";" must be escaped as "\," and "\;" in TEXT (§3.3.11); the suit symbols are
+    # 3 UTF-8 octets each, so folding must count octets, not characters (§3.1).
+    for data in files.values():
+        assert data.endswith(b"\r\n")
+        assert b"\n" not in data.replace(b"\r\n", b"") and b"\r" not in data.replace(b"\r\n", b"")
+        for line in data.split(b"\r\n"):
+            assert len(line) <= 75, line
+        data.decode("utf-8")  # folding never splits a multi-octet character
+    data = files["calendar.ics"]
+    assert ME_TITLE.replace(",", "\\,").replace(";", "\\;").encode() in data.replace(
+        b"\r\n ", b"")
+    assert str(_by_uid(data)[ME_UID]["SUMMARY"]) == ME_TITLE
+    assert str(_by_uid(data)[ME_UID]["LOCATION"]) == "Elks Lodge #1234, Bangor, ME"
+    v = _vobj(data)[ME_UID]
+    assert v.summary.value == ME_TITLE  # type: ignore[attr-defined]
+    assert ME_TITLE in v.description.value  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------- deadlines
+def test_mt_notice_one_per_operator_with_alarm(files: dict[str, bytes]) -> None:
+    # MT-NOTICE: first day 2027-03-12 - 5 days = Sun 2027-03-07, one notice per co-host
+    events = _by_uid(files["calendar.ics"])
+    for op in ("mt-elks", "mt-club"):
+        ev = events[f"notice-{MT_UID}-{op}"]
+        assert str(ev["SUMMARY"]) == ("Notice due to the Montana Gambling Control Division: "
+                                      "Spring Classic")
+        assert type(ev["DTSTART"].dt) is dt.date and ev["DTSTART"].dt == dt.date(2027, 3, 7)
+        assert ev["DTEND"].dt == dt.date(2027, 3, 8)
+        (alarm,) = ev.walk("VALARM")
+        assert str(alarm["ACTION"]) == "DISPLAY"
+        assert str(alarm["DESCRIPTION"])
+        assert alarm["TRIGGER"].dt == dt.timedelta(days=-7)
+        assert f"notice-{MT_UID}-{op}" in _by_uid(files[f"calendars/{op}.ics"])
+    # each operator's file holds only its own notice
+    assert f"notice-{MT_UID}-mt-club" not in _by_uid(files["calendars/mt-elks.ics"])
+    v = _vobj(files["calendar.ics"])[f"notice-{MT_UID}-mt-elks"]
+    assert v.valarm.trigger.value == dt.timedelta(days=-7)  # type: ignore[attr-defined]
+
+
+def test_me_licence_deadlines(files: dict[str, bytes]) -> None:
+    # First covered day Sun 2027-01-31.
+    # Window opens: 2027-01-31 - 90 days = 2026-11-02.
+    # Due: 10 Maine business days before Jan 31: Jan 29, 28, 27, 26, 25, 22, 21, 20, 19
+    #   (9), Jan 18 is Martin Luther King Jr. Day (state holiday), so the 10th is Fri Jan 15.
+    # Report: 10 business days after valid_to Mon 2027-02-01: Feb 2, 3, 4, 5, 8, 9, 10, 11,
+    #   12 (9), Feb 15 is Washington's Birthday (holiday), so the 10th is Tue Feb 16.
+    events = _by_uid(files["calendars/me-elks.ics"])
+    expect = {"application-opens-me-elks-pt-1": dt.date(2026, 11, 2),
+              "application-due-me-elks-pt-1": dt.date(2027, 1, 15),
+              "report-me-elks-pt-1": dt.date(2027, 2, 16)}
+    for uid, day in expect.items():
+        ev = events[uid]
+        assert ev["DTSTART"].dt == day and ev["DTEND"].dt == day + dt.timedelta(days=1)
+        assert len(ev.walk("VALARM")) == 1
+    assert str(events["application-due-me-elks-pt-1"]["SUMMARY"]).startswith("Application due")
+    assert "ME-REPORT, 16-633 CMR ch. 32 § 8" in str(events["report-me-elks-pt-1"]
+                                                     ["DESCRIPTION"])
+    # Montana permits have no Maine deadlines
+    assert not [u for u in _by_uid(files["calendar.ics"]) if "large-2026" in u]
+
+
+def test_annual_licence_reports_every_month() -> None:
+    # annual licence 2027-01-20 .. 2028-01-19: periods end Jan 31, Feb 28, ..., Dec 31 2027
+    # and Jan 19 2028 -> 13 reports, the first due 10 business days after Sun 2027-01-31:
+    # Feb 1, 2, 3, 4, 5, 8, 9, 10, 11, 12 -> Fri 2027-02-12.
+    lic = License("me-elks-annual", "me-elks", "ME", "me-annual", "51-100",
+                  dt.date(2027, 1, 20), dt.date(2028, 1, 19), 1500, ("me-winter#1",))
+    events = _by_uid(calendar_files(_plan(licenses=[lic]), STAMP)["calendar.ics"])
+    reports = sorted(u for u in events if u.startswith("report-me-elks-annual"))
+    assert len(reports) == 13
+    assert events["report-me-elks-annual-2027-01"]["DTSTART"].dt == dt.date(2027, 2, 12)
+    # application dates come from the earliest covered game, 2027-01-31 (as above)
+    assert events["application-due-me-elks-annual"]["DTSTART"].dt == dt.date(2027, 1, 15)
+
+
+# --------------------------------------------------------------------------- determinism
+def test_deterministic_bytes_and_uids(files: dict[str, bytes]) -> None:
+    again = calendar_files(_plan(), STAMP)
+    assert again == files
+    assert [str(e["UID"]) for e in _events(again["calendar.ics"])] == \
+        [str(e["UID"]) for e in _events(files["calendar.ics"])]
+
+
+def test_deterministic_across_hash_seeds(files: dict[str, bytes]) -> None:
+    # set iteration order depends on PYTHONHASHSEED; the bytes must not.
+    code = ("import hashlib, tests.test_ical as t; from scheduler.export.ical import "
+            "calendar_files; f = calendar_files(t._plan(), t.STAMP); "
+            "print(hashlib.sha256(b''.join(k.encode() + f[k] for k in sorted(f))).hexdigest())")
+    want = hashlib.sha256(b"".join(k.encode() + files[k] for k in sorted(files))).hexdigest()
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                             text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        assert out.stdout.strip() == want
+
+
+def test_events_sorted_by_start_then_uid(files: dict[str, bytes]) -> None:
+    # expected order: 2026-11-02 app opens, 2027-01-15 app due, 2027-01-31 18:00 game,
+    # 2027-02-16 report, 2027-03-07 notices (club < elks by UID), 2027-03-12 MT game
+    uids = [str(e["UID"]) for e in _events(files["calendar.ics"])]
+    assert uids == ["application-opens-me-elks-pt-1", "application-due-me-elks-pt-1", ME_UID,
+                    "report-me-elks-pt-1", f"notice-{MT_UID}-mt-club",
+                    f"notice-{MT_UID}-mt-elks", MT_UID]
+
+
+def test_recurring_ical_events_sees_the_span(files: dict[str, bytes]) -> None:
+    # the all-day MT event covers Mar 12-14 and not Mar 15 (exclusive DTEND)
+    cal = icalendar.Calendar.from_ical(files["calendars/mt-elks.ics"])
+    on_14 = recurring_ical_events.of(cal).at((2027, 3, 14))
+    on_15 = recurring_ical_events.of(cal).at((2027, 3, 15))
+    assert MT_UID in {str(e["UID"]) for e in on_14}
+    assert MT_UID not in {str(e["UID"]) for e in on_15}
+
+
+# --------------------------------------------------------------------------- checklist
+_TAIL = re.compile(r"\((?:MT|ME)-[A-Z-]+, [^()]*(?:\([^()]*\))*[^()]*\)\.$")
+
+
+def _tails(lines: list[str]) -> list[str]:
+    """The "(RULE-ID, citation)." ending of each line (the citation itself may hold "(")."""
+    return [m.group(0) for ln in lines if (m := _TAIL.search(ln))]
+
+
+def test_checklist_lines() -> None:
+    s = _scenario()
+    large = checklist(s, s.tournament("mt-spring"))
+    assert _tails(large) == [
+        "(MT-RULES-POSTED, MCA 23-5-317(3)).", "(MT-SUPERVISOR, MCA 23-5-317(5)).",
+        "(MT-DEALER, MCA 23-5-317(6)).", "(MT-CHIP-VALUE, MCA 23-5-317(7))."]
+    small = checklist(s, s.tournament("mt-daily"))
+    assert small[:4] == large and small[4].endswith("(MT-SMALL-TABLE, MCA 23-5-317(2)(d)).")
+    game = checklist(s, s.tournament("me-winter"))
+    assert _tails(game) == [
+        "(ME-NO-CURRENCY, 17 M.R.S. § 1836(4)).", "(ME-PAYMENT, 17 M.R.S. § 1836(4)).",
+        "(ME-REPORT, 16-633 CMR ch. 32 § 8)."]
+    assert checklist(s, s.tournament("me-crib")) == []
+
+
+def test_readings_name_each_switch() -> None:
+    default = readings(_scenario())
+    assert len(default) == 4 and default[-1] == "Not legal advice."
+    assert "month_rule: touch" in default[0] and "tier_coverage: up" in default[1]
+    assert "reentry_counts_toward_cap: true" in default[2]
+    switched = readings(_scenario(month_rule="start", tier_coverage="exact",
+                                  reentry_counts_toward_cap=False))
+    assert "month_rule: start" in switched[0] and "tier_coverage: exact" in switched[1]
+    assert "reentry_counts_toward_cap: false" in switched[2]
+    # switched readings reach the event description
+    data = calendar_files(_plan(_scenario(month_rule="start")), STAMP)["calendar.ics"]
+    assert "month_rule: start" in str(_by_uid(data)[ME_UID]["DESCRIPTION"])
+
+
+def test_empty_plan_gives_only_the_scenario_calendar() -> None:
+    # nothing placed, no licences: calendar.ics only (no per-operator files, no VTIMEZONE)
+    plan = Plan(scenario=_scenario(), rows=[], licenses=[], unscheduled=[], status="OPTIMAL")
+    out = calendar_files(plan, STAMP)
+    assert list(out) == ["calendar.ics"]
+    cal = icalendar.Calendar.from_ical(out["calendar.ics"])
+    assert not cal.subcomponents and str(cal["NAME"]) == "Test year 2027"
