@@ -392,18 +392,30 @@ ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
 
 
 # ------------------------------------------------------------------ ME-FEES
-def _month_key(d: dt.date) -> tuple[int, int]:
-    return (d.year, d.month)
+def monthly_never_cheaper() -> bool:
+    """ME-FEES: whether, for every mix of at most ``MONTHLY_LIMIT`` games a month that a
+    monthly licence of some tier could cover, the per-tournament licences cost no more."""
+    for tier in (0, 1):
+        covered = [k for k in (0, 1) if k <= tier]  # the widest reading: tier_coverage up
+        for a in covered:
+            for b in [*covered, None]:
+                per = PER_TOURNAMENT_FEE[a] + (PER_TOURNAMENT_FEE[b] if b is not None else 0)
+                if per >= MONTHLY_FEE[tier]:
+                    return False
+    return MONTHLY_LIMIT == 2
 
 
 def _encode_fees(ctx: ModelContext) -> None:
-    """Every tournament game is covered by a per-tournament licence of its tier, a monthly
-    licence (its starting month) or an annual licence (12 months from any game's first day) of
-    a covering tier (``tier_coverage``). Over 100 players: per-tournament only."""
-    from ortools.sat.python import cp_model
+    """Every tournament game is covered by a per-tournament licence of its tier or by an annual
+    licence (12 months from a game's first day) of a covering tier (``tier_coverage``). Over
+    100 players: per-tournament only.
 
+    Monthly licences are left out because they never cost less: ME-MONTHLY-LIMIT allows at
+    most 2 games to start in a month, and 2 per-tournament licences cost at most
+    2 x $40 = $80 < $100 (1-50) or 2 x $75 = $150 < $200 (51-100), and $40 + $75 = $115 < $200
+    when a 51-100 monthly licence would cover one game of each tier (see
+    :func:`monthly_never_cheaper`)."""
     from scheduler.model import LicenseOption
-    from scheduler.timing import month_end
 
     sc = ctx.scenario
     m = ctx.model
@@ -415,22 +427,10 @@ def _encode_fees(ctx: ModelContext) -> None:
                  if c.tournament.type == "tournament-game"]
         if not games:
             continue
-        monthly: dict[tuple[int, tuple[int, int]], object] = {}
         annual: dict[tuple[int, dt.date], object] = {}
         for tier in (0, 1):
             coverable = [c for c, _ in games
                          if tier in covering_tiers(c.tournament.players or 1, cov)]
-            for ym in sorted({_month_key(c.first_day) for c in coverable}):
-                var = m.new_bool_var(f"me-monthly[{op.id},{TIERS[tier]},{ym[0]}-{ym[1]:02d}]")
-                monthly[(tier, ym)] = var
-                first = dt.date(ym[0], ym[1], 1)
-                ctx.add_license(LicenseOption(
-                    var, op.id, "ME", "me-monthly", TIERS[tier], first, month_end(*ym),
-                    MONTHLY_FEE[tier], rank=1 + tier,
-                    covers=lambda t, tm, y=ym, k=tier: (
-                        t.type == "tournament-game"
-                        and k in covering_tiers(t.players or 1, cov)
-                        and _month_key(tm.first_day) == y)))
             for d in sorted({c.first_day for c in coverable}):
                 var = m.new_bool_var(f"me-annual[{op.id},{TIERS[tier]},{d}]")
                 annual[(tier, d)] = var
@@ -444,20 +444,9 @@ def _encode_fees(ctx: ModelContext) -> None:
         # Symmetry breaking (cuts only solutions that cost more or the same): a licence is
         # bought only for a period with a game it can cover; an annual licence starts on the
         # first day of a game it covers, and two annual licences never overlap.
-        for (tier, ym), var in monthly.items():
-            m.add(sum(v for c, v in games if _month_key(c.first_day) == ym and tier in
-                      covering_tiers(c.tournament.players or 1, cov)) >= var)
         for (tier, d), var in annual.items():
             m.add(sum(v for c, v in games if c.first_day == d and tier in
                       covering_tiers(c.tournament.players or 1, cov)) >= var)
-        # Decide first how many annual licences to buy: with that number fixed, the LP bound
-        # of the fees is tight, so the search proves the optimum in few branches.
-        for tier in (0, 1):
-            lits = [v for (k, _), v in annual.items() if k == tier]
-            if lits:
-                n = m.new_int_var(0, len(lits), f"me-annual-count[{op.id},{TIERS[tier]}]")
-                m.add(n == sum(lits))
-                m.add_decision_strategy([n], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
         starts = sorted(annual.items(), key=lambda kv: kv[0][1])
         for (_, d), _var in starts:
             overlapping = [v2 for (t2, d2), v2 in starts
@@ -475,7 +464,6 @@ def _encode_fees(ctx: ModelContext) -> None:
                 covers=lambda t2, tm, tid=t.id, d=c.first_day: t2.id == tid and tm.first_day == d))
             options = [per]
             for k in covering_tiers(t.players or 1, cov):
-                options.append(monthly[(k, _month_key(c.first_day))])
                 options.extend(var for (kk, a), var in annual.items()
                                if kk == k and a <= c.first_day <= annual_end(a))
             m.add(sum(options) >= v)

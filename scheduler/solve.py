@@ -53,6 +53,7 @@ def _params(time_limit: float, seed: int, workers: int) -> cp_model.CpSolver:
     p.max_time_in_seconds = time_limit
     p.random_seed = seed
     p.num_workers = workers
+    p.linearization_level = 2  # the fee stage needs the LP of the licence-covering clauses
     if workers > 1:
         p.interleave_search = True  # deterministic multi-worker search
     return solver
