@@ -116,8 +116,9 @@ RULES: dict[str, RuleInfo] = {r.id: r for r in _ROWS}
 
 
 def cite(rule_id: str) -> str:
-    """Return ``"RULE-ID, citation"`` for messages, e.g. ``"MT-NOTICE, MCA 23-5-317(1)(d)"``."""
+    """Return ``"RULE-ID, citation"`` for messages, e.g. ``"MT-NOTICE, MCA 23-5-317(1)(d)"``;
+    the scenario's own requests (``BLACKOUT``, ``WINDOW``, ...) have no citation."""
     info = RULES[rule_id]
     if info.citation == "scenario":
-        return f"{rule_id}, scenario request"
+        return rule_id
     return f"{rule_id}, {info.citation}"

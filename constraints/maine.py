@@ -98,7 +98,9 @@ def _ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
 def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
     """ME-LOCAL-APPROVAL, ME-BENEFICIARY, ME-ELIGIBLE for operators holding licensed games."""
     holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
-    two_years_before = sc.horizon.start.replace(year=sc.horizon.start.year - 2)
+    start = sc.horizon.start
+    two_years_before = start.replace(year=start.year - 2, day=min(start.day, 28)) \
+        if (start.month, start.day) == (2, 29) else start.replace(year=start.year - 2)
     for i, op in enumerate(sc.operators):
         if op.id not in holders:
             continue
@@ -207,7 +209,7 @@ def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
             if getattr(t, f):
                 yield TermProblem((*loc, f), "ME-CRIBBAGE-REG",
                                   "no fee may be charged except the entry fee")
-        if t.prize_share is not None and (t.prize_share + (t.charity_share or 0)) != 1:
+        if t.prize_share is None or (t.prize_share + (t.charity_share or 0)) != 1:
             yield TermProblem((*loc, "prize_share"), "ME-CRIBBAGE-REG",
                               "all entry fees are awarded as prizes or donated "
                               "(prize_share + charity_share = 1)")

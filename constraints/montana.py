@@ -320,11 +320,14 @@ MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", encode=_encode_small_daily, check=_check
 
 # ------------------------------------------------------------------ MT-PERMIT-FEES
 def _permit_already_held(op: Operator, sc: Scenario, py: dt.date, large: bool) -> bool:
-    """A permit for the current permit year is already held when tournaments of that kind
-    were held in it before the plan (large-stakes only: small-stakes history is not kept)."""
+    """A permit for the current permit year is already held when the scenario says so
+    (``held_in_current_permit_year.permits``) or, for large-stakes, when large-stakes
+    tournaments were held in it before the plan."""
+    if py != op.permit_year_of(sc.horizon.start):
+        return False
     h = op.held_in_current_permit_year
-    return large and py == op.permit_year_of(sc.horizon.start) and (
-        h.large_stakes + h.charitable) > 0
+    kind = "large-stakes" if large else "small-stakes"
+    return kind in h.permits or (large and h.large_stakes + h.charitable > 0)
 
 
 def _permit_kinds() -> list[tuple[bool, str, int]]:

@@ -27,6 +27,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     ValidationError,
     field_validator,
 )
@@ -142,8 +143,11 @@ def _expand_days(v: Any) -> Any:
 
 
 Date = Annotated[dt.date, BeforeValidator(_parse_date)]
-TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time)]
-Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0)]
+TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time),
+                     PlainSerializer(lambda t: t.strftime("%H:%M"), when_used="json")]
+Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0),
+                  PlainSerializer(lambda h: float(h) if h == round(h, 6) else str(h),
+                                  when_used="json")]
 Money = Annotated[Decimal, Field(ge=0)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0, le=1)]
@@ -190,10 +194,12 @@ class OtherGame(_Model):
 
 
 class HeldBefore(_Model):
-    """MT: tournaments already held in the current permit year, before ``horizon.start``."""
+    """MT: tournaments already held in the current permit year, before ``horizon.start``,
+    and permits already bought for it (MT-PERMIT-FEES: not bought again)."""
 
     large_stakes: int = Field(0, ge=0)
     charitable: int = Field(0, ge=0)
+    permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
 
 
 _MT_ONLY = ("live_tables", "permit_year_start", "held_in_current_permit_year",
@@ -455,7 +461,13 @@ def _pydantic_problems(
     err: ValidationError, data: Any, lines: Mapping[tuple[Any, ...], int]
 ) -> list[InputProblem]:
     problems = []
-    for e in err.errors():
+    errors = err.errors()
+    locs = [tuple(e["loc"]) for e in errors]
+    for e in errors:
+        if e["type"] == "too_short" and any(
+                other[:len(e["loc"])] == tuple(e["loc"]) and other != tuple(e["loc"])
+                for other in locs):
+            continue  # "at least 1 item" only because its items failed: say that instead
         loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         # drop pydantic's union/type tags such as 'int' in loc
         loc = tuple(p for p in loc if not (isinstance(p, str) and p in

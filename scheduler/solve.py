@@ -292,8 +292,8 @@ def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str],
         parts.append(f"none of the {total} days of the horizon can be a first day")
     else:
         free = n_cands
-        parts.append(f"{free} of the {total} days of the horizon could be a first day, and on "
-                     f"each of them another occurrence would break " +
+        parts.append(f"{free} of the {total} days of the horizon could be a first day; on "
+                     f"those days one more occurrence would break " +
                      ", ".join(f"{cite(r)} ({k} days)" for r, k in tally.most_common()))
     if rej:
         parts.append("days excluded by: " +

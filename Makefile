@@ -1,0 +1,27 @@
+# Two front doors (see README.md):  make demo   and   make test
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/tourney solve data/examples/combined.yaml --out plan
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow"
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/examples.py
+
+clean:
+	rm -rf $(VENV) plan .pytest_cache .mypy_cache .ruff_cache

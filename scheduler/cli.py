@@ -1,0 +1,80 @@
+"""The ``tourney`` command line: thin typer commands over the Python API.
+
+Exit codes of ``tourney solve``: 0 every required occurrence placed; 1 a required occurrence
+cannot be placed (the rules and requests in conflict are printed; the best legal plan is still
+written); 2 invalid input (file, line, field, value, rule; nothing written); 3 an internal
+failure (the solver found nothing in time, or the plan failed its own audit; nothing written).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Plan a year of licensed card-game tournaments "
+                       "(MCA 23-5-317, 17 M.R.S. § 1836). Not legal advice.")
+
+
+@app.callback()
+def _root() -> None:
+    """tourney: legal tournament calendars, notices and the cheapest licences."""
+
+
+def _err(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+@app.command()
+def solve(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
+    time_limit: Annotated[float, typer.Option(help="Seconds per objective stage.", min=0.1)] = 60.0,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.")] = 0,
+    workers: Annotated[int, typer.Option(help="CP-SAT search workers.", min=1)] = 1,
+) -> None:
+    """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
+    from scheduler.scenario import ScenarioError, load_scenario
+
+    try:
+        sc = load_scenario(scenario)
+    except ScenarioError as exc:
+        _err(exc.render())
+        raise typer.Exit(2) from None
+
+    from scheduler.export.summary import summary_text
+    from scheduler.export.write import write_plan
+    from scheduler.solve import AuditError, SolverError
+    from scheduler.solve import solve as run
+
+    try:
+        plan = run(sc, time_limit=time_limit, seed=seed, workers=workers)
+    except SolverError as exc:
+        _err(f"tourney: {exc}. Try a longer --time-limit. Nothing was written.")
+        raise typer.Exit(3) from None
+    except AuditError as exc:
+        _err(f"tourney: {exc}\nNothing was written. Please report this.")
+        raise typer.Exit(3) from None
+    try:
+        where = write_plan(plan, out)
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc}. Nothing was changed.")
+        raise typer.Exit(2) from None
+    typer.echo(summary_text(plan), nl=False)
+    typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, calendar.ics, "
+               f"calendars/, summary.txt)")
+    if not plan.required_met:
+        _err("tourney: some required occurrences cannot be placed (see above); "
+             "the best legal plan was written.")
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """Console entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""The terminal summary of a plan: per operator, placed/wanted, usage of each limit, fees."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+
+from constraints.maine import MONTHLY_LIMIT
+from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from scheduler.plan import Plan
+
+
+def usage(plan: Plan) -> list[dict[str, object]]:
+    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
+
+    MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (tournaments held before the plan
+    included); ME-MONTHLY-LIMIT per calendar month (under the scenario's ``month_rule``).
+    """
+    sc = plan.scenario
+    out: list[dict[str, object]] = []
+    for op in sc.operators:
+        rows = [r for r in plan.rows if r.operator_id == op.id]
+        if op.jurisdiction == "MT":
+            current = op.permit_year_of(sc.horizon.start)
+            years = sorted({r.permit_year for r in rows if r.permit_year} | {current})
+            for py in years:
+                assert py is not None
+                held = op.held_in_current_permit_year if py == current else None
+                large = sum(1 for r in rows if r.permit_year == py and r.type == "large-stakes"
+                            and not r.charitable) + (held.large_stakes if held else 0)
+                char = sum(1 for r in rows if r.permit_year == py and r.charitable
+                           and r.type == "large-stakes") + (held.charitable if held else 0)
+                out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
+                                period=py.isoformat(), used=large, limit=LARGE_LIMIT))
+                out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
+                                period=py.isoformat(), used=char, limit=CHARITY_LIMIT))
+        else:
+            months: Counter[str] = Counter()
+            for r in rows:
+                if not r.counted:
+                    continue
+                if sc.settings.month_rule == "start":
+                    keys = {f"{r.first_day:%Y-%m}"}
+                else:
+                    last = (r.end - dt.timedelta(microseconds=1)).date()
+                    keys = {f"{r.first_day + dt.timedelta(days=i):%Y-%m}"
+                             for i in range((last - r.first_day).days + 1)}
+                months.update(keys)
+            for ym in sorted(months):
+                out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
+                                used=months[ym], limit=MONTHLY_LIMIT))
+    return out
+
+
+def summary_text(plan: Plan) -> str:
+    """A plain-text summary (what ``tourney solve`` prints)."""
+    sc = plan.scenario
+    placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
+    lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, {len(plan.unscheduled)} not placed, fees "
+             f"${plan.total_fees_usd:,}"]
+    use = usage(plan)
+    for op in sc.operators:
+        rows = [r for r in plan.rows if r.operator_id == op.id]
+        missing = [u for u in plan.unscheduled if op.id in u.operators]
+        fees = sum(lic.fee_usd for lic in plan.licenses if lic.operator_id == op.id)
+        lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
+                     f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
+        for u in use:
+            if u["operator_id"] != op.id:
+                continue
+            if u["rule"] == "ME-MONTHLY-LIMIT":
+                continue
+            lines.append(f"    {u['rule']} permit year {u['period']}: {u['used']}/{u['limit']}")
+        me = [u for u in use if u["operator_id"] == op.id and u["rule"] == "ME-MONTHLY-LIMIT"]
+        if me:
+            full = [str(u["period"]) for u in me if u["used"] == u["limit"]]
+            lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
+                         f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
+    required = [u for u in plan.unscheduled if u.required]
+    if required:
+        lines.append("Required occurrences that cannot be placed:")
+        for u in required:
+            lines.append(f"  {u.tournament_id}#{u.occurrence}: {u.reason}")
+    elif plan.unscheduled:
+        by_t = Counter(u.tournament_id for u in plan.unscheduled)
+        lines.append("Not placed (see unscheduled.csv for the reasons): " +
+                     ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
+    lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in
+                                         sc.settings.model_dump().items()))
+    lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
+                 "Gambling Control Division / Unit) before filing.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,52 @@
+"""CSV files of a plan (schedule.csv, licenses.csv, unscheduled.csv), written with pandas.
+
+Columns are documented in README.md; dates are ISO 8601 (``start``/``end`` local date-time
+with UTC offset, ``end`` exclusive), booleans ``true``/``false``, money whole USD.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
+
+
+def _iso(x: object) -> str:
+    return "" if x is None else x.isoformat()  # type: ignore[attr-defined]
+
+
+def _bool(x: bool) -> str:
+    return "true" if x else "false"
+
+
+def _csv(records: list[dict[str, object]], columns: list[str]) -> bytes:
+    text = pd.DataFrame(records, columns=columns).to_csv(index=False, lineterminator="\n")
+    return text.encode("utf-8")
+
+
+def csv_files(plan: Plan) -> dict[str, bytes]:
+    """``{"schedule.csv": bytes, "licenses.csv": bytes, "unscheduled.csv": bytes}``."""
+    schedule = [{
+        "tournament_id": r.tournament_id, "occurrence": r.occurrence,
+        "operator_id": r.operator_id, "jurisdiction": r.jurisdiction, "type": r.type,
+        "charitable": _bool(r.charitable), "title": r.title, "start": _iso(r.start),
+        "end": _iso(r.end), "first_day": _iso(r.first_day), "last_day": _iso(r.last_day),
+        "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
+        "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
+        "license_id": r.license_id, "uid": r.uid,
+    } for r in plan.rows]
+    licenses = [{
+        "license_id": lic.license_id, "operator_id": lic.operator_id,
+        "jurisdiction": lic.jurisdiction, "kind": lic.kind, "tier": lic.tier,
+        "valid_from": _iso(lic.valid_from), "valid_to": _iso(lic.valid_to),
+        "fee_usd": lic.fee_usd, "covers": " ".join(lic.covers),
+    } for lic in plan.licenses]
+    unscheduled = [{
+        "tournament_id": u.tournament_id, "occurrence": u.occurrence,
+        "operators": " ".join(u.operators), "reason": u.reason, "rule_ids": " ".join(u.rule_ids),
+    } for u in plan.unscheduled]
+    return {
+        "schedule.csv": _csv(schedule, SCHEDULE_COLUMNS),
+        "licenses.csv": _csv(licenses, LICENSE_COLUMNS),
+        "unscheduled.csv": _csv(unscheduled, UNSCHEDULED_COLUMNS),
+    }
