@@ -143,7 +143,7 @@ WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays)
 
 # ------------------------------------------------------------------ BLACKOUT
 def _blacked_out(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[str, dt.date]]:
-    out = []
+    out: list[tuple[str, dt.date]] = []
     for oid in t.operators:
         bl = set(sc.operator(oid).blackout)
         out.extend((oid, d) for d in tm.days if d in bl)

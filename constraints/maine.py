@@ -10,6 +10,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING
 
 from constraints.base import Audit, Placed, Rule, Violation, usd
@@ -17,6 +18,8 @@ from scheduler.scenario import TermProblem
 from scheduler.timing import application_due, local
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from scheduler.model import ModelContext
     from scheduler.scenario import Operator, Scenario, Tournament
     from scheduler.timing import Timing
@@ -60,6 +63,10 @@ def tier_index(players: int) -> int:
         if players <= m:
             return i
     raise ValueError(f"{players} players is over every tier")
+
+
+def _tier_covers(tier: int, coverage: str, players: int) -> bool:
+    return tier in covering_tiers(players, coverage)
 
 
 def covering_tiers(players: int, coverage: str) -> list[int]:
@@ -359,7 +366,7 @@ ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_month
 def _encode_super_cribbage(ctx: ModelContext) -> None:
     """Statewide at most 15 super cribbage licences per calendar year (of the first day), every
     organization of the scenario together; each licence costs $75."""
-    from scheduler.model import LicenseOption, sum_by
+    from scheduler.model import LicenseOption, covers_occurrence, sum_by
 
     items = [(c, v) for t in ctx.scenario.tournaments if t.type == "super-cribbage"
              for c, v in ctx.starts(t)]
@@ -371,7 +378,7 @@ def _encode_super_cribbage(ctx: ModelContext) -> None:
         ctx.add_license(LicenseOption(
             v, t.operators[0], "ME", "me-super-cribbage", TIERS[tier_index(t.players or 1)],
             c.first_day, c.timing.last_day, SUPER_CRIBBAGE_FEE,
-            covers=lambda t2, tm, tid=t.id, d=c.first_day: t2.id == tid and tm.first_day == d))
+            covers=covers_occurrence(t.id, c.first_day)))
 
 
 def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
@@ -417,7 +424,7 @@ def _encode_fees(ctx: ModelContext) -> None:
     2 x $40 = $80 < $100 (1-50) or 2 x $75 = $150 < $200 (51-100), and $40 + $75 = $115 < $200
     when a 51-100 monthly licence would cover one game of each tier (see
     :func:`monthly_never_cheaper`)."""
-    from scheduler.model import LicenseOption
+    from scheduler.model import LicenseOption, covers_occurrence, covers_period
 
     sc = ctx.scenario
     m = ctx.model
@@ -429,7 +436,7 @@ def _encode_fees(ctx: ModelContext) -> None:
                  if c.tournament.type == "tournament-game"]
         if not games:
             continue
-        annual: dict[tuple[int, dt.date], object] = {}
+        annual: dict[tuple[int, dt.date], cp_model.IntVar] = {}
         for tier in (0, 1):
             coverable = [c for c, _ in games
                          if tier in covering_tiers(c.tournament.players or 1, cov)]
@@ -439,20 +446,17 @@ def _encode_fees(ctx: ModelContext) -> None:
                 ctx.add_license(LicenseOption(
                     var, op.id, "ME", "me-annual", TIERS[tier], d, annual_end(d),
                     ANNUAL_FEE[tier], rank=3 + tier,
-                    covers=lambda t, tm, a=d, k=tier: (
-                        t.type == "tournament-game"
-                        and k in covering_tiers(t.players or 1, cov)
-                        and a <= tm.first_day <= annual_end(a))))
+                    covers=covers_period(("tournament-game",), d, annual_end(d),
+                                         partial(_tier_covers, tier, cov))))
         # Symmetry breaking (cuts only solutions that cost more or the same): a licence is
         # bought only for a period with a game it can cover; an annual licence starts on the
         # first day of a game it covers, and two annual licences never overlap.
         for (tier, d), var in annual.items():
             m.add(sum(v for c, v in games if c.first_day == d and tier in
                       covering_tiers(c.tournament.players or 1, cov)) >= var)
-        starts = sorted(annual.items(), key=lambda kv: kv[0][1])
-        for (_, d), _var in starts:
-            overlapping = [v2 for (t2, d2), v2 in starts
-                           if d <= d2 <= annual_end(d) and (cov == "up" or t2 == _)]
+        for (tier, d) in annual:
+            overlapping = [v2 for (t2, d2), v2 in annual.items()
+                           if d <= d2 <= annual_end(d) and (cov == "up" or t2 == tier)]
             if len(overlapping) > 1:
                 m.add(sum(overlapping) <= 1)
         for c, v in games:
@@ -463,7 +467,7 @@ def _encode_fees(ctx: ModelContext) -> None:
             ctx.add_license(LicenseOption(
                 per, op.id, "ME", "me-per-tournament", TIERS[ti], c.first_day,
                 c.timing.last_day, PER_TOURNAMENT_FEE[ti], rank=0,
-                covers=lambda t2, tm, tid=t.id, d=c.first_day: t2.id == tid and tm.first_day == d))
+                covers=covers_occurrence(t.id, c.first_day)))
             options = [per]
             for k in covering_tiers(t.players or 1, cov):
                 options.extend(var for (kk, a), var in annual.items()

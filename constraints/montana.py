@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -16,6 +16,8 @@ from scheduler.scenario import TermProblem
 from scheduler.timing import notice_due
 
 if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
     from scheduler.model import ModelContext
     from scheduler.scenario import Operator, Scenario, Tournament
     from scheduler.timing import Timing
@@ -158,7 +160,7 @@ def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
                {x.id for x in sc.operators}):
             continue
         s, e = _mins(t)
-        if e - s > 18 * 60 or not (NO_PLAY_UNTIL <= s and e <= 24 * 60 + NO_PLAY_FROM):
+        if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
             yield TermProblem(("tournaments", i, "hours"), "MT-PLAY-HOURS",
                               f"play from {t.start_time:%H:%M} for {t.hours} h falls between "
                               f"2 a.m. and 8 a.m.; start at 08:00 or later and stop by 02:00")
@@ -212,7 +214,7 @@ def _check_play_hours(a: Audit) -> Iterator[Violation]:
             continue
         s = p.timing.start.hour * 60 + p.timing.start.minute
         e = s + round(float(t.hours) * 60)
-        if not (NO_PLAY_UNTIL <= s and e <= 24 * 60 + NO_PLAY_FROM):
+        if not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
             yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
                             f"{p.ref} is played between 2 a.m. and 8 a.m.")
 
@@ -229,7 +231,7 @@ def _held(op: Operator, sc: Scenario, py: dt.date, charitable: bool) -> int:
     return h.charitable if charitable else h.large_stakes
 
 
-def _limit_encoder(charitable: bool, limit: int):  # type: ignore[no-untyped-def]
+def _limit_encoder(charitable: bool, limit: int) -> Callable[[ModelContext], None]:
     def encode(ctx: ModelContext) -> None:
         """Per operator and permit year: held earlier + placed <= limit. A tournament with
         several operators counts for each of them (MCA 23-5-317(1)(d))."""
@@ -237,7 +239,7 @@ def _limit_encoder(charitable: bool, limit: int):  # type: ignore[no-untyped-def
         for op in sc.operators:
             if op.jurisdiction != "MT":
                 continue
-            per_py: dict[dt.date, list] = defaultdict(list)
+            per_py: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
             for c, v in ctx.of_operator(op.id):
                 t = c.tournament
                 if t.is_large and t.charitable == charitable:
@@ -249,7 +251,8 @@ def _limit_encoder(charitable: bool, limit: int):  # type: ignore[no-untyped-def
     return encode
 
 
-def _limit_checker(rule: str, charitable: bool, limit: int):  # type: ignore[no-untyped-def]
+def _limit_checker(rule: str, charitable: bool, limit: int
+                   ) -> Callable[[Audit], Iterator[Violation]]:
     kind = "charitable large-stakes" if charitable else "counted large-stakes"
 
     def check(a: Audit) -> Iterator[Violation]:
@@ -338,14 +341,14 @@ def _permit_kinds() -> list[tuple[bool, str, int]]:
 def _encode_permits(ctx: ModelContext) -> None:
     """Buy a permit for each permit year in which the operator conducts a tournament of its
     kind; $120 (large-stakes) or $500 (small-stakes), not prorated."""
-    from scheduler.model import LicenseOption
+    from scheduler.model import LicenseOption, covers_period
 
     sc = ctx.scenario
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
         for large, kind, fee in _permit_kinds():
-            per_py: dict[dt.date, list] = defaultdict(list)
+            per_py: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
             for c, v in ctx.of_operator(op.id):
                 if c.tournament.is_large == large:
                     per_py[op.permit_year_of(c.first_day)].append(v)
@@ -358,9 +361,8 @@ def _encode_permits(ctx: ModelContext) -> None:
                 end = _next_py(op, py) - dt.timedelta(days=1)
                 ctx.add_license(LicenseOption(
                     permit, op.id, "MT", kind, "", py, end, fee,
-                    covers=lambda t, tm, lg=large, o=op, y=py: (
-                        t.is_large == lg and t.type in ("large-stakes", "small-stakes")
-                        and o.permit_year_of(tm.first_day) == y)))
+                    covers=covers_period(("large-stakes",) if large else ("small-stakes",),
+                                         py, end)))
 
 
 def _next_py(op: Operator, py: dt.date) -> dt.date:

@@ -34,6 +34,26 @@ class Candidate:
         return self.tournament.id
 
 
+Covers = Callable[[Tournament, Timing], bool]
+
+
+def covers_occurrence(tournament_id: str, first_day: dt.date) -> Covers:
+    """A licence for one occurrence (per-tournament, super cribbage)."""
+    def covers(t: Tournament, tm: Timing) -> bool:
+        return t.id == tournament_id and tm.first_day == first_day
+    return covers
+
+
+def covers_period(types: tuple[str, ...], valid_from: dt.date, valid_to: dt.date,
+                  players_ok: Callable[[int], bool] | None = None) -> Covers:
+    """A licence or permit for every occurrence of ``types`` whose first day is in
+    [valid_from, valid_to] (and whose player cap ``players_ok`` accepts)."""
+    def covers(t: Tournament, tm: Timing) -> bool:
+        return (t.type in types and valid_from <= tm.first_day <= valid_to
+                and (players_ok is None or players_ok(t.players or 1)))
+    return covers
+
+
 @dataclass
 class LicenseOption:
     """A licence or permit the model may buy: its Boolean, fee (USD) and period."""
@@ -46,7 +66,7 @@ class LicenseOption:
     valid_from: dt.date
     valid_to: dt.date
     fee_usd: int
-    covers: Callable[[Tournament, Timing], bool]
+    covers: Covers
     """Whether this licence may cover an occurrence (used to list ``covers`` after solving)."""
     rank: int = 0
     """Order of preference when several bought licences could cover one occurrence."""

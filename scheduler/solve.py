@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Placed, Rule
 from constraints.catalogue import cite
 from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
@@ -70,6 +71,10 @@ def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str) -> _Stage:
                   solver.best_objective_bound)
 
 
+def _weighted(terms: Sequence[tuple[cp_model.LinearExprT, int]]) -> cp_model.LinearExpr:
+    return cp_model.LinearExpr.weighted_sum([v for v, _ in terms], [w for _, w in terms])
+
+
 def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
     m = ctx.model
     m.clear_hints()
@@ -99,8 +104,8 @@ def solve(
     m = ctx.model
     solver = _params(time_limit, seed, workers)
 
-    placed = sum(v * w for v, w in ctx.placed_terms)
-    short = sum(v * w for v, w in ctx.required_terms)
+    placed = _weighted(ctx.placed_terms)
+    short = _weighted(ctx.required_terms)
     big = sum(w for _, w in ctx.placed_terms) + 1
     stage1 = placed - big * short
     m.maximize(stage1)
@@ -109,13 +114,13 @@ def solve(
     m.add(stage1 >= s1.value)
     _hint(ctx, solver)
 
-    fees = sum(v * w for v, w in ctx.fee_terms)
+    fees = _weighted(ctx.fee_terms)
     m.minimize(fees)
     s2 = _run(ctx, solver, "fees_usd")
     m.add(fees <= s2.value)
     _hint(ctx, solver)
 
-    prefs = sum(v * w for v, w in ctx.preference_terms)
+    prefs = _weighted(ctx.preference_terms)
     m.maximize(prefs)
     s3 = _run(ctx, solver, "preferred")
 
@@ -123,8 +128,9 @@ def solve(
     status = "OPTIMAL" if all(s.status == "OPTIMAL" for s in stages) else "FEASIBLE"
     plan = _extract(ctx, solver, status, seed)
     plan.objective = {"placed": placed_val, "fees_usd": s2.value, "preferred": s3.value}
-    plan.bound = {"placed": float(s1.bound), "fees_usd": float(s2.bound),
-                  "preferred": float(s3.bound)}
+    # "+ 0.0" turns CP-SAT's -0.0 into 0.0
+    plan.bound = {"placed": s1.bound + 0.0, "fees_usd": s2.bound + 0.0,
+                  "preferred": s3.bound + 0.0}
     from constraints.registry import check
 
     violations = check(_audit(plan))
@@ -227,7 +233,7 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
     rules it would break (against the placements already made); days no occurrence may take at
     all are attributed to the rules that excluded them.
     """
-    from constraints.registry import RULES, check
+    from constraints.registry import RULES
 
     sc = plan.scenario
     placed = placed_of(plan)
@@ -247,15 +253,6 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
                    or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
         starts = {p.first_day for p in have}
 
-        def blocked(days: list[Candidate]) -> Counter[str]:
-            tally: Counter[str] = Counter()
-            for c in days:
-                if c.first_day in starts:
-                    continue
-                trial = Audit(sc, [*related, Placed(t, 0, c.timing)], [])
-                tally.update({v.rule for v in check(trial, rules=sched_rules)})
-            return tally
-
         missing_fixed = [d for d in t.fixed_dates if d not in starts]
         n = len(have)
         for d in missing_fixed:
@@ -266,7 +263,8 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
                           "; ".join(cite(r) for r in rej))
                 rules = rej
             else:
-                tally = blocked([c for c in cands if c.first_day == d])
+                tally = _blocked(sc, t, related, starts, [c for c in cands if c.first_day == d],
+                                 sched_rules)
                 rules = tuple(sorted(tally))
                 reason = (f"its fixed date {d} would break " +
                           "; ".join(cite(r) for r in rules)) if rules else \
@@ -275,12 +273,27 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
         rest = wanted - n
         if rest <= 0:
             continue
-        reason, rules = _explain(t, ctx, blocked(cands), len(cands))
+        reason, rules = _explain(
+            t, ctx, _blocked(sc, t, related, starts, cands, sched_rules), len(cands))
         need = max(0, t.must_place - n)
         for k in range(rest):
             n += 1
             out.append(Unscheduled(t.id, n, t.operators, reason, rules, k < need))
     return out
+
+
+def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.date],
+             days: list[Candidate], rules: list[Rule]) -> Counter[str]:
+    """For each day, the rules one more occurrence of ``t`` starting then would break."""
+    from constraints.registry import check
+
+    tally: Counter[str] = Counter()
+    for c in days:
+        if c.first_day in starts:
+            continue
+        trial = Audit(sc, [*related, Placed(t, 0, c.timing)], [])
+        tally.update({v.rule for v in check(trial, rules=rules)})
+    return tally
 
 
 def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str],

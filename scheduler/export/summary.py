@@ -56,8 +56,8 @@ def summary_text(plan: Plan) -> str:
     """A plain-text summary (what ``tourney solve`` prints)."""
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
-    lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, {len(plan.unscheduled)} not placed, fees "
-             f"${plan.total_fees_usd:,}"]
+    lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "
+             f"{len(plan.unscheduled)} not placed, fees ${plan.total_fees_usd:,}"]
     use = usage(plan)
     for op in sc.operators:
         rows = [r for r in plan.rows if r.operator_id == op.id]
@@ -65,15 +65,14 @@ def summary_text(plan: Plan) -> str:
         fees = sum(lic.fee_usd for lic in plan.licenses if lic.operator_id == op.id)
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
-        for u in use:
-            if u["operator_id"] != op.id:
-                continue
-            if u["rule"] == "ME-MONTHLY-LIMIT":
-                continue
-            lines.append(f"    {u['rule']} permit year {u['period']}: {u['used']}/{u['limit']}")
-        me = [u for u in use if u["operator_id"] == op.id and u["rule"] == "ME-MONTHLY-LIMIT"]
+        for row in use:
+            if row["operator_id"] == op.id and row["rule"] != "ME-MONTHLY-LIMIT":
+                lines.append(f"    {row['rule']} permit year {row['period']}: "
+                             f"{row['used']}/{row['limit']}")
+        me = [row for row in use
+              if row["operator_id"] == op.id and row["rule"] == "ME-MONTHLY-LIMIT"]
         if me:
-            full = [str(u["period"]) for u in me if u["used"] == u["limit"]]
+            full = [str(row["period"]) for row in me if row["used"] == row["limit"]]
             lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
                          f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
     required = [u for u in plan.unscheduled if u.required]

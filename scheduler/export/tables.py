@@ -6,6 +6,8 @@ with UTC offset, ``end`` exclusive), booleans ``true``/``false``, money whole US
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import pandas as pd
 
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
@@ -19,7 +21,7 @@ def _bool(x: bool) -> str:
     return "true" if x else "false"
 
 
-def _csv(records: list[dict[str, object]], columns: list[str]) -> bytes:
+def _csv(records: Sequence[Mapping[str, object]], columns: list[str]) -> bytes:
     text = pd.DataFrame(records, columns=columns).to_csv(index=False, lineterminator="\n")
     return text.encode("utf-8")
 

@@ -1,0 +1,74 @@
+"""Small generic builders shared by the rule tests (test_montana.py, test_common_rules.py,
+test_maine.py). Import them with ``from conftest import scenario, problems, ...``.
+
+Everything here is jurisdiction-neutral: a scenario dict builder, the (rule, path) pairs of a
+ScenarioError, a Placed occurrence built from the scenario's own timing, and the rule IDs the
+independent checker reports for an Audit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from constraints.base import Audit, License, Placed
+from constraints.registry import check
+from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.timing import timing, tournament_tz
+
+
+def d(text: str) -> dt.date:
+    """``d("2027-01-15")`` → ``datetime.date(2027, 1, 15)``."""
+    return dt.date.fromisoformat(text)
+
+
+def scenario(**overrides: Any) -> dict[str, Any]:
+    """A scenario dict: a one-year horizon (2027), ``notice_from`` fixed, no operators or
+    tournaments unless given. Any top-level key may be overridden."""
+    data: dict[str, Any] = {
+        "name": "test",
+        "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
+        "notice_from": "2026-12-01",
+        "operators": [],
+        "tournaments": [],
+    }
+    data.update(overrides)
+    return data
+
+
+def load(**overrides: Any) -> Scenario:
+    """``load_scenario(scenario(**overrides))``."""
+    return load_scenario(scenario(**overrides))
+
+
+def problems(data: dict[str, Any]) -> set[tuple[str, str]]:
+    """The (rule, path) pairs of the ScenarioError that loading ``data`` raises."""
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(data)
+    return {(p.rule, p.path) for p in exc.value.problems}
+
+
+def placed(sc: Scenario, tid: str, first_day: str | dt.date, occurrence: int = 1) -> Placed:
+    """An occurrence of tournament ``tid`` starting on ``first_day``, timed as the model
+    times it (scheduler.timing.timing in the first operator's zone)."""
+    t = sc.tournament(tid)
+    day = d(first_day) if isinstance(first_day, str) else first_day
+    tm = timing(t, tournament_tz(sc, t), day)
+    assert tm is not None, f"{tid} cannot start on {day}"
+    return Placed(t, occurrence, tm)
+
+
+def violations(sc: Scenario, occurrences: Iterable[Placed],
+               licenses: Iterable[License] = ()) -> list[tuple[str, str, str]]:
+    """(rule, operator_id, dates) of every violation the checker finds (no solver)."""
+    audit = Audit(sc, list(occurrences), list(licenses))
+    return [(v.rule, v.operator_id, v.dates) for v in check(audit)]
+
+
+def violated(sc: Scenario, occurrences: Iterable[Placed],
+             licenses: Iterable[License] = ()) -> list[str]:
+    """The rule IDs of every violation the checker finds, in report order."""
+    return [r for r, _, _ in violations(sc, occurrences, licenses)]
