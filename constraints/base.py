@@ -85,7 +85,7 @@ class Violation:
     message: str
 
     def render(self) -> str:
-        return f"{self.rule} ({cite(self.rule)}): {self.message}"
+        return f"{cite(self.rule)}: {self.message}"
 
 
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]

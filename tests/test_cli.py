@@ -1,0 +1,143 @@
+"""The `tourney solve` command: exit codes, atomic output, determinism, no tracebacks."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
+runner = CliRunner()
+
+TINY = {
+    "name": "Tiny room",
+    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+    "notice_from": "2027-02-20",
+    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
+    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
+                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
+}
+
+
+def _write(tmp_path: Path, data: dict, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_solve_writes_every_file_and_exits_0(tmp_path: Path) -> None:
+    out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert sorted(_digest(out)) == ["calendar.ics", "calendars/room.ics", "licenses.csv",
+                                    "schedule.csv", "summary.txt", "unscheduled.csv"]
+    # Saturdays of March 2027: 6, 13, 20, 27; notice_from Feb 20 allows Feb 25 on, so the
+    # first two Saturdays are placed: count 2.
+    lines = (out / "schedule.csv").read_text().splitlines()
+    assert len(lines) == 1 + 2
+    assert lines[1].split(",")[9] == "2027-03-06"  # first_day of occurrence 1
+    assert "1 placed" not in res.output and "2 placed of 2 wanted" in res.output
+    # one large-stakes permit for the 2026-07-01 permit year: $120 (MT-PERMIT-FEES)
+    lic = (out / "licenses.csv").read_text().splitlines()
+    assert lic[1].split(",")[3:8] == ["mt-large-stakes-permit", "", "2026-07-01", "2027-06-30",
+                                      "120"]
+
+
+def test_same_input_and_seed_give_identical_bytes(tmp_path: Path) -> None:
+    src = EXAMPLES / "maine-legion-post.yaml"
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a), "--seed", "7"]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(src), "--out", str(b), "--seed", "7"]).exit_code == 0
+    assert _digest(a) == _digest(b)
+
+
+def test_source_date_epoch_sets_dtstamp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1798761600 s after 1970-01-01 = 20819 days = 2027-01-01 00:00:00 UTC
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1798761600")
+    out = tmp_path / "plan"
+    assert runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out",
+                               str(out)]).exit_code == 0
+    ics = (out / "calendar.ics").read_text()
+    assert "DTSTAMP:20270101T000000Z" in ics
+
+
+def test_invalid_input_exits_2_names_file_line_field_rule_and_writes_nothing(
+        tmp_path: Path) -> None:
+    bad = {**TINY, "tournaments": [{**TINY["tournaments"][0], "entry_fee": 376, "reentries": 4,
+                                    "entry_fe": 1}]}
+    src = _write(tmp_path, bad)
+    out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(src), "--out", str(out)])
+    assert res.exit_code == 2
+    text = res.output
+    assert "Traceback" not in text
+    assert "did you mean 'entry_fee'" in text
+    assert f"{src}:" in text and "tournaments[0].entry_fe" in text
+    assert not out.exists()
+
+
+def test_entry_cap_error_names_rule_value_and_sum(tmp_path: Path) -> None:
+    # 376 x (1 + 4 re-entries) = 1,880 > 1,875 (MT-ENTRY-CAP, MCA 23-5-317(1)(g))
+    bad = {**TINY, "tournaments": [{**TINY["tournaments"][0], "entry_fee": 376,
+                                    "reentries": 4}]}
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, bad)), "--out",
+                              str(tmp_path / "p")])
+    assert res.exit_code == 2
+    assert "tournaments[0].entry_fee = 376" in res.output
+    assert "$1,880" in res.output and "MT-ENTRY-CAP, MCA 23-5-317(1)(g)" in res.output
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["solve", str(tmp_path / "nope.yaml")])
+    assert res.exit_code == 2
+    assert "cannot read the file" in res.output and "Traceback" not in res.output
+
+
+def test_required_occurrence_that_cannot_be_placed_exits_1(tmp_path: Path) -> None:
+    # A fixed date on 2027-03-02 needs its notice by 2027-02-25 (MT-NOTICE), but notices can
+    # be filed only from 2027-02-26 on: 2027-03-02 - 5 days = 2027-02-25 < 2027-02-26.
+    data = {**TINY, "notice_from": "2027-02-26",
+            "tournaments": [{**TINY["tournaments"][0], "weekdays": None,
+                             "fixed_dates": ["2027-03-02"]}]}
+    data["tournaments"][0].pop("weekdays")
+    out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, data)), "--out", str(out)])
+    assert res.exit_code == 1
+    assert "MT-NOTICE" in res.output and "2027-03-02" in res.output
+    assert (out / "unscheduled.csv").read_text().count("MT-NOTICE") == 1
+
+
+def test_failed_run_keeps_previous_good_plan(tmp_path: Path) -> None:
+    out = tmp_path / "plan"
+    assert runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out",
+                               str(out)]).exit_code == 0
+    before = _digest(out)
+    bad = _write(tmp_path, {**TINY, "horizon": {"start": "2027-13-01", "end": "2027-12-31"}},
+                 "bad.yaml")
+    assert runner.invoke(app, ["solve", str(bad), "--out", str(out)]).exit_code == 2
+    assert _digest(out) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".plan")] == []
+
+
+def test_refuses_to_replace_a_folder_that_is_not_a_plan(tmp_path: Path) -> None:
+    out = tmp_path / "docs"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out", str(out)])
+    assert res.exit_code == 2
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_help_lists_solve() -> None:
+    res = runner.invoke(app, ["--help"])
+    assert res.exit_code == 0 and "solve" in res.output
