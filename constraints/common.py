@@ -174,6 +174,11 @@ def _encode_count(ctx: ModelContext) -> None:
         lits = [v for _, v in ctx.starts(t)]
         if isinstance(t.count, int) and len(lits) > t.count:
             m.add(sum(lits) <= t.count)
+        if isinstance(t.count, int) and t.fixed_dates:
+            # fixed dates are among the `count` occurrences: the others may not take their place
+            free = [v for c, v in ctx.starts(t) if c.first_day not in t.fixed_dates]
+            if len(free) > t.count - len(t.fixed_dates):
+                m.add(sum(free) <= t.count - len(t.fixed_dates))
         ctx.placed_terms.extend((v, t.priority) for v in lits)
         if t.must_place:
             short = m.new_int_var(0, t.must_place, f"shortfall[{t.id}]")

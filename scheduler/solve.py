@@ -254,34 +254,33 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
         have = by_t.get(t.id, [])
         cands = ctx.candidates[t.id]
         wanted = len(cands) if t.count == "all" else t.count
-        if len(have) >= wanted:
+        starts = {p.first_day for p in have}
+        missing_fixed = [d for d in t.fixed_dates if d not in starts]
+        if len(have) >= wanted and not missing_fixed:
             continue
         related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
                    or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
-        starts = {p.first_day for p in have}
 
-        missing_fixed = [d for d in t.fixed_dates if d not in starts]
         n = len(have)
         for d in missing_fixed:
             n += 1
             rej = ctx.rejected[t.id].get(d)
             if rej:
-                reason = (f"its fixed date {d} is not allowed: " +
-                          "; ".join(cite(r) for r in rej))
                 rules = rej
+                reason = f"its fixed date {d} is not allowed: " + _why_not(sc, t, n, d, rej)
             else:
-                tally = _blocked(sc, t, related, starts, [c for c in cands if c.first_day == d],
-                                 sched_rules)
+                tally, example = _blocked(sc, t, related, starts,
+                                          [c for c in cands if c.first_day == d], sched_rules, n)
                 rules = tuple(sorted(tally))
-                reason = (f"its fixed date {d} would break " +
-                          "; ".join(cite(r) for r in rules)) if rules else \
+                reason = (f"its fixed date {d} is taken: " +
+                          "; ".join(f"{example[r]} ({cite(r)})" for r in rules)) if rules else \
                     f"its fixed date {d} competes with other required occurrences"
             out.append(Unscheduled(t.id, n, t.operators, reason, tuple(rules), True))
         rest = wanted - n
         if rest <= 0:
             continue
         reason, rules = _explain(
-            t, ctx, _blocked(sc, t, related, starts, cands, sched_rules), len(cands))
+            t, ctx, *_blocked(sc, t, related, starts, cands, sched_rules, n + 1), len(cands))
         need = max(0, t.must_place - n)
         for k in range(rest):
             n += 1
@@ -289,21 +288,42 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
     return out
 
 
+def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
+             rule_ids: Sequence[str]) -> str:
+    """The checker's own sentences for the rules that exclude ``day`` as a first day."""
+    from constraints.registry import RULES, check
+    from scheduler.timing import timing, tournament_tz
+
+    tm = timing(t, tournament_tz(sc, t), day)
+    found = [] if tm is None else check(
+        Audit(sc, [Placed(t, occurrence, tm)], []),
+        rules=[r for r in RULES if r.id in rule_ids])
+    if not found:
+        return "; ".join(cite(r) for r in rule_ids)
+    return "; ".join(f"{v.message} ({cite(v.rule)})" for v in found)
+
+
 def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.date],
-             days: list[Candidate], rules: list[Rule]) -> Counter[str]:
-    """For each day, the rules one more occurrence of ``t`` starting then would break."""
+             days: list[Candidate], rules: list[Rule], occurrence: int = 0
+             ) -> tuple[Counter[str], dict[str, str]]:
+    """For each day, the rules one more occurrence of ``t`` starting then would break:
+    how many days each rule blocks, and the checker's sentence for its first such day."""
     from constraints.registry import check
 
     tally: Counter[str] = Counter()
+    example: dict[str, str] = {}
     for c in days:
         if c.first_day in starts:
             continue
-        trial = Audit(sc, [*related, Placed(t, 0, c.timing)], [])
-        tally.update({v.rule for v in check(trial, rules=rules)})
-    return tally
+        trial = Audit(sc, [*related, Placed(t, occurrence, c.timing)], [])
+        found = check(trial, rules=rules)
+        tally.update({v.rule for v in found})
+        for v in found:
+            example.setdefault(v.rule, v.message)
+    return tally, example
 
 
-def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str],
+def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],
              n_cands: int) -> tuple[str, tuple[str, ...]]:
     rej = Counter(r for rs in ctx.rejected[t.id].values() for r in rs)
     total = len(ctx.rejected[t.id]) + n_cands
@@ -315,6 +335,9 @@ def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str],
         parts.append(f"{free} of the {total} days of the horizon could be a first day; on "
                      f"those days one more occurrence would break " +
                      ", ".join(f"{cite(r)} ({k} days)" for r, k in tally.most_common()))
+        if tally:
+            top = tally.most_common(1)[0][0]
+            parts.append(f"for example: {example[top]}")
     if rej:
         parts.append("days excluded by: " +
                      ", ".join(f"{cite(r)} ({k} days)" for r, k in rej.most_common()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 from pathlib import Path
 
@@ -41,8 +42,8 @@ def test_solve_writes_every_file_and_exits_0(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert sorted(_digest(out)) == ["calendar.ics", "calendars/room.ics", "licenses.csv",
                                     "schedule.csv", "summary.txt", "unscheduled.csv"]
-    # Saturdays of March 2027: 6, 13, 20, 27; notice_from Feb 20 allows Feb 25 on, so the
-    # first two Saturdays are placed: count 2.
+    # Saturdays of March 2027: 6, 13, 20, 27; notice_from Feb 20 allows Feb 25 on; the
+    # earliest-first tie-break places the first two Saturdays: count 2.
     lines = (out / "schedule.csv").read_text().splitlines()
     assert len(lines) == 1 + 2
     assert lines[1].split(",")[9] == "2027-03-06"  # first_day of occurrence 1
@@ -114,7 +115,10 @@ def test_required_occurrence_that_cannot_be_placed_exits_1(tmp_path: Path) -> No
     res = runner.invoke(app, ["solve", str(_write(tmp_path, data)), "--out", str(out)])
     assert res.exit_code == 1
     assert "MT-NOTICE" in res.output and "2027-03-02" in res.output
-    assert (out / "unscheduled.csv").read_text().count("MT-NOTICE") == 1
+    rows = list(csv.DictReader((out / "unscheduled.csv").open()))
+    assert [(r["tournament_id"], r["occurrence"], r["rule_ids"]) for r in rows] == [
+        ("spring", "2", "MT-NOTICE")]
+    assert "its notice was due 2027-02-25" in rows[0]["reason"]
 
 
 def test_failed_run_keeps_previous_good_plan(tmp_path: Path) -> None:

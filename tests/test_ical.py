@@ -59,7 +59,7 @@ SCENARIO = {
          "operators": ["me-elks"], "start_time": "18:00", "hours": 30, "players": 80,
          "entry_fee": 100, "prize_share": 0.8},
         {"id": "me-crib", "title": "Cribbage night", "type": "charitable-cribbage",
-         "operators": ["me-pub"], "entry_fee": 20},
+         "operators": ["me-pub"], "entry_fee": 20, "prize_share": 1},
     ],
 }
 
