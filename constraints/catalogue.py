@@ -104,6 +104,8 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("WINDOW", "scenario", "sched", "the tournament's window of first days"),
     RuleInfo("WEEKDAYS", "scenario", "sched", "the tournament's allowed first weekdays"),
     RuleInfo("HORIZON", "scenario", "sched", "the planning horizon"),
+    RuleInfo("CLOCK-CHANGE", "scenario", "sched",
+             "the start time does not exist that day (clocks spring forward)"),
     RuleInfo("FIXED-DATES", "scenario", "sched", "a pinned first day"),
     RuleInfo("MIN-GAP", "scenario", "sched", "minimum days between consecutive first days"),
     RuleInfo("MAX-CONCURRENT", "scenario", "sched",

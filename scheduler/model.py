@@ -118,8 +118,8 @@ def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
         rej: dict[dt.date, tuple[str, ...]] = {}
         for day in days:
             tm = timing(t, tz, day)
-            if tm is None:
-                rej[day] = ("HORIZON",)
+            if tm is None:  # start_time falls in that day's daylight-saving gap
+                rej[day] = ("CLOCK-CHANGE",)
                 continue
             bad = tuple(rid for rid, fn in allows if not fn(sc, t, tm))  # type: ignore[operator]
             if bad:
