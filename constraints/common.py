@@ -46,8 +46,10 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
     ops = {o.id: o for o in sc.operators}
     if sc.horizon.end < sc.horizon.start:
         yield TermProblem(("horizon", "end"), "SCENARIO", "horizon ends before it starts")
-    elif (sc.horizon.end - sc.horizon.start).days > 731:
-        yield TermProblem(("horizon", "end"), "SCENARIO", "a horizon is at most 2 years")
+    elif sc.horizon.end >= _years_later(sc.horizon.start, 2):
+        yield TermProblem(("horizon", "end"), "SCENARIO",
+                          f"a horizon is at most 2 years (end before "
+                          f"{_years_later(sc.horizon.start, 2)})")
     tids: set[str] = set()
     for i, t in enumerate(sc.tournaments):
         loc = ("tournaments", i)
@@ -89,6 +91,13 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
                                   f"{sc.horizon.end}")
         if len(set(t.fixed_dates)) != len(t.fixed_dates):
             yield TermProblem((*loc, "fixed_dates"), "SCENARIO", "a fixed date is listed twice")
+
+
+def _years_later(day: dt.date, years: int) -> dt.date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # Feb 29
+        return dt.date(day.year + years, 3, 1)
 
 
 SCENARIO = Rule("SCENARIO", validate=validate_references)

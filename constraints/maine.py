@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 
 from constraints.base import Audit, Placed, Rule, Violation, usd
 from scheduler.scenario import TermProblem
-from scheduler.timing import application_due, local
+from scheduler.timing import (
+    ME_APPLICATION_BUSINESS_DAYS,
+    is_maine_business_day,
+    local,
+    maine_business_days_after,
+)
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -133,6 +138,9 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
     for i, t in _me(sc):
         loc = ("tournaments", i)
         owned = all(o.owns_premises for _, o in _ops_of(sc, t))
+        if not t.elimination:
+            yield TermProblem((*loc, "elimination"), "ME-ELIMINATION",
+                              "winners are determined by a process of elimination")
         if t.type == "charitable-cribbage":
             continue
         if t.players is None:
@@ -145,9 +153,6 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
                                   f"at most {cap} players"
                                   + ("" if owned else
                                      " (300 only on premises the licensee owns: owns_premises)"))
-        if not t.elimination:
-            yield TermProblem((*loc, "elimination"), "ME-ELIMINATION",
-                              "winners are determined by a process of elimination")
         if t.entry_fee > ENTRY_CAP:
             yield TermProblem((*loc, "entry_fee"), "ME-ENTRY-CAP",
                               f"the entry fee may not exceed {usd(ENTRY_CAP)} per person")
@@ -235,7 +240,10 @@ def _check_duration(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         t = p.tournament
         if _licensed(t):
-            h = (p.timing.end - p.timing.start).total_seconds() / 3600
+            # real elapsed time: subtract in UTC (same-zone aware datetimes subtract as wall
+            # clocks in Python, which is an hour off across a daylight-saving change)
+            h = (p.timing.end.astimezone(dt.UTC) -
+                 p.timing.start.astimezone(dt.UTC)).total_seconds() / 3600
             if h > _hours_limit(t):
                 yield Violation("ME-DURATION", t.operators[0], (p.ref,), p.first_day.isoformat(),
                                 f"{p.ref} lasts {h:g} hours from its start; it must be "
@@ -290,22 +298,32 @@ ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_oth
 
 
 # ------------------------------------------------------------------ ME-APPLICATION-WINDOW
+def earliest_first_day(notice_from: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW (RULES.md reading): an application filed on ``notice_from`` is
+    received at least 10 Maine business days before the first day, so the earliest first day
+    is the 10th Maine business day after ``notice_from``."""
+    return maine_business_days_after(notice_from, ME_APPLICATION_BUSINESS_DAYS)
+
+
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    """The licence application, received 10 business days before the first day, can still be
-    filed on or after ``notice_from``."""
-    return not _licensed(t) or application_due(tm.first_day) >= sc.notice_from
+    return not _licensed(t) or tm.first_day >= earliest_first_day(sc.notice_from)
 
 
 def _check_application(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        if _licensed(p.tournament):
-            due = application_due(p.first_day)
-            if due < a.scenario.notice_from:
-                yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
-                                p.first_day.isoformat(),
-                                f"{p.ref} starts {p.first_day}; its licence application had to "
-                                f"be received by {due} (10 Maine business days before), before "
-                                f"the earliest filing day {a.scenario.notice_from}")
+        if not _licensed(p.tournament):
+            continue
+        # count the Maine business days strictly after notice_from up to the first day
+        n, d = 0, a.scenario.notice_from
+        while d < p.first_day and n < ME_APPLICATION_BUSINESS_DAYS:
+            d += dt.timedelta(days=1)
+            n += is_maine_business_day(d)
+        if n < ME_APPLICATION_BUSINESS_DAYS or d > p.first_day:
+            yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
+                            p.first_day.isoformat(),
+                            f"{p.ref} starts {p.first_day}, fewer than 10 Maine business days "
+                            f"after the earliest filing day {a.scenario.notice_from}; the "
+                            f"licence application must be received 10 business days before")
 
 
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)
@@ -450,13 +468,15 @@ def _encode_fees(ctx: ModelContext) -> None:
                                          partial(_tier_covers, tier, cov))))
         # Symmetry breaking (cuts only solutions that cost more or the same): a licence is
         # bought only for a period with a game it can cover; an annual licence starts on the
-        # first day of a game it covers, and two annual licences never overlap.
+        # first day of a game it covers, and two annual licences of one tier never overlap
+        # (the later one can always start on the first game after the earlier one ends).
+        # Licences of different tiers may overlap: a 1-50 licence and a later 51-100 one.
         for (tier, d), var in annual.items():
             m.add(sum(v for c, v in games if c.first_day == d and tier in
                       covering_tiers(c.tournament.players or 1, cov)) >= var)
         for (tier, d) in annual:
             overlapping = [v2 for (t2, d2), v2 in annual.items()
-                           if d <= d2 <= annual_end(d) and (cov == "up" or t2 == tier)]
+                           if t2 == tier and d <= d2 <= annual_end(d)]
             if len(overlapping) > 1:
                 m.add(sum(overlapping) <= 1)
         for c, v in games:

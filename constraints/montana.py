@@ -56,9 +56,10 @@ def _mins(t: Tournament) -> tuple[int, int]:
 
 
 def calendar_days(t: Tournament) -> int:
-    """MT-DURATION: calendar days used: play days, plus one when play runs past midnight."""
+    """MT-DURATION: calendar days used: the play days, plus every further day the last
+    session runs into (play past midnight uses the next day too; ending at 24:00 does not)."""
     _, end = _mins(t)
-    return t.days + (1 if end > 24 * 60 else 0)
+    return t.days - 1 + (end - 1) // (24 * 60) + 1
 
 
 def most_paid(t: Tournament, reentries_count: bool) -> Decimal:

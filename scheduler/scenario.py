@@ -396,6 +396,17 @@ _Loader.add_implicit_resolver(
 )
 
 
+def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{node.value!r} is not a valid date ({exc})", node.start_mark) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+
+
 def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
     """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
     out: dict[tuple[Any, ...], int] = {}
@@ -412,6 +423,25 @@ def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tupl
         for i, v in enumerate(node.value):
             out.update(_line_index(v, (*path, i)))
     return out
+
+
+def _path_of_mark(node: yaml.Node | None, mark: Any,
+                  path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The field path of the node that starts at ``mark`` (where a value failed to load)."""
+    if node is None:
+        return None
+    if (node.start_mark.line, node.start_mark.column) == (mark.line, mark.column):
+        return path
+    children: list[tuple[Any, yaml.Node]] = []
+    if isinstance(node, yaml.MappingNode):
+        children = [(k.value, v) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        children = list(enumerate(node.value))
+    for key, child in children:
+        found = _path_of_mark(child, mark, (*path, key))
+        if found is not None:
+            return found
+    return None
 
 
 def _path_str(loc: Sequence[Any]) -> str:
@@ -519,13 +549,16 @@ def load_scenario(
             raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
                                               "the file is not UTF-8 text")], file) from None
         loader = _Loader(text)
+        node = None
         try:
             node = loader.get_single_node()
             data = loader.construct_document(node) if node is not None else None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
+            where = _path_of_mark(node, mark) if mark is not None else None
             raise ScenarioError([InputProblem(
-                "<yaml>", _MISSING, "SCENARIO", f"not valid YAML: {getattr(exc, 'problem', exc)}",
+                _path_str(where) if where else "<yaml>", _MISSING, "SCENARIO",
+                f"not valid YAML: {getattr(exc, 'problem', exc)}",
                 mark.line + 1 if mark else None)], file) from None
         finally:
             loader.dispose()

@@ -2,8 +2,8 @@
 test_maine.py). Import them with ``from conftest import scenario, problems, ...``.
 
 Everything here is jurisdiction-neutral: a scenario dict builder, the (rule, path) pairs of a
-ScenarioError, a Placed occurrence built from the scenario's own timing, and the rule IDs the
-independent checker reports for an Audit.
+ScenarioError, a small deterministic solve and what it placed, a Placed occurrence built from
+the scenario's own timing, and the rule IDs the independent checker reports for an Audit.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import pytest
 
 from constraints.base import Audit, License, Placed
 from constraints.registry import check
+from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.solve import solve
 from scheduler.timing import timing, tournament_tz
 
 
@@ -72,3 +74,22 @@ def violated(sc: Scenario, occurrences: Iterable[Placed],
              licenses: Iterable[License] = ()) -> list[str]:
     """The rule IDs of every violation the checker finds, in report order."""
     return [r for r, _, _ in violations(sc, occurrences, licenses)]
+
+
+def run(sc: Scenario) -> Plan:
+    """Solve a tiny scenario deterministically (one worker, seed 0); it must be proven optimal."""
+    plan = solve(sc, time_limit=10, seed=0, workers=1)
+    assert plan.status == "OPTIMAL"
+    return plan
+
+
+def firsts(plan: Plan, tid: str | None = None) -> list[dt.date]:
+    """Sorted first days of the placed occurrences (one per occurrence, not per operator)."""
+    seen = {(r.tournament_id, r.occurrence): r.first_day for r in plan.rows
+            if tid is None or r.tournament_id == tid}
+    return sorted(seen.values())
+
+
+def missing(plan: Plan, tid: str | None = None) -> list[tuple[str, ...]]:
+    """The rule IDs given for each unscheduled occurrence (of ``tid``, or of all)."""
+    return [u.rule_ids for u in plan.unscheduled if tid is None or u.tournament_id == tid]
