@@ -9,10 +9,12 @@ the scenario's own timing, and the rule IDs the independent checker reports for 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from constraints.base import Audit, License, Placed
 from constraints.registry import check
@@ -20,6 +22,14 @@ from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError, load_scenario
 from scheduler.solve import solve
 from scheduler.timing import timing, tournament_tz
+
+# Hypothesis profiles: `ci` is bounded and derandomized (make test / .ci/run), `default` for
+# a local `pytest`, `long` for a soak: HYPOTHESIS_PROFILE=long pytest -m slow.
+settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True,
+                          print_blob=True)
+settings.register_profile("default", max_examples=60, deadline=None)
+settings.register_profile("long", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def d(text: str) -> dt.date:
