@@ -69,6 +69,12 @@ class Audit:
     scenario: Scenario
     placed: list[Placed]
     licenses: list[License] = field(default_factory=list)
+    operators: frozenset[str] | None = None
+    """The operators the schedule covers (one operator's calendar); None: all of them."""
+
+    def covers(self, t: Tournament) -> bool:
+        """Whether the schedule is expected to hold ``t`` (for rules about what is missing)."""
+        return self.operators is None or bool(self.operators & set(t.operators))
 
     def of_operator(self, op: Operator) -> list[Placed]:
         return [p for p in self.placed if op.id in p.tournament.operators]
@@ -86,6 +92,12 @@ class Violation:
 
     def render(self) -> str:
         return f"{cite(self.rule)}: {self.message}"
+
+    def render_line(self) -> str:
+        """One line for `tourney check`: rule and citation, operator, occurrence, dates,
+        the sentence."""
+        refs = ",".join(self.refs)
+        return f"{cite(self.rule)} | {self.operator_id} | {refs} | {self.dates} | {self.message}"
 
 
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]

@@ -109,8 +109,9 @@ def _in_horizon(sc: Scenario, t: Tournament, tm: Timing) -> bool:
 
 
 def _check_horizon(a: Audit) -> Iterator[Violation]:
+    h = a.scenario.horizon
     for p in a.placed:
-        if not _in_horizon(a.scenario, p.tournament, p.timing):
+        if min(p.timing.days) < h.start or max(p.timing.days) > h.end:
             yield _v("HORIZON", p, f"{p.ref} runs {p.first_day}..{p.timing.last_day}, outside "
                      f"the horizon {a.scenario.horizon.start}..{a.scenario.horizon.end}")
 
@@ -165,8 +166,9 @@ def _no_blackout(sc: Scenario, t: Tournament, tm: Timing) -> bool:
 
 def _check_blackout(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        for oid, d in _blacked_out(a.scenario, p.tournament, p.timing):
-            yield Violation("BLACKOUT", oid, (p.ref,), d.isoformat(),
+        for oid in p.tournament.operators:
+            for d in sorted(set(p.timing.days) & set(a.scenario.operator(oid).blackout)):
+                yield Violation("BLACKOUT", oid, (p.ref,), d.isoformat(),
                             f"{p.ref} is conducted on {d}, a blackout day of "
                             f"{a.scenario.operator(oid).name}")
 
@@ -225,6 +227,8 @@ def _encode_fixed(ctx: ModelContext) -> None:
 def _check_fixed(a: Audit) -> Iterator[Violation]:
     starts = {(p.tid, p.first_day) for p in a.placed}
     for t in a.scenario.tournaments:
+        if not a.covers(t):
+            continue
         for d in t.fixed_dates:
             if (t.id, d) not in starts:
                 yield Violation("FIXED-DATES", t.operators[0], (t.id,), d.isoformat(),

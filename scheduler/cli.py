@@ -8,6 +8,7 @@ failure (the solver found nothing in time, or the plan failed its own audit; not
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -68,6 +69,50 @@ def solve(
     if not plan.required_met:
         _err("tourney: some required occurrences cannot be placed (see above); "
              "the best legal plan was written.")
+        raise typer.Exit(1)
+
+
+@app.command()
+def check(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    schedule: Annotated[Path, typer.Argument(
+        help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
+             "in a calendar application).")],
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+) -> None:
+    """Audit a schedule against every rule, without the solver. Exit 0 clean, 1 violations,
+    2 unreadable input."""
+    from scheduler.check import ScheduleError, audit, read_schedule, violation_table
+    from scheduler.scenario import ScenarioError, load_scenario
+
+    if fmt not in ("table", "csv", "json"):
+        _err(f"tourney: --format must be table, csv or json, not {fmt!r}")
+        raise typer.Exit(2)
+    try:
+        sc = load_scenario(scenario)
+        read = read_schedule(sc, schedule)
+    except ScenarioError as exc:
+        _err(exc.render())
+        raise typer.Exit(2) from None
+    except ScheduleError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+    violations = audit(sc, read)
+    table = violation_table(violations)
+    if fmt == "csv":
+        typer.echo(table.to_csv(index=False, lineterminator="\n"), nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
+    else:
+        for v in violations:
+            typer.echo(v.render_line())
+        n = len({(p.tid, p.occurrence) for p in read.placed})
+        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}"
+                   + ("" if read.licenses is not None else
+                      " (no licenses.csv beside it: fees not checked)"))
+    for line in read.unmatched:
+        _err(f"not matched: {line}")
+    if violations or read.unmatched:
         raise typer.Exit(1)
 
 

@@ -1,0 +1,234 @@
+"""Audit a schedule against the law without trusting any solver.
+
+``tourney check SCENARIO SCHEDULE`` reads a ``schedule.csv`` written by the product, or an
+``.ics`` file (the product's own, or one edited in a calendar application), matches its events
+to the scenario's tournaments, and runs every rule's independent ``check`` (plain Python over
+the placed occurrences; see ``constraints/``). Cost rules (MT-PERMIT-FEES, ME-FEES) are checked
+only when a ``licenses.csv`` lies beside the schedule.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from constraints.base import Audit, License, Placed, Violation
+from constraints.catalogue import RULES as CATALOGUE
+from scheduler.plan import LICENSE_COLUMNS
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import Timing, local, timing, tournament_tz
+
+COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
+_UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
+
+
+class ScheduleError(ValueError):
+    """The schedule file cannot be read (exit 2): names the file, the row or event, the field."""
+
+
+@dataclass
+class ReadSchedule:
+    """What was read: occurrences matched to tournaments, and events that matched none."""
+
+    placed: list[Placed]
+    unmatched: list[str] = field(default_factory=list)
+    licenses: list[License] | None = None
+    operators: frozenset[str] | None = None
+
+
+# ------------------------------------------------------------------------------ reading
+def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
+    """Read ``schedule.csv`` or an ``.ics`` file. Raises :class:`ScheduleError`."""
+    p = Path(path)
+    if not p.is_file():
+        raise ScheduleError(f"{p}: no such file")
+    if p.suffix.lower() == ".ics":
+        read = _read_ics(scenario, p)
+    else:
+        read = _read_csv(scenario, p)
+    lic = p.with_name("licenses.csv")
+    if lic.is_file():
+        read.licenses = _read_licenses(lic)
+    if p.suffix.lower() == ".ics" and p.stem in {o.id for o in scenario.operators}:
+        read.operators = frozenset({p.stem})  # calendars/<operator_id>.ics: one operator's
+    return read
+
+
+def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
+    need = {"tournament_id", "occurrence", "start", "end", "first_day", "last_day"}
+    missing = sorted(need - set(df.columns))
+    if missing:
+        raise ScheduleError(f"{path}: missing column(s) {', '.join(missing)}; expected the "
+                            "schedule.csv written by `tourney solve`")
+    known = {t.id: t for t in scenario.tournaments}
+    out: dict[tuple[str, int], Placed] = {}
+    unmatched = []
+    for i, row in df.iterrows():
+        line = int(str(i)) + 2
+        tid = row["tournament_id"]
+        if tid not in known:
+            unmatched.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
+            continue
+        try:
+            occ = int(row["occurrence"])
+            start = dt.datetime.fromisoformat(row["start"])
+            end = dt.datetime.fromisoformat(row["end"])
+            first = dt.date.fromisoformat(row["first_day"])
+            last = dt.date.fromisoformat(row["last_day"])
+        except ValueError as exc:
+            raise ScheduleError(f"{path}:{line}: {exc}") from None
+        if start.tzinfo is None or end.tzinfo is None:
+            raise ScheduleError(f"{path}:{line}: start/end need a UTC offset "
+                                f"(e.g. 2027-03-12T12:00:00-07:00)")
+        t = known[tid]
+        tz = tournament_tz(scenario, t)
+        days = _span(first, last)
+        out.setdefault((tid, occ), Placed(t, occ, Timing(start.astimezone(tz),
+                                                          end.astimezone(tz), days)))
+    return ReadSchedule(sorted(out.values(), key=lambda p: (p.first_day, p.ref)), unmatched)
+
+
+def _read_licenses(path: Path) -> list[License]:
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    if set(LICENSE_COLUMNS) - set(df.columns):
+        raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
+    try:
+        return [License(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
+                        r["tier"], dt.date.fromisoformat(r["valid_from"]),
+                        dt.date.fromisoformat(r["valid_to"]), int(r["fee_usd"]),
+                        tuple(r["covers"].split())) for _, r in df.iterrows()]
+    except ValueError as exc:
+        raise ScheduleError(f"{path}: {exc}") from None
+
+
+def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
+    return tuple(first + dt.timedelta(days=k) for k in range((last - first).days + 1))
+
+
+def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
+    from icalendar import Calendar
+
+    try:
+        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+    except (ValueError, IndexError, UnicodeDecodeError) as exc:
+        raise ScheduleError(f"{path}: not a readable iCalendar file ({exc})") from None
+    by_id = {t.id: t for t in scenario.tournaments}
+    by_title: dict[str, list[Tournament]] = {}
+    for t in scenario.tournaments:
+        by_title.setdefault(t.title.strip().lower(), []).append(t)
+    found: list[tuple[Tournament, int | None, Timing]] = []
+    unmatched: list[str] = []
+    for cal in cals:
+        for ev in cal.walk("VEVENT"):
+            if ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev):
+                continue
+            if str(ev.get("STATUS", "")).upper() == "CANCELLED":
+                continue
+            uid = str(ev.get("UID", ""))
+            summary = str(ev.get("SUMMARY", ""))
+            t, occ = _match(ev, uid, summary, by_id, by_title)
+            if t is None:
+                unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) matches no "
+                                 "tournament by UID, X-TOURNEY-TOURNAMENT or title")
+                continue
+            tm = _event_timing(scenario, t, ev, path)
+            if tm is None:
+                unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) has no usable "
+                                 "DTSTART")
+                continue
+            found.append((t, occ, tm))
+    placed: list[Placed] = []
+    for t in scenario.tournaments:
+        mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
+        used = {o for _, o, _ in mine if o is not None}
+        nxt = 1
+        for _, occ, tm in mine:
+            if occ is None:  # matched by title: number it after the known ones, by date
+                while nxt in used:
+                    nxt += 1
+                occ = nxt
+                used.add(occ)
+            placed.append(Placed(t, occ, tm))
+    return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched)
+
+
+def _categories(ev: object) -> set[str]:
+    cats = ev.get("CATEGORIES")  # type: ignore[attr-defined]
+    if cats is None:
+        return set()
+    items = cats if isinstance(cats, list) else [cats]
+    return {str(c).lower() for x in items for c in getattr(x, "cats", [x])}
+
+
+def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
+           by_title: dict[str, list[Tournament]]) -> tuple[Tournament | None, int | None]:
+    m = _UID.match(uid)
+    if m and m.group("tid") in by_id:
+        return by_id[m.group("tid")], int(m.group("occ"))
+    tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))  # type: ignore[attr-defined]
+    if tid in by_id:
+        occ = str(ev.get("X-TOURNEY-OCCURRENCE", ""))  # type: ignore[attr-defined]
+        return by_id[tid], int(occ) if occ.isdigit() else None
+    same = by_title.get(summary.strip().lower(), [])
+    if len(same) == 1:
+        return same[0], None
+    return None, None
+
+
+def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> Timing | None:
+    start_p = ev.get("DTSTART")  # type: ignore[attr-defined]
+    if start_p is None:
+        return None
+    start = start_p.dt
+    end_p = ev.get("DTEND")  # type: ignore[attr-defined]
+    tz = tournament_tz(scenario, t)
+    if not isinstance(start, dt.datetime):  # all-day: the days are what the calendar shows
+        last = (end_p.dt - dt.timedelta(days=1)) if end_p is not None else start
+        last = max(last, start)
+        base = timing(t, tz, start)
+        s = local(start, t.start_time, tz) or dt.datetime.combine(start, t.start_time, tz)
+        e = base.end if base is not None else s
+        return Timing(s, max(e, s), _span(start, last))
+    if start.tzinfo is None:
+        raise ScheduleError(f"{path}: event {ev.get('SUMMARY')!r} has a floating DTSTART "  # type: ignore[attr-defined]
+                            "(no time zone)")
+    end = end_p.dt if end_p is not None else start
+    if not isinstance(end, dt.datetime):
+        end = dt.datetime.combine(end, dt.time(0), start.tzinfo)
+    s, e = start.astimezone(tz), end.astimezone(tz)
+    last = (e - dt.timedelta(microseconds=1)).date() if e > s else s.date()
+    return Timing(s, e, _span(s.date(), last))
+
+
+# ------------------------------------------------------------------------------ auditing
+def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
+    """Every violation of the schedule, in registry order then by date."""
+    from constraints.registry import RULES, check
+
+    rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]
+    return check(Audit(scenario, read.placed, read.licenses or [], read.operators), rules=rules)
+
+
+def violation_table(violations: list[Violation]) -> pd.DataFrame:
+    """Violations as rows: ``rule, citation, operator_id, tournament_id, occurrence, dates,
+    message`` (all str; ``occurrence`` is the 1-based number, empty when a rule concerns a
+    whole tournament)."""
+    rows = []
+    for v in violations:
+        for ref in v.refs[:1] or ("",):
+            tid, _, occ = ref.partition("#")
+            cit = CATALOGUE[v.rule].citation
+            rows.append({"rule": v.rule, "citation": "" if cit == "scenario" else cit,
+                         "operator_id": v.operator_id, "tournament_id": tid,
+                         "occurrence": occ, "dates": v.dates, "message": v.message})
+    return pd.DataFrame(rows, columns=["rule", "citation", "operator_id", "tournament_id",
+                                       "occurrence", "dates", "message"])
+
