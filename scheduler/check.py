@@ -46,10 +46,8 @@ def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
     p = Path(path)
     if not p.is_file():
         raise ScheduleError(f"{p}: no such file")
-    if p.suffix.lower() == ".ics":
-        read = _read_ics(scenario, p)
-    else:
-        read = _read_csv(scenario, p)
+    is_ics = p.suffix.lower() == ".ics"
+    read = _read_ics(scenario, p) if is_ics else _read_csv(scenario, p)
     lic = p.with_name("licenses.csv")
     if lic.is_file():
         read.licenses = _read_licenses(lic)
@@ -134,17 +132,17 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                 continue
             uid = str(ev.get("UID", ""))
             summary = str(ev.get("SUMMARY", ""))
-            t, occ = _match(ev, uid, summary, by_id, by_title)
-            if t is None:
+            match, occ = _match(ev, uid, summary, by_id, by_title)
+            if match is None:
                 unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) matches no "
                                  "tournament by UID, X-TOURNEY-TOURNAMENT or title")
                 continue
-            tm = _event_timing(scenario, t, ev, path)
+            tm = _event_timing(scenario, match, ev, path)
             if tm is None:
                 unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) has no usable "
                                  "DTSTART")
                 continue
-            found.append((t, occ, tm))
+            found.append((match, occ, tm))
     placed: list[Placed] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
