@@ -184,12 +184,15 @@ def _encode_count(ctx: ModelContext) -> None:
     for t in ctx.scenario.tournaments:
         lits = [v for _, v in ctx.starts(t)]
         if isinstance(t.count, int) and len(lits) > t.count:
-            m.add(sum(lits) <= t.count)
+            m.add(sum(lits) <= t.count).with_name(
+                f"COUNT: at most {t.count} occurrences of {t.id}")
         if isinstance(t.count, int) and t.fixed_dates:
             # fixed dates are among the `count` occurrences: the others may not take their place
             free = [v for c, v in ctx.starts(t) if c.first_day not in t.fixed_dates]
             if len(free) > t.count - len(t.fixed_dates):
-                m.add(sum(free) <= t.count - len(t.fixed_dates))
+                m.add(sum(free) <= t.count - len(t.fixed_dates)).with_name(
+                    f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among its "
+                    f"{t.count} occurrences")
         ctx.placed_terms.extend((v, t.priority) for v in lits)
         if t.must_place:
             short = m.new_int_var(0, t.must_place, f"shortfall[{t.id}]")
@@ -251,7 +254,8 @@ def _encode_min_gap(ctx: ModelContext) -> None:
             window = [by_day[d] for k in range(g)
                       if (d := c.first_day + dt.timedelta(days=k)) in by_day]
             if len(window) > 1:
-                ctx.model.add_at_most_one(window)
+                ctx.model.add(sum(window) <= 1).with_name(
+                    f"MIN-GAP: {t.id} starts at most once in {g} days from {c.first_day}")
 
 
 def _check_min_gap(a: Audit) -> Iterator[Violation]:
@@ -283,9 +287,10 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
 
     for op in ctx.scenario.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
-        for lits in sum_by(items, lambda c: list(c.timing.days)).values():
+        for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
             if len(lits) > op.max_concurrent:
-                ctx.model.add(sum(lits) <= op.max_concurrent)
+                ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
+                    f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once on {day}")
 
 
 def _check_max_concurrent(a: Audit) -> Iterator[Violation]:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from constraints.base import Audit, Placed, Rule, Violation, usd
 from scheduler.scenario import TermProblem
@@ -346,9 +346,13 @@ def _encode_monthly(ctx: ModelContext) -> None:
         if op.jurisdiction != "ME":
             continue
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _licensed(c.tournament)]
-        for lits in sum_by(items, lambda c: list(counted_months(ctx.scenario, c.timing))).values():
+        for ym, lits in sum_by(items,
+                               lambda c: list(counted_months(ctx.scenario, c.timing))).items():
             if len(lits) > MONTHLY_LIMIT:
-                ctx.model.add(sum(lits) <= MONTHLY_LIMIT)
+                y, mo = cast(tuple[int, int], ym)
+                ctx.model.add(sum(lits) <= MONTHLY_LIMIT).with_name(
+                    f"ME-MONTHLY-LIMIT: {op.id} conducts at most {MONTHLY_LIMIT} games in "
+                    f"{y}-{mo:02d} (month_rule: {ctx.scenario.settings.month_rule})")
 
 
 def _check_monthly(a: Audit) -> Iterator[Violation]:
@@ -388,9 +392,10 @@ def _encode_super_cribbage(ctx: ModelContext) -> None:
 
     items = [(c, v) for t in ctx.scenario.tournaments if t.type == "super-cribbage"
              for c, v in ctx.starts(t)]
-    for lits in sum_by(items, lambda c: [c.first_day.year]).values():
+    for year, lits in sum_by(items, lambda c: [c.first_day.year]).items():
         if len(lits) > SUPER_CRIBBAGE_LIMIT:
-            ctx.model.add(sum(lits) <= SUPER_CRIBBAGE_LIMIT)
+            ctx.model.add(sum(lits) <= SUPER_CRIBBAGE_LIMIT).with_name(
+                f"ME-SUPER-CRIBBAGE: at most {SUPER_CRIBBAGE_LIMIT} licences statewide in {year}")
     for c, v in items:
         t = c.tournament
         ctx.add_license(LicenseOption(

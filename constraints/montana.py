@@ -246,9 +246,14 @@ def _limit_encoder(charitable: bool, limit: int) -> Callable[[ModelContext], Non
                 if t.is_large and t.charitable == charitable:
                     per_py[op.permit_year_of(c.first_day)].append(v)
             for py, lits in per_py.items():
-                room = limit - _held(op, sc, py, charitable)
+                held = _held(op, sc, py, charitable)
+                room = limit - held
                 if len(lits) > room:
-                    ctx.model.add(sum(lits) <= max(room, 0))
+                    ctx.model.add(sum(lits) <= max(room, 0)).with_name(
+                        f"{'MT-CHARITY-LIMIT' if charitable else 'MT-LARGE-LIMIT'}: {op.id} "
+                        f"holds at most {limit} {'charitable' if charitable else 'counted'} "
+                        f"large-stakes tournaments in the {py} permit year"
+                        + (f" ({held} held before the plan)" if held else ""))
     return encode
 
 
@@ -270,11 +275,14 @@ def _limit_checker(rule: str, charitable: bool, limit: int
                 held = _held(op, sc, py, charitable)
                 for n, p in enumerate(ps, start=held + 1):
                     if n > limit:
+                        before = [q.ref for q in ps[:limit - held]]
+                        used = ([f"{held} held before the plan"] if held else []) + (
+                            [", ".join(before)] if before else [])
                         yield Violation(
                             rule, op.id, (p.ref,), p.first_day.isoformat(),
                             f"{op.name} would hold its {_ordinal(n)} {kind} tournament of the "
-                            f"{py} permit year on {p.first_day} ({p.ref}); the limit is {limit}"
-                            + (f" ({held} held before the plan)" if held else ""))
+                            f"{py} permit year on {p.first_day} ({p.ref}); all {limit} are used"
+                            f" by {' and '.join(used)}")
     return check
 
 
@@ -296,9 +304,10 @@ def _encode_small_daily(ctx: ModelContext) -> None:
 
     for op in ctx.scenario.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.is_small]
-        for lits in sum_by(items, lambda c: [c.first_day]).values():
+        for day, lits in sum_by(items, lambda c: [c.first_day]).items():
             if len(lits) > 1:
-                ctx.model.add_at_most_one(lits)
+                ctx.model.add(sum(lits) <= 1).with_name(
+                    f"MT-SMALL-DAILY: {op.id} holds at most one small-stakes tournament on {day}")
 
 
 def _check_small_daily(a: Audit) -> Iterator[Violation]:

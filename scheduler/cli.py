@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Plan a year of licensed card-game tournaments "
                        "(MCA 23-5-317, 17 M.R.S. § 1836). Not legal advice.")
 
@@ -117,8 +117,21 @@ def check(
 
 
 def main() -> None:
-    """Console entry point."""
-    app()
+    """Console entry point. An unexpected failure is reported in one line (exit 3), never as
+    a traceback; set TOURNEY_DEBUG=1 to see the traceback."""
+    import os
+
+    try:
+        app()  # usage errors and typer.Exit end here as SystemExit with their code
+    except KeyboardInterrupt:
+        _err("tourney: interrupted; nothing was written.")
+        raise SystemExit(130) from None
+    except Exception as exc:  # the last line of defence: no traceback for operators
+        if os.environ.get("TOURNEY_DEBUG"):
+            raise
+        _err(f"tourney: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
+             "Please report this with your scenario file; TOURNEY_DEBUG=1 shows details.")
+        raise SystemExit(3) from None
 
 
 if __name__ == "__main__":

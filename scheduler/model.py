@@ -86,6 +86,12 @@ class ModelContext:
     fee_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
     preference_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
     licenses: list[LicenseOption] = field(default_factory=list)
+    explain: bool = False
+    """Explain mode: every day is a candidate; excluded days are guarded, not removed."""
+    excluded: dict[tuple[str, str], list[cp_model.IntVar]] = field(default_factory=dict)
+    """Explain mode: (tournament id, rule id) → the ``z`` of the days that rule excludes."""
+    rule_of_constraint: list[str] = field(default_factory=list)
+    """The rule ID that added each constraint of the model, by index."""
 
     # ---------------------------------------------------------------- queries for rules
     def starts(self, t: Tournament) -> list[tuple[Candidate, cp_model.IntVar]]:
@@ -124,23 +130,37 @@ def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
             bad = tuple(rid for rid, fn in allows if not fn(sc, t, tm))  # type: ignore[operator]
             if bad:
                 rej[day] = bad
-            else:
+            if not bad or ctx.explain:
                 cands.append(Candidate(t, day, tm))
         ctx.candidates[t.id] = cands
         ctx.rejected[t.id] = rej
         for c in cands:
-            ctx.z[(t.id, c.first_day)] = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
+            z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
+            ctx.z[(t.id, c.first_day)] = z
+            for rid in rej.get(c.first_day, ()):
+                ctx.excluded.setdefault((t.id, rid), []).append(z)
 
 
-def build_model(scenario: Scenario) -> ModelContext:
-    """The full model of ``scenario``: domain, then every rule's encoding, in registry order."""
+COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
+"""Rules that only price a plan; they never make a placement impossible."""
+
+
+def build_model(scenario: Scenario, *, explain: bool = False) -> ModelContext:
+    """The full model of ``scenario``: domain, then every rule's encoding, in registry order.
+
+    ``explain=True`` builds the model used to explain infeasibility: every day of the horizon
+    is a candidate (days a rule excludes are listed in ``excluded`` for the caller to guard),
+    and cost rules are left out.
+    """
     from constraints.registry import RULES
 
-    ctx = ModelContext(scenario)
+    ctx = ModelContext(scenario, explain=explain)
     build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None])
     for rule in RULES:
-        if rule.encode is not None:
+        if rule.encode is not None and not (explain and rule.id in COST_RULES):
             rule.encode(ctx)
+            added = len(ctx.model.proto.constraints) - len(ctx.rule_of_constraint)
+            ctx.rule_of_constraint.extend([rule.id] * added)
     return ctx
 
 

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from constraints.base import License
 from scheduler.scenario import Scenario
+
+if TYPE_CHECKING:
+    from scheduler.explain import Member
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
@@ -85,6 +89,9 @@ class Plan:
     objective: dict[str, int] = field(default_factory=dict)
     bound: dict[str, float] = field(default_factory=dict)
     seed: int = 0
+    conflicts: list[list[Member]] = field(default_factory=list)
+    """When required occurrences cannot all be placed: minimal sets of conflicting rule
+    instances and requests (``scheduler.explain``)."""
 
     @property
     def required_met(self) -> bool:

@@ -111,6 +111,7 @@ def solve(
     m.maximize(stage1)
     s1 = _run(ctx, solver, "placed")
     placed_val = int(solver.value(placed)) if ctx.placed_terms else 0
+    shortfall = int(solver.value(short)) if ctx.required_terms else 0
     m.add(stage1 >= s1.value)
     _hint(ctx, solver)
 
@@ -144,6 +145,10 @@ def solve(
     if violations:
         raise AuditError(violations)
     plan.unscheduled = unscheduled(ctx, plan)
+    if shortfall:
+        from scheduler.explain import minimal_conflicts
+
+        plan.conflicts = minimal_conflicts(scenario, time_limit=time_limit, seed=seed)
     return plan
 
 
@@ -323,6 +328,10 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.
     return tally, example
 
 
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
 def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],
              n_cands: int) -> tuple[str, tuple[str, ...]]:
     rej = Counter(r for rs in ctx.rejected[t.id].values() for r in rs)
@@ -334,13 +343,13 @@ def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dic
         free = n_cands
         parts.append(f"{free} of the {total} days of the horizon could be a first day; on "
                      f"those days one more occurrence would break " +
-                     ", ".join(f"{cite(r)} ({k} days)" for r, k in tally.most_common()))
+                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in tally.most_common()))
         if tally:
             top = tally.most_common(1)[0][0]
             parts.append(f"for example: {example[top]}")
     if rej:
         parts.append("days excluded by: " +
-                     ", ".join(f"{cite(r)} ({k} days)" for r, k in rej.most_common()))
+                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in rej.most_common()))
     rules = tuple(r for r, _ in tally.most_common()) + tuple(
         r for r, _ in rej.most_common() if r not in tally)
     if not rules:

@@ -80,6 +80,10 @@ def summary_text(plan: Plan) -> str:
         lines.append("Required occurrences that cannot be placed:")
         for u in required:
             lines.append(f"  {u.tournament_id}#{u.occurrence}: {u.reason}")
+        for k, conflict in enumerate(plan.conflicts, start=1):
+            lines.append(f"Conflict {k}: these cannot all hold (a minimal set: drop any one "
+                         "and the rest fit):")
+            lines.extend(f"  - {m.render()}" for m in conflict)
     elif plan.unscheduled:
         by_t = Counter(u.tournament_id for u in plan.unscheduled)
         lines.append("Not placed (see unscheduled.csv for the reasons): " +

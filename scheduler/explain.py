@@ -1,0 +1,143 @@
+"""Why required occurrences cannot all be placed: a minimal set of conflicting rules and
+requests.
+
+Every rule constraint of the model (each limit of each operator and period, each gap window,
+...) and every rule's exclusion of days for a tournament is guarded by an enforcement literal;
+every request (a tournament's ``required`` occurrences, each fixed date) likewise. With all
+guards as CP-SAT assumptions the model is infeasible; CP-SAT returns a sufficient set of
+assumptions (``sufficient_assumptions_for_infeasibility``), which is then shrunk by deletion
+until dropping any one member makes the rest feasible: a minimal conflicting set.
+
+Only members that are assumptions are kept (presolve may report literals outside them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from constraints.catalogue import RULES as CATALOGUE
+from constraints.catalogue import cite
+from scheduler.model import build_model
+from scheduler.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Member:
+    """One rule instance or request of a conflict."""
+
+    rule: str
+    """A rule ID, or ``REQUEST`` for a required occurrence / fixed date."""
+    text: str
+
+    def render(self) -> str:
+        if self.rule == "REQUEST":
+            return f"request: {self.text}"
+        return f"{self.text} ({cite(self.rule)})"
+
+
+@dataclass
+class _Guarded:
+    model: cp_model.CpModel
+    members: dict[int, Member]  # literal index → what it guards
+
+
+def _guarded_model(scenario: Scenario) -> _Guarded:
+    ctx = build_model(scenario, explain=True)
+    m = ctx.model
+    members: dict[int, Member] = {}
+    n_rule_constraints = len(m.proto.constraints)
+    for i in range(n_rule_constraints):
+        ct = m.proto.constraints[i]
+        rid = ctx.rule_of_constraint[i]
+        g = m.new_bool_var(f"guard[{i}]")
+        ct.enforcement_literal.append(g.index)
+        text = ct.name.split(": ", 1)[1] if ": " in ct.name else CATALOGUE[rid].summary
+        members[g.index] = Member(rid, text)
+    for (tid, rid), zs in sorted(ctx.excluded.items()):
+        g = m.new_bool_var(f"exclude[{tid},{rid}]")
+        for z in zs:
+            m.add(z == 0).only_enforce_if(g)
+        days = sorted(d for (t_id, d), z in ctx.z.items() if t_id == tid and z in zs)
+        shown = (", ".join(d.isoformat() for d in days) if len(days) <= 3
+                 else f"{len(days)} days ({days[0]}..{days[-1]})")
+        members[g.index] = Member(rid, f"{CATALOGUE[rid].summary} rules out {shown} as a "
+                                       f"first day of {tid}")
+    for t in scenario.tournaments:
+        lits = [v for c, v in ctx.starts(t)]
+        if t.required:
+            g = m.new_bool_var(f"required[{t.id}]")
+            m.add(sum(lits) >= t.required).only_enforce_if(g)
+            members[g.index] = Member("REQUEST", f"{t.id} needs {t.required} occurrence(s) "
+                                                 f"placed (required: {t.required})")
+        for d in t.fixed_dates:
+            g = m.new_bool_var(f"fixed[{t.id},{d}]")
+            z = ctx.z.get((t.id, d))
+            if z is None:  # the start time does not exist that day
+                m.add_bool_or([g.Not()])
+            else:
+                m.add(z == 1).only_enforce_if(g)
+            members[g.index] = Member("REQUEST", f"{t.id} is pinned to start on {d} "
+                                                 f"(fixed_dates)")
+    return _Guarded(m, members)
+
+
+def _infeasible(g: _Guarded, lits: list[int], time_limit: float, seed: int) -> bool:
+    g.model.clear_assumptions()
+    g.model.proto.assumptions.extend(lits)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.random_seed = seed
+    solver.parameters.num_workers = 1
+    return solver.solve(g.model) == cp_model.INFEASIBLE
+
+
+def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[int] | None:
+    """A minimal infeasible subset of ``active`` (literal indices), or None if feasible."""
+    g.model.clear_assumptions()
+    g.model.proto.assumptions.extend(active)
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.random_seed = seed
+    solver.parameters.num_workers = 1
+    if solver.solve(g.model) != cp_model.INFEASIBLE:
+        return None
+    # presolve may name literals that are not assumptions: keep only ours
+    core = [i for i in solver.sufficient_assumptions_for_infeasibility() if i in g.members]
+    if not core or not _infeasible(g, core, time_limit, seed):
+        core = list(active)  # not enough on its own: shrink from everything
+    k = 0
+    while k < len(core):
+        trial = core[:k] + core[k + 1:]
+        if _infeasible(g, trial, time_limit, seed):
+            core = trial
+        else:
+            k += 1
+    return core
+
+
+def minimal_conflicts(scenario: Scenario, *, time_limit: float = 10.0,
+                      seed: int = 0) -> list[list[Member]]:
+    """Minimal sets of rule instances and requests that cannot all hold; empty when the
+    required occurrences fit (or infeasibility could not be proven within the time limit).
+
+    Each set is minimal: dropping any one member makes the others satisfiable (every deletion
+    is verified by a solve). After a set is found, its requests are set aside and the search
+    goes on, so independent conflicts are each reported once.
+    """
+    g = _guarded_model(scenario)
+    active = sorted(g.members)
+    found: list[list[Member]] = []
+    while True:
+        core = _core(g, active, time_limit, seed)
+        if core is None:
+            break
+        order = {"REQUEST": 0}
+        found.append(sorted((g.members[i] for i in core),
+                            key=lambda mb: (order.get(mb.rule, 1), mb.rule, mb.text)))
+        requests = {i for i in core if g.members[i].rule == "REQUEST"}
+        if not requests:
+            break  # the rules alone conflict: nothing more to set aside
+        active = [i for i in active if i not in requests]
+    return found
