@@ -73,11 +73,11 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
                                                  f"placed (required: {t.required})")
         for d in t.fixed_dates:
             g = m.new_bool_var(f"fixed[{t.id},{d}]")
-            z = ctx.z.get((t.id, d))
-            if z is None:  # the start time does not exist that day
+            pinned = ctx.z.get((t.id, d))
+            if pinned is None:  # the start time does not exist that day
                 m.add_bool_or([g.Not()])
             else:
-                m.add(z == 1).only_enforce_if(g)
+                m.add(pinned == 1).only_enforce_if(g)
             members[g.index] = Member("REQUEST", f"{t.id} is pinned to start on {d} "
                                                  f"(fixed_dates)")
     return _Guarded(m, members)
