@@ -362,12 +362,10 @@ def _check_monthly(a: Audit) -> Iterator[Violation]:
         per_month: dict[tuple[int, int], list[Placed]] = defaultdict(list)
         for p in a.of_operator(op):
             if _licensed(p.tournament):
-                first, last = p.timing.start.date(), (p.timing.end -
-                                                      dt.timedelta(microseconds=1)).date()
-                months = ({(first.year, first.month)} if a.scenario.settings.month_rule == "start"
-                          else {(y, m) for y in range(first.year, last.year + 1)
-                                for m in range(1, 13)
-                                if (first.year, first.month) <= (y, m) <= (last.year, last.month)})
+                days = p.timing.days
+                months = ({(days[0].year, days[0].month)}
+                          if a.scenario.settings.month_rule == "start"
+                          else {(d.year, d.month) for d in days})
                 for ym in months:
                     per_month[ym].append(p)
         for ym in sorted(per_month):

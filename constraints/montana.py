@@ -213,9 +213,18 @@ def _check_play_hours(a: Audit) -> Iterator[Violation]:
         if t.type not in ("large-stakes", "small-stakes") or all(
                 a.scenario.operator(o).late_hours_ordinance for o in t.operators):
             continue
-        s = p.timing.start.hour * 60 + p.timing.start.minute
-        e = s + round(float(t.hours) * 60)
-        if not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
+        # the schedule's own times: play starts at the start's wall-clock time each day and the
+        # last session may not run past 02:00 the next morning (compared as instants, so the
+        # night clocks spring forward 02:00 is the moment they jump)
+        start, end = p.timing.start, p.timing.end
+        tz = start.tzinfo
+        after_midnight = end.time() < start.time() or (end.time() == start.time()
+                                                      and end.date() > start.date())
+        session_day = end.date() - dt.timedelta(days=1) if after_midnight else end.date()
+        two_am = dt.datetime.combine(session_day + dt.timedelta(days=1),
+                                     dt.time(NO_PLAY_FROM // 60), tzinfo=tz)
+        late = end.astimezone(dt.UTC) > two_am.astimezone(dt.UTC)
+        if start.hour * 60 + start.minute < NO_PLAY_UNTIL or late:
             yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
                             f"{p.ref} is played between 2 a.m. and 8 a.m.")
 

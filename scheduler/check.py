@@ -95,7 +95,10 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
 
 
 def _read_licenses(path: Path) -> list[License]:
-    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
     if set(LICENSE_COLUMNS) - set(df.columns):
         raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
     try:
@@ -112,37 +115,57 @@ def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 
 
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
+    import recurring_ical_events
     from icalendar import Calendar
 
     try:
         cals = Calendar.from_ical(path.read_bytes(), multiple=True)
-    except (ValueError, IndexError, UnicodeDecodeError) as exc:
+    except Exception as exc:  # icalendar raises several kinds for malformed input
         raise ScheduleError(f"{path}: not a readable iCalendar file ({exc})") from None
+    # expand RRULE/RDATE/EXDATE over the horizon (a weekly series is many occurrences)
+    lo = scenario.horizon.start - dt.timedelta(days=400)
+    hi = scenario.horizon.end + dt.timedelta(days=400)
+    events = []
+    for cal in cals:
+        try:
+            events.extend(recurring_ical_events.of(cal).between(lo, hi))
+        except Exception as exc:
+            raise ScheduleError(f"{path}: cannot read the events' dates ({exc})") from None
+    uid_count: dict[str, int] = {}
+    for ev in events:
+        uid_count[str(ev.get("UID", ""))] = uid_count.get(str(ev.get("UID", "")), 0) + 1
     by_id = {t.id: t for t in scenario.tournaments}
     by_title: dict[str, list[Tournament]] = {}
     for t in scenario.tournaments:
         by_title.setdefault(t.title.strip().lower(), []).append(t)
     found: list[tuple[Tournament, int | None, Timing]] = []
     unmatched: list[str] = []
-    for cal in cals:
-        for ev in cal.walk("VEVENT"):
-            if ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev):
-                continue
-            if str(ev.get("STATUS", "")).upper() == "CANCELLED":
-                continue
-            uid = str(ev.get("UID", ""))
-            summary = str(ev.get("SUMMARY", ""))
-            match, occ = _match(ev, uid, summary, by_id, by_title)
-            if match is None:
-                unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) matches no "
-                                 "tournament by UID, X-TOURNEY-TOURNAMENT or title")
-                continue
+    for ev in events:
+        if ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev):
+            continue
+        if str(ev.get("STATUS", "")).upper() == "CANCELLED":
+            continue
+        uid = str(ev.get("UID", ""))
+        summary = str(ev.get("SUMMARY", ""))
+        match, occ = _match(ev, uid, summary, by_id, by_title)
+        if match is None:
+            unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) matches no "
+                             "tournament by UID, X-TOURNEY-TOURNAMENT or title")
+            continue
+        if uid_count.get(uid, 0) > 1:
+            occ = None  # a recurring series: its occurrences are numbered by date
+        try:
             tm = _event_timing(scenario, match, ev, path)
-            if tm is None:
-                unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) has no usable "
-                                 "DTSTART")
-                continue
-            found.append((match, occ, tm))
+        except ScheduleError:
+            raise
+        except Exception as exc:
+            raise ScheduleError(f"{path}: event {summary!r} (UID {uid or '-'}): cannot read "
+                                f"its DTSTART/DTEND ({exc})") from None
+        if tm is None:
+            unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) has no usable "
+                             "DTSTART")
+            continue
+        found.append((match, occ, tm))
     placed: list[Placed] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
@@ -187,18 +210,25 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> 
         return None
     start = start_p.dt
     end_p = ev.get("DTEND")  # type: ignore[attr-defined]
+    dur_p = ev.get("DURATION")  # type: ignore[attr-defined]
+    end_v = end_p.dt if end_p is not None else (start + dur_p.dt if dur_p is not None else None)
     tz = tournament_tz(scenario, t)
     if not isinstance(start, dt.datetime):  # all-day: the days are what the calendar shows
-        last = (end_p.dt - dt.timedelta(days=1)) if end_p is not None else start
+        last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)
-        base = timing(t, tz, start)
         s = local(start, t.start_time, tz) or dt.datetime.combine(start, t.start_time, tz)
-        e = base.end if base is not None else s
+        if t.type in ("large-stakes", "small-stakes"):
+            # play days: the last one's session ends `hours` after its start
+            last_session = timing(t.model_copy(update={"days": 1}), tz, last)
+            e = last_session.end if last_session is not None else s
+        else:
+            # a Maine game shown as all-day events: conducted until the end of its last day
+            e = dt.datetime.combine(last + dt.timedelta(days=1), dt.time(0), tz)
         return Timing(s, max(e, s), _span(start, last))
     if start.tzinfo is None:
         raise ScheduleError(f"{path}: event {ev.get('SUMMARY')!r} has a floating DTSTART "  # type: ignore[attr-defined]
                             "(no time zone)")
-    end = end_p.dt if end_p is not None else start
+    end = end_v if end_v is not None else start
     if not isinstance(end, dt.datetime):
         end = dt.datetime.combine(end, dt.time(0), start.tzinfo)
     s, e = start.astimezone(tz), end.astimezone(tz)

@@ -80,16 +80,25 @@ def _days_between(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
 def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
 
-    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours``; the
-    occurrence ends when the last play day's session ends. ME: one game of ``hours`` elapsed.
+    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
+    clock ("play from noon to 2 a.m.", so a session is an hour shorter the night clocks spring
+    forward); the occurrence ends when the last play day's session ends. ME: one game of
+    ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
     start = local(first_day, t.start_time, tz)
     if start is None:
         return None
-    last_start = local(first_day + dt.timedelta(days=t.days - 1), t.start_time, tz)
+    last_day = first_day + dt.timedelta(days=t.days - 1)
+    last_start = local(last_day, t.start_time, tz)
     if last_start is None:
         return None
-    end = (last_start.astimezone(UTC) + dt.timedelta(hours=float(t.hours))).astimezone(tz)
+    hours = dt.timedelta(hours=float(t.hours))
+    if t.type in ("large-stakes", "small-stakes"):
+        # wall clock; a wall time in a gap means the instant the clocks jump (fold=0)
+        naive = dt.datetime.combine(last_day, t.start_time) + hours
+        end = naive.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
+    else:
+        end = (last_start.astimezone(UTC) + hours).astimezone(tz)
     return Timing(start, end, _days_between(start, end))
 
 
