@@ -13,7 +13,7 @@ from pathlib import Path
 
 from scheduler.model import build_model
 from scheduler.scenario import load_scenario
-from scheduler.solve import solve
+from scheduler.solver import solve
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 

@@ -47,8 +47,8 @@ def solve(
 
     from scheduler.export.summary import summary_text
     from scheduler.export.write import write_plan
-    from scheduler.solve import AuditError, SolverError
-    from scheduler.solve import solve as run
+    from scheduler.solver import AuditError, SolverError
+    from scheduler.solver import solve as run
 
     try:
         plan = run(sc, time_limit=time_limit, seed=seed, workers=workers)

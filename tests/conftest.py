@@ -20,7 +20,7 @@ from constraints.base import Audit, License, Placed
 from constraints.registry import check
 from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError, load_scenario
-from scheduler.solve import solve
+from scheduler.solver import solve
 from scheduler.timing import timing, tournament_tz
 
 # Hypothesis profiles: `ci` is bounded and derandomized (make test / .ci/run), `default` for

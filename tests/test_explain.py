@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import load
 
 from scheduler.explain import _guarded_model, _infeasible, minimal_conflicts
-from scheduler.solve import solve
+from scheduler.solver import solve
 
 ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
         "held_in_current_permit_year": {"large_stakes": 14}, "blackout": ["2027-03-13"]}

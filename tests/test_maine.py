@@ -29,7 +29,7 @@ from constraints.maine import monthly_never_cheaper
 from constraints.registry import check
 from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError, load_scenario
-from scheduler.solve import solve
+from scheduler.solver import solve
 from scheduler.timing import is_maine_business_day, timing, tournament_tz
 
 NEW_YORK = ZoneInfo("America/New_York")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from constraints.registry import check
 from scheduler.scenario import WEEKDAYS, load_scenario
-from scheduler.solve import _audit, solve
+from scheduler.solver import _audit, solve
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
 END = dt.date(2027, 7, 31)

@@ -1,0 +1,34 @@
+"""tourney's Python API: plan a year of licensed card-game tournaments.
+
+    from scheduler import load_scenario, solve
+    plan = solve(load_scenario("data/examples/combined.yaml"), seed=0)
+
+Names are imported lazily, so that ``import scheduler`` (and ``tourney --help``) does not
+load the solver.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "load_scenario": "scheduler.scenario",
+    "Scenario": "scheduler.scenario",
+    "ScenarioError": "scheduler.scenario",
+    "solve": "scheduler.solver",
+    "SolverError": "scheduler.solver",
+    "AuditError": "scheduler.solver",
+    "Plan": "scheduler.plan",
+    "write_plan": "scheduler.export.write",
+    "read_schedule": "scheduler.check",
+    "audit": "scheduler.check",
+    "minimal_conflicts": "scheduler.explain",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'scheduler' has no attribute {name!r}")
