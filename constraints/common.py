@@ -71,6 +71,11 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
         if t.count == "all" and not t.is_small:
             yield TermProblem((*loc, "count"), "SCENARIO",
                               "count \"all\" is only for small-stakes tournaments")
+        horizon_days = (sc.horizon.end - sc.horizon.start).days + 1
+        if isinstance(t.count, int) and 0 < horizon_days < t.count:
+            yield TermProblem((*loc, "count"), "SCENARIO",
+                              f"count exceeds the {horizon_days} days of the horizon (at most one "
+                              "occurrence starts a day)")
         if isinstance(t.count, int):
             if len(t.fixed_dates) > t.count:
                 yield TermProblem((*loc, "fixed_dates"), "SCENARIO",

@@ -69,6 +69,21 @@ def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
 
 
 # ------------------------------------------------------------------ input rules
+def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
+    """Tournaments held before the plan cannot already exceed the limits."""
+    for i, op in enumerate(sc.operators):
+        h = op.held_in_current_permit_year
+        loc = ("operators", i, "held_in_current_permit_year")
+        if h.large_stakes > LARGE_LIMIT:
+            yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT",
+                              f"at most {LARGE_LIMIT} counted large-stakes tournaments can have "
+                              "been held in a permit year")
+        if h.charitable > CHARITY_LIMIT:
+            yield TermProblem((*loc, "charitable"), "MT-CHARITY-LIMIT",
+                              f"at most {CHARITY_LIMIT} charitable large-stakes tournaments can "
+                              "have been held in a permit year")
+
+
 def _validate_prereq(sc: Scenario) -> Iterator[TermProblem]:
     used = {o for _, t in _mt(sc) for o in t.operators}
     for i, op in enumerate(sc.operators):
@@ -295,7 +310,8 @@ def _limit_checker(rule: str, charitable: bool, limit: int
     return check
 
 
-MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", encode=_limit_encoder(False, LARGE_LIMIT),
+MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held,
+                      encode=_limit_encoder(False, LARGE_LIMIT),
                       check=_limit_checker("MT-LARGE-LIMIT", False, LARGE_LIMIT))
 MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", encode=_limit_encoder(True, CHARITY_LIMIT),
                         check=_limit_checker("MT-CHARITY-LIMIT", True, CHARITY_LIMIT))

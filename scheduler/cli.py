@@ -33,25 +33,34 @@ def solve(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float, typer.Option(help="Seconds per objective stage.", min=0.1)] = 60.0,
-    seed: Annotated[int, typer.Option(help="CP-SAT random seed.")] = 0,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     workers: Annotated[int, typer.Option(help="CP-SAT search workers.", min=1)] = 1,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
+    from scheduler.export.write import source_date_epoch
     from scheduler.scenario import ScenarioError, load_scenario
 
     try:
         sc = load_scenario(scenario)
+        source_date_epoch()
     except ScenarioError as exc:
         _err(exc.render())
+        raise typer.Exit(2) from None
+    except ValueError as exc:
+        _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
 
     from scheduler.export.summary import summary_text
     from scheduler.export.write import write_plan
-    from scheduler.solver import AuditError, SolverError
+    from scheduler.solver import AuditError, Interrupted, SolverError
     from scheduler.solver import solve as run
 
     try:
         plan = run(sc, time_limit=time_limit, seed=seed, workers=workers)
+    except Interrupted:
+        _err("tourney: interrupted; nothing was written (an earlier plan in "
+             f"{out} is unchanged).")
+        raise typer.Exit(130) from None
     except SolverError as exc:
         _err(f"tourney: {exc}. Try a longer --time-limit. Nothing was written.")
         raise typer.Exit(3) from None

@@ -21,6 +21,7 @@ from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
+from scheduler.solver import solve_interruptibly
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def _infeasible(g: _Guarded, lits: list[int], time_limit: float, seed: int) -> b
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = 1
-    return solver.solve(g.model) == cp_model.INFEASIBLE
+    return solve_interruptibly(solver, g.model) == cp_model.INFEASIBLE
 
 
 def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[int] | None:
@@ -101,7 +102,7 @@ def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = 1
-    if solver.solve(g.model) != cp_model.INFEASIBLE:
+    if solve_interruptibly(solver, g.model) != cp_model.INFEASIBLE:
         return None
     # presolve may name literals that are not assumptions: keep only ours
     core = [i for i in solver.sufficient_assumptions_for_infeasibility() if i in g.members]

@@ -61,7 +61,7 @@ class InputProblem:
         where = file or "<scenario>"
         if self.line is not None:
             where += f":{self.line}"
-        shown = "" if self.value is _MISSING else f" = {self.value!r}"
+        shown = "" if self.value is _MISSING else f" = {_show(self.value)}"
         return f"{where}: {self.path}{shown}: {self.message} ({cite(self.rule)})"
 
 
@@ -71,6 +71,25 @@ class _Missing:
 
 
 _MISSING: Any = _Missing()
+
+
+def _show(value: Any) -> str:
+    """A value as the user would write it in YAML (dates ISO, true/false, flow lists)."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dict | list | tuple):
+        def plain(x: Any) -> Any:
+            if isinstance(x, dict):
+                return {str(k): plain(v) for k, v in x.items()}
+            if isinstance(x, list | tuple):
+                return [plain(v) for v in x]
+            return x.isoformat() if isinstance(x, dt.date | dt.time) else x
+        return yaml.safe_dump(plain(value), default_flow_style=True, width=10_000).strip()
+    return str(value)
 
 
 class ScenarioError(ValueError):
@@ -96,7 +115,10 @@ def _parse_time(v: Any) -> Any:
         if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
             raise ValueError(f"expected a time of day as HH:MM (e.g. \"18:00\"), got {v!r}")
         return dt.time(int(m.group(1)), int(m.group(2)))
-    return v
+    if isinstance(v, dt.time):
+        return v
+    raise ValueError(f"expected a time of day as \"HH:MM\" in quotes (e.g. \"18:00\"), "
+                     f"got {v!r}")
 
 
 def _parse_hours(v: Any) -> Any:
@@ -145,12 +167,15 @@ def _expand_days(v: Any) -> Any:
 Date = Annotated[dt.date, BeforeValidator(_parse_date)]
 TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time),
                      PlainSerializer(lambda t: t.strftime("%H:%M"), when_used="json")]
-Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0),
+Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0, le=1000),
                   PlainSerializer(lambda h: float(h) if h == round(h, 6) else str(h),
                                   when_used="json")]
 Money = Annotated[Decimal, Field(ge=0)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0, le=1)]
+OneLine = Annotated[str, BeforeValidator(lambda v: " ".join(v.split()) if isinstance(v, str)
+                                         else v)]
+"""A name shown in calendar titles: line breaks and runs of spaces become one space."""
 
 
 class _Model(BaseModel):
@@ -212,7 +237,7 @@ class Operator(_Model):
     """A Montana licensed operator (card room) or a Maine licensed organization."""
 
     id: Annotated[str, Field(pattern=ID_PATTERN)]
-    name: str
+    name: OneLine
     jurisdiction: Jurisdiction
     timezone: str | None = None
     address: str | None = None
@@ -346,7 +371,7 @@ class Tournament(_Model):
 class Scenario(_Model):
     """A validated scenario. Build it with :func:`load_scenario`."""
 
-    name: str
+    name: OneLine
     horizon: DateRange
     notice_from: Date = Field(default_factory=lambda: _today())
     settings: Settings = Settings()
@@ -399,12 +424,25 @@ _Loader.add_implicit_resolver(
 def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     try:
         return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-    except ValueError as exc:
-        raise yaml.constructor.ConstructorError(
-            None, None, f"{node.value!r} is not a valid date ({exc})", node.start_mark) from None
+    except ValueError:  # e.g. 2027-02-30: keep the text; validation names it with the rest
+        return str(node.value)
+
+
+def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
+    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
+                key_node.start_mark)
+        seen[key] = key_node.start_mark.line + 1
+    return yaml.SafeLoader.construct_yaml_map(loader, node)
 
 
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
 
 
 def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:

@@ -32,6 +32,10 @@ class SolverError(RuntimeError):
     """The solver returned no usable answer (MODEL_INVALID, or UNKNOWN at the time limit)."""
 
 
+class Interrupted(RuntimeError):
+    """The user pressed Ctrl-C during a solve; the search was stopped."""
+
+
 class AuditError(RuntimeError):
     """The solver's own plan fails the independent check: a bug, never a user error."""
 
@@ -60,14 +64,42 @@ def _params(time_limit: float, seed: int, workers: int) -> cp_model.CpSolver:
     return solver
 
 
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    """``solver.solve(model)`` in a worker thread, so that Ctrl-C in the main thread stops
+    the search (``stop_search``) and raises :class:`Interrupted`."""
+    import threading
+
+    solver.parameters.catch_sigint_signal = False
+    box: dict[str, int | BaseException] = {}
+
+    def work() -> None:
+        try:
+            box["status"] = int(solver.solve(model))
+        except BaseException as exc:  # pragma: no cover - re-raised below
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        worker.join()
+        raise Interrupted("interrupted") from None
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return int(box["status"])  # type: ignore[arg-type]
+
+
 def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str) -> _Stage:
-    status = solver.solve(ctx.model)
+    status = solve_interruptibly(solver, ctx.model)
     if status == cp_model.MODEL_INVALID:
         raise SolverError(f"stage {name}: the model is invalid: {ctx.model.validate()}")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise SolverError(f"stage {name}: no solution within the time limit "
-                          f"({solver.status_name(status)})")
-    return _Stage(solver.status_name(status), round(solver.objective_value),
+                          f"({cp_model.CpSolverStatus(status).name})")
+    return _Stage(cp_model.CpSolverStatus(status).name, round(solver.objective_value),
                   solver.best_objective_bound)
 
 
@@ -300,7 +332,10 @@ def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
     from scheduler.timing import timing, tournament_tz
 
     tm = timing(t, tournament_tz(sc, t), day)
-    found = [] if tm is None else check(
+    if tm is None:
+        return (f"{t.start_time:%H:%M} does not exist on {day} in {tournament_tz(sc, t).key}: "
+                "the clocks spring forward (CLOCK-CHANGE)")
+    found = check(
         Audit(sc, [Placed(t, occurrence, tm)], []),
         rules=[r for r in RULES if r.id in rule_ids])
     if not found:

@@ -145,3 +145,103 @@ def test_refuses_to_replace_a_folder_that_is_not_a_plan(tmp_path: Path) -> None:
 def test_help_lists_solve() -> None:
     res = runner.invoke(app, ["--help"])
     assert res.exit_code == 0 and "solve" in res.output
+
+
+# ---------------------------------------------------------------- what a careless user does
+def test_out_folder_with_other_files_is_never_replaced(tmp_path: Path) -> None:
+    # a folder that holds a schedule.csv *and* the user's own notes is not a plan folder
+    out = tmp_path / "mixed"
+    out.mkdir()
+    (out / "schedule.csv").write_text("old")
+    (out / "notes.txt").write_text("mine")
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out", str(out)])
+    assert res.exit_code == 2 and "notes.txt" in res.output
+    assert (out / "notes.txt").read_text() == "mine"
+    assert (out / "schedule.csv").read_text() == "old"
+
+
+def test_out_current_folder_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    src = _write(tmp_path, TINY)
+    res = runner.invoke(app, ["solve", str(src), "--out", "."])
+    assert res.exit_code == 2 and "current folder" in res.output
+    assert src.exists()
+
+
+def test_unquoted_time_is_an_error_not_seconds(tmp_path: Path) -> None:
+    # YAML reads `1800` as the integer 1800; it must not become 00:30 (1800 s)
+    src = tmp_path / "s.yaml"
+    src.write_text(
+        "name: og\nhorizon: {start: 2027-01-01, end: 2027-12-31}\nnotice_from: 2026-12-20\n"
+        "operators:\n  - {id: post, name: Post, jurisdiction: ME, local_approval: true,\n"
+        "     beneficiaries: [X], organized_on: 2000-01-01,\n"
+        "     other_games: [{weekday: sat, start: 1800, end: 2200}]}\n"
+        "tournaments: []\n")
+    res = runner.invoke(app, ["solve", str(src), "--out", str(tmp_path / "p")])
+    assert res.exit_code == 2
+    assert f"{src}:7: operators[0].other_games[0].start = 1800" in res.output
+    assert "in quotes" in res.output
+
+
+def test_duplicate_key_is_an_error(tmp_path: Path) -> None:
+    src = tmp_path / "s.yaml"
+    src.write_text("name: a\nname: b\n")
+    res = runner.invoke(app, ["solve", str(src)])
+    assert res.exit_code == 2
+    assert "the key 'name' appears twice (first on line 1)" in res.output and ":2:" in res.output
+
+
+def test_line_breaks_in_names_become_spaces(tmp_path: Path) -> None:
+    data = {**TINY, "name": "Tiny\nroom  2027"}
+    out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, data)), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "X-WR-CALNAME:Tiny room 2027" in (out / "calendar.ics").read_text()
+
+
+def test_bad_source_date_epoch_is_a_clear_error(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "253402300800")  # 10000-01-01: past year 9999
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--out",
+                              str(tmp_path / "p")])
+    assert res.exit_code == 2 and "SOURCE_DATE_EPOCH" in res.output
+    assert not (tmp_path / "p").exists()
+
+
+def test_seed_out_of_range_is_a_usage_error(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, TINY)), "--seed", "99999999999999"])
+    assert res.exit_code == 2
+
+
+def test_ctrl_c_stops_the_search() -> None:
+    """Ctrl-C (KeyboardInterrupt in the main thread) stops CP-SAT promptly and raises
+    Interrupted, instead of CP-SAT swallowing the signal and running on."""
+    import _thread
+    import threading
+    import time
+
+    from ortools.sat.python import cp_model
+
+    from scheduler.solver import Interrupted, solve_interruptibly
+
+    # a Golomb ruler of 13 marks: far too hard to prove within the test
+    m = cp_model.CpModel()
+    marks = [m.new_int_var(0, 200, f"x{i}") for i in range(13)]
+    m.add(marks[0] == 0)
+    diffs = []
+    for i in range(13):
+        for j in range(i + 1, 13):
+            diffs.append(marks[j] - marks[i])
+            if j == i + 1:
+                m.add(marks[j] > marks[i])
+    m.add_all_different(diffs)
+    m.minimize(marks[-1])
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = 60
+    solver.parameters.num_workers = 1
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(Interrupted):
+        solve_interruptibly(solver, m)
+    assert time.monotonic() - t0 < 10  # stopped, not run to the 60 s limit

@@ -238,14 +238,14 @@ class TestBlackout:
     def test_single_day(self) -> None:
         # 7 days - 1 blackout = 6
         sc = load(horizon=self.WEEK, notice_from=NOTICE, operators=[op(blackout=["2027-08-04"])],
-                  tournaments=[large("a", count=10)])
+                  tournaments=[large("a", count=7)])
         assert firsts(run(sc)) == aug_days(1, 2, 3, 5, 6, 7)
 
     def test_range(self) -> None:
         # Aug 3..5 blacked out: 7 - 3 = 4
         sc = load(horizon=self.WEEK, notice_from=NOTICE,
                   operators=[op(blackout=["2027-08-03..2027-08-05"])],
-                  tournaments=[large("a", count=10)])
+                  tournaments=[large("a", count=7)])
         assert firsts(run(sc)) == aug_days(1, 2, 6, 7)
 
     def test_every_day_touched(self) -> None:
@@ -531,3 +531,20 @@ class TestMaxConcurrent:
     def test_at_least_one(self) -> None:
         assert problems(scenario(operators=[op(max_concurrent=0)])) == {
             ("SCENARIO", "operators[0].max_concurrent")}
+
+
+class TestCountInput:
+    """COUNT: at most one occurrence of a tournament starts a day, so a count above the days
+    of the horizon is an input error (not a million unscheduled rows)."""
+
+    WEEK = {"start": "2027-08-01", "end": "2027-08-07"}
+
+    def test_count_of_the_horizon_days_is_accepted(self) -> None:
+        load(horizon=self.WEEK, operators=[op()],
+             tournaments=[large("a", count=7)])
+
+    def test_one_more_than_the_horizon_days_is_an_error(self) -> None:
+        # 2027-08-01..07 is 7 days; 8 cannot start on different days
+        assert problems(scenario(horizon=self.WEEK, operators=[op()],
+                                 tournaments=[large("a", count=8)])) == {
+            ("SCENARIO", "tournaments[0].count")}

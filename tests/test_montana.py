@@ -912,3 +912,18 @@ class TestMtPermitFees:
         # ...but only for the current permit year
         assert violations(sc, [placed(sc, "a", "2027-09-10")]) == [
             ("MT-PERMIT-FEES", "room-a", "2027-09-10")]
+
+
+class TestHeldBeforeThePlan:
+    """MT-LARGE-LIMIT / MT-CHARITY-LIMIT, MCA 23-5-317(1)(a), (1)(f): what was held before the
+    plan cannot itself exceed the limits."""
+
+    def test_sixteen_and_three_are_accepted(self) -> None:
+        load_scenario(scenario(operators=[op(held_in_current_permit_year={
+            "large_stakes": 16, "charitable": 3})]))
+
+    def test_seventeen_and_four_are_errors(self) -> None:
+        assert problems(scenario(operators=[op(held_in_current_permit_year={
+            "large_stakes": 17, "charitable": 4})])) == {
+            ("MT-LARGE-LIMIT", "operators[0].held_in_current_permit_year.large_stakes"),
+            ("MT-CHARITY-LIMIT", "operators[0].held_in_current_permit_year.charitable")}

@@ -19,13 +19,26 @@ from scheduler.export.tables import csv_files
 from scheduler.plan import Plan
 
 
+def source_date_epoch() -> dt.datetime | None:
+    """SOURCE_DATE_EPOCH as a UTC time; None when unset. Raises ValueError when it is not a
+    whole number of seconds between 1970 and 9999."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return None
+    try:
+        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC)
+    except (ValueError, OverflowError, OSError):
+        raise ValueError(f"SOURCE_DATE_EPOCH={epoch!r} is not a time (whole seconds since "
+                         "1970-01-01 UTC)") from None
+
+
 def dtstamp(plan: Plan) -> dt.datetime:
     """DTSTAMP for the calendars: SOURCE_DATE_EPOCH when set (reproducible builds), else
     midnight UTC of the plan's ``notice_from`` (the day the plan is made as of), so the same
     input and seed give byte-identical files."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch and epoch.strip().isdigit():
-        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC)
+    stamp = source_date_epoch()
+    if stamp is not None:
+        return stamp
     nf = plan.scenario.notice_from
     return dt.datetime(nf.year, nf.month, nf.day, tzinfo=dt.UTC)
 
@@ -38,20 +51,45 @@ def plan_files(plan: Plan) -> dict[str, bytes]:
     return files
 
 
+PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
+                          "calendars", "summary.txt"})
+"""What a plan directory holds; a directory with anything else is never replaced."""
+
+
+def _refuse_unsafe(out: Path) -> None:
+    """Raise FileExistsError unless ``out`` is new, empty, or holds only a previous plan."""
+    cwd = Path.cwd().resolve()
+    if out == cwd or out in cwd.parents:
+        raise FileExistsError(f"{out} is the current folder (or holds it); give a new folder "
+                              "for the plan, e.g. --out plan")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise FileExistsError(f"{out} is a file; give a folder for the plan")
+    others = sorted(p.name for p in out.iterdir() if p.name not in PLAN_ENTRIES)
+    calendars = out / "calendars"
+    if calendars.is_dir():
+        others += [f"calendars/{p.name}" for p in calendars.iterdir()
+                   if p.suffix != ".ics" or not p.is_file()]
+    elif calendars.exists():
+        others.append("calendars")
+    if others:
+        raise FileExistsError(f"{out} holds files that are not part of a tourney plan "
+                              f"({', '.join(others[:5])}); give a new or empty folder")
+
+
 def write_plan(plan: Plan, out_dir: str | Path) -> Path:
     """Write ``plan`` into ``out_dir`` atomically; return the directory.
 
     Raises ``OSError`` when the directory cannot be written (nothing is changed then).
     """
     out = Path(out_dir).resolve()
-    if out.exists() and (not out.is_dir() or (any(out.iterdir())
-                                              and not (out / "schedule.csv").exists())):
-        raise FileExistsError(f"{out} exists and is not a tourney plan directory; "
-                              "choose a new or empty directory")
+    files = plan_files(plan)
+    _refuse_unsafe(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
     try:
-        for rel, data in sorted(plan_files(plan).items()):
+        for rel, data in sorted(files.items()):
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "wb") as fh:
