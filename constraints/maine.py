@@ -7,6 +7,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
@@ -445,6 +446,8 @@ def _encode_fees(ctx: ModelContext) -> None:
     2 x $40 = $80 < $100 (1-50) or 2 x $75 = $150 < $200 (51-100), and $40 + $75 = $115 < $200
     when a 51-100 monthly licence would cover one game of each tier (see
     :func:`monthly_never_cheaper`)."""
+    from ortools.sat.python import cp_model
+
     from scheduler.model import LicenseOption, covers_occurrence, covers_period
 
     sc = ctx.scenario
@@ -457,31 +460,43 @@ def _encode_fees(ctx: ModelContext) -> None:
                  if c.tournament.type == "tournament-game"]
         if not games:
             continue
-        annual: dict[tuple[int, dt.date], cp_model.IntVar] = {}
+        # annual[tier]: (start days sorted, prefix counts); an annual licence starts on the first
+        # day of a game it covers (a later start never costs more). prefix[k] counts the
+        # licences bought among the first k start days, so the licences starting in a range
+        # of days are prefix[j] - prefix[i]: each game's cover is a 3-term sum, not a sum over
+        # the 365 possible starts of the year before it.
+        annual: dict[int, tuple[list[dt.date], list[cp_model.LinearExpr]]] = {}
         for tier in (0, 1):
-            coverable = [c for c, _ in games
-                         if tier in covering_tiers(c.tournament.players or 1, cov)]
-            for d in sorted({c.first_day for c in coverable}):
+            on_day: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
+            for c, v in games:
+                if tier in covering_tiers(c.tournament.players or 1, cov):
+                    on_day[c.first_day].append(v)
+            days = sorted(on_day)
+            lits = []
+            for d in days:
                 var = m.new_bool_var(f"me-annual[{op.id},{TIERS[tier]},{d}]")
-                annual[(tier, d)] = var
+                lits.append(var)
+                end = annual_end(d)
                 ctx.add_license(LicenseOption(
-                    var, op.id, "ME", "me-annual", TIERS[tier], d, annual_end(d),
+                    var, op.id, "ME", "me-annual", TIERS[tier], d, end,
                     ANNUAL_FEE[tier], rank=3 + tier,
-                    covers=covers_period(("tournament-game",), d, annual_end(d),
+                    covers=covers_period(("tournament-game",), d, end,
                                          partial(_tier_covers, tier, cov))))
-        # Symmetry breaking (cuts only solutions that cost more or the same): a licence is
-        # bought only for a period with a game it can cover; an annual licence starts on the
-        # first day of a game it covers, and two annual licences of one tier never overlap
-        # (the later one can always start on the first game after the earlier one ends).
-        # Licences of different tiers may overlap: a 1-50 licence and a later 51-100 one.
-        for (tier, d), var in annual.items():
-            m.add(sum(v for c, v in games if c.first_day == d and tier in
-                      covering_tiers(c.tournament.players or 1, cov)) >= var)
-        for (tier, d) in annual:
-            overlapping = [v2 for (t2, d2), v2 in annual.items()
-                           if t2 == tier and d <= d2 <= annual_end(d)]
-            if len(overlapping) > 1:
-                m.add(sum(overlapping) <= 1)
+                # Symmetry breaking (cuts only plans that cost more or the same): bought only
+                # when a game it covers starts that day, and two annual licences of one tier
+                # never overlap (the later one can start on the first game after the earlier
+                # one ends). Licences of different tiers may overlap.
+                m.add(sum(on_day[d]) >= var)
+            prefix: list[cp_model.LinearExpr] = [cp_model.LinearExpr.constant(0)]
+            for k, var in enumerate(lits):
+                total = m.new_int_var(0, k + 1, f"me-annual-bought[{op.id},{TIERS[tier]},{k}]")
+                m.add(total == prefix[-1] + var)
+                prefix.append(total)
+            for i, d in enumerate(days):
+                j = bisect_right(days, annual_end(d))
+                if j - i > 1:
+                    m.add(prefix[j] - prefix[i] <= 1)
+            annual[tier] = (days, prefix)
         for c, v in games:
             t = c.tournament
             ti = tier_index(t.players or 1)
@@ -491,11 +506,17 @@ def _encode_fees(ctx: ModelContext) -> None:
                 per, op.id, "ME", "me-per-tournament", TIERS[ti], c.first_day,
                 c.timing.last_day, PER_TOURNAMENT_FEE[ti], rank=0,
                 covers=covers_occurrence(t.id, c.first_day)))
-            options = [per]
+            cover: cp_model.LinearExpr = cp_model.LinearExpr.sum([per])
             for k in covering_tiers(t.players or 1, cov):
-                options.extend(var for (kk, a), var in annual.items()
-                               if kk == k and a <= c.first_day <= annual_end(a))
-            m.add(sum(options) >= v)
+                days, prefix = annual[k]
+                # starts a with a <= first day <= annual_end(a), i.e. in the year before
+                lo = bisect_left(days, c.first_day - dt.timedelta(days=366))
+                while lo < len(days) and annual_end(days[lo]) < c.first_day:
+                    lo += 1
+                hi = bisect_right(days, c.first_day)
+                if hi > lo:
+                    cover = cover + prefix[hi] - prefix[lo]
+            m.add(cover >= v)
 
 
 def _check_fees(a: Audit) -> Iterator[Violation]:

@@ -108,15 +108,13 @@ def _weighted(terms: Sequence[tuple[cp_model.LinearExprT, int]]) -> cp_model.Lin
 
 
 def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
+    """The previous stage's solution as a complete hint for the next stage (every variable,
+    so CP-SAT starts from a feasible solution)."""
     m = ctx.model
     m.clear_hints()
-    for v in ctx.z.values():
-        m.add_hint(v, solver.value(v))
-    hinted = {v.index for v in ctx.z.values()}
-    for lic in ctx.licenses:
-        if lic.var.index not in hinted:
-            hinted.add(lic.var.index)
-            m.add_hint(lic.var, solver.value(lic.var))
+    for i in range(len(m.proto.variables)):
+        var = m.get_int_var_from_proto_index(i)
+        m.add_hint(var, solver.value(var))
 
 
 def solve(
