@@ -307,12 +307,13 @@ def earliest_first_day(notice_from: dt.date) -> dt.date:
 
 
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    return not _licensed(t) or tm.first_day >= earliest_first_day(sc.notice_from)
+    return (not _licensed(t) or tm.first_day in t.filed_dates
+            or tm.first_day >= earliest_first_day(sc.notice_from))
 
 
 def _check_application(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        if not _licensed(p.tournament):
+        if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
         # count the Maine business days strictly after notice_from up to the first day
         n, d = 0, a.scenario.notice_from

@@ -186,12 +186,13 @@ def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
 def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
     ``notice_from``."""
-    return not t.is_large or notice_due(tm.first_day) >= sc.notice_from
+    return (not t.is_large or tm.first_day in t.filed_dates
+            or notice_due(tm.first_day) >= sc.notice_from)
 
 
 def _check_notice(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        if p.tournament.is_large:
+        if p.tournament.is_large and p.first_day not in p.tournament.filed_dates:
             due = p.first_day - dt.timedelta(days=5)
             if due < a.scenario.notice_from:
                 for oid in p.tournament.operators:

@@ -35,14 +35,20 @@ def solve(
     time_limit: Annotated[float, typer.Option(help="Seconds per objective stage.", min=0.1)] = 60.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     workers: Annotated[int, typer.Option(help="CP-SAT search workers.", min=1)] = 1,
+    previous: Annotated[Path | None, typer.Option(
+        help="Re-plan from an earlier plan (its folder or calendar.ics): announced "
+             "occurrences keep their UID, those past their filing deadline or locked stay, "
+             "the rest move as little as possible.")] = None,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     from scheduler.export.write import source_date_epoch
+    from scheduler.replan import read_previous
     from scheduler.scenario import ScenarioError, load_scenario
 
     try:
         sc = load_scenario(scenario)
         source_date_epoch()
+        announced = read_previous(sc, previous) if previous is not None else None
     except ScenarioError as exc:
         _err(exc.render())
         raise typer.Exit(2) from None
@@ -56,7 +62,7 @@ def solve(
     from scheduler.solver import solve as run
 
     try:
-        plan = run(sc, time_limit=time_limit, seed=seed, workers=workers)
+        plan = run(sc, time_limit=time_limit, seed=seed, workers=workers, previous=announced)
     except Interrupted:
         _err("tourney: interrupted; nothing was written (an earlier plan in "
              f"{out} is unchanged).")
@@ -79,6 +85,23 @@ def solve(
         _err("tourney: some required occurrences cannot be placed (see above); "
              "the best legal plan was written.")
         raise typer.Exit(1)
+
+
+@app.command()
+def diff(
+    old: Annotated[Path, typer.Argument(help="The earlier plan's folder.")],
+    new: Annotated[Path, typer.Argument(help="The later plan's folder.")],
+) -> None:
+    """What changed between two plans: moved, added and cancelled occurrences (matched by
+    UID), and the change in fees."""
+    from scheduler.diff import DiffError, diff_plans
+
+    try:
+        text = diff_plans(old, new)
+    except DiffError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+    typer.echo(text, nl=False)
 
 
 @app.command()

@@ -17,11 +17,12 @@ from scheduler.scenario import Scenario
 
 if TYPE_CHECKING:
     from scheduler.explain import Member
+    from scheduler.replan import Cancelled
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
     "start", "end", "first_day", "last_day", "notice_due", "permit_year", "counted", "players",
-    "license_id", "uid",
+    "license_id", "uid", "sequence",
 ]
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
@@ -54,6 +55,8 @@ class Row:
     players: int | None
     license_id: str
     uid: str
+    sequence: int = 0
+    """iCalendar SEQUENCE: how many times this announced occurrence has moved (re-plans)."""
 
     @property
     def ref(self) -> str:
@@ -89,6 +92,8 @@ class Plan:
     objective: dict[str, int] = field(default_factory=dict)
     bound: dict[str, float] = field(default_factory=dict)
     seed: int = 0
+    cancelled: list[Cancelled] = field(default_factory=list)
+    """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""

@@ -341,6 +341,13 @@ class Tournament(_Model):
     high_hand_competitions: int = Field(0, ge=0)
     organizer_member_years: int | None = Field(None, ge=0)
     description: str | None = None
+    locked: bool = False
+    """Re-plans (``--previous``): keep every announced occurrence of this tournament where it
+    is."""
+    filed_dates: tuple[Date, ...] = ()
+    """First days whose MT notice / ME licence application is already filed (a re-plan sets
+    them for announced occurrences past their deadline): MT-NOTICE and
+    ME-APPLICATION-WINDOW hold for them whatever ``notice_from`` is."""
 
     @field_validator("count", mode="before")
     @classmethod

@@ -15,6 +15,7 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ortools.sat.python import cp_model
 
@@ -24,6 +25,9 @@ from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import notice_due
+
+if TYPE_CHECKING:
+    from scheduler.replan import Announced, Cancelled, Identity
 
 STAGES = ("placed", "fees_usd", "preferred")
 
@@ -118,7 +122,8 @@ def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
 
 
 def solve(
-    scenario: Scenario, *, time_limit: float = 30.0, seed: int = 0, workers: int = 1
+    scenario: Scenario, *, time_limit: float = 30.0, seed: int = 0, workers: int = 1,
+    previous: list[Announced] | None = None,
 ) -> Plan:
     """Place the scenario's tournaments and choose the licences.
 
@@ -126,10 +131,18 @@ def solve(
     ``workers`` CP-SAT search workers (more than one uses the deterministic interleaved search).
     Same scenario, seed and workers give the same Plan.
 
+    ``previous`` (from :func:`scheduler.replan.read_previous`) re-plans: announced
+    occurrences keep their UID, those past their filing deadline or ``locked`` are pinned, and
+    after the three objectives the fewest occurrences move, then the fewest days.
+
     Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage was proven optimal.
     Raises :class:`SolverError` when no solution is found in time, :class:`AuditError` when the
     independent checker finds a violation in the solver's plan (a bug).
     """
+    if previous is not None:
+        from scheduler.replan import with_pins
+
+        scenario = with_pins(scenario, previous)
     ctx = build_model(scenario)
     m = ctx.model
     solver = _params(time_limit, seed, workers)
@@ -151,17 +164,28 @@ def solve(
     m.add(fees <= s2.value)
     _hint(ctx, solver)
 
-    # Preferred weekdays first, then earlier first days as the tie-break (so equal plans are
-    # not chosen arbitrarily): a preferred day outweighs any total of day offsets.
     prefs = _weighted(ctx.preference_terms)
-    offsets = [((v, (day - scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
-    weight = sum(w for _, w in offsets) + 1
-    m.maximize(prefs * weight - _weighted(offsets))
-    s3 = _run(ctx, solver, "preferred")
-
-    stages = (s1, s2, s3)
+    if previous is None:
+        # Preferred weekdays first, then earlier first days as the tie-break (so equal plans
+        # are not chosen arbitrarily): a preferred day outweighs any total of day offsets.
+        offsets = [((v, (day - scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
+        weight = sum(w for _, w in offsets) + 1
+        m.maximize(prefs * weight - _weighted(offsets))
+        s3 = _run(ctx, solver, "preferred")
+        stages = [s1, s2, s3]
+    else:
+        weight = 1
+        m.maximize(prefs)
+        s3 = _run(ctx, solver, "preferred")
+        m.add(prefs >= s3.value)
+        _hint(ctx, solver)
+        # Re-plan: fewest announced occurrences moved, then fewest days moved (each new first
+        # day costs its distance to the nearest announced day of its tournament).
+        moved, distance = _movement(ctx, previous)
+        m.minimize(moved * (sum(w for _, w in distance) + 1) + _weighted(distance))
+        stages = [s1, s2, s3, _run(ctx, solver, "moved")]
     status = "OPTIMAL" if all(s.status == "OPTIMAL" for s in stages) else "FEASIBLE"
-    plan = _extract(ctx, solver, status, seed)
+    plan = _extract(ctx, solver, status, seed, previous)
     plan.objective = {"placed": placed_val, "fees_usd": s2.value,
                       "preferred": int(solver.value(prefs))}
     # "+ 0.0" turns CP-SAT's -0.0 into 0.0
@@ -183,6 +207,22 @@ def solve(
 
 
 # ---------------------------------------------------------------------------- extraction
+def _movement(ctx: ModelContext, previous: list[Announced]
+              ) -> tuple[cp_model.LinearExpr, list[tuple[cp_model.IntVar, int]]]:
+    """(announced occurrences not kept on their day, [(z, days to the nearest announced day
+    of its tournament)])."""
+    by_t: dict[str, list[dt.date]] = defaultdict(list)
+    for a in previous:
+        by_t[a.tournament_id].append(a.first_day)
+    kept = [ctx.z[(a.tournament_id, a.first_day)] for a in previous
+            if (a.tournament_id, a.first_day) in ctx.z]
+    n_announced = sum(1 for a in previous if a.tournament_id in ctx.candidates)
+    moved = n_announced - cp_model.LinearExpr.sum(kept)
+    distance = [(v, min(abs((day - p).days) for p in by_t[tid]))
+                for (tid, day), v in ctx.z.items() if by_t.get(tid)]
+    return moved, [(v, w) for v, w in distance if w]
+
+
 def _uid(t: Tournament, occurrence: int) -> str:
     return f"{t.id}-{occurrence}@{t.operators[0]}.tourney"
 
@@ -192,12 +232,22 @@ def _license_id(kind: str, operator_id: str, valid_from: dt.date, extra: str = "
     return f"{operator_id}/{short}/{valid_from.isoformat()}" + (f"/{extra}" if extra else "")
 
 
-def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: int) -> Plan:
+def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: int,
+             previous: list[Announced] | None = None) -> Plan:
     sc = ctx.scenario
     placed: list[tuple[Tournament, int, Candidate]] = []
     for t in sc.tournaments:
         chosen = [c for c in ctx.candidates[t.id] if solver.value(ctx.z[(t.id, c.first_day)])]
         placed.extend((t, k, c) for k, c in enumerate(chosen, start=1))
+    identity: dict[tuple[str, dt.date], Identity] = {}
+    cancelled: list[Cancelled] = []
+    if previous is not None:
+        from scheduler.replan import assign
+
+        days: dict[str, list[dt.date]] = defaultdict(list)
+        for t, _, c in placed:
+            days[t.id].append(c.first_day)
+        identity, cancelled = assign(sc, previous, days)
 
     bought = sorted((o for o in ctx.licenses if solver.value(o.var)),
                     key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))
@@ -245,9 +295,10 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
                 permit_year=op.permit_year_of(c.first_day) if mt else None,
                 counted=counted, players=t.players,
                 license_id=ids.get(license_of.get((ref, oid), ""), ""),
-                uid=_uid(t, k)))
+                uid=identity[(t.id, c.first_day)].uid if identity else _uid(t, k),
+                sequence=identity[(t.id, c.first_day)].sequence if identity else 0))
     rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
-    return Plan(sc, rows, licenses, [], status, seed=seed)
+    return Plan(sc, rows, licenses, [], status, seed=seed, cancelled=cancelled)
 
 
 def _audit(plan: Plan) -> Audit:

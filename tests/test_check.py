@@ -238,7 +238,9 @@ def pair(tmp_path: Path, data: dict, bad: str, good: str, expected: list[Found],
 
 
 def test_header_is_the_products() -> None:
-    assert HEADER.strip().split(",") == SCHEDULE_COLUMNS
+    # the hand-made files leave out the last column, `sequence` (re-plans), which the reader
+    # does not need: an older schedule.csv stays readable
+    assert [*HEADER.strip().split(","), "sequence"] == SCHEDULE_COLUMNS
     assert LIC_HEADER.strip().split(",") == LICENSE_COLUMNS
 
 

@@ -35,7 +35,7 @@ def csv_files(plan: Plan) -> dict[str, bytes]:
         "end": _iso(r.end), "first_day": _iso(r.first_day), "last_day": _iso(r.last_day),
         "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
-        "license_id": r.license_id, "uid": r.uid,
+        "license_id": r.license_id, "uid": r.uid, "sequence": r.sequence,
     } for r in plan.rows]
     licenses = [{
         "license_id": lic.license_id, "operator_id": lic.operator_id,

@@ -1,0 +1,56 @@
+"""``tourney diff OLD NEW``: what changed between two plan folders.
+
+Occurrences are matched by UID (re-plans keep the UID of an announced occurrence): moved
+(another first day), added (a UID only in NEW), cancelled (a UID only in OLD); and the total
+of licence and permit fees before and after (USD).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+
+class DiffError(ValueError):
+    """A plan folder cannot be read."""
+
+
+def _read(folder: Path) -> tuple[pd.DataFrame, int]:
+    sched, lic = folder / "schedule.csv", folder / "licenses.csv"
+    if not sched.is_file() or not lic.is_file():
+        raise DiffError(f"{folder}: not a plan folder (schedule.csv and licenses.csv expected)")
+    try:
+        df = pd.read_csv(sched, dtype=str, keep_default_na=False)
+        fees = pd.read_csv(lic, dtype={"fee_usd": "int64"}, keep_default_na=False)
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise DiffError(f"{folder}: {exc}") from None
+    need = {"uid", "tournament_id", "first_day", "last_day", "title"}
+    if need - set(df.columns):
+        raise DiffError(f"{sched}: missing column(s) {', '.join(sorted(need - set(df.columns)))}")
+    one = df.drop_duplicates("uid").set_index("uid")
+    return one, int(fees["fee_usd"].sum()) if len(fees) else 0
+
+
+def diff_plans(old: str | Path, new: str | Path) -> str:
+    """The differences as text, one line per moved, added or cancelled occurrence."""
+    a, fee_a = _read(Path(old))
+    b, fee_b = _read(Path(new))
+    lines = []
+    for uid in sorted(set(a.index) & set(b.index), key=lambda u: (b.loc[u, "first_day"], u)):
+        x, y = a.loc[uid], b.loc[uid]
+        if (x["first_day"], x["last_day"]) != (y["first_day"], y["last_day"]):
+            lines.append(f"moved      {y['title']} ({uid}): {x['first_day']}..{x['last_day']}"
+                         f" -> {y['first_day']}..{y['last_day']}")
+    for uid in sorted(set(b.index) - set(a.index), key=lambda u: (b.loc[u, "first_day"], u)):
+        y = b.loc[uid]
+        lines.append(f"added      {y['title']} ({uid}): {y['first_day']}..{y['last_day']}")
+    for uid in sorted(set(a.index) - set(b.index), key=lambda u: (a.loc[u, "first_day"], u)):
+        x = a.loc[uid]
+        lines.append(f"cancelled  {x['title']} ({uid}): {x['first_day']}..{x['last_day']}")
+    change = fee_b - fee_a
+    lines.append(f"{sum(ln.startswith('moved') for ln in lines)} moved, "
+                 f"{sum(ln.startswith('added') for ln in lines)} added, "
+                 f"{sum(ln.startswith('cancelled') for ln in lines)} cancelled; fees "
+                 f"${fee_a:,} -> ${fee_b:,} ({'+' if change >= 0 else '-'}${abs(change):,})")
+    return "\n".join(lines) + "\n"

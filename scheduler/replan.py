@@ -1,0 +1,204 @@
+"""Re-planning without chaos: keep what was announced, move as little as possible.
+
+``tourney solve SCENARIO --previous OLD`` (a plan directory or its ``calendar.ics``):
+
+- an occurrence that was announced keeps its UID (RFC 5545 §3.8.4.7); when it moves, its
+  SEQUENCE goes up by one (§3.8.7.4) and DTSTAMP is new;
+- an occurrence whose filing deadline has passed (MT notice due, ME application due, or the
+  first day itself for unlicensed events, before ``notice_from``) or whose tournament is
+  ``locked`` is pinned to its day;
+- the others move as little as possible: after the lexicographic objective of a plan
+  (placed, fees, preferred weekdays), fewest moved occurrences, then fewest days moved;
+- an announced occurrence that is no longer in the plan is published as STATUS:CANCELLED
+  with its UID, so subscribers' calendars drop it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import application_due, notice_due
+
+
+class PreviousError(ValueError):
+    """The previous plan cannot be read (names the file and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Announced:
+    """An occurrence of the previous plan: its tournament, first day, UID and SEQUENCE."""
+
+    tournament_id: str
+    first_day: dt.date
+    uid: str
+    sequence: int = 0
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """An announced occurrence that the new plan drops (published as STATUS:CANCELLED)."""
+
+    tournament_id: str
+    first_day: dt.date
+    uid: str
+    sequence: int
+    operators: tuple[str, ...]
+    title: str
+
+
+def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
+    """The occurrences of a previous plan: ``schedule.csv`` of a plan directory (or the file
+    itself), or an ``.ics`` calendar (events with X-TOURNEY-TOURNAMENT or a product UID).
+    Occurrences of tournaments no longer in the scenario are kept (they will be cancelled).
+    Raises :class:`PreviousError`."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / "schedule.csv"
+    if not p.is_file():
+        raise PreviousError(f"{p}: no such file (give the previous plan's folder or its "
+                            "calendar.ics)")
+    if p.suffix.lower() == ".ics":
+        return _from_ics(p)
+    try:
+        df = pd.read_csv(p, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise PreviousError(f"{p}: not a readable CSV file ({exc})") from None
+    missing = {"tournament_id", "first_day", "uid"} - set(df.columns)
+    if missing:
+        raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}")
+    out: dict[str, Announced] = {}
+    for i, r in df.iterrows():
+        try:
+            seq = int(r["sequence"]) if r.get("sequence", "") else 0
+            out.setdefault(r["uid"], Announced(r["tournament_id"],
+                                               dt.date.fromisoformat(r["first_day"]),
+                                               r["uid"], seq))
+        except ValueError as exc:
+            raise PreviousError(f"{p}:{int(str(i)) + 2}: {exc}") from None
+    return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
+
+
+_UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
+
+
+def _from_ics(path: Path) -> list[Announced]:
+    from icalendar import Calendar
+
+    try:
+        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+    except Exception as exc:
+        raise PreviousError(f"{path}: not a readable iCalendar file ({exc})") from None
+    out: dict[str, Announced] = {}
+    for cal in cals:
+        for ev in cal.walk("VEVENT"):
+            if ev.get("X-TOURNEY-DEADLINE") or str(ev.get("STATUS", "")).upper() == "CANCELLED":
+                continue
+            uid = str(ev.get("UID", ""))
+            tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))
+            m = _UID.match(uid)
+            if not tid and m:
+                tid = m.group("tid")
+            start = ev.get("DTSTART")
+            if not tid or start is None or ev.get("RRULE"):
+                continue
+            day = start.dt.date() if isinstance(start.dt, dt.datetime) else start.dt
+            out.setdefault(uid, Announced(tid, day, uid, int(ev.get("SEQUENCE", 0))))
+    return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
+
+
+def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bool:
+    """Whether the occurrence's filing deadline is before ``notice_from`` (so it is fixed):
+    MT large-stakes notice (MT-NOTICE), ME licence application (ME-APPLICATION-WINDOW), else
+    the first day itself."""
+    if t.is_large:
+        due = notice_due(first_day)
+    elif t.is_me_licensed_game:
+        due = application_due(first_day)
+    else:
+        due = first_day
+    return due < scenario.notice_from
+
+
+def pinned(scenario: Scenario, previous: list[Announced]) -> dict[str, list[dt.date]]:
+    """Per tournament, the previous first days that stay where they are."""
+    out: dict[str, list[dt.date]] = {}
+    known = {t.id: t for t in scenario.tournaments}
+    for a in previous:
+        t = known.get(a.tournament_id)
+        if t is None or a.first_day not in scenario.horizon:
+            continue
+        if t.locked or deadline_passed(scenario, t, a.first_day):
+            out.setdefault(t.id, []).append(a.first_day)
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+def with_pins(scenario: Scenario, previous: list[Announced]) -> Scenario:
+    """The scenario with every pinned previous occurrence added to its ``fixed_dates``, and
+    those past their filing deadline to its ``filed_dates`` (the notice or application was
+    filed for them)."""
+    pins = pinned(scenario, previous)
+    if not pins:
+        return scenario
+    ts = []
+    for t in scenario.tournaments:
+        extra = [d for d in pins.get(t.id, []) if d not in t.fixed_dates]
+        filed = [d for d in pins.get(t.id, []) if deadline_passed(scenario, t, d)]
+        if extra or filed:
+            t = t.model_copy(update={
+                "fixed_dates": tuple(sorted((*t.fixed_dates, *extra))),
+                "filed_dates": tuple(sorted({*t.filed_dates, *filed}))})
+        ts.append(t)
+    return scenario.model_copy(update={"tournaments": tuple(ts)})
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The UID and SEQUENCE a new occurrence gets."""
+
+    uid: str
+    sequence: int
+
+
+def assign(scenario: Scenario, previous: list[Announced],
+           new_days: dict[str, list[dt.date]]) -> tuple[dict[tuple[str, dt.date], Identity],
+                                                        list[Cancelled]]:
+    """Match new occurrences to announced ones, per tournament: same day → same UID and
+    SEQUENCE; the remaining ones pair up in date order → same UID, SEQUENCE + 1 (moved);
+    new ones get fresh UIDs; announced ones left over are cancelled (SEQUENCE + 1)."""
+    ids: dict[tuple[str, dt.date], Identity] = {}
+    cancelled: list[Cancelled] = []
+    by_t: dict[str, list[Announced]] = {}
+    for a in previous:
+        by_t.setdefault(a.tournament_id, []).append(a)
+    known = {t.id: t for t in scenario.tournaments}
+    for tid in sorted(set(by_t) | set(new_days)):
+        old = sorted(by_t.get(tid, []), key=lambda a: (a.first_day, a.uid))
+        new = sorted(new_days.get(tid, []))
+        kept = {a.first_day: a for a in old if a.first_day in new}
+        for d, a in kept.items():
+            ids[(tid, d)] = Identity(a.uid, a.sequence)
+        rest_old = [a for a in old if a.first_day not in kept]
+        rest_new = [d for d in new if d not in kept]
+        for a, d in zip(rest_old, rest_new, strict=False):
+            ids[(tid, d)] = Identity(a.uid, a.sequence + 1)
+        used = [int(m.group("occ")) for a in old if (m := _UID.match(a.uid))]
+        nxt = max(used, default=0) + 1
+        t = known.get(tid)
+        host = t.operators[0] if t else "tourney"
+        for d in rest_new[len(rest_old):]:
+            uid = f"{tid}-{nxt}@{host}.tourney"
+            while any(a.uid == uid for a in old):
+                nxt += 1
+                uid = f"{tid}-{nxt}@{host}.tourney"
+            ids[(tid, d)] = Identity(uid, 0)
+            nxt += 1
+        for a in rest_old[len(rest_new):]:
+            cancelled.append(Cancelled(tid, a.first_day, a.uid, a.sequence + 1,
+                                       t.operators if t else (), t.title if t else tid))
+    return ids, cancelled

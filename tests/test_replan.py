@@ -1,0 +1,111 @@
+"""Re-planning with --previous: UIDs kept, pins, fewest moves, cancellations; tourney diff."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+import yaml
+from conftest import load
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.replan import Announced
+from scheduler.solver import solve
+
+runner = CliRunner()
+ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
+MARCH = {"start": "2027-03-01", "end": "2027-03-31"}
+
+
+def _large(**kw: object) -> dict:
+    return {"id": "sat", "title": "Saturday Stack", "type": "large-stakes",
+            "operators": ["room"], "weekdays": ["sat"], **kw}
+
+
+def _rows(folder: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader((folder / "schedule.csv").open()))
+
+
+def test_new_blackout_moves_only_the_occurrence_it_touches(tmp_path: Path) -> None:
+    # Saturdays of March 2027: 6, 13, 20, 27; count 2 -> the earliest: 6 and 13.
+    # Blacking out Mar 6 afterwards: a fresh plan would take 13 and 20 (both move, numbering
+    # shifts); the re-plan keeps Mar 13 and moves only Mar 6 -> Mar 20 (1 moved, 7 days).
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text(yaml.safe_dump(base))
+    second.write_text(yaml.safe_dump({**base, "operators": [{**ROOM,
+                                                             "blackout": ["2027-03-06"]}]}))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(first), "--out", str(a)]).exit_code == 0
+    res = runner.invoke(app, ["solve", str(second), "--out", str(b), "--previous", str(a)])
+    assert res.exit_code == 0, res.output
+    before = {r["uid"]: r["first_day"] for r in _rows(a)}
+    after = {r["uid"]: (r["first_day"], r["sequence"]) for r in _rows(b)}
+    assert before == {"sat-1@room.tourney": "2027-03-06", "sat-2@room.tourney": "2027-03-13"}
+    # the UID of the moved occurrence is kept and its SEQUENCE goes up by one
+    assert after == {"sat-1@room.tourney": ("2027-03-20", "1"),
+                     "sat-2@room.tourney": ("2027-03-13", "0")}
+    res = runner.invoke(app, ["diff", str(a), str(b)])
+    assert res.exit_code == 0
+    assert res.output.splitlines() == [
+        "moved      Saturday Stack (sat-1@room.tourney): 2027-03-06..2027-03-06 -> "
+        "2027-03-20..2027-03-20",
+        "1 moved, 0 added, 0 cancelled; fees $120 -> $120 (+$0)"]
+
+
+def test_past_notice_deadline_pins() -> None:
+    # previous: Mar 20 and 27. notice_from 2027-03-16: Mar 20's notice was due Mar 15
+    # (20 - 5) < Mar 16 -> pinned; Mar 27's is due Mar 22 -> free, and it stays (no move).
+    previous = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+                for k, d in enumerate([20, 27], start=1)]
+    sc = load(horizon=MARCH, notice_from="2027-03-16", operators=[ROOM],
+              tournaments=[_large(count=2)])
+    plan = solve(sc, time_limit=10, previous=previous)
+    assert sorted((r.first_day.day, r.uid, r.sequence) for r in plan.rows) == [
+        (20, "sat-1@room.tourney", 0), (27, "sat-2@room.tourney", 0)]
+    assert sc.tournament("sat").fixed_dates == ()  # the scenario itself is unchanged
+    assert plan.scenario.tournament("sat").fixed_dates == (dt.date(2027, 3, 20),)
+
+
+def test_locked_tournament_keeps_its_days() -> None:
+    # previous: Mar 27 only; prefer_weekdays [sat] is met anywhere, so a fresh plan would take
+    # the earliest Saturday (Mar 6); locked keeps Mar 27 as a pinned date.
+    previous = [Announced("sat", dt.date(2027, 3, 27), "sat-1@room.tourney")]
+    sc = load(horizon=MARCH, notice_from="2027-02-01", operators=[ROOM],
+              tournaments=[_large(count=1, locked=True)])
+    plan = solve(sc, time_limit=10, previous=previous)
+    assert [(r.first_day.day, r.uid) for r in plan.rows] == [(27, "sat-1@room.tourney")]
+    assert [r.first_day.day for r in solve(sc, time_limit=10).rows] == [6]
+
+
+def test_dropped_occurrence_is_cancelled_and_new_one_gets_a_fresh_uid() -> None:
+    # previous: 3 occurrences (Mar 6, 13, 20); now count 2 and Mar 13 blacked out: Mar 6
+    # (sat-1) and Mar 20 (sat-3) are kept on their days, Mar 13 (sat-2) has no place left ->
+    # cancelled with SEQUENCE 0 + 1 = 1.
+    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+            for k, d in enumerate([6, 13, 20], start=1)]
+    sc = load(horizon=MARCH, notice_from="2027-02-01",
+              operators=[{**ROOM, "blackout": ["2027-03-13"]}], tournaments=[_large(count=2)])
+    plan = solve(sc, time_limit=10, previous=prev)
+    assert sorted((r.first_day.day, r.uid) for r in plan.rows) == [
+        (6, "sat-1@room.tourney"), (20, "sat-3@room.tourney")]
+    assert [(c.uid, c.first_day.day, c.sequence) for c in plan.cancelled] == [
+        ("sat-2@room.tourney", 13, 1)]
+    # count 3 again but Mar 6 and 13 blacked out: 20 and 27 remain; 27 is new -> sat-4
+    sc = load(horizon=MARCH, notice_from="2027-02-01",
+              operators=[{**ROOM, "blackout": ["2027-03-06", "2027-03-13"]}],
+              tournaments=[_large(count=3)])
+    plan = solve(sc, time_limit=10, previous=prev[2:])
+    assert sorted((r.first_day.day, r.uid) for r in plan.rows) == [
+        (20, "sat-3@room.tourney"), (27, "sat-4@room.tourney")]
+
+
+def test_unreadable_previous_is_a_clear_error(tmp_path: Path) -> None:
+    src = tmp_path / "s.yaml"
+    src.write_text(yaml.safe_dump({"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+                                   "operators": [ROOM], "tournaments": [_large()]}))
+    res = runner.invoke(app, ["solve", str(src), "--previous", str(tmp_path / "nope")])
+    assert res.exit_code == 2 and "no such file" in res.output
