@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -19,8 +20,11 @@ import icalendar
 import pytest
 import recurring_ical_events
 import vobject
+import yaml
+from typer.testing import CliRunner
 
 from constraints.base import License
+from scheduler.cli import app
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
 from scheduler.plan import Plan, Row
@@ -302,10 +306,13 @@ def test_deterministic_bytes_and_uids(files: dict[str, bytes]) -> None:
         [str(e["UID"]) for e in _events(files["calendar.ics"])]
 
 
-def test_deterministic_across_hash_seeds(files: dict[str, bytes]) -> None:
-    # set iteration order depends on PYTHONHASHSEED; the bytes must not.
+@pytest.mark.parametrize("make", ["_plan", "_series_plan"])
+def test_deterministic_across_hash_seeds(make: str) -> None:
+    # set iteration order depends on PYTHONHASHSEED; the bytes must not (also for the weekly
+    # series, whose weeks and EXDATEs come from sets of days).
+    files = calendar_files(globals()[make](), STAMP)
     code = ("import hashlib, tests.test_ical as t; from scheduler.export.ical import "
-            "calendar_files; f = calendar_files(t._plan(), t.STAMP); "
+            f"calendar_files; f = calendar_files(t.{make}(), t.STAMP); "
             "print(hashlib.sha256(b''.join(k.encode() + f[k] for k in sorted(f))).hexdigest())")
     want = hashlib.sha256(b"".join(k.encode() + files[k] for k in sorted(files))).hexdigest()
     for seed in ("1", "2"):
@@ -331,6 +338,189 @@ def test_recurring_ical_events_sees_the_span(files: dict[str, bytes]) -> None:
     on_15 = recurring_ical_events.of(cal).at((2027, 3, 15))
     assert MT_UID in {str(e["UID"]) for e in on_14}
     assert MT_UID not in {str(e["UID"]) for e in on_15}
+
+
+# --------------------------------------------------------------------------- weekly series
+# A Montana small-stakes night placed every week is one recurring VEVENT: RRULE (RFC 5545
+# §3.8.5.3) FREQ=WEEKLY with UNTIL = the last occurrence's day (a DATE, like DTSTART), and an
+# EXDATE (RFC 5545 §3.8.5.1) for every week in between without an occurrence.
+SERIES_UID = "mt-daily-series@mt-club.tourney"
+WEDNESDAYS = [dt.date(2027, 3, 3), dt.date(2027, 3, 10), dt.date(2027, 3, 24),
+              dt.date(2027, 3, 31)]
+"""Wednesdays of March 2027 are 3, 10, 17, 24, 31 (Mar 1 is a Monday); the 17th is a blackout
+day of Club Montana, so the plan holds the night on the other four."""
+
+
+def _series_scenario() -> Scenario:
+    data = {**SCENARIO, "operators": [
+        {**op, "blackout": ["2027-03-17"]} if op["id"] == "mt-club" else op
+        for op in SCENARIO["operators"]]}  # type: ignore[attr-defined]
+    return load_scenario(data)
+
+
+def _small_rows(days: list[dt.date]) -> list[Row]:
+    """Rows of mt-daily (Club Montana, 12:00 + 6 h) on ``days``, numbered by date as the solver
+    numbers them."""
+    return [Row(tournament_id="mt-daily", occurrence=k, operator_id="mt-club", jurisdiction="MT",
+                type="small-stakes", charitable=False, title="Daily Deepstack",
+                start=dt.datetime.combine(day, dt.time(12), DENVER),
+                end=dt.datetime.combine(day, dt.time(18), DENVER), first_day=day, last_day=day,
+                notice_due=None, permit_year=dt.date(2026, 7, 1), counted=False, players=None,
+                license_id="mt-club-small-2026", uid=f"mt-daily-{k}@mt-club.tourney")
+            for k, day in enumerate(sorted(days), start=1)]
+
+
+def _series_plan(days: list[dt.date] | None = None) -> Plan:
+    plan = _plan(_series_scenario())
+    plan.rows = sorted([*plan.rows, *_small_rows(WEDNESDAYS if days is None else days)],
+                       key=lambda r: (r.first_day, r.tournament_id, r.occurrence,
+                                      r.operator_id))
+    return plan
+
+
+def _expanded(data: bytes, tid: str = "mt-daily") -> list[dt.date]:
+    """The days on which a calendar application shows ``tid``: every instance of every VEVENT
+    (series expanded) between the horizon's start and end (2026-10-01 .. 2027-09-30)."""
+    cal = icalendar.Calendar.from_ical(data)
+    evs = recurring_ical_events.of(cal).between(dt.date(2026, 10, 1), dt.date(2027, 10, 1))
+    return sorted(e["DTSTART"].dt for e in evs if str(e.get("X-TOURNEY-TOURNAMENT")) == tid)
+
+
+def test_weekly_small_stakes_is_one_series_with_exdate() -> None:
+    # 4 placed Wednesdays -> one VEVENT: DTSTART 20270303, DTEND 20270304 (one all-day day),
+    # RRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE (Mar 3 + 4 weeks = Mar 31) and
+    # EXDATE;VALUE=DATE:20270317 (the blacked-out week), so it expands to 3, 10, 24, 31.
+    files = calendar_files(_series_plan(), STAMP)
+    data = files["calendar.ics"]
+    mine = [e for e in _events(data) if str(e.get("X-TOURNEY-TOURNAMENT")) == "mt-daily"]
+    assert [str(e["UID"]) for e in mine] == [SERIES_UID]
+    assert b"\r\nDTSTART;VALUE=DATE:20270303\r\nDTEND;VALUE=DATE:20270304\r\n" in data
+    assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE\r\n" in data
+    assert b"\r\nEXDATE;VALUE=DATE:20270317\r\n" in data
+    assert data.count(b"EXDATE") == 1
+    (ev,) = mine
+    assert type(ev["DTSTART"].dt) is dt.date and "X-TOURNEY-OCCURRENCE" not in ev
+    desc = str(ev["DESCRIPTION"])
+    assert ("every Wednesday from Wed 2027-03-03 to Wed 2027-03-31, 4 occurrences" in desc)
+    assert "Wed 2027-03-17 (blackout day of Club Montana)" in desc
+    assert "Tournament mt-daily, occurrences 1-4." in desc
+    assert "licence/permit mt-club-small-2026." in desc
+    # the expansion is exactly the plan's small-stakes first days
+    plan_days = sorted(r.first_day for r in _series_plan().rows if r.type == "small-stakes")
+    assert _expanded(data) == plan_days == WEDNESDAYS
+    # large-stakes and Maine events are still one VEVENT per occurrence, without RRULE
+    assert [str(e["UID"]) for e in _events(data) if "RRULE" in e] == [SERIES_UID]
+    assert MT_UID in _by_uid(data) and ME_UID in _by_uid(data)
+    # the series is in its operator's file (same VEVENT) and in no other operator's
+    club = files["calendars/mt-club.ics"]
+    assert _expanded(club) == WEDNESDAYS
+    assert SERIES_UID not in _by_uid(files["calendars/mt-elks.ics"])
+    # vobject reads the same rule set: 4 instances, the 17th excluded
+    v = _vobj(data)[SERIES_UID]
+    rset = v.getrruleset(addRDate=True)  # type: ignore[attr-defined]
+    assert [x.date() for x in rset] == WEDNESDAYS
+    assert v.dtstart.value == dt.date(2027, 3, 3)  # type: ignore[attr-defined]
+    # deterministic: same plan, same bytes
+    assert calendar_files(_series_plan(), STAMP) == files
+
+
+def test_series_per_weekday_when_on_several_weekdays() -> None:
+    # Wednesdays 3, 10, 24, 31 (17 blacked out), Saturdays 6 and 20 (13 skipped) and one
+    # Thursday, the 11th. Numbered by date: 3->1, 6->2, 10->3, 11->4, 20->5, 24->6, 31->7.
+    # -> a Wednesday series (EXDATE 20270317), a Saturday series
+    #    (RRULE ...;UNTIL=20270320;BYDAY=SA, EXDATE 20270313), each UID naming its weekday, and
+    #    the lone Thursday as an ordinary occurrence VEVENT (occurrence 4).
+    sat = [dt.date(2027, 3, 6), dt.date(2027, 3, 20)]
+    thu = [dt.date(2027, 3, 11)]
+    days = sorted(WEDNESDAYS + sat + thu)
+    data = calendar_files(_series_plan(days), STAMP)["calendar.ics"]
+    events = _by_uid(data)
+    mine = sorted(u for u, e in events.items() if str(e.get("X-TOURNEY-TOURNAMENT")) ==
+                  "mt-daily")
+    assert mine == ["mt-daily-4@mt-club.tourney", "mt-daily-sat-series@mt-club.tourney",
+                    "mt-daily-wed-series@mt-club.tourney"]
+    assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE\r\n" in data
+    assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270320;BYDAY=SA\r\n" in data
+    assert b"\r\nEXDATE;VALUE=DATE:20270313\r\n" in data
+    assert b"\r\nEXDATE;VALUE=DATE:20270317\r\n" in data
+    assert str(events["mt-daily-4@mt-club.tourney"]["X-TOURNEY-OCCURRENCE"]) == "4"
+    wed = str(events["mt-daily-wed-series@mt-club.tourney"]["DESCRIPTION"])
+    assert "Tournament mt-daily, occurrences 1, 3, 6-7." in wed
+    sat_desc = str(events["mt-daily-sat-series@mt-club.tourney"]["DESCRIPTION"])
+    assert "No occurrence in the week(s) of: Sat 2027-03-13." in sat_desc  # not a blackout
+    # the union of the expansions is exactly the placed first days
+    assert _expanded(data) == days
+    for uid, want in (("mt-daily-wed-series@mt-club.tourney", WEDNESDAYS),
+                      ("mt-daily-sat-series@mt-club.tourney", sat)):
+        rset = _vobj(data)[uid].getrruleset(addRDate=True)  # type: ignore[attr-defined]
+        assert [x.date() for x in rset] == want
+
+
+def test_single_small_stakes_occurrence_is_no_series() -> None:
+    # one placed night: nothing recurs, so it stays the ordinary occurrence VEVENT
+    data = calendar_files(_series_plan([dt.date(2027, 3, 3)]), STAMP)["calendar.ics"]
+    assert b"RRULE" not in data and b"EXDATE" not in data
+    assert _expanded(data) == [dt.date(2027, 3, 3)]
+    assert "mt-daily-1@mt-club.tourney" in _by_uid(data)
+
+
+# `tourney check` on the product's own calendar with a weekly series
+_runner = CliRunner()
+CHECK_SCENARIO = {
+    "name": "Series check 2027",
+    "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
+    "notice_from": "2026-12-01",
+    "operators": [{"id": "room", "name": "Bitterroot Card Room", "jurisdiction": "MT",
+                   "live_tables": 2, "blackout": ["2027-03-17"]}],
+    # count 4 on the four fixed Wednesdays; the window reaches into April, so only COUNT
+    # (not WINDOW) forbids a fifth Wednesday such as Apr 7
+    "tournaments": [{"id": "bounty", "title": "Wednesday Night Bounty", "type": "small-stakes",
+                     "operators": ["room"], "start_time": "19:00", "hours": 4, "count": 4,
+                     "entry_fee": 60, "weekdays": ["wed"],
+                     "window": {"start": "2027-03-01", "end": "2027-04-30"},
+                     "fixed_dates": [d.isoformat() for d in WEDNESDAYS]}],
+}
+
+
+def _check(scenario: Path, schedule: Path) -> tuple[int, list[tuple[str, ...]], str]:
+    res = _runner.invoke(app, ["check", str(scenario), str(schedule), "--format", "json"])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    found = [(v["rule"], v["operator_id"], v["tournament_id"], v["occurrence"], v["dates"])
+             for v in json.loads(res.stdout)]
+    return res.exit_code, found, res.stderr
+
+
+def test_tourney_check_reads_the_weekly_series(tmp_path: Path) -> None:
+    sc = tmp_path / "scenario.yaml"
+    sc.write_text(yaml.safe_dump(CHECK_SCENARIO, sort_keys=False), encoding="utf-8")
+    out = tmp_path / "plan"
+    res = _runner.invoke(app, ["solve", str(sc), "--out", str(out), "--time-limit", "10"])
+    assert res.exit_code == 0, res.output
+    ics = (out / "calendar.ics").read_bytes()
+    # the solved plan: one series, Mar 3 .. Mar 31, the blacked-out 17th excluded
+    assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE\r\n" in ics
+    assert b"\r\nEXDATE;VALUE=DATE:20270317\r\n" in ics
+    assert _expanded(ics, "bounty") == WEDNESDAYS
+    # the product's own calendar (licenses.csv beside it: fees checked too) is clean
+    for f in ("calendar.ics", "calendars/room.ics"):
+        assert _check(sc, out / f) == (0, [], ""), f
+
+    def edited(old: bytes, new: bytes) -> Path:
+        assert ics.count(old) == 1
+        path = tmp_path / f"edited-{len(list(tmp_path.glob('edited-*')))}" / "calendar.ics"
+        path.parent.mkdir()
+        path.write_bytes(ics.replace(old, new))
+        return path
+
+    # a person extends the series by a week: UNTIL Apr 7 -> 5 Wednesdays, count is 4
+    # (COUNT names the tournament's first occurrence, no single date)
+    longer = edited(b"UNTIL=20270331", b"UNTIL=20270407")
+    assert _check(sc, longer) == (1, [("COUNT", "room", "bounty", "1", "")], "")
+    # a person deletes the EXDATE: the night is back on the blackout day Mar 17, the 3rd by
+    # date (3, 10, 17, 24, 31), and there are 5 of 4
+    no_exdate = edited(b"EXDATE;VALUE=DATE:20270317\r\n", b"")
+    assert _check(sc, no_exdate) == (1, [("BLACKOUT", "room", "bounty", "3", "2027-03-17"),
+                                         ("COUNT", "room", "bounty", "1", "")], "")
 
 
 # --------------------------------------------------------------------------- checklist

@@ -4,9 +4,18 @@
 mapped to bytes and writes nothing. All text goes through the ``icalendar`` library (escaping,
 line folding at 75 octets, CRLF).
 
-- Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file).
+- Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file),
+  except weekly Montana small-stakes nights (below).
   A tournament on the premises of several operators appears once in ``calendar.ics`` with every
   venue in LOCATION and DESCRIPTION, and the same VEVENT appears in each co-host's file.
+- The placed occurrences of a Montana small-stakes tournament on one weekday (at least two)
+  are one recurring VEVENT: DTSTART the first occurrence's day,
+  ``RRULE:FREQ=WEEKLY;UNTIL=<last occurrence's day>;BYDAY=..`` (RFC 5545 §3.8.5.3, UNTIL a DATE
+  like DTSTART) and an ``EXDATE;VALUE=DATE`` (§3.8.5.1) for every week in between without an
+  occurrence (blackouts, skipped weeks), so the expansion is exactly the placed days. UID
+  ``<tournament>-series@<operator>.tourney``, or ``<tournament>-<weekday>-series@...`` when the
+  tournament is placed on several weekdays (one series per weekday); no X-TOURNEY-OCCURRENCE
+  (``tourney check`` numbers a series' occurrences by date, as the plan does).
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
   day + 1, exclusive, RFC 5545 §3.6.1); a "day" is a calendar day (ARM 23.16.101).
 - Maine occurrences are timed events in the operator's zone (``DTSTART;TZID=...``), with a
@@ -53,6 +62,10 @@ _TYPE_LABEL = {
     "super-cribbage": "Maine super cribbage tournament",
     "charitable-cribbage": "Maine charitable cribbage tournament",
 }
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""Weekday names as in scenarios (``date.weekday()`` order), used in series UIDs."""
+_BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DEADLINE_ALARM = dt.timedelta(days=-7)
 """Reminder before a due date (notice, application, report)."""
 WINDOW_ALARM = dt.timedelta(days=-1)
@@ -192,57 +205,183 @@ def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
 
 
 def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
-    scenario = plan.scenario
-    for (tid, occ), rows in sorted(_group(plan).items()):
-        first = rows[0]
-        t = _tournament(scenario, tid)
-        ops = [(r, _operator(scenario, r.operator_id)) for r in rows]
-        ev = _new_event(first.uid, stamp, first.title)
-        tzid: str | None = None
-        if first.jurisdiction == "MT":
-            _all_day(ev, first.first_day, first.last_day)
-            key = _midnight(first.first_day)
-            dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
-                     f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
-                     f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
+    groups = _group(plan)
+    series = _weekly_series(groups)
+    in_series = {(rows[0].tournament_id, rows[0].occurrence)
+                 for _, members in series for rows in members}
+    for (tid, occ), rows in sorted(groups.items()):
+        if (tid, occ) not in in_series:
+            yield _occurrence_item(plan.scenario, tid, occ, rows, stamp)
+    for uid, members in series:
+        yield _series_item(plan.scenario, uid, members, stamp)
+
+
+def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> list[str]:
+    """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
+    lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
+    for r, licence in zip(rows, licences, strict=True):
+        op = _operator(scenario, r.operator_id)
+        place = _place(op) if op else r.operator_id
+        line = f"- {place}: licence/permit {licence}"
+        if r.notice_due is not None:
+            line += (f"; notice to the Gambling Control Division due "
+                     f"{_day(r.notice_due)} ({cite('MT-NOTICE')})")
+        lines.append(line + ".")
+    return lines
+
+
+def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: str,
+              venues: list[str], which: str) -> None:
+    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
+    first = rows[0]
+    t = _tournament(scenario, tid)
+    ops = [_operator(scenario, r.operator_id) for r in rows]
+    ev.add("location", " / ".join(_venue(op) if op else r.operator_id
+                                  for r, op in zip(rows, ops, strict=True)))
+    ev.add("categories", [first.type])
+    kind = _TYPE_LABEL.get(first.type, first.type)
+    lines = [
+        first.title,
+        dates,
+        f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
+        f"Players: {first.players if first.players is not None else 'not set'}.",
+        *venues,
+        f"Tournament {tid}, {which}.",
+    ]
+    items = checklist(scenario, t) if t is not None else []
+    if items:
+        lines += ["Checklist:", *(f"- {c}" for c in items)]
+    lines += readings(scenario)
+    ev.add("description", "\n".join(lines))
+    ev.add("x-tourney-tournament", tid)
+
+
+def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
+                     stamp: dt.datetime) -> _Item:
+    first = rows[0]
+    ev = _new_event(first.uid, stamp, first.title)
+    tzid: str | None = None
+    if first.jurisdiction == "MT":
+        _all_day(ev, first.first_day, first.last_day)
+        key = _midnight(first.first_day)
+        dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
+                 f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
+                 f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
+    else:
+        op0 = _operator(scenario, first.operator_id)
+        tz = op0.tz if op0 is not None else first.start.tzinfo
+        start, end = first.start.astimezone(tz), first.end.astimezone(tz)
+        ev.add("dtstart", start)
+        ev.add("dtend", end)
+        tzid = str(getattr(start.tzinfo, "key", start.tzname()))
+        key = start.replace(tzinfo=None)
+        hours = (end - start).total_seconds() / 3600
+        dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
+                 f"{hours:g} hours.")
+    venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
+    _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
+    ev.add("x-tourney-occurrence", str(occ))
+    return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
+                 (first.start.date(), first.end.date()))
+
+
+# --------------------------------------------------------------------------- weekly series
+def _shape(rows: list[Row]) -> tuple[tuple[str, ...], int]:
+    """What must be the same for every occurrence of a series: venues and length in days."""
+    return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
+
+
+def _weekly_series(groups: dict[tuple[str, int], list[Row]]
+                   ) -> list[tuple[str, list[list[Row]]]]:
+    """The weekly series of Montana small-stakes tournaments: ``(uid, occurrences)`` with the
+    occurrences (each its rows, one per operator) in date order.
+
+    One series per tournament and weekday with at least two occurrences, all with the same
+    venues and length; anything else stays one VEVENT per occurrence.
+    """
+    by_t: dict[str, dict[int, list[list[Row]]]] = {}
+    for (tid, _), rows in sorted(groups.items()):
+        r = rows[0]
+        if r.jurisdiction == "MT" and r.type == "small-stakes":
+            by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
+    out: list[tuple[str, list[list[Row]]]] = []
+    for tid, by_wd in sorted(by_t.items()):
+        for wd, members in sorted(by_wd.items()):
+            members.sort(key=lambda rs: (rs[0].first_day, rs[0].occurrence))
+            days = [rs[0].first_day for rs in members]
+            if (len(members) < 2 or len(set(days)) < len(days)
+                    or len({_shape(rs) for rs in members}) > 1):
+                continue
+            name = f"{tid}-series" if len(by_wd) == 1 else f"{tid}-{_WEEKDAYS[wd]}-series"
+            out.append((f"{name}@{members[0][0].operator_id}.tourney", members))
+    return out
+
+
+def _numbers(occs: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    parts: list[str] = []
+    for n in sorted(occs):
+        if parts and n == int(parts[-1].rpartition("-")[2]) + 1:
+            parts[-1] = f"{parts[-1].partition('-')[0]}-{n}"
         else:
-            op0 = ops[0][1]
-            tz = op0.tz if op0 is not None else first.start.tzinfo
-            start, end = first.start.astimezone(tz), first.end.astimezone(tz)
-            ev.add("dtstart", start)
-            ev.add("dtend", end)
-            tzid = str(getattr(start.tzinfo, "key", start.tzname()))
-            key = start.replace(tzinfo=None)
-            hours = (end - start).total_seconds() / 3600
-            dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
-                     f"{hours:g} hours.")
-        ev.add("location", " / ".join(_venue(op) if op else r.operator_id for r, op in ops))
-        ev.add("categories", [first.type])
-        kind = _TYPE_LABEL.get(first.type, first.type)
-        lines = [
-            first.title,
-            dates,
-            f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
-            f"Players: {first.players if first.players is not None else 'not set'}.",
-            "Venue(s):" if len(rows) > 1 else "Venue:",
-        ]
-        for r, op in ops:
-            place = _place(op) if op else r.operator_id
-            line = f"- {place}: licence/permit {r.license_id or 'none'}"
-            if r.notice_due is not None:
-                line += (f"; notice to the Gambling Control Division due "
-                         f"{_day(r.notice_due)} ({cite('MT-NOTICE')})")
-            lines.append(line + ".")
-        lines.append(f"Tournament {tid}, occurrence {occ}.")
-        items = checklist(scenario, t) if t is not None else []
-        if items:
-            lines += ["Checklist:", *(f"- {c}" for c in items)]
-        lines += readings(scenario)
-        ev.add("description", "\n".join(lines))
-        ev.add("x-tourney-tournament", tid)
-        ev.add("x-tourney-occurrence", str(occ))
-        yield _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
-                    (first.start.date(), first.end.date()))
+            parts.append(str(n))
+    return ", ".join(parts)
+
+
+def _licence_runs(rows: list[Row]) -> str:
+    """One operator's licence over a series (``rows`` in date order): the licence, or each
+    licence with the days it covers when it changes (e.g. a new permit year)."""
+    runs: list[tuple[str, dt.date, dt.date]] = []
+    for r in rows:
+        lid = r.license_id or "none"
+        if runs and runs[-1][0] == lid:
+            runs[-1] = (lid, runs[-1][1], r.first_day)
+        else:
+            runs.append((lid, r.first_day, r.first_day))
+    if len(runs) == 1:
+        return runs[0][0]
+    return "; ".join(f"{lid} ({_day(a)} to {_day(b)})" if a != b else f"{lid} ({_day(a)})"
+                     for lid, a, b in runs)
+
+
+def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
+                 stamp: dt.datetime) -> _Item:
+    rows = members[0]
+    first = rows[0]
+    tid = first.tournament_id
+    days = [rs[0].first_day for rs in members]
+    start, until = days[0], days[-1]
+    wd = start.weekday()
+    placed = set(days)
+    skipped = [d for k in range((until - start).days // 7 + 1)
+               if (d := start + dt.timedelta(weeks=k)) not in placed]
+    ev = _new_event(uid, stamp, first.title)
+    _all_day(ev, first.first_day, first.last_day)
+    ev.add("rrule", {"freq": "weekly", "until": until, "byday": _BYDAY[wd]})
+    for d in skipped:
+        ev.add("exdate", d)
+    length = (first.last_day - first.first_day).days + 1
+    n = len(members)
+    later = (first.end.date() - first.start.date()).days
+    ends = f"{first.end:%H:%M}" + ("" if not later else " the next day" if later == 1
+                                   else f" {later} days later")
+    dates = (f"Dates: every {_WEEKDAY_NAMES[wd]} from {_day(start)} to {_day(until)}, "
+             f"{n} occurrence{'s' if n != 1 else ''} (all day, {length} calendar day(s) "
+             f"each); play starts {first.start:%H:%M} and ends {ends} (local time).")
+    if skipped:
+        blackout = {op.name: set(op.blackout) for r in rows
+                    if (op := _operator(scenario, r.operator_id)) is not None}
+        notes = []
+        for d in skipped:
+            closed = [name for name, days_off in blackout.items() if d in days_off]
+            notes.append(_day(d) + (f" (blackout day of {', '.join(closed)})" if closed else ""))
+        dates += f"\nNo occurrence in the week(s) of: {'; '.join(notes)}."
+    venues = _venue_lines(scenario, rows, [_licence_runs([rs[i] for rs in members])
+                                           for i in range(len(rows))])
+    _describe(ev, scenario, tid, rows, dates, venues,
+              f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
+    return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
+                 (first.start.date(), members[-1][0].end.date()))
 
 
 # --------------------------------------------------------------------------- deadlines
