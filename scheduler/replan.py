@@ -88,27 +88,40 @@ _UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
 
 
 def _from_ics(path: Path) -> list[Announced]:
+    import recurring_ical_events
     from icalendar import Calendar
 
     try:
         cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+        events = [ev for cal in cals
+                  for ev in recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))]
     except Exception as exc:
         raise PreviousError(f"{path}: not a readable iCalendar file ({exc})") from None
     out: dict[str, Announced] = {}
-    for cal in cals:
-        for ev in cal.walk("VEVENT"):
-            if ev.get("X-TOURNEY-DEADLINE") or str(ev.get("STATUS", "")).upper() == "CANCELLED":
-                continue
-            uid = str(ev.get("UID", ""))
-            tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))
-            m = _UID.match(uid)
-            if not tid and m:
-                tid = m.group("tid")
-            start = ev.get("DTSTART")
-            if not tid or start is None or ev.get("RRULE"):
-                continue
-            day = start.dt.date() if isinstance(start.dt, dt.datetime) else start.dt
-            out.setdefault(uid, Announced(tid, day, uid, int(ev.get("SEQUENCE", 0))))
+    series: dict[str, list[tuple[dt.date, str, int]]] = {}  # tid -> (day, host, sequence)
+    for ev in events:
+        if ev.get("X-TOURNEY-DEADLINE") or str(ev.get("STATUS", "")).upper() == "CANCELLED":
+            continue
+        uid = str(ev.get("UID", ""))
+        tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))
+        m = _UID.match(uid)
+        if not tid and m:
+            tid = m.group("tid")
+        start = ev.get("DTSTART")
+        if not tid or start is None:
+            continue
+        day = start.dt.date() if isinstance(start.dt, dt.datetime) else start.dt
+        seq = int(ev.get("SEQUENCE", 0))
+        if "-series@" in uid:  # a weekly series: one UID for many nights
+            host = uid.split("@", 1)[1].removesuffix(".tourney")
+            series.setdefault(tid, []).append((day, host, seq))
+        else:
+            out.setdefault(uid, Announced(tid, day, uid, seq))
+    for tid, nights in series.items():
+        # the nights of a series are numbered by date, as the plan numbers them
+        for k, (day, host, seq) in enumerate(sorted(nights), start=1):
+            uid = f"{tid}-{k}@{host}.tourney"
+            out.setdefault(uid, Announced(tid, day, uid, seq))
     return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 

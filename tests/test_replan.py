@@ -109,3 +109,43 @@ def test_unreadable_previous_is_a_clear_error(tmp_path: Path) -> None:
                                    "operators": [ROOM], "tournaments": [_large()]}))
     res = runner.invoke(app, ["solve", str(src), "--previous", str(tmp_path / "nope")])
     assert res.exit_code == 2 and "no such file" in res.output
+
+
+def test_moved_and_cancelled_in_the_calendar(tmp_path: Path) -> None:
+    """RFC 5545 §3.8.7.4 SEQUENCE and §3.8.1.11 STATUS:CANCELLED after a re-plan."""
+    import icalendar
+
+    from scheduler.export.ical import calendar_files
+
+    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+            for k, d in enumerate([6, 13, 20], start=1)]
+    # count 2, Mar 6 blacked out: Mar 13 and 20 kept (SEQUENCE 0), Mar 6 cancelled (1)
+    sc = load(horizon=MARCH, notice_from="2027-02-01",
+              operators=[{**ROOM, "blackout": ["2027-03-06"]}], tournaments=[_large(count=2)])
+    plan = solve(sc, time_limit=10, previous=prev)
+    cal = icalendar.Calendar.from_ical(
+        calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
+    events = {str(e["UID"]): e for e in cal.walk("VEVENT") if not e.get("X-TOURNEY-DEADLINE")}
+    assert {u: (int(e["SEQUENCE"]), str(e.get("STATUS", ""))) for u, e in events.items()} == {
+        "sat-1@room.tourney": (1, "CANCELLED"), "sat-2@room.tourney": (0, ""),
+        "sat-3@room.tourney": (0, "")}
+    assert events["sat-1@room.tourney"].decoded("DTSTART") == dt.date(2027, 3, 6)
+
+
+def test_previous_calendar_with_a_weekly_series(tmp_path: Path) -> None:
+    # Wednesdays of March 2027: 3, 10, 17, 24, 31 (count all) written as one RRULE series;
+    # re-planning from calendar.ics reads its 5 nights and keeps them (nothing moves)
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01", "operators": [ROOM],
+            "tournaments": [{"id": "wed", "title": "Wednesday", "type": "small-stakes",
+                             "operators": ["room"], "count": "all", "weekdays": ["wed"],
+                             "entry_fee": 40, "start_time": "19:00", "hours": 4}]}
+    src = tmp_path / "s.yaml"
+    src.write_text(yaml.safe_dump(base))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    res = runner.invoke(app, ["solve", str(src), "--out", str(b), "--previous",
+                              str(a / "calendar.ics")])
+    assert res.exit_code == 0, res.output
+    assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
+        (f"2027-03-{d:02d}", f"wed-{k}@room.tourney", "0")
+        for k, d in enumerate([3, 10, 17, 24, 31], start=1)]

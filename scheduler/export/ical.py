@@ -98,6 +98,7 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
         *_occurrence_items(plan, stamp),
         *_notice_items(plan, stamp),
         *_licence_items(plan, stamp),
+        *_cancelled_items(plan, stamp),
     ]
     items.sort(key=lambda i: i.sort_key)
     files = {CALENDAR_FILE: _calendar(scenario.name, items)}
@@ -132,17 +133,30 @@ def _calendar(name: str, items: list[_Item]) -> bytes:
     return cal.to_ical()
 
 
+def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    """Re-plans: an announced occurrence the new plan drops, as STATUS:CANCELLED with its UID
+    and SEQUENCE + 1 (RFC 5545 §3.8.1.11), so subscribed calendars remove it."""
+    for c in plan.cancelled:
+        ev = _new_event(c.uid, stamp, f"Cancelled: {c.title}", c.sequence)
+        ev.add("status", "CANCELLED")
+        _all_day(ev, c.first_day, c.first_day)
+        ev.add("x-tourney-tournament", c.tournament_id)
+        ev.add("description", f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
+        yield _Item((_midnight(c.first_day), c.uid), frozenset(c.operators), ev, None,
+                    (c.first_day, c.first_day))
+
+
 def _utc(stamp: dt.datetime) -> dt.datetime:
     if stamp.tzinfo is None:
         stamp = stamp.replace(tzinfo=dt.UTC)
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
 
 
-def _new_event(uid: str, stamp: dt.datetime, summary: str) -> Event:
+def _new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
     ev = Event()
     ev.add("uid", uid)
     ev.add("dtstamp", stamp)
-    ev.add("sequence", 0)
+    ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
     ev.add("summary", summary)
     return ev
 
@@ -259,7 +273,7 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
                      stamp: dt.datetime) -> _Item:
     first = rows[0]
-    ev = _new_event(first.uid, stamp, first.title)
+    ev = _new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
     if first.jurisdiction == "MT":
         _all_day(ev, first.first_day, first.last_day)
@@ -355,7 +369,8 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
     placed = set(days)
     skipped = [d for k in range((until - start).days // 7 + 1)
                if (d := start + dt.timedelta(weeks=k)) not in placed]
-    ev = _new_event(uid, stamp, first.title)
+    # the series changes when any of its nights moved in a re-plan
+    ev = _new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
     _all_day(ev, first.first_day, first.last_day)
     ev.add("rrule", {"freq": "weekly", "until": until, "byday": _BYDAY[wd]})
     for d in skipped:
