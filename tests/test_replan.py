@@ -149,3 +149,24 @@ def test_previous_calendar_with_a_weekly_series(tmp_path: Path) -> None:
     assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
         (f"2027-03-{d:02d}", f"wed-{k}@room.tourney", "0")
         for k, d in enumerate([3, 10, 17, 24, 31], start=1)]
+
+
+def test_bundled_example_one_new_blackout_moves_only_what_it_touches(tmp_path: Path) -> None:
+    # maine-legion-post.yaml places Saturday Hold'em #2 on Sat 2027-02-06. Blacking out that
+    # day and re-planning moves that one game only (a fresh solve would move 3).
+    src = Path(__file__).resolve().parents[1] / "data" / "examples" / "maine-legion-post.yaml"
+    data = yaml.safe_load(src.read_text())
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert ("saturday-holdem", "2027-02-06") in {(r["tournament_id"], r["first_day"])
+                                                 for r in _rows(a)}
+    data["operators"][0]["blackout"].append(dt.date(2027, 2, 6))
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(data))
+    res = runner.invoke(app, ["solve", str(changed), "--out", str(b), "--previous", str(a)])
+    assert res.exit_code == 0, res.output
+    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("moved      Saturday Hold'em (saturday-holdem-2@post-212.tourney)"
+                               ": 2027-02-06..2027-02-06 -> ")
+    assert lines[1].startswith("1 moved, 0 added, 0 cancelled")
