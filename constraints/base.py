@@ -16,6 +16,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from constraints.catalogue import RULES, cite
@@ -77,7 +78,16 @@ class Audit:
         return self.operators is None or bool(self.operators & set(t.operators))
 
     def of_operator(self, op: Operator) -> list[Placed]:
-        return [p for p in self.placed if op.id in p.tournament.operators]
+        """The occurrences ``op`` holds (alone or shared), in the order of ``placed``."""
+        return self._by_operator.get(op.id, [])
+
+    @cached_property
+    def _by_operator(self) -> dict[str, list[Placed]]:
+        out: dict[str, list[Placed]] = {}
+        for p in self.placed:
+            for oid in p.tournament.operators:
+                out.setdefault(oid, []).append(p)
+        return out
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,47 @@ def check(
         raise typer.Exit(1)
 
 
+@app.command()
+def publish(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    url: Annotated[str, typer.Option("--caldav", help="The CalDAV server's URL, e.g. "
+                                     "https://cal.example.org/dav/.")],
+    user: Annotated[str, typer.Option("--user", help="CalDAV user name.")],
+) -> None:
+    """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
+    <operator> (created when missing): events updated by UID, removed or cancelled ones
+    deleted, nothing else touched. The password is read from TOURNEY_CALDAV_PASSWORD, else
+    asked for. Exit 0 done, 2 a problem (folder, URL, password, server)."""
+    import os
+    import sys
+
+    from scheduler.export.caldav import PASSWORD_ENV, PublishError, publish_to, summary
+
+    password = os.environ.get(PASSWORD_ENV)
+    if password is None:
+        try:
+            if sys.stdin is not None and sys.stdin.isatty():
+                password = typer.prompt(f"CalDAV password for {user}", hide_input=True,
+                                        err=True)
+            else:  # piped: the first line of standard input
+                line = sys.stdin.readline() if sys.stdin is not None else ""
+                password = line.rstrip("\r\n") if line else None
+        except (typer.Abort, OSError, ValueError):
+            password = None
+        if password is None:
+            _err(f"tourney: no password (set {PASSWORD_ENV} or type it at the prompt)")
+            raise typer.Exit(2)
+    try:
+        results = publish_to(plan_dir, url, user, password)
+    except PublishError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        _err("tourney: interrupted; the server may hold part of the changes: publish again.")
+        raise typer.Exit(130) from None
+    typer.echo(summary(results, url), nl=False)
+
+
 def main() -> None:
     """Console entry point. An unexpected failure is reported in one line (exit 3), never as
     a traceback; set TOURNEY_DEBUG=1 to see the traceback."""

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -386,17 +387,21 @@ class Scenario(_Model):
     tournaments: tuple[Tournament, ...] = ()
 
     def operator(self, operator_id: str) -> Operator:
-        return self._op_index()[operator_id]
+        return self._op_index[operator_id]
 
+    @cached_property
     def _op_index(self) -> dict[str, Operator]:
         return {o.id: o for o in self.operators}
 
+    @cached_property
+    def _t_index(self) -> dict[str, Tournament]:
+        return {t.id: t for t in self.tournaments}
+
     def tournament(self, tournament_id: str) -> Tournament:
-        return {t.id: t for t in self.tournaments}[tournament_id]
+        return self._t_index[tournament_id]
 
     def operators_of(self, t: Tournament) -> list[Operator]:
-        idx = self._op_index()
-        return [idx[o] for o in t.operators]
+        return [self._op_index[o] for o in t.operators]
 
     def jurisdiction_of(self, t: Tournament) -> str:
         return "MT" if t.type in MT_TYPES else "ME"

@@ -1,0 +1,492 @@
+"""Publish a plan's per-operator calendars to a CalDAV server (``tourney publish``).
+
+Each ``calendars/<operator_id>.ics`` of a plan folder goes into the CalDAV calendar collection
+``<operator_id>/`` in the user's calendar home (RFC 4791), created when missing with the file's
+X-WR-CALNAME as its display name. Inside it:
+
+- every UID of the file is one calendar object resource (RFC 4791 §4.1: one UID per resource,
+  all its VEVENTs together, no METHOD), holding the VEVENT(s) and the VTIMEZONEs their TZID
+  parameters name; a new one is named ``<uid-safe>.ics`` (:func:`resource_name`), an existing
+  one keeps the server's name;
+- it is put only when its content differs from the server's (:func:`same_content`: property and
+  component order, line folding and DTSTAMP / LAST-MODIFIED / CREATED do not count), so a
+  second publish of the same plan changes nothing;
+- a server event whose UID is no longer in the file, or whose VEVENT in the file has
+  ``STATUS:CANCELLED``, is deleted;
+- other calendars, and objects without a VEVENT (tasks, journals), are never touched.
+
+Writes are conditional (``If-None-Match: *`` for new resources, ``If-Match`` with the listed
+ETag otherwise): an object changed on the server while publishing stops the run instead of
+being overwritten. Publishing again finishes the job.
+
+The pure parts (:func:`read_calendar`, :func:`plan_sync`, :func:`same_content`) take bytes and
+return values; :class:`CalDAVServer` is the only code that talks to a server (through the
+``caldav`` library), behind the small :class:`CalendarServer` protocol.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Protocol
+from urllib.parse import quote, unquote, urlsplit
+
+from icalendar import Calendar, Component
+
+PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
+"""Environment variable holding the CalDAV password (never a command-line flag)."""
+TIMEOUT = 30
+"""Seconds to wait for the server on each request."""
+PRODID = "-//tourney//tourney publish//EN"
+IGNORED_PROPERTIES = frozenset({"DTSTAMP", "LAST-MODIFIED", "CREATED"})
+"""Properties a server may set or rewrite by itself: not a difference worth a PUT."""
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class PublishError(Exception):
+    """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
+
+
+# --------------------------------------------------------------------------- plan side
+@dataclass(frozen=True)
+class OperatorCalendar:
+    """One ``calendars/<operator_id>.ics``: the resources to have on the server."""
+
+    operator_id: str
+    name: str
+    resources: Mapping[str, bytes]
+    """UID → iCalendar object (VCALENDAR with its VTIMEZONEs and VEVENTs) to put."""
+    cancelled: frozenset[str] = frozenset()
+    """UIDs whose VEVENT is STATUS:CANCELLED: deleted from the server, never put."""
+
+
+def resource_name(uid: str) -> str:
+    """The file name of a new resource for ``uid``: the UID itself when it is made of letters,
+    digits, ``.``, ``_`` and ``-`` only; else those runs replaced by ``_`` and a short hash of
+    the UID appended (so two UIDs never share a name). Always safe in a URL path."""
+    safe = _SAFE.sub("_", uid).lstrip(".")[:150]
+    if safe != uid or not safe:
+        safe = f"{safe}-{hashlib.sha256(uid.encode('utf-8')).hexdigest()[:12]}"
+    return f"{safe}.ics"
+
+
+def _parse(data: bytes | str) -> Calendar:
+    cal = Calendar.from_ical(data)
+    if not isinstance(cal, Calendar):  # several VCALENDARs in one file
+        raise ValueError("not a single VCALENDAR")
+    return cal
+
+
+def _props(comp: Component) -> Iterable[tuple[str, Any]]:
+    for name, value in comp.items():
+        for v in value if isinstance(value, list) else [value]:
+            yield name.upper(), v
+
+
+def _tzids(comp: Component) -> set[str]:
+    found = {str(v.params["TZID"]) for _, v in _props(comp)
+             if hasattr(v, "params") and "TZID" in v.params}
+    for sub in comp.subcomponents:
+        found |= _tzids(sub)
+    return found
+
+
+def _is_cancelled(events: Sequence[Component]) -> bool:
+    """The master VEVENT (no RECURRENCE-ID) is cancelled; without a master, all are."""
+    masters = [e for e in events if "RECURRENCE-ID" not in e]
+    pick = masters or list(events)
+    return all(str(e.get("STATUS", "")).upper() == "CANCELLED" for e in pick)
+
+
+def read_calendar(operator_id: str, data: bytes) -> OperatorCalendar:
+    """Split one operator's .ics into one resource per UID. Raises ValueError when the bytes
+    are not one iCalendar object or a VEVENT has no UID."""
+    cal = _parse(data)
+    name = str(cal.get("X-WR-CALNAME") or cal.get("NAME") or operator_id)
+    zones = {str(tz["TZID"]): tz for tz in cal.subcomponents
+             if tz.name == "VTIMEZONE" and "TZID" in tz}
+    by_uid: dict[str, list[Component]] = {}
+    for ev in cal.subcomponents:
+        if ev.name != "VEVENT":
+            continue
+        uid = str(ev.get("UID", "")).strip()
+        if not uid:
+            raise ValueError(f"a VEVENT without UID ({ev.get('SUMMARY', 'no SUMMARY')})")
+        by_uid.setdefault(uid, []).append(ev)
+    resources: dict[str, bytes] = {}
+    cancelled: set[str] = set()
+    for uid, events in by_uid.items():
+        if _is_cancelled(events):
+            cancelled.add(uid)
+            continue
+        out = Calendar()
+        out.add("prodid", str(cal.get("PRODID") or PRODID))
+        out.add("version", "2.0")
+        if "CALSCALE" in cal:
+            out.add("calscale", str(cal["CALSCALE"]))
+        needed: set[str] = set()
+        for ev in events:
+            needed |= _tzids(ev)
+        for tzid in sorted(needed & zones.keys()):
+            out.add_component(zones[tzid])
+        for ev in events:
+            out.add_component(ev)
+        resources[uid] = out.to_ical()
+    return OperatorCalendar(operator_id, name, resources, frozenset(cancelled))
+
+
+def read_plan_calendars(plan_dir: str | Path) -> list[OperatorCalendar]:
+    """Every ``calendars/<operator_id>.ics`` of a plan folder, by operator ID. Raises
+    PublishError when the folder has none or one cannot be read."""
+    folder = Path(plan_dir) / "calendars"
+    if not folder.is_dir():
+        raise PublishError(f"{plan_dir} is not a plan folder (no calendars/ in it); give a "
+                           "folder written by `tourney solve --out`")
+    files = sorted(p for p in folder.iterdir() if p.suffix == ".ics" and p.is_file())
+    if not files:
+        raise PublishError(f"{folder} holds no operator calendar (.ics)")
+    out = []
+    for path in files:
+        try:
+            out.append(read_calendar(path.stem, path.read_bytes()))
+        except (OSError, ValueError) as exc:
+            raise PublishError(f"cannot read {path}: {exc}") from None
+    return out
+
+
+# --------------------------------------------------------------------------- comparison
+def _canon(comp: Component) -> tuple[Any, ...]:
+    props = sorted(
+        (name,
+         tuple(sorted((str(k).upper(), str(p)) for k, p in getattr(v, "params", {}).items())),
+         v.to_ical() if hasattr(v, "to_ical") else str(v).encode("utf-8"))
+        for name, v in _props(comp) if name not in IGNORED_PROPERTIES)
+    subs = sorted(_canon(s) for s in comp.subcomponents)
+    return (comp.name, tuple(props), tuple(subs))
+
+
+def same_content(a: bytes | str, b: bytes | str) -> bool:
+    """Whether two iCalendar objects hold the same components (VEVENT, VTIMEZONE, ...) with
+    the same properties, whatever their order, folding and line ends; calendar-level
+    properties (PRODID, ...) and DTSTAMP, LAST-MODIFIED and CREATED are not compared. Data
+    that does not parse is never the same."""
+    try:
+        ca, cb = _parse(a), _parse(b)
+    except ValueError:
+        return False
+    return (sorted(_canon(c) for c in ca.subcomponents)
+            == sorted(_canon(c) for c in cb.subcomponents))
+
+
+# --------------------------------------------------------------------------- sync plan
+@dataclass(frozen=True)
+class ServerObject:
+    """A calendar object resource with a VEVENT, as listed by the server."""
+
+    href: str
+    data: str
+    etag: str | None = None
+
+    @property
+    def uid(self) -> str | None:
+        try:
+            cal = _parse(self.data)
+        except ValueError:
+            return None
+        uids = {str(e.get("UID", "")).strip() for e in cal.subcomponents if e.name == "VEVENT"}
+        uids.discard("")
+        return uids.pop() if len(uids) == 1 else None
+
+
+@dataclass(frozen=True)
+class Change:
+    action: Literal["create", "update", "delete"]
+    uid: str
+    href: str
+    data: bytes | None = None
+    etag: str | None = None
+
+
+@dataclass
+class SyncPlan:
+    """What to do in one collection; ``unchanged`` are the UIDs already up to date."""
+
+    changes: list[Change] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+
+    def count(self, action: str) -> int:
+        return sum(1 for c in self.changes if c.action == action)
+
+
+def _same_href(a: str, b: str) -> bool:
+    return unquote(urlsplit(a).path).rstrip("/") == unquote(urlsplit(b).path).rstrip("/")
+
+
+def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
+              collection_url: str) -> SyncPlan:
+    """The PUTs and DELETEs that make the collection at ``collection_url`` hold exactly the
+    events of ``cal``; objects without a (single) UID are left alone. Pure."""
+    by_uid: dict[str, list[ServerObject]] = {}
+    for obj in server:
+        uid = obj.uid
+        if uid is not None:
+            by_uid.setdefault(uid, []).append(obj)
+    base = collection_url if collection_url.endswith("/") else collection_url + "/"
+    plan = SyncPlan()
+    for uid, data in sorted(cal.resources.items()):
+        href = base + quote(resource_name(uid))
+        have = sorted(by_uid.pop(uid, []),
+                      key=lambda o: (not _same_href(o.href, href), o.href))
+        if not have:
+            plan.changes.append(Change("create", uid, href, data))
+            continue
+        keep, *duplicates = have
+        if same_content(data, keep.data):
+            plan.unchanged.append(uid)
+        else:
+            plan.changes.append(Change("update", uid, keep.href, data, keep.etag))
+        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in duplicates]
+    for uid, objs in sorted(by_uid.items()):  # gone from the file, or cancelled
+        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in objs]
+    return plan
+
+
+# --------------------------------------------------------------------------- server side
+class CalendarServer(Protocol):
+    """What publishing needs from a CalDAV server."""
+
+    def collection(self, operator_id: str, display_name: str) -> tuple[str, bool]:
+        """The URL of the operator's calendar, and whether it was just created."""
+        ...
+
+    def list_events(self, collection_url: str) -> list[ServerObject]: ...
+
+    def put(self, href: str, data: bytes, etag: str | None, *, new: bool) -> None: ...
+
+    def delete(self, href: str, etag: str | None) -> None: ...
+
+
+@dataclass(frozen=True)
+class OperatorResult:
+    operator_id: str
+    calendar_url: str
+    calendar_created: bool
+    created: int
+    updated: int
+    deleted: int
+    unchanged: int
+
+
+def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer) -> list[OperatorResult]:
+    """Bring each operator's collection on ``server`` up to date with its calendar."""
+    results = []
+    for cal in calendars:
+        url, made = server.collection(cal.operator_id, cal.name)
+        plan = plan_sync(cal, [] if made else server.list_events(url), url)
+        for ch in plan.changes:
+            if ch.action == "delete":
+                server.delete(ch.href, ch.etag)
+            else:
+                assert ch.data is not None
+                server.put(ch.href, ch.data, ch.etag, new=ch.action == "create")
+        results.append(OperatorResult(cal.operator_id, url, made, plan.count("create"),
+                                      plan.count("update"), plan.count("delete"),
+                                      len(plan.unchanged)))
+    return results
+
+
+def summary(results: Sequence[OperatorResult], url: str) -> str:
+    """What ``tourney publish`` prints: one line per operator and a total."""
+    lines = []
+    for r in results:
+        new = ", new calendar" if r.calendar_created else ""
+        lines.append(f"{r.operator_id} ({r.calendar_url}{new}): {r.created} created, "
+                     f"{r.updated} updated, {r.deleted} deleted, {r.unchanged} unchanged")
+    tot = [sum(getattr(r, k) for r in results)
+           for k in ("created", "updated", "deleted", "unchanged")]
+    lines.append(f"Published {len(results)} calendar(s) to {url}: {tot[0]} created, "
+                 f"{tot[1]} updated, {tot[2]} deleted, {tot[3]} unchanged.")
+    return "\n".join(lines) + "\n"
+
+
+_QUERY = (
+    '<?xml version="1.0" encoding="utf-8"?>'
+    '<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+    "<D:prop><D:getetag/><C:calendar-data/></D:prop>"
+    '<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"/>'
+    "</C:comp-filter></C:filter></C:calendar-query>"
+)
+
+
+def check_url(url: str) -> str:
+    """``url`` when it is an absolute http(s) URL with a host; else PublishError."""
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise PublishError(f"--caldav must be an http:// or https:// URL of the server, e.g. "
+                           f"https://cal.example.org/dav/, not {url!r}")
+    return url
+
+
+class CalDAVServer:
+    """:class:`CalendarServer` over the ``caldav`` library (``DAVClient``): principal and
+    calendar-home discovery, MKCALENDAR, calendar-query REPORT, PUT and DELETE."""
+
+    def __init__(self, url: str, user: str, password: str, timeout: int = TIMEOUT) -> None:
+        from caldav.davclient import DAVClient
+
+        self.url = check_url(url)
+        self.client: Any = DAVClient(url=url, username=user, password=password,
+                                     timeout=timeout, enable_rfc6764=False)
+        self._principal: Any = None
+
+    def _home(self) -> Any:
+        if self._principal is None:
+            self._principal = self.client.principal()
+        return self._principal
+
+    def collection(self, operator_id: str, display_name: str) -> tuple[str, bool]:
+        principal = self._home()
+        for cal in principal.calendars():
+            if unquote(str(cal.url).rstrip("/").rsplit("/", 1)[-1]) == operator_id:
+                return str(cal.url), False
+        cal = principal.make_calendar(name=display_name, cal_id=operator_id,
+                                      supported_calendar_component_set=["VEVENT"])
+        return str(cal.url), True
+
+    def _url(self, href: str) -> str:
+        return str(self.client.url.join(href))
+
+    def list_events(self, collection_url: str) -> list[ServerObject]:
+        from caldav.elements import cdav, dav
+
+        resp = self.client.report(collection_url, _QUERY, depth=1)
+        _check(resp, (207,), f"list the events of {collection_url}")
+        found = resp.expand_simple_props([dav.GetEtag(), cdav.CalendarData()])
+        out = []
+        for href, props in found.items():
+            data = props.get(cdav.CalendarData.tag)
+            if not data or _same_href(self._url(href), collection_url):
+                continue
+            out.append(ServerObject(self._url(href), str(data),
+                                    props.get(dav.GetEtag.tag) or None))
+        return out
+
+    def put(self, href: str, data: bytes, etag: str | None, *, new: bool) -> None:
+        headers = {"Content-Type": "text/calendar; charset=utf-8"}
+        if new:
+            headers["If-None-Match"] = "*"
+        elif etag:
+            headers["If-Match"] = etag
+        resp = self.client.put(href, data.decode("utf-8"), headers)
+        _check(resp, (200, 201, 204), f"put {href}")
+
+    def delete(self, href: str, etag: str | None) -> None:
+        resp = self.client.delete(href, {"If-Match": etag} if etag else None)
+        _check(resp, (200, 204, 404), f"delete {href}")
+
+
+def _check(resp: Any, ok: tuple[int, ...], what: str) -> None:
+    status = int(getattr(resp, "status", 0) or 0)
+    if status in ok:
+        return
+    if status == 412:
+        raise PublishError(f"cannot {what}: it changed on the server while publishing "
+                           "(HTTP 412); publish again")
+    reason = str(getattr(resp, "reason", "") or "").strip()
+    raise PublishError(f"cannot {what}: the server answered HTTP {status} {reason}".rstrip())
+
+
+def publish_to(plan_dir: str | Path, url: str, user: str,
+               password: str) -> list[OperatorResult]:
+    """Read the plan's calendars, then publish them to the CalDAV server at ``url``. Every
+    failure the user can act on (folder, URL, password, server unreachable or not CalDAV) is
+    a PublishError with one line of explanation."""
+    calendars = read_plan_calendars(plan_dir)
+    check_url(url)
+    from caldav.lib import error as dav_error
+
+    logging.getLogger("caldav").setLevel(logging.CRITICAL)  # its warnings are not for operators
+    done: list[str] = []
+
+    def stopped(why: str) -> PublishError:
+        so_far = f" (done before it stopped: {', '.join(done)}; publish again)" if done else ""
+        return PublishError(f"{why}{so_far}")
+
+    try:
+        server = CalDAVServer(url, user, password)
+        results = []
+        for cal in calendars:
+            results += publish([cal], server)
+            done.append(cal.operator_id)
+        return results
+    except PublishError as exc:
+        raise stopped(str(exc)) from None
+    except dav_error.AuthorizationError as exc:
+        if getattr(exc, "status", None) == 403:
+            raise stopped(f"the server at {url} does not let user {user!r} read or write "
+                          f"{exc.url or 'there'} (HTTP 403); check --caldav and --user"
+                          ) from None
+        raise stopped(f"the server at {url} refused user {user!r} (HTTP 401: wrong user name "
+                      f"or password? The password comes from {PASSWORD_ENV} or the prompt)"
+                      ) from None
+    except dav_error.NotFoundError as exc:
+        raise stopped(f"no CalDAV calendar home found at {url} ({_dav_detail(exc)}); check "
+                      "--caldav") from None
+    except dav_error.DAVError as exc:
+        raise stopped(f"the server at {url} is not answering as a CalDAV server "
+                      f"({_dav_detail(exc)}); check --caldav") from None
+    except OSError as exc:  # connection refused, DNS, TLS, timeout (niquests/requests)
+        raise stopped(f"cannot reach the CalDAV server at {url} ({_cause(exc)}); is it "
+                      "running, and is --caldav right?") from None
+    except (ValueError, SyntaxError) as exc:  # unparsable XML (lxml) or iCalendar
+        raise stopped(f"the server at {url} sent an answer that is not CalDAV "
+                      f"({_one_line(exc)}); check --caldav") from None
+
+
+_KNOWN_CAUSES = (
+    ("connection refused", "connection refused"),
+    ("name or service not known", "host name not found"),
+    ("failed to resolve", "host name not found"),
+    ("name resolution", "host name not found"),
+    ("nodename nor servname", "host name not found"),
+    ("timed out", "timed out"),
+    ("certificate verify failed", "its TLS certificate is not trusted"),
+    ("wrong version number", "not a TLS server: try http://"),
+    ("connection reset", "connection reset"),
+    ("network is unreachable", "network unreachable"),
+)
+_ERRNO = re.compile(r"\[Errno -?\d+\] ([^'\")\]]+)")
+
+
+def _cause(exc: BaseException) -> str:
+    """The root cause of a connection error in a few words ("connection refused", "host name
+    not found", "timed out", ...), not the HTTP library's chain of wrappers."""
+    text = str(exc)
+    for needle, words in _KNOWN_CAUSES:
+        if needle in text.lower():
+            return words
+    found = _ERRNO.search(text)
+    return found.group(1).strip() if found else _one_line(exc)
+
+
+def _dav_detail(exc: BaseException) -> str:
+    """A DAVError's HTTP status and reason, without an HTML error page."""
+    reason = " ".join(str(getattr(exc, "reason", "") or "").split("<", 1)[0].split())
+    status = getattr(exc, "status", None)
+    if reason and reason != "no reason":
+        return reason if len(reason) <= 120 else reason[:117] + "..."
+    return f"HTTP {status}" if status else type(exc).__name__
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
