@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from constraints.base import Audit, Placed, Rule, Violation
 from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, TermProblem
+from scheduler.timing import local
 
 if TYPE_CHECKING:
     from scheduler.model import ModelContext
@@ -90,6 +91,12 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
             elif t.window.end < sc.horizon.start or t.window.start > sc.horizon.end:
                 yield TermProblem((*loc, "window"), "SCENARIO", "window lies outside the horizon")
         for j, d in enumerate(t.fixed_dates):
+            if all(o in ops for o in t.operators) and local(
+                    d, t.start_time, ops[t.operators[0]].tz) is None:
+                yield TermProblem((*loc, "fixed_dates", j), "CLOCK-CHANGE",
+                                  f"{t.start_time:%H:%M} does not exist on {d} in "
+                                  f"{ops[t.operators[0]].tz.key} (the clocks spring forward); "
+                                  "choose another start time or day")
             if d not in sc.horizon:
                 yield TermProblem((*loc, "fixed_dates", j), "SCENARIO",
                                   f"fixed date outside the horizon {sc.horizon.start}.."

@@ -93,6 +93,8 @@ class Plan:
     bound: dict[str, float] = field(default_factory=dict)
     seed: int = 0
     cancelled: list[Cancelled] = field(default_factory=list)
+    previous_dtstamp: dt.datetime | None = None
+    """Re-plan: the previous calendar's DTSTAMP; this plan's calendars are stamped later."""
     """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule

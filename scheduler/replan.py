@@ -52,6 +52,24 @@ class Cancelled:
     title: str
 
 
+def previous_dtstamp(path: str | Path) -> dt.datetime | None:
+    """The DTSTAMP of the previous plan's calendar (its folder's calendar.ics, or the .ics
+    given), so that a re-plan's events can be stamped later (RFC 5545 §3.8.7.2)."""
+    from icalendar import Calendar
+
+    p = Path(path)
+    ics = p / "calendar.ics" if p.is_dir() else p
+    if ics.suffix.lower() != ".ics" or not ics.is_file():
+        return None
+    try:
+        stamps = [ev.decoded("DTSTAMP") for cal in Calendar.from_ical(ics.read_bytes(),
+                                                                      multiple=True)
+                  for ev in cal.walk("VEVENT") if ev.get("DTSTAMP") is not None]
+    except Exception:
+        return None
+    return max(stamps, default=None)
+
+
 def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     """The occurrences of a previous plan: ``schedule.csv`` of a plan directory (or the file
     itself), or an ``.ics`` calendar (events with X-TOURNEY-TOURNAMENT or a product UID).

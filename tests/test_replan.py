@@ -170,3 +170,32 @@ def test_bundled_example_one_new_blackout_moves_only_what_it_touches(tmp_path: P
     assert lines[0].startswith("moved      Saturday Hold'em (saturday-holdem-2@post-212.tourney)"
                                ": 2027-02-06..2027-02-06 -> ")
     assert lines[1].startswith("1 moved, 0 added, 0 cancelled")
+
+
+def test_replan_made_the_same_day_is_stamped_later(tmp_path: Path) -> None:
+    """RFC 5545 §3.8.7.2: changed events get a new DTSTAMP. Both plans are made as of
+    notice_from 2027-02-01 (DTSTAMP 20270201T000000Z); the re-plan is 1 s later."""
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    src = tmp_path / "s.yaml"
+    src.write_text(yaml.safe_dump(base))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(src), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert "DTSTAMP:20270201T000000Z" in (a / "calendar.ics").read_text()
+    assert "DTSTAMP:20270201T000001Z" in (b / "calendar.ics").read_text()
+
+
+def test_fixed_date_in_a_daylight_saving_gap_is_an_input_error() -> None:
+    # 2027-03-14: America/New_York springs forward at 02:00, so 02:30 does not exist
+    from conftest import problems
+    from conftest import scenario as build
+    data = build(operators=[{"id": "post", "name": "Post", "jurisdiction": "ME",
+                             "local_approval": True, "beneficiaries": ["X"],
+                             "organized_on": "1990-01-01"}],
+                 tournaments=[{"id": "g", "title": "G", "type": "tournament-game",
+                               "operators": ["post"], "players": 40, "prize_share": 0.8,
+                               "start_time": "02:30", "hours": 3,
+                               "fixed_dates": ["2027-03-14"]}])
+    assert problems(data) == {("CLOCK-CHANGE", "tournaments[0].fixed_dates[0]")}

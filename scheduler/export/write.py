@@ -35,12 +35,17 @@ def source_date_epoch() -> dt.datetime | None:
 def dtstamp(plan: Plan) -> dt.datetime:
     """DTSTAMP for the calendars: SOURCE_DATE_EPOCH when set (reproducible builds), else
     midnight UTC of the plan's ``notice_from`` (the day the plan is made as of), so the same
-    input and seed give byte-identical files."""
+    input and seed give byte-identical files; a re-plan is stamped at least one second after
+    the previous calendar."""
     stamp = source_date_epoch()
-    if stamp is not None:
-        return stamp
-    nf = plan.scenario.notice_from
-    return dt.datetime(nf.year, nf.month, nf.day, tzinfo=dt.UTC)
+    if stamp is None:
+        nf = plan.scenario.notice_from
+        stamp = dt.datetime(nf.year, nf.month, nf.day, tzinfo=dt.UTC)
+    before = plan.previous_dtstamp
+    if before is not None and stamp <= before:
+        # a re-plan made as of the same day: still newer than what subscribers hold
+        stamp = before.astimezone(dt.UTC) + dt.timedelta(seconds=1)
+    return stamp
 
 
 def plan_files(plan: Plan) -> dict[str, bytes]:
