@@ -568,3 +568,42 @@ def test_empty_plan_gives_only_the_scenario_calendar() -> None:
     assert list(out) == ["calendar.ics"]
     cal = icalendar.Calendar.from_ical(out["calendar.ics"])
     assert not cal.subcomponents and str(cal["NAME"]) == "Test year 2027"
+
+
+def _me_plan(start_time: str, hours: float, day: str) -> Plan:
+    from scheduler.solver import solve
+
+    sc = load_scenario({
+        "name": "dst", "horizon": {"start": "2027-03-01", "end": "2027-11-30"},
+        "notice_from": "2027-01-04",
+        "operators": [{"id": "post", "name": "Post", "jurisdiction": "ME",
+                       "local_approval": True, "beneficiaries": ["X"],
+                       "organized_on": "1990-01-01"}],
+        "tournaments": [{"id": "g", "title": "G", "type": "tournament-game",
+                         "operators": ["post"], "players": 40, "prize_share": 0.8,
+                         "entry_fee": 50, "start_time": start_time, "hours": hours,
+                         "fixed_dates": [day]}]})
+    return solve(sc, time_limit=10)
+
+
+def test_elapsed_time_across_spring_forward() -> None:
+    # RFC 5545 §3.3.5 (form 3, local time with TZID): 2027-03-13 20:00 EST + 10 h of real
+    # time: 01:00 UTC Mar 14 + 10 h = 11:00 UTC = 07:00 EDT (clocks went 02:00 -> 03:00)
+    plan = _me_plan("20:00", 10, "2027-03-13")
+    ev = next(e for e in icalendar.Calendar.from_ical(
+        calendar_files(plan, STAMP)["calendar.ics"]).walk("VEVENT") if str(e["UID"]) ==
+        plan.rows[0].uid)
+    assert ev["DTSTART"].params["TZID"] == "America/New_York"
+    assert ev["DTEND"].dt.replace(tzinfo=None) == dt.datetime(2027, 3, 14, 7, 0)
+    assert ev["DTEND"].dt.astimezone(dt.UTC) == dt.datetime(2027, 3, 14, 11, 0, tzinfo=dt.UTC)
+
+
+def test_repeated_hour_is_the_first_one() -> None:
+    # 2027-11-07 01:30 happens twice in New York (EDT, then EST); the product takes the first
+    # (fold=0): 01:30 EDT = 05:30 UTC, and + 2 h = 07:30 UTC = 02:30 EST
+    plan = _me_plan("01:30", 2, "2027-11-07")
+    row = plan.rows[0]
+    assert row.start.astimezone(dt.UTC) == dt.datetime(2027, 11, 7, 5, 30, tzinfo=dt.UTC)
+    assert row.end.astimezone(dt.UTC) == dt.datetime(2027, 11, 7, 7, 30, tzinfo=dt.UTC)
+    text = calendar_files(plan, STAMP)["calendar.ics"].decode()
+    assert "DTSTART;TZID=America/New_York:20271107T013000" in text
