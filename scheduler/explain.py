@@ -84,25 +84,27 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
     return _Guarded(m, members)
 
 
-def _infeasible(g: _Guarded, lits: list[int], time_limit: float, seed: int) -> bool:
+def _solve_assuming(g: _Guarded, lits: list[int], time_limit: float,
+                    seed: int) -> tuple[bool, cp_model.CpSolver]:
+    """(whether the guarded model is proven infeasible under the assumptions ``lits``,
+    the solver that says so)."""
     g.model.clear_assumptions()
     g.model.proto.assumptions.extend(lits)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = 1
-    return solve_interruptibly(solver, g.model) == cp_model.INFEASIBLE
+    return solve_interruptibly(solver, g.model) == cp_model.INFEASIBLE, solver
+
+
+def _infeasible(g: _Guarded, lits: list[int], time_limit: float, seed: int) -> bool:
+    return _solve_assuming(g, lits, time_limit, seed)[0]
 
 
 def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[int] | None:
     """A minimal infeasible subset of ``active`` (literal indices), or None if feasible."""
-    g.model.clear_assumptions()
-    g.model.proto.assumptions.extend(active)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.random_seed = seed
-    solver.parameters.num_workers = 1
-    if solve_interruptibly(solver, g.model) != cp_model.INFEASIBLE:
+    infeasible, solver = _solve_assuming(g, active, time_limit, seed)
+    if not infeasible:
         return None
     # presolve may name literals that are not assumptions: keep only ours
     core = [i for i in solver.sufficient_assumptions_for_infeasibility() if i in g.members]

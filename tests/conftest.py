@@ -103,3 +103,14 @@ def firsts(plan: Plan, tid: str | None = None) -> list[dt.date]:
 def missing(plan: Plan, tid: str | None = None) -> list[tuple[str, ...]]:
     """The rule IDs given for each unscheduled occurrence (of ``tid``, or of all)."""
     return [u.rule_ids for u in plan.unscheduled if tid is None or u.tournament_id == tid]
+
+
+def mt_room(oid: str = "room-a", **kw: Any) -> dict[str, Any]:
+    """A Montana card room with two permitted live tables."""
+    return {"id": oid, "name": oid.title(), "jurisdiction": "MT", "live_tables": 2, **kw}
+
+
+def mt_large(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:
+    """A one-day large-stakes tournament, 12:00 for 10 h (ends 22:00, one calendar day)."""
+    return {"id": tid, "title": tid, "type": "large-stakes", "operators": list(ops),
+            "start_time": "12:00", "hours": 10, **kw}

@@ -23,6 +23,8 @@ from conftest import (
     firsts,
     load,
     missing,
+    mt_large,
+    mt_room,
     placed,
     problems,
     run,
@@ -38,14 +40,9 @@ NOTICE = "2027-07-01"
 
 
 # --------------------------------------------------------------------------- builders
-def op(oid: str = "room-a", **kw: Any) -> dict[str, Any]:
-    return {"id": oid, "name": oid.title(), "jurisdiction": "MT", "live_tables": 2, **kw}
+op = mt_room
+large = mt_large
 
-
-def large(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:
-    """A one-day large-stakes tournament, 12:00 for 10 h (ends 22:00)."""
-    return {"id": tid, "title": tid, "type": "large-stakes", "operators": list(ops),
-            "start_time": "12:00", "hours": 10, **kw}
 
 
 def small(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:

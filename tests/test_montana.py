@@ -22,6 +22,8 @@ from conftest import (
     firsts,
     load,
     missing,
+    mt_large,
+    mt_room,
     placed,
     problems,
     run,
@@ -40,15 +42,9 @@ SUMMER = {"start": "2027-07-01", "end": "2027-08-31"}  # 62 days, all in permit 
 
 
 # --------------------------------------------------------------------------- builders
-def op(oid: str = "room-a", **kw: Any) -> dict[str, Any]:
-    """A Montana card room with two permitted live tables."""
-    return {"id": oid, "name": oid.title(), "jurisdiction": "MT", "live_tables": 2, **kw}
+op = mt_room
+large = mt_large
 
-
-def large(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:
-    """A one-day large-stakes tournament, 12:00 for 10 h (ends 22:00, one calendar day)."""
-    return {"id": tid, "title": tid, "type": "large-stakes", "operators": list(ops),
-            "start_time": "12:00", "hours": 10, **kw}
 
 
 def charity(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:
