@@ -42,7 +42,7 @@ def solve(
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     from scheduler.export.write import source_date_epoch
-    from scheduler.replan import read_previous
+    from scheduler.replan import PreviousError, read_previous
     from scheduler.scenario import ScenarioError, load_scenario
 
     try:
@@ -71,6 +71,9 @@ def solve(
         _err("tourney: interrupted; nothing was written (an earlier plan in "
              f"{out} is unchanged).")
         raise typer.Exit(130) from None
+    except PreviousError as exc:
+        _err(f"tourney: {exc}. Nothing was written.")
+        raise typer.Exit(2) from None
     except SolverError as exc:
         _err(f"tourney: {exc}. Try a longer --time-limit. Nothing was written.")
         raise typer.Exit(3) from None

@@ -38,6 +38,8 @@ class Announced:
     first_day: dt.date
     uid: str
     sequence: int = 0
+    cancelled: bool = False
+    """Published as cancelled earlier: its UID is never given to a new occurrence."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,10 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     Raises :class:`PreviousError`."""
     p = Path(path)
     if p.is_dir():
-        p = p / "schedule.csv"
+        ics = p / "calendar.ics"
+        earlier = [a for a in _from_ics(ics) if a.cancelled] if ics.is_file() else []
+        return sorted([*read_previous(scenario, p / "schedule.csv"), *earlier],
+                      key=lambda a: (a.tournament_id, a.first_day, a.uid))
     if not p.is_file():
         raise PreviousError(f"{p}: no such file (give the previous plan's folder or its "
                             "calendar.ics)")
@@ -118,8 +123,9 @@ def _from_ics(path: Path) -> list[Announced]:
     out: dict[str, Announced] = {}
     series: dict[str, list[tuple[dt.date, str, int]]] = {}  # tid -> (day, host, sequence)
     for ev in events:
-        if ev.get("X-TOURNEY-DEADLINE") or str(ev.get("STATUS", "")).upper() == "CANCELLED":
+        if ev.get("X-TOURNEY-DEADLINE"):
             continue
+        cancelled = str(ev.get("STATUS", "")).upper() == "CANCELLED"
         uid = str(ev.get("UID", ""))
         tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))
         m = _UID.match(uid)
@@ -130,11 +136,11 @@ def _from_ics(path: Path) -> list[Announced]:
             continue
         day = start.dt.date() if isinstance(start.dt, dt.datetime) else start.dt
         seq = int(ev.get("SEQUENCE", 0))
-        if "-series@" in uid:  # a weekly series: one UID for many nights
+        if ".series@" in uid and not cancelled:  # a weekly series: one UID for many nights
             host = uid.split("@", 1)[1].removesuffix(".tourney")
             series.setdefault(tid, []).append((day, host, seq))
         else:
-            out.setdefault(uid, Announced(tid, day, uid, seq))
+            out.setdefault(uid, Announced(tid, day, uid, seq, cancelled))
     for tid, nights in series.items():
         # the nights of a series are numbered by date, as the plan numbers them
         for k, (day, host, seq) in enumerate(sorted(nights), start=1):
@@ -173,13 +179,19 @@ def with_pins(scenario: Scenario, previous: list[Announced]) -> Scenario:
     """The scenario with every pinned previous occurrence added to its ``fixed_dates``, and
     those past their filing deadline to its ``filed_dates`` (the notice or application was
     filed for them)."""
-    pins = pinned(scenario, previous)
+    pins = pinned(scenario, [a for a in previous if not a.cancelled])
     if not pins:
         return scenario
     ts = []
     for t in scenario.tournaments:
         extra = [d for d in pins.get(t.id, []) if d not in t.fixed_dates]
         filed = [d for d in pins.get(t.id, []) if deadline_passed(scenario, t, d)]
+        n_fixed = len(set(t.fixed_dates) | set(extra))
+        if isinstance(t.count, int) and n_fixed > t.count:
+            raise PreviousError(
+                f"{t.id}: {n_fixed} occurrences must stay where they are (their notice or "
+                f"application is filed, or the tournament is locked, or fixed_dates) but "
+                f"count is {t.count}; raise count to at least {n_fixed}")
         if extra or filed:
             t = t.model_copy(update={
                 "fixed_dates": tuple(sorted((*t.fixed_dates, *extra))),
@@ -205,8 +217,10 @@ def assign(scenario: Scenario, previous: list[Announced],
     ids: dict[tuple[str, dt.date], Identity] = {}
     cancelled: list[Cancelled] = []
     by_t: dict[str, list[Announced]] = {}
+    taken = {a.uid for a in previous}  # cancelled ones too: a UID is never reused
     for a in previous:
-        by_t.setdefault(a.tournament_id, []).append(a)
+        if not a.cancelled:
+            by_t.setdefault(a.tournament_id, []).append(a)
     known = {t.id: t for t in scenario.tournaments}
     for tid in sorted(set(by_t) | set(new_days)):
         old = sorted(by_t.get(tid, []), key=lambda a: (a.first_day, a.uid))
@@ -218,13 +232,14 @@ def assign(scenario: Scenario, previous: list[Announced],
         rest_new = [d for d in new if d not in kept]
         for a, d in zip(rest_old, rest_new, strict=False):
             ids[(tid, d)] = Identity(a.uid, a.sequence + 1)
-        used = [int(m.group("occ")) for a in old if (m := _UID.match(a.uid))]
+        used = [int(m.group("occ")) for u in taken
+                if (m := _UID.match(u)) and m.group("tid") == tid]
         nxt = max(used, default=0) + 1
         t = known.get(tid)
         host = t.operators[0] if t else "tourney"
         for d in rest_new[len(rest_old):]:
             uid = f"{tid}-{nxt}@{host}.tourney"
-            while any(a.uid == uid for a in old):
+            while uid in taken:
                 nxt += 1
                 uid = f"{tid}-{nxt}@{host}.tourney"
             ids[(tid, d)] = Identity(uid, 0)

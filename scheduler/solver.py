@@ -211,12 +211,13 @@ def _movement(ctx: ModelContext, previous: list[Announced]
               ) -> tuple[cp_model.LinearExpr, list[tuple[cp_model.IntVar, int]]]:
     """(announced occurrences not kept on their day, [(z, days to the nearest announced day
     of its tournament)])."""
+    active = [a for a in previous if not a.cancelled]
     by_t: dict[str, list[dt.date]] = defaultdict(list)
-    for a in previous:
+    for a in active:
         by_t[a.tournament_id].append(a.first_day)
-    kept = [ctx.z[(a.tournament_id, a.first_day)] for a in previous
+    kept = [ctx.z[(a.tournament_id, a.first_day)] for a in active
             if (a.tournament_id, a.first_day) in ctx.z]
-    n_announced = sum(1 for a in previous if a.tournament_id in ctx.candidates)
+    n_announced = sum(1 for a in active if a.tournament_id in ctx.candidates)
     moved = n_announced - cp_model.LinearExpr.sum(kept)
     distance = [(v, min(abs((day - p).days) for p in by_t[tid]))
                 for (tid, day), v in ctx.z.items() if by_t.get(tid)]

@@ -344,7 +344,7 @@ def test_recurring_ical_events_sees_the_span(files: dict[str, bytes]) -> None:
 # A Montana small-stakes night placed every week is one recurring VEVENT: RRULE (RFC 5545
 # §3.8.5.3) FREQ=WEEKLY with UNTIL = the last occurrence's day (a DATE, like DTSTART), and an
 # EXDATE (RFC 5545 §3.8.5.1) for every week in between without an occurrence.
-SERIES_UID = "mt-daily-series@mt-club.tourney"
+SERIES_UID = "mt-daily.series@mt-club.tourney"
 WEDNESDAYS = [dt.date(2027, 3, 3), dt.date(2027, 3, 10), dt.date(2027, 3, 24),
               dt.date(2027, 3, 31)]
 """Wednesdays of March 2027 are 3, 10, 17, 24, 31 (Mar 1 is a Monday); the 17th is a blackout
@@ -437,21 +437,21 @@ def test_series_per_weekday_when_on_several_weekdays() -> None:
     events = _by_uid(data)
     mine = sorted(u for u, e in events.items() if str(e.get("X-TOURNEY-TOURNAMENT")) ==
                   "mt-daily")
-    assert mine == ["mt-daily-4@mt-club.tourney", "mt-daily-sat-series@mt-club.tourney",
-                    "mt-daily-wed-series@mt-club.tourney"]
+    assert mine == ["mt-daily-4@mt-club.tourney", "mt-daily.sat.series@mt-club.tourney",
+                    "mt-daily.wed.series@mt-club.tourney"]
     assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE\r\n" in data
     assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270320;BYDAY=SA\r\n" in data
     assert b"\r\nEXDATE;VALUE=DATE:20270313\r\n" in data
     assert b"\r\nEXDATE;VALUE=DATE:20270317\r\n" in data
     assert str(events["mt-daily-4@mt-club.tourney"]["X-TOURNEY-OCCURRENCE"]) == "4"
-    wed = str(events["mt-daily-wed-series@mt-club.tourney"]["DESCRIPTION"])
+    wed = str(events["mt-daily.wed.series@mt-club.tourney"]["DESCRIPTION"])
     assert "Tournament mt-daily, occurrences 1, 3, 6-7." in wed
-    sat_desc = str(events["mt-daily-sat-series@mt-club.tourney"]["DESCRIPTION"])
+    sat_desc = str(events["mt-daily.sat.series@mt-club.tourney"]["DESCRIPTION"])
     assert "No occurrence in the week(s) of: Sat 2027-03-13." in sat_desc  # not a blackout
     # the union of the expansions is exactly the placed first days
     assert _expanded(data) == days
-    for uid, want in (("mt-daily-wed-series@mt-club.tourney", WEDNESDAYS),
-                      ("mt-daily-sat-series@mt-club.tourney", sat)):
+    for uid, want in (("mt-daily.wed.series@mt-club.tourney", WEDNESDAYS),
+                      ("mt-daily.sat.series@mt-club.tourney", sat)):
         rset = _vobj(data)[uid].getrruleset(addRDate=True)  # type: ignore[attr-defined]
         assert [x.date() for x in rset] == want
 
@@ -606,4 +606,19 @@ def test_repeated_hour_is_the_first_one() -> None:
     assert row.start.astimezone(dt.UTC) == dt.datetime(2027, 11, 7, 5, 30, tzinfo=dt.UTC)
     assert row.end.astimezone(dt.UTC) == dt.datetime(2027, 11, 7, 7, 30, tzinfo=dt.UTC)
     text = calendar_files(plan, STAMP)["calendar.ics"].decode()
-    assert "DTSTART;TZID=America/New_York:20271107T013000" in text
+    # written in UTC: a TZID local 01:30 would be read as the first 01:30 either way, but a
+    # UTC value cannot be misread by any client (§3.3.5)
+    assert "DTSTART:20271107T053000Z" in text
+
+
+def test_end_in_the_second_repeated_hour_is_written_in_utc() -> None:
+    # 2027-11-06 10:00 EDT + 16 h = 2027-11-07 02:00 UTC... : 14:00 UTC + 16 h = 06:00 UTC
+    # = 01:00 EST, the *second* 01:00 of the night. As TZID local time it would read 01:00
+    # EDT (05:00 UTC, an hour short), so DTEND is written as 20271107T060000Z.
+    plan = _me_plan("10:00", 16, "2027-11-06")
+    ev = next(e for e in icalendar.Calendar.from_ical(
+        calendar_files(plan, STAMP)["calendar.ics"]).walk("VEVENT") if str(e["UID"]) ==
+        plan.rows[0].uid)
+    assert ev["DTEND"].to_ical() == b"20271107T060000Z"
+    assert ev["DTEND"].dt - ev["DTSTART"].dt == dt.timedelta(hours=16)
+    assert "16 hours" in str(ev["DESCRIPTION"])

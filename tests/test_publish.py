@@ -64,6 +64,8 @@ def _event(uid: str, start: dt.date = dt.date(2027, 1, 9), **props: str) -> Even
     ev.add("dtstamp", STAMP)
     ev.add("summary", props.pop("summary", uid))
     ev.add("dtstart", start)
+    if props.pop("hand_made", "") != "yes":
+        ev.add("x-tourney-tournament", uid)  # as every event tourney writes
     for k, v in props.items():
         ev.add(k, v)
     return ev
@@ -140,6 +142,9 @@ def test_plan_sync_creates_updates_deletes_and_leaves_the_rest() -> None:
         ServerObject(base + "old.ics", _ics(_event("old")).decode(), '"e4"'),
         ServerObject(base + "same-copy.ics", _ics(_event("same")).decode(), '"e5"'),
         ServerObject(base + "broken.ics", "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", '"e6"'),
+        # an event a person added by hand (no X-TOURNEY- property, foreign UID): left alone
+        ServerObject(base + "staff.ics", _ics(_event("staff-meeting-1@example",
+                                                     hand_made="yes")).decode(), '"e7"'),
     ]
     plan = plan_sync(cal, server, base.rstrip("/"))
     got = sorted((c.action, c.uid, c.href, c.etag) for c in plan.changes)

@@ -199,3 +199,43 @@ def test_fixed_date_in_a_daylight_saving_gap_is_an_input_error() -> None:
                                "start_time": "02:30", "hours": 3,
                                "fixed_dates": ["2027-03-14"]}])
     assert problems(data) == {("CLOCK-CHANGE", "tournaments[0].fixed_dates[0]")}
+
+
+def test_a_cancelled_uid_is_never_reused(tmp_path: Path) -> None:
+    # A: Saturdays Mar 6, 13 (sat-1, sat-2). B: window to Mar 7 -> only Mar 6; sat-2 is
+    # published as cancelled. C: back to March, count 2 -> Mar 13 is new again and must not
+    # get sat-2 (clients ignore a lower SEQUENCE for a cancelled UID): it gets sat-3.
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    short = {**base, "tournaments": [_large(count=2, window={"start": "2027-03-01",
+                                                             "end": "2027-03-07"})]}
+    paths = {}
+    for name, data in (("a", base), ("b", short)):
+        paths[name] = tmp_path / f"{name}.yaml"
+        paths[name].write_text(yaml.safe_dump(data))
+    a, b, c = tmp_path / "A", tmp_path / "B", tmp_path / "C"
+    assert runner.invoke(app, ["solve", str(paths["a"]), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(paths["b"]), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert "STATUS:CANCELLED" in (b / "calendar.ics").read_text()
+    assert runner.invoke(app, ["solve", str(paths["a"]), "--out", str(c), "--previous",
+                               str(b)]).exit_code == 0
+    assert sorted((r["first_day"], r["uid"]) for r in _rows(c)) == [
+        ("2027-03-06", "sat-1@room.tourney"), ("2027-03-13", "sat-3@room.tourney")]
+
+
+def test_more_pins_than_count_is_a_clear_error(tmp_path: Path) -> None:
+    # A: Mar 6 and 13; now notice_from Mar 10 (both notices were due by Mar 8) and count 1
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    src.write_text(yaml.safe_dump(base))
+    later.write_text(yaml.safe_dump({**base, "notice_from": "2027-03-10",
+                                     "tournaments": [_large(count=1)]}))
+    a = tmp_path / "A"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    res = runner.invoke(app, ["solve", str(later), "--out", str(tmp_path / "B"),
+                              "--previous", str(a)])
+    assert res.exit_code == 2
+    assert "sat: 2 occurrences must stay where they are" in res.output
+    assert "raise count to at least 2" in res.output

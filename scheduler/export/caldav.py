@@ -229,7 +229,8 @@ def _same_href(a: str, b: str) -> bool:
 def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
               collection_url: str) -> SyncPlan:
     """The PUTs and DELETEs that make the collection at ``collection_url`` hold exactly the
-    events of ``cal``; objects without a (single) UID are left alone. Pure."""
+    events of ``cal``; objects without a (single) UID, and events whose UID tourney does not
+    write (added by hand), are left alone. Pure."""
     by_uid: dict[str, list[ServerObject]] = {}
     for obj in server:
         uid = obj.uid
@@ -251,8 +252,15 @@ def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
             plan.changes.append(Change("update", uid, keep.href, data, keep.etag))
         plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in duplicates]
     for uid, objs in sorted(by_uid.items()):  # gone from the file, or cancelled
-        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in objs]
+        # an event someone added by hand is never touched
+        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in objs if ours(o)]
     return plan
+
+
+def ours(obj: ServerObject) -> bool:
+    """Whether a server event is one tourney wrote: every product event carries an
+    X-TOURNEY- property (tournament or deadline) or a UID ending in ``.tourney``."""
+    return "X-TOURNEY-" in obj.data or (obj.uid or "").endswith(".tourney")
 
 
 # --------------------------------------------------------------------------- server side

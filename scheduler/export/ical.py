@@ -13,7 +13,7 @@ line folding at 75 octets, CRLF).
   ``RRULE:FREQ=WEEKLY;UNTIL=<last occurrence's day>;BYDAY=..`` (RFC 5545 §3.8.5.3, UNTIL a DATE
   like DTSTART) and an ``EXDATE;VALUE=DATE`` (§3.8.5.1) for every week in between without an
   occurrence (blackouts, skipped weeks), so the expansion is exactly the placed days. UID
-  ``<tournament>-series@<operator>.tourney``, or ``<tournament>-<weekday>-series@...`` when the
+  ``<tournament>.series@<operator>.tourney``, or ``<tournament>.<weekday>.series@...`` when the
   tournament is placed on several weekdays (one series per weekday); no X-TOURNEY-OCCURRENCE
   (``tourney check`` numbers a series' occurrences by date, as the plan does).
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
@@ -144,6 +144,11 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         ev.add("description", f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
         yield _Item((_midnight(c.first_day), c.uid), frozenset(c.operators), ev, None,
                     (c.first_day, c.first_day))
+
+
+def _ambiguous(t: dt.datetime) -> bool:
+    """Whether the wall-clock time of ``t`` happens twice (the hour clocks fall back)."""
+    return t.replace(fold=0).utcoffset() != t.replace(fold=1).utcoffset()
 
 
 def _utc(stamp: dt.datetime) -> dt.datetime:
@@ -285,11 +290,14 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
         op0 = _operator(scenario, first.operator_id)
         tz = op0.tz if op0 is not None else first.start.tzinfo
         start, end = first.start.astimezone(tz), first.end.astimezone(tz)
-        ev.add("dtstart", start)
-        ev.add("dtend", end)
+        # a local time in the repeated hour (clocks fall back) would be read as the first of
+        # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
+        ev.add("dtstart", start if not _ambiguous(start) else start.astimezone(dt.UTC))
+        ev.add("dtend", end if not _ambiguous(end) else end.astimezone(dt.UTC))
         tzid = str(getattr(start.tzinfo, "key", start.tzname()))
         key = start.replace(tzinfo=None)
-        hours = (end - start).total_seconds() / 3600
+        # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
+        hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
     venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
@@ -326,7 +334,8 @@ def _weekly_series(groups: dict[tuple[str, int], list[Row]]
             if (len(members) < 2 or len(set(days)) < len(days)
                     or len({_shape(rs) for rs in members}) > 1):
                 continue
-            name = f"{tid}-series" if len(by_wd) == 1 else f"{tid}-{_WEEKDAYS[wd]}-series"
+            # "." never occurs in a tournament id, so no two series can share a UID
+            name = f"{tid}.series" if len(by_wd) == 1 else f"{tid}.{_WEEKDAYS[wd]}.series"
             out.append((f"{name}@{members[0][0].operator_id}.tourney", members))
     return out
 
