@@ -111,6 +111,7 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("MAX-CONCURRENT", "scenario", "sched",
              "how many of an operator's tournaments may run on one day"),
     RuleInfo("COUNT", "scenario", "sched", "the number of occurrences wanted"),
+    RuleInfo("REQUIRED", "scenario", "sched", "occurrences that must be placed (required)"),
     RuleInfo("SCENARIO", "scenario", "input", "the scenario file's format"),
 )
 

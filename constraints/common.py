@@ -230,6 +230,20 @@ def _check_count(a: Audit) -> Iterator[Violation]:
 COUNT = Rule("COUNT", encode=_encode_count, check=_check_count)
 
 
+def _check_required(a: Audit) -> Iterator[Violation]:
+    n: dict[str, int] = defaultdict(int)
+    for p in a.placed:
+        n[p.tid] += 1
+    for t in a.scenario.tournaments:
+        if a.covers(t) and t.required > n[t.id]:
+            yield Violation("REQUIRED", t.operators[0], (t.id,), "",
+                            f"{t.id} must be placed {t.required} times (required) but is "
+                            f"placed {n[t.id]} times")
+
+
+REQUIRED = Rule("REQUIRED", check=_check_required)
+
+
 # ------------------------------------------------------------------ FIXED-DATES
 def _encode_fixed(ctx: ModelContext) -> None:
     """Each fixed date is a required occurrence on exactly that first day."""
@@ -329,5 +343,5 @@ def _v(rule: str, p: Placed, message: str) -> Violation:
     return Violation(rule, p.tournament.operators[0], (p.ref,), p.first_day.isoformat(), message)
 
 
-RULES = [SCENARIO, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, FIXED_DATES, MIN_GAP,
-         MAX_CONCURRENT]
+RULES = [SCENARIO, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED, FIXED_DATES,
+         MIN_GAP, MAX_CONCURRENT]

@@ -536,8 +536,9 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
             if t.type == "super-cribbage":
                 ok |= lic.kind == "me-super-cribbage" and lic.fee_usd == SUPER_CRIBBAGE_FEE
             elif lic.kind == "me-per-tournament":
-                ok |= lic.tier == TIERS[ti] and lic.fee_usd == PER_TOURNAMENT_FEE[ti] and \
-                    p.ref in lic.covers
+                # a licence for this tournament's game on this day (by date, not number)
+                ok |= (lic.tier == TIERS[ti] and lic.fee_usd == PER_TOURNAMENT_FEE[ti]
+                       and any(ref.split("#")[0] == t.id for ref in lic.covers))
             elif lic.kind in ("me-monthly", "me-annual") and lic.tier in TIERS[:2]:
                 k = TIERS.index(lic.tier)
                 fee = (MONTHLY_FEE if lic.kind == "me-monthly" else ANNUAL_FEE)[k]

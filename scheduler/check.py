@@ -12,7 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -23,6 +25,8 @@ from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, local, timing, tournament_tz
 
 COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
+DEADLINE_UIDS = ("notice-", "application-", "report-")
+"""UID prefixes of the product's deadline events (kept when an app drops X- properties)."""
 _UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
 
 
@@ -46,7 +50,12 @@ def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
     p = Path(path)
     if not p.is_file():
         raise ScheduleError(f"{p}: no such file")
-    is_ics = p.suffix.lower() == ".ics"
+    with open(p, "rb") as fh:
+        head = fh.read(512).lstrip(b"\xef\xbb\xbf \r\n\t")
+    if not head:
+        raise ScheduleError(f"{p}: the file is empty")
+    is_ics = p.suffix.lower() in (".ics", ".ical", ".icalendar") or head.startswith(
+        b"BEGIN:VCALENDAR")
     read = _read_ics(scenario, p) if is_ics else _read_csv(scenario, p)
     lic = p.with_name("licenses.csv")
     if lic.is_file():
@@ -57,57 +66,95 @@ def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
 
 
 def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
-    try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
+    df = _csv(path)
     need = {"tournament_id", "occurrence", "start", "end", "first_day", "last_day"}
     missing = sorted(need - set(df.columns))
     if missing:
         raise ScheduleError(f"{path}: missing column(s) {', '.join(missing)}; expected the "
                             "schedule.csv written by `tourney solve`")
     known = {t.id: t for t in scenario.tournaments}
-    out: dict[tuple[str, int], Placed] = {}
-    unmatched = []
+    seen: dict[tuple[str, int], list[Timing]] = {}
+    out: list[Placed] = []
+    notes: list[str] = []
+    extra_numbers: dict[str, int] = {}
     for i, row in df.iterrows():
         line = int(str(i)) + 2
         tid = row["tournament_id"]
         if tid not in known:
-            unmatched.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
+            notes.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
             continue
-        try:
-            occ = int(row["occurrence"])
-            start = dt.datetime.fromisoformat(row["start"])
-            end = dt.datetime.fromisoformat(row["end"])
-            first = dt.date.fromisoformat(row["first_day"])
-            last = dt.date.fromisoformat(row["last_day"])
-        except ValueError as exc:
-            raise ScheduleError(f"{path}:{line}: {exc}") from None
+        occ = _field(path, line, row, "occurrence", int)
+        start = _field(path, line, row, "start", dt.datetime.fromisoformat)
+        end = _field(path, line, row, "end", dt.datetime.fromisoformat)
+        first = _field(path, line, row, "first_day", dt.date.fromisoformat)
+        last = _field(path, line, row, "last_day", dt.date.fromisoformat)
         if start.tzinfo is None or end.tzinfo is None:
             raise ScheduleError(f"{path}:{line}: start/end need a UTC offset "
                                 f"(e.g. 2027-03-12T12:00:00-07:00)")
         t = known[tid]
         tz = tournament_tz(scenario, t)
-        days = _span(first, last)
-        out.setdefault((tid, occ), Placed(t, occ, Timing(start.astimezone(tz),
-                                                          end.astimezone(tz), days)))
-    return ReadSchedule(sorted(out.values(), key=lambda p: (p.first_day, p.ref)), unmatched)
+        start, end = start.astimezone(tz), end.astimezone(tz)
+        # the day columns must say what start/end say (end exclusive)
+        last_of_end = (end - dt.timedelta(microseconds=1)).date()
+        if end <= start or first != start.date() or last != last_of_end:
+            raise ScheduleError(
+                f"{path}:{line}: {tid}#{occ}: first_day {first} .. last_day {last} do not "
+                f"match start {start.isoformat()} .. end {end.isoformat()} (the days from "
+                f"start to end, end exclusive, are {start.date()} .. {last_of_end})"
+                if end > start else
+                f"{path}:{line}: {tid}#{occ}: end {end.isoformat()} is not after start "
+                f"{start.isoformat()}")
+        tm = Timing(start, end, _span(first, last))
+        same = seen.setdefault((tid, occ), [])
+        if any(x.start == tm.start and x.end == tm.end for x in same):
+            continue  # one row per operator of a shared occurrence
+        if same:
+            # another row says tid#occ is elsewhere: read it as one more occurrence
+            n = extra_numbers.get(tid, max((o for (k, o) in seen if k == tid), default=0))
+            extra_numbers[tid] = n + 1
+            notes.append(f"{path}:{line}: {tid}#{occ} appears again with other dates "
+                         f"({first}..{last}); read as occurrence {n + 1}")
+            occ = n + 1
+        same.append(tm)
+        out.append(Placed(t, occ, tm))
+    return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes)
+
+
+def _csv(path: Path) -> pd.DataFrame:
+    """A CSV as strings; UTF-8 (with or without BOM), else Windows-1252 (Excel on Windows)."""
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return pd.read_csv(path, dtype=str, keep_default_na=False, encoding=encoding)
+        except UnicodeDecodeError:
+            continue
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
+    raise ScheduleError(f"{path}: not a text file")
+
+
+def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> Any:
+    try:
+        return parse(str(row[column]).strip())
+    except (ValueError, InvalidOperation):
+        want = {"occurrence": "a whole number", "start": "a date-time with UTC offset",
+                "end": "a date-time with UTC offset"}.get(column, "a date YYYY-MM-DD")
+        raise ScheduleError(f"{path}:{line}: column {column} = {row[column]!r} is not "
+                            f"{want}") from None
 
 
 def _read_licenses(path: Path) -> list[License]:
-    try:
-        df = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
+    df = _csv(path)
     if set(LICENSE_COLUMNS) - set(df.columns):
         raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
-    try:
-        return [License(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
-                        r["tier"], dt.date.fromisoformat(r["valid_from"]),
-                        dt.date.fromisoformat(r["valid_to"]), int(r["fee_usd"]),
-                        tuple(r["covers"].split())) for _, r in df.iterrows()]
-    except ValueError as exc:
-        raise ScheduleError(f"{path}: {exc}") from None
+    out = []
+    for i, r in df.iterrows():
+        line = int(str(i)) + 2
+        fee = _field(path, line, r, "fee_usd", Decimal)
+        out.append(License(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
+                           r["tier"], _field(path, line, r, "valid_from", dt.date.fromisoformat),
+                           _field(path, line, r, "valid_to", dt.date.fromisoformat), int(fee),
+                           tuple(r["covers"].split())))
+    return out
 
 
 def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
@@ -115,22 +162,36 @@ def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 
 
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
+    import warnings
+
     import recurring_ical_events
     from icalendar import Calendar
 
-    try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
-    except Exception as exc:  # icalendar raises several kinds for malformed input
-        raise ScheduleError(f"{path}: not a readable iCalendar file ({exc})") from None
-    # expand RRULE/RDATE/EXDATE over the horizon (a weekly series is many occurrences)
-    lo = scenario.horizon.start - dt.timedelta(days=400)
-    hi = scenario.horizon.end + dt.timedelta(days=400)
-    events = []
-    for cal in cals:
+    with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
+        warnings.simplefilter("ignore")
         try:
-            events.extend(recurring_ical_events.of(cal).between(lo, hi))
-        except Exception as exc:
-            raise ScheduleError(f"{path}: cannot read the events' dates ({exc})") from None
+            cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+        except Exception:  # icalendar raises several kinds for malformed input
+            raise ScheduleError(f"{path}: not a readable iCalendar file (it should start "
+                                "with BEGIN:VCALENDAR)") from None
+        # expand RRULE/RDATE/EXDATE (a weekly series is many occurrences); far beyond the
+        # horizon too, so that an event with a mistyped year is reported (HORIZON)
+        events = []
+        seen: set[tuple[str, str, str]] = set()
+        for cal in cals:
+            try:
+                expanded = recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))
+            except Exception as exc:
+                raise ScheduleError(f"{path}: cannot read the events' dates ({exc})") from None
+            for ev in expanded:  # the same event twice (e.g. two calendars joined): once
+                key = (str(ev.get("UID", "")), str(ev.get("DTSTART", "") and
+                                                   ev["DTSTART"].to_ical()),
+                       str(ev.get("DTEND", "") and ev["DTEND"].to_ical()))
+                if key not in seen:
+                    seen.add(key)
+                    events.append(ev)
+    if not any(True for cal in cals for _ in cal.walk("VEVENT")):
+        raise ScheduleError(f"{path}: the calendar has no events (VEVENT)")
     uid_count: dict[str, int] = {}
     for ev in events:
         uid_count[str(ev.get("UID", ""))] = uid_count.get(str(ev.get("UID", "")), 0) + 1
@@ -141,7 +202,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     found: list[tuple[Tournament, int | None, Timing]] = []
     unmatched: list[str] = []
     for ev in events:
-        if ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev):
+        if (ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev)
+                or str(ev.get("UID", "")).startswith(DEADLINE_UIDS)):
             continue
         if str(ev.get("STATUS", "")).upper() == "CANCELLED":
             continue
@@ -226,8 +288,8 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> 
             e = dt.datetime.combine(last + dt.timedelta(days=1), dt.time(0), tz)
         return Timing(s, max(e, s), _span(start, last))
     if start.tzinfo is None:
-        raise ScheduleError(f"{path}: event {ev.get('SUMMARY')!r} has a floating DTSTART "  # type: ignore[attr-defined]
-                            "(no time zone)")
+        raise ScheduleError(f"{path}: event '{ev.get('SUMMARY')}' has a DTSTART without a "  # type: ignore[attr-defined]
+                            "time zone it can be read in (no TZID, or an unknown one)")
     end = end_v if end_v is not None else start
     if not isinstance(end, dt.datetime):
         end = dt.datetime.combine(end, dt.time(0), start.tzinfo)

@@ -138,6 +138,13 @@ def check(
         raise typer.Exit(2) from None
     violations = audit(sc, read)
     table = violation_table(violations)
+    if read.unmatched and fmt != "table":
+        import pandas as pd
+
+        extra = pd.DataFrame([{"rule": "UNMATCHED", "citation": "", "operator_id": "",
+                               "tournament_id": "", "occurrence": "", "dates": "",
+                               "message": line} for line in read.unmatched])
+        table = pd.concat([table, extra], ignore_index=True)
     if fmt == "csv":
         typer.echo(table.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":

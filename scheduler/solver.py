@@ -195,7 +195,8 @@ def solve(
 
     # A fixed date that cannot be honoured is reported as an unplaced required occurrence
     # (exit 1), not as a violation of the plan.
-    violations = check(_audit(plan), rules=[r for r in RULES if r.id != "FIXED-DATES"])
+    violations = check(_audit(plan), rules=[r for r in RULES
+                                            if r.id not in ("FIXED-DATES", "REQUIRED")])
     if violations:
         raise AuditError(violations)
     plan.unscheduled = unscheduled(ctx, plan)
@@ -332,7 +333,7 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
     sc = plan.scenario
     placed = placed_of(plan)
     sched_rules = [r for r in RULES if r.check is not None and r.id not in
-                   ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "FIXED-DATES")]
+                   ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "REQUIRED", "FIXED-DATES")]
     by_t: dict[str, list[Placed]] = defaultdict(list)
     for p in placed:
         by_t[p.tid].append(p)

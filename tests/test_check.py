@@ -214,8 +214,15 @@ def check(sc: Path, schedule: Path, fmt: str = "json") -> Any:
 
 
 def found(res: Any) -> list[Found]:
+    """The violations of a JSON report (events that matched no tournament are left out: see
+    ``unmatched``)."""
     return [(v["rule"], v["operator_id"], v["tournament_id"], v["occurrence"], v["dates"])
-            for v in json.loads(res.stdout)]
+            for v in json.loads(res.stdout) if v["rule"] != "UNMATCHED"]
+
+
+def unmatched(res: Any) -> list[str]:
+    """The messages of the UNMATCHED records of a JSON report."""
+    return [v["message"] for v in json.loads(res.stdout) if v["rule"] == "UNMATCHED"]
 
 
 def pair(tmp_path: Path, data: dict, bad: str, good: str, expected: list[Found], *,
@@ -907,6 +914,8 @@ def test_unmatched_calendar_event_is_reported_and_exits_1(tmp_path: Path) -> Non
     assert res.exit_code == 1
     assert found(res) == []  # the matched event is legal
     assert "not matched:" in res.stderr and "'Staff Christmas Party'" in res.stderr
+    # the JSON report lists it too
+    assert len(unmatched(res)) == 1 and "'Staff Christmas Party'" in unmatched(res)[0]
     assert "xmas@example.com" in res.stderr and "Weekly Stack" not in res.stderr
 
 
@@ -920,6 +929,7 @@ def test_unknown_tournament_in_schedule_csv_exits_1(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert found(res) == []
     assert f"{path}:3: tournament_id 'ghost' is not in the scenario" in res.stderr
+    assert unmatched(res) == [f"{path}:3: tournament_id 'ghost' is not in the scenario"]
 
 
 def test_title_shared_by_two_tournaments_does_not_match(tmp_path: Path) -> None:
@@ -944,11 +954,11 @@ GOOD_ROW = row(large("weekly", "Weekly Stack"), 1, "room", at("2027-01-09", "12:
     ("schedule.csv", HEADER + GOOD_ROW.replace("2027-01-09T12:00:00-07:00",
                                                "2027-01-09T12:00:00"), "need a UTC offset"),
     ("schedule.csv", HEADER + GOOD_ROW.replace(",1,room,", ",first,room,"), "schedule.csv:2:"),
-    ("schedule.csv", "", "not a readable CSV file"),
+    ("schedule.csv", "", "the file is empty"),
     ("calendar.ics", "this is not a calendar\n", "not a readable iCalendar file"),
     ("calendar.ics", vcal(timed("Weekly Stack", "20270109T120000", "20270109T220000",
                                 uid="weekly-1@room.tourney", tzid="")),
-     "floating DTSTART"),
+     "DTSTART without a time zone"),
 ])
 def test_unreadable_schedule_exits_2_naming_the_file(tmp_path: Path, name: str, text: str,
                                                       says: str) -> None:
@@ -1038,3 +1048,79 @@ def test_clean_schedule_json_is_an_empty_list(tmp_path: Path) -> None:
     sc = write_scenario(tmp_path, scenario([room()], [t]))
     res = check(sc, write_schedule(tmp_path, HEADER + mt_rows(t, "room", ["2027-01-09"])))
     assert res.exit_code == 0 and json.loads(res.stdout) == []
+
+
+# ------------------------------------------------------------------ edited product output
+EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+
+
+def _solved(tmp_path: Path, example: str) -> Path:
+    out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(EXAMPLES / example), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_a_row_copied_with_other_dates_is_one_more_occurrence(tmp_path: Path) -> None:
+    # Saturday Hold'em #1 is on Sat 2027-01-09 and #... a copy moved to Sat 2027-01-16 makes
+    # a 3rd game in January 2027 (the plan already holds 2): ME-MONTHLY-LIMIT
+    out = _solved(tmp_path, "maine-legion-post.yaml")
+    sched = out / "schedule.csv"
+    lines = sched.read_text().splitlines()
+    first = next(ln for ln in lines if ln.startswith("saturday-holdem,1,"))
+    assert ",2027-01-09," in first
+    copy = first.replace("2027-01-10", "2027-01-17").replace("2027-01-09", "2027-01-16")
+    sched.write_text("\n".join([*lines, copy]) + "\n")
+    res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(sched),
+                              "--format", "json"])
+    assert res.exit_code == 1
+    assert ("ME-MONTHLY-LIMIT", "post-212", "saturday-holdem", "1", "2027-01") in found(res)
+    assert "saturday-holdem#1 appears again with other dates" in res.stderr
+
+
+def test_days_that_contradict_the_times_are_unreadable(tmp_path: Path) -> None:
+    out = _solved(tmp_path, "maine-legion-post.yaml")
+    sched = out / "schedule.csv"
+    text = sched.read_text()
+    # move only start/end of Saturday Hold'em #1 to Tuesday 2027-01-12: first_day still says 9
+    row = next(ln for ln in text.splitlines() if ln.startswith("saturday-holdem,1,"))
+    sched.write_text(text.replace(row, row.replace("2027-01-09T", "2027-01-12T")
+                                              .replace("2027-01-10T", "2027-01-13T")))
+    res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(sched)])
+    assert res.exit_code == 2
+    assert "do not match start 2027-01-12T" in res.output and "Traceback" not in res.output
+
+
+def test_missing_required_occurrence_is_reported(tmp_path: Path) -> None:
+    # the Veterans championship is required: 1; deleting its row leaves 0 of 1
+    out = _solved(tmp_path, "maine-legion-post.yaml")
+    sched = out / "schedule.csv"
+    kept = [ln for ln in sched.read_text().splitlines()
+            if not ln.startswith("veterans-championship,")]
+    sched.write_text("\n".join(kept) + "\n")
+    (out / "licenses.csv").unlink()
+    res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(sched),
+                              "--format", "json"])
+    assert res.exit_code == 1
+    assert ("REQUIRED", "post-212", "veterans-championship", "", "") in found(res)
+
+
+def test_deadlines_are_recognised_without_x_properties(tmp_path: Path) -> None:
+    # a calendar app that drops X-TOURNEY-* and CATEGORIES: deadlines keep their UID prefix
+    out = _solved(tmp_path, "maine-legion-post.yaml")
+    ics = out / "calendar.ics"
+    stripped = [ln for ln in ics.read_text().split("\r\n")
+                if not ln.startswith(("X-TOURNEY", "CATEGORIES"))]
+    ics.write_text("\r\n".join(stripped))
+    res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(ics)])
+    assert res.exit_code == 0, res.output + res.stderr
+
+
+def test_two_operator_calendars_joined_count_each_event_once(tmp_path: Path) -> None:
+    # the shared progressive is in both rooms' calendars; joined, it is still one event
+    out = _solved(tmp_path, "montana-card-room.yaml")
+    both = tmp_path / "both.ics"
+    both.write_bytes((out / "calendars" / "room-a.ics").read_bytes() +
+                     (out / "calendars" / "room-b.ics").read_bytes())
+    res = runner.invoke(app, ["check", str(EXAMPLES / "montana-card-room.yaml"), str(both)])
+    assert res.exit_code == 0, res.output + res.stderr
