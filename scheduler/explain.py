@@ -42,6 +42,14 @@ class Member:
 class _Guarded:
     model: cp_model.CpModel
     members: dict[int, Member]  # literal index → what it guards
+    unproven: bool = False  # a deletion step timed out
+
+
+class Conflict(list[Member]):
+    """A set of members that cannot all hold; ``minimal`` is False when a deletion step ran
+    out of time, so a member might be dropped without making the rest fit."""
+
+    minimal: bool = True
 
 
 def _guarded_model(scenario: Scenario) -> _Guarded:
@@ -87,13 +95,16 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
 def _solve_assuming(g: _Guarded, lits: list[int], time_limit: float,
                     seed: int) -> tuple[bool, cp_model.CpSolver]:
     """(whether the guarded model is proven infeasible under the assumptions ``lits``,
-    the solver that says so)."""
+    the solver, whose ``status`` tells a proven fit from a time-out)."""
     g.model.clear_assumptions()
     g.model.proto.assumptions.extend(lits)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.random_seed = seed
     solver.parameters.num_workers = 1
+    # the LP of the guarded limits proves pigeonhole conflicts (17 required into 16 slots)
+    # at once; without it the search enumerates placements
+    solver.parameters.linearization_level = 2
     return solve_interruptibly(solver, g.model) == cp_model.INFEASIBLE, solver
 
 
@@ -113,9 +124,12 @@ def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[
     k = 0
     while k < len(core):
         trial = core[:k] + core[k + 1:]
-        if _infeasible(g, trial, time_limit, seed):
+        infeasible, solver = _solve_assuming(g, trial, time_limit, seed)
+        if infeasible:
             core = trial
         else:
+            if solver.response_proto.status not in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+                g.unproven = True  # timed out: kept, so the set may not be minimal
             k += 1
     return core
 
@@ -133,12 +147,15 @@ def minimal_conflicts(scenario: Scenario, *, time_limit: float = 10.0,
     active = sorted(g.members)
     found: list[list[Member]] = []
     while True:
+        g.unproven = False
         core = _core(g, active, time_limit, seed)
         if core is None:
             break
         order = {"REQUEST": 0}
-        found.append(sorted((g.members[i] for i in core),
-                            key=lambda mb: (order.get(mb.rule, 1), mb.rule, mb.text)))
+        conflict = Conflict(sorted((g.members[i] for i in core),
+                                   key=lambda mb: (order.get(mb.rule, 1), mb.rule, mb.text)))
+        conflict.minimal = not g.unproven
+        found.append(conflict)
         requests = {i for i in core if g.members[i].rule == "REQUEST"}
         if not requests:
             break  # the rules alone conflict: nothing more to set aside

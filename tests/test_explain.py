@@ -70,3 +70,17 @@ def test_notice_conflict_names_mt_notice() -> None:
               tournaments=[_large("early", fixed_dates=["2027-01-14"])])
     [conflict] = minimal_conflicts(sc)
     assert [m.rule for m in conflict] == ["REQUEST", "MT-NOTICE"]
+
+
+def test_three_required_into_two_slots() -> None:
+    # 14 held + 3 required counted events in January (the 2026-07-01 permit year) = 17 > 16:
+    # all three requests and the limit are needed (drop any request: 14 + 2 = 16 fits)
+    sc = load(horizon={"start": "2027-01-01", "end": "2027-01-31"}, notice_from="2026-12-01",
+              operators=[{**ROOM, "blackout": []}],
+              tournaments=[_large(f"ev{k}", required=1) for k in range(3)])
+    [conflict] = minimal_conflicts(sc, time_limit=10)
+    assert conflict.minimal  # type: ignore[attr-defined]
+    assert [(m.rule, m.text) for m in conflict] == [
+        ("REQUEST", f"ev{k} needs 1 occurrence(s) placed (required: 1)") for k in range(3)] + [
+        ("MT-LARGE-LIMIT", "room holds at most 16 counted large-stakes tournaments in the "
+                           "2026-07-01 permit year (14 held before the plan)")]

@@ -81,8 +81,11 @@ def summary_text(plan: Plan) -> str:
         for u in required:
             lines.append(f"  {u.tournament_id}#{u.occurrence}: {u.reason}")
         for k, conflict in enumerate(plan.conflicts, start=1):
-            lines.append(f"Conflict {k}: these cannot all hold (a minimal set: drop any one "
-                         "and the rest fit):")
+            lines.append(f"Conflict {k}: these cannot all hold " + (
+                "(a minimal set: drop any one and the rest fit):"
+                if getattr(conflict, "minimal", True) else
+                "(the search ran out of time: the set may hold more than is needed; "
+                "try a longer --time-limit):"))
             lines.extend(f"  - {m.render()}" for m in conflict)
     elif plan.unscheduled:
         by_t = Counter(u.tournament_id for u in plan.unscheduled)
