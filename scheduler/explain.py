@@ -13,6 +13,7 @@ Only members that are assumptions are kept (presolve may report literals outside
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -68,11 +69,8 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
         g = m.new_bool_var(f"exclude[{tid},{rid}]")
         for z in zs:
             m.add(z == 0).only_enforce_if(g)
-        days = sorted(d for (t_id, d), z in ctx.z.items() if t_id == tid and z in zs)
-        shown = (", ".join(d.isoformat() for d in days) if len(days) <= 3
-                 else f"{len(days)} days ({days[0]}..{days[-1]})")
-        members[g.index] = Member(rid, f"{CATALOGUE[rid].summary} rules out {shown} as a "
-                                       f"first day of {tid}")
+        members[g.index] = Member(rid, _exclusion_text(scenario, tid, rid, [
+            d for (t_id, d), z in ctx.z.items() if t_id == tid and z in zs]))
     for t in scenario.tournaments:
         lits = [v for c, v in ctx.starts(t)]
         if t.required:
@@ -90,6 +88,26 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
             members[g.index] = Member("REQUEST", f"{t.id} is pinned to start on {d} "
                                                  f"(fixed_dates)")
     return _Guarded(m, members)
+
+
+def _exclusion_text(scenario: Scenario, tid: str, rid: str, days: list[dt.date]) -> str:
+    """What a rule's exclusion of first days says, in the scenario's own terms."""
+    t = scenario.tournament(tid)
+    days = sorted(days)
+    shown = (", ".join(d.isoformat() for d in days) if len(days) <= 3
+             else f"{len(days)} days ({days[0]}..{days[-1]})")
+    if rid == "WINDOW" and t.window is not None:
+        return f"{tid} may start only from {t.window.start} to {t.window.end} (its window)"
+    if rid == "WEEKDAYS" and t.weekdays:
+        return f"{tid} may start only on {', '.join(t.weekdays)} (its weekdays)"
+    if rid == "BLACKOUT":
+        whose = [scenario.operator(o).name for o in t.operators
+                 if scenario.operator(o).blackout]
+        return f"the blackout days of {' and '.join(whose)} rule out {shown} for {tid}"
+    if rid == "CLOCK-CHANGE":
+        return (f"{t.start_time:%H:%M} does not exist on {shown} (the clocks spring forward), "
+                f"so {tid} cannot start then")
+    return f"{CATALOGUE[rid].summary} rules out {shown} as a first day of {tid}"
 
 
 def _solve_assuming(g: _Guarded, lits: list[int], time_limit: float,

@@ -111,6 +111,17 @@ class ModelContext:
         self.fee_terms.append((option.var, option.fee_usd))
 
 
+def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:
+    """Explain mode only: a timing for a start that does not exist (taken as the instant the
+    clocks jump), so the day can be modelled and excluded by CLOCK-CHANGE."""
+    from scheduler.timing import UTC, _days_between
+
+    start = dt.datetime.combine(day, t.start_time).replace(tzinfo=tz)  # type: ignore[arg-type]
+    start = start.astimezone(UTC).astimezone(tz)  # type: ignore[arg-type]
+    end = start + dt.timedelta(days=t.days - 1, hours=float(t.hours))
+    return Timing(start, end, _days_between(start, end))
+
+
 def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
     """Create ``z`` for every (tournament, day) that no rule's ``allows`` rejects.
 
@@ -126,6 +137,8 @@ def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
             tm = timing(t, tz, day)
             if tm is None:  # start_time falls in that day's daylight-saving gap
                 rej[day] = ("CLOCK-CHANGE",)
+                if ctx.explain:  # a day like any other, excluded by CLOCK-CHANGE
+                    cands.append(Candidate(t, day, _gap_timing(t, tz, day)))
                 continue
             bad = tuple(rid for rid, fn in allows if not fn(sc, t, tm))  # type: ignore[operator]
             if bad:

@@ -31,8 +31,7 @@ def test_each_independent_conflict_is_reported_once() -> None:
     found = minimal_conflicts(two_conflicts())  # type: ignore[arg-type]
     assert [[(m.rule, m.text) for m in c] for c in found] == [
         [("REQUEST", "champs is pinned to start on 2027-03-13 (fixed_dates)"),
-         ("BLACKOUT", "the operator's blackout days rules out 2027-03-13 as a first day of "
-                      "champs")],
+         ("BLACKOUT", "the blackout days of Room rule out 2027-03-13 for champs")],
         [("REQUEST", "monthly needs 2 occurrence(s) placed (required: 2)"),
          ("REQUEST", "spring is pinned to start on 2027-04-10 (fixed_dates)"),
          ("MT-LARGE-LIMIT", "room holds at most 16 counted large-stakes tournaments in the "
@@ -84,3 +83,22 @@ def test_three_required_into_two_slots() -> None:
         ("REQUEST", f"ev{k} needs 1 occurrence(s) placed (required: 1)") for k in range(3)] + [
         ("MT-LARGE-LIMIT", "room holds at most 16 counted large-stakes tournaments in the "
                            "2026-07-01 permit year (14 held before the plan)")]
+
+
+def test_clock_change_is_named_in_a_conflict() -> None:
+    # 02:30 does not exist on Sun 2027-03-14 in New York; the only allowed day (window
+    # 03-14..03-14) is gone, so the required game conflicts with CLOCK-CHANGE and WINDOW
+    post = {"id": "post", "name": "Post", "jurisdiction": "ME", "local_approval": True,
+            "beneficiaries": ["X"], "organized_on": "1990-01-01"}
+    sc = load(horizon={"start": "2027-03-01", "end": "2027-03-31"}, notice_from="2027-01-04",
+              operators=[post],
+              tournaments=[{"id": "owl", "title": "Owl", "type": "tournament-game",
+                            "operators": ["post"], "players": 40, "prize_share": 0.8,
+                            "start_time": "02:30", "hours": 3, "required": 1,
+                            "window": {"start": "2027-03-14", "end": "2027-03-14"}}])
+    [conflict] = minimal_conflicts(sc)
+    assert [(m.rule, m.text) for m in conflict] == [
+        ("REQUEST", "owl needs 1 occurrence(s) placed (required: 1)"),
+        ("CLOCK-CHANGE", "02:30 does not exist on 2027-03-14 (the clocks spring forward), so "
+                         "owl cannot start then"),
+        ("WINDOW", "owl may start only from 2027-03-14 to 2027-03-14 (its window)")]
