@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -40,6 +40,8 @@ class Announced:
     sequence: int = 0
     cancelled: bool = False
     """Published as cancelled earlier: its UID is never given to a new occurrence."""
+    operators: tuple[str, ...] = ()
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,14 +98,18 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     if missing:
         raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}")
     out: dict[str, Announced] = {}
+    hosts: dict[str, list[str]] = {}
     for i, r in df.iterrows():
         try:
             seq = int(r["sequence"]) if r.get("sequence", "") else 0
             out.setdefault(r["uid"], Announced(r["tournament_id"],
                                                dt.date.fromisoformat(r["first_day"]),
-                                               r["uid"], seq))
+                                               r["uid"], seq, title=r.get("title", "")))
         except ValueError as exc:
             raise PreviousError(f"{p}:{int(str(i)) + 2}: {exc}") from None
+        if r.get("operator_id"):
+            hosts.setdefault(r["uid"], []).append(r["operator_id"])
+    out = {u: replace(a, operators=tuple(hosts.get(u, ()))) for u, a in out.items()}
     return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
@@ -140,7 +146,8 @@ def _from_ics(path: Path) -> list[Announced]:
             host = uid.split("@", 1)[1].removesuffix(".tourney")
             series.setdefault(tid, []).append((day, host, seq))
         else:
-            out.setdefault(uid, Announced(tid, day, uid, seq, cancelled))
+            out.setdefault(uid, Announced(tid, day, uid, seq, cancelled,
+                                          title=str(ev.get("SUMMARY", ""))))
     for tid, nights in series.items():
         # the nights of a series are numbered by date, as the plan numbers them
         for k, (day, host, seq) in enumerate(sorted(nights), start=1):
@@ -219,7 +226,8 @@ def assign(scenario: Scenario, previous: list[Announced],
     by_t: dict[str, list[Announced]] = {}
     taken = {a.uid for a in previous}  # cancelled ones too: a UID is never reused
     for a in previous:
-        if not a.cancelled:
+        # occurrences outside the new horizon (held already, or beyond it) are left alone
+        if not a.cancelled and a.first_day in scenario.horizon:
             by_t.setdefault(a.tournament_id, []).append(a)
     known = {t.id: t for t in scenario.tournaments}
     for tid in sorted(set(by_t) | set(new_days)):
@@ -246,5 +254,6 @@ def assign(scenario: Scenario, previous: list[Announced],
             nxt += 1
         for a in rest_old[len(rest_new):]:
             cancelled.append(Cancelled(tid, a.first_day, a.uid, a.sequence + 1,
-                                       t.operators if t else (), t.title if t else tid))
+                                       t.operators if t else a.operators,
+                                       t.title if t else (a.title or tid)))
     return ids, cancelled

@@ -212,7 +212,8 @@ def _movement(ctx: ModelContext, previous: list[Announced]
               ) -> tuple[cp_model.LinearExpr, list[tuple[cp_model.IntVar, int]]]:
     """(announced occurrences not kept on their day, [(z, days to the nearest announced day
     of its tournament)])."""
-    active = [a for a in previous if not a.cancelled]
+    active = [a for a in previous
+              if not a.cancelled and a.first_day in ctx.scenario.horizon]
     by_t: dict[str, list[dt.date]] = defaultdict(list)
     for a in active:
         by_t[a.tournament_id].append(a.first_day)

@@ -239,3 +239,37 @@ def test_more_pins_than_count_is_a_clear_error(tmp_path: Path) -> None:
     assert res.exit_code == 2
     assert "sat: 2 occurrences must stay where they are" in res.output
     assert "raise count to at least 2" in res.output
+
+
+def test_rolling_horizon_leaves_history_alone(tmp_path: Path) -> None:
+    # A: Saturdays Mar 6, 13 of March. B: horizon moves to Mar 10..31 (Mar 6 is history):
+    # Mar 6 is neither cancelled nor moved; Mar 13 is kept; count 2 adds Mar 20 (new UID)
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    src.write_text(yaml.safe_dump(base))
+    later.write_text(yaml.safe_dump({**base, "horizon": {"start": "2027-03-10",
+                                                         "end": "2027-03-31"}}))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert sorted((r["first_day"], r["uid"]) for r in _rows(b)) == [
+        ("2027-03-13", "sat-2@room.tourney"), ("2027-03-20", "sat-3@room.tourney")]
+    assert "STATUS:CANCELLED" not in (b / "calendar.ics").read_text()
+
+
+def test_removed_tournament_is_cancelled_in_its_operators_calendar(tmp_path: Path) -> None:
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=1),
+                                                 {**_large(count=1), "id": "gala",
+                                                  "title": "Spring Gala"}]}
+    src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    src.write_text(yaml.safe_dump(base))
+    later.write_text(yaml.safe_dump({**base, "tournaments": [_large(count=1)]}))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    room = (b / "calendars" / "room.ics").read_text()
+    assert "SUMMARY:Cancelled: Spring Gala" in room and "STATUS:CANCELLED" in room
