@@ -42,6 +42,8 @@ class Announced:
     """Published as cancelled earlier: its UID is never given to a new occurrence."""
     operators: tuple[str, ...] = ()
     title: str = ""
+    span: str = ""
+    """``start|end`` as schedule.csv wrote them (ISO 8601), when known."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +104,10 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     for i, r in df.iterrows():
         try:
             seq = int(r["sequence"]) if r.get("sequence", "") else 0
-            out.setdefault(r["uid"], Announced(r["tournament_id"],
-                                               dt.date.fromisoformat(r["first_day"]),
-                                               r["uid"], seq, title=r.get("title", "")))
+            out.setdefault(r["uid"], Announced(
+                r["tournament_id"], dt.date.fromisoformat(r["first_day"]), r["uid"], seq,
+                title=r.get("title", ""),
+                span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else ""))
         except ValueError as exc:
             raise PreviousError(f"{p}:{int(str(i)) + 2}: {exc}") from None
         if r.get("operator_id"):
@@ -216,11 +219,13 @@ class Identity:
 
 
 def assign(scenario: Scenario, previous: list[Announced],
-           new_days: dict[str, list[dt.date]]) -> tuple[dict[tuple[str, dt.date], Identity],
-                                                        list[Cancelled]]:
+           new_days: dict[str, list[dt.date]],
+           spans: dict[tuple[str, dt.date], str] | None = None,
+           ) -> tuple[dict[tuple[str, dt.date], Identity], list[Cancelled]]:
     """Match new occurrences to announced ones, per tournament: same day → same UID and
-    SEQUENCE; the remaining ones pair up in date order → same UID, SEQUENCE + 1 (moved);
-    new ones get fresh UIDs; announced ones left over are cancelled (SEQUENCE + 1)."""
+    SEQUENCE (+ 1 when its times changed, ``spans``: ``start|end`` ISO 8601); the remaining
+    ones pair up in date order → same UID, SEQUENCE + 1 (moved); new ones get fresh UIDs;
+    announced ones left over are cancelled (SEQUENCE + 1)."""
     ids: dict[tuple[str, dt.date], Identity] = {}
     cancelled: list[Cancelled] = []
     by_t: dict[str, list[Announced]] = {}
@@ -235,7 +240,8 @@ def assign(scenario: Scenario, previous: list[Announced],
         new = sorted(new_days.get(tid, []))
         kept = {a.first_day: a for a in old if a.first_day in new}
         for d, a in kept.items():
-            ids[(tid, d)] = Identity(a.uid, a.sequence)
+            changed = bool(spans and a.span and spans.get((tid, d), a.span) != a.span)
+            ids[(tid, d)] = Identity(a.uid, a.sequence + changed)
         rest_old = [a for a in old if a.first_day not in kept]
         rest_new = [d for d in new if d not in kept]
         for a, d in zip(rest_old, rest_new, strict=False):

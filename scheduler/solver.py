@@ -248,9 +248,11 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
         from scheduler.replan import assign
 
         days: dict[str, list[dt.date]] = defaultdict(list)
+        spans = {}
         for t, _, c in placed:
             days[t.id].append(c.first_day)
-        identity, cancelled = assign(sc, previous, days)
+            spans[(t.id, c.first_day)] = f"{c.timing.start.isoformat()}|{c.timing.end.isoformat()}"
+        identity, cancelled = assign(sc, previous, days, spans)
 
     bought = sorted((o for o in ctx.licenses if solver.value(o.var)),
                     key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))

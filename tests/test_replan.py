@@ -273,3 +273,19 @@ def test_removed_tournament_is_cancelled_in_its_operators_calendar(tmp_path: Pat
                                str(a)]).exit_code == 0
     room = (b / "calendars" / "room.ics").read_text()
     assert "SUMMARY:Cancelled: Spring Gala" in room and "STATUS:CANCELLED" in room
+
+
+def test_same_day_with_new_times_raises_sequence(tmp_path: Path) -> None:
+    # RFC 5545 §3.8.7.4: DTSTART/DTEND changed -> SEQUENCE + 1, although the day is the same
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=1)]}
+    src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    src.write_text(yaml.safe_dump(base))
+    later.write_text(yaml.safe_dump({**base, "tournaments": [_large(count=1,
+                                                                    start_time="14:00")]}))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
+        ("2027-03-06", "sat-1@room.tourney", "1")]
