@@ -274,7 +274,9 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
         if not refs:
             continue
         if o.kind in ("me-per-tournament", "me-super-cribbage"):
-            extra = refs[0].replace("#", "-")
+            # the tournament id (the date is in the id): stable while the game stays put,
+            # whatever number it has (deadline UIDs are made from licence ids)
+            extra = refs[0].split("#")[0]
         elif o.jurisdiction == "ME":
             extra = o.tier
         else:

@@ -289,3 +289,27 @@ def test_same_day_with_new_times_raises_sequence(tmp_path: Path) -> None:
                                str(a)]).exit_code == 0
     assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
         ("2027-03-06", "sat-1@room.tourney", "1")]
+
+
+def test_notice_deadline_follows_its_occurrence() -> None:
+    """The MT notice of a moved occurrence keeps its UID with the occurrence's SEQUENCE; the
+    notice of a cancelled one is cancelled too (RFC 5545 §3.8.7.4, §3.8.1.11)."""
+    import icalendar
+
+    from scheduler.export.ical import calendar_files
+
+    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+            for k, d in enumerate([6, 13], start=1)]
+    # count 1 and Mar 6 blacked out: sat-2 (Mar 13) is kept, sat-1 (Mar 6) is cancelled
+    sc = load(horizon=MARCH, notice_from="2027-02-01",
+              operators=[{**ROOM, "blackout": ["2027-03-06"]}], tournaments=[_large(count=1)])
+    plan = solve(sc, time_limit=10, previous=prev)
+    cal = icalendar.Calendar.from_ical(
+        calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
+    notices = {str(e["UID"]): (e.decoded("DTSTART"), int(e["SEQUENCE"]),
+                               str(e.get("STATUS", "")))
+               for e in cal.walk("VEVENT") if str(e["UID"]).startswith("notice-")}
+    # notice due = first day - 5: Mar 13 -> Mar 8; Mar 6 -> Mar 1 (cancelled, SEQUENCE 1)
+    assert notices == {
+        "notice-sat-2@room.tourney-room": (dt.date(2027, 3, 8), 0, ""),
+        "notice-sat-1@room.tourney-room": (dt.date(2027, 3, 1), 1, "CANCELLED")}

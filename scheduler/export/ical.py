@@ -135,8 +135,20 @@ def _calendar(name: str, items: list[_Item]) -> bytes:
 
 def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     """Re-plans: an announced occurrence the new plan drops, as STATUS:CANCELLED with its UID
-    and SEQUENCE + 1 (RFC 5545 §3.8.1.11), so subscribed calendars remove it."""
+    and SEQUENCE + 1 (RFC 5545 §3.8.1.11), so subscribed calendars remove it; a Montana
+    large-stakes one takes its notice deadlines with it."""
+    known = {t.id: t for t in plan.scenario.tournaments}
     for c in plan.cancelled:
+        t = known.get(c.tournament_id)
+        if t is not None and t.is_large:
+            for oid in c.operators:
+                uid = f"notice-{c.uid}-{oid}"
+                ev = _new_event(uid, stamp, f"Cancelled: notice for {c.title}", c.sequence)
+                ev.add("status", "CANCELLED")
+                due = c.first_day - dt.timedelta(days=5)
+                _all_day(ev, due, due)
+                ev.add("x-tourney-deadline", "mt-notice")
+                yield _Item((_midnight(due), uid), frozenset({oid}), ev, None, (due, due))
         ev = _new_event(c.uid, stamp, f"Cancelled: {c.title}", c.sequence)
         ev.add("status", "CANCELLED")
         _all_day(ev, c.first_day, c.first_day)
@@ -410,8 +422,8 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
 
 # --------------------------------------------------------------------------- deadlines
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
-              kind: str, alarm: dt.timedelta, operator_id: str) -> _Item:
-    ev = _new_event(uid, stamp, summary)
+              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> _Item:
+    ev = _new_event(uid, stamp, summary, sequence)
     _all_day(ev, day, day)
     ev.add("transp", "TRANSPARENT")
     ev.add("categories", ["deadline"])
@@ -434,8 +446,9 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                 f"{_day(row.first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
                 f"held on several premises files its own notice. Permit: "
                 f"{row.license_id or 'none'}.")
+        # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(f"notice-{row.uid}-{row.operator_id}", stamp, summary, row.notice_due,
-                         text, "mt-notice", DEADLINE_ALARM, row.operator_id)
+                         text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
         item.event.add("x-tourney-tournament", row.tournament_id)
         item.event.add("x-tourney-occurrence", str(row.occurrence))
         yield item
