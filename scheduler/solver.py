@@ -179,11 +179,22 @@ def solve(
         s3 = _run(ctx, solver, "preferred")
         m.add(prefs >= s3.value)
         _hint(ctx, solver)
-        # Re-plan: fewest announced occurrences moved, then fewest days moved (each new first
-        # day costs its distance to the nearest announced day of its tournament).
-        moved, distance = _movement(ctx, previous)
-        m.minimize(moved * (sum(w for _, w in distance) + 1) + _weighted(distance))
-        stages = [s1, s2, s3, _run(ctx, solver, "moved")]
+        # Re-plan: fewest announced occurrences moved; then, with the kept ones fixed, fewest
+        # days moved: each new first day costs its distance to the nearest announced day of
+        # its tournament that was not kept (the days those occurrences move from).
+        kept, _ = _kept(ctx, previous)
+        m.maximize(cp_model.LinearExpr.sum([v for _, v in kept]))
+        s4 = _run(ctx, solver, "moved")
+        for _, v in kept:
+            m.add(v == solver.value(v))
+        _hint(ctx, solver)
+        left = [a for a, v in kept if not solver.value(v)] + _unplaceable(ctx, previous)
+        # then earlier first days, as in a first plan (new occurrences have no old day)
+        offsets = [((v, (day - scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
+        weight = sum(w for _, w in offsets) + 1
+        m.minimize(_weighted(_distance(ctx, left)) * weight + _weighted(offsets))
+        s5 = _run(ctx, solver, "days_moved")
+        stages = [s1, s2, s3, s4, s5]
     status = "OPTIMAL" if all(s.status == "OPTIMAL" for s in stages) else "FEASIBLE"
     plan = _extract(ctx, solver, status, seed, previous)
     plan.objective = {"placed": placed_val, "fees_usd": s2.value,
@@ -208,22 +219,33 @@ def solve(
 
 
 # ---------------------------------------------------------------------------- extraction
-def _movement(ctx: ModelContext, previous: list[Announced]
-              ) -> tuple[cp_model.LinearExpr, list[tuple[cp_model.IntVar, int]]]:
-    """(announced occurrences not kept on their day, [(z, days to the nearest announced day
-    of its tournament)])."""
-    active = [a for a in previous
-              if not a.cancelled and a.first_day in ctx.scenario.horizon]
+def _active(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
+    return [a for a in previous if not a.cancelled and a.first_day in ctx.scenario.horizon
+            and a.tournament_id in ctx.candidates]
+
+
+def _kept(ctx: ModelContext, previous: list[Announced]
+          ) -> tuple[list[tuple[Announced, cp_model.IntVar]], int]:
+    """(announced occurrences that can stay on their day, with their ``z``; how many were
+    announced)."""
+    active = _active(ctx, previous)
+    return ([(a, ctx.z[(a.tournament_id, a.first_day)]) for a in active
+             if (a.tournament_id, a.first_day) in ctx.z], len(active))
+
+
+def _unplaceable(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
+    """Announced occurrences whose day is no longer allowed at all (they must move)."""
+    return [a for a in _active(ctx, previous) if (a.tournament_id, a.first_day) not in ctx.z]
+
+
+def _distance(ctx: ModelContext, moving: list[Announced]) -> list[tuple[cp_model.IntVar, int]]:
+    """[(z, days from the nearest day an announced occurrence of its tournament moves from)]."""
     by_t: dict[str, list[dt.date]] = defaultdict(list)
-    for a in active:
+    for a in moving:
         by_t[a.tournament_id].append(a.first_day)
-    kept = [ctx.z[(a.tournament_id, a.first_day)] for a in active
-            if (a.tournament_id, a.first_day) in ctx.z]
-    n_announced = sum(1 for a in active if a.tournament_id in ctx.candidates)
-    moved = n_announced - cp_model.LinearExpr.sum(kept)
-    distance = [(v, min(abs((day - p).days) for p in by_t[tid]))
-                for (tid, day), v in ctx.z.items() if by_t.get(tid)]
-    return moved, [(v, w) for v, w in distance if w]
+    out = [(v, min(abs((day - p).days) for p in by_t[tid]))
+           for (tid, day), v in ctx.z.items() if by_t.get(tid)]
+    return [(v, w) for v, w in out if w]
 
 
 def _uid(t: Tournament, occurrence: int) -> str:

@@ -313,3 +313,22 @@ def test_notice_deadline_follows_its_occurrence() -> None:
     assert notices == {
         "notice-sat-2@room.tourney-room": (dt.date(2027, 3, 8), 0, ""),
         "notice-sat-1@room.tourney-room": (dt.date(2027, 3, 1), 1, "CANCELLED")}
+
+
+def test_a_moved_occurrence_stays_near_its_old_day() -> None:
+    # announced Jan 8 and May 3 (one permit year, so fees do not care); Jan 8 is blacked out
+    # now. May 2 is as near to an announced day (May 3) as Jan 7 is to Jan 8, but the
+    # occurrence that moves is the Jan 8 one: it lands on Jan 7 or Jan 9 (1 day), not on
+    # May 2 (114 days from Jan 8)
+    prev = [Announced("ev", dt.date(2027, 1, 8), "ev-1@room.tourney"),
+            Announced("ev", dt.date(2027, 5, 3), "ev-2@room.tourney")]
+    sc = load(horizon={"start": "2027-01-01", "end": "2027-06-30"}, notice_from="2026-12-01",
+              operators=[{**ROOM, "blackout": ["2027-01-08"]}],
+              tournaments=[{"id": "ev", "title": "Ev", "type": "large-stakes",
+                            "operators": ["room"], "count": 2}])
+    plan = solve(sc, time_limit=10, previous=prev)
+    days = sorted(r.first_day for r in plan.rows)
+    assert days[1] == dt.date(2027, 5, 3)
+    assert days[0] in (dt.date(2027, 1, 7), dt.date(2027, 1, 9))
+    assert {r.first_day: (r.uid, r.sequence) for r in plan.rows}[days[0]] == (
+        "ev-1@room.tourney", 1)
