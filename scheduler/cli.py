@@ -64,9 +64,10 @@ def solve(
     try:
         plan = run(sc, time_limit=time_limit, seed=seed, workers=workers, previous=announced)
         if previous is not None:
-            from scheduler.replan import previous_dtstamp
+            from scheduler.replan import previous_dtstamp, previous_series
 
             plan.previous_dtstamp = previous_dtstamp(previous)
+            plan.previous_series = previous_series(previous)
     except Interrupted:
         _err("tourney: interrupted; nothing was written (an earlier plan in "
              f"{out} is unchanged).")

@@ -17,7 +17,7 @@ from scheduler.scenario import Scenario
 
 if TYPE_CHECKING:
     from scheduler.explain import Member
-    from scheduler.replan import Cancelled
+    from scheduler.replan import Cancelled, PreviousSeries
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
@@ -93,6 +93,8 @@ class Plan:
     bound: dict[str, float] = field(default_factory=dict)
     seed: int = 0
     cancelled: list[Cancelled] = field(default_factory=list)
+    previous_series: list[PreviousSeries] = field(default_factory=list)
+    """Re-plan: the weekly series of the previous calendar (updated or cancelled by UID)."""
     previous_dtstamp: dt.datetime | None = None
     """Re-plan: the previous calendar's DTSTAMP; this plan's calendars are stamped later."""
     """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""

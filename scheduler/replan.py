@@ -58,6 +58,49 @@ class Cancelled:
     title: str
 
 
+@dataclass(frozen=True)
+class PreviousSeries:
+    """A weekly series VEVENT of the previous calendar: its UID, nights and SEQUENCE."""
+
+    uid: str
+    tournament_id: str
+    nights: tuple[dt.date, ...]
+    sequence: int
+    operators: tuple[str, ...]
+    title: str
+
+
+def previous_series(path: str | Path) -> list[PreviousSeries]:
+    """The weekly series (RRULE events) of the previous plan's calendar, expanded."""
+    import recurring_ical_events
+    from icalendar import Calendar
+
+    p = Path(path)
+    ics = p / "calendar.ics" if p.is_dir() else p
+    if ics.suffix.lower() != ".ics" or not ics.is_file():
+        return []
+    out = []
+    try:
+        for cal in Calendar.from_ical(ics.read_bytes(), multiple=True):
+            masters = [ev for ev in cal.walk("VEVENT") if ev.get("RRULE")
+                       and str(ev.get("STATUS", "")).upper() != "CANCELLED"]
+            for ev in masters:
+                uid = str(ev["UID"])
+                one = Calendar()
+                one.add_component(ev)
+                nights = sorted({(x.decoded("DTSTART") if not isinstance(
+                    x.decoded("DTSTART"), dt.datetime) else x.decoded("DTSTART").date())
+                    for x in recurring_ical_events.of(one).between((1900, 1, 1),
+                                                                   (2200, 1, 1))})
+                host = uid.split("@", 1)[-1].removesuffix(".tourney")
+                out.append(PreviousSeries(uid, str(ev.get("X-TOURNEY-TOURNAMENT", "")),
+                                          tuple(nights), int(ev.get("SEQUENCE", 0)), (host,),
+                                          str(ev.get("SUMMARY", ""))))
+    except Exception:
+        return []
+    return out
+
+
 def previous_dtstamp(path: str | Path) -> dt.datetime | None:
     """The DTSTAMP of the previous plan's calendar (its folder's calendar.ics, or the .ics
     given), so that a re-plan's events can be stamped later (RFC 5545 §3.8.7.2)."""

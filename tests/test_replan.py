@@ -332,3 +332,41 @@ def test_a_moved_occurrence_stays_near_its_old_day() -> None:
     assert days[0] in (dt.date(2027, 1, 7), dt.date(2027, 1, 9))
     assert {r.first_day: (r.uid, r.sequence) for r in plan.rows}[days[0]] == (
         "ev-1@room.tourney", 1)
+
+
+def _wednesdays(tmp_path: Path, name: str, **kw: object) -> Path:
+    data = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01", "operators": [ROOM],
+            "tournaments": [{"id": "wed", "title": "Wednesday", "type": "small-stakes",
+                             "operators": ["room"], "count": "all", "weekdays": ["wed"],
+                             "entry_fee": 40, "start_time": "19:00", "hours": 4, **kw}]}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
+
+
+def _events(folder: Path) -> dict[str, tuple[int, str]]:
+    import icalendar
+
+    cal = icalendar.Calendar.from_ical((folder / "calendar.ics").read_bytes())
+    return {str(e["UID"]): (int(e["SEQUENCE"]), str(e.get("STATUS", "")))
+            for e in cal.walk("VEVENT") if not e.get("X-TOURNEY-DEADLINE")}
+
+
+def test_weekly_series_is_updated_or_cancelled_by_its_uid(tmp_path: Path) -> None:
+    # A: Wednesdays 3, 10, 17, 24, 31 as one series (SEQUENCE 0).
+    # B: window to Mar 20 -> 3, 10, 17: the same series UID with SEQUENCE 1 (its nights
+    #    changed); the dropped nights 24 and 31 get no CANCELLED events of their own.
+    # C: only Mar 3 -> a single event; the series UID is published as CANCELLED (SEQUENCE 2).
+    a, b, c = tmp_path / "A", tmp_path / "B", tmp_path / "C"
+    assert runner.invoke(app, ["solve", str(_wednesdays(tmp_path, "a")), "--out",
+                               str(a)]).exit_code == 0
+    assert _events(a) == {"wed.series@room.tourney": (0, "")}
+    short = _wednesdays(tmp_path, "b", window={"start": "2027-03-01", "end": "2027-03-20"})
+    assert runner.invoke(app, ["solve", str(short), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert _events(b) == {"wed.series@room.tourney": (1, "")}
+    one = _wednesdays(tmp_path, "c", window={"start": "2027-03-01", "end": "2027-03-05"})
+    assert runner.invoke(app, ["solve", str(one), "--out", str(c), "--previous",
+                               str(b)]).exit_code == 0
+    assert _events(c) == {"wed.series@room.tourney": (2, "CANCELLED"),
+                          "wed-1@room.tourney": (0, "")}

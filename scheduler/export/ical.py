@@ -138,7 +138,11 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     and SEQUENCE + 1 (RFC 5545 §3.8.1.11), so subscribed calendars remove it; a Montana
     large-stakes one takes its notice deadlines with it."""
     known = {t.id: t for t in plan.scenario.tournaments}
+    # nights that were announced only inside a weekly series have no UID of their own
+    in_series = {(s.tournament_id, d) for s in plan.previous_series for d in s.nights}
     for c in plan.cancelled:
+        if (c.tournament_id, c.first_day) in in_series:
+            continue
         t = known.get(c.tournament_id)
         if t is not None and t.is_large:
             for oid in c.operators:
@@ -243,8 +247,25 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     for (tid, occ), rows in sorted(groups.items()):
         if (tid, occ) not in in_series:
             yield _occurrence_item(plan.scenario, tid, occ, rows, stamp)
+    before = {s.uid: s for s in plan.previous_series}
     for uid, members in series:
-        yield _series_item(plan.scenario, uid, members, stamp)
+        item = _series_item(plan.scenario, uid, members, stamp)
+        old = before.pop(uid, None)
+        if old is not None:
+            nights = tuple(sorted(rs[0].first_day for rs in members))
+            # RFC 5545 §3.8.7.4: a re-plan that changes the nights (EXDATE, UNTIL) raises it
+            seq = old.sequence + (nights != old.nights)
+            item.event["SEQUENCE"] = max(seq, max(rs[0].sequence for rs in members))
+        yield item
+    for old in sorted(before.values(), key=lambda s: s.uid):
+        # a series the new plan no longer writes (pattern changed or tournament dropped)
+        ev = _new_event(old.uid, stamp, f"Cancelled: {old.title}", old.sequence + 1)
+        ev.add("status", "CANCELLED")
+        _all_day(ev, old.nights[0], old.nights[0])
+        if old.tournament_id:
+            ev.add("x-tourney-tournament", old.tournament_id)
+        yield _Item((_midnight(old.nights[0]), old.uid), frozenset(old.operators), ev, None,
+                    (old.nights[0], old.nights[0]))
 
 
 def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> list[str]:
