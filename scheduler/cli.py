@@ -64,10 +64,11 @@ def solve(
     try:
         plan = run(sc, time_limit=time_limit, seed=seed, workers=workers, previous=announced)
         if previous is not None:
-            from scheduler.replan import previous_dtstamp, previous_series
+            from scheduler.replan import previous_dtstamp, previous_events, previous_series
 
             plan.previous_dtstamp = previous_dtstamp(previous)
             plan.previous_series = previous_series(previous)
+            plan.previous_events = previous_events(previous)
     except Interrupted:
         _err("tourney: interrupted; nothing was written (an earlier plan in "
              f"{out} is unchanged).")

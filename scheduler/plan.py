@@ -17,7 +17,7 @@ from scheduler.scenario import Scenario
 
 if TYPE_CHECKING:
     from scheduler.explain import Member
-    from scheduler.replan import Cancelled, PreviousSeries
+    from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
@@ -95,6 +95,9 @@ class Plan:
     cancelled: list[Cancelled] = field(default_factory=list)
     previous_series: list[PreviousSeries] = field(default_factory=list)
     """Re-plan: the weekly series of the previous calendar (updated or cancelled by UID)."""
+    previous_events: list[PreviousEvent] = field(default_factory=list)
+    """Re-plan: every event the previous calendars published; one this plan no longer writes
+    is published as cancelled."""
     previous_dtstamp: dt.datetime | None = None
     """Re-plan: the previous calendar's DTSTAMP; this plan's calendars are stamped later."""
     """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""

@@ -101,6 +101,49 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
     return out
 
 
+@dataclass(frozen=True)
+class PreviousEvent:
+    """Any event the previous calendars published (occurrence, series or deadline)."""
+
+    uid: str
+    day: dt.date
+    sequence: int
+    summary: str
+    operators: tuple[str, ...]
+
+
+def previous_events(path: str | Path) -> list[PreviousEvent]:
+    """Every non-cancelled VEVENT of the previous plan's calendars, with the operators whose
+    calendar (``calendars/<operator_id>.ics``) showed it."""
+    from icalendar import Calendar
+
+    p = Path(path)
+    files = ([p / "calendar.ics", *sorted((p / "calendars").glob("*.ics"))] if p.is_dir()
+             else [p])
+    found: dict[str, PreviousEvent] = {}
+    hosts: dict[str, set[str]] = {}
+    for f in files:
+        if not f.is_file():
+            continue
+        try:
+            cals = Calendar.from_ical(f.read_bytes(), multiple=True)
+        except Exception:
+            continue
+        for cal in cals:
+            for ev in cal.walk("VEVENT"):
+                if str(ev.get("STATUS", "")).upper() == "CANCELLED" or ev.get("DTSTART") is None:
+                    continue
+                uid = str(ev.get("UID", ""))
+                start = ev.decoded("DTSTART")
+                day = start.date() if isinstance(start, dt.datetime) else start
+                found.setdefault(uid, PreviousEvent(uid, day, int(ev.get("SEQUENCE", 0)),
+                                                    str(ev.get("SUMMARY", "")), ()))
+                if f.parent.name == "calendars":
+                    hosts.setdefault(uid, set()).add(f.stem)
+    return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))
+            for _, e in sorted(found.items())]
+
+
 def previous_dtstamp(path: str | Path) -> dt.datetime | None:
     """The DTSTAMP of the previous plan's calendar (its folder's calendar.ics, or the .ics
     given), so that a re-plan's events can be stamped later (RFC 5545 §3.8.7.2)."""

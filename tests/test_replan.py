@@ -344,12 +344,16 @@ def _wednesdays(tmp_path: Path, name: str, **kw: object) -> Path:
     return path
 
 
-def _events(folder: Path) -> dict[str, tuple[int, str]]:
+def _events(folder: Path, deadlines: bool = False) -> dict[str, tuple[int, str]]:
+    """UID -> (SEQUENCE, STATUS) of calendar.ics (deadline events only when asked)."""
     import icalendar
 
     cal = icalendar.Calendar.from_ical((folder / "calendar.ics").read_bytes())
     return {str(e["UID"]): (int(e["SEQUENCE"]), str(e.get("STATUS", "")))
-            for e in cal.walk("VEVENT") if not e.get("X-TOURNEY-DEADLINE")}
+            for e in cal.walk("VEVENT")
+            if deadlines or not (e.get("X-TOURNEY-DEADLINE")
+                                 or str(e["UID"]).startswith(("notice-", "application-",
+                                                              "report-")))}
 
 
 def test_weekly_series_is_updated_or_cancelled_by_its_uid(tmp_path: Path) -> None:
@@ -370,3 +374,23 @@ def test_weekly_series_is_updated_or_cancelled_by_its_uid(tmp_path: Path) -> Non
                                str(b)]).exit_code == 0
     assert _events(c) == {"wed.series@room.tourney": (2, "CANCELLED"),
                           "wed-1@room.tourney": (0, "")}
+
+
+def test_a_moved_maine_games_licence_deadlines_are_cancelled(tmp_path: Path) -> None:
+    # The per-tournament licence of a game that moves is a new licence with new deadline
+    # events; the old licence's application and report events are published as cancelled.
+    src = Path(__file__).resolve().parents[1] / "data" / "examples" / "maine-legion-post.yaml"
+    data = yaml.safe_load(src.read_text())
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    data["operators"][0]["blackout"].append(dt.date(2027, 2, 6))
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(yaml.safe_dump(data))
+    assert runner.invoke(app, ["solve", str(changed), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    before, after = _events(a, deadlines=True), _events(b, deadlines=True)
+    gone = sorted(u for u in before if after[u][1] == "CANCELLED")
+    # only the moved game's old deadlines (none of the occurrences: the game keeps its UID)
+    assert gone and all("2027-02-06" in u for u in gone)
+    assert all(after[u] == (before[u][0] + 1, "CANCELLED") for u in gone)
+    assert after["saturday-holdem-2@post-212.tourney"] == (1, "")

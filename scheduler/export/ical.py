@@ -28,6 +28,7 @@ line folding at 75 octets, CRLF).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -100,6 +101,7 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
         *_licence_items(plan, stamp),
         *_cancelled_items(plan, stamp),
     ]
+    items.extend(_vanished_items(plan, stamp, {str(i.event["UID"]) for i in items}))
     items.sort(key=lambda i: i.sort_key)
     files = {CALENDAR_FILE: _calendar(scenario.name, items)}
     for op in sorted(scenario.operators, key=lambda o: o.id):
@@ -160,6 +162,28 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         ev.add("description", f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
         yield _Item((_midnight(c.first_day), c.uid), frozenset(c.operators), ev, None,
                     (c.first_day, c.first_day))
+
+
+_LICENCE_DAY = re.compile(r"^(?:application|report)-[^/]+/[^/]+/(\d{4}-\d{2}-\d{2})")
+
+
+def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterable[_Item]:
+    """Re-plans: any event the previous calendars published that this plan no longer writes
+    (a moved game's licence deadlines, a dropped series, ...), as STATUS:CANCELLED with its
+    UID and SEQUENCE + 1, so that imported and subscribed calendars drop it too."""
+    start = plan.scenario.horizon.start
+    for old in plan.previous_events:
+        # the day that says whether it is history: a licence deadline's licence start (in its
+        # UID: application-opens-post/per-tournament/2027-02-06/...), else the event's day
+        m = _LICENCE_DAY.search(old.uid)
+        day = dt.date.fromisoformat(m.group(1)) if m else old.day
+        if old.uid in written or day < start:
+            continue  # still written, or history before the new horizon
+        ev = _new_event(old.uid, stamp, f"Cancelled: {old.summary}", old.sequence + 1)
+        ev.add("status", "CANCELLED")
+        _all_day(ev, old.day, old.day)
+        yield _Item((_midnight(old.day), old.uid), frozenset(old.operators), ev, None,
+                    (old.day, old.day))
 
 
 def _ambiguous(t: dt.datetime) -> bool:
