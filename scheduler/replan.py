@@ -110,11 +110,13 @@ class PreviousEvent:
     sequence: int
     summary: str
     operators: tuple[str, ...]
+    cancelled: bool = False
 
 
 def previous_events(path: str | Path) -> list[PreviousEvent]:
-    """Every non-cancelled VEVENT of the previous plan's calendars, with the operators whose
-    calendar (``calendars/<operator_id>.ics``) showed it."""
+    """Every VEVENT of the previous plan's calendars (``cancelled`` when it was published as
+    STATUS:CANCELLED), with the operators whose calendar (``calendars/<operator_id>.ics``)
+    showed it."""
     from icalendar import Calendar
 
     p = Path(path)
@@ -131,13 +133,14 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
             continue
         for cal in cals:
             for ev in cal.walk("VEVENT"):
-                if str(ev.get("STATUS", "")).upper() == "CANCELLED" or ev.get("DTSTART") is None:
+                if ev.get("DTSTART") is None:
                     continue
                 uid = str(ev.get("UID", ""))
                 start = ev.decoded("DTSTART")
                 day = start.date() if isinstance(start, dt.datetime) else start
-                found.setdefault(uid, PreviousEvent(uid, day, int(ev.get("SEQUENCE", 0)),
-                                                    str(ev.get("SUMMARY", "")), ()))
+                found.setdefault(uid, PreviousEvent(
+                    uid, day, int(ev.get("SEQUENCE", 0)), str(ev.get("SUMMARY", "")), (),
+                    str(ev.get("STATUS", "")).upper() == "CANCELLED"))
                 if f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(f.stem)
     return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))

@@ -394,3 +394,19 @@ def test_a_moved_maine_games_licence_deadlines_are_cancelled(tmp_path: Path) -> 
     assert gone and all("2027-02-06" in u for u in gone)
     assert all(after[u] == (before[u][0] + 1, "CANCELLED") for u in gone)
     assert after["saturday-holdem-2@post-212.tourney"] == (1, "")
+
+
+def test_a_uid_given_back_after_a_cancellation_has_a_higher_sequence(tmp_path: Path) -> None:
+    # A: the Wednesday series (SEQUENCE 0). B: no Wednesday allowed -> the series is
+    # cancelled (SEQUENCE 1). C: as A again -> the same series UID returns: SEQUENCE 2, so a
+    # calendar that kept the cancelled copy (1) takes the new one.
+    a, b, c = tmp_path / "A", tmp_path / "B", tmp_path / "C"
+    full = _wednesdays(tmp_path, "a")
+    none = _wednesdays(tmp_path, "b", window={"start": "2027-03-01", "end": "2027-03-02"})
+    assert runner.invoke(app, ["solve", str(full), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(none), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    assert _events(b)["wed.series@room.tourney"] == (1, "CANCELLED")
+    assert runner.invoke(app, ["solve", str(full), "--out", str(c), "--previous",
+                               str(b)]).exit_code == 0
+    assert _events(c)["wed.series@room.tourney"] == (2, "")

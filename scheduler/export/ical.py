@@ -102,6 +102,7 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
         *_cancelled_items(plan, stamp),
     ]
     items.extend(_vanished_items(plan, stamp, {str(i.event["UID"]) for i in items}))
+    _never_lower(plan, items)
     items.sort(key=lambda i: i.sort_key)
     files = {CALENDAR_FILE: _calendar(scenario.name, items)}
     for op in sorted(scenario.operators, key=lambda o: o.id):
@@ -164,7 +165,23 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                     (c.first_day, c.first_day))
 
 
+_NOTICE_OF = re.compile(r"^notice-(.+\.tourney)-[a-z0-9-]+$")
 _LICENCE_DAY = re.compile(r"^(?:application|report)-[^/]+/[^/]+/(\d{4}-\d{2}-\d{2})")
+
+
+def _never_lower(plan: Plan, items: list[_Item]) -> None:
+    """RFC 5545 §3.8.7.4 across re-plans: an event never gets a lower SEQUENCE than the
+    previous calendars gave its UID, and one more when that UID had been cancelled (a UID
+    given back after a cancellation, e.g. a series or a licence deadline that returns)."""
+    before = {e.uid: e for e in plan.previous_events}
+    for item in items:
+        old = before.get(str(item.event["UID"]))
+        if old is None:
+            continue
+        cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
+        floor = old.sequence + (1 if old.cancelled and not cancelled_now else 0)
+        if int(str(item.event["SEQUENCE"])) < floor:
+            item.event["SEQUENCE"] = floor
 
 
 def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterable[_Item]:
@@ -172,13 +189,19 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
     (a moved game's licence deadlines, a dropped series, ...), as STATUS:CANCELLED with its
     UID and SEQUENCE + 1, so that imported and subscribed calendars drop it too."""
     start = plan.scenario.horizon.start
+    days = {e.uid: e.day for e in plan.previous_events}
     for old in plan.previous_events:
+        if old.cancelled or old.uid in written:
+            continue
         # the day that says whether it is history: a licence deadline's licence start (in its
-        # UID: application-opens-post/per-tournament/2027-02-06/...), else the event's day
+        # UID: application-opens-post/per-tournament/2027-02-06/...), a notice's occurrence
+        # (notice-<occurrence uid>-<operator>), else the event's own day
         m = _LICENCE_DAY.search(old.uid)
-        day = dt.date.fromisoformat(m.group(1)) if m else old.day
-        if old.uid in written or day < start:
-            continue  # still written, or history before the new horizon
+        n = _NOTICE_OF.search(old.uid)
+        day = (dt.date.fromisoformat(m.group(1)) if m
+               else days.get(n.group(1), old.day) if n else old.day)
+        if day < start:
+            continue  # history before the new horizon
         ev = _new_event(old.uid, stamp, f"Cancelled: {old.summary}", old.sequence + 1)
         ev.add("status", "CANCELLED")
         _all_day(ev, old.day, old.day)
