@@ -333,21 +333,32 @@ def assign(scenario: Scenario, previous: list[Announced],
             ids[(tid, d)] = Identity(a.uid, a.sequence + changed)
         rest_old = [a for a in old if a.first_day not in kept]
         rest_new = [d for d in new if d not in kept]
-        for a, d in zip(rest_old, rest_new, strict=False):
-            ids[(tid, d)] = Identity(a.uid, a.sequence + 1)
+        # pair each moving occurrence with the nearest new day (greedy on the distance)
+        by_uid = {a.uid: a for a in rest_old}
+        paired: set[dt.date] = set()
+        taken_old: set[str] = set()
+        for _, _, uid, d in sorted((abs((d - a.first_day).days), a.first_day, a.uid, d)
+                                   for a in rest_old for d in rest_new):
+            if uid in taken_old or d in paired:
+                continue
+            paired.add(d)
+            taken_old.add(uid)
+            ids[(tid, d)] = Identity(uid, by_uid[uid].sequence + 1)
+        rest_old = [a for a in rest_old if a.uid not in taken_old]
+        rest_new = [d for d in rest_new if d not in paired]
         used = [int(m.group("occ")) for u in taken
                 if (m := _UID.match(u)) and m.group("tid") == tid]
         nxt = max(used, default=0) + 1
         t = known.get(tid)
         host = t.operators[0] if t else "tourney"
-        for d in rest_new[len(rest_old):]:
+        for d in rest_new:
             uid = f"{tid}-{nxt}@{host}.tourney"
             while uid in taken:
                 nxt += 1
                 uid = f"{tid}-{nxt}@{host}.tourney"
             ids[(tid, d)] = Identity(uid, 0)
             nxt += 1
-        for a in rest_old[len(rest_new):]:
+        for a in rest_old:
             cancelled.append(Cancelled(tid, a.first_day, a.uid, a.sequence + 1,
                                        t.operators if t else a.operators,
                                        t.title if t else (a.title or tid)))

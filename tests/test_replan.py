@@ -410,3 +410,20 @@ def test_a_uid_given_back_after_a_cancellation_has_a_higher_sequence(tmp_path: P
     assert runner.invoke(app, ["solve", str(full), "--out", str(c), "--previous",
                                str(b)]).exit_code == 0
     assert _events(c)["wed.series@room.tourney"] == (2, "")
+
+
+def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
+    from scheduler.replan import assign
+
+    # leaving: Jun 5 and Aug 7; new days: May 22, Jun 12, Aug 14. Nearest pairs: Jun 5 ->
+    # Jun 12 (7 days) and Aug 7 -> Aug 14 (7 days); May 22 is new. (Pairing in date order
+    # would move Jun 5 -> May 22 and Aug 7 -> Jun 12: 14 + 56 = 70 days instead of 14.)
+    sc = load(operators=[ROOM], tournaments=[_large(count=5)])
+    prev = [Announced("sat", dt.date(2027, 6, 5), "sat-6@room.tourney"),
+            Announced("sat", dt.date(2027, 8, 7), "sat-8@room.tourney")]
+    ids, cancelled = assign(sc, prev, {"sat": [dt.date(2027, 5, 22), dt.date(2027, 6, 12),
+                                                dt.date(2027, 8, 14)]})
+    assert {d.isoformat(): (i.uid, i.sequence) for (_, d), i in ids.items()} == {
+        "2027-06-12": ("sat-6@room.tourney", 1), "2027-08-14": ("sat-8@room.tourney", 1),
+        "2027-05-22": ("sat-9@room.tourney", 0)}
+    assert cancelled == []
