@@ -179,10 +179,17 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         events = []
         seen: set[tuple[str, str, str]] = set()
         for cal in cals:
+            # recurring events are expanded; the others are read as written (an expansion
+            # would turn a UTC DTEND in the repeated hour into the first of the two hours)
+            masters = {str(ev.get("UID", "")) for ev in cal.walk("VEVENT")
+                       if ev.get("RRULE") or ev.get("RDATE")}
             try:
-                expanded = recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))
+                expanded = [ev for ev in recurring_ical_events.of(cal).between(
+                    (1900, 1, 1), (2200, 1, 1)) if str(ev.get("UID", "")) in masters]
             except Exception as exc:
                 raise ScheduleError(f"{path}: cannot read the events' dates ({exc})") from None
+            expanded += [ev for ev in cal.walk("VEVENT")
+                         if str(ev.get("UID", "")) not in masters]
             for ev in expanded:  # the same event twice (e.g. two calendars joined): once
                 key = (str(ev.get("UID", "")), str(ev.get("DTSTART", "") and
                                                    ev["DTSTART"].to_ical()),

@@ -1,8 +1,9 @@
 """``tourney diff OLD NEW``: what changed between two plan folders.
 
 Occurrences are matched by UID (re-plans keep the UID of an announced occurrence): moved
-(another first day), added (a UID only in NEW), cancelled (a UID only in OLD); and the total
-of licence and permit fees before and after (USD).
+(another first day), added (a UID only in NEW), cancelled (a UID only in OLD that NEW's
+calendar cancels; one it does not is history before NEW's horizon); and the total of licence
+and permit fees before and after (USD).
 """
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
     return one, int(fees["fee_usd"].sum()) if len(fees) else 0
 
 
+def _cancelled_uids(folder: Path) -> set[str] | None:
+    """UIDs the plan's calendar.ics publishes as STATUS:CANCELLED (None without a calendar)."""
+    from icalendar import Calendar
+
+    ics = folder / "calendar.ics"
+    if not ics.is_file():
+        return None
+    try:
+        cal = Calendar.from_ical(ics.read_bytes())
+    except Exception:
+        return None
+    return {str(e.get("UID", "")) for e in cal.walk("VEVENT")
+            if str(e.get("STATUS", "")).upper() == "CANCELLED"}
+
+
 def diff_plans(old: str | Path, new: str | Path) -> str:
     """The differences as text, one line per moved, added or cancelled occurrence."""
     a, fee_a = _read(Path(old))
@@ -45,9 +61,15 @@ def diff_plans(old: str | Path, new: str | Path) -> str:
     for uid in sorted(set(b.index) - set(a.index), key=lambda u: (b.loc[u, "first_day"], u)):
         y = b.loc[uid]
         lines.append(f"added      {y['title']} ({uid}): {y['first_day']}..{y['last_day']}")
+    published = _cancelled_uids(Path(new))
+    first_new = min(b["first_day"], default="")
     for uid in sorted(set(a.index) - set(b.index), key=lambda u: (a.loc[u, "first_day"], u)):
         x = a.loc[uid]
-        lines.append(f"cancelled  {x['title']} ({uid}): {x['first_day']}..{x['last_day']}")
+        if published is None or uid in published or x["first_day"] >= first_new:
+            lines.append(f"cancelled  {x['title']} ({uid}): {x['first_day']}..{x['last_day']}")
+        else:  # not cancelled by the new plan: before its horizon (held already)
+            lines.append(f"history    {x['title']} ({uid}): {x['first_day']}..{x['last_day']}"
+                         " (outside the new plan's horizon)")
     change = fee_b - fee_a
     lines.append(f"{sum(ln.startswith('moved') for ln in lines)} moved, "
                  f"{sum(ln.startswith('added') for ln in lines)} added, "

@@ -427,3 +427,22 @@ def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
         "2027-06-12": ("sat-6@room.tourney", 1), "2027-08-14": ("sat-8@room.tourney", 1),
         "2027-05-22": ("sat-9@room.tourney", 0)}
     assert cancelled == []
+
+
+def test_diff_tells_history_from_cancellations(tmp_path: Path) -> None:
+    # A: Saturdays Mar 6, 13. B: horizon from Mar 10 (Mar 6 is history), count 1 -> Mar 13
+    base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
+            "operators": [ROOM], "tournaments": [_large(count=2)]}
+    src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    src.write_text(yaml.safe_dump(base))
+    later.write_text(yaml.safe_dump({**base, "horizon": {"start": "2027-03-10",
+                                                         "end": "2027-03-31"},
+                                     "tournaments": [_large(count=1)]}))
+    a, b = tmp_path / "A", tmp_path / "B"
+    assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
+    assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
+                               str(a)]).exit_code == 0
+    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    assert lines[0] == ("history    Saturday Stack (sat-1@room.tourney): 2027-03-06..2027-03-06"
+                        " (outside the new plan's horizon)")
+    assert lines[-1].startswith("0 moved, 0 added, 0 cancelled")
