@@ -58,6 +58,9 @@ def diff_plans(old: str | Path, new: str | Path) -> str:
         if (x["first_day"], x["last_day"]) != (y["first_day"], y["last_day"]):
             lines.append(f"moved      {y['title']} ({uid}): {x['first_day']}..{x['last_day']}"
                          f" -> {y['first_day']}..{y['last_day']}")
+        elif (x.get("start"), x.get("end")) != (y.get("start"), y.get("end")):
+            lines.append(f"retimed    {y['title']} ({uid}): {x.get('start')}..{x.get('end')}"
+                         f" -> {y.get('start')}..{y.get('end')}")
     for uid in sorted(set(b.index) - set(a.index), key=lambda u: (b.loc[u, "first_day"], u)):
         y = b.loc[uid]
         lines.append(f"added      {y['title']} ({uid}): {y['first_day']}..{y['last_day']}")
@@ -71,7 +74,7 @@ def diff_plans(old: str | Path, new: str | Path) -> str:
             lines.append(f"history    {x['title']} ({uid}): {x['first_day']}..{x['last_day']}"
                          " (outside the new plan's horizon)")
     change = fee_b - fee_a
-    lines.append(f"{sum(ln.startswith('moved') for ln in lines)} moved, "
+    lines.append(f"{sum(ln.startswith(('moved', 'retimed')) for ln in lines)} moved, "
                  f"{sum(ln.startswith('added') for ln in lines)} added, "
                  f"{sum(ln.startswith('cancelled') for ln in lines)} cancelled; fees "
                  f"${fee_a:,} -> ${fee_b:,} ({'+' if change >= 0 else '-'}${abs(change):,})")

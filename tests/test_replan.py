@@ -289,6 +289,10 @@ def test_same_day_with_new_times_raises_sequence(tmp_path: Path) -> None:
                                str(a)]).exit_code == 0
     assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
         ("2027-03-06", "sat-1@room.tourney", "1")]
+    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    assert lines[0] == ("retimed    Saturday Stack (sat-1@room.tourney): "
+                        "2027-03-06T12:00:00-07:00..2027-03-06T22:00:00-07:00 -> "
+                        "2027-03-06T14:00:00-07:00..2027-03-07T00:00:00-07:00")
 
 
 def test_notice_deadline_follows_its_occurrence() -> None:
