@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from constraints.catalogue import RULES, cite
 
@@ -140,6 +140,3 @@ def usd(x: Decimal | int | float) -> str:
     d = Decimal(x)
     return f"${d:,.0f}" if d == d.to_integral_value() else f"${d:,.2f}"
 
-
-def fmt_any(x: Any) -> str:
-    return str(x)

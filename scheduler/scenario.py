@@ -400,9 +400,6 @@ class Scenario(_Model):
     def tournament(self, tournament_id: str) -> Tournament:
         return self._t_index[tournament_id]
 
-    def operators_of(self, t: Tournament) -> list[Operator]:
-        return [self._op_index[o] for o in t.operators]
-
     def jurisdiction_of(self, t: Tournament) -> str:
         return "MT" if t.type in MT_TYPES else "ME"
 
