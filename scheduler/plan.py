@@ -86,8 +86,10 @@ class Plan:
 
     scenario: Scenario
     rows: list[Row]
-    licenses: list[License]
-    unscheduled: list[Unscheduled]
+    license_list: list[License]
+    """The licences and permits to buy (``licenses`` is the same as a DataFrame)."""
+    unscheduled_list: list[Unscheduled]
+    """Wanted occurrences not placed (``unscheduled`` is the same as a DataFrame)."""
     status: str
     objective: dict[str, int] = field(default_factory=dict)
     bound: dict[str, float] = field(default_factory=dict)
@@ -107,11 +109,11 @@ class Plan:
 
     @property
     def required_met(self) -> bool:
-        return not any(u.required for u in self.unscheduled)
+        return not any(u.required for u in self.unscheduled_list)
 
     @property
     def total_fees_usd(self) -> int:
-        return sum(lic.fee_usd for lic in self.licenses)
+        return sum(lic.fee_usd for lic in self.license_list)
 
     @property
     def schedule(self) -> pd.DataFrame:
@@ -124,18 +126,22 @@ class Plan:
         return df
 
     @property
-    def license_table(self) -> pd.DataFrame:
-        """licenses.csv as a DataFrame: ``fee_usd`` int64 (USD), dates as datetime64."""
+    def licenses(self) -> pd.DataFrame:
+        """licenses.csv as a DataFrame, one row per licence or permit to buy: ``license_id,
+        operator_id, jurisdiction, kind, tier`` (str), ``valid_from, valid_to`` (datetime64,
+        inclusive), ``fee_usd`` (int64, USD), ``covers`` (str: space-separated ``tid#k``)."""
         df = pd.DataFrame([{**lic.__dict__, "covers": " ".join(lic.covers)}
-                           for lic in self.licenses], columns=LICENSE_COLUMNS)
+                           for lic in self.license_list], columns=LICENSE_COLUMNS)
         for c in ("valid_from", "valid_to"):
             df[c] = pd.to_datetime(df[c])
         df["fee_usd"] = df["fee_usd"].astype("int64")
         return df
 
     @property
-    def unscheduled_table(self) -> pd.DataFrame:
+    def unscheduled(self) -> pd.DataFrame:
+        """unscheduled.csv as a DataFrame: ``tournament_id`` (str), ``occurrence`` (int64),
+        ``operators, reason, rule_ids`` (str, space-separated lists)."""
         return pd.DataFrame([{"tournament_id": u.tournament_id, "occurrence": u.occurrence,
                               "operators": " ".join(u.operators), "reason": u.reason,
-                              "rule_ids": " ".join(u.rule_ids)} for u in self.unscheduled],
+                              "rule_ids": " ".join(u.rule_ids)} for u in self.unscheduled_list],
                             columns=UNSCHEDULED_COLUMNS)

@@ -210,7 +210,7 @@ def solve(
                                             if r.id not in ("FIXED-DATES", "REQUIRED")])
     if violations:
         raise AuditError(violations)
-    plan.unscheduled = unscheduled(ctx, plan)
+    plan.unscheduled_list = unscheduled(ctx, plan)
     if shortfall:
         from scheduler.explain import minimal_conflicts
 
@@ -331,7 +331,7 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
 
 
 def _audit(plan: Plan) -> Audit:
-    return Audit(plan.scenario, placed_of(plan), plan.licenses)
+    return Audit(plan.scenario, placed_of(plan), plan.license_list)
 
 
 def placed_of(plan: Plan) -> list[Placed]:

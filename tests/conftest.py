@@ -102,7 +102,7 @@ def firsts(plan: Plan, tid: str | None = None) -> list[dt.date]:
 
 def missing(plan: Plan, tid: str | None = None) -> list[tuple[str, ...]]:
     """The rule IDs given for each unscheduled occurrence (of ``tid``, or of all)."""
-    return [u.rule_ids for u in plan.unscheduled if tid is None or u.tournament_id == tid]
+    return [u.rule_ids for u in plan.unscheduled_list if tid is None or u.tournament_id == tid]
 
 
 def mt_room(oid: str = "room-a", **kw: Any) -> dict[str, Any]:

@@ -23,10 +23,10 @@ def test_api_plan_tables() -> None:
     s = plan.schedule
     assert list(s["first_day"]) == [pd.Timestamp("2027-03-06"), pd.Timestamp("2027-03-13")]
     assert s["first_day"].dtype.kind == "M" and s["occurrence"].dtype == "int64"
-    lic = plan.license_table
+    lic = plan.licenses
     assert list(lic["fee_usd"]) == [120] and lic["fee_usd"].dtype == "int64"
     assert lic["valid_from"].iloc[0] == pd.Timestamp("2026-07-01")
-    assert plan.unscheduled_table.empty and list(plan.unscheduled_table.columns) == [
+    assert plan.unscheduled.empty and list(plan.unscheduled.columns) == [
         "tournament_id", "occurrence", "operators", "reason", "rule_ids"]
     assert plan.total_fees_usd == 120 and plan.status == "OPTIMAL"
     assert plan.rows[0].notice_due == dt.date(2027, 3, 1)

@@ -115,7 +115,7 @@ class TestHorizon:
         plan = run(sc)
         assert len(firsts(plan)) == 3
         assert all(r.last_day <= d("2027-08-10") for r in plan.rows)
-        assert len(plan.unscheduled) == 2
+        assert len(plan.unscheduled_list) == 2
 
     def test_checker(self) -> None:
         sc = load(horizon=self.TEN, notice_from=NOTICE, operators=[op()],
@@ -154,7 +154,7 @@ class TestWindow:
         sc = aug(operators=[op()], tournaments=[large("a", count=10, window=self.W)])
         plan = run(sc)
         assert firsts(plan) == aug_days(5, 6, 7)
-        assert len(plan.unscheduled) == 7
+        assert len(plan.unscheduled_list) == 7
         assert all("WINDOW" in rules for rules in missing(plan))
 
     def test_may_run_past_the_window_end(self) -> None:
@@ -168,7 +168,7 @@ class TestWindow:
                  tournaments=[large("a", window=self.W, fixed_dates=["2027-08-04"])])
         plan = run(sc)
         assert plan.rows == []
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert (u.rule_ids, u.required) == (("WINDOW",), True)
 
     def test_checker(self) -> None:
@@ -198,7 +198,7 @@ class TestWeekdays:
         sc = aug(operators=[op()], tournaments=[large("a", count=10, weekdays=["fri"])])
         plan = run(sc)
         assert firsts(plan) == aug_days(6, 13, 20, 27)
-        assert len(plan.unscheduled) == 6  # 10 - 4
+        assert len(plan.unscheduled_list) == 6  # 10 - 4
 
     def test_only_the_first_day_counts(self) -> None:
         # Fri-Sun: the Saturday and Sunday are play days, not first days
@@ -298,13 +298,13 @@ class TestCount:
     def test_at_most_count(self) -> None:
         plan = run(aug(operators=[op()], tournaments=[large("a", count=3)]))
         assert len(firsts(plan)) == 3
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
 
     def test_all_small_stakes(self) -> None:
         sc = aug(operators=[op()], tournaments=[small("s", count="all", weekdays=["wed"])])
         plan = run(sc)
         assert firsts(plan) == aug_days(4, 11, 18, 25)
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
 
     def test_priority_decides(self) -> None:
         # one free day (Aug 6) for two one-day tournaments, one at a time: priority 5 wins
@@ -324,7 +324,7 @@ class TestCount:
                                     window={"start": "2027-08-06", "end": "2027-08-06"})])
         plan = run(sc)
         assert firsts(plan) == aug_days(6)
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert (u.occurrence, u.required) == (2, True)
         assert not plan.required_met
 
@@ -378,7 +378,7 @@ class TestFixedDates:
                  tournaments=[large("a", fixed_dates=["2027-08-06"])])
         plan = run(sc)
         assert plan.rows == []
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert (u.rule_ids, u.required) == (("BLACKOUT",), True)
         assert not plan.required_met
 
@@ -390,7 +390,7 @@ class TestFixedDates:
         plan = run(sc)
         days = firsts(plan)
         assert len(days) == 1 and d("2027-08-06") not in days
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert (u.rule_ids, u.required) == (("BLACKOUT",), True)
 
     @pytest.mark.parametrize(("kw", "path"), [
@@ -423,7 +423,7 @@ class TestMinGap:
                   operators=[op()], tournaments=[large("a", count=5, min_gap_days=7)])
         plan = run(sc)
         assert firsts(plan) == aug_days(1, 8, 15)
-        assert len(plan.unscheduled) == 2
+        assert len(plan.unscheduled_list) == 2
         assert all("MIN-GAP" in rules for rules in missing(plan))
 
     def test_fixed_dates_too_close(self) -> None:
@@ -464,7 +464,7 @@ class TestMaxConcurrent:
                  tournaments=[large("a", fixed_dates=["2027-08-04"]),
                               large("b", fixed_dates=["2027-08-04"])])
         plan = run(sc)
-        assert len(plan.rows) == 2 and plan.unscheduled == []
+        assert len(plan.rows) == 2 and plan.unscheduled_list == []
 
     def test_multi_day_overlap(self) -> None:
         # "a" Aug 2..4 overlaps "b" on Aug 4; "c" on Aug 5 does not
@@ -493,7 +493,7 @@ class TestMaxConcurrent:
                  tournaments=[large("a", fixed_dates=["2027-08-04"]),
                               small("s", fixed_dates=["2027-08-04"])])
         plan = run(sc)
-        assert firsts(plan) == aug_days(4, 4) and plan.unscheduled == []
+        assert firsts(plan) == aug_days(4, 4) and plan.unscheduled_list == []
 
     def test_shared_tournament_counts_for_the_co_host(self) -> None:
         sc = aug(operators=[op(), op("room-b")],

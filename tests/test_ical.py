@@ -108,7 +108,7 @@ def _plan(scenario: Scenario | None = None, licenses: list[License] | None = Non
             License("me-elks-pt-1", "me-elks", "ME", "me-per-tournament", "51-100",
                     dt.date(2027, 1, 31), dt.date(2027, 2, 1), 75, ("me-winter#1",)),
         ]
-    return Plan(scenario=scenario, rows=rows, licenses=licenses, unscheduled=[],
+    return Plan(scenario=scenario, rows=rows, license_list=licenses, unscheduled_list=[],
                 status="OPTIMAL")
 
 
@@ -563,7 +563,8 @@ def test_readings_name_each_switch() -> None:
 
 def test_empty_plan_gives_only_the_scenario_calendar() -> None:
     # nothing placed, no licences: calendar.ics only (no per-operator files, no VTIMEZONE)
-    plan = Plan(scenario=_scenario(), rows=[], licenses=[], unscheduled=[], status="OPTIMAL")
+    plan = Plan(scenario=_scenario(), rows=[], license_list=[], unscheduled_list=[],
+                status="OPTIMAL")
     out = calendar_files(plan, STAMP)
     assert list(out) == ["calendar.ics"]
     cal = icalendar.Calendar.from_ical(out["calendar.ics"])

@@ -266,8 +266,8 @@ class TestMonthlyLimit:
         # 3 first days wanted in February, the limit allows 2
         days = first_days(plan)
         assert len(days) == 2 and all(x.month == 2 for x in days)
-        assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled] == [("g", 3)]
-        assert plan.unscheduled[0].rule_ids[0] == "ME-MONTHLY-LIMIT"
+        assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled_list] == [("g", 3)]
+        assert plan.unscheduled_list[0].rule_ids[0] == "ME-MONTHLY-LIMIT"
         assert plan.total_fees_usd == 150  # 2 x $75 (51-100 per-tournament)
 
     @pytest.mark.parametrize(("month_rule", "feb_placed"), [("touch", 1), ("start", 2)])
@@ -283,9 +283,9 @@ class TestMonthlyLimit:
         # touch: February already holds long#1, so 2 - 1 = 1 more; start: 2 more
         assert len(first_days(plan, "feb")) == feb_placed
         if feb_placed == 1:
-            assert [u.rule_ids[0] for u in plan.unscheduled] == ["ME-MONTHLY-LIMIT"]
+            assert [u.rule_ids[0] for u in plan.unscheduled_list] == ["ME-MONTHLY-LIMIT"]
         else:
-            assert plan.unscheduled == []
+            assert plan.unscheduled_list == []
 
     def test_solver_game_ending_at_midnight_leaves_february_free(self) -> None:
         sc = load([game(id="edge", start_time="12:00", hours=12, fixed_dates=["2027-01-31"]),
@@ -295,7 +295,7 @@ class TestMonthlyLimit:
         plan = run(sc)
         # edge ends Feb 1 00:00 and counts only in January: February takes 2 more games
         assert len(first_days(plan, "feb")) == 2
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
 
 
 class TestDuration:
@@ -401,14 +401,14 @@ class TestOtherGames:
     def test_solver_does_not_place_tuesday_1700_game_of_2h(self) -> None:
         plan = run(self._sc(start_time="17:00", hours=2, fixed_dates=["2027-03-02"]))
         assert plan.rows == []
-        assert [(u.tournament_id, u.rule_ids) for u in plan.unscheduled] == [
+        assert [(u.tournament_id, u.rule_ids) for u in plan.unscheduled_list] == [
             ("g", ("ME-OTHER-GAMES",))]
 
     def test_solver_places_tuesday_1200_game_of_5h(self) -> None:
         plan = run(self._sc(start_time="12:00", hours=5, fixed_dates=["2027-03-02"]))
         assert [(r.first_day, r.start.time(), r.end.time()) for r in plan.rows] == [
             (d("2027-03-02"), dt.time(12, 0), dt.time(17, 0))]
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
 
 
 class TestApplicationWindow:
@@ -451,7 +451,7 @@ class TestApplicationWindow:
     def test_solver_rejects_fixed_jan_18(self) -> None:
         plan = run(self._sc(fixed_dates=["2027-01-18"]))
         assert plan.rows == []
-        assert [u.rule_ids for u in plan.unscheduled] == [("ME-APPLICATION-WINDOW",)]
+        assert [u.rule_ids for u in plan.unscheduled_list] == [("ME-APPLICATION-WINDOW",)]
 
 
 class TestSuperCribbage:
@@ -529,10 +529,10 @@ class TestSuperCribbage:
         plan = run(sc)
         # 8 + 8 = 16 wanted in 2027; 15 licences statewide
         assert len(plan.rows) == 15
-        assert len(plan.unscheduled) == 1
-        assert plan.unscheduled[0].rule_ids[0] == "ME-SUPER-CRIBBAGE"
+        assert len(plan.unscheduled_list) == 1
+        assert plan.unscheduled_list[0].rule_ids[0] == "ME-SUPER-CRIBBAGE"
         # $75 each, whatever the player tier: 15 x 75 = 1,125
-        assert {(lic.kind, lic.fee_usd) for lic in plan.licenses} == {("me-super-cribbage", 75)}
+        assert {(lic.kind, lic.fee_usd) for lic in plan.license_list} == {("me-super-cribbage", 75)}
         assert plan.total_fees_usd == 1125
 
     def test_solver_limit_is_per_calendar_year(self) -> None:
@@ -545,7 +545,7 @@ class TestSuperCribbage:
                   notice_from="2027-05-01")
         plan = run(sc)
         # 8 in 2027 + 8 in 2028, each <= 15: all 16 placed, 16 x $75 = $1,200
-        assert len(plan.rows) == 16 and plan.unscheduled == []
+        assert len(plan.rows) == 16 and plan.unscheduled_list == []
         assert plan.total_fees_usd == 1200
 
 
@@ -572,7 +572,7 @@ class TestFees:
         plan = self._year(24, fixed_dates=["2027-01-02"])
         # 24 x $75 = $1,800 > annual 51-100 $1,500
         assert len(plan.rows) == 24
-        [lic] = plan.licenses
+        [lic] = plan.license_list
         # 12 months from Sat Jan 2 2027: through Sat Jan 1 2028
         assert (lic.kind, lic.tier, lic.fee_usd, lic.valid_from, lic.valid_to) == (
             "me-annual", "51-100", 1500, d("2027-01-02"), d("2028-01-01"))
@@ -589,7 +589,7 @@ class TestFees:
         plan = self._year(10)
         # 10 x $75 = $750 < $1,500
         assert len(plan.rows) == 10
-        assert [(lic.kind, lic.tier, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.kind, lic.tier, lic.fee_usd) for lic in plan.license_list] == [
             ("me-per-tournament", "51-100", 75)] * 10
         assert plan.total_fees_usd == 750
 
@@ -608,7 +608,7 @@ class TestFees:
         #        1,500 + 160 = $1,660
         assert plan.total_fees_usd == total
         if annual_covers is not None:
-            [lic] = plan.licenses
+            [lic] = plan.license_list
             assert (lic.kind, lic.tier, len(lic.covers)) == ("me-annual", "51-100", 24)
 
     @pytest.mark.parametrize("coverage", ["exact", "up"])
@@ -635,7 +635,7 @@ class TestFees:
         plan = run(load([game(players=150, count=6, weekdays=["sat"])],
                         [org(owns_premises=True)]))
         # 6 x $300 = $1,800 > $1,500, yet no annual licence exists over 100 players
-        assert [(lic.kind, lic.tier, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.kind, lic.tier, lic.fee_usd) for lic in plan.license_list] == [
             ("me-per-tournament", "101-150", 300)] * 6
         assert plan.total_fees_usd == 1800
 
@@ -646,13 +646,13 @@ class TestFees:
         plan = run(load([game(players=players, fixed_dates=["2027-03-06"])],
                         [org(owns_premises=True)],
                         horizon={"start": "2027-03-01", "end": "2027-03-07"}))
-        assert [lic.fee_usd for lic in plan.licenses] == [fee]
+        assert [lic.fee_usd for lic in plan.license_list] == [fee]
 
     def test_super_cribbage_75_each_not_the_player_tier(self) -> None:
         plan = run(load([super_cribbage(players=150, count=2, weekdays=["fri"])],
                         horizon={"start": "2027-03-01", "end": "2027-03-31"}))
         # 2 x $75 = $150 (a 150-player tournament game would pay 2 x $300)
-        assert [(lic.kind, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.kind, lic.fee_usd) for lic in plan.license_list] == [
             ("me-super-cribbage", 75)] * 2
         assert plan.total_fees_usd == 150
 
@@ -896,6 +896,6 @@ class TestCribbageRegistration:
         plan = run(sc)
         # 2 licensed games (2 <= 2) + 2 cribbage nights (not counted): all 4 in February
         assert len(first_days(plan, "g")) == 2 and len(first_days(plan, "cc")) == 2
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
         # only the 2 games pay: 2 x $75 = $150
         assert plan.total_fees_usd == 150

@@ -161,7 +161,7 @@ class TestMtProgressive:
         plan = run(sc)
         assert sorted(r.operator_id for r in plan.rows) == ["room-a", "room-b"]
         assert {r.first_day for r in plan.rows} == {d("2027-08-06")}
-        assert sorted((lic.operator_id, lic.fee_usd) for lic in plan.licenses) == [
+        assert sorted((lic.operator_id, lic.fee_usd) for lic in plan.license_list) == [
             ("room-a", 120), ("room-b", 120)]
         assert plan.total_fees_usd == 240  # 120 + 120
 
@@ -318,8 +318,8 @@ class TestMtLargeLimit:
         assert len(firsts(plan, "a")) == 16
         assert len(firsts(plan, "c")) == 3
         assert sum(r.counted for r in plan.rows) == 16
-        assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled] == [("a", 17)]
-        assert "MT-LARGE-LIMIT" in plan.unscheduled[0].rule_ids
+        assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled_list] == [("a", 17)]
+        assert "MT-LARGE-LIMIT" in plan.unscheduled_list[0].rule_ids
 
     def test_nine_held_leaves_seven_before_june_30(self) -> None:
         # permit year 2026-07-01..2027-06-30: 16 - 9 held = 7 more in Jan-Jun 2027
@@ -328,8 +328,8 @@ class TestMtLargeLimit:
                   tournaments=[large("a", count=30)])
         plan = run(sc)
         assert len(firsts(plan)) == 7
-        assert len(plan.unscheduled) == 23  # 30 - 7
-        assert all("MT-LARGE-LIMIT" in u.rule_ids for u in plan.unscheduled)
+        assert len(plan.unscheduled_list) == 23  # 30 - 7
+        assert all("MT-LARGE-LIMIT" in u.rule_ids for u in plan.unscheduled_list)
 
     def test_permit_year_from_july_1_gets_a_fresh_sixteen(self) -> None:
         # Jan-Jun 2027: 16 - 9 = 7; Jul-Aug 2027 (new permit year): 16; 7 + 16 = 23 of 30
@@ -409,7 +409,7 @@ class TestMtCharityLimit:
                   tournaments=[charity("c", count=4)])
         plan = run(sc)
         assert len(firsts(plan)) == 3
-        assert [u.rule_ids[0] for u in plan.unscheduled] == ["MT-CHARITY-LIMIT"]
+        assert [u.rule_ids[0] for u in plan.unscheduled_list] == ["MT-CHARITY-LIMIT"]
         assert not any(r.counted for r in plan.rows)
 
     def test_held_charitable_count_toward_three(self) -> None:
@@ -419,7 +419,7 @@ class TestMtCharityLimit:
                   tournaments=[charity("c", count=4)])
         plan = run(sc)
         assert len(firsts(plan)) == 2
-        assert [u.rule_ids[0] for u in plan.unscheduled] == ["MT-CHARITY-LIMIT"] * 2
+        assert [u.rule_ids[0] for u in plan.unscheduled_list] == ["MT-CHARITY-LIMIT"] * 2
 
     def test_new_permit_year_fresh_three(self) -> None:
         # held 3 in permit year 2026-07-01: none in June 2027, 3 in July 2027
@@ -477,7 +477,7 @@ class TestMtPermitYear:
         plan = run(sc)
         assert plan.schedule.groupby("permit_year").size().to_dict() == {
             dt.datetime(2026, 7, 1): 16, dt.datetime(2027, 7, 1): 16}
-        assert len(plan.unscheduled) == 8  # 40 - 32
+        assert len(plan.unscheduled_list) == 8  # 40 - 32
 
     def test_calendar_permit_year_switch(self) -> None:
         # permit_year_start 01-01: June and July 2027 are one permit year -> 16 of 40
@@ -497,12 +497,12 @@ class TestMtPermitYear:
                   tournaments=[large("a", count=20)])
         plan = run(sc)
         assert len(firsts(plan)) == 6
-        assert plan.licenses == []
+        assert plan.license_list == []
 
     def test_calendar_permit_year_permit_period(self) -> None:
         sc = load(horizon={"start": "2027-07-01", "end": "2027-12-31"},
                   operators=[op(permit_year_start="01-01")], tournaments=[large("a")])
-        (lic,) = run(sc).licenses
+        (lic,) = run(sc).license_list
         assert (lic.valid_from, lic.valid_to, lic.fee_usd) == (
             d("2027-01-01"), d("2027-12-31"), 120)
 
@@ -607,8 +607,8 @@ class TestMtNotice:
         plan = run(sc)
         assert firsts(plan) == days_from("2027-01-15", 6)
         assert plan.rows[0].notice_due == d("2027-01-10")
-        assert len(plan.unscheduled) == 14  # 20 - 6
-        assert "MT-NOTICE" in plan.unscheduled[0].rule_ids
+        assert len(plan.unscheduled_list) == 14  # 20 - 6
+        assert "MT-NOTICE" in plan.unscheduled_list[0].rule_ids
 
     @pytest.mark.parametrize("make", [large, charity])
     def test_fixed_day_minus_4_is_unscheduled(self, make: Any) -> None:
@@ -620,7 +620,7 @@ class TestMtNotice:
         plan = run(sc)
         assert firsts(plan, "y") == [d("2027-01-15")]
         assert firsts(plan, "x") == []
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert (u.tournament_id, u.rule_ids, u.required) == ("x", ("MT-NOTICE",), True)
 
     def test_small_stakes_need_no_notice(self) -> None:
@@ -666,7 +666,7 @@ class TestMtSmallDaily:
                                small("s2", fixed_dates=["2027-08-04"])])
         plan = run(sc)
         assert firsts(plan) == [d("2027-08-04")]  # one of the two
-        (u,) = plan.unscheduled
+        (u,) = plan.unscheduled_list
         assert "MT-SMALL-DAILY" in u.rule_ids
 
     def test_other_operator_same_day_is_fine(self) -> None:
@@ -675,7 +675,7 @@ class TestMtSmallDaily:
                                small("s2", ("room-b",), fixed_dates=["2027-08-04"])])
         plan = run(sc)
         assert firsts(plan) == [d("2027-08-04")] * 2
-        assert plan.unscheduled == []
+        assert plan.unscheduled_list == []
 
     def test_every_wednesday(self) -> None:
         # count all, Wednesdays of Aug 2027: 4, 11, 18, 25; a second nightly game is blocked
@@ -785,7 +785,7 @@ class TestMtPermitFees:
         sc = load(horizon=SUMMER, notice_from="2027-06-01", operators=[op()],
                   tournaments=[large("a", count=3)])
         plan = run(sc)
-        (lic,) = plan.licenses
+        (lic,) = plan.license_list
         assert (lic.kind, lic.fee_usd) == ("mt-large-stakes-permit", 120)
         assert (lic.valid_from, lic.valid_to) == (d("2027-07-01"), d("2028-06-30"))
         assert sorted(lic.covers) == ["a#1", "a#2", "a#3"]
@@ -795,7 +795,7 @@ class TestMtPermitFees:
         sc = load(operators=[op()],
                   tournaments=[large("a", count=2, fixed_dates=["2027-03-05", "2027-09-10"])])
         plan = run(sc)
-        assert sorted((lic.valid_from, lic.fee_usd) for lic in plan.licenses) == [
+        assert sorted((lic.valid_from, lic.fee_usd) for lic in plan.license_list) == [
             (d("2026-07-01"), 120), (d("2027-07-01"), 120)]
         assert plan.total_fees_usd == 240
 
@@ -805,7 +805,7 @@ class TestMtPermitFees:
                   tournaments=[large("a", count=2, window={"start": "2027-08-01",
                                                            "end": "2027-12-31"})])
         plan = run(sc)
-        assert [(lic.valid_from, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.valid_from, lic.fee_usd) for lic in plan.license_list] == [
             (d("2027-07-01"), 120)]
 
     def test_dates_chosen_to_need_a_single_permit(self) -> None:
@@ -821,7 +821,7 @@ class TestMtPermitFees:
         # a plan in the last two months of a permit year still pays the full $120
         sc = load(horizon={"start": "2028-05-01", "end": "2028-06-30"},
                   notice_from="2028-04-01", operators=[op()], tournaments=[large("a")])
-        (lic,) = run(sc).licenses
+        (lic,) = run(sc).license_list
         assert (lic.valid_from, lic.valid_to, lic.fee_usd) == (
             d("2027-07-01"), d("2028-06-30"), 120)
 
@@ -832,7 +832,7 @@ class TestMtPermitFees:
         sc = load(operators=[op(held_in_current_permit_year=held)],
                   tournaments=[large("a", count=2, fixed_dates=["2027-03-05", "2027-09-10"])])
         plan = run(sc)
-        assert [(lic.valid_from, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.valid_from, lic.fee_usd) for lic in plan.license_list] == [
             (d("2027-07-01"), 120)]
         assert plan.total_fees_usd == 120
 
@@ -841,7 +841,7 @@ class TestMtPermitFees:
         sc = load(horizon=SUMMER, notice_from="2027-06-01", operators=[op()],
                   tournaments=[small("s", count=2), large("a")])
         plan = run(sc)
-        assert sorted((lic.kind, lic.fee_usd) for lic in plan.licenses) == [
+        assert sorted((lic.kind, lic.fee_usd) for lic in plan.license_list) == [
             ("mt-large-stakes-permit", 120), ("mt-small-stakes-permit", 500)]
         assert plan.total_fees_usd == 620
 
@@ -853,7 +853,7 @@ class TestMtPermitFees:
                   tournaments=[small("s", fixed_dates=["2027-03-03"]),
                                large("a", fixed_dates=["2027-03-05"])])
         plan = run(sc)
-        assert [(lic.kind, lic.valid_from, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.kind, lic.valid_from, lic.fee_usd) for lic in plan.license_list] == [
             ("mt-small-stakes-permit", d("2026-07-01"), 500)]
 
     def test_permits_already_bought_are_not_bought_again(self) -> None:
@@ -864,7 +864,7 @@ class TestMtPermitFees:
                   tournaments=[small("s", count=2, fixed_dates=["2027-03-03", "2027-09-08"]),
                                large("a", fixed_dates=["2027-03-05"])])
         plan = run(sc)
-        assert sorted((lic.kind, lic.valid_from, lic.fee_usd) for lic in plan.licenses) == [
+        assert sorted((lic.kind, lic.valid_from, lic.fee_usd) for lic in plan.license_list) == [
             ("mt-large-stakes-permit", d("2026-07-01"), 120),
             ("mt-small-stakes-permit", d("2027-07-01"), 500)]
         assert plan.total_fees_usd == 620  # 120 + 500
@@ -874,7 +874,7 @@ class TestMtPermitFees:
         sc = load(operators=[op(held_in_current_permit_year={"permits": ["large-stakes"]})],
                   tournaments=[large("a", count=2, fixed_dates=["2027-03-05", "2027-09-10"])])
         plan = run(sc)
-        assert [(lic.valid_from, lic.fee_usd) for lic in plan.licenses] == [
+        assert [(lic.valid_from, lic.fee_usd) for lic in plan.license_list] == [
             (d("2027-07-01"), 120)]
 
     def test_unknown_permit_kind(self) -> None:

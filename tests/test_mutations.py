@@ -113,14 +113,14 @@ def test_solved_plans_are_legal_and_as_expected() -> None:
     mt_placed = placed_of(mt)
     # 14 held + 2 placed = 16: the third is unscheduled for MT-LARGE-LIMIT
     assert len(mt_placed) == 2
-    assert len(mt.unscheduled) == 1 and "MT-LARGE-LIMIT" in mt.unscheduled[0].rule_ids
+    assert len(mt.unscheduled_list) == 1 and "MT-LARGE-LIMIT" in mt.unscheduled_list[0].rule_ids
     assert min(p.first_day for p in mt_placed) >= MT_FIRST_LEGAL
-    assert audit(mt.scenario, mt_placed, mt.licenses) == []
+    assert audit(mt.scenario, mt_placed, mt.license_list) == []
     me = solved("ME")
-    assert len(placed_of(me)) == 10 and me.unscheduled == []
-    assert audit(me.scenario, placed_of(me), me.licenses) == []
+    assert len(placed_of(me)) == 10 and me.unscheduled_list == []
+    assert audit(me.scenario, placed_of(me), me.license_list) == []
     # per-tournament licences only (8 x $40 + 2 x $75 = $470 < any annual licence)
-    assert {lic.kind for lic in me.licenses} == {"me-per-tournament"}
+    assert {lic.kind for lic in me.license_list} == {"me-per-tournament"}
 
 
 # ------------------------------------------------------------------------------ Montana
@@ -275,8 +275,8 @@ def test_drop_the_licence_covering_a_maine_game(data: st.DataObject) -> None:
     plan = solved("ME")
     sc, placed = plan.scenario, placed_of(plan)
     p = data.draw(st.sampled_from(placed))
-    kept = [lic for lic in plan.licenses if p.ref not in lic.covers]
-    assert len(kept) == len(plan.licenses) - 1
+    kept = [lic for lic in plan.license_list if p.ref not in lic.covers]
+    assert len(kept) == len(plan.license_list) - 1
     vs = audit(sc, placed, kept)
     assert [(v.rule, v.operator_id, v.refs, v.dates) for v in vs] == [
         ("ME-FEES", "post", (p.ref,), p.first_day.isoformat())]
@@ -310,14 +310,14 @@ def test_random_plan_without_a_maine_licence(scenario: dict, data: st.DataObject
     plan = solve(sc, time_limit=10, seed=0, workers=1)
     placed = placed_of(plan)
     # a pinned date the plan could not honour is reported as unscheduled, not as illegal
-    assert [v for v in audit(sc, placed, plan.licenses)
+    assert [v for v in audit(sc, placed, plan.license_list)
             if v.rule not in ("FIXED-DATES", "REQUIRED")] == []
     games = [p for p in placed if p.tournament.type in ("tournament-game", "super-cribbage")]
     if not games:
         return
     event("dropped a Maine licence")
     p = data.draw(st.sampled_from(games))
-    kept = [lic for lic in plan.licenses
+    kept = [lic for lic in plan.license_list
             if not (lic.operator_id == p.tournament.operators[0]
                     and lic.valid_from <= p.first_day <= lic.valid_to)]
     vs = audit(sc, placed, kept)

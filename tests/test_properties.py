@@ -105,13 +105,13 @@ def test_random_scenarios_solve_to_legal_plans(data: dict) -> None:
     found = check(_audit(plan))
     assert [v for v in found if v.rule not in ("FIXED-DATES", "REQUIRED")] == []
     assert sorted((v.refs[0], v.dates) for v in found if v.rule == "FIXED-DATES") == sorted(
-        (u.tournament_id, u.reason.split()[3]) for u in plan.unscheduled
+        (u.tournament_id, u.reason.split()[3]) for u in plan.unscheduled_list
         if u.reason.startswith("its fixed date"))
     placed: dict[str, int] = {}
     for r in plan.rows:
         placed[r.tournament_id] = max(placed.get(r.tournament_id, 0), r.occurrence)
     for t in sc.tournaments:
-        missing = [u for u in plan.unscheduled if u.tournament_id == t.id]
+        missing = [u for u in plan.unscheduled_list if u.tournament_id == t.id]
         assert isinstance(t.count, int)
         # every wanted occurrence is either placed or explained
         assert placed.get(t.id, 0) + len(missing) == t.count

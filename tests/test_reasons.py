@@ -24,7 +24,7 @@ def game(tid: str = "game", **kw: object) -> dict:
 
 def only_reason(sc: object) -> tuple[tuple[str, ...], str]:
     plan = run(sc)  # type: ignore[arg-type]
-    reasons = {(u.rule_ids, u.reason) for u in plan.unscheduled}
+    reasons = {(u.rule_ids, u.reason) for u in plan.unscheduled_list}
     assert len(reasons) == 1, reasons
     return reasons.pop()
 
@@ -113,7 +113,7 @@ def test_super_cribbage_statewide_cap() -> None:
               operators=ops, tournaments=ts)
     plan = run(sc)
     assert len({(r.tournament_id, r.occurrence) for r in plan.rows}) == 15
-    [u] = plan.unscheduled
+    [u] = plan.unscheduled_list
     assert u.tournament_id == "crib0" and u.rule_ids[0] == "ME-SUPER-CRIBBAGE"
     assert "16th super cribbage licence of 2027 statewide" in u.reason
 
@@ -131,7 +131,7 @@ def test_scenario_requests(field: str, value: object, rule: str) -> None:
     sc = load(horizon=JAN, notice_from="2026-12-01", operators=[MT],
               tournaments=[rival, t] if rule == "MAX-CONCURRENT" else [t])
     plan = run(sc)
-    [u] = [u for u in plan.unscheduled if u.tournament_id == "big"]
+    [u] = [u for u in plan.unscheduled_list if u.tournament_id == "big"]
     assert u.rule_ids[0] == rule
 
 

@@ -541,7 +541,7 @@ def _report_periods(lic: License) -> list[dt.date]:
 
 
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
-    for lic in plan.licenses:
+    for lic in plan.license_list:
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
             continue
         rows = _covered_rows(plan, lic)

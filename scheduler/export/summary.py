@@ -57,12 +57,12 @@ def summary_text(plan: Plan) -> str:
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
     lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "
-             f"{len(plan.unscheduled)} not placed, fees ${plan.total_fees_usd:,}"]
+             f"{len(plan.unscheduled_list)} not placed, fees ${plan.total_fees_usd:,}"]
     use = usage(plan)
     for op in sc.operators:
         rows = [r for r in plan.rows if r.operator_id == op.id]
-        missing = [u for u in plan.unscheduled if op.id in u.operators]
-        fees = sum(lic.fee_usd for lic in plan.licenses if lic.operator_id == op.id)
+        missing = [u for u in plan.unscheduled_list if op.id in u.operators]
+        fees = sum(lic.fee_usd for lic in plan.license_list if lic.operator_id == op.id)
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
         for row in use:
@@ -75,7 +75,7 @@ def summary_text(plan: Plan) -> str:
             full = [str(row["period"]) for row in me if row["used"] == row["limit"]]
             lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
                          f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
-    required = [u for u in plan.unscheduled if u.required]
+    required = [u for u in plan.unscheduled_list if u.required]
     if required:
         lines.append("Required occurrences that cannot be placed:")
         for u in required:
@@ -87,8 +87,8 @@ def summary_text(plan: Plan) -> str:
                 "(the search ran out of time: the set may hold more than is needed; "
                 "try a longer --time-limit):"))
             lines.extend(f"  - {m.render()}" for m in conflict)
-    elif plan.unscheduled:
-        by_t = Counter(u.tournament_id for u in plan.unscheduled)
+    elif plan.unscheduled_list:
+        by_t = Counter(u.tournament_id for u in plan.unscheduled_list)
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
     lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in

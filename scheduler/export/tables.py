@@ -42,11 +42,11 @@ def csv_files(plan: Plan) -> dict[str, bytes]:
         "jurisdiction": lic.jurisdiction, "kind": lic.kind, "tier": lic.tier,
         "valid_from": _iso(lic.valid_from), "valid_to": _iso(lic.valid_to),
         "fee_usd": lic.fee_usd, "covers": " ".join(lic.covers),
-    } for lic in plan.licenses]
+    } for lic in plan.license_list]
     unscheduled = [{
         "tournament_id": u.tournament_id, "occurrence": u.occurrence,
         "operators": " ".join(u.operators), "reason": u.reason, "rule_ids": " ".join(u.rule_ids),
-    } for u in plan.unscheduled]
+    } for u in plan.unscheduled_list]
     return {
         "schedule.csv": _csv(schedule, SCHEDULE_COLUMNS),
         "licenses.csv": _csv(licenses, LICENSE_COLUMNS),
