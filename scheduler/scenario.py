@@ -389,6 +389,15 @@ class Scenario(_Model):
     def operator(self, operator_id: str) -> Operator:
         return self._op_index[operator_id]
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Scenario:
+        """pydantic's copy, without the cached id indexes of the original (they would
+        point to the original's operators and tournaments)."""
+        new = super().model_copy(update=update, deep=deep)
+        for key in ("_op_index", "_t_index"):
+            new.__dict__.pop(key, None)
+        return new
+
     @cached_property
     def _op_index(self) -> dict[str, Operator]:
         return {o.id: o for o in self.operators}

@@ -715,3 +715,15 @@ class TestDocumentedExamples:
     def test_examples_load_and_round_trip(self, name: str, tmp_path: Path) -> None:
         sc = load_scenario(ROOT / "data" / "examples" / name)
         assert load_scenario(write(tmp_path, sc.to_yaml())) == sc
+
+
+def test_model_copy_does_not_keep_the_originals_id_index() -> None:
+    # with_pins and decomposition copy a scenario with new tournaments; a lookup by id on the
+    # copy must find the copy's tournament, not the original's cached one
+    sc = load_scenario(ROOT / "data" / "examples" / "combined.yaml")
+    first = sc.tournaments[0]
+    assert sc.tournament(first.id) is first  # fills the original's cache
+    renamed = first.model_copy(update={"title": "Renamed"})
+    copy = sc.model_copy(update={"tournaments": (renamed, *sc.tournaments[1:])})
+    assert copy.tournament(first.id).title == "Renamed"
+    assert sc.tournament(first.id).title == first.title
