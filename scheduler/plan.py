@@ -106,6 +106,23 @@ class Plan:
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
+    interrupted: bool = False
+    """The search was stopped (Ctrl-C) and this is the best plan found until then: legal,
+    not proven optimal; parts not reached list their occurrences as unscheduled."""
+    components: int = 1
+    """How many independent parts the scenario was solved in (operators linked by a shared
+    tournament or by the statewide super cribbage cap are one part)."""
+    rank: int = 1
+    """Among alternatives (``solve(..., alternatives=K)``): 1 for the best plan, 2 for the
+    next best that differs from it, and so on."""
+
+    @property
+    def gap(self) -> dict[str, float]:
+        """Per objective stage, the distance between the value found and the proven bound,
+        relative to the value (0.0 when proven optimal): ``|bound - value| / max(1, |value|)``.
+        """
+        return {k: abs(self.bound[k] - v) / max(1, abs(v))
+                for k, v in self.objective.items() if k in self.bound}
 
     @property
     def required_met(self) -> bool:
