@@ -9,10 +9,16 @@ failure (the solver found nothing in time, or the plan failed its own audit; not
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from scheduler.plan import Plan
+    from scheduler.solver import Progress
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="Plan a year of licensed card-game tournaments "
@@ -32,13 +38,32 @@ def _err(msg: str) -> None:
 def solve(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
-    time_limit: Annotated[float, typer.Option(help="Seconds per objective stage.", min=0.1)] = 60.0,
+    time_limit: Annotated[float | None, typer.Option(
+        help="Wall-clock seconds per objective stage and part (default: none; results then "
+             "do not depend on the machine's speed or load).", min=0.1)] = None,
+    deterministic_time: Annotated[float, typer.Option(
+        help="CP-SAT deterministic time per objective stage and part (about seconds, but "
+             "the same on every machine).", min=0.1)] = 30.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
-    workers: Annotated[int, typer.Option(help="CP-SAT search workers.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="CP-SAT search workers per part.", min=1)] = 1,
+    jobs: Annotated[int, typer.Option(
+        help="Processes solving independent parts at once (0: one per CPU core).",
+        min=0)] = 0,
+    alternatives: Annotated[int, typer.Option(
+        help="Also find up to K-1 next-best plans, each differing from the others in at "
+             "least --min-difference dates (written to DIR/alternative-2, ...).",
+        min=1)] = 1,
+    min_difference: Annotated[int, typer.Option(
+        help="With --alternatives: how many occurrence dates each plan must differ by.",
+        min=1)] = 1,
     previous: Annotated[Path | None, typer.Option(
         help="Re-plan from an earlier plan (its folder or calendar.ics): announced "
              "occurrences keep their UID, those past their filing deadline or locked stay, "
              "the rest move as little as possible.")] = None,
+    report: Annotated[bool, typer.Option(
+        "--report", help="Also write DIR/report.html: one self-contained page with the "
+                         "summary, the year pictures, licences, what was not placed and "
+                         "the readings used.")] = False,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     from scheduler.export.write import source_date_epoch
@@ -56,13 +81,27 @@ def solve(
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
 
+    import os
+
     from scheduler.export.summary import summary_text
     from scheduler.export.write import write_plan
     from scheduler.solver import AuditError, Interrupted, SolverError
     from scheduler.solver import solve as run
 
+    show = _progress_printer() if sys.stderr.isatty() else None
     try:
-        plan = run(sc, time_limit=time_limit, seed=seed, workers=workers, previous=announced)
+        if alternatives > 1:
+            plans = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
+                        seed=seed, workers=workers, previous=announced,
+                        alternatives=alternatives, min_difference=min_difference)
+            plan, others = plans[0], plans[1:]
+        else:
+            plan = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
+                       seed=seed, workers=workers, jobs=jobs or os.cpu_count() or 1,
+                       previous=announced, progress=show)
+            others = []
+        if show is not None:
+            _err("")
         if previous is not None:
             from scheduler.replan import previous_dtstamp, previous_events, previous_series
 
@@ -70,8 +109,8 @@ def solve(
             plan.previous_series = previous_series(previous)
             plan.previous_events = previous_events(previous)
     except Interrupted:
-        _err("tourney: interrupted; nothing was written (an earlier plan in "
-             f"{out} is unchanged).")
+        _err("tourney: interrupted before any plan was found; nothing was written (an "
+             f"earlier plan in {out} is unchanged).")
         raise typer.Exit(130) from None
     except PreviousError as exc:
         _err(f"tourney: {exc}. Nothing was written.")
@@ -83,17 +122,52 @@ def solve(
         _err(f"tourney: {exc}\nNothing was written. Please report this.")
         raise typer.Exit(3) from None
     try:
-        where = write_plan(plan, out)
+        where = write_plan(plan, out, report=report, alternatives=others)
     except OSError as exc:
         _err(f"tourney: cannot write {out}: {exc}. Nothing was changed.")
         raise typer.Exit(2) from None
     typer.echo(summary_text(plan), nl=False)
+    if alternatives > 1:
+        typer.echo(_alternatives_text(plan, others, alternatives, min_difference))
     typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, calendar.ics, "
-               f"calendars/, summary.txt)")
+               f"calendars/, summary.txt{', report.html' if report else ''})")
+    if plan.interrupted:
+        gap = plan.gap
+        _err("tourney: interrupted; the best plan found so far was written (legal, not "
+             f"proven optimal: gap placed {gap.get('placed', 0):.1%}, "
+             f"fees {gap.get('fees_usd', 0):.1%}).")
+        raise typer.Exit(130)
     if not plan.required_met:
         _err("tourney: some required occurrences cannot be placed (see above); "
              "the best legal plan was written.")
         raise typer.Exit(1)
+
+
+def _progress_printer() -> Callable[[Progress], None]:
+    """A one-line progress display on the terminal (stderr): parts done, placed and fees of
+    the parts done with their bounds, the stage running."""
+
+    def show(p: Progress) -> None:
+        stage = f", now {p.stage}" if p.stage else ""
+        typer.echo(f"\r  parts {p.parts_done:,}/{p.parts:,}: placed {p.placed:,} "
+                   f"(bound {p.placed_bound:,.0f}, gap {p.gap:.1%}), fees ${p.fees_usd:,} "
+                   f"(bound ${p.fees_bound:,.0f}){stage}\x1b[K", err=True, nl=False)
+    return show
+
+
+def _alternatives_text(best: Plan, others: list[Plan], wanted: int, min_difference: int
+                       ) -> str:
+    lines = [f"Alternatives (each differs from the others in at least {min_difference} "
+             f"date(s)):"]
+    for p in [best, *others]:
+        where = "" if p.rank == 1 else f" -> alternative-{p.rank}/"
+        placed = len({(r.tournament_id, r.occurrence) for r in p.rows})
+        lines.append(f"  {p.rank}. {placed:,} occurrences placed, fees ${p.total_fees_usd:,}, "
+                     f"preferred {p.objective.get('preferred', 0)}{where}")
+    if len(others) + 1 < wanted:
+        lines.append(f"  Only {len(others) + 1} of the {wanted} asked for exist: no other "
+                     "plan places as many occurrences and differs enough.")
+    return "\n".join(lines)
 
 
 @app.command()
@@ -203,6 +277,36 @@ def publish(
         _err("tourney: interrupted; the server may hold part of the changes: publish again.")
         raise typer.Exit(130) from None
     typer.echo(summary(results, url), nl=False)
+
+
+@app.command()
+def generate(
+    operators: Annotated[int, typer.Option(
+        "--operators", "-n", help="How many operators: 70 % Montana card rooms, 30 % Maine "
+                                  "organizations.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The scenario YAML file to write "
+                                                          "(replaced if it exists).")],
+    seed: Annotated[int, typer.Option(help="Random seed: the same --operators and --seed "
+                                           "give the same file.", min=0)] = 0,
+    year: Annotated[int, typer.Option(help="The calendar year to plan.")] = 2027,
+) -> None:
+    """Write a synthetic statewide scenario (for benchmarks and scale tests; the operators
+    are invented). Exit 0 written, 2 bad options or the file cannot be written."""
+    from scheduler.generate import operator_counts, scenario_text, write_text_atomic
+
+    try:
+        text = scenario_text(operators, seed, year=year)
+    except ValueError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+    try:
+        where = write_text_atomic(text, out)
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc.strerror or exc}. Nothing was written.")
+        raise typer.Exit(2) from None
+    kinds = operator_counts(operators)
+    typer.echo(f"Wrote {where}: {operators:,} operators ({kinds['montana']:,} Montana card "
+               f"rooms, {kinds['maine']:,} Maine), {year}, seed {seed}.")
 
 
 def main() -> None:

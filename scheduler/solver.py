@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, overload
 
 from ortools.sat.python import cp_model
 
@@ -56,55 +56,122 @@ class _Stage:
     bound: float
 
 
-def _params(time_limit: float, seed: int, workers: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    p = solver.parameters
-    p.max_time_in_seconds = time_limit
-    p.random_seed = seed
-    p.num_workers = workers
-    p.linearization_level = 2  # the fee stage needs the LP of the licence-covering clauses
-    if workers > 1:
-        p.interleave_search = True  # deterministic multi-worker search
-    return solver
+DETERMINISTIC_TIME = 30.0
+"""Default CP-SAT deterministic time limit per objective stage and part (about seconds on a
+typical machine, but the same on every machine and under any load)."""
 
 
-def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
-    """``solver.solve(model)`` in a worker thread, so that Ctrl-C in the main thread stops
-    the search (``stop_search``) and raises :class:`Interrupted`."""
+@dataclass(frozen=True)
+class Options:
+    """How to search: wall-clock ``time_limit`` (seconds, per stage and part; None: no wall
+    limit), ``deterministic_time`` (CP-SAT's deterministic time units per stage and part;
+    None: no such limit), CP-SAT ``seed`` and ``workers``."""
+
+    time_limit: float | None = None
+    deterministic_time: float | None = DETERMINISTIC_TIME
+    seed: int = 0
+    workers: int = 1
+
+    def solver(self) -> cp_model.CpSolver:
+        solver = cp_model.CpSolver()
+        p = solver.parameters
+        if self.time_limit is not None:
+            p.max_time_in_seconds = self.time_limit
+        if self.deterministic_time is not None:
+            p.max_deterministic_time = self.deterministic_time
+        p.random_seed = self.seed
+        p.num_workers = self.workers
+        # the fee stage needs the LP of the licence-covering clauses; with 1 worker that is
+        # the search that proves the benchmark instances (benchmarks/run.py)
+        p.linearization_level = 2
+        if self.workers > 1:
+            p.interleave_search = True  # deterministic multi-worker search
+        return solver
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a long solve reports as it goes: parts done of all parts, the summed objective
+    values and bounds of the parts done (``placed``, ``fees_usd``), and the stage now
+    running in the current part (in-process solves only)."""
+
+    parts_done: int
+    parts: int
+    placed: int
+    placed_bound: float
+    fees_usd: int
+    fees_bound: float
+    stage: str = ""
+
+    @property
+    def gap(self) -> float:
+        """Relative gap of the placed objective of the parts done (0.0 when proven)."""
+        return abs(self.placed_bound - self.placed) / max(1, abs(self.placed))
+
+
+def _search(solver: cp_model.CpSolver, model: cp_model.CpModel,
+            stop: Callable[[], bool] | None = None) -> tuple[int, bool]:
+    """``solver.solve(model)`` in a worker thread, so that Ctrl-C in the main thread (or
+    ``stop()`` turning true) stops the search with ``stop_search``. Returns (CP-SAT status,
+    whether the search was stopped); a stopped search keeps its best solution."""
     import threading
 
+    if stop is not None and stop():
+        return int(cp_model.UNKNOWN), True
     solver.parameters.catch_sigint_signal = False
     box: dict[str, int | BaseException] = {}
+    finished = threading.Event()
 
     def work() -> None:
         try:
             box["status"] = int(solver.solve(model))
         except BaseException as exc:  # pragma: no cover - re-raised below
             box["error"] = exc
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
+    threading.Thread(target=work, daemon=True).start()
+    stopped = False
     try:
-        while worker.is_alive():
-            worker.join(0.05)
+        while not finished.wait(0.05):
+            if stop is not None and not stopped and stop():
+                stopped = True
+                solver.stop_search()
     except KeyboardInterrupt:
+        stopped = True
         solver.stop_search()
-        worker.join()
-        raise Interrupted("interrupted") from None
+        finished.wait()
     if "error" in box:
         raise box["error"]  # type: ignore[misc]
-    return int(box["status"])  # type: ignore[arg-type]
+    return int(box["status"]), stopped  # type: ignore[arg-type]
 
 
-def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str) -> _Stage:
-    status = solve_interruptibly(solver, ctx.model)
+def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+    """``solver.solve(model)``; Ctrl-C stops the search and raises :class:`Interrupted`."""
+    status, stopped = _search(solver, model)
+    if stopped:
+        raise Interrupted("interrupted")
+    return status
+
+
+_SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str,
+         stop: Callable[[], bool] | None = None) -> tuple[_Stage | None, bool]:
+    """One lexicographic stage: (its result, or None when stopped before any solution;
+    whether it was stopped)."""
+    status, stopped = _search(solver, ctx.model, stop)
     if status == cp_model.MODEL_INVALID:
         raise SolverError(f"stage {name}: the model is invalid: {ctx.model.validate()}")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status not in _SOLVED:
+        if stopped:
+            return None, True
         raise SolverError(f"stage {name}: no solution within the time limit "
                           f"({cp_model.CpSolverStatus(status).name})")
-    return _Stage(cp_model.CpSolverStatus(status).name, round(solver.objective_value),
-                  solver.best_objective_bound)
+    name_ = cp_model.CpSolverStatus(status).name
+    return _Stage("FEASIBLE" if stopped else name_, round(solver.objective_value),
+                  solver.best_objective_bound), stopped
 
 
 def _weighted(terms: Sequence[tuple[cp_model.LinearExprT, int]]) -> cp_model.LinearExpr:
@@ -121,87 +188,235 @@ def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
         m.add_hint(var, solver.value(var))
 
 
+@overload
+def solve(scenario: Scenario, *, time_limit: float | None = ...,
+          deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
+          jobs: int = ..., previous: list[Announced] | None = ...,
+          alternatives: None = ..., min_difference: int = ...,
+          progress: Callable[[Progress], None] | None = ...) -> Plan: ...
+
+
+@overload
+def solve(scenario: Scenario, *, time_limit: float | None = ...,
+          deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
+          jobs: int = ..., previous: list[Announced] | None = ...,
+          alternatives: int, min_difference: int = ...,
+          progress: Callable[[Progress], None] | None = ...) -> list[Plan]: ...
+
+
 def solve(
-    scenario: Scenario, *, time_limit: float = 30.0, seed: int = 0, workers: int = 1,
-    previous: list[Announced] | None = None,
-) -> Plan:
+    scenario: Scenario, *, time_limit: float | None = None,
+    deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
+    jobs: int = 1, previous: list[Announced] | None = None, alternatives: int | None = None,
+    min_difference: int = 1, progress: Callable[[Progress], None] | None = None,
+) -> Plan | list[Plan]:
     """Place the scenario's tournaments and choose the licences.
 
-    ``time_limit`` is seconds per lexicographic stage; ``seed`` fixes CP-SAT's random seed;
-    ``workers`` CP-SAT search workers (more than one uses the deterministic interleaved search).
-    Same scenario, seed and workers give the same Plan.
+    The scenario is split into independent parts (:func:`scheduler.decompose.components`:
+    operators linked by a shared tournament or the statewide super cribbage cap), each solved
+    alone, in ``jobs`` processes (1: in this process), and merged into one Plan; the merged
+    plan is an optimum of the whole scenario.
+
+    Limits, per lexicographic stage and part: ``deterministic_time`` (CP-SAT deterministic
+    time, the same on any machine and under any load; default 30) and ``time_limit`` (wall
+    seconds; default none). ``seed`` fixes CP-SAT's random seed; ``workers`` CP-SAT search
+    workers per part (more than one uses the deterministic interleaved search). Same scenario,
+    seed, workers and deterministic limit give the same Plan, whatever ``jobs``.
 
     ``previous`` (from :func:`scheduler.replan.read_previous`) re-plans: announced
     occurrences keep their UID, those past their filing deadline or ``locked`` are pinned, and
     after the three objectives the fewest occurrences move, then the fewest days.
 
-    Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage was proven optimal.
-    Raises :class:`SolverError` when no solution is found in time, :class:`AuditError` when the
-    independent checker finds a violation in the solver's plan (a bug).
+    ``alternatives=K`` returns a list of up to K legal plans, best first (``rank`` 1, 2, …):
+    each next plan is the best one whose first days differ from every earlier plan's in at
+    least ``min_difference`` occurrences. Fewer than K come back when no more exist.
+
+    ``progress`` is called as parts and stages finish (:class:`Progress`). Ctrl-C stops the
+    search: the best plan found so far comes back with ``interrupted`` set (its status
+    FEASIBLE, its ``gap`` the distance to the proven bounds).
+
+    Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage of every part was
+    proven optimal. Raises :class:`SolverError` when no solution is found in time,
+    :class:`Interrupted` when stopped before any legal plan was found, :class:`AuditError`
+    when the independent checker finds a violation in the solver's plan (a bug).
     """
+    opts = Options(time_limit, deterministic_time, seed, workers)
+    if alternatives is not None:
+        return _alternatives(scenario, opts, alternatives, min_difference, previous)
+    from scheduler.decompose import components, merge, split_previous
+
+    parts = components(scenario)
+    prevs = split_previous(parts, previous)
+    if jobs > 1 and len(parts) > 1:
+        plans = _solve_in_pool(parts, prevs, opts, jobs, progress)
+    else:
+        plans = []
+        stopped = False
+        for i, (part, prev) in enumerate(zip(parts, prevs, strict=True)):
+            def stage(name: str, i: int = i) -> None:
+                if progress is not None:
+                    progress(_progress(plans, len(parts), name))
+            plan = (_not_reached(part) if stopped else
+                    _solve_part(part, opts, prev, on_stage=stage))
+            stopped = stopped or plan.interrupted
+            plans.append(plan)
+            if progress is not None:
+                progress(_progress(plans, len(parts)))
+    plan = merge(scenario, plans)
+    if plan.interrupted and not plan.rows and not any(p.rows for p in plans) and all(
+            p.status == "NOT_REACHED" for p in plans):
+        raise Interrupted("interrupted")
+    return plan
+
+
+def _progress(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
+    return Progress(len(plans), parts,
+                    sum(p.objective.get("placed", 0) for p in plans),
+                    sum(p.bound.get("placed", 0) for p in plans),
+                    sum(p.objective.get("fees_usd", 0) for p in plans),
+                    sum(p.bound.get("fees_usd", 0) for p in plans), stage)
+
+
+_STOP: Any = None  # the pool's stop Event, set in each worker process by _init_worker
+
+
+def _init_worker(stop: Any) -> None:
+    """Pool workers leave Ctrl-C to the parent, which sets ``stop`` instead."""
+    import signal
+
+    global _STOP
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _STOP = stop
+
+
+def _pool_part(part: Scenario, opts: Options, prev: list[Announced] | None) -> Plan:
+    if _STOP is not None and _STOP.is_set():
+        return _not_reached(part)
+    return _solve_part(part, opts, prev, stop=_STOP.is_set if _STOP is not None else None)
+
+
+def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | None],
+                   opts: Options, jobs: int,
+                   progress: Callable[[Progress], None] | None) -> list[Plan]:
+    """Each part a task of a process pool; Ctrl-C sets the workers' stop event,
+    so each running part returns its best plan so far and the others are not reached."""
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # fork: the workers start at once with everything imported, and a script or notebook
+    # that calls solve() needs no ``if __name__ == "__main__"`` guard
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    stop = ctx.Event()
+    done: dict[int, Plan] = {}
+    with ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=ctx,
+                             initializer=_init_worker, initargs=(stop,)) as pool:
+        pending = {pool.submit(_pool_part, part, opts, prev): i
+                   for i, (part, prev) in enumerate(zip(parts, prevs, strict=True))}
+        while pending:
+            try:
+                finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                stop.set()
+                continue
+            for f in finished:
+                done[pending.pop(f)] = f.result()
+                if progress is not None:
+                    progress(_progress(list(done.values()), len(parts)))
+    return [done[i] for i in range(len(parts))]
+
+
+def _not_reached(part: Scenario) -> Plan:
+    """A part the search never reached before it was stopped: nothing placed, every wanted
+    occurrence unscheduled."""
+    plan = Plan(part, [], [], [], "NOT_REACHED", objective={"placed": 0, "fees_usd": 0,
+                                                           "preferred": 0},
+                bound={"placed": 0.0, "fees_usd": 0.0, "preferred": 0.0}, interrupted=True)
+    plan.unscheduled_list = [
+        Unscheduled(t.id, k, t.operators, "not planned: the search was stopped before this "
+                    "part of the scenario was reached", (), k <= t.must_place)
+        for t in part.tournaments
+        for k in range(1, (t.count if isinstance(t.count, int) else 1) + 1)]
+    return plan
+
+
+def _solve_part(
+    scenario: Scenario, opts: Options, previous: list[Announced] | None = None, *,
+    stop: Callable[[], bool] | None = None, on_stage: Callable[[str], None] | None = None,
+    extra: Callable[[ModelContext], None] | None = None,
+) -> Plan:
+    """The lexicographic solve of one part (or of a whole scenario). ``extra`` adds
+    constraints to the model before the search (alternatives)."""
     if previous is not None:
         from scheduler.replan import with_pins
 
         scenario = with_pins(scenario, previous)
     ctx = build_model(scenario)
+    if extra is not None:
+        extra(ctx)
     m = ctx.model
-    solver = _params(time_limit, seed, workers)
+    note = on_stage or (lambda name: None)
 
     placed = _weighted(ctx.placed_terms)
     short = _weighted(ctx.required_terms)
+    fees = _weighted(ctx.fee_terms)
+    prefs = _weighted(ctx.preference_terms)
     big = sum(w for _, w in ctx.placed_terms) + 1
     stage1 = placed - big * short
     m.maximize(stage1)
-    s1 = _run(ctx, solver, "placed")
-    placed_val = int(solver.value(placed)) if ctx.placed_terms else 0
-    shortfall = int(solver.value(short)) if ctx.required_terms else 0
-    m.add(stage1 >= s1.value)
-    _hint(ctx, solver)
-
-    fees = _weighted(ctx.fee_terms)
-    m.minimize(fees)
-    s2 = _run(ctx, solver, "fees_usd")
-    m.add(fees <= s2.value)
-    _hint(ctx, solver)
-
-    prefs = _weighted(ctx.preference_terms)
-    if previous is None:
-        # Preferred weekdays first, then earlier first days as the tie-break (so equal plans
-        # are not chosen arbitrarily): a preferred day outweighs any total of day offsets.
-        offsets = [((v, (day - scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
-        weight = sum(w for _, w in offsets) + 1
-        m.maximize(prefs * weight - _weighted(offsets))
-        s3 = _run(ctx, solver, "preferred")
-        stages = [s1, s2, s3]
-    else:
-        weight = 1
-        m.maximize(prefs)
-        s3 = _run(ctx, solver, "preferred")
-        m.add(prefs >= s3.value)
+    note("placed")
+    solver = opts.solver()
+    s1, stopped = _run(ctx, solver, "placed", stop)
+    if s1 is None:
+        raise Interrupted("interrupted")
+    best = solver  # the solver holding the latest solution
+    stages = [s1]
+    weight = 1
+    s2 = s3 = None
+    if not stopped:
+        m.add(stage1 >= s1.value)
         _hint(ctx, solver)
-        # Re-plan: fewest announced occurrences moved; then, with the kept ones fixed, fewest
-        # days moved: each new first day costs its distance to the nearest announced day of
-        # its tournament that was not kept (the days those occurrences move from).
-        kept, _ = _kept(ctx, previous)
-        m.maximize(cp_model.LinearExpr.sum([v for _, v in kept]))
-        s4 = _run(ctx, solver, "moved")
-        for _, v in kept:
-            m.add(v == solver.value(v))
+        m.minimize(fees)
+        note("fees_usd")
+        solver = opts.solver()
+        s2, stopped = _run(ctx, solver, "fees_usd", stop)
+        if s2 is not None:
+            best = solver
+            stages.append(s2)
+    if not stopped and s2 is not None:
+        m.add(fees <= s2.value)
         _hint(ctx, solver)
-        left = [a for a, v in kept if not solver.value(v)] + _unplaceable(ctx, previous)
-        # then earlier first days, as in a first plan (new occurrences have no old day)
-        offsets = [((v, (day - scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
-        weight = sum(w for _, w in offsets) + 1
-        m.minimize(_weighted(_distance(ctx, left)) * weight + _weighted(offsets))
-        s5 = _run(ctx, solver, "days_moved")
-        stages = [s1, s2, s3, s4, s5]
-    status = "OPTIMAL" if all(s.status == "OPTIMAL" for s in stages) else "FEASIBLE"
-    plan = _extract(ctx, solver, status, seed, previous)
-    plan.objective = {"placed": placed_val, "fees_usd": s2.value,
-                      "preferred": int(solver.value(prefs))}
-    # "+ 0.0" turns CP-SAT's -0.0 into 0.0
-    plan.bound = {"placed": s1.bound + 0.0, "fees_usd": s2.bound + 0.0,
-                  "preferred": (s3.bound + weight - 1) // weight + 0.0}
+        note("preferred")
+        if previous is None:
+            solver = opts.solver()
+            # Preferred weekdays first, then earlier first days as the tie-break (so equal
+            # plans are not chosen arbitrarily): a preferred day outweighs any total of day
+            # offsets.
+            offsets = [((v, (day - scenario.horizon.start).days))
+                       for (_, day), v in ctx.z.items()]
+            weight = sum(w for _, w in offsets) + 1
+            m.maximize(prefs * weight - _weighted(offsets))
+            s3, stopped = _run(ctx, solver, "preferred", stop)
+            if s3 is not None:
+                best = solver
+                stages.append(s3)
+        else:
+            s3, best, stopped = _replan_stages(ctx, opts, best, prefs, previous, stages, stop)
+    stopped = stopped or len(stages) < (3 if previous is None else 5)
+    proven = not stopped and all(s.status == "OPTIMAL" for s in stages)
+    status = "OPTIMAL" if proven else "FEASIBLE"
+    plan = _extract(ctx, best, status, opts.seed, previous)
+    plan.interrupted = stopped
+    placed_val = int(best.value(placed)) if ctx.placed_terms else 0
+    shortfall = int(best.value(short)) if ctx.required_terms else 0
+    plan.objective = {"placed": placed_val, "fees_usd": int(best.value(fees)),
+                      "preferred": int(best.value(prefs))}
+    # "+ 0.0" turns CP-SAT's -0.0 into 0.0; a stage never reached has its trivial bound
+    plan.bound = {
+        "placed": s1.bound + 0.0,
+        "fees_usd": (s2.bound if s2 is not None else 0) + 0.0,
+        "preferred": ((s3.bound + weight - 1) // weight if s3 is not None and previous is None
+                      else s3.bound if s3 is not None
+                      else sum(w for _, w in ctx.preference_terms)) + 0.0}
     from constraints.registry import RULES, check
 
     # A fixed date that cannot be honoured is reported as an unplaced required occurrence
@@ -210,12 +425,96 @@ def solve(
                                             if r.id not in ("FIXED-DATES", "REQUIRED")])
     if violations:
         raise AuditError(violations)
-    plan.unscheduled_list = unscheduled(ctx, plan)
-    if shortfall:
+    plan.unscheduled_list = unscheduled(ctx, plan, reasons=not stopped)
+    if shortfall and not stopped:
         from scheduler.explain import minimal_conflicts
 
-        plan.conflicts = minimal_conflicts(scenario, time_limit=time_limit, seed=seed)
+        plan.conflicts = minimal_conflicts(scenario, time_limit=opts.time_limit or 10.0,
+                                           seed=opts.seed)
     return plan
+
+
+def _replan_stages(ctx: ModelContext, opts: Options, solver: cp_model.CpSolver,
+                   prefs: cp_model.LinearExpr, previous: list[Announced], stages: list[_Stage],
+                   stop: Callable[[], bool] | None
+                   ) -> tuple[_Stage | None, cp_model.CpSolver, bool]:
+    """Re-plan stages after fees: preferred weekdays; fewest announced occurrences moved;
+    then, with the kept ones fixed, fewest days moved (each new first day costs its distance
+    to the nearest announced day of its tournament that was not kept, the days those
+    occurrences move from), then earlier first days. ``solver`` holds the fee stage's
+    solution. Returns (the preferred stage, the solver with the latest solution, whether
+    stopped); ``stages`` gets every stage run."""
+    m = ctx.model
+    m.maximize(prefs)
+    nxt = opts.solver()
+    s3, stopped = _run(ctx, nxt, "preferred", stop)
+    if s3 is None:
+        return None, solver, stopped
+    solver = nxt
+    stages.append(s3)
+    if stopped:
+        return s3, solver, stopped
+    m.add(prefs >= s3.value)
+    _hint(ctx, solver)
+    kept, _ = _kept(ctx, previous)
+    m.maximize(cp_model.LinearExpr.sum([v for _, v in kept]))
+    nxt = opts.solver()
+    s4, stopped = _run(ctx, nxt, "moved", stop)
+    if s4 is None:
+        return s3, solver, stopped
+    solver = nxt
+    stages.append(s4)
+    if stopped:
+        return s3, solver, stopped
+    for _, v in kept:
+        m.add(v == solver.value(v))
+    _hint(ctx, solver)
+    left = [a for a, v in kept if not solver.value(v)] + _unplaceable(ctx, previous)
+    offsets = [((v, (day - ctx.scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
+    weight = sum(w for _, w in offsets) + 1
+    m.minimize(_weighted(_distance(ctx, left)) * weight + _weighted(offsets))
+    nxt = opts.solver()
+    s5, stopped = _run(ctx, nxt, "days_moved", stop)
+    if s5 is not None:
+        solver = nxt
+        stages.append(s5)
+    return s3, solver, stopped
+
+
+def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int,
+                  previous: list[Announced] | None) -> list[Plan]:
+    """Up to ``k`` plans, best first. Each places as many (priority-weighted) occurrences as
+    the best plan and differs from every earlier one in the first days of at least
+    ``min_difference`` occurrences (a day z[t, d] chosen before and not now counts one);
+    among those it is the best by fees, then preferred weekdays, then earliest days."""
+    if k < 1 or min_difference < 1:
+        raise ValueError("alternatives and min_difference must be at least 1")
+    plans: list[Plan] = []
+    chosen: list[list[tuple[str, dt.date]]] = []
+
+    def differ(ctx: ModelContext) -> None:
+        if plans:  # as many placed as the best plan, no more required ones missing
+            best = plans[0]
+            ctx.model.add(_weighted(ctx.placed_terms) >= best.objective["placed"])
+            ctx.model.add(_weighted(ctx.required_terms) <= sum(
+                u.required for u in best.unscheduled_list))
+        for days in chosen:
+            ctx.model.add(cp_model.LinearExpr.sum(
+                [1 - ctx.z[key] for key in days if key in ctx.z]) >= min_difference)
+
+    for rank in range(1, k + 1):
+        try:
+            plan = _solve_part(scenario, opts, previous, extra=differ)
+        except SolverError:
+            if not plans:
+                raise
+            break  # no further plan differs enough (infeasible) or none found in time
+        plan.rank = rank
+        plans.append(plan)
+        if plan.interrupted:
+            break
+        chosen.append(sorted({(r.tournament_id, r.first_day) for r in plan.rows}))
+    return plans
 
 
 # ---------------------------------------------------------------------------- extraction
@@ -348,12 +647,17 @@ def placed_of(plan: Plan) -> list[Placed]:
 
 
 # ---------------------------------------------------------------------------- reasons
-def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
+_STOPPED = ("not placed when the search was stopped (interrupted); solve again without "
+            "interrupting for the reason")
+
+
+def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[Unscheduled]:
     """Every wanted occurrence not placed, with the reason computed from the rules.
 
     For each allowed first day, the occurrence is added to the plan and the checker says which
     rules it would break (against the placements already made); days no occurrence may take at
-    all are attributed to the rules that excluded them.
+    all are attributed to the rules that excluded them. Without ``reasons`` (a search that
+    was stopped) the reason says so and no rule is named.
     """
     from constraints.registry import RULES
 
@@ -377,6 +681,10 @@ def unscheduled(ctx: ModelContext, plan: Plan) -> list[Unscheduled]:
                    or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
 
         n = len(have)
+        if not reasons:
+            out.extend(Unscheduled(t.id, k, t.operators, _STOPPED, (), k <= t.must_place)
+                       for k in range(n + 1, max(wanted, n + len(missing_fixed)) + 1))
+            continue
         for d in missing_fixed:
             n += 1
             rej = ctx.rejected[t.id].get(d)

@@ -11,6 +11,7 @@ import datetime as dt
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from scheduler.export.ical import calendar_files
@@ -48,16 +49,33 @@ def dtstamp(plan: Plan) -> dt.datetime:
     return stamp
 
 
-def plan_files(plan: Plan) -> dict[str, bytes]:
-    """Every output file of a plan, by relative path."""
+REPORT_FILE = "report.html"
+"""The report page ``tourney solve --report`` adds to a plan folder."""
+
+
+def plan_files(plan: Plan, *, report: bool = False,
+               alternatives: Sequence[Plan] | None = None) -> dict[str, bytes]:
+    """Every output file of a plan, by relative path; ``report.html`` too when ``report``
+    (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
     files = csv_files(plan)
     files.update(calendar_files(plan, dtstamp(plan)))
     files["summary.txt"] = summary_text(plan).encode("utf-8")
+    for alt in alternatives or []:
+        # each alternative's tables, calendars and summary in alternative-<rank>/
+        sub = plan_files(alt)
+        files.update({f"{ALTERNATIVE}{alt.rank}/{rel}": data for rel, data in sub.items()})
+    if report:
+        from scheduler.export.report import report_html  # imports matplotlib: only when asked
+
+        files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
     return files
 
 
+ALTERNATIVE = "alternative-"
+"""``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
+
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
-                          "calendars", "summary.txt"})
+                          "calendars", "summary.txt", REPORT_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
 
@@ -71,7 +89,8 @@ def _refuse_unsafe(out: Path) -> None:
         return
     if not out.is_dir():
         raise FileExistsError(f"{out} is a file; give a folder for the plan")
-    others = sorted(p.name for p in out.iterdir() if p.name not in PLAN_ENTRIES)
+    others = sorted(p.name for p in out.iterdir() if p.name not in PLAN_ENTRIES
+                    and not (p.name.startswith(ALTERNATIVE) and p.is_dir()))
     calendars = out / "calendars"
     if calendars.is_dir():
         others += [f"calendars/{p.name}" for p in calendars.iterdir()
@@ -83,13 +102,18 @@ def _refuse_unsafe(out: Path) -> None:
                               f"({', '.join(others[:5])}); give a new or empty folder")
 
 
-def write_plan(plan: Plan, out_dir: str | Path) -> Path:
+def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
+               alternatives: Sequence[Plan] | None = None) -> Path:
     """Write ``plan`` into ``out_dir`` atomically; return the directory.
+
+    ``report``: also write ``report.html`` (one self-contained page; ``alternatives`` shown
+    beside the plan). A previous plan's report.html is replaced (or dropped when ``report`` is
+    false) with the rest of the folder.
 
     Raises ``OSError`` when the directory cannot be written (nothing is changed then).
     """
     out = Path(out_dir).resolve()
-    files = plan_files(plan)
+    files = plan_files(plan, report=report, alternatives=alternatives)
     _refuse_unsafe(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))

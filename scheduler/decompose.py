@@ -1,0 +1,109 @@
+"""Split a scenario into independent parts, and merge the parts' plans into one.
+
+Two operators belong to one part when a rule counts their tournaments together:
+
+- a tournament shared by several venues counts for every one of them (MT-SHARED,
+  MCA 23-5-317(1)(a)), so its operators are one part;
+- the statewide cap of super cribbage licences (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A))
+  counts every operator with a super cribbage tournament together.
+
+No other rule reaches across operators, so the parts share no variable and no constraint: each
+lexicographic objective is a sum over the parts, and the merged plan of the parts' optima is an
+optimum of the whole scenario (``tests/test_decompose.py`` solves both and compares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from scheduler.scenario import Scenario
+
+if TYPE_CHECKING:
+    from scheduler.plan import Plan
+    from scheduler.replan import Announced
+
+
+def components(scenario: Scenario) -> list[Scenario]:
+    """The independent parts of ``scenario``, each a Scenario with the same horizon,
+    notice date and settings, its own operators and their tournaments (in the original
+    order). Parts are ordered by their first operator's place in the file; an operator with
+    no tournament is a part of its own. One part is ``[scenario]`` itself."""
+    ops = [o.id for o in scenario.operators]
+    parent = {o: o for o in ops}
+
+    def find(o: str) -> str:
+        while parent[o] != o:
+            parent[o] = parent[parent[o]]
+            o = parent[o]
+        return o
+
+    def union(a: str, b: str) -> None:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb, key=ops.index)] = min(ra, rb, key=ops.index)
+
+    cribbage: list[str] = []
+    for t in scenario.tournaments:
+        for o in t.operators[1:]:
+            union(t.operators[0], o)
+        if t.type == "super-cribbage":
+            cribbage.append(t.operators[0])
+    for o in cribbage[1:]:
+        union(cribbage[0], o)
+    roots: dict[str, list[str]] = {}
+    for o in ops:
+        roots.setdefault(find(o), []).append(o)
+    if len(roots) == 1:
+        return [scenario]
+    part_of = {o: i for i, members in enumerate(roots.values()) for o in members}
+    tournaments: list[list] = [[] for _ in roots]
+    for t in scenario.tournaments:
+        tournaments[part_of[t.operators[0]]].append(t)
+    return [scenario.model_copy(update={
+        "operators": tuple(scenario.operator(o) for o in members),
+        "tournaments": tuple(tournaments[i])}) for i, members in enumerate(roots.values())]
+
+
+def split_previous(parts: Sequence[Scenario], previous: list[Announced] | None
+                   ) -> list[list[Announced] | None]:
+    """The announced occurrences of a re-plan, per part (by tournament); those of
+    tournaments no longer in the scenario go to the first part, which cancels them."""
+    if previous is None:
+        return [None] * len(parts)
+    where = {t.id: i for i, p in enumerate(parts) for t in p.tournaments}
+    out: list[list[Announced] | None] = [[] for _ in parts]
+    for a in previous:
+        out[where.get(a.tournament_id, 0)].append(a)  # type: ignore[union-attr]
+    return out
+
+
+def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
+    """One plan of ``scenario`` from the plans of its parts (:func:`components`): rows,
+    licences, unscheduled occurrences, cancellations and conflicts together, in the order a
+    single solve gives them; objectives and bounds are sums; OPTIMAL only when every part is.
+    """
+    from scheduler.plan import Plan
+
+    if len(plans) == 1:
+        return plans[0]
+    t_order = {t.id: i for i, t in enumerate(scenario.tournaments)}
+    rows = sorted((r for p in plans for r in p.rows),
+                  key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
+    # each part lists its licences by operator id, then preference; keep that within an operator
+    licenses = sorted((lic for p in plans for lic in p.license_list),
+                      key=lambda lic: lic.operator_id)
+    unscheduled = sorted((u for p in plans for u in p.unscheduled_list),
+                         key=lambda u: t_order[u.tournament_id])
+    keys = plans[0].objective.keys()
+    return Plan(
+        scenario, rows, licenses, unscheduled,
+        "OPTIMAL" if all(p.status == "OPTIMAL" for p in plans) else "FEASIBLE",
+        objective={k: sum(p.objective[k] for p in plans) for k in keys},
+        bound={k: sum(p.bound[k] for p in plans) + 0.0 for k in keys},
+        seed=plans[0].seed,
+        cancelled=sorted((c for p in plans for c in p.cancelled),
+                         key=lambda c: c.tournament_id),
+        conflicts=[c for p in plans for c in p.conflicts],
+        interrupted=any(p.interrupted for p in plans),
+        components=len(plans))

@@ -1,0 +1,169 @@
+"""Independent parts (scheduler.decompose): which operators belong together, and the merged
+optimum of the parts equals the optimum of the undivided scenario."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import d, load, mt_large, mt_room
+
+from scheduler.decompose import components
+from scheduler.solver import Options, _audit, _solve_part, solve
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def me_org(oid: str) -> dict[str, Any]:
+    return {"id": oid, "name": oid.title(), "jurisdiction": "ME", "local_approval": True, "beneficiaries": ["Relief Fund"],
+            "organized_on": "1990-01-01"}
+
+
+def super_cribbage(tid: str, oid: str) -> dict[str, Any]:
+    return {"id": tid, "title": tid, "type": "super-cribbage", "operators": [oid],
+            "players": 60, "entry_fee": 50, "prize_share": 0.75, "charity_share": 0.5,
+            "organizer_member_years": 5, "start_time": "12:00", "hours": 10}
+
+
+def parts_of(sc: Any) -> list[list[str]]:
+    return [[o.id for o in p.operators] for p in components(sc)]
+
+
+def test_operators_linked_by_a_shared_tournament_or_super_cribbage_are_one_part() -> None:
+    # a+b share "prog" (MT-SHARED counts it for both); c has its own; d has none; the Maine
+    # posts e and f both run super cribbage (ME-SUPER-CRIBBAGE: 15 licences statewide), g
+    # runs only a tournament game. Parts in file order: [a, b], [c], [d], [e, f], [g].
+    sc = load(
+        notice_from="2026-11-01",
+        operators=[mt_room("a"), mt_room("b"), mt_room("c"), mt_room("d"),
+                   me_org("e"), me_org("f"), me_org("g")],
+        tournaments=[
+            mt_large("prog", ("a", "b")), mt_large("c-open", ("c",)),
+            super_cribbage("sc-e", "e"), super_cribbage("sc-f", "f"),
+            {"id": "g-game", "title": "Hold'em", "type": "tournament-game",
+             "operators": ["g"], "players": 80, "entry_fee": 100, "prize_share": 0.8,
+             "start_time": "12:00", "hours": 10}])
+    assert parts_of(sc) == [["a", "b"], ["c"], ["d"], ["e", "f"], ["g"]]
+    parts = components(sc)
+    assert [[t.id for t in p.tournaments] for p in parts] == [
+        ["prog"], ["c-open"], [], ["sc-e", "sc-f"], ["g-game"]]
+    # the parts' lookups find their own tournaments
+    assert parts[0].tournament("prog").operators == ("a", "b")
+
+
+def test_a_chain_of_shared_tournaments_joins_three_operators() -> None:
+    # a-b share one tournament, b-c another: a, b and c are one part (b links them)
+    sc = load(operators=[mt_room("a"), mt_room("c"), mt_room("b")],
+              tournaments=[mt_large("ab", ("a", "b")), mt_large("bc", ("b", "c"))])
+    assert parts_of(sc) == [["a", "c", "b"]]
+    assert components(sc) == [sc]
+
+
+def test_merged_optimum_equals_the_undivided_optimum_on_the_combined_example() -> None:
+    # combined.yaml: 3 Montana rooms linked by their progressive, 3 Maine organizations on
+    # their own, 2 cribbage clubs linked by the super cribbage cap → 5 parts
+    from scheduler import load_scenario
+
+    sc = load_scenario(ROOT / "data" / "examples" / "combined.yaml")
+    assert len(components(sc)) == 5
+    merged = solve(sc, seed=0)
+    whole = _solve_part(sc, Options(seed=0))
+    assert merged.components == 5 and merged.status == whole.status == "OPTIMAL"
+    assert merged.objective == whole.objective
+    assert merged.bound == whole.bound
+    # the lexicographic objective ends with the earliest-first tie-break, so even the dates
+    # agree; and the licences and the unscheduled list come out in the same order
+    assert [(r.tournament_id, r.first_day, r.operator_id) for r in merged.rows] == [
+        (r.tournament_id, r.first_day, r.operator_id) for r in whole.rows]
+    assert merged.license_list == whole.license_list
+    assert merged.unscheduled_list == whole.unscheduled_list
+
+
+def test_parts_solved_in_two_processes_give_the_same_plan() -> None:
+    from scheduler import load_scenario
+
+    sc = load_scenario(ROOT / "data" / "examples" / "combined.yaml")
+    assert solve(sc, seed=0, jobs=2) == solve(sc, seed=0, jobs=1)
+
+
+def test_merged_optimum_on_parts_with_limits_that_bind() -> None:
+    # room a wants 18 large-stakes days, room b 10: a is held to 16 (MT-LARGE-LIMIT, MCA
+    # 23-5-317(1)(a)), b places all 10. Placed = 16 + 10 = 26 in both solves; fees: one
+    # $120 permit each (the 2026-07-01 permit year holds all of January-June 2027 ... and
+    # the 2027-07-01 year is not needed as every occurrence fits by June): 2 × 120 = 240.
+    window = {"window": {"start": "2027-01-04", "end": "2027-06-30"}}
+    sc = load(operators=[mt_room("a"), mt_room("b")],
+              tournaments=[mt_large("a-open", ("a",), count=18, **window),
+                           mt_large("b-open", ("b",), count=10, **window)])
+    merged = solve(sc, seed=0)
+    whole = _solve_part(sc, Options(seed=0))
+    assert merged.components == 2
+    assert merged.objective["placed"] == whole.objective["placed"]
+    assert merged.objective["fees_usd"] == whole.objective["fees_usd"] == 240
+    assert len({(r.tournament_id, r.occurrence) for r in merged.rows}) == 26
+    assert [u.tournament_id for u in merged.unscheduled_list] == ["a-open", "a-open"]
+    assert merged.objective == whole.objective
+
+
+def test_a_stopped_search_returns_the_last_stages_plan_with_its_gap() -> None:
+    # Stop before the fee stage starts: the plan is stage 1's solution, legal (it passes the
+    # audit), FEASIBLE, marked interrupted; the fee bound is the trivial 0, so its gap is
+    # fees / fees = 1.0 unless the first solution happened to cost nothing.
+    sc = load(operators=[mt_room("a")],
+              tournaments=[mt_large("open", ("a",), count=3,
+                                    window={"start": "2027-03-01", "end": "2027-03-31"})])
+    began: list[str] = []
+    plan = _solve_part(sc, Options(seed=0), on_stage=began.append,
+                       stop=lambda: "fees_usd" in began)
+    assert began == ["placed", "fees_usd"]
+    assert plan.interrupted and plan.status == "FEASIBLE"
+    assert plan.objective["placed"] == whole_placed(sc)
+    assert plan.bound["fees_usd"] == 0.0
+    assert plan.gap["fees_usd"] == (1.0 if plan.objective["fees_usd"] else 0.0)
+    from constraints.registry import check
+
+    assert check(_audit(plan)) == []
+
+
+def whole_placed(sc: Any) -> int:
+    return solve(sc, seed=0).objective["placed"]
+
+
+def test_alternatives_differ_and_come_best_first() -> None:
+    # One 1-day large-stakes tournament in a window of 3 days (Mon 2027-03-01 .. Wed 03-03),
+    # preferred on no weekday: the best plan takes the earliest day (Mar 1); the next plan
+    # must move it (min_difference 1): Mar 2; then Mar 3; a fourth does not exist.
+    sc = load(operators=[mt_room("a")],
+              tournaments=[mt_large("open", ("a",),
+                                    window={"start": "2027-03-01", "end": "2027-03-03"})])
+    plans = solve(sc, seed=0, alternatives=4)
+    assert [p.rank for p in plans] == [1, 2, 3]
+    assert [p.rows[0].first_day for p in plans] == [d("2027-03-01"), d("2027-03-02"),
+                                                    d("2027-03-03")]
+    assert all(p.objective["placed"] == plans[0].objective["placed"] for p in plans)
+
+
+def test_alternatives_may_cost_more() -> None:
+    # Two 1-day occurrences in Mon 2027-06-28 .. Thu 07-01. The 2026-07-01 permit year ends
+    # Jun 30: two days of Jun 28-30 need one $120 permit, a plan using Jul 1 a second one.
+    # Best: {Jun 28, Jun 29} $120 (earliest). min_difference 1: {Jun 28, Jun 30} is still
+    # $120 and the earliest such plan. min_difference 2 must leave Jun 28 and Jun 29:
+    # {Jun 30, Jul 1}, two permit years, $240.
+    sc = load(operators=[mt_room("a")],
+              tournaments=[mt_large("open", ("a",), count=2,
+                                    window={"start": "2027-06-28", "end": "2027-07-01"})])
+    one = solve(sc, seed=0, alternatives=2, min_difference=1)
+    assert [p.objective["fees_usd"] for p in one] == [120, 120]
+    assert [sorted(r.first_day for r in p.rows) for p in one] == [
+        [d("2027-06-28"), d("2027-06-29")], [d("2027-06-28"), d("2027-06-30")]]
+    two = solve(sc, seed=0, alternatives=2, min_difference=2)
+    assert [p.objective["fees_usd"] for p in two] == [120, 240]
+    assert sorted(r.first_day for r in two[1].rows) == [d("2027-06-30"), d("2027-07-01")]
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_alternatives_must_be_positive(bad: int) -> None:
+    sc = load(operators=[mt_room("a")], tournaments=[mt_large("open", ("a",))])
+    with pytest.raises(ValueError, match="at least 1"):
+        solve(sc, alternatives=bad)
