@@ -16,6 +16,8 @@ from constraints.base import License
 from scheduler.scenario import Scenario
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from scheduler.explain import Member
     from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 
@@ -162,3 +164,29 @@ class Plan:
                               "operators": " ".join(u.operators), "reason": u.reason,
                               "rule_ids": " ".join(u.rule_ids)} for u in self.unscheduled_list],
                             columns=UNSCHEDULED_COLUMNS)
+
+    # ------------------------------------------------------------------ pictures
+    def plot_calendar(self, operator_id: str) -> Figure:
+        """The year of one operator as a matplotlib Figure: rows = months of the horizon,
+        columns = days 1-31; tournaments as bars coloured by type, blackouts (BLACKOUT) and
+        other games of chance (ME-OTHER-GAMES) hatched, MT-NOTICE and ME-APPLICATION-WINDOW
+        deadlines marked. Raises ``ValueError`` for an unknown operator id. See
+        :func:`scheduler.export.figures.plot_calendar`."""
+        from scheduler.export.figures import plot_calendar
+
+        return plot_calendar(self, operator_id)
+
+    def plot_usage(self) -> Figure:
+        """Bar charts of the counted limits: MT-LARGE-LIMIT (16) and MT-CHARITY-LIMIT (3) per
+        operator and permit year, ME-MONTHLY-LIMIT (2) per operator and month. See
+        :func:`scheduler.export.figures.plot_usage`."""
+        from scheduler.export.figures import plot_usage
+
+        return plot_usage(self)
+
+    def plot_fees(self) -> Figure:
+        """A bar chart of the licence and permit fees by kind (USD). See
+        :func:`scheduler.export.figures.plot_fees`."""
+        from scheduler.export.figures import plot_fees
+
+        return plot_fees(self)

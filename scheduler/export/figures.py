@@ -1,0 +1,410 @@
+"""Pictures of a plan as matplotlib figures: an operator's year, limit usage, fees.
+
+Every function returns a :class:`matplotlib.figure.Figure` attached to the Agg canvas (no screen,
+no pyplot state: figures are not kept alive by a global registry, and a notebook's own backend is
+left alone). matplotlib is imported only inside these functions, so importing this module (and
+``tourney --help``) stays fast.
+
+Artists carry a ``gid`` so that tests and tools can find them:
+
+- ``plot_calendar``: ``tournament:<ref>:<YYYY-MM>`` (one bar per occurrence and month it
+  touches), ``blackout:<date>``, ``other-game:<date>`` (hatched day cells),
+  ``notice-due:<date>`` / ``application-due:<date>`` (deadline markers);
+- ``plot_usage``: ``usage:<rule>:<operator_id>:<period>`` (one bar each);
+- ``plot_fees``: ``fees:<kind>`` (one bar per licence kind).
+
+:func:`png_bytes` renders a figure reproducibly (no software or date metadata).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING, Any
+
+from constraints.maine import MONTHLY_LIMIT
+from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from scheduler.export.summary import usage
+from scheduler.plan import Plan, Row
+from scheduler.timing import application_due, month_end
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+CATEGORIES: dict[str, tuple[str, str]] = {
+    "large-stakes": ("MT large-stakes", "#1f77b4"),
+    "charitable": ("MT charitable large-stakes", "#2ca02c"),
+    "small-stakes": ("MT small-stakes", "#8c8c8c"),
+    "tournament-game": ("ME tournament game", "#ff7f0e"),
+    "super-cribbage": ("ME super cribbage", "#9467bd"),
+    "charitable-cribbage": ("ME charitable cribbage", "#e377c2"),
+}
+"""Tournament category → (legend label, colour) of the calendar bars."""
+
+FEE_KINDS: dict[str, str] = {
+    "mt-large-stakes-permit": "MT large-stakes permit",
+    "mt-small-stakes-permit": "MT small-stakes permit",
+    "me-per-tournament": "ME per-tournament",
+    "me-monthly": "ME monthly",
+    "me-annual": "ME annual",
+    "me-super-cribbage": "ME super cribbage",
+}
+"""Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
+
+ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+"""Maine licences applied for (ME-APPLICATION-WINDOW); charitable cribbage is registered."""
+
+BLACKOUT_COLOUR = "#d62728"
+OTHER_GAME_COLOUR = "#7f7f7f"
+NOTICE_COLOUR = "#d62728"
+APPLICATION_COLOUR = "#17becf"
+LIMIT_COLOUR = "#d62728"
+
+
+def plain(text: str) -> str:
+    """User text for a matplotlib label: ``$`` escaped so that it is never read as math."""
+    return text.replace("\\", "\\\\").replace("$", r"\$")
+
+
+def category(row: Row) -> str:
+    """The calendar category (a key of :data:`CATEGORIES`) of a placed occurrence."""
+    if row.type == "large-stakes" and row.charitable:
+        return "charitable"
+    return row.type
+
+
+def _new_figure(width: float, height: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _months(start: dt.date, end: dt.date) -> list[tuple[int, int]]:
+    out, y, m = [], start.year, start.month
+    while (y, m) <= (end.year, end.month):
+        out.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def _days(first: dt.date, last: dt.date) -> list[dt.date]:
+    return [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
+
+
+def _lanes(rows: list[Row]) -> tuple[dict[str, int], int]:
+    """Greedy lanes so that occurrences sharing a calendar day are drawn one above another."""
+    lane_end: list[dt.date] = []
+    lane_of: dict[str, int] = {}
+    for r in sorted(rows, key=lambda r: (r.first_day, r.last_day, r.ref)):
+        for i, end in enumerate(lane_end):
+            if end < r.first_day:
+                lane_end[i] = r.last_day
+                lane_of[r.ref] = i
+                break
+        else:
+            lane_of[r.ref] = len(lane_end)
+            lane_end.append(r.last_day)
+    return lane_of, max(1, len(lane_end))
+
+
+def application_deadlines(plan: Plan, operator_id: str) -> list[tuple[dt.date, str]]:
+    """ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): ``(due day, licence_id)`` of each Maine
+    licence of ``operator_id`` in the plan, the last day the application can be received (10
+    Maine business days before the first day the licence covers), sorted."""
+    out = []
+    for lic in plan.license_list:
+        if lic.operator_id != operator_id or lic.kind not in ME_LICENCE_KINDS:
+            continue
+        refs = set(lic.covers)
+        firsts = [r.first_day for r in plan.rows if r.ref in refs]
+        out.append((application_due(min(firsts, default=lic.valid_from)), lic.license_id))
+    return sorted(out)
+
+
+def calendar_cells(plan: Plan, operator_id: str) -> dict[str, list[dt.date]]:
+    """The hatched days of an operator's year, inside the horizon: ``blackout`` (BLACKOUT) and
+    ``other-game`` (ME-OTHER-GAMES: each day a weekly session of another game of chance is
+    played, the day after too when it runs past midnight). Raises ``ValueError`` for an unknown
+    operator."""
+    sc = plan.scenario
+    op = _operator(plan, operator_id)
+    horizon = sc.horizon
+    blackout = sorted({d for d in op.blackout if d in horizon})
+    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    other: set[dt.date] = set()
+    for g in op.other_games:
+        wd = weekdays.index(g.weekday)
+        past_midnight = g.end <= g.start
+        for d in horizon.days():
+            if d.weekday() == wd:
+                other.add(d)
+                if past_midnight and d + dt.timedelta(days=1) in horizon:
+                    other.add(d + dt.timedelta(days=1))
+    return {"blackout": blackout, "other-game": sorted(other)}
+
+
+def _operator(plan: Plan, operator_id: str) -> Any:
+    ids = [o.id for o in plan.scenario.operators]
+    if operator_id not in ids:
+        raise ValueError(f"unknown operator {operator_id!r}; the scenario's operators are "
+                         f"{', '.join(ids)}")
+    return plan.scenario.operator(operator_id)
+
+
+def plot_calendar(plan: Plan, operator_id: str) -> Figure:
+    """A year calendar of one operator: one row per month of the horizon (top to bottom),
+    columns = days 1–31.
+
+    - each placed occurrence is a coloured bar over every calendar day it is conducted on
+      (colour by :data:`CATEGORIES`; split at month ends; occurrences sharing a day are
+      stacked in lanes);
+    - blackout days (BLACKOUT) hatched ``//`` in red, days of the operator's other games of
+      chance (ME-OTHER-GAMES) hatched ``\\\\`` in grey;
+    - notice deadlines (MT-NOTICE, ``Row.notice_due``) as red downward triangles and Maine
+      application deadlines (ME-APPLICATION-WINDOW) as cyan diamonds at the top of their day;
+      deadlines before the horizon are listed under the picture;
+    - days that do not exist (Feb 30) or lie outside the horizon are greyed out.
+
+    Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
+    operator id that is not in the scenario.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
+
+    sc = plan.scenario
+    op = _operator(plan, operator_id)
+    months = _months(sc.horizon.start, sc.horizon.end)
+    row_of = {ym: i for i, ym in enumerate(months)}
+    fig = _new_figure(13.0, 1.6 + 0.42 * len(months))
+    ax = fig.add_subplot()
+    ax.set_xlim(1, 32)
+    ax.set_ylim(len(months), 0)
+    ax.set_xticks([d + 0.5 for d in range(1, 32)], [str(d) for d in range(1, 32)], fontsize=7)
+    ax.set_yticks([i + 0.5 for i in range(len(months))],
+                  [f"{dt.date(y, m, 1):%b %Y}" for y, m in months], fontsize=8)
+    ax.tick_params(length=0)
+    for i in range(len(months) + 1):
+        ax.axhline(i, color="#cccccc", linewidth=0.5)
+    for d in range(1, 33):
+        ax.axvline(d, color="#eeeeee", linewidth=0.5)
+    for i, (y, m) in enumerate(months):
+        last = month_end(y, m).day
+        for mday in range(1, 32):
+            if mday > last or not (sc.horizon.start <= dt.date(y, m, mday) <= sc.horizon.end):
+                ax.add_patch(Rectangle((mday, i), 1, 1, facecolor="#e6e6e6", edgecolor="none",
+                                       zorder=0))
+
+    cells = calendar_cells(plan, operator_id)
+    styles = {"blackout": ("//", BLACKOUT_COLOUR), "other-game": ("\\\\", OTHER_GAME_COLOUR)}
+    for kind, days in cells.items():
+        hatch, colour = styles[kind]
+        for day in days:
+            ax.add_patch(Rectangle((day.day, row_of[(day.year, day.month)]), 1, 1, fill=False,
+                                   hatch=hatch, edgecolor=colour, linewidth=0, zorder=1,
+                                   gid=f"{kind}:{day.isoformat()}"))
+
+    rows = sorted((r for r in plan.rows if r.operator_id == operator_id),
+                  key=lambda r: (r.first_day, r.ref))
+    lane_of, lanes = _lanes(rows)
+    height = 0.62 / lanes
+    used: list[str] = []
+    for r in rows:
+        cat = category(r)
+        if cat not in used:
+            used.append(cat)
+        colour = CATEGORIES.get(cat, (cat, "#333333"))[1]
+        by_month: dict[tuple[int, int], list[dt.date]] = defaultdict(list)
+        for day in _days(r.first_day, r.last_day):
+            by_month[(day.year, day.month)].append(day)
+        for (y, m), days in sorted(by_month.items()):
+            if (y, m) not in row_of:
+                continue
+            top = row_of[(y, m)] + 0.3 + lane_of[r.ref] * height
+            ax.add_patch(Rectangle((days[0].day + 0.06, top), len(days) - 0.12, height * 0.9,
+                                   facecolor=colour, edgecolor="black", linewidth=0.4,
+                                   zorder=2, gid=f"tournament:{r.ref}:{y:04d}-{m:02d}"))
+
+    notices = sorted({r.notice_due for r in rows if r.notice_due is not None})
+    applications = sorted({d for d, _ in application_deadlines(plan, operator_id)})
+    early: Counter[str] = Counter()
+    for days, marker, colour, name, label in (
+            (notices, "v", NOTICE_COLOUR, "notice-due", "notice"),
+            (applications, "D", APPLICATION_COLOUR, "application-due", "application")):
+        for day in days:
+            if (day.year, day.month) not in row_of or day < sc.horizon.start:
+                early[label] += 1
+                continue
+            ax.plot([day.day + 0.5], [row_of[(day.year, day.month)] + 0.17], marker=marker,
+                    markersize=5, color=colour, linestyle="none", zorder=3,
+                    gid=f"{name}:{day.isoformat()}")
+
+    handles: list[Any] = [Patch(facecolor=CATEGORIES.get(c, (c, "#333333"))[1],
+                                edgecolor="black", linewidth=0.4,
+                                label=CATEGORIES.get(c, (c, ""))[0]) for c in used]
+    if cells["blackout"]:
+        handles.append(Patch(fill=False, hatch="//", edgecolor=BLACKOUT_COLOUR, label="blackout"))
+    if cells["other-game"]:
+        handles.append(Patch(fill=False, hatch="\\\\", edgecolor=OTHER_GAME_COLOUR,
+                             label="other games of chance"))
+    if notices:
+        handles.append(Line2D([], [], marker="v", color=NOTICE_COLOUR, linestyle="none",
+                              label="MT notice due"))
+    if applications:
+        handles.append(Line2D([], [], marker="D", color=APPLICATION_COLOUR, linestyle="none",
+                              label="ME application due"))
+    if handles:
+        fig.legend(handles=handles, loc="outside lower center", ncol=min(5, len(handles)),
+                   fontsize=8, frameon=False)
+    ax.set_title(plain(f"{op.name} ({op.id}, {op.jurisdiction}): {len(rows)} occurrence(s), "
+                       f"{sc.horizon.start:%b %Y} to {sc.horizon.end:%b %Y}"), fontsize=10)
+    if early:
+        first = min([d for d in notices + applications if d < sc.horizon.start])
+        ax.set_xlabel(", ".join(f"{n} {label} deadline(s)" for label, n in sorted(early.items()))
+                      + f" fall before the horizon (the first on {first.isoformat()})",
+                      fontsize=8)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    return fig
+
+
+def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
+              used: dict[tuple[str, str], int], limit: int, rule: str) -> None:
+    """Grouped bars: x = periods, one bar per operator in each group, dashed limit line."""
+    width = 0.8 / max(1, len(ops))
+    colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+               "#bcbd22", "#17becf"]
+    for k, oid in enumerate(ops):
+        xs = [i - 0.4 + width * (k + 0.5) for i in range(len(periods))]
+        heights = [used.get((oid, p), 0) for p in periods]
+        bars = ax.bar(xs, heights, width=width * 0.92, color=colours[k % len(colours)],
+                      label=plain(oid))
+        for bar, p in zip(bars, periods, strict=True):
+            bar.set_gid(f"usage:{rule}:{oid}:{p}")
+    ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
+               label=f"limit {limit}", gid=f"limit:{rule}")
+    from matplotlib.ticker import MaxNLocator
+
+    labels = periods if rule == "ME-MONTHLY-LIMIT" else [f"permit year from {p}"
+                                                         for p in periods]
+    ax.set_xticks(range(len(periods)), labels, fontsize=8,
+                  rotation=0 if len(periods) <= 6 else 45)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(0, max([limit, *used.values()]) * 1.15)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+
+
+def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
+    """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
+    used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
+    Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
+    counted, for each Maine operator with a counted game. Counts as in
+    :func:`scheduler.export.summary.usage` (held tournaments included)."""
+    out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
+    rows = usage(plan)
+    for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
+        mine = [r for r in rows if r["rule"] == rule]
+        if not mine:
+            continue
+        ops = list(dict.fromkeys(str(r["operator_id"]) for r in mine))
+        if rule == "ME-MONTHLY-LIMIT":
+            sc = plan.scenario
+            periods = [f"{y:04d}-{m:02d}" for y, m in _months(sc.horizon.start, sc.horizon.end)]
+            periods += sorted({str(r["period"]) for r in mine} - set(periods))
+        else:
+            periods = sorted({str(r["period"]) for r in mine})
+        used = {(str(r["operator_id"]), str(r["period"])): int(str(r["used"])) for r in mine}
+        out[rule] = (periods, ops, used)
+    return out
+
+
+def plot_usage(plan: Plan) -> Figure:
+    """Bar charts of the counted limits, one panel per rule present in the plan:
+
+    - MT-LARGE-LIMIT (MCA 23-5-317(1)(a),(d)): non-charitable large-stakes tournaments per
+      operator and permit year against 16;
+    - MT-CHARITY-LIMIT ((1)(f)): charitable large-stakes per permit year against 3;
+    - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
+      against 2 (under the scenario's ``month_rule``).
+
+    Bar heights are the ``used`` counts of :func:`scheduler.export.summary.usage` (tournaments
+    held before the horizon included); see :func:`usage_table`. With no counted rule the figure
+    says so. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
+    """
+    table = usage_table(plan)
+    titles = {
+        "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: large-stakes per permit year (limit {LARGE_LIMIT})",
+        "MT-CHARITY-LIMIT": f"MT-CHARITY-LIMIT: charitable per permit year "
+                            f"(limit {CHARITY_LIMIT})",
+        "ME-MONTHLY-LIMIT": f"ME-MONTHLY-LIMIT: Maine games per month (limit {MONTHLY_LIMIT})",
+    }
+    limits = {"MT-LARGE-LIMIT": LARGE_LIMIT, "MT-CHARITY-LIMIT": CHARITY_LIMIT,
+              "ME-MONTHLY-LIMIT": MONTHLY_LIMIT}
+    fig = _new_figure(11.0, 0.4 + 2.9 * max(1, len(table)))
+    if not table:
+        ax = fig.add_subplot()
+        ax.axis("off")
+        ax.text(0.5, 0.5, "No counted limits in this plan", ha="center", va="center")
+        return fig
+    axes = fig.subplots(len(table), 1, squeeze=False)[:, 0]
+    for ax, (rule, (periods, ops, used)) in zip(axes, table.items(), strict=True):
+        _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule)
+        ax.set_ylabel("tournaments")
+    return fig
+
+
+def fees_by_kind(plan: Plan) -> dict[str, tuple[int, int]]:
+    """Licence kind → (fees in USD, number of licences), in :data:`FEE_KINDS` order, only the
+    kinds bought (MT-PERMIT-FEES, ME-FEES, ME-SUPER-CRIBBAGE)."""
+    fees: dict[str, list[int]] = {}
+    for lic in plan.license_list:
+        fees.setdefault(lic.kind, [0, 0])
+        fees[lic.kind][0] += lic.fee_usd
+        fees[lic.kind][1] += 1
+    order = [k for k in FEE_KINDS if k in fees] + sorted(set(fees) - set(FEE_KINDS))
+    return {k: (fees[k][0], fees[k][1]) for k in order}
+
+
+def plot_fees(plan: Plan) -> Figure:
+    """A bar chart of the licence and permit fees to pay by kind (USD; MT-PERMIT-FEES,
+    ME-FEES, ME-SUPER-CRIBBAGE), each bar labelled with its total and number of licences; see
+    :func:`fees_by_kind`. Returns a :class:`matplotlib.figure.Figure` (Agg canvas)."""
+    fees = fees_by_kind(plan)
+    fig = _new_figure(8.0, 3.4)
+    ax = fig.add_subplot()
+    if not fees:
+        ax.axis("off")
+        ax.text(0.5, 0.5, "No licence or permit to buy", ha="center", va="center")
+        return fig
+    kinds = list(fees)
+    bars = ax.bar(range(len(kinds)), [fees[k][0] for k in kinds], color="#1f77b4", width=0.6)
+    for bar, k in zip(bars, kinds, strict=True):
+        bar.set_gid(f"fees:{k}")
+        total, n = fees[k]
+        ax.annotate(rf"\${total:,} ({n})", (bar.get_x() + bar.get_width() / 2, total),
+                    ha="center", va="bottom", fontsize=8, xytext=(0, 2),
+                    textcoords="offset points")
+    ax.set_xticks(range(len(kinds)), [FEE_KINDS.get(k, k) for k in kinds], fontsize=8,
+                  rotation=0 if len(kinds) <= 4 else 20)
+    ax.set_ylim(0, max(v for v, _ in fees.values()) * 1.18 or 1)
+    ax.set_ylabel("USD")
+    ax.set_title(rf"Fees by licence kind: \${plan.total_fees_usd:,} in all "
+                 f"({len(plan.license_list)} licence(s) and permit(s))", fontsize=10)
+    ax.spines["top"].set_visible(False)
+    ax.spines["right"].set_visible(False)
+    return fig
+
+
+def png_bytes(fig: Figure, dpi: int = 80) -> bytes:
+    """The figure as PNG bytes, reproducible: no ``Software`` or date metadata, so the same
+    figure gives the same bytes."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()

@@ -1,0 +1,258 @@
+"""report.html (scheduler/export/report.py, ``tourney solve --report``): one self-contained,
+deterministic page; opened in headless Chromium, every figure is a non-blank image.
+
+The Chromium test skips when /usr/bin/chromium (Debian package ``chromium``) is missing,
+unless TOURNEY_REQUIRE_CHROMIUM=1 (CI sets it): then it fails.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import load, mt_large, mt_room, run, scenario
+from test_figures import me_game, me_post
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.export.report import NOT_LEGAL_ADVICE, report_html
+from scheduler.export.write import write_plan
+from scheduler.plan import Plan
+
+CHROMIUM = "/usr/bin/chromium"
+
+# room-a: big on Fri 2027-03-05 (placed) and one wanted only on the blackout day 2027-07-04
+# (not placed: BLACKOUT); post: a tournament game on Sat 2027-03-06.
+DATA = scenario(
+    name="Report <test> & \"friends\"",
+    notice_from="2026-11-01",
+    operators=[mt_room(name="Room <A> & Co", blackout=["2027-07-04"]), me_post()],
+    tournaments=[
+        mt_large("big", title="Big <Game>", fixed_dates=["2027-03-05"]),
+        mt_large("july", title="July Fourth", window={"start": "2027-07-04",
+                                                      "end": "2027-07-04"}),
+        me_game(fixed_dates=["2027-03-06"]),
+    ],
+)
+
+
+@pytest.fixture(scope="module")
+def plan() -> Plan:
+    return run(load(**{k: v for k, v in DATA.items()}))
+
+
+class _Text(HTMLParser):
+    """The visible text of a page (script and style left out) and its <img> sources."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.imgs: list[dict[str, str | None]] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        if tag == "img":
+            self.imgs.append(dict(attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.text.append(data)
+
+
+def _parse(page: str) -> _Text:
+    p = _Text()
+    p.feed(page)
+    return p
+
+
+def _plain(page: str) -> str:
+    return re.sub(r"\s+", " ", " ".join(_parse(page).text))
+
+
+def test_report_holds_every_section_with_the_plan_facts(plan: Plan) -> None:
+    page = report_html(plan)
+    text = _plain(page)
+    for heading in ("Summary", "Limits used", "Fees by licence kind",
+                    "The year, operator by operator", "Licences and permits to buy",
+                    "Not placed", "Readings used", "Not legal advice"):
+        assert heading in text
+    # summary: big#1 and g#1 placed, july#1 not; fees: MT large-stakes permit for 2026-07-01
+    # (nothing held before) $120 + ME per-tournament licence, 80 players = tier 51-100, $75
+    # -> $195
+    assert "Occurrences placed 2" in text and "Occurrences not placed 1" in text
+    assert "Fees (USD) $195" in text
+    # licences: their periods, fees and what they cover
+    assert ("room-a/large-stakes-permit/2026-07-01 Room <A> & Co MT large-stakes permit "
+            "2026-07-01 2027-06-30 $120") in text
+    assert "Big <Game> (big#1) on 2027-03-05" in text
+    assert "MT-PERMIT-FEES" in text and "ME-FEES" in text
+    # ME application due for Sat 2027-03-06: 10 Maine business days before -> 2027-02-22
+    assert "$75 2027-02-22 Hold'em (g#1) on 2027-03-06" in text
+    # unscheduled with its reason and rule IDs
+    assert "july#1 July Fourth room-a no" in text and "BLACKOUT" in text
+    # readings and the note
+    assert "month_rule touch" in text and "notice_from 2026-11-01" in text
+    assert NOT_LEGAL_ADVICE in text
+    # one figure per operator + usage + fees, each with an alt text
+    imgs = _parse(page).imgs
+    assert len(imgs) == 2 + 2
+    assert [i["alt"] for i in imgs][2:] == ["The year of Room <A> & Co (room-a)",
+                                            "The year of Legion Post 1 (post)"]
+
+
+def test_report_is_self_contained_and_escapes_user_text(plan: Plan) -> None:
+    page = report_html(plan)
+    assert "http" not in page and "url(" not in page and "<script" not in page
+    assert "<link" not in page and "@import" not in page
+    assert all(i["src"].startswith("data:image/png;base64,") for i in _parse(page).imgs)
+    assert "<A>" not in page and "<Game>" not in page and "<test>" not in page
+    assert "Room &lt;A&gt; &amp; Co" in page
+    assert "Report &lt;test&gt; &amp; &quot;friends&quot;" in page
+
+
+def test_same_plan_gives_the_same_bytes(plan: Plan) -> None:
+    again = run(load(**DATA))
+    assert report_html(plan) == report_html(plan) == report_html(again)
+
+
+def test_alternatives_are_shown_side_by_side(plan: Plan) -> None:
+    page = report_html(plan, [plan])
+    text = _plain(page)
+    assert "Plan 1 (best)" in text and "Alternative 2" in text
+    assert len(_parse(page).imgs) == 2 * 4  # every figure row holds one picture per plan
+    other = run(load(**{**DATA, "name": "another"}))
+    with pytest.raises(ValueError, match="same scenario"):
+        report_html(plan, [other])
+
+
+def test_write_plan_adds_report_html_only_when_asked(plan: Plan, tmp_path: Path) -> None:
+    out = tmp_path / "plan"
+    write_plan(plan, out, report=True)
+    assert (out / "report.html").read_text(encoding="utf-8") == report_html(plan)
+    write_plan(plan, out)  # a folder holding a report is a plan folder: replaced whole
+    assert not (out / "report.html").exists()
+
+
+def test_cli_report_option(tmp_path: Path) -> None:
+    src = tmp_path / "s.yaml"
+    src.write_text(yaml.safe_dump(DATA), encoding="utf-8")
+    out = tmp_path / "plan"
+    res = CliRunner().invoke(app, ["solve", str(src), "--out", str(out), "--report"])
+    assert res.exit_code == 0, res.output
+    assert "report.html" in res.output
+    assert "Readings used" in (out / "report.html").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------------ headless Chromium
+_CHECK = """
+<pre id="tourney-check">pending</pre>
+<img id="blank-probe" alt="probe" src="data:image/png;base64,%s">
+<script>
+window.addEventListener('load', function () {
+  var out = [];
+  document.querySelectorAll('img').forEach(function (img) {
+    var c = document.createElement('canvas');
+    c.width = img.naturalWidth; c.height = img.naturalHeight;
+    var g = c.getContext('2d');
+    var ink = 0, colours = {};
+    if (c.width && c.height) {
+      g.drawImage(img, 0, 0);
+      var d = g.getImageData(0, 0, c.width, c.height).data;
+      for (var i = 0; i < d.length; i += 4) {
+        if (d[i + 3] > 0 && (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250)) { ink++; }
+        colours[d[i] + ',' + d[i + 1] + ',' + d[i + 2]] = 1;
+      }
+    }
+    out.push({alt: img.alt, width: c.width, height: c.height, ink: ink,
+              colours: Object.keys(colours).length});
+  });
+  document.getElementById('tourney-check').textContent = JSON.stringify(out);
+});
+</script>
+"""
+
+
+def _white_png() -> str:
+    """A 4 x 4 all-white PNG (base64), to prove the check tells a blank image."""
+    import base64
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(0.04, 0.04), dpi=100, facecolor="white")
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or (CHROMIUM if os.path.exists(CHROMIUM) else None)
+    if path is None:
+        if os.environ.get("TOURNEY_REQUIRE_CHROMIUM") == "1":
+            pytest.fail("TOURNEY_REQUIRE_CHROMIUM=1 but chromium is not installed "
+                        "(apt-get install chromium)")
+        pytest.skip("chromium is not installed (Debian package chromium)")
+    return path
+
+
+def test_report_renders_in_headless_chromium(plan: Plan, tmp_path: Path) -> None:
+    browser = _chromium()
+    out = write_plan(plan, tmp_path / "plan", report=True)
+    page = (out / "report.html").read_text(encoding="utf-8")
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", (_CHECK % _white_png()) + "</body>"),
+                     encoding="utf-8")
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+            "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()]
+    res = subprocess.run(args, capture_output=True, text=True, timeout=180,
+                         env={**os.environ, "HOME": str(tmp_path)})
+    assert res.returncode == 0, res.stderr[-2000:]
+    dom = res.stdout
+    text = _plain(dom)
+    assert "Report <test> & \"friends\"" in text
+    assert "Licences and permits to buy" in text and NOT_LEGAL_ADVICE in text
+    assert "Big <Game> (big#1) on 2027-03-05" in text
+    found = re.search(r'<pre id="tourney-check">(.*?)</pre>', dom, re.S)
+    assert found is not None
+    checks: list[dict[str, Any]] = json.loads(html.unescape(found.group(1)))
+    *figs, blank = checks
+    # the probe: drawn, but white only -> no ink, one colour
+    assert (blank["alt"], blank["ink"], blank["colours"]) == ("probe", 0, 1)
+    # the report's 4 figures: usage, fees, room-a's year, post's year; each decoded, with
+    # ink (non-white pixels) and more than the 2 colours of a bare frame
+    assert [f["alt"] for f in figs][2:] == ["The year of Room <A> & Co (room-a)",
+                                            "The year of Legion Post 1 (post)"]
+    for f in figs:
+        assert f["width"] > 100 and f["height"] > 100, f
+        assert f["ink"] > 0.01 * f["width"] * f["height"], f
+        assert f["colours"] > 2, f
+
+
+def test_missing_chromium_skips_unless_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.setattr(os.path, "exists", lambda path: False)
+    monkeypatch.delenv("TOURNEY_REQUIRE_CHROMIUM", raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        _chromium()
+    monkeypatch.setenv("TOURNEY_REQUIRE_CHROMIUM", "1")
+    with pytest.raises(pytest.fail.Exception, match="TOURNEY_REQUIRE_CHROMIUM=1"):
+        _chromium()
