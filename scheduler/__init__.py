@@ -16,6 +16,7 @@ _EXPORTS = {
     "load_scenario": "scheduler.scenario",
     "Scenario": "scheduler.scenario",
     "ScenarioError": "scheduler.scenario",
+    "Settings": "scheduler.scenario",
     "solve": "scheduler.solver",
     "SolverError": "scheduler.solver",
     "AuditError": "scheduler.solver",
@@ -24,6 +25,8 @@ _EXPORTS = {
     "read_schedule": "scheduler.check",
     "audit": "scheduler.check",
     "minimal_conflicts": "scheduler.explain",
+    "compare": "scheduler.comparison",
+    "Comparison": "scheduler.comparison",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -7,7 +7,9 @@ functions of it.
 from __future__ import annotations
 
 import datetime as dt
+import html
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -190,3 +192,166 @@ class Plan:
         from scheduler.export.figures import plot_fees
 
         return plot_fees(self)
+
+    # ------------------------------------------------------------------ analyst API
+    def summary(self) -> str:
+        """The plain-text summary ``tourney solve`` prints and writes to summary.txt: per
+        operator, placed/wanted, each limit used (MT-LARGE-LIMIT, MT-CHARITY-LIMIT per permit
+        year, ME-MONTHLY-LIMIT months at 2/2), fees in USD, the readings used. For the same
+        numbers as a table see :meth:`summary_table`."""
+        from scheduler.export.summary import summary_text
+
+        return summary_text(self)
+
+    def summary_table(self) -> pd.DataFrame:
+        """One row per operator (scenario order): ``operator_id, name, jurisdiction`` (str),
+        ``placed`` (occurrences held there; a shared progressive counts at each venue),
+        ``wanted``, ``not_placed`` and ``fees_usd`` (licences and permits it buys, USD), all
+        int64 — the numbers of :meth:`summary`."""
+        records = []
+        for op in self.scenario.operators:
+            placed = sum(1 for r in self.rows if r.operator_id == op.id)
+            missing = sum(1 for u in self.unscheduled_list if op.id in u.operators)
+            records.append({
+                "operator_id": op.id, "name": op.name, "jurisdiction": op.jurisdiction,
+                "placed": placed, "wanted": placed + missing, "not_placed": missing,
+                "fees_usd": sum(lic.fee_usd for lic in self.license_list
+                                if lic.operator_id == op.id)})
+        return pd.DataFrame(records, columns=SUMMARY_COLUMNS).astype(
+            {c: "int64" for c in SUMMARY_COLUMNS[3:]})
+
+    def usage(self) -> pd.DataFrame:
+        """Each counted limit per operator and period, one row each: ``operator_id,
+        rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
+        limit`` (int64).
+
+        - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
+          per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
+          tournament, counting ``held_in_current_permit_year`` in the current one; a shared
+          progressive counts for each venue;
+        - ``ME-MONTHLY-LIMIT`` (2), 17 M.R.S. § 1836: per ME operator that holds licensed
+          games, every calendar month of the horizon, counted under ``settings.month_rule``;
+        - ``ME-SUPER-CRIBBAGE`` (15 licences), § 1836(4-A): statewide (``operator_id``
+          ``"(statewide)"``) per calendar year of the horizon, when the scenario has super
+          cribbage.
+        """
+        from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT
+        from scheduler.export.summary import usage
+
+        sc = self.scenario
+        found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
+                 (int(str(u["used"])), int(str(u["limit"]))) for u in usage(self)}
+        months = []
+        first = sc.horizon.start.replace(day=1)
+        while first <= sc.horizon.end:
+            months.append(first)
+            first = _next_month(first)
+        records: list[dict[str, object]] = []
+        for op in sc.operators:
+            if op.jurisdiction == "MT":
+                for (oid, rule, period), (used, limit) in found.items():
+                    if oid == op.id:
+                        start = dt.date.fromisoformat(period)
+                        end = op.permit_year_of(start + dt.timedelta(days=366))
+                        records.append(_usage(op.id, rule, start, end - dt.timedelta(days=1),
+                                              used, limit))
+            elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
+                counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
+                for start in sorted(set(months) | counted):
+                    used, _ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"), (0, 0))
+                    records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
+                                          _next_month(start) - dt.timedelta(days=1), used,
+                                          MONTHLY_LIMIT))
+        if any(t.type == "super-cribbage" for t in sc.tournaments):
+            firsts = {(r.tournament_id, r.occurrence): r.first_day for r in self.rows
+                      if r.type == "super-cribbage"}
+            for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
+                records.append(_usage(
+                    STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
+                    sum(1 for d in firsts.values() if d.year == year), SUPER_CRIBBAGE_LIMIT))
+        df = pd.DataFrame(records, columns=USAGE_COLUMNS)
+        for c in ("period_start", "period_end"):
+            df[c] = pd.to_datetime(df[c])
+        return df.astype({"used": "int64", "limit": "int64"})
+
+    def fees(self) -> pd.DataFrame:
+        """Licence and permit fees per operator and licence kind, one row each:
+        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes``, ``mt-small-stakes``,
+        ``me-per-tournament``, ``me-annual``, ``me-super-cribbage``, ...), ``licences``
+        (int64, how many), ``fee_usd`` (int64, USD) and ``per_tournament_usd`` (int64, USD):
+        what per-tournament licences of each game's tier would cost for the games these
+        licences cover (ME-FEES, 17 M.R.S. § 1836(3-A)); equal to ``fee_usd`` except for
+        ``me-annual`` and ``me-monthly``. So what an annual licence saves on the same dates::
+
+            f = plan.fees()
+            saved = (f.per_tournament_usd - f.fee_usd).sum()
+        """
+        from constraints.maine import PER_TOURNAMENT_FEE, tier_index
+
+        totals: dict[tuple[str, str, str], list[int]] = {}
+        for lic in self.license_list:
+            fee = lic.fee_usd
+            if lic.kind in ("me-annual", "me-monthly"):
+                fee = sum(PER_TOURNAMENT_FEE[tier_index(
+                    self.scenario.tournament(ref.split("#")[0]).players or 1)]
+                    for ref in lic.covers)
+            row = totals.setdefault((lic.operator_id, lic.jurisdiction, lic.kind), [0, 0, 0])
+            row[0] += 1
+            row[1] += lic.fee_usd
+            row[2] += fee
+        return pd.DataFrame([(*k, *v) for k, v in totals.items()], columns=FEE_COLUMNS).astype(
+            {c: "int64" for c in FEE_COLUMNS[3:]})
+
+    def to_ics(self, path: str | Path, operator_id: str | None = None) -> Path:
+        """Write the plan's calendar.ics (every operator), or with ``operator_id`` that
+        operator's ``calendars/<operator_id>.ics``, to ``path``; return the path. The bytes
+        are those :meth:`write` writes: DTSTAMP from ``SOURCE_DATE_EPOCH`` when set, else
+        midnight UTC of ``notice_from`` (``scheduler.export.write.dtstamp``). Raises
+        ``KeyError`` for an operator without events, ``OSError`` when it cannot write."""
+        from scheduler.export.ical import calendar_files
+        from scheduler.export.write import dtstamp
+
+        files = calendar_files(self, dtstamp(self))
+        key = "calendar.ics" if operator_id is None else f"calendars/{operator_id}.ics"
+        if key not in files:
+            raise KeyError(f"no calendar for operator {operator_id!r} (unknown, or it has no "
+                           "events)")
+        out = Path(path)
+        out.write_bytes(files[key])
+        return out
+
+    def write(self, out_dir: str | Path) -> Path:
+        """Write every file ``tourney solve --out`` writes into ``out_dir``, atomically
+        (:func:`scheduler.export.write.write_plan`); return the directory. Raises
+        ``FileExistsError`` when ``out_dir`` holds other files, ``OSError`` when it cannot
+        write."""
+        from scheduler.export.write import write_plan
+
+        return write_plan(self, out_dir)
+
+    def _repr_html_(self) -> str:
+        """The summary table for Jupyter (every text HTML-escaped)."""
+        head = (f"<p><b>{html.escape(self.scenario.name)}</b>: {html.escape(self.status)} "
+                f"plan, {len({(r.tournament_id, r.occurrence) for r in self.rows})} "
+                f"occurrences placed, {len(self.unscheduled_list)} not placed, fees "
+                f"${self.total_fees_usd:,}</p>")
+        return head + self.summary_table().to_html(index=False, escape=True)
+
+
+SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",
+                   "fees_usd"]
+USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit"]
+FEE_COLUMNS = ["operator_id", "jurisdiction", "kind", "licences", "fee_usd",
+               "per_tournament_usd"]
+STATEWIDE = "(statewide)"
+"""``Plan.usage`` operator_id of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
+
+
+def _next_month(first: dt.date) -> dt.date:
+    return (first + dt.timedelta(days=32)).replace(day=1)
+
+
+def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
+           limit: int) -> dict[str, object]:
+    return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
+            "period_end": end, "used": used, "limit": limit}

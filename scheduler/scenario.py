@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -32,6 +32,9 @@ from pydantic import (
     ValidationError,
     field_validator,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -418,6 +421,117 @@ class Scenario(_Model):
         data["notice_from"] = self.notice_from.isoformat()
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
+    # ------------------------------------------------------------------ DataFrames, what-if
+    @classmethod
+    def from_frames(
+        cls, operators: pd.DataFrame, tournaments: pd.DataFrame | None = None, *,
+        name: str, horizon_start: dt.date | str, horizon_end: dt.date | str,
+        notice_from: dt.date | str | None = None,
+        settings: Settings | Mapping[str, Any] | None = None,
+        today: dt.date | None = None,
+    ) -> Scenario:
+        """A scenario from two tables (e.g. spreadsheets read with ``pandas.read_excel``):
+        one row per operator and one row per tournament.
+
+        Column names are the YAML field names of ``docs/scenario.md`` (``id``, ``title``,
+        ``type``, ``operators``, ``count``, ``weekdays``, ``entry_fee``, ...); a nested field
+        is a dotted column (``window.start``, ``window.end``, ``satellite.seat_value``,
+        ``held_in_current_permit_year.large_stakes``), and ``window`` may also be one cell
+        ``"2027-03-01..2027-05-31"``. An ``id`` index (``df.set_index("id")``) is read as
+        the ``id`` column. Cells:
+
+        - empty (NaN, None, NaT, ``""``): the field is not given (its default applies);
+          wholly empty rows are skipped;
+        - list-valued fields (``operators``, ``weekdays``, ``prefer_weekdays``,
+          ``fixed_dates``, ``filed_dates``, ``blackout``, ``held_in_current_permit_year.permits``)
+          take a Python list or a string separated by commas, semicolons or spaces
+          (``"fri, sat"``, ``"2027-12-24..2027-12-26 2027-07-04"``); ``beneficiaries`` (names
+          with spaces) are separated by semicolons or line breaks; ``other_games`` is a list
+          of mappings or ``"tue 18:00-22:00; fri 19:00-01:00"``;
+        - a whole-number float (a number column with gaps reads as float) is an integer.
+
+        ``settings`` is a :class:`Settings` or a mapping of its fields; ``notice_from``
+        defaults to ``today`` (the current date when not given), as in :func:`load_scenario`.
+
+        Raises :class:`ScenarioError` with the same checks and messages as the YAML loader;
+        a problem's path names the frame, the row's index label and the column, e.g.
+        ``tournaments[2].entry_fee = 2000: ... (MT-ENTRY-CAP, MCA 23-5-317(1)(g))``.
+        """
+        data: dict[str, Any] = {"name": name,
+                                "horizon": {"start": horizon_start, "end": horizon_end}}
+        if notice_from is not None:
+            data["notice_from"] = notice_from
+        if settings is not None:
+            data["settings"] = _plain(settings)
+        labels: dict[str, list[Any]] = {}
+        problems: list[InputProblem] = []
+        for key, frame, model in (("operators", operators, Operator),
+                                  ("tournaments", tournaments, Tournament)):
+            rows, labels[key] = _frame_rows(key, frame, model, problems)
+            data[key] = rows
+        if problems:
+            raise ScenarioError(problems)
+        try:
+            return load_scenario(data, today=today)
+        except ScenarioError as err:
+            raise ScenarioError([_relabel(p, labels) for p in err.problems]) from None
+
+    def replace(self, **changes: Any) -> Scenario:
+        """A new scenario with top-level fields changed (``name``, ``horizon``,
+        ``notice_from``, ``settings``, ``operators``, ``tournaments``), validated like a
+        loaded file. Values may be models or plain YAML-like values (dates as
+        ``datetime.date`` or ISO text)::
+
+            earlier = scenario.replace(notice_from=scenario.notice_from - timedelta(days=14))
+
+        Raises :class:`ScenarioError` (rule ``SCENARIO`` or the input rule broken), e.g. for
+        an unknown field or a value the loader would refuse.
+        """
+        data = self._plain_data()
+        data.update({k: _plain(v) for k, v in changes.items()})
+        return load_scenario(data)
+
+    def with_settings(self, **changes: Any) -> Scenario:
+        """A new scenario with readings changed, e.g. ``with_settings(month_rule="start")``
+        (ME-MONTHLY-LIMIT), ``tier_coverage="exact"`` (ME-FEES),
+        ``reentry_counts_toward_cap=False`` (MT-ENTRY-CAP). Raises :class:`ScenarioError`
+        for an unknown setting or value."""
+        return self.replace(settings={**self.settings.model_dump(), **changes})
+
+    def with_tournament(self, tournament_id: str, **changes: Any) -> Scenario:
+        """A new scenario with fields of one tournament changed, e.g.
+        ``with_tournament("fall-charity", charitable=False, charity_share=None)``; a field set
+        to ``None`` is not given (its default applies where it has one). Raises
+        :class:`ScenarioError` for an unknown id, field or an invalid value."""
+        return self._with_item("tournaments", tournament_id, changes)
+
+    def with_operator(self, operator_id: str, **changes: Any) -> Scenario:
+        """A new scenario with fields of one operator changed, e.g.
+        ``with_operator("room-a", held_in_current_permit_year={"large_stakes": 12})``.
+        Raises :class:`ScenarioError` for an unknown id, field or an invalid value."""
+        return self._with_item("operators", operator_id, changes)
+
+    def _plain_data(self) -> dict[str, Any]:
+        data = self.model_dump(exclude_defaults=True)
+        data["notice_from"] = self.notice_from
+        return data
+
+    def _with_item(self, key: str, item_id: str, changes: Mapping[str, Any]) -> Scenario:
+        data = self._plain_data()
+        items = list(data.get(key, ()))
+        ids = [item["id"] for item in items]
+        if item_id not in ids:
+            near = difflib.get_close_matches(str(item_id), ids, n=1)
+            kind = key.removesuffix("s")
+            raise ScenarioError([InputProblem(
+                key, item_id, "SCENARIO", f"no {kind} has this id" +
+                (f"; did you mean {near[0]!r}?" if near else ""))])
+        i = ids.index(item_id)
+        item = {**items[i], **{k: _plain(v) for k, v in changes.items()}}
+        items[i] = {k: v for k, v in item.items() if v is not None}
+        data[key] = items
+        return load_scenario(data)
+
 
 def _today() -> dt.date:
     return dt.date.today()
@@ -660,3 +774,134 @@ class TermProblem:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", _path_str(self.loc))
+
+
+# --------------------------------------------------------------------------- DataFrames, what-if
+_TEXT_LISTS = frozenset({"beneficiaries"})
+"""List fields of free text (names with spaces): a cell is split on semicolons or line breaks."""
+_OTHER_GAME = re.compile(r"^([A-Za-z]+)\s+(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
+
+
+def _plain(value: Any) -> Any:
+    """Models as the mappings the loader reads (defaults left out); lists as lists."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(exclude_defaults=True)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _cell(value: Any) -> Any:
+    """A DataFrame cell as a YAML-like value; ``_MISSING`` for an empty cell."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(value, str):
+        return value.strip() or _MISSING
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, list | tuple | Mapping):
+        return value
+    if value is None or pd.isna(value):
+        return _MISSING
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value
+
+
+def _field_annotation(model: type[BaseModel], parts: Sequence[str]) -> Any:
+    """The annotation of the (dotted) field ``parts`` of ``model``; None when unknown."""
+    cur: type[BaseModel] | None = model
+    ann: Any = None
+    for part in parts:
+        fld = cur.model_fields.get(part) if cur is not None else None
+        if fld is None:
+            return None
+        ann = fld.annotation
+        cur = _model_in(ann)
+    return ann
+
+
+def _is_tuple(ann: Any) -> bool:
+    return getattr(ann, "__origin__", None) is tuple or any(
+        _is_tuple(a) for a in getattr(ann, "__args__", ()) or () if a is not ann)
+
+
+def _cell_value(model: type[BaseModel], parts: Sequence[str], value: Any) -> Any:
+    """A cell of the column ``parts`` read as the loader expects it (lists split, a window
+    range ``FIRST..LAST`` as ``{start, end}``)."""
+    ann = _field_annotation(model, parts)
+    name = parts[-1]
+    if ann is None:
+        return value
+    if _is_tuple(ann):
+        if not isinstance(value, str):
+            return list(value) if isinstance(value, list | tuple) else [value]
+        if name in _TEXT_LISTS:
+            return [x.strip() for x in re.split(r"[;\n]", value) if x.strip()]
+        items = [x for x in re.split(r"[\s,;]+", value) if x]
+        if name == "other_games":
+            items = [x.strip() for x in re.split(r"[;,\n]", value) if x.strip()]
+            return [{"weekday": m.group(1).lower(), "start": m.group(2), "end": m.group(3)}
+                    if (m := _OTHER_GAME.match(x)) else x for x in items]
+        return items
+    if _model_in(ann) is DateRange and isinstance(value, str) and ".." in value:
+        start, end = value.split("..", 1)
+        return {"start": start.strip(), "end": end.strip()}
+    return value
+
+
+def _frame_rows(key: str, frame: pd.DataFrame | None, model: type[BaseModel],
+                problems: list[InputProblem]) -> tuple[list[dict[str, Any]], list[Any]]:
+    """The rows of ``frame`` as scenario mappings, and each row's index label."""
+    if frame is None:
+        return [], []
+    index = frame.index
+    if "id" not in frame.columns and index.name == "id":
+        frame = frame.reset_index()
+    rows: list[dict[str, Any]] = []
+    labels: list[Any] = []
+    for label, record in zip(index, frame.to_dict("records"), strict=True):
+        row: dict[str, Any] = {}
+        for column, cell in record.items():
+            value = _cell(cell)
+            if value is _MISSING:
+                continue
+            parts = [p.strip() for p in str(column).strip().split(".")]
+            node = row
+            for part in parts[:-1]:
+                node = node.setdefault(part, {})
+                if not isinstance(node, dict):
+                    break
+            if not isinstance(node, dict) or parts[-1] in node:
+                problems.append(InputProblem(
+                    f"{key}[{_label(label)}].{'.'.join(parts)}", value, "SCENARIO",
+                    "given twice (as a column and inside another column's value)"))
+                continue
+            node[parts[-1]] = _cell_value(model, parts, value)
+        if row:
+            rows.append(row)
+            labels.append(label)
+    return rows, labels
+
+
+def _label(label: Any) -> str:
+    import numpy as np
+
+    return str(int(label)) if isinstance(label, int | np.integer) else repr(str(label))
+
+
+def _relabel(problem: InputProblem, labels: Mapping[str, list[Any]]) -> InputProblem:
+    """A problem of a frame-built scenario, its row named by the frame's index label."""
+    import dataclasses
+
+    m = re.match(r"^(operators|tournaments)\[(\d+)\]", problem.path)
+    if not m or int(m.group(2)) >= len(labels[m.group(1)]):
+        return problem
+    label = _label(labels[m.group(1)][int(m.group(2))])
+    return dataclasses.replace(
+        problem, path=f"{m.group(1)}[{label}]{problem.path[m.end():]}")
