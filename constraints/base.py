@@ -112,6 +112,7 @@ class Violation:
 
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]
 Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
+AllowsDay = Callable[["Scenario", "Tournament", dt.date], bool]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
 
@@ -125,6 +126,9 @@ class Rule:
     allows: Allows | None = None
     encode: Encode | None = None
     check: Check | None = None
+    allows_day: AllowsDay | None = None
+    """A cheaper test than ``allows`` that needs only the first day: the model skips a day it
+    rejects before the day's timing is computed (``allows`` must reject that day too)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:

@@ -144,7 +144,11 @@ def _check_window(a: Audit) -> Iterator[Violation]:
                      f"{w.start}..{w.end}")
 
 
-WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window)
+def _day_in_window(sc: Scenario, t: Tournament, day: dt.date) -> bool:
+    return t.window is None or day in t.window
+
+
+WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=_day_in_window)
 
 
 # ------------------------------------------------------------------ WEEKDAYS
@@ -160,7 +164,12 @@ def _check_weekdays(a: Audit) -> Iterator[Violation]:
                      f"({p.first_day}); allowed: {', '.join(wd)}")
 
 
-WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays)
+def _day_on_weekday(sc: Scenario, t: Tournament, day: dt.date) -> bool:
+    return t.weekdays is None or _weekday(day) in t.weekdays
+
+
+WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays,
+                    allows_day=_day_on_weekday)
 
 
 # ------------------------------------------------------------------ BLACKOUT

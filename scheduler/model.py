@@ -122,31 +122,68 @@ def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:
     return Timing(start, end, _days_between(start, end))
 
 
-def build_domain(ctx: ModelContext, allows: list[tuple[str, object]]) -> None:
+_Allow = tuple[str, object]
+
+
+class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
+    """``rejected[tid][day]``: the IDs of every rule that rejects ``day`` as a first day of
+    ``tid``; computed for a tournament when first asked (reasons need it only for the
+    tournaments not fully placed)."""
+
+    def __init__(self, ctx: ModelContext, allows: list[_Allow]) -> None:
+        super().__init__()
+        self._ctx = ctx
+        self._allows = allows
+
+    def __missing__(self, tid: str) -> dict[dt.date, tuple[str, ...]]:
+        sc = self._ctx.scenario
+        t = sc.tournament(tid)
+        tz = tournament_tz(sc, t)
+        rej: dict[dt.date, tuple[str, ...]] = {}
+        for day in sc.horizon.days():
+            tm = timing(t, tz, day)
+            bad = ("CLOCK-CHANGE",) if tm is None else tuple(
+                rid for rid, fn in self._allows if not fn(sc, t, tm))  # type: ignore[operator]
+            if bad:
+                rej[day] = bad
+        self[tid] = rej
+        return rej
+
+
+def build_domain(ctx: ModelContext, allows: list[_Allow],
+                 allows_day: list[_Allow] | None = None) -> None:
     """Create ``z`` for every (tournament, day) that no rule's ``allows`` rejects.
 
-    ``rejected[tid][day]`` keeps the IDs of the rules that rejected a day (for reasons).
+    ``allows_day`` (rules' cheaper first-day-only tests) skip days before their timing is
+    computed. ``rejected[tid][day]`` gives the IDs of the rules that reject a day (for
+    reasons; computed when asked). In explain mode every day is a candidate and the
+    rejecting rules of each are listed in ``excluded``.
     """
     sc = ctx.scenario
     days = list(sc.horizon.days())
+    day_tests = [fn for _, fn in allows_day or []]
+    tests = [fn for _, fn in allows]
+    ctx.rejected = _Rejections(ctx, allows)
     for t in sc.tournaments:
         tz = tournament_tz(sc, t)
         cands: list[Candidate] = []
-        rej: dict[dt.date, tuple[str, ...]] = {}
-        for day in days:
-            tm = timing(t, tz, day)
-            if tm is None:  # start_time falls in that day's daylight-saving gap
-                rej[day] = ("CLOCK-CHANGE",)
-                if ctx.explain:  # a day like any other, excluded by CLOCK-CHANGE
-                    cands.append(Candidate(t, day, _gap_timing(t, tz, day)))
-                continue
-            bad = tuple(rid for rid, fn in allows if not fn(sc, t, tm))  # type: ignore[operator]
-            if bad:
-                rej[day] = bad
-            if not bad or ctx.explain:
-                cands.append(Candidate(t, day, tm))
+        if ctx.explain:
+            rej = ctx.rejected[t.id]
+            for day in days:
+                tm = timing(t, tz, day)
+                # a day in the daylight-saving gap is a day like any other, excluded by
+                # CLOCK-CHANGE
+                cands.append(Candidate(t, day, tm if tm is not None else
+                                       _gap_timing(t, tz, day)))
+        else:
+            rej = {}
+            for day in days:
+                if not all(f(sc, t, day) for f in day_tests):  # type: ignore[operator]
+                    continue
+                tm = timing(t, tz, day)
+                if tm is not None and all(f(sc, t, tm) for f in tests):  # type: ignore[operator]
+                    cands.append(Candidate(t, day, tm))
         ctx.candidates[t.id] = cands
-        ctx.rejected[t.id] = rej
         for c in cands:
             z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
             ctx.z[(t.id, c.first_day)] = z
@@ -168,7 +205,8 @@ def build_model(scenario: Scenario, *, explain: bool = False) -> ModelContext:
     from constraints.registry import RULES
 
     ctx = ModelContext(scenario, explain=explain)
-    build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None])
+    build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],
+                 [(r.id, r.allows_day) for r in RULES if r.allows_day is not None])
     for rule in RULES:
         if rule.encode is not None and not (explain and rule.id in COST_RULES):
             rule.encode(ctx)

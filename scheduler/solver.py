@@ -48,6 +48,9 @@ class AuditError(RuntimeError):
         lines = "\n".join("  " + v.render() for v in violations)
         super().__init__(f"the plan fails its own audit (a bug in tourney):\n{lines}")
 
+    def __reduce__(self) -> tuple[type, tuple[list]]:  # across the process pool
+        return (AuditError, (self.violations,))
+
 
 @dataclass
 class _Stage:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
@@ -85,17 +86,25 @@ def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     forward); the occurrence ends when the last play day's session ends. ME: one game of
     ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
-    start = local(first_day, t.start_time, tz)
+    return _timing(t.start_time, t.hours, t.days, t.type in ("large-stakes", "small-stakes"),
+                   tz, first_day)
+
+
+@lru_cache(maxsize=1 << 16)
+def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, tz: ZoneInfo,
+            first_day: dt.date) -> Timing | None:
+    """:func:`timing` of what it depends on (tournaments that start alike share it)."""
+    start = local(first_day, start_time, tz)
     if start is None:
         return None
-    last_day = first_day + dt.timedelta(days=t.days - 1)
-    last_start = local(last_day, t.start_time, tz)
+    last_day = first_day + dt.timedelta(days=days - 1)
+    last_start = local(last_day, start_time, tz)
     if last_start is None:
         return None
-    hours = dt.timedelta(hours=float(t.hours))
-    if t.type in ("large-stakes", "small-stakes"):
+    hours = dt.timedelta(hours=float(hours_))
+    if wall_clock:
         # wall clock; a wall time in a gap means the instant the clocks jump (fold=0)
-        naive = dt.datetime.combine(last_day, t.start_time) + hours
+        naive = dt.datetime.combine(last_day, start_time) + hours
         end = naive.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
     else:
         end = (last_start.astimezone(UTC) + hours).astimezone(tz)

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def me_org(oid: str) -> dict[str, Any]:
-    return {"id": oid, "name": oid.title(), "jurisdiction": "ME", "local_approval": True, "beneficiaries": ["Relief Fund"],
-            "organized_on": "1990-01-01"}
+    return {"id": oid, "name": oid.title(), "jurisdiction": "ME", "local_approval": True,
+            "beneficiaries": ["Relief Fund"], "organized_on": "1990-01-01"}
 
 
 def super_cribbage(tid: str, oid: str) -> dict[str, Any]:

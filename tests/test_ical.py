@@ -21,6 +21,8 @@ import pytest
 import recurring_ical_events
 import vobject
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from constraints.base import License
@@ -623,3 +625,37 @@ def test_end_in_the_second_repeated_hour_is_written_in_utc() -> None:
     assert ev["DTEND"].to_ical() == b"20271107T060000Z"
     assert ev["DTEND"].dt - ev["DTSTART"].dt == dt.timedelta(hours=16)
     assert "16 hours" in str(ev["DESCRIPTION"])
+
+
+# --------------------------------------------------------------- RFC 5545 §3.1 line folding
+@given(st.text(alphabet=st.sampled_from(list("ab\\^;,: é§—€\U0001D11E")), max_size=300))
+def test_fold_matches_icalendars_folding(text: str) -> None:
+    # tourney folds a slice at a time; the result must be icalendar's, octet for octet
+    from icalendar.parser import _foldline
+
+    from scheduler.export.ical import fold
+
+    assert fold(text) == _foldline(text)
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("a" * 74, "a" * 74),                       # 74 octets fit on one line
+    ("a" * 75, "a" * 74 + "\r\n a"),            # the 75th starts a continuation line
+    ("a" * 73 + "\\n" + "b", "a" * 73 + "\r\n \\nb"),  # never split "\n" after its "\"
+    ("a" * 73 + "§", "a" * 73 + "\r\n §"),      # "§" is 2 octets: 73 + 2 > 74
+])
+def test_fold_boundaries(line: str, expected: str) -> None:
+    from scheduler.export.ical import fold
+
+    assert fold(line) == expected
+
+
+def test_events_serialized_once_equal_icalendars_own_output() -> None:
+    # calendar_files serializes each VEVENT once (ical_bytes) and splices it into every
+    # calendar it belongs to; that must equal icalendar's to_ical of the whole calendar
+    from scheduler.export.ical import ical_bytes
+
+    plan = _plan()
+    cal = icalendar.Calendar.from_ical(calendar_files(plan, STAMP)["calendar.ics"])
+    assert ical_bytes(cal) == cal.to_ical()
+    assert calendar_files(plan, STAMP)["calendar.ics"] == cal.to_ical()

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from icalendar import Alarm, Calendar, Event, Timezone
+from icalendar import Alarm, Calendar, Component, Event, Timezone
 
 from constraints.base import License
 from constraints.catalogue import cite
@@ -104,16 +104,55 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
     items.extend(_vanished_items(plan, stamp, {str(i.event["UID"]) for i in items}))
     _never_lower(plan, items)
     items.sort(key=lambda i: i.sort_key)
-    files = {CALENDAR_FILE: _calendar(scenario.name, items)}
+    # each event is serialized once and shared by calendar.ics and its operators' calendars
+    text = {id(i): ical_bytes(i.event) for i in items}
+    files = {CALENDAR_FILE: _calendar(scenario.name, items, text)}
     for op in sorted(scenario.operators, key=lambda o: o.id):
         mine = [i for i in items if op.id in i.operators]
         if mine:
-            files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine)
+            files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
+                                                        text)
     return files
 
 
+def fold(line: str) -> str:
+    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``:
+    segments of at most 74 octets, never splitting a character or after a ``\\`` or ``^``
+    escape), but a slice at a time where icalendar goes a character at a time (calendars of
+    a statewide plan hold millions of characters). ``tests/test_ical.py`` checks the two
+    agree."""
+    parts = []
+    pos = 0
+    while True:
+        seg = line[pos:pos + 74]
+        if seg.isascii():
+            n = len(seg)
+        else:  # count octets: a character that would reach the 75th starts the next line
+            n = count = 0
+            for ch in seg:
+                size = len(ch.encode("utf-8"))
+                if n and count + size >= 75:
+                    break
+                count += size
+                n += 1
+        if pos + n >= len(line):
+            parts.append(line[pos:])
+            return "\r\n ".join(parts)
+        if n > 1 and line[pos + n - 1] in "\\^":  # an escape goes on with what it escapes
+            n -= 1
+        parts.append(line[pos:pos + n])
+        pos += n
+
+
+def ical_bytes(component: Component) -> bytes:
+    """``component.to_ical()``, byte for byte, with :func:`fold`'s faster folding."""
+    return b"".join(fold(line).encode("utf-8") + b"\r\n"
+                    for line in component.content_lines() if line)
+
+
 # --------------------------------------------------------------------------- calendar
-def _calendar(name: str, items: list[_Item]) -> bytes:
+def _calendar(name: str, items: list[_Item], text: dict[int, bytes]) -> bytes:
+    """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -131,9 +170,10 @@ def _calendar(name: str, items: list[_Item]) -> bytes:
         first = dt.date(min(a for a, _ in spans).year, 1, 1)
         last = dt.date(max(b for _, b in spans).year + 2, 1, 1)
         cal.add_component(Timezone.from_tzid(tzid, first_date=first, last_date=last))
-    for item in items:
-        cal.add_component(item.event)
-    return cal.to_ical()
+    head = ical_bytes(cal)  # the events go before its END:VCALENDAR line
+    end = b"END:VCALENDAR\r\n"
+    assert head.endswith(end)
+    return head[:-len(end)] + b"".join(text[id(i)] for i in items) + end
 
 
 def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
