@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -127,6 +128,23 @@ class Plan:
         """
         return {k: abs(self.bound[k] - v) / max(1, abs(v))
                 for k, v in self.objective.items() if k in self.bound}
+
+    def rows_of(self, operator_id: str) -> list[Row]:
+        """The rows of one operator, in plan order (indexed once; the rows never change)."""
+        return self._rows_index[0].get(operator_id, [])
+
+    def rows_of_occurrence(self, ref: str) -> list[Row]:
+        """The rows (one per operator) of occurrence ``ref`` (``tournament_id#k``)."""
+        return self._rows_index[1].get(ref, [])
+
+    @cached_property
+    def _rows_index(self) -> tuple[dict[str, list[Row]], dict[str, list[Row]]]:
+        by_op: dict[str, list[Row]] = {}
+        by_ref: dict[str, list[Row]] = {}
+        for r in self.rows:
+            by_op.setdefault(r.operator_id, []).append(r)
+            by_ref.setdefault(r.ref, []).append(r)
+        return by_op, by_ref
 
     @property
     def required_met(self) -> bool:

@@ -419,7 +419,8 @@ class Scenario(_Model):
         """The scenario as YAML text that :func:`load_scenario` reads back to an equal Scenario."""
         data = self.model_dump(mode="json", exclude_defaults=True)
         data["notice_from"] = self.notice_from.isoformat()
-        return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
+                         sort_keys=False, allow_unicode=True)
 
     # ------------------------------------------------------------------ DataFrames, what-if
     @classmethod
@@ -538,8 +539,9 @@ def _today() -> dt.date:
 
 
 # --------------------------------------------------------------------------- YAML with lines
-class _Loader(yaml.SafeLoader):
-    """SafeLoader that keeps ``18:00`` a string (YAML 1.1 would read it as 1080)."""
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
+    keeps ``18:00`` a string (YAML 1.1 would read it as 1080)."""
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -732,7 +734,7 @@ def load_scenario(
                 mark.line + 1 if mark else None)], file) from None
         finally:
             loader.dispose()
-        lines = _line_index(node)
+        lines = _LazyLines(node)
     if not isinstance(data, dict):
         raise ScenarioError([InputProblem("<top>", _MISSING, "SCENARIO",
                                           "expected a mapping with name, horizon, operators, "
@@ -754,6 +756,34 @@ def load_scenario(
     if problems:
         raise ScenarioError(problems, file)
     return scenario
+
+
+class _LazyLines(dict[tuple[Any, ...], int]):
+    """The line of every field path (:func:`_line_index`), indexed only when an error needs
+    one (a valid statewide file has millions of nodes)."""
+
+    def __init__(self, node: yaml.Node | None) -> None:
+        super().__init__()
+        self._node: yaml.Node | None = node
+        self._done = False
+
+    def _fill(self) -> None:
+        if not self._done:
+            self._done = True
+            self.update(_line_index(self._node))
+            self._node = None
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return super().__contains__(key)
+
+    def __getitem__(self, key: tuple[Any, ...]) -> int:
+        self._fill()
+        return super().__getitem__(key)
+
+    def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
+        self._fill()
+        return super().get(key, default)
 
 
 def _nearest_line(lines: Mapping[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:

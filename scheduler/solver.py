@@ -186,9 +186,10 @@ def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
     so CP-SAT starts from a feasible solution)."""
     m = ctx.model
     m.clear_hints()
-    for i in range(len(m.proto.variables)):
-        var = m.get_int_var_from_proto_index(i)
-        m.add_hint(var, solver.value(var))
+    values = solver.response_proto.solution
+    hint = m.proto.solution_hint
+    hint.vars.extend(range(len(values)))
+    hint.values.extend(values)
 
 
 @overload

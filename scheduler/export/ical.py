@@ -107,8 +107,12 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
     # each event is serialized once and shared by calendar.ics and its operators' calendars
     text = {id(i): ical_bytes(i.event) for i in items}
     files = {CALENDAR_FILE: _calendar(scenario.name, items, text)}
+    by_op: dict[str, list[_Item]] = {}
+    for i in items:
+        for oid in dict.fromkeys(i.operators):
+            by_op.setdefault(oid, []).append(i)
     for op in sorted(scenario.operators, key=lambda o: o.id):
-        mine = [i for i in items if op.id in i.operators]
+        mine = by_op.get(op.id)
         if mine:
             files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
                                                         text)
@@ -308,11 +312,17 @@ def _clock(t: dt.datetime) -> str:
 
 
 def _tournament(scenario: Scenario, tid: str) -> Tournament | None:
-    return next((t for t in scenario.tournaments if t.id == tid), None)
+    try:
+        return scenario.tournament(tid)
+    except KeyError:
+        return None
 
 
 def _operator(scenario: Scenario, oid: str) -> Operator | None:
-    return next((o for o in scenario.operators if o.id == oid), None)
+    try:
+        return scenario.operator(oid)
+    except KeyError:
+        return None
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
@@ -563,9 +573,11 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
 
 
 def _covered_rows(plan: Plan, lic: License) -> list[Row]:
-    refs = set(lic.covers)
-    rows = [r for r in plan.rows if r.ref in refs and r.operator_id == lic.operator_id]
-    return rows or [r for r in plan.rows if r.ref in refs]
+    # in plan order (rows are sorted by first day, tournament, occurrence, operator)
+    every = sorted((r for ref in set(lic.covers) for r in plan.rows_of_occurrence(ref)),
+                   key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
+    rows = [r for r in every if r.operator_id == lic.operator_id]
+    return rows or every
 
 
 def _report_periods(lic: License) -> list[dt.date]:

@@ -19,7 +19,7 @@ def usage(plan: Plan) -> list[dict[str, object]]:
     sc = plan.scenario
     out: list[dict[str, object]] = []
     for op in sc.operators:
-        rows = [r for r in plan.rows if r.operator_id == op.id]
+        rows = plan.rows_of(op.id)
         if op.jurisdiction == "MT":
             current = op.permit_year_of(sc.horizon.start)
             years = sorted({r.permit_year for r in rows if r.permit_year} | {current})
@@ -60,7 +60,7 @@ def summary_text(plan: Plan) -> str:
              f"{len(plan.unscheduled_list)} not placed, fees ${plan.total_fees_usd:,}"]
     use = usage(plan)
     for op in sc.operators:
-        rows = [r for r in plan.rows if r.operator_id == op.id]
+        rows = plan.rows_of(op.id)
         missing = [u for u in plan.unscheduled_list if op.id in u.operators]
         fees = sum(lic.fee_usd for lic in plan.license_list if lic.operator_id == op.id)
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
