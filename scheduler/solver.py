@@ -332,9 +332,17 @@ def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | 
 def _not_reached(part: Scenario) -> Plan:
     """A part the search never reached before it was stopped: nothing placed, every wanted
     occurrence unscheduled."""
-    plan = Plan(part, [], [], [], "NOT_REACHED", objective={"placed": 0, "fees_usd": 0,
-                                                           "preferred": 0},
-                bound={"placed": 0.0, "fees_usd": 0.0, "preferred": 0.0}, interrupted=True)
+    # trivial bounds: every wanted occurrence placed (``all``: every day of the horizon), on
+    # a preferred weekday, at no fee
+    wanted = {t.id: t.count if isinstance(t.count, int) else len(list(part.horizon.days()))
+              for t in part.tournaments}
+    plan = Plan(part, [], [], [], "NOT_REACHED",
+                objective={"placed": 0, "fees_usd": 0, "preferred": 0},
+                bound={"placed": float(sum(t.priority * wanted[t.id] for t in part.tournaments)),
+                       "fees_usd": 0.0,
+                       "preferred": float(sum(wanted[t.id] for t in part.tournaments
+                                              if t.prefer_weekdays))},
+                interrupted=True)
     plan.unscheduled_list = [
         Unscheduled(t.id, k, t.operators, "not planned: the search was stopped before this "
                     "part of the scenario was reached", (), k <= t.must_place)

@@ -167,3 +167,39 @@ def test_alternatives_must_be_positive(bad: int) -> None:
     sc = load(operators=[mt_room("a")], tournaments=[mt_large("open", ("a",))])
     with pytest.raises(ValueError, match="at least 1"):
         solve(sc, alternatives=bad)
+
+
+def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> None:
+    # Stopped before this part: nothing placed; 3 occurrences of "open" (priority 2) and a
+    # weekly night with count "all" are unscheduled. Bounds: placed ≤ 3 × 2 + 365 × 1 = 371
+    # (every day of 2027 for "all"), preferred ≤ 3 (open prefers Saturdays), fees ≥ 0.
+    from scheduler.export.summary import summary_text
+    from scheduler.solver import _not_reached
+
+    sc = load(operators=[mt_room("a")], tournaments=[
+        mt_large("open", ("a",), count=3, priority=2, prefer_weekdays=["sat"]),
+        {"id": "night", "title": "Night", "type": "small-stakes", "operators": ["a"],
+         "start_time": "19:00", "hours": 4, "entry_fee": 60, "count": "all"}])
+    plan = _not_reached(sc)
+    assert plan.rows == [] and plan.interrupted
+    assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled_list] == [
+        ("open", 1), ("open", 2), ("open", 3), ("night", 1)]
+    assert plan.bound == {"placed": 371.0, "fees_usd": 0.0, "preferred": 3.0}
+    assert plan.gap["placed"] == 371.0  # |371 - 0| / max(1, 0)
+    assert "Interrupted" in summary_text(plan)
+
+
+def test_progress_reports_each_stage_and_each_part() -> None:
+    # two rooms without a shared tournament: 2 parts × 3 stages, then the part done
+    from scheduler.solver import Progress
+
+    sc = load(operators=[mt_room("a"), mt_room("b")],
+              tournaments=[mt_large("a-open", ("a",)), mt_large("b-open", ("b",))])
+    seen: list[Progress] = []
+    plan = solve(sc, seed=0, progress=seen.append)
+    assert [(p.parts_done, p.stage) for p in seen] == [
+        (0, "placed"), (0, "fees_usd"), (0, "preferred"), (1, ""),
+        (1, "placed"), (1, "fees_usd"), (1, "preferred"), (2, "")]
+    # each one-day occurrence earns its priority 1: placed 1, then 1 + 1 = 2
+    assert [p.placed for p in seen if not p.stage] == [1, 2]
+    assert seen[-1].gap == 0.0 and plan.objective["placed"] == 2
