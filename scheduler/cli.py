@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from scheduler.solver import Progress
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,  # plain help: rich alone takes 0.16 s to import
                   help="Plan a year of licensed card-game tournaments "
                        "(MCA 23-5-317, 17 M.R.S. § 1836). Not legal advice.")
 
@@ -307,6 +308,123 @@ def generate(
     kinds = operator_counts(operators)
     typer.echo(f"Wrote {where}: {operators:,} operators ({kinds['montana']:,} Montana card "
                f"rooms, {kinds['maine']:,} Maine), {year}, seed {seed}.")
+
+
+@app.command(context_settings={"allow_extra_args": True})
+def sweep(
+    ctx: typer.Context,
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (the base).")],
+    vary: Annotated[Path, typer.Option(
+        "--vary", help="YAML file of what-if variants: grid: {KEY: [VALUES]} (every "
+                       "combination) and/or variants: [{name, set: {KEY: VALUE}}]; keys "
+                       "notice_from, settings.month_rule, tournaments.ID.count, "
+                       "operators.ID.FIELD, ... (see README).")],
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="CSV to write, one row per variant (replaced if it exists); "
+                            "STEM.usage.csv and STEM.moved.csv are written beside it.")
+    ] = Path("sweep.csv"),
+    jobs: Annotated[int, typer.Option(
+        help="Variants solved at once: local processes, or Dask workers of the embedded "
+             "cluster (0: one per CPU core).", min=0)] = 0,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Run each variant as a Dask task: on an embedded LocalCluster, or "
+                       "on a running cluster given as `--dask tcp://HOST:8786` (its "
+                       "workers need tourney installed). Needs tourney[dask].")] = False,
+    timeout: Annotated[float, typer.Option(
+        help="With --dask ADDRESS: seconds to wait for the scheduler and a first worker.",
+        min=0.1)] = 10.0,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
+    deterministic_time: Annotated[float, typer.Option(
+        help="CP-SAT deterministic time per objective stage and part (the same results on "
+             "every machine and engine).", min=0.1)] = 30.0,
+) -> None:
+    """Solve a grid of what-if variants of a scenario (readings, notice_from, a tournament's
+    count or priority, licence choices) and write one comparison table: per variant, what
+    changed, placed, not placed, fees, limits used, occurrences moved. Exit 0 written, 2 bad
+    input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
+    be solved."""
+    from scheduler.scenario import ScenarioError, load_scenario
+    from scheduler.sweep import SweepError, VaryError, read_vary
+    from scheduler.sweep import sweep as run
+
+    positional = [str(scenario), *ctx.args]
+    address = None
+    if dask:
+        addresses = [a for a in positional if _looks_like_address(a)]
+        if len(addresses) > 1:
+            _err(f"tourney: give one Dask scheduler address, not {', '.join(addresses)}")
+            raise typer.Exit(2)
+        address = addresses[0] if addresses else None
+        positional = [a for a in positional if a != address]
+    if len(positional) != 1:
+        extra = ", ".join(positional[1:])
+        _err(f"tourney: unexpected argument(s): {extra} (one scenario file; a Dask address "
+             "goes after --dask, e.g. --dask tcp://scheduler:8786)")
+        raise typer.Exit(2)
+    scenario = Path(positional[0])
+    problem = _unwritable(out)
+    if problem:
+        _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")
+        raise typer.Exit(2)
+    try:
+        sc = load_scenario(scenario)
+        variants = read_vary(vary, sc)
+    except ScenarioError as exc:
+        _err(exc.render())
+        raise typer.Exit(2) from None
+    except VaryError as exc:
+        _err(exc.render() + "\nNothing was solved or written.")
+        raise typer.Exit(2) from None
+
+    def show(done: int, total: int, name: str) -> None:
+        typer.echo(f"\r  variants {done:,}/{total:,} solved (last: {name})\x1b[K", err=True,
+                   nl=False)
+
+    where = f" on {address}" if address else (" on a local Dask cluster" if dask else "")
+    _err(f"Solving {len(variants):,} variant(s){where}...")
+    try:
+        res = run(sc, variants, engine="dask" if dask else "local", address=address,
+                  jobs=jobs, seed=seed, deterministic_time=deterministic_time, timeout=timeout,
+                  progress=show if sys.stderr.isatty() else None)
+    except SweepError as exc:
+        if sys.stderr.isatty():
+            _err("")
+        _err(f"tourney: {exc}. Nothing was written.")
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        _err("\ntourney: interrupted; nothing was written.")
+        raise typer.Exit(130) from None
+    if sys.stderr.isatty():
+        _err("")
+    try:
+        paths = res.write_csv(out)
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc.strerror or exc}. Nothing was written.")
+        raise typer.Exit(2) from None
+    typer.echo(res.summary(), nl=False)
+    typer.echo(f"Wrote {paths[0]} ({len(variants):,} variants; limits used and what moved "
+               f"in {', '.join(p.name for p in paths[1:])})")
+
+
+def _looks_like_address(arg: str) -> bool:
+    """A Dask scheduler address: ``tcp://host:8786``, ``tls://...``, or ``host:port``."""
+    import re
+
+    return "://" in arg or re.fullmatch(r"[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+", arg) is not None
+
+
+def _unwritable(out: Path) -> str | None:
+    """Why ``out`` cannot be written (checked before a long sweep), else None."""
+    import os
+
+    if out.is_dir():
+        return "it is a folder; give a file name such as results.csv"
+    parent = out.parent if str(out.parent) else Path(".")
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        return f"{parent} is not writable"
+    return None
 
 
 def main() -> None:

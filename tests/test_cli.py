@@ -245,3 +245,21 @@ def test_ctrl_c_stops_the_search() -> None:
     with pytest.raises(Interrupted):
         solve_interruptibly(solver, m)
     assert time.monotonic() - t0 < 10  # stopped, not run to the 60 s limit
+
+
+def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
+    # `tourney --help` must answer at once (issue: under 0.3 s): the solver (ortools), pandas,
+    # matplotlib and rich (typer's fancy help) are imported only by the commands that use them
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from typer.testing import CliRunner\n"
+            "from scheduler.cli import app\n"
+            "r = CliRunner().invoke(app, ['--help'])\n"
+            "assert r.exit_code == 0 and 'solve' in r.output\n"
+            "print(sorted(m for m in ('ortools', 'pandas', 'matplotlib', 'rich') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
