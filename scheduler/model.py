@@ -177,7 +177,12 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
                                        _gap_timing(t, tz, day)))
         else:
             rej = {}
-            for day in days:
+            # WINDOW rejects every day outside the window: do not even visit those
+            tdays = days if t.window is None else [
+                d for d in (t.window.start + dt.timedelta(n)
+                            for n in range((t.window.end - t.window.start).days + 1))
+                if sc.horizon.start <= d <= sc.horizon.end]
+            for day in tdays:
                 if not all(f(sc, t, day) for f in day_tests):  # type: ignore[operator]
                     continue
                 tm = timing(t, tz, day)
