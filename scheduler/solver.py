@@ -351,13 +351,57 @@ def _not_reached(part: Scenario) -> Plan:
     return plan
 
 
+class _Stages:
+    """Runs lexicographic stages on one model: each stage is a fresh CP-SAT solve (hinted
+    with the previous stage's solution) whose value the next stages keep. Stops running
+    stages once the search was stopped; ``best`` holds the latest solution."""
+
+    def __init__(self, ctx: ModelContext, opts: Options, stop: Callable[[], bool] | None,
+                 note: Callable[[str], None]) -> None:
+        self.ctx, self.opts, self.stop, self.note = ctx, opts, stop, note
+        self.best: cp_model.CpSolver | None = None
+        self.done: dict[str, _Stage] = {}
+        self.stopped = False
+
+    def run(self, name: str, objective: cp_model.LinearExprT, *, maximize: bool) -> bool:
+        """Optimize ``objective``; whether the stage found a solution and later stages may
+        run (False once stopped)."""
+        if self.stopped:
+            return False
+        m = self.ctx.model
+        if self.best is not None:
+            _hint(self.ctx, self.best)
+        m.maximize(objective) if maximize else m.minimize(objective)
+        self.note(name)
+        solver = self.opts.solver()
+        stage, self.stopped = _run(self.ctx, solver, name, self.stop)
+        if stage is None:
+            return False
+        self.best = solver
+        self.done[name] = stage
+        return not self.stopped
+
+    def value(self, expr: cp_model.LinearExprT) -> int:
+        assert self.best is not None
+        return int(self.best.value(expr))
+
+
 def _solve_part(
     scenario: Scenario, opts: Options, previous: list[Announced] | None = None, *,
     stop: Callable[[], bool] | None = None, on_stage: Callable[[str], None] | None = None,
     extra: Callable[[ModelContext], None] | None = None,
 ) -> Plan:
     """The lexicographic solve of one part (or of a whole scenario). ``extra`` adds
-    constraints to the model before the search (alternatives)."""
+    constraints to the model before the search (alternatives).
+
+    Stages: placed (priority-weighted, a unit of required shortfall outweighing every optional
+    placement); fees; preferred weekdays with earlier first days as the tie-break (a preferred
+    day outweighs any total of day offsets, so equal plans are not chosen arbitrarily). A
+    re-plan instead runs, after fees: preferred weekdays; fewest announced occurrences moved;
+    then, with the kept ones fixed, fewest days moved (each new first day costs its distance
+    to the nearest announced day of its tournament that was not kept, the days those
+    occurrences move from), then earlier first days.
+    """
     if previous is not None:
         from scheduler.replan import with_pins
 
@@ -366,7 +410,7 @@ def _solve_part(
     if extra is not None:
         extra(ctx)
     m = ctx.model
-    note = on_stage or (lambda name: None)
+    run = _Stages(ctx, opts, stop, on_stage or (lambda name: None))
 
     placed = _weighted(ctx.placed_terms)
     short = _weighted(ctx.required_terms)
@@ -374,58 +418,41 @@ def _solve_part(
     prefs = _weighted(ctx.preference_terms)
     big = sum(w for _, w in ctx.placed_terms) + 1
     stage1 = placed - big * short
-    m.maximize(stage1)
-    note("placed")
-    solver = opts.solver()
-    s1, stopped = _run(ctx, solver, "placed", stop)
-    if s1 is None:
+    offsets = _weighted([(v, (day - scenario.horizon.start).days)
+                         for (_, day), v in ctx.z.items()])
+    weight = sum((day - scenario.horizon.start).days for _, day in ctx.z) + 1
+
+    if run.run("placed", stage1, maximize=True):
+        m.add(stage1 >= run.done["placed"].value)
+        if run.run("fees_usd", fees, maximize=False):
+            m.add(fees <= run.done["fees_usd"].value)
+            if previous is None:
+                run.run("preferred", prefs * weight - offsets, maximize=True)
+            elif run.run("preferred", prefs, maximize=True):
+                m.add(prefs >= run.done["preferred"].value)
+                kept, _ = _kept(ctx, previous)
+                if run.run("moved", cp_model.LinearExpr.sum([v for _, v in kept]),
+                           maximize=True):
+                    for _, v in kept:
+                        m.add(v == run.value(v))
+                    left = [a for a, v in kept if not run.value(v)] + _unplaceable(ctx, previous)
+                    run.run("days_moved", _weighted(_distance(ctx, left)) * weight + offsets,
+                            maximize=False)
+    if run.best is None:  # stopped before the first stage found anything
         raise Interrupted("interrupted")
-    best = solver  # the solver holding the latest solution
-    stages = [s1]
-    weight = 1
-    s2 = s3 = None
-    if not stopped:
-        m.add(stage1 >= s1.value)
-        _hint(ctx, solver)
-        m.minimize(fees)
-        note("fees_usd")
-        solver = opts.solver()
-        s2, stopped = _run(ctx, solver, "fees_usd", stop)
-        if s2 is not None:
-            best = solver
-            stages.append(s2)
-    if not stopped and s2 is not None:
-        m.add(fees <= s2.value)
-        _hint(ctx, solver)
-        note("preferred")
-        if previous is None:
-            solver = opts.solver()
-            # Preferred weekdays first, then earlier first days as the tie-break (so equal
-            # plans are not chosen arbitrarily): a preferred day outweighs any total of day
-            # offsets.
-            offsets = [((v, (day - scenario.horizon.start).days))
-                       for (_, day), v in ctx.z.items()]
-            weight = sum(w for _, w in offsets) + 1
-            m.maximize(prefs * weight - _weighted(offsets))
-            s3, stopped = _run(ctx, solver, "preferred", stop)
-            if s3 is not None:
-                best = solver
-                stages.append(s3)
-        else:
-            s3, best, stopped = _replan_stages(ctx, opts, best, prefs, previous, stages, stop)
-    stopped = stopped or len(stages) < (3 if previous is None else 5)
-    proven = not stopped and all(s.status == "OPTIMAL" for s in stages)
-    status = "OPTIMAL" if proven else "FEASIBLE"
-    plan = _extract(ctx, best, status, opts.seed, previous)
+    stages = run.done
+    stopped = run.stopped or len(stages) < (3 if previous is None else 5)
+    proven = not stopped and all(s.status == "OPTIMAL" for s in stages.values())
+    plan = _extract(ctx, run.best, "OPTIMAL" if proven else "FEASIBLE", opts.seed, previous)
     plan.interrupted = stopped
-    placed_val = int(best.value(placed)) if ctx.placed_terms else 0
-    shortfall = int(best.value(short)) if ctx.required_terms else 0
-    plan.objective = {"placed": placed_val, "fees_usd": int(best.value(fees)),
-                      "preferred": int(best.value(prefs))}
+    shortfall = run.value(short) if ctx.required_terms else 0
+    plan.objective = {"placed": run.value(placed) if ctx.placed_terms else 0,
+                      "fees_usd": run.value(fees), "preferred": run.value(prefs)}
     # "+ 0.0" turns CP-SAT's -0.0 into 0.0; a stage never reached has its trivial bound
+    s3 = stages.get("preferred")
     plan.bound = {
-        "placed": s1.bound + 0.0,
-        "fees_usd": (s2.bound if s2 is not None else 0) + 0.0,
+        "placed": stages["placed"].bound + 0.0,
+        "fees_usd": (stages["fees_usd"].bound if "fees_usd" in stages else 0) + 0.0,
         "preferred": ((s3.bound + weight - 1) // weight if s3 is not None and previous is None
                       else s3.bound if s3 is not None
                       else sum(w for _, w in ctx.preference_terms)) + 0.0}
@@ -444,53 +471,6 @@ def _solve_part(
         plan.conflicts = minimal_conflicts(scenario, time_limit=opts.time_limit or 10.0,
                                            seed=opts.seed)
     return plan
-
-
-def _replan_stages(ctx: ModelContext, opts: Options, solver: cp_model.CpSolver,
-                   prefs: cp_model.LinearExpr, previous: list[Announced], stages: list[_Stage],
-                   stop: Callable[[], bool] | None
-                   ) -> tuple[_Stage | None, cp_model.CpSolver, bool]:
-    """Re-plan stages after fees: preferred weekdays; fewest announced occurrences moved;
-    then, with the kept ones fixed, fewest days moved (each new first day costs its distance
-    to the nearest announced day of its tournament that was not kept, the days those
-    occurrences move from), then earlier first days. ``solver`` holds the fee stage's
-    solution. Returns (the preferred stage, the solver with the latest solution, whether
-    stopped); ``stages`` gets every stage run."""
-    m = ctx.model
-    m.maximize(prefs)
-    nxt = opts.solver()
-    s3, stopped = _run(ctx, nxt, "preferred", stop)
-    if s3 is None:
-        return None, solver, stopped
-    solver = nxt
-    stages.append(s3)
-    if stopped:
-        return s3, solver, stopped
-    m.add(prefs >= s3.value)
-    _hint(ctx, solver)
-    kept, _ = _kept(ctx, previous)
-    m.maximize(cp_model.LinearExpr.sum([v for _, v in kept]))
-    nxt = opts.solver()
-    s4, stopped = _run(ctx, nxt, "moved", stop)
-    if s4 is None:
-        return s3, solver, stopped
-    solver = nxt
-    stages.append(s4)
-    if stopped:
-        return s3, solver, stopped
-    for _, v in kept:
-        m.add(v == solver.value(v))
-    _hint(ctx, solver)
-    left = [a for a, v in kept if not solver.value(v)] + _unplaceable(ctx, previous)
-    offsets = [((v, (day - ctx.scenario.horizon.start).days)) for (_, day), v in ctx.z.items()]
-    weight = sum(w for _, w in offsets) + 1
-    m.minimize(_weighted(_distance(ctx, left)) * weight + _weighted(offsets))
-    nxt = opts.solver()
-    s5, stopped = _run(ctx, nxt, "days_moved", stop)
-    if s5 is not None:
-        solver = nxt
-        stages.append(s5)
-    return s3, solver, stopped
 
 
 def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int,
