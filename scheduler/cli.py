@@ -18,6 +18,7 @@ import typer
 
 if TYPE_CHECKING:
     from scheduler.plan import Plan
+    from scheduler.scenario import Scenario
     from scheduler.solver import Progress
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -33,6 +34,17 @@ def _root() -> None:
 
 def _err(msg: str) -> None:
     typer.echo(msg, err=True)
+
+
+def _load(path: Path) -> Scenario:
+    """The validated scenario; its problems printed and exit 2 when it is not valid."""
+    from scheduler.scenario import ScenarioError, load_scenario
+
+    try:
+        return load_scenario(path)
+    except ScenarioError as exc:
+        _err(exc.render())
+        raise typer.Exit(2) from None
 
 
 @app.command()
@@ -199,17 +211,13 @@ def check(
     """Audit a schedule against every rule, without the solver. Exit 0 clean, 1 violations,
     2 unreadable input."""
     from scheduler.check import ScheduleError, audit, read_schedule, violation_table
-    from scheduler.scenario import ScenarioError, load_scenario
 
     if fmt not in ("table", "csv", "json"):
         _err(f"tourney: --format must be table, csv or json, not {fmt!r}")
         raise typer.Exit(2)
+    sc = _load(scenario)
     try:
-        sc = load_scenario(scenario)
         read = read_schedule(sc, schedule)
-    except ScenarioError as exc:
-        _err(exc.render())
-        raise typer.Exit(2) from None
     except ScheduleError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
@@ -343,7 +351,6 @@ def sweep(
     changed, placed, not placed, fees, limits used, occurrences moved. Exit 0 written, 2 bad
     input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
     be solved."""
-    from scheduler.scenario import ScenarioError, load_scenario
     from scheduler.sweep import SweepError, VaryError, read_vary
     from scheduler.sweep import sweep as run
 
@@ -366,12 +373,9 @@ def sweep(
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")
         raise typer.Exit(2)
+    sc = _load(scenario)
     try:
-        sc = load_scenario(scenario)
         variants = read_vary(vary, sc)
-    except ScenarioError as exc:
-        _err(exc.render())
-        raise typer.Exit(2) from None
     except VaryError as exc:
         _err(exc.render() + "\nNothing was solved or written.")
         raise typer.Exit(2) from None
