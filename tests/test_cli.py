@@ -263,3 +263,27 @@ def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search is stopped before the fee stage (as Ctrl-C would): the plan found by then is
+    # legal, written whole, and the summary and the exit code (130) say it was interrupted.
+    import scheduler.solver as solver
+
+    real = solver._solve_part
+
+    def stopped_after_first_stage(*args: object, **kw: object) -> object:
+        began: list[str] = []
+        kw["on_stage"] = began.append
+        kw["stop"] = lambda: "fees_usd" in began
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "_solve_part", stopped_after_first_stage)
+    out = tmp_path / "plan"
+    result = CliRunner().invoke(app, ["solve", str(EXAMPLES / "montana-card-room.yaml"),
+                                      "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 130
+    assert "interrupted" in result.output and "Interrupted:" in result.output
+    assert (out / "schedule.csv").exists() and (out / "calendar.ics").exists()
+    assert "Interrupted:" in (out / "summary.txt").read_text()
