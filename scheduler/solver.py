@@ -87,6 +87,9 @@ class Options:
         # the fee stage needs the LP of the licence-covering clauses; with 1 worker that is
         # the search that proves the benchmark instances (benchmarks/run.py)
         p.linearization_level = 2
+        # one presolve round: the parts are small and their LP is tight, and further rounds
+        # took half of the wall time on the benchmark set (same optima; benchmarks/run.py)
+        p.max_presolve_iterations = 1
         if self.workers > 1:
             p.interleave_search = True  # deterministic multi-worker search
         return solver
