@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -226,15 +227,17 @@ class Plan:
         ``placed`` (occurrences held there; a shared progressive counts at each venue),
         ``wanted``, ``not_placed`` and ``fees_usd`` (licences and permits it buys, USD), all
         int64 — the numbers of :meth:`summary`."""
+        missing: Counter[str] = Counter(o for u in self.unscheduled_list for o in u.operators)
+        fees: Counter[str] = Counter()
+        for lic in self.license_list:
+            fees[lic.operator_id] += lic.fee_usd
         records = []
         for op in self.scenario.operators:
-            placed = sum(1 for r in self.rows if r.operator_id == op.id)
-            missing = sum(1 for u in self.unscheduled_list if op.id in u.operators)
+            placed = len(self.rows_of(op.id))
             records.append({
                 "operator_id": op.id, "name": op.name, "jurisdiction": op.jurisdiction,
-                "placed": placed, "wanted": placed + missing, "not_placed": missing,
-                "fees_usd": sum(lic.fee_usd for lic in self.license_list
-                                if lic.operator_id == op.id)})
+                "placed": placed, "wanted": placed + missing[op.id],
+                "not_placed": missing[op.id], "fees_usd": fees[op.id]})
         return pd.DataFrame(records, columns=SUMMARY_COLUMNS).astype(
             {c: "int64" for c in SUMMARY_COLUMNS[3:]})
 
