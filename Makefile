@@ -20,8 +20,13 @@ test: $(STAMP)
 	$(BIN)/mypy
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow"
 
+# BENCH_MAX: largest N of benchmarks/run.py (1, 10, 50, 200, 1000, 5000); results in
+# benchmarks/results/ (benchmark.csv, benchmark.png)
+BENCH_MAX ?= 1000
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/examples.py
+	$(BIN)/python benchmarks/run.py --max $(BENCH_MAX) --jobs1
 
 clean:
 	rm -rf $(VENV) plan .pytest_cache .mypy_cache .ruff_cache
