@@ -130,10 +130,12 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
     ``tid``; computed for a tournament when first asked (reasons need it only for the
     tournaments not fully placed)."""
 
-    def __init__(self, ctx: ModelContext, allows: list[_Allow]) -> None:
+    def __init__(self, ctx: ModelContext, allows: list[_Allow],
+                 allows_day: list[_Allow] | None = None) -> None:
         super().__init__()
         self._ctx = ctx
         self._allows = allows
+        self._allows_day = allows_day or []
 
     def __missing__(self, tid: str) -> dict[dt.date, tuple[str, ...]]:
         sc = self._ctx.scenario
@@ -141,6 +143,14 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
         tz = tournament_tz(sc, t)
         rej: dict[dt.date, tuple[str, ...]] = {}
         for day in sc.horizon.days():
+            if not self._ctx.explain:
+                # for reasons, a day outside the window (or weekdays) is put down to that
+                # alone; explain mode needs every rule that excludes a day (its guards)
+                by_day = tuple(rid for rid, fn in self._allows_day
+                               if not fn(sc, t, day))  # type: ignore[operator]
+                if by_day:
+                    rej[day] = by_day
+                    continue
             tm = timing(t, tz, day)
             bad = ("CLOCK-CHANGE",) if tm is None else tuple(
                 rid for rid, fn in self._allows if not fn(sc, t, tm))  # type: ignore[operator]
@@ -163,7 +173,7 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
     days = list(sc.horizon.days())
     day_tests = [fn for _, fn in allows_day or []]
     tests = [fn for _, fn in allows]
-    ctx.rejected = _Rejections(ctx, allows)
+    ctx.rejected = _Rejections(ctx, allows, allows_day)
     for t in sc.tournaments:
         tz = tournament_tz(sc, t)
         cands: list[Candidate] = []

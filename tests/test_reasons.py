@@ -55,9 +55,10 @@ def test_notice_excludes_the_early_days() -> None:
     sc = load(horizon=JAN, notice_from="2027-01-10", operators=[MT],
               tournaments=[large(window={"start": "2027-01-11", "end": "2027-01-14"})])
     rules, reason = only_reason(sc)
-    # Jan 1..14 fail the notice (2027-01-14 - 5 = 2027-01-09 < 2027-01-10): 14 days; the
-    # window excludes every day but Jan 11..14: 31 - 4 = 27 days
-    assert "MT-NOTICE" in rules and "MT-NOTICE, MCA 23-5-317(1)(d) (14 days)" in reason
+    # the window excludes every day but Jan 11..14: 31 - 4 = 27 days; those 4 all fail the
+    # notice (2027-01-14 - 5 = 2027-01-09 < 2027-01-10). A day outside the window is put
+    # down to the window alone.
+    assert "MT-NOTICE" in rules and "MT-NOTICE, MCA 23-5-317(1)(d) (4 days)" in reason
     assert "WINDOW (27 days)" in reason and "none of the 31 days" in reason
 
 
@@ -99,7 +100,10 @@ def test_application_window() -> None:
               tournaments=[game(window={"start": "2027-01-05", "end": "2027-01-18"})])
     rules, reason = only_reason(sc)
     assert "ME-APPLICATION-WINDOW" in rules
-    assert "ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (18 days)" in reason  # Jan 1..18
+    # the window's 14 days Jan 5..18 all come too early; the other 31 - 14 = 17 days are
+    # outside the window
+    assert "ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (14 days)" in reason
+    assert "WINDOW (17 days)" in reason
 
 
 def test_super_cribbage_statewide_cap() -> None:
