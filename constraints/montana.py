@@ -171,9 +171,9 @@ def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
 
 
 def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
+    known = {x.id for x in sc.operators}
     for i, t in _mt(sc):
-        if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in
-               {x.id for x in sc.operators}):
+        if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in known):
             continue
         s, e = _mins(t)
         if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
