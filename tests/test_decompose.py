@@ -203,3 +203,29 @@ def test_progress_reports_each_stage_and_each_part() -> None:
     # each one-day occurrence earns its priority 1: placed 1, then 1 + 1 = 2
     assert [p.placed for p in seen if not p.stage] == [1, 2]
     assert seen[-1].gap == 0.0 and plan.objective["placed"] == 2
+
+
+def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> None:
+    # Previous plan: a-open on Mar 1 (room a), b-open on Mar 2 (room b), gone-open on Mar 3
+    # (a tournament no longer in the scenario). Re-planned in 2 parts: a-open and b-open keep
+    # their days and UIDs (nothing moves); gone-open goes to the first part and is cancelled
+    # there, once, with SEQUENCE 0 + 1 = 1.
+    from scheduler.decompose import split_previous
+    from scheduler.replan import Announced
+
+    window = {"start": "2027-03-01", "end": "2027-03-05"}
+    sc = load(operators=[mt_room("a"), mt_room("b")],
+              tournaments=[mt_large("a-open", ("a",), window=window),
+                           mt_large("b-open", ("b",), window=window)])
+    before = [Announced("a-open", d("2027-03-01"), "a-open-1@a.tourney"),
+              Announced("b-open", d("2027-03-02"), "b-open-1@b.tourney"),
+              Announced("gone-open", d("2027-03-03"), "gone-open-1@a.tourney")]
+    parts = components(sc)
+    assert [[a.tournament_id for a in p or []] for p in split_previous(parts, before)] == [
+        ["a-open", "gone-open"], ["b-open"]]
+    plan = solve(sc, seed=0, previous=before)
+    assert [(r.tournament_id, r.first_day, r.uid) for r in plan.rows] == [
+        ("a-open", d("2027-03-01"), "a-open-1@a.tourney"),
+        ("b-open", d("2027-03-02"), "b-open-1@b.tourney")]
+    assert [(c.tournament_id, c.uid, c.sequence) for c in plan.cancelled] == [
+        ("gone-open", "gone-open-1@a.tourney", 1)]
