@@ -36,6 +36,21 @@ def _err(msg: str) -> None:
     typer.echo(msg, err=True)
 
 
+def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
+    """Ctrl-C anywhere in ``command`` outside the search (reading, building, writing) says
+    that nothing was written and exits 130 (the writers are atomic)."""
+    import functools
+
+    @functools.wraps(command)
+    def run(*args: object, **kwargs: object) -> None:
+        try:
+            command(*args, **kwargs)
+        except KeyboardInterrupt:
+            _err("tourney: interrupted; nothing was written.")
+            raise typer.Exit(130) from None
+    return run
+
+
 def _load(path: Path) -> Scenario:
     """The validated scenario; its problems printed and exit 2 when it is not valid."""
     from scheduler.scenario import ScenarioError, load_scenario
@@ -48,6 +63,7 @@ def _load(path: Path) -> Scenario:
 
 
 @app.command()
+@_interruptible
 def solve(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
@@ -122,8 +138,7 @@ def solve(
             plan.previous_series = previous_series(previous)
             plan.previous_events = previous_events(previous)
     except Interrupted:
-        _err("tourney: interrupted before any plan was found; nothing was written (an "
-             f"earlier plan in {out} is unchanged).")
+        _err("tourney: interrupted before any plan was found; nothing was written.")
         raise typer.Exit(130) from None
     except PreviousError as exc:
         _err(f"tourney: {exc}. Nothing was written.")
@@ -184,6 +199,7 @@ def _alternatives_text(best: Plan, others: list[Plan], wanted: int, min_differen
 
 
 @app.command()
+@_interruptible
 def diff(
     old: Annotated[Path, typer.Argument(help="The earlier plan's folder.")],
     new: Annotated[Path, typer.Argument(help="The later plan's folder.")],
@@ -201,6 +217,7 @@ def diff(
 
 
 @app.command()
+@_interruptible
 def check(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
     schedule: Annotated[Path, typer.Argument(
@@ -289,6 +306,7 @@ def publish(
 
 
 @app.command()
+@_interruptible
 def generate(
     operators: Annotated[int, typer.Option(
         "--operators", "-n", help="How many operators: 70 % Montana card rooms, 30 % Maine "

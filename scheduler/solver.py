@@ -11,6 +11,7 @@ solution as a hint):
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
@@ -264,17 +265,18 @@ def solve(
             def stage(name: str, i: int = i) -> None:
                 if progress is not None:
                     progress(_progress(plans, len(parts), name))
-            plan = (_not_reached(part) if stopped else
-                    _solve_part(part, opts, prev, on_stage=stage))
+            plan = _not_reached(part)
+            if not stopped:
+                # stopped before this part found a plan: it stays "not reached"
+                with contextlib.suppress(Interrupted, KeyboardInterrupt):
+                    plan = _solve_part(part, opts, prev, on_stage=stage)
             stopped = stopped or plan.interrupted
             plans.append(plan)
             if progress is not None:
                 progress(_progress(plans, len(parts)))
-    plan = merge(scenario, plans)
-    if plan.interrupted and not plan.rows and not any(p.rows for p in plans) and all(
-            p.status == "NOT_REACHED" for p in plans):
-        raise Interrupted("interrupted")
-    return plan
+    if all(p.status == "NOT_REACHED" for p in plans):
+        raise Interrupted("interrupted")  # no part found any plan
+    return merge(scenario, plans)
 
 
 def _progress(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
@@ -300,7 +302,10 @@ def _init_worker(stop: Any) -> None:
 def _pool_part(part: Scenario, opts: Options, prev: list[Announced] | None) -> Plan:
     if _STOP is not None and _STOP.is_set():
         return _not_reached(part)
-    return _solve_part(part, opts, prev, stop=_STOP.is_set if _STOP is not None else None)
+    try:
+        return _solve_part(part, opts, prev, stop=_STOP.is_set if _STOP is not None else None)
+    except Interrupted:  # stopped before this part found a plan: the others still count
+        return _not_reached(part)
 
 
 def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | None],
@@ -325,6 +330,9 @@ def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | 
                 finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             except KeyboardInterrupt:
                 stop.set()
+                if progress is not None:
+                    progress(_progress(list(done.values()), len(parts),
+                                       "stopping: finishing the parts under way"))
                 continue
             for f in finished:
                 done[pending.pop(f)] = f.result()

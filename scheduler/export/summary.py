@@ -58,11 +58,14 @@ def summary_text(plan: Plan) -> str:
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
     lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "
              f"{len(plan.unscheduled_list)} not placed, fees ${plan.total_fees_usd:,}"]
+    gap = plan.gap
+    gaps = f"placed {gap.get('placed', 0):.1%}, fees {gap.get('fees_usd', 0):.1%}"
     if plan.interrupted:
-        gap = plan.gap
         lines.append(f"  Interrupted: the best plan found before the search was stopped (gap: "
-                     f"placed {gap.get('placed', 0):.1%}, fees {gap.get('fees_usd', 0):.1%}); "
-                     "solve again for a proven plan.")
+                     f"{gaps}); solve again for a proven plan.")
+    elif plan.status != "OPTIMAL":
+        lines.append(f"  Not proven optimal: a time limit was reached (gap to the proven bound: "
+                     f"{gaps}); a longer --deterministic-time or --time-limit may do better.")
     use = usage(plan)
     for op in sc.operators:
         rows = plan.rows_of(op.id)
