@@ -121,8 +121,9 @@ def solve(
     try:
         if alternatives > 1:
             plans = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
-                        seed=seed, workers=workers, previous=announced,
-                        alternatives=alternatives, min_difference=min_difference)
+                        seed=seed, workers=workers, jobs=jobs or os.cpu_count() or 1,
+                        previous=announced, alternatives=alternatives,
+                        min_difference=min_difference, progress=show)
             plan, others = plans[0], plans[1:]
         else:
             plan = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,

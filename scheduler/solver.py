@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, overload
 
@@ -251,7 +251,8 @@ def solve(
     """
     opts = Options(time_limit, deterministic_time, seed, workers)
     if alternatives is not None:
-        return _alternatives(scenario, opts, alternatives, min_difference, previous)
+        return _alternatives(scenario, opts, alternatives, min_difference, previous, jobs,
+                             progress)
     from scheduler.decompose import components, merge, split_previous
 
     parts = components(scenario)
@@ -310,9 +311,12 @@ def _pool_part(part: Scenario, opts: Options, prev: list[Announced] | None) -> P
 
 def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | None],
                    opts: Options, jobs: int,
-                   progress: Callable[[Progress], None] | None) -> list[Plan]:
-    """Each part a task of a process pool; Ctrl-C sets the workers' stop event,
-    so each running part returns its best plan so far and the others are not reached."""
+                   progress: Callable[[Progress], None] | None,
+                   task: Callable[..., Any] | None = None, extra: tuple[Any, ...] = ()
+                   ) -> list[Any]:
+    """Each part a task of a process pool (``task(part, opts, prev, *extra)``, by default
+    the part's plan); Ctrl-C sets the workers' stop event, so each running part returns its
+    best plan so far and the others are not reached."""
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
@@ -320,10 +324,11 @@ def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | 
     # that calls solve() needs no ``if __name__ == "__main__"`` guard
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     stop = ctx.Event()
-    done: dict[int, Plan] = {}
+    done: dict[int, Any] = {}
+    run = task or _pool_part
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=ctx,
                              initializer=_init_worker, initargs=(stop,)) as pool:
-        pending = {pool.submit(_pool_part, part, opts, prev): i
+        pending = {pool.submit(run, part, opts, prev, *extra): i
                    for i, (part, prev) in enumerate(zip(parts, prevs, strict=True))}
         while pending:
             try:
@@ -331,14 +336,19 @@ def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | 
             except KeyboardInterrupt:
                 stop.set()
                 if progress is not None:
-                    progress(_progress(list(done.values()), len(parts),
+                    progress(_progress(_firsts(done.values()), len(parts),
                                        "stopping: finishing the parts under way"))
                 continue
             for f in finished:
                 done[pending.pop(f)] = f.result()
                 if progress is not None:
-                    progress(_progress(list(done.values()), len(parts)))
+                    progress(_progress(_firsts(done.values()), len(parts)))
     return [done[i] for i in range(len(parts))]
+
+
+def _firsts(results: Iterable[Plan | list[Plan]]) -> list[Plan]:
+    """The plan of each part done (its best one, when parts return alternatives)."""
+    return [r[0] if isinstance(r, list) else r for r in results]
 
 
 def _not_reached(part: Scenario) -> Plan:
@@ -486,13 +496,59 @@ def _solve_part(
 
 
 def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int,
-                  previous: list[Announced] | None) -> list[Plan]:
+                  previous: list[Announced] | None, jobs: int = 1,
+                  progress: Callable[[Progress], None] | None = None) -> list[Plan]:
+    """Up to ``k`` plans of the scenario, best first (see :func:`_part_alternatives`).
+
+    With several independent parts, each alternative changes one part: every part's own
+    alternatives are found (``jobs`` parts at once), and the k − 1 best single-part changes
+    by the merged objective (placed, then fees, then preferred weekdays; then file order)
+    give plans 2..k. Two such plans differ in at least ``min_difference`` first days (in the
+    part that one of them changes). With ``min_difference`` 1 plan 2 is the true second best;
+    beyond that a plan changing two parts at once is not considered.
+    """
+    if k < 1 or min_difference < 1:
+        raise ValueError("alternatives and min_difference must be at least 1")
+    from scheduler.decompose import components, merge, split_previous
+
+    parts = components(scenario)
+    prevs = split_previous(parts, previous)
+    if len(parts) == 1:
+        return _part_alternatives(scenario, opts, previous, k, min_difference)
+    if jobs > 1:
+        per_part: list[list[Plan]] = _solve_in_pool(
+            parts, prevs, opts, jobs, progress, task=_part_alternatives,
+            extra=(k, min_difference))
+    else:
+        per_part = []
+        for part, prev in zip(parts, prevs, strict=True):
+            per_part.append(_part_alternatives(part, opts, prev, k, min_difference))
+            if progress is not None:
+                progress(_progress(_firsts(per_part), len(parts)))
+    firsts = [alts[0] for alts in per_part]
+    best = merge(scenario, firsts)
+
+    def loss(alt: Plan, base: Plan) -> tuple[int, int, int]:
+        o, b = alt.objective, base.objective
+        return (b["placed"] - o["placed"], o["fees_usd"] - b["fees_usd"],
+                b["preferred"] - o["preferred"])
+
+    changes = sorted((loss(alt, alts[0]), i, alt.rank, alt)
+                     for i, alts in enumerate(per_part) for alt in alts[1:])
+    plans = [best]
+    for _, i, _, alt in changes[:k - 1]:
+        plan = merge(scenario, [alt if j == i else first for j, first in enumerate(firsts)])
+        plan.rank = len(plans) + 1
+        plans.append(plan)
+    return plans
+
+
+def _part_alternatives(scenario: Scenario, opts: Options, previous: list[Announced] | None,
+                       k: int, min_difference: int) -> list[Plan]:
     """Up to ``k`` plans, best first. Each places as many (priority-weighted) occurrences as
     the best plan and differs from every earlier one in the first days of at least
     ``min_difference`` occurrences (a day z[t, d] chosen before and not now counts one);
     among those it is the best by fees, then preferred weekdays, then earliest days."""
-    if k < 1 or min_difference < 1:
-        raise ValueError("alternatives and min_difference must be at least 1")
     plans: list[Plan] = []
     chosen: list[list[tuple[str, dt.date]]] = []
 

@@ -229,3 +229,23 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
         ("b-open", d("2027-03-02"), "b-open-1@b.tourney")]
     assert [(c.tournament_id, c.uid, c.sequence) for c in plan.cancelled] == [
         ("gone-open", "gone-open-1@a.tourney", 1)]
+
+
+def test_alternatives_of_several_parts_change_one_part_each() -> None:
+    # Two rooms, each one 1-day tournament in a 3-day window Mar 1..3 (Mon..Wed), so two
+    # parts. Best: both on Mar 1. Every single change costs nothing (no fee or weekday
+    # differs), so ties go by file order then rank: plan 2 moves room a's to Mar 2, plan 3
+    # moves it to Mar 3 (a's next alternative), plan 4 moves room b's to Mar 2.
+    window = {"start": "2027-03-01", "end": "2027-03-03"}
+    sc = load(operators=[mt_room("a"), mt_room("b")],
+              tournaments=[mt_large("a-open", ("a",), window=window),
+                           mt_large("b-open", ("b",), window=window)])
+    for jobs in (1, 2):
+        plans = solve(sc, seed=0, jobs=jobs, alternatives=4)
+        assert [p.rank for p in plans] == [1, 2, 3, 4]
+        assert [[(r.tournament_id, r.first_day.day) for r in p.rows] for p in plans] == [
+            [("a-open", 1), ("b-open", 1)],
+            [("b-open", 1), ("a-open", 2)],
+            [("b-open", 1), ("a-open", 3)],
+            [("a-open", 1), ("b-open", 2)]]
+        assert all(p.components == 2 and p.status == "OPTIMAL" for p in plans)
