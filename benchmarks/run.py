@@ -63,7 +63,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "results"
+DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "latest"
+"""Where a run writes by default (git-ignored); the README's table was written with
+``--out benchmarks/results``."""
 GRACE_S = 30.0
 """Seconds a child has to answer SIGINT before its process group is killed."""
 LOAD_S = 600.0
@@ -474,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="wall-clock cap per instance and method, seconds (default 120)")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT,
                     help="where benchmark.csv, benchmark.png and logs/ go "
-                         "(default benchmarks/results)")
+                         "(default benchmarks/results/latest)")
     ap.add_argument("--jobs", type=int, default=2,
                     help="processes for independent parts, product and HiGHS (default 2)")
     ap.add_argument("--jobs1", action="store_true",

@@ -245,10 +245,14 @@ def solve(
     FEASIBLE, its ``gap`` the distance to the proven bounds).
 
     Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage of every part was
-    proven optimal. Raises :class:`SolverError` when no solution is found in time,
+    proven optimal. Raises ``ValueError`` for a negative seed or fewer than 1 worker, job or
+    alternative; :class:`SolverError` when no solution is found in time,
     :class:`Interrupted` when stopped before any legal plan was found, :class:`AuditError`
     when the independent checker finds a violation in the solver's plan (a bug).
     """
+    if seed < 0 or workers < 1 or jobs < 1:
+        raise ValueError(f"seed must be at least 0, workers and jobs at least 1 (got seed "
+                         f"{seed}, workers {workers}, jobs {jobs})")
     opts = Options(time_limit, deterministic_time, seed, workers)
     if alternatives is not None:
         return _alternatives(scenario, opts, alternatives, min_difference, previous, jobs,

@@ -249,3 +249,10 @@ def test_alternatives_of_several_parts_change_one_part_each() -> None:
             [("b-open", 1), ("a-open", 3)],
             [("a-open", 1), ("b-open", 2)]]
         assert all(p.components == 2 and p.status == "OPTIMAL" for p in plans)
+
+
+@pytest.mark.parametrize("bad", [{"seed": -1}, {"workers": 0}, {"jobs": 0}])
+def test_solve_refuses_what_the_cli_refuses(bad: dict[str, int]) -> None:
+    sc = load(operators=[mt_room("a")], tournaments=[mt_large("open", ("a",))])
+    with pytest.raises(ValueError, match="at least"):
+        solve(sc, **bad)
