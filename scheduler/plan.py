@@ -341,14 +341,21 @@ class Plan:
         out.write_bytes(files[key])
         return out
 
-    def write(self, out_dir: str | Path) -> Path:
+    def write(self, out_dir: str | Path, *, report: bool = False) -> Path:
         """Write every file ``tourney solve --out`` writes into ``out_dir``, atomically
-        (:func:`scheduler.export.write.write_plan`); return the directory. Raises
-        ``FileExistsError`` when ``out_dir`` holds other files, ``OSError`` when it cannot
-        write."""
+        (:func:`scheduler.export.write.write_plan`), with ``report.html`` too when ``report``
+        (``--report``); return the directory. Raises ``FileExistsError`` when ``out_dir``
+        holds other files, ``OSError`` when it cannot write."""
         from scheduler.export.write import write_plan
 
-        return write_plan(self, out_dir)
+        return write_plan(self, out_dir, report=report)
+
+    def __repr__(self) -> str:
+        """One line (the dataclass's own repr would print every row)."""
+        placed = len({(r.tournament_id, r.occurrence) for r in self.rows})
+        return (f"<Plan {self.scenario.name!r}: {self.status}, {placed} occurrences placed, "
+                f"{len(self.unscheduled_list)} not placed, fees ${self.total_fees_usd:,}, "
+                f"rank {self.rank}, {self.components} part(s)>")
 
     def _repr_html_(self) -> str:
         """The summary table for Jupyter (every text HTML-escaped)."""

@@ -438,3 +438,13 @@ def test_compare_sequence_and_errors() -> None:
         compare({})
     with pytest.raises(TypeError, match="plan 2: expected a Plan"):
         compare([a, "b"])  # type: ignore[list-item]
+
+
+def test_repr_is_one_line_and_write_can_add_the_report(tmp_path: Path) -> None:
+    # 4 Saturdays wanted in March 2027 (6, 13, 20, 27), notices from Feb 20: the first is
+    # due Mar 1, so all 4 fit, under one $120 large-stakes permit (1 live table)
+    plan = run(saturdays())
+    assert repr(plan) == ("<Plan 'march': OPTIMAL, 4 occurrences placed, 0 not placed, "
+                          "fees $120, rank 1, 1 part(s)>")
+    out = plan.write(tmp_path / "plan", report=True)
+    assert (out / "report.html").exists() and (out / "schedule.csv").exists()

@@ -405,6 +405,12 @@ def plot_fees(plan: Plan) -> Figure:
 def png_bytes(fig: Figure, dpi: int = 80) -> bytes:
     """The figure as PNG bytes, reproducible: no ``Software`` or date metadata, so the same
     figure gives the same bytes."""
+    import warnings
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    with warnings.catch_warnings():
+        # a statewide usage chart is too crowded for constrained layout; say nothing on the
+        # terminal about it (the picture is still drawn)
+        warnings.filterwarnings("ignore", message="constrained_layout not applied")
+        fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
