@@ -256,3 +256,24 @@ def test_missing_chromium_skips_unless_required(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("TOURNEY_REQUIRE_CHROMIUM", "1")
     with pytest.raises(pytest.fail.Exception, match="TOURNEY_REQUIRE_CHROMIUM=1"):
         _chromium()
+
+
+def test_alternatives_list_the_first_days_that_differ() -> None:
+    # One 1-day tournament in Mon 2027-03-01 .. Wed 03-03: the best plan takes Mar 1, the
+    # next Mar 2; the report lists the change: only in the best plan 2027-03-01, only in
+    # alternative 2 2027-03-02.
+    from scheduler.scenario import load_scenario
+    from scheduler.solver import solve
+
+    sc = load_scenario({
+        "name": "alt", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+        "notice_from": "2027-02-01",
+        "operators": [{"id": "a", "name": "A", "jurisdiction": "MT", "live_tables": 1}],
+        "tournaments": [{"id": "open", "title": "Open", "type": "large-stakes",
+                         "operators": ["a"], "start_time": "12:00", "hours": 10,
+                         "window": {"start": "2027-03-01", "end": "2027-03-03"}}]})
+    best, second = solve(sc, seed=0, alternatives=2)
+    text = _plain(report_html(best, [second]))
+    assert "First days that differ from the best plan" in text
+    assert "Alternative 2 open Open 2027-03-01 2027-03-02" in " ".join(text.split())
+    assert "First days that differ" not in _plain(report_html(best))

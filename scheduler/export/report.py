@@ -14,6 +14,7 @@ HTML-escaped.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -75,6 +76,33 @@ def _labels(plans: Sequence[Plan]) -> list[str]:
     if len(plans) == 1:
         return ["Plan"]
     return ["Plan 1 (best)"] + [f"Alternative {k}" for k in range(2, len(plans) + 1)]
+
+
+def _differences(plans: Sequence[Plan], labels: list[str]) -> str:
+    """For each alternative, the first days that differ from the best plan, by tournament:
+    the days only the best plan uses and the days only the alternative uses."""
+    def days(plan: Plan) -> dict[str, set[dt.date]]:
+        out: dict[str, set[dt.date]] = {}
+        for r in plan.rows:
+            out.setdefault(r.tournament_id, set()).add(r.first_day)
+        return out
+
+    best = days(plans[0])
+    rows = []
+    for plan, label in zip(plans[1:], labels[1:], strict=True):
+        mine = days(plan)
+        for t in plan.scenario.tournaments:
+            gone = sorted(best.get(t.id, set()) - mine.get(t.id, set()))
+            new = sorted(mine.get(t.id, set()) - best.get(t.id, set()))
+            if gone or new:
+                rows.append(f"<tr><td>{_e(label)}</td><td>{_e(t.id)}</td><td>{_e(t.title)}</td>"
+                            f"<td>{', '.join(d.isoformat() for d in gone)}</td>"
+                            f"<td>{', '.join(d.isoformat() for d in new)}</td></tr>")
+    if not rows:
+        return "<p>The alternatives use the same first days as the best plan.</p>"
+    return ("<table><thead><tr><th>plan</th><th>tournament</th><th>title</th>"
+            f"<th>only in {_e(labels[0])}</th><th>only in this plan</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
 
 
 def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
@@ -240,6 +268,8 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         '<h2 id="summary">Summary</h2>',
         _summary_table(plans, labels),
         f"<pre>{_e(summary_text(plan))}</pre>",
+        *(['<h2 id="differences">First days that differ from the best plan</h2>',
+           _differences(plans, labels)] if len(plans) > 1 else []),
         '<h2 id="usage">Limits used</h2>',
         _side(plans, labels, "usage", "Counted tournaments against MT-LARGE-LIMIT (16 per "
               "permit year), MT-CHARITY-LIMIT (3) and ME-MONTHLY-LIMIT (2 per month)"),
