@@ -363,13 +363,10 @@ def plot_usage(plan: Plan) -> Figure:
 def fees_by_kind(plan: Plan) -> dict[str, tuple[int, int]]:
     """Licence kind → (fees in USD, number of licences), in :data:`FEE_KINDS` order, only the
     kinds bought (MT-PERMIT-FEES, ME-FEES, ME-SUPER-CRIBBAGE)."""
-    fees: dict[str, list[int]] = {}
-    for lic in plan.license_list:
-        fees.setdefault(lic.kind, [0, 0])
-        fees[lic.kind][0] += lic.fee_usd
-        fees[lic.kind][1] += 1
+    by_kind = plan.fees().groupby("kind")[["fee_usd", "licences"]].sum()
+    fees = {str(k): (int(r.fee_usd), int(r.licences)) for k, r in by_kind.iterrows()}
     order = [k for k in FEE_KINDS if k in fees] + sorted(set(fees) - set(FEE_KINDS))
-    return {k: (fees[k][0], fees[k][1]) for k in order}
+    return {k: fees[k] for k in order}
 
 
 def plot_fees(plan: Plan) -> Figure:
