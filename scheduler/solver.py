@@ -266,10 +266,12 @@ def solve(
     else:
         plans = []
         stopped = False
-        for i, (part, prev) in enumerate(zip(parts, prevs, strict=True)):
-            def stage(name: str, i: int = i) -> None:
-                if progress is not None:
-                    progress(_progress(plans, len(parts), name))
+
+        def stage(name: str) -> None:
+            if progress is not None:
+                progress(_progress(plans, len(parts), name))
+
+        for part, prev in zip(parts, prevs, strict=True):
             plan = _not_reached(part)
             if not stopped:
                 # stopped before this part found a plan: it stays "not reached"
@@ -456,7 +458,7 @@ def _solve_part(
                 run.run("preferred", prefs * weight - offsets, maximize=True)
             elif run.run("preferred", prefs, maximize=True):
                 m.add(prefs >= run.done["preferred"].value)
-                kept, _ = _kept(ctx, previous)
+                kept = _kept(ctx, previous)
                 if run.run("moved", cp_model.LinearExpr.sum([v for _, v in kept]),
                            maximize=True):
                     for _, v in kept:
@@ -588,12 +590,10 @@ def _active(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
 
 
 def _kept(ctx: ModelContext, previous: list[Announced]
-          ) -> tuple[list[tuple[Announced, cp_model.IntVar]], int]:
-    """(announced occurrences that can stay on their day, with their ``z``; how many were
-    announced)."""
-    active = _active(ctx, previous)
-    return ([(a, ctx.z[(a.tournament_id, a.first_day)]) for a in active
-             if (a.tournament_id, a.first_day) in ctx.z], len(active))
+          ) -> list[tuple[Announced, cp_model.IntVar]]:
+    """Announced occurrences that can stay on their day, with their ``z``."""
+    return [(a, ctx.z[(a.tournament_id, a.first_day)]) for a in _active(ctx, previous)
+            if (a.tournament_id, a.first_day) in ctx.z]
 
 
 def _unplaceable(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
