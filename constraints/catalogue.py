@@ -78,19 +78,26 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("ME-ELIMINATION", f"{_ME}(4)", "input", "winners are determined by elimination"),
     RuleInfo("ME-NO-CURRENCY", f"{_ME}(4)", "list", "no currency in play"),
     RuleInfo("ME-ENTRY-CAP", f"{_ME}(4)", "input",
-             "entry fee at most $100, one entry per person; licence surcharge at most $125 in all"),
+             "entry fee at most $100, one entry per person; licence surcharge at most $125 in "
+             "all and, by default (surcharge_cap: license-fee), at most the licence fee"),
     RuleInfo("ME-DURATION", f"{_ME}(4)", "sched",
              "a game is completed within 48 hours (super cribbage: 72 hours)"),
     RuleInfo("ME-OTHER-GAMES", f"{_ME}(4)", "sched",
-             "no other game of chance on the premises during the game"),
+             "no other game of chance on the premises during a licensed game (registered "
+             "charitable cribbage is not bound)"),
     RuleInfo("ME-RAFFLE", f"{_ME}(4)", "input",
              "at most one 50/50 raffle per tournament, prize at most $2,000"),
     RuleInfo("ME-PRIZES", f"{_ME}(5)", "input", "at least 75% of entry fees paid as prizes"),
+    RuleInfo("ME-DISPLAY", f"{_ME}(4)", "list",
+             "the rules of the tournament game and the licence issued are displayed at the game"),
     RuleInfo("ME-HIGH-HAND", f"{_ME}(7)", "input", "at most one high-hand competition per game"),
     RuleInfo("ME-SUPER-CRIBBAGE", f"{_ME}(4-A)", "sched",
-             "statewide at most 15 super cribbage licences per year, $75 each"),
+             "statewide at most 15 super cribbage licences per year (those issued outside the "
+             "plan included), $75 each; a national cribbage 501(c)(3) may hold one if its "
+             "principal organizer has been a member at least 3 years"),
     RuleInfo("ME-CRIBBAGE-REG", f"{_ME}(4-B)", "input",
-             "charitable cribbage: licensed restaurant or manufacturer, entry at most $25"),
+             "charitable cribbage: registered, not licensed; licensed restaurant or manufacturer,"
+             " entry at most $25; not bound by ME-MONTHLY-LIMIT or ME-OTHER-GAMES"),
     RuleInfo("ME-PAYMENT", f"{_ME}(4)", "list", "prizes paid in cash or by check"),
     RuleInfo("ME-APPLICATION-WINDOW", "16-633 CMR ch. 32 § 2", "sched",
              "application received 10 business days to 90 days before the first day"),
@@ -98,7 +105,8 @@ _ROWS: tuple[RuleInfo, ...] = (
              "disposition-of-funds report due 10 business days after each licensed period"),
     RuleInfo("ME-ELIGIBLE", "17 M.R.S. § 1832(2)", "input",
              "licensee is a Maine nonprofit, agricultural society or volunteer fire department "
-             "organized at least 2 years"),
+             "organized at least 2 years (a national cribbage 501(c)(3): super cribbage only, "
+             "§ 1836(4-A)(A))"),
     # Scheduling requests of the scenario itself (not statute rules, but named the same way)
     RuleInfo("BLACKOUT", "scenario", "sched", "the operator's blackout days"),
     RuleInfo("WINDOW", "scenario", "sched", "the tournament's window of first days"),

@@ -45,7 +45,14 @@ PLAYER_CAP_OWNED = 300
 """ME-PLAYER-CAP, 17 M.R.S. § 1836(4)."""
 ENTRY_CAP = Decimal(100)
 SURCHARGE_CAP = Decimal(125)
-"""ME-ENTRY-CAP, 17 M.R.S. § 1836(4): USD."""
+"""ME-ENTRY-CAP, 17 M.R.S. § 1836(4): USD, the licence-fee surcharge of all players together
+(under ``surcharge_cap: license-fee`` also at most the licence fee: :func:`surcharge_cap`)."""
+NATIONAL_CRIBBAGE = "national-cribbage-501c3"
+"""ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(A): ``organization_type`` of a nationally chartered
+501(c)(3) organization of tournament cribbage."""
+MEMBER_YEARS = 3
+"""ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(A): years its principal organizer has been a
+member."""
 PRIZE_SHARE = Decimal("0.75")
 """ME-PRIZES, 17 M.R.S. § 1836(5)."""
 RAFFLE_PRIZE_CAP = Decimal(2000)
@@ -103,14 +110,52 @@ def _licensed(t: Tournament) -> bool:
     return t.is_me_licensed_game
 
 
+def surcharge_cap(sc: Scenario, t: Tournament) -> tuple[Decimal, str]:
+    """ME-ENTRY-CAP, 17 M.R.S. § 1836(4): the most the licence-fee surcharge of ``t`` may
+    total across all players (USD), and why, in words.
+
+    ``surcharge_cap: flat``: $125. ``license-fee`` (default): the surcharge only "defray[s] the
+    cost of the license fee", so it is also at most that fee: $75 for super cribbage
+    (§ 1836(4-A)); for a tournament game the per-tournament fee of its player tier
+    (§ 1836(3-A): 1-50 $40, 51-100 $75, over 100 at least $300), because which licence will
+    cover the game (an annual licence shares its fee among many games) is not known before
+    the plan is made. Without a valid player cap (reported by ME-PLAYER-CAP) the flat $125."""
+    if sc.settings.surcharge_cap == "flat":
+        return SURCHARGE_CAP, "surcharge_cap: flat"
+    if t.type == "super-cribbage":
+        fee, what = Decimal(SUPER_CRIBBAGE_FEE), "the $75 super cribbage licence fee"
+    elif t.players is not None and t.players <= TIER_MAX[-1]:
+        ti = tier_index(t.players)
+        fee = Decimal(PER_TOURNAMENT_FEE[ti])
+        what = f"the per-tournament licence fee of its tier {TIERS[ti]} players, {usd(fee)}"
+    else:
+        return SURCHARGE_CAP, "surcharge_cap: license-fee"
+    return min(fee, SURCHARGE_CAP), f"{what}; surcharge_cap: license-fee"
+
+
 # ------------------------------------------------------------------ input rules
 def _ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
     return [(i, o) for i, o in enumerate(sc.operators) if o.id in t.operators]
 
 
 def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
-    """ME-LOCAL-APPROVAL, ME-BENEFICIARY, ME-ELIGIBLE for operators holding licensed games."""
+    """ME-LOCAL-APPROVAL, ME-BENEFICIARY, ME-ELIGIBLE for operators holding licensed games.
+
+    A nationally chartered cribbage 501(c)(3) (``organization_type: national-cribbage-501c3``)
+    is eligible only under 17 M.R.S. § 1836(4-A)(A): it needs no ``organized_on`` (the 2 years
+    in Maine of § 1832(2) do not apply to it; ME-SUPER-CRIBBAGE checks its organizer's 3 years
+    of membership instead) and may hold no licensed game but super cribbage."""
     holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
+    national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
+    for i, t in _me(sc):
+        if t.type == "tournament-game":
+            for oid in t.operators:
+                if oid in national:
+                    yield TermProblem(
+                        ("tournaments", i, "operators"), "ME-ELIGIBLE",
+                        f"{oid} is a nationally chartered cribbage 501(c)(3) (organization_type:"
+                        f" {NATIONAL_CRIBBAGE}): 17 M.R.S. § 1836(4-A)(A) lets it conduct only "
+                        f"super cribbage tournaments, not a tournament game")
     start = sc.horizon.start
     two_years_before = start.replace(year=start.year - 2, day=min(start.day, 28)) \
         if (start.month, start.day) == (2, 29) else start.replace(year=start.year - 2)
@@ -125,6 +170,8 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
         if not op.beneficiaries:
             yield TermProblem((*loc, "beneficiaries"), "ME-BENEFICIARY",
                               "name at least one charitable organization the proceeds benefit")
+        if op.id in national:
+            continue
         if op.organized_on is None:
             yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
                               "give the date the organization was organized in Maine "
@@ -161,10 +208,11 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
             if getattr(t, f):
                 yield TermProblem((*loc, f), "ME-ENTRY-CAP",
                                   "only one entry fee per person (no re-entry, rebuy or add-on)")
-        if t.license_surcharge_total > SURCHARGE_CAP:
+        most, why = surcharge_cap(sc, t)
+        if t.license_surcharge_total > most:
             yield TermProblem((*loc, "license_surcharge_total"), "ME-ENTRY-CAP",
-                              f"the licence-fee surcharge may total at most {usd(SURCHARGE_CAP)}"
-                              " across all players")
+                              f"the licence-fee surcharge may total at most {usd(most)} across "
+                              f"all players ({why})")
         if t.prize_share is None or t.prize_share < PRIZE_SHARE:
             yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
                               "at least 75% of entry fees must be paid as prizes "
@@ -187,6 +235,18 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
 
 
 def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): 30 to 300 players, half the proceeds after
+    prizes to charity, licences already issued at most 15 a year, and, when a nationally
+    chartered cribbage 501(c)(3) conducts it ((4-A)(A)), a principal organizer who has been a
+    member for at least 3 years (``organizer_member_years``; not asked of a Maine
+    organization)."""
+    for year, n in sc.settings.super_cribbage_licenses_issued.items():
+        if n > SUPER_CRIBBAGE_LIMIT:
+            yield TermProblem(("settings", "super_cribbage_licenses_issued", year),
+                              "ME-SUPER-CRIBBAGE",
+                              f"at most {SUPER_CRIBBAGE_LIMIT} super cribbage licences are "
+                              f"issued statewide in a year")
+    national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
     for i, t in _me(sc):
         if t.type != "super-cribbage":
             continue
@@ -199,10 +259,13 @@ def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
             yield TermProblem((*loc, "charity_share"), "ME-SUPER-CRIBBAGE",
                               "50% of the proceeds after prizes go to a charity other than the "
                               "licensee (charity_share >= 0.5)")
-        if t.organizer_member_years is None or t.organizer_member_years < 3:
+        by = sorted(set(t.operators) & national)
+        if by and (t.organizer_member_years is None
+                   or t.organizer_member_years < MEMBER_YEARS):
             yield TermProblem((*loc, "organizer_member_years"), "ME-SUPER-CRIBBAGE",
-                              "the principal organizer must have been a member of the chartered "
-                              "cribbage organization for at least 3 years")
+                              f"conducted by the nationally chartered cribbage 501(c)(3) "
+                              f"{', '.join(by)}: its principal organizer must have been a member "
+                              f"of it for at least {MEMBER_YEARS} years")
 
 
 def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
@@ -277,14 +340,16 @@ def other_game_sessions(op: Operator, start: dt.datetime, end: dt.datetime
 
 
 def _no_other_games(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    if t.type not in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+    """ME-OTHER-GAMES binds licensed games only: a registered charitable cribbage tournament
+    (§ 1836(4-B), ME-CRIBBAGE-REG) is not a licensed tournament game."""
+    if not _licensed(t):
         return True
     return not any(other_game_sessions(sc.operator(o), tm.start, tm.end) for o in t.operators)
 
 
 def _check_other_games(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        if p.tournament.type not in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+        if not _licensed(p.tournament):  # registered charitable cribbage: not bound (4-B)
             continue
         for oid in p.tournament.operators:
             op = a.scenario.operator(oid)
@@ -385,17 +450,31 @@ ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_month
 
 
 # ------------------------------------------------------------------ ME-SUPER-CRIBBAGE
+def super_cribbage_left(sc: Scenario, year: int) -> int:
+    """ME-SUPER-CRIBBAGE: licences of calendar ``year`` left for this scenario: 15 less those
+    issued statewide to organizations outside it (``settings.super_cribbage_licenses_issued``),
+    never below 0."""
+    return max(0, SUPER_CRIBBAGE_LIMIT
+               - sc.settings.super_cribbage_licenses_issued.get(year, 0))
+
+
 def _encode_super_cribbage(ctx: ModelContext) -> None:
     """Statewide at most 15 super cribbage licences per calendar year (of the first day), every
-    organization of the scenario together; each licence costs $75."""
+    organization of the scenario together and the licences already issued outside it
+    (``settings.super_cribbage_licenses_issued``); each licence costs $75."""
     from scheduler.model import LicenseOption, covers_occurrence, sum_by
 
-    items = [(c, v) for t in ctx.scenario.tournaments if t.type == "super-cribbage"
+    sc = ctx.scenario
+    items = [(c, v) for t in sc.tournaments if t.type == "super-cribbage"
              for c, v in ctx.starts(t)]
     for year, lits in sum_by(items, lambda c: [c.first_day.year]).items():
-        if len(lits) > SUPER_CRIBBAGE_LIMIT:
-            ctx.model.add(sum(lits) <= SUPER_CRIBBAGE_LIMIT).with_name(
-                f"ME-SUPER-CRIBBAGE: at most {SUPER_CRIBBAGE_LIMIT} licences statewide in {year}")
+        left = super_cribbage_left(sc, cast(int, year))
+        if len(lits) > left:
+            issued = sc.settings.super_cribbage_licenses_issued.get(cast(int, year), 0)
+            ctx.model.add(sum(lits) <= left).with_name(
+                f"ME-SUPER-CRIBBAGE: at most {SUPER_CRIBBAGE_LIMIT} licences statewide in {year}"
+                + (f", {issued} already issued outside the plan "
+                   f"(settings.super_cribbage_licenses_issued): {left} left" if issued else ""))
     for c, v in items:
         t = c.tournament
         ctx.add_license(LicenseOption(
@@ -404,19 +483,30 @@ def _encode_super_cribbage(ctx: ModelContext) -> None:
             covers=covers_occurrence(t.id, c.first_day)))
 
 
+def _nth(n: int) -> str:
+    """16 -> "16th", 21 -> "21st" (no licence count below 16 is ever printed)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
     per_year: dict[int, list[Placed]] = defaultdict(list)
     for p in a.placed:
         if p.tournament.type == "super-cribbage":
             per_year[p.first_day.year].append(p)
+    issued_by_year = a.scenario.settings.super_cribbage_licenses_issued
     for y in sorted(per_year):
         ps = sorted(per_year[y], key=lambda p: (p.first_day, p.ref))
-        for n, p in enumerate(ps, start=1):
+        issued = issued_by_year.get(y, 0)
+        for n, p in enumerate(ps, start=issued + 1):
             if n > SUPER_CRIBBAGE_LIMIT:
                 yield Violation("ME-SUPER-CRIBBAGE", p.tournament.operators[0], (p.ref,),
                                 p.first_day.isoformat(),
-                                f"{p.ref} would need the {n}th super cribbage licence of {y} "
-                                f"statewide; at most {SUPER_CRIBBAGE_LIMIT}")
+                                f"{p.ref} would need the {_nth(n)} super cribbage licence of {y} "
+                                f"statewide"
+                                + (f" ({issued} already issued outside the plan: "
+                                   f"settings.super_cribbage_licenses_issued)" if issued else "")
+                                + f"; at most {SUPER_CRIBBAGE_LIMIT}")
 
 
 ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,

@@ -254,7 +254,8 @@ class Plan:
           games, every calendar month of the horizon, counted under ``settings.month_rule``;
         - ``ME-SUPER-CRIBBAGE`` (15 licences), § 1836(4-A): statewide (``operator_id``
           ``"(statewide)"``) per calendar year of the horizon, when the scenario has super
-          cribbage.
+          cribbage; ``used`` includes the licences issued outside the plan
+          (``settings.super_cribbage_licenses_issued``).
         """
         from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT
         from scheduler.export.summary import usage
@@ -289,7 +290,9 @@ class Plan:
             for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
                 records.append(_usage(
                     STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
-                    sum(1 for d in firsts.values() if d.year == year), SUPER_CRIBBAGE_LIMIT))
+                    sum(1 for d in firsts.values() if d.year == year)
+                    + sc.settings.super_cribbage_licenses_issued.get(year, 0),
+                    SUPER_CRIBBAGE_LIMIT))
         df = pd.DataFrame(records, columns=USAGE_COLUMNS)
         for c in ("period_start", "period_end"):
             df[c] = pd.to_datetime(df[c])

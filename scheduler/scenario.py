@@ -211,6 +211,20 @@ class Settings(_Model):
     """ME-FEES: a licence covers games up to its tier's maximum, or only its own tier."""
     reentry_counts_toward_cap: bool = True
     """MT-ENTRY-CAP: re-entries count toward the $1,875 a participant may pay."""
+    surcharge_cap: Literal["license-fee", "flat"] = "license-fee"
+    """ME-ENTRY-CAP, 17 M.R.S. § 1836(4): the licence-fee surcharge (USD, all players together)
+    may not exceed the licence fee it defrays, i.e. the game's per-tournament fee by tier
+    ($75 for super cribbage), and never $125 (``license-fee``); or only the flat $125
+    (``flat``)."""
+    super_cribbage_licenses_issued: dict[int, Annotated[int, Field(ge=0)]] = {}
+    """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): super cribbage licences already issued
+    statewide to organizations outside this scenario, per calendar year (``{2027: 11}``); they
+    count toward the 15 of that year. At most 15 a year (validated with the Maine rules)."""
+
+    @field_validator("super_cribbage_licenses_issued")
+    @classmethod
+    def _sorted_years(cls, v: dict[int, int]) -> dict[int, int]:
+        return dict(sorted(v.items()))  # same output whatever order the years are given in
 
 
 class OtherGame(_Model):
@@ -258,8 +272,12 @@ class Operator(_Model):
     beneficiaries: tuple[str, ...] = ()
     other_games: tuple[OtherGame, ...] = ()
     organization_type: Literal[
-        "nonprofit", "agricultural-society", "volunteer-fire-department"
+        "nonprofit", "agricultural-society", "volunteer-fire-department",
+        "national-cribbage-501c3",
     ] = "nonprofit"
+    """ME-ELIGIBLE: a Maine organization (17 M.R.S. § 1832(2)); or ``national-cribbage-501c3``,
+    a nationally chartered 501(c)(3) organization of tournament cribbage, which may conduct
+    only super cribbage (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(A))."""
     organized_on: Date | None = None
     licensed_establishment: Literal["restaurant", "manufacturer"] | None = None
 

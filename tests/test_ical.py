@@ -544,20 +544,22 @@ def test_checklist_lines() -> None:
     assert small[:4] == large and small[4].endswith("(MT-SMALL-TABLE, MCA 23-5-317(2)(d)).")
     game = checklist(s, s.tournament("me-winter"))
     assert _tails(game) == [
-        "(ME-NO-CURRENCY, 17 M.R.S. § 1836(4)).", "(ME-PAYMENT, 17 M.R.S. § 1836(4)).",
-        "(ME-REPORT, 16-633 CMR ch. 32 § 8)."]
+        "(ME-NO-CURRENCY, 17 M.R.S. § 1836(4)).", "(ME-DISPLAY, 17 M.R.S. § 1836(4)).",
+        "(ME-PAYMENT, 17 M.R.S. § 1836(4)).", "(ME-REPORT, 16-633 CMR ch. 32 § 8)."]
     assert checklist(s, s.tournament("me-crib")) == []
 
 
 def test_readings_name_each_switch() -> None:
     default = readings(_scenario())
-    assert len(default) == 4 and default[-1] == "Not legal advice."
+    assert len(default) == 5 and default[-1] == "Not legal advice."
     assert "month_rule: touch" in default[0] and "tier_coverage: up" in default[1]
     assert "reentry_counts_toward_cap: true" in default[2]
+    assert "surcharge_cap: license-fee" in default[3]
     switched = readings(_scenario(month_rule="start", tier_coverage="exact",
-                                  reentry_counts_toward_cap=False))
+                                  reentry_counts_toward_cap=False, surcharge_cap="flat"))
     assert "month_rule: start" in switched[0] and "tier_coverage: exact" in switched[1]
     assert "reentry_counts_toward_cap: false" in switched[2]
+    assert "surcharge_cap: flat" in switched[3]
     # switched readings reach the event description
     data = calendar_files(_plan(_scenario(month_rule="start")), STAMP)["calendar.ics"]
     assert "month_rule: start" in str(_by_uid(data)[ME_UID]["DESCRIPTION"])

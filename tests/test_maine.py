@@ -491,12 +491,21 @@ class TestSuperCribbage:
 
     @pytest.mark.parametrize(("years", "ok"), [(3, True), (2, False), (None, False)])
     def test_organizer_member_at_least_3_years(self, years: int | None, ok: bool) -> None:
-        data = scenario([super_cribbage(organizer_member_years=years)])
+        # (4-A)(A): the 3 years of membership are the condition on a nationally chartered
+        # cribbage 501(c)(3) conducting it (tests/test_maine_cribbage.py has the whole case)
+        national = org(organization_type="national-cribbage-501c3")
+        data = scenario([super_cribbage(organizer_member_years=years)], [national])
         if ok:
             load_scenario(data)
         else:
             assert problems(data) == [
                 ("ME-SUPER-CRIBBAGE", "tournaments[0].organizer_member_years")]
+
+    @pytest.mark.parametrize("years", [None, 0, 2])
+    def test_maine_organization_needs_no_membership(self, years: int | None) -> None:
+        # a Maine nonprofit organized >= 2 years (ME-ELIGIBLE) is licensed under (4-A)'s
+        # opening words; the membership condition of (4-A)(A) is not asked of it
+        load_scenario(scenario([super_cribbage(organizer_member_years=years)]))
 
     # two dates a month, Jan-Aug 2027: 16 first days, never more than 2 in a month
     DATES = [f"2027-{m:02d}-{day:02d}" for m in range(1, 9) for day in (5, 20)]
@@ -795,10 +804,19 @@ class TestEntryCap:
         assert problems(scenario([game(**{field: value})])) == [
             ("ME-ENTRY-CAP", f"tournaments[0].{field}")]
 
-    def test_surcharge_125_ok_126_error(self) -> None:
-        assert load([game(license_surcharge_total=125)]).tournaments[0] \
+    def test_surcharge_125_ok_126_error_under_flat_reading(self) -> None:
+        flat = {"surcharge_cap": "flat"}
+        assert load([game(license_surcharge_total=125)], settings=flat).tournaments[0] \
             .license_surcharge_total == 125
-        assert problems(scenario([game(license_surcharge_total=126)])) == [
+        assert problems(scenario([game(license_surcharge_total=126)], settings=flat)) == [
+            ("ME-ENTRY-CAP", "tournaments[0].license_surcharge_total")]
+
+    def test_surcharge_75_ok_76_error_for_80_players_by_default(self) -> None:
+        # surcharge_cap: license-fee (default): 80 players is tier 51-100, whose
+        # per-tournament licence is $75 (§ 1836(3-A)(A)(1)): min(75, 125) = 75
+        assert load([game(license_surcharge_total=75)]).tournaments[0] \
+            .license_surcharge_total == 75
+        assert problems(scenario([game(license_surcharge_total=76)])) == [
             ("ME-ENTRY-CAP", "tournaments[0].license_surcharge_total")]
 
 

@@ -20,6 +20,8 @@ _SENTENCES: dict[str, str] = {
     "MT-SMALL-TABLE": "One additional live card table may be placed for this tournament, and it "
     "may be used only for small-stakes tournaments",
     "ME-NO-CURRENCY": "No currency may be used in tournament play",
+    "ME-DISPLAY": "Display the rules of the tournament game and the licence issued for it at "
+    "the game",
     "ME-PAYMENT": "Pay every prize (including high-hand prizes) in cash or by check",
     "ME-REPORT": "File the disposition-of-funds report within 10 business days after the "
     "licensed period (after each calendar month under an annual licence), also if the game is "
@@ -27,7 +29,7 @@ _SENTENCES: dict[str, str] = {
 }
 
 _MT_ALL = ("MT-RULES-POSTED", "MT-SUPERVISOR", "MT-DEALER", "MT-CHIP-VALUE")
-_ME_LICENSED = ("ME-NO-CURRENCY", "ME-PAYMENT", "ME-REPORT")
+_ME_LICENSED = ("ME-NO-CURRENCY", "ME-DISPLAY", "ME-PAYMENT", "ME-REPORT")
 
 
 def _line(rule_id: str) -> str:
@@ -49,7 +51,8 @@ def checklist(scenario: Scenario, tournament: Tournament) -> list[str]:
 
     Montana (large- and small-stakes): MT-RULES-POSTED, MT-SUPERVISOR, MT-DEALER, MT-CHIP-VALUE,
     and MT-SMALL-TABLE for small-stakes. Maine licensed games (tournament-game, super-cribbage):
-    ME-NO-CURRENCY, ME-PAYMENT, ME-REPORT. Each line ends with ``(RULE-ID, citation).``
+    ME-NO-CURRENCY, ME-DISPLAY, ME-PAYMENT, ME-REPORT. Each line ends with
+    ``(RULE-ID, citation).``
     """
     return [_line(r) for r in checklist_rules(scenario, tournament)]
 
@@ -58,7 +61,8 @@ def readings(scenario: Scenario) -> list[str]:
     """The readings of ambiguous clauses this plan was made under, in plain words.
 
     One line per switch of ``settings`` (``month_rule``, ``tier_coverage``,
-    ``reentry_counts_toward_cap``), each naming the setting and its value, then
+    ``reentry_counts_toward_cap``, ``surcharge_cap``), each naming the setting and its value,
+    a line for ``super_cribbage_licenses_issued`` when it is given, then
     ``"Not legal advice."``.
     """
     s = scenario.settings
@@ -82,9 +86,22 @@ def readings(scenario: Scenario) -> list[str]:
         reentry = ("a re-entry is a new entry and does not count toward the $1,875 a "
                    "participant may pay for a Montana large-stakes tournament "
                    "(reentry_counts_toward_cap: false)")
-    return [
+    if s.surcharge_cap == "license-fee":
+        surcharge = ("a Maine licence-fee surcharge may total at most the licence fee it "
+                     "defrays (the game's per-tournament fee by tier, $75 for super cribbage) "
+                     "and never $125 (surcharge_cap: license-fee, the default)")
+    else:
+        surcharge = ("a Maine licence-fee surcharge may total $125 whatever the licence fee "
+                     "(surcharge_cap: flat)")
+    lines = [
         f"Reading: {month} ({cite('ME-MONTHLY-LIMIT')}).",
         f"Reading: {tier} ({cite('ME-FEES')}).",
         f"Reading: {reentry} ({cite('MT-ENTRY-CAP')}).",
-        "Not legal advice.",
+        f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')}).",
     ]
+    if s.super_cribbage_licenses_issued:
+        given = ", ".join(f"{n} in {y}" for y, n in s.super_cribbage_licenses_issued.items())
+        lines.append(f"Given: super cribbage licences already issued statewide outside this "
+                     f"plan: {given}, counted toward the 15 a year "
+                     f"(super_cribbage_licenses_issued) ({cite('ME-SUPER-CRIBBAGE')}).")
+    return [*lines, "Not legal advice."]
