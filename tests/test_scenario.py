@@ -515,6 +515,8 @@ settings:
   month_rule: start
   tier_coverage: exact
   reentry_counts_toward_cap: false
+  surcharge_cap: flat
+  super_cribbage_licenses_issued: {2027: 3}
 operators:
   - id: room-a
     name: Bitterroot Card Room
@@ -627,6 +629,8 @@ class TestEveryField:
         assert sc.notice_from == dt.date(2026, 12, 20)
         assert (sc.settings.month_rule, sc.settings.tier_coverage,
                 sc.settings.reentry_counts_toward_cap) == ("start", "exact", False)
+        assert sc.settings.surcharge_cap == "flat"
+        assert sc.settings.super_cribbage_licenses_issued == {2027: 3}
         assert [t.id for t in sc.tournaments] == ["deepstack", "wednesday", "holdem", "super",
                                                   "crib-night"]
 
