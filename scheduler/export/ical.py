@@ -22,7 +22,10 @@ line folding at 75 octets, CRLF).
   VTIMEZONE for every zone used, placed before the events (§3.6.5).
 - Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
   (MT-NOTICE, one per operator), the Maine licence application window (ME-APPLICATION-WINDOW)
-  and the disposition-of-funds report (ME-REPORT).
+  and the disposition-of-funds report (ME-REPORT). Their days come from ``scheduler.timing``
+  (``notice_due``, ``application_window``, ``report_due``), the functions the model and the
+  check use; the window opens on the later of 90 days before and ``notice_from``, so no
+  deadline of an occurrence not yet filed is before ``notice_from``.
 """
 
 from __future__ import annotations
