@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, cast
 from constraints.base import Audit, Placed, Rule, Violation, usd
 from scheduler.scenario import TermProblem
 from scheduler.timing import (
-    ME_APPLICATION_BUSINESS_DAYS,
-    is_maine_business_day,
+    application_due,
+    application_earliest_first_day,
+    application_ok,
     local,
-    maine_business_days_after,
 )
 
 if TYPE_CHECKING:
@@ -365,32 +365,32 @@ ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_oth
 
 # ------------------------------------------------------------------ ME-APPLICATION-WINDOW
 def earliest_first_day(notice_from: dt.date) -> dt.date:
-    """ME-APPLICATION-WINDOW (RULES.md reading): an application filed on ``notice_from`` is
-    received at least 10 Maine business days before the first day, so the earliest first day
-    is the 10th Maine business day after ``notice_from``."""
-    return maine_business_days_after(notice_from, ME_APPLICATION_BUSINESS_DAYS)
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the earliest first day whose application,
+    received on ``notice_from`` or later, is on time: the earliest day whose
+    ``application_due`` (10th Maine business day before it) is on or after ``notice_from``
+    (:func:`scheduler.timing.application_earliest_first_day`)."""
+    return application_earliest_first_day(notice_from)
 
 
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff its application is
+    due on or after ``notice_from`` (or the application is already filed, ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
-            or tm.first_day >= earliest_first_day(sc.notice_from))
+            or application_ok(tm.first_day, sc.notice_from))
 
 
 def _check_application(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
-        # count the Maine business days strictly after notice_from up to the first day
-        n, d = 0, a.scenario.notice_from
-        while d < p.first_day and n < ME_APPLICATION_BUSINESS_DAYS:
-            d += dt.timedelta(days=1)
-            n += is_maine_business_day(d)
-        if n < ME_APPLICATION_BUSINESS_DAYS or d > p.first_day:
+        if not application_ok(p.first_day, a.scenario.notice_from):
+            due = application_due(p.first_day)
             yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
                             p.first_day.isoformat(),
-                            f"{p.ref} starts {p.first_day}, fewer than 10 Maine business days "
-                            f"after the earliest filing day {a.scenario.notice_from}; the "
-                            f"licence application must be received 10 business days before")
+                            f"{p.ref} starts {p.first_day}; its licence application had to be "
+                            f"received by {due} (10 Maine business days before), before the "
+                            f"earliest filing day {a.scenario.notice_from}; the earliest "
+                            f"first day is {earliest_first_day(a.scenario.notice_from)}")
 
 
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)

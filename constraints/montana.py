@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from constraints.base import Audit, License, Placed, Rule, Violation, usd
 from scheduler.scenario import TermProblem
-from scheduler.timing import notice_due
+from scheduler.timing import notice_due, notice_ok
 
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
@@ -187,14 +187,14 @@ def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
     ``notice_from``."""
     return (not t.is_large or tm.first_day in t.filed_dates
-            or notice_due(tm.first_day) >= sc.notice_from)
+            or notice_ok(tm.first_day, sc.notice_from))
 
 
 def _check_notice(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         if p.tournament.is_large and p.first_day not in p.tournament.filed_dates:
-            due = p.first_day - dt.timedelta(days=5)
-            if due < a.scenario.notice_from:
+            due = notice_due(p.first_day)
+            if not notice_ok(p.first_day, a.scenario.notice_from):
                 for oid in p.tournament.operators:
                     yield Violation("MT-NOTICE", oid, (p.ref,), p.first_day.isoformat(),
                                     f"{p.ref} starts {p.first_day}; its notice was due {due}, "

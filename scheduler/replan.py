@@ -23,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import application_due, notice_due
+from scheduler.timing import application_ok, notice_ok
 
 
 class PreviousError(ValueError):
@@ -253,12 +253,10 @@ def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bo
     MT large-stakes notice (MT-NOTICE), ME licence application (ME-APPLICATION-WINDOW), else
     the first day itself."""
     if t.is_large:
-        due = notice_due(first_day)
-    elif t.is_me_licensed_game:
-        due = application_due(first_day)
-    else:
-        due = first_day
-    return due < scenario.notice_from
+        return not notice_ok(first_day, scenario.notice_from)
+    if t.is_me_licensed_game:
+        return not application_ok(first_day, scenario.notice_from)
+    return first_day < scenario.notice_from
 
 
 def pinned(scenario: Scenario, previous: list[Announced]) -> dict[str, list[dt.date]]:

@@ -111,9 +111,23 @@ def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, t
     return Timing(start, end, _days_between(start, end))
 
 
+# ------------------------------------------------------------------ deadlines
+# The one place each filing deadline is computed. The model (``allows``), the independent
+# check (``check``), re-planning, the calendars, the report and the figures all call these.
+# Every deadline is a calendar day; a first day is *allowed* by a deadline rule iff the
+# deadline is on or after ``notice_from`` (the earliest day anything can still be filed), so
+# no deadline emitted for an allowed, not-yet-filed first day is before ``notice_from``.
+
 def notice_due(first_day: dt.date) -> dt.date:
-    """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department."""
+    """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department of a large-stakes
+    tournament, ``first_day`` − 5 calendar days (5 days' notice, exactly 5 allowed)."""
     return first_day - dt.timedelta(days=MT_NOTICE_DAYS)
+
+
+def notice_ok(first_day: dt.date, notice_from: dt.date) -> bool:
+    """MT-NOTICE, MCA 23-5-317(1)(d): whether a notice filed on ``notice_from`` or later can
+    still be on time for ``first_day``, i.e. ``notice_due(first_day) >= notice_from``."""
+    return notice_due(first_day) >= notice_from
 
 
 @lru_cache(maxsize=16)
@@ -149,14 +163,56 @@ def maine_business_days_after(day: dt.date, n: int) -> dt.date:
 
 
 def application_due(first_day: dt.date) -> dt.date:
-    """ME-APPLICATION-WINDOW: the last day the application can be received (10 business
-    days before ``first_day``, Maine state holidays excluded)."""
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the last day the licence application can
+    be received, the 10th Maine business day before ``first_day`` (``first_day`` excluded,
+    Saturdays, Sundays and Maine state holidays skipped). Always a business day."""
     return maine_business_days_before(first_day, ME_APPLICATION_BUSINESS_DAYS)
 
 
 def application_opens(first_day: dt.date) -> dt.date:
-    """ME-APPLICATION-WINDOW: the first day the application can be received (90 days before)."""
+    """ME-APPLICATION-WINDOW: the first day the application can be received by the rule,
+    90 calendar days before ``first_day`` (may be before ``notice_from``: see
+    :func:`application_window`)."""
     return first_day - dt.timedelta(days=ME_APPLICATION_MAX_DAYS)
+
+
+def application_ok(first_day: dt.date, notice_from: dt.date) -> bool:
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: whether an application received on
+    ``notice_from`` or later can still be on time for ``first_day``, i.e.
+    ``application_due(first_day) >= notice_from``. Monotone in ``first_day``: the allowed
+    first days are exactly those on or after :func:`application_earliest_first_day`."""
+    return application_due(first_day) >= notice_from
+
+
+def application_earliest_first_day(notice_from: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW: the earliest first day :func:`application_ok` allows, the day
+    after the 10th Maine business day counted from ``notice_from`` inclusive. E.g.
+    ``notice_from`` Sun 2026-12-20: business days Dec 21, 22, 23, 24, 28, 29, 30, 31, Jan 4,
+    Jan 5 (Dec 25 and Jan 1 holidays) -> Wed 2027-01-06 (its application is due Mon Dec 21)."""
+    d = notice_from if is_maine_business_day(notice_from) else \
+        maine_business_days_after(notice_from, 1)
+    return maine_business_days_after(d, ME_APPLICATION_BUSINESS_DAYS - 1) + dt.timedelta(days=1)
+
+
+def application_window(first_day: dt.date, notice_from: dt.date) -> tuple[dt.date, dt.date]:
+    """ME-APPLICATION-WINDOW: ``(opens, due)``, the days between which the application for a
+    licence whose first covered day is ``first_day`` is to be received, as the calendars show
+    them. ``due`` is :func:`application_due`. ``opens`` is :func:`application_opens` (90 days
+    before), moved forward to ``notice_from`` when that is later and the window is still open
+    on ``notice_from`` (nothing is emitted before the day the plan is made as of). When
+    ``due`` is already before ``notice_from`` (an occurrence whose application is filed,
+    ``filed_dates``), both are the historical dates, unchanged."""
+    opens, due = application_opens(first_day), application_due(first_day)
+    if opens < notice_from <= due:
+        opens = notice_from
+    return opens, due
+
+
+def report_due(period_end: dt.date) -> dt.date:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: the disposition-of-funds report for a licensed
+    period ending on ``period_end`` (inclusive) is due on the 10th Maine business day after
+    it. Always a business day, after ``period_end``."""
+    return maine_business_days_after(period_end, ME_REPORT_BUSINESS_DAYS)
 
 
 def month_end(year: int, month: int) -> dt.date:

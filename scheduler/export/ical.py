@@ -22,7 +22,10 @@ line folding at 75 octets, CRLF).
   VTIMEZONE for every zone used, placed before the events (§3.6.5).
 - Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
   (MT-NOTICE, one per operator), the Maine licence application window (ME-APPLICATION-WINDOW)
-  and the disposition-of-funds report (ME-REPORT).
+  and the disposition-of-funds report (ME-REPORT). Their days come from ``scheduler.timing``
+  (``notice_due``, ``application_window``, ``report_due``), the functions the model and the
+  check use; the window opens on the later of 90 days before and ``notice_from``, so no
+  deadline of an occurrence not yet filed is before ``notice_from``.
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ from scheduler.export.checklist import checklist, readings
 from scheduler.plan import Plan, Row
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
-    ME_REPORT_BUSINESS_DAYS,
-    application_due,
+    MT_NOTICE_DAYS,
     application_opens,
-    maine_business_days_after,
+    application_window,
     month_end,
+    notice_due,
+    report_due,
 )
 
 PRODID = "-//tourney//tourney 0.1//EN"
@@ -196,7 +200,7 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                 uid = f"notice-{c.uid}-{oid}"
                 ev = _new_event(uid, stamp, f"Cancelled: notice for {c.title}", c.sequence)
                 ev.add("status", "CANCELLED")
-                due = c.first_day - dt.timedelta(days=5)
+                due = notice_due(c.first_day)
                 _all_day(ev, due, due)
                 ev.add("x-tourney-deadline", "mt-notice")
                 yield _Item((_midnight(due), uid), frozenset({oid}), ev, None, (due, due))
@@ -560,7 +564,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         who = op.name if op else row.operator_id
         summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
         text = (f"{who} must notify the Montana Gambling Control Division of {row.title} by "
-                f"{_day(row.notice_due)}, at least 5 days before its first day "
+                f"{_day(row.notice_due)}, at least {MT_NOTICE_DAYS} days before its first day "
                 f"{_day(row.first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
                 f"held on several premises files its own notice. Permit: "
                 f"{row.license_id or 'none'}.")
@@ -606,21 +610,25 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                                           key=lambda r: (r.first_day, r.ref))) or "none"
         about = (f"{label}, tier {lic.tier}, valid {_day(lic.valid_from)} to "
                  f"{_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
-        window = (f"The application must be received between {_day(application_opens(first))} "
-                  f"and {_day(application_due(first))}: at most 90 days and at least 10 Maine "
+        opens, due = application_window(first, plan.scenario.notice_from)
+        window = (f"The application must be received between {_day(opens)} "
+                  f"and {_day(due)}: at most 90 days and at least 10 Maine "
                   f"business days before the first day it covers, {_day(first)} "
                   f"({cite('ME-APPLICATION-WINDOW')}).")
+        if opens != application_opens(first):
+            window += (f" (90 days before is {_day(application_opens(first))}, before this "
+                       f"plan's notice_from; the window is shown from notice_from.)")
         yield _deadline(f"application-opens-{lic.license_id}", stamp,
-                        f"Application window opens: {subject}", application_opens(first),
+                        f"Application window opens: {subject}", opens,
                         f"{about}\n{window}", "me-application-opens", WINDOW_ALARM,
                         lic.operator_id)
         yield _deadline(f"application-due-{lic.license_id}", stamp,
-                        f"Application due: {subject}", application_due(first),
+                        f"Application due: {subject}", due,
                         f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
                         lic.operator_id)
         periods = _report_periods(lic)
         for end in periods:
-            due = maine_business_days_after(end, ME_REPORT_BUSINESS_DAYS)
+            due = report_due(end)
             suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
             period = (f"the month ending {_day(end)}" if lic.kind == "me-annual"
                       else f"the licensed period ending {_day(end)}")

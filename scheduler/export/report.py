@@ -25,6 +25,7 @@ from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.summary import summary_text
 from scheduler.plan import Plan
+from scheduler.timing import MT_NOTICE_DAYS
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -199,8 +200,9 @@ def _licences(plan: Plan) -> str:
              '<td colspan="3"></td></tr>')
     return ("<table>" + head + "\n" + "\n".join(rows) + "\n" + total + "</table>\n"
             '<p class="muted">Apply by: the last day a Maine application can be received '
-            f"({_e(cite('ME-APPLICATION-WINDOW'))}). Montana notices are due 5 days before each "
-            f"large-stakes tournament ({_e(cite('MT-NOTICE'))}); see the calendars.</p>")
+            f"({_e(cite('ME-APPLICATION-WINDOW'))}). Montana notices are due {MT_NOTICE_DAYS} "
+            f"days before each large-stakes tournament ({_e(cite('MT-NOTICE'))}); see the "
+            "calendars.</p>")
 
 
 def _unscheduled(plan: Plan) -> str:
