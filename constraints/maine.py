@@ -366,15 +366,16 @@ ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_oth
 # ------------------------------------------------------------------ ME-APPLICATION-WINDOW
 def earliest_first_day(notice_from: dt.date) -> dt.date:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the earliest first day whose application,
-    received on ``notice_from`` or later, is on time: the earliest day whose
-    ``application_due`` (10th Maine business day before it) is on or after ``notice_from``
-    (:func:`scheduler.timing.application_earliest_first_day`)."""
+    received on ``notice_from`` or later, is on time: at least the 10th Maine business day
+    after ``notice_from``, with its ``application_due`` (10th Maine business day before it) on
+    or after ``notice_from`` (:func:`scheduler.timing.application_earliest_first_day`)."""
     return application_earliest_first_day(notice_from)
 
 
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff its application is
-    due on or after ``notice_from`` (or the application is already filed, ``filed_dates``)."""
+    """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff
+    :func:`scheduler.timing.application_ok` (or the application is already filed,
+    ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
             or application_ok(tm.first_day, sc.notice_from))
 
@@ -384,13 +385,15 @@ def _check_application(a: Audit) -> Iterator[Violation]:
         if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
         if not application_ok(p.first_day, a.scenario.notice_from):
-            due = application_due(p.first_day)
+            nf, due = a.scenario.notice_from, application_due(p.first_day)
+            why = (f"its licence application had to be received by {due} (10 Maine business "
+                   f"days before), before the earliest filing day {nf}" if due < nf else
+                   f"it is fewer than 10 Maine business days after the earliest filing day "
+                   f"{nf}")
             yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
                             p.first_day.isoformat(),
-                            f"{p.ref} starts {p.first_day}; its licence application had to be "
-                            f"received by {due} (10 Maine business days before), before the "
-                            f"earliest filing day {a.scenario.notice_from}; the earliest "
-                            f"first day is {earliest_first_day(a.scenario.notice_from)}")
+                            f"{p.ref} starts {p.first_day}; {why}; the earliest first day is "
+                            f"{earliest_first_day(nf)}")
 
 
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)

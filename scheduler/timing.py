@@ -177,21 +177,33 @@ def application_opens(first_day: dt.date) -> dt.date:
 
 
 def application_ok(first_day: dt.date, notice_from: dt.date) -> bool:
-    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: whether an application received on
-    ``notice_from`` or later can still be on time for ``first_day``, i.e.
-    ``application_due(first_day) >= notice_from``. Monotone in ``first_day``: the allowed
-    first days are exactly those on or after :func:`application_earliest_first_day`."""
-    return application_due(first_day) >= notice_from
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (RULES.md reading): whether an application
+    received on ``notice_from`` or later can still be on time for ``first_day``. Both must hold:
+
+    - the row as written: ``first_day`` is not earlier than the 10th Maine business day after
+      ``notice_from`` (``maine_business_days_after(notice_from, 10)``);
+    - the application's own due date, :func:`application_due` (the 10th Maine business day
+      before ``first_day``), is not before ``notice_from``: no emitted deadline precedes the
+      day the plan is made as of (they differ when ``notice_from`` is not a business day).
+
+    Monotone in ``first_day``: the allowed first days are exactly those on or after
+    :func:`application_earliest_first_day`."""
+    return (first_day >= maine_business_days_after(notice_from, ME_APPLICATION_BUSINESS_DAYS)
+            and application_due(first_day) >= notice_from)
 
 
 def application_earliest_first_day(notice_from: dt.date) -> dt.date:
-    """ME-APPLICATION-WINDOW: the earliest first day :func:`application_ok` allows, the day
-    after the 10th Maine business day counted from ``notice_from`` inclusive. E.g.
-    ``notice_from`` Sun 2026-12-20: business days Dec 21, 22, 23, 24, 28, 29, 30, 31, Jan 4,
-    Jan 5 (Dec 25 and Jan 1 holidays) -> Wed 2027-01-06 (its application is due Mon Dec 21)."""
-    d = notice_from if is_maine_business_day(notice_from) else \
-        maine_business_days_after(notice_from, 1)
-    return maine_business_days_after(d, ME_APPLICATION_BUSINESS_DAYS - 1) + dt.timedelta(days=1)
+    """ME-APPLICATION-WINDOW: the earliest first day :func:`application_ok` allows.
+
+    E.g. ``notice_from`` Mon 2027-01-04: 10 business days after it are Jan 5-8, 11-15, (MLK
+    Day Jan 18) 19 -> Tue 2027-01-19 (due Jan 4). ``notice_from`` Sun 2026-12-20: the 10th
+    business day after it is Jan 5 (Dec 21, 22, 23, 24, 28, 29, 30, 31, Jan 4, 5; Dec 25 and
+    Jan 1 holidays), but Jan 5's application would be due Fri Dec 18, before ``notice_from``;
+    Wed 2027-01-06 is due Mon Dec 21 -> Jan 6."""
+    day = maine_business_days_after(notice_from, ME_APPLICATION_BUSINESS_DAYS)
+    while application_due(day) < notice_from:
+        day += dt.timedelta(days=1)
+    return day
 
 
 def application_window(first_day: dt.date, notice_from: dt.date) -> tuple[dt.date, dt.date]:

