@@ -673,9 +673,10 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
                     p.first_day, p.timing.last_day):
                 yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; a {label} is valid "
                           f"over its one game's days, {days} ({cite})", (ref,))
-            elif not one_game and not _within(p, lic):
+            elif not one_game and not all(lic.valid_from <= x <= lic.valid_to
+                                          for x in p.timing.days):
                 yield bad(f"it lists {ref}, conducted {days}, but is valid only "
-                          f"{_span(lic.valid_from, _statutory_end(lic))}: a licence covers a "
+                          f"{_span(lic.valid_from, lic.valid_to)}: a licence covers a "
                           f"game only if every day the game is conducted lies within its "
                           f"validity ({cite})", (ref,))
 

@@ -482,10 +482,10 @@ def _check_permit_rows(a: Audit) -> Iterator[Violation]:
                 yield bad(f"it lists {ref}, a {t.type} tournament; a {label} covers only "
                           f"{'large' if large else 'small'}-stakes tournaments "
                           f"(MCA 23-5-317{clause})", (ref,))
-            elif not any(lic.valid_from <= d <= _effective_end(op, lic) for d in p.timing.days):
+            elif not any(lic.valid_from <= d <= lic.valid_to for d in p.timing.days):
                 yield bad(f"it lists {ref}, played {_span(p.first_day, p.timing.last_day)}, "
-                          f"but no day of play falls in its permit year "
-                          f"{py}..{_effective_end(op, lic)}", (ref,))
+                          f"but no day of play falls in its validity "
+                          f"{_span(lic.valid_from, lic.valid_to)}", (ref,))
 
 
 def _check_permits(a: Audit) -> Iterator[Violation]:
