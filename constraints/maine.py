@@ -14,13 +14,14 @@ from decimal import Decimal
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from constraints.base import Audit, Placed, Rule, Violation, usd
+from constraints.base import Audit, License, Placed, Rule, Violation, usd
 from scheduler.scenario import TermProblem
 from scheduler.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
     local,
+    month_end,
 )
 
 if TYPE_CHECKING:
@@ -531,12 +532,15 @@ def monthly_never_cheaper() -> bool:
 
 
 def _encode_fees(ctx: ModelContext) -> None:
-    """Every tournament game is covered by a per-tournament licence of its tier or by an annual
-    licence (12 months from a game's first day) of a covering tier (``tier_coverage``). Over
-    100 players: per-tournament only.
+    """Every tournament game is covered by a per-tournament licence of its tier (exactly that
+    game, valid over its days) or by an annual licence (12 months from a game's first day) of
+    a covering tier (``tier_coverage``) that is valid on every day the game is conducted
+    (``Timing.days``): a game starting on the annual licence's last day and running past
+    midnight is not covered by it. Over 100 players: per-tournament only.
 
-    Monthly licences are left out because they never cost less: ME-MONTHLY-LIMIT allows at
-    most 2 games to start in a month, and 2 per-tournament licences cost at most
+    Monthly licences are left out because they never cost less: a monthly licence covers only
+    games conducted wholly within its calendar month, ME-MONTHLY-LIMIT allows at most 2 of
+    those, and 2 per-tournament licences cost at most
     2 x $40 = $80 < $100 (1-50) or 2 x $75 = $150 < $200 (51-100), and $40 + $75 = $115 < $200
     when a 51-100 monthly licence would cover one game of each tier (see
     :func:`monthly_never_cheaper`)."""
@@ -562,9 +566,11 @@ def _encode_fees(ctx: ModelContext) -> None:
         annual: dict[int, tuple[list[dt.date], list[cp_model.LinearExpr]]] = {}
         for tier in (0, 1):
             on_day: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
+            span = 0  # the most calendar days after its first day a game of the tier runs into
             for c, v in games:
                 if tier in covering_tiers(c.tournament.players or 1, cov):
                     on_day[c.first_day].append(v)
+                    span = max(span, (c.timing.last_day - c.first_day).days)
             days = sorted(on_day)
             lits = []
             for d in days:
@@ -577,9 +583,12 @@ def _encode_fees(ctx: ModelContext) -> None:
                     covers=covers_period(("tournament-game",), d, end,
                                          partial(_tier_covers, tier, cov))))
                 # Symmetry breaking (cuts only plans that cost more or the same): bought only
-                # when a game it covers starts that day, and two annual licences of one tier
-                # never overlap (the later one can start on the first game after the earlier
-                # one ends). Licences of different tiers may overlap.
+                # when a game it covers starts that day, and a second annual licence of one
+                # tier starts only after annual_end(first) - span: the games the second covers
+                # and the first does not end after annual_end(first), so they start after
+                # annual_end(first) - span, and the second can start on the first of them
+                # (a game starting on the first licence's last day and running past midnight
+                # needs the second). Licences of different tiers may overlap.
                 m.add(sum(on_day[d]) >= var)
             prefix: list[cp_model.LinearExpr] = [cp_model.LinearExpr.constant(0)]
             for k, var in enumerate(lits):
@@ -587,7 +596,7 @@ def _encode_fees(ctx: ModelContext) -> None:
                 m.add(total == prefix[-1] + var)
                 prefix.append(total)
             for i, d in enumerate(days):
-                j = bisect_right(days, annual_end(d))
+                j = bisect_right(days, annual_end(d) - dt.timedelta(days=span))
                 if j - i > 1:
                     m.add(prefix[j] - prefix[i] <= 1)
             annual[tier] = (days, prefix)
@@ -603,9 +612,10 @@ def _encode_fees(ctx: ModelContext) -> None:
             cover: cp_model.LinearExpr = cp_model.LinearExpr.sum([per])
             for k in covering_tiers(t.players or 1, cov):
                 days, prefix = annual[k]
-                # starts a with a <= first day <= annual_end(a), i.e. in the year before
-                lo = bisect_left(days, c.first_day - dt.timedelta(days=366))
-                while lo < len(days) and annual_end(days[lo]) < c.first_day:
+                # starts a with a <= first day and last day <= annual_end(a): the licence is
+                # valid on every day the game is conducted (annual_end never decreases in a)
+                lo = bisect_left(days, c.timing.last_day - dt.timedelta(days=366))
+                while lo < len(days) and annual_end(days[lo]) < c.timing.last_day:
                     lo += 1
                 hi = bisect_right(days, c.first_day)
                 if hi > lo:
@@ -613,33 +623,198 @@ def _encode_fees(ctx: ModelContext) -> None:
             m.add(cover >= v)
 
 
-def _check_fees(a: Audit) -> Iterator[Violation]:
-    cov = a.scenario.settings.tier_coverage
-    for p in a.placed:
-        t = p.tournament
-        if t.type not in ("tournament-game", "super-cribbage"):
+LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+"""ME-FEES, ME-SUPER-CRIBBAGE: the Maine licences.csv ``kind`` values."""
+
+
+def statute_fee(kind: str, tier: str) -> int | None:
+    """ME-FEES, 17 M.R.S. § 1836(3-A), (4-A): the fee (USD) of a licence of ``kind`` and
+    ``tier`` (a :data:`TIERS` label); None when no such licence exists (e.g. an annual licence
+    over 100 players)."""
+    if kind == "me-super-cribbage":
+        return SUPER_CRIBBAGE_FEE
+    if tier not in TIERS:
+        return None
+    k = TIERS.index(tier)
+    if kind == "me-per-tournament":
+        return PER_TOURNAMENT_FEE[k]
+    if kind in ("me-monthly", "me-annual") and k < 2:
+        return (MONTHLY_FEE if kind == "me-monthly" else ANNUAL_FEE)[k]
+    return None
+
+
+def _span(first: dt.date, last: dt.date) -> str:
+    return first.isoformat() if first == last else f"{first}..{last}"
+
+
+def _label(kind: str) -> str:
+    return {"me-per-tournament": "per-tournament licence", "me-monthly": "monthly licence",
+            "me-annual": "annual licence",
+            "me-super-cribbage": "super cribbage licence"}.get(kind, kind)
+
+
+def _statutory_end(lic: License) -> dt.date:
+    """The last day a Maine licence row covers: its ``valid_to``, but never past what the
+    statute gives its kind (annual: 12 months from its first day; monthly: the end of its
+    calendar month); a row valid longer covers no more."""
+    if lic.kind == "me-annual":
+        return min(lic.valid_to, annual_end(lic.valid_from))
+    if lic.kind == "me-monthly":
+        return min(lic.valid_to, month_end(lic.valid_from.year, lic.valid_from.month))
+    return lic.valid_to
+
+
+def _within(p: Placed, lic: License) -> bool:
+    """ME-FEES: every day ``p`` is conducted (``Timing.days``) lies in the licence's validity."""
+    return all(lic.valid_from <= d <= _statutory_end(lic) for d in p.timing.days)
+
+
+def _row_violation(lic: License, message: str, refs: tuple[str, ...] | None = None
+                   ) -> Violation:
+    """ME-FEES about one licences.csv row: its operator, the occurrences it lists (or
+    ``refs``), its validity as the dates, and the sentence after the licence id."""
+    return Violation("ME-FEES", lic.operator_id, lic.covers if refs is None else refs,
+                     _span(lic.valid_from, lic.valid_to), f"licence {lic.license_id}: {message}")
+
+
+def _licence_rows(a: Audit) -> Iterator[License]:
+    """The licences.csv rows Maine answers for (every row Montana does not), of the
+    operators the schedule covers."""
+    for lic in a.licenses:
+        if not (lic.jurisdiction == "MT" or lic.kind.startswith("mt-")) and (
+                a.operators is None or lic.operator_id in a.operators):
+            yield lic
+
+
+def _check_licence_rows(a: Audit) -> Iterator[Violation]:
+    """Each Maine row of licenses.csv against 17 M.R.S. § 1836(3-A), (4-A): a known kind of a
+    Maine operator; a tier that exists for the kind and fits every game it lists (player cap,
+    ``tier_coverage``); the statute's fee for kind and tier; the statute's validity (annual:
+    12 months from its first day; monthly: one calendar month; per-tournament and super
+    cribbage: exactly one game, valid over that game's days); every game it lists conducted
+    wholly within its validity."""
+    sc = a.scenario
+    cov = sc.settings.tier_coverage
+    ops = {o.id: o for o in sc.operators}
+    placed = {p.ref: p for p in a.placed}
+    for lic in _licence_rows(a):
+        oid, kind, tier, refs = lic.operator_id, lic.kind, lic.tier, lic.covers
+        bad = partial(_row_violation, lic)
+
+        op = ops.get(oid)
+        if op is None or op.jurisdiction != "ME":
+            yield bad(f"operator {oid!r} is not a Maine organization of the scenario; a "
+                      "tournament game licence is issued to a Maine organization "
+                      "(17 M.R.S. § 1836(3-A))")
             continue
+        if kind not in LICENCE_KINDS:
+            yield bad(f"kind {kind!r} is not a Maine licence (me-per-tournament, me-monthly, "
+                      "me-annual: 17 M.R.S. § 1836(3-A); me-super-cribbage: § 1836(4-A))")
+            continue
+        label = _label(kind)
+        one_game = kind in ("me-per-tournament", "me-super-cribbage")
+        cite = "17 M.R.S. § 1836(4-A)" if kind == "me-super-cribbage" else \
+            "17 M.R.S. § 1836(3-A)"
+        fee = statute_fee(kind, tier)
+        if kind != "me-super-cribbage" and fee is None:
+            tiers = TIERS if kind == "me-per-tournament" else TIERS[:2]
+            yield bad(f"tier {tier!r} does not exist for a {label} ({', '.join(tiers)} "
+                      f"players; {cite})")
+        elif fee is not None and lic.fee_usd != fee:
+            yield bad(f"a {label}" + ("" if kind == "me-super-cribbage" else f" of tier {tier}")
+                      + f" costs {usd(fee)} ({cite}); it is listed at {usd(lic.fee_usd)}")
+        # validity length
+        if kind == "me-annual" and lic.valid_to != annual_end(lic.valid_from):
+            yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; an annual licence is "
+                      f"valid 12 months from its first day, {lic.valid_from}.."
+                      f"{annual_end(lic.valid_from)} ({cite}: $750 / $1,500)")
+        if kind == "me-monthly":
+            first = lic.valid_from.replace(day=1)
+            last = month_end(first.year, first.month)
+            if (lic.valid_from, lic.valid_to) != (first, last):
+                yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; a monthly licence "
+                          f"is valid for one calendar month, e.g. {first}..{last} "
+                          f"({cite}: $100 / $200)")
+        if one_game and len(refs) != 1:
+            yield bad(f"a {label} covers exactly one game ({cite}: "
+                      + ("$75 each" if kind == "me-super-cribbage" else "$40 to $600 each")
+                      + f"); it lists {len(refs)}"
+                      + (f": {', '.join(refs[:5])}{', ...' if len(refs) > 5 else ''}"
+                         if refs else ""))
+        for ref in refs:
+            p = placed.get(ref)
+            if p is None:
+                continue  # a licence bought for a game not held: not unlawful
+            t = p.tournament
+            days = _span(p.first_day, p.timing.last_day)
+            want = "super-cribbage" if kind == "me-super-cribbage" else "tournament-game"
+            if t.type != want:
+                yield bad(f"it lists {ref}, a {t.type}; a {label} covers a {want} "
+                          f"({cite})", (ref,))
+                continue
+            players = t.players or 1
+            own = TIERS[tier_index(players)]
+            if kind == "me-per-tournament" and tier in TIERS and tier != own:
+                yield bad(f"it lists {ref} ({players} players, tier {own}); a per-tournament "
+                          f"licence is of its game's tier ({cite}: {own} "
+                          f"{usd(PER_TOURNAMENT_FEE[TIERS.index(own)])})", (ref,))
+            elif (kind in ("me-monthly", "me-annual") and tier in TIERS[:2]
+                  and TIERS.index(tier) not in covering_tiers(players, cov)):
+                yield bad(f"it lists {ref} ({players} players, tier {own}); a {tier} {label} "
+                          f"does not cover it (tier_coverage: {cov}; {cite})", (ref,))
+            if one_game and len(refs) == 1 and (lic.valid_from, lic.valid_to) != (
+                    p.first_day, p.timing.last_day):
+                yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; a {label} is valid "
+                          f"over its one game's days, {days} ({cite})", (ref,))
+            elif not one_game and not all(lic.valid_from <= x <= lic.valid_to
+                                          for x in p.timing.days):
+                yield bad(f"it lists {ref}, conducted {days}, but is valid only "
+                          f"{_span(lic.valid_from, lic.valid_to)}: a licence covers a "
+                          f"game only if every day the game is conducted lies within its "
+                          f"validity ({cite})", (ref,))
+
+
+def _check_fees(a: Audit) -> Iterator[Violation]:
+    """Each Maine licences.csv row (:func:`_check_licence_rows`), then every licensed game:
+    covered on every day it is conducted by a licence of a kind and tier that covers it. A
+    per-tournament (or super cribbage) licence covers one game only: one that lists the game's
+    tournament (matched by date, not by number) and is valid on its days; each such licence
+    is used for one game."""
+    yield from _check_licence_rows(a)
+    cov = a.scenario.settings.tier_coverage
+    used: set[int] = set()
+    games = sorted((p for p in a.placed
+                    if p.tournament.type in ("tournament-game", "super-cribbage")),
+                   key=lambda p: (p.first_day, p.ref))
+    for p in games:
+        t = p.tournament
         players = t.players or 1
         ti = tier_index(players)
         ok = False
-        for lic in a.licenses:
-            if lic.operator_id != t.operators[0] or not (
-                    lic.valid_from <= p.first_day <= lic.valid_to):
+        single: list[tuple[bool, int]] = []  # (lists this very ref, licence index)
+        for i, lic in enumerate(a.licenses):
+            if lic.operator_id != t.operators[0] or not _within(p, lic):
                 continue
-            if t.type == "super-cribbage":
-                ok |= lic.kind == "me-super-cribbage" and lic.fee_usd == SUPER_CRIBBAGE_FEE
-            elif lic.kind == "me-per-tournament":
-                # a licence for this tournament's game on this day (by date, not number)
-                ok |= (lic.tier == TIERS[ti] and lic.fee_usd == PER_TOURNAMENT_FEE[ti]
-                       and any(ref.split("#")[0] == t.id for ref in lic.covers))
-            elif lic.kind in ("me-monthly", "me-annual") and lic.tier in TIERS[:2]:
-                k = TIERS.index(lic.tier)
-                fee = (MONTHLY_FEE if lic.kind == "me-monthly" else ANNUAL_FEE)[k]
-                ok |= k in covering_tiers(players, cov) and lic.fee_usd == fee
+            if lic.kind in ("me-super-cribbage", "me-per-tournament"):
+                if (lic.kind == ("me-super-cribbage" if t.type == "super-cribbage"
+                                 else "me-per-tournament")
+                        and (t.type == "super-cribbage" or lic.tier == TIERS[ti])
+                        and i not in used
+                        and any(ref.split("#")[0] == t.id for ref in lic.covers)):
+                    single.append((p.ref not in lic.covers, i))
+            elif (t.type == "tournament-game" and lic.kind in ("me-monthly", "me-annual")
+                  and lic.tier in TIERS[:2]):
+                ok |= TIERS.index(lic.tier) in covering_tiers(players, cov)
+        if not ok and single:
+            used.add(min(single)[1])
+            ok = True
         if not ok:
+            what = ("a super cribbage licence of its own ($75, 17 M.R.S. § 1836(4-A))"
+                    if t.type == "super-cribbage" else "a licence of its tier")
             yield Violation("ME-FEES", t.operators[0], (p.ref,), p.first_day.isoformat(),
-                            f"{p.ref} on {p.first_day} ({players} players) is not covered by a "
-                            f"licence of its tier (tier_coverage: {cov})")
+                            f"{p.ref} on {_span(p.first_day, p.timing.last_day)} ({players} "
+                            f"players) is not covered by {what} on every day it is conducted "
+                            f"(tier_coverage: {cov})")
 
 
 ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)

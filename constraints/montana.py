@@ -9,6 +9,7 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING
 
 from constraints.base import Audit, License, Placed, Rule, Violation, usd
@@ -369,14 +370,24 @@ def _permit_already_held(op: Operator, sc: Scenario, py: dt.date, large: bool) -
     return kind in h.permits or (large and h.large_stakes + h.charitable > 0)
 
 
+PERMIT_KINDS = {"mt-large-stakes-permit": (True, LARGE_PERMIT_FEE, "(1)(b)"),
+                "mt-small-stakes-permit": (False, SMALL_PERMIT_FEE, "(2)(b)")}
+"""MT-PERMIT-FEES: licences.csv ``kind`` -> (large-stakes?, USD per permit year, clause)."""
+
+
 def _permit_kinds() -> list[tuple[bool, str, int]]:
-    return [(True, "mt-large-stakes-permit", LARGE_PERMIT_FEE),
-            (False, "mt-small-stakes-permit", SMALL_PERMIT_FEE)]
+    return [(large, kind, fee) for kind, (large, fee, _) in PERMIT_KINDS.items()]
+
+
+def _permit_label(kind: str) -> str:
+    return kind.removeprefix("mt-").replace("-", " ")
 
 
 def _encode_permits(ctx: ModelContext) -> None:
     """Buy a permit for each permit year in which the operator conducts a tournament of its
-    kind; $120 (large-stakes) or $500 (small-stakes), not prorated."""
+    kind on any day (``Timing.days``: play Jun 30 - Jul 2 needs the permits of both permit
+    years); $120 (large-stakes) or $500 (small-stakes) per permit year, not prorated
+    (MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b))."""
     from scheduler.model import LicenseOption, covers_period
 
     sc = ctx.scenario
@@ -387,44 +398,124 @@ def _encode_permits(ctx: ModelContext) -> None:
             per_py: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
             for c, v in ctx.of_operator(op.id):
                 if c.tournament.is_large == large:
-                    per_py[op.permit_year_of(c.first_day)].append(v)
+                    for py in op.permit_years_of(c.timing.days):
+                        per_py[py].append(v)
             for py in sorted(per_py):
                 if _permit_already_held(op, sc, py, large):
                     continue
                 permit = ctx.model.new_bool_var(f"{kind}[{op.id},{py}]")
                 for v in per_py[py]:
                     ctx.model.add_implication(v, permit)
-                end = _next_py(op, py) - dt.timedelta(days=1)
+                end = op.permit_year_end(py)
                 ctx.add_license(LicenseOption(
                     permit, op.id, "MT", kind, "", py, end, fee,
                     covers=covers_period(("large-stakes",) if large else ("small-stakes",),
-                                         py, end)))
+                                         py, end, every_day=False)))
 
 
-def _next_py(op: Operator, py: dt.date) -> dt.date:
-    return op.permit_year_of(py + dt.timedelta(days=366 + 1))
+def _span(first: dt.date, last: dt.date) -> str:
+    return first.isoformat() if first == last else f"{first}..{last}"
+
+
+def _row_violation(lic: License, message: str, refs: tuple[str, ...] | None = None
+                   ) -> Violation:
+    """MT-PERMIT-FEES about one licences.csv row: its operator, the occurrences it lists (or
+    ``refs``), its validity as the dates, and the sentence after the licence id."""
+    return Violation("MT-PERMIT-FEES", lic.operator_id, lic.covers if refs is None else refs,
+                     _span(lic.valid_from, lic.valid_to), f"licence {lic.license_id}: {message}")
+
+
+def _permit_rows(a: Audit) -> Iterator[License]:
+    """The licences.csv rows Montana answers for (jurisdiction MT or an ``mt-`` kind), of the
+    operators the schedule covers."""
+    for lic in a.licenses:
+        if (lic.jurisdiction == "MT" or lic.kind.startswith("mt-")) and (
+                a.operators is None or lic.operator_id in a.operators):
+            yield lic
+
+
+def _effective_end(op: Operator, lic: License) -> dt.date:
+    """The last day a permit row covers: its ``valid_to``, but never past the end of the one
+    permit year it is issued for (a row valid longer covers no more)."""
+    return min(lic.valid_to, op.permit_year_end(lic.valid_from))
+
+
+def _check_permit_rows(a: Audit) -> Iterator[Violation]:
+    """Each MT row of licenses.csv against MCA 23-5-317(1)(b), (2)(b): a known permit kind of
+    a Montana operator; $120 (large-stakes) or $500 (small-stakes); valid for exactly one
+    permit year; every occurrence it lists is of its kind and played in that permit year."""
+    sc = a.scenario
+    ops = {o.id: o for o in sc.operators}
+    placed = {p.ref: p for p in a.placed}
+    for lic in _permit_rows(a):
+        oid, refs = lic.operator_id, lic.covers
+        bad = partial(_row_violation, lic)
+
+        op = ops.get(oid)
+        if op is None or op.jurisdiction != "MT":
+            yield bad(f"operator {oid!r} is not a Montana operator of the scenario; a "
+                      "tournament permit is issued to a Montana licensed operator "
+                      "(MCA 23-5-317(1)(b), (2)(b))")
+            continue
+        if lic.kind not in PERMIT_KINDS:
+            yield bad(f"kind {lic.kind!r} is not a Montana tournament permit (mt-large-stakes-"
+                      f"permit {usd(LARGE_PERMIT_FEE)} per permit year, MCA 23-5-317(1)(b); "
+                      f"mt-small-stakes-permit {usd(SMALL_PERMIT_FEE)} per permit year, "
+                      "(2)(b))")
+            continue
+        large, fee, clause = PERMIT_KINDS[lic.kind]
+        label = _permit_label(lic.kind)
+        if lic.fee_usd != fee:
+            yield bad(f"a {label} costs {usd(fee)} per permit year, not prorated "
+                      f"(MCA 23-5-317{clause}); it is listed at {usd(lic.fee_usd)}")
+        py, end = op.permit_year_of(lic.valid_from), op.permit_year_end(lic.valid_from)
+        if (lic.valid_from, lic.valid_to) != (py, end):
+            yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; a {label} is valid for "
+                      f"exactly one permit year, here {py}..{end}, at {usd(fee)} "
+                      f"(MCA 23-5-317{clause})")
+        for ref in refs:
+            p = placed.get(ref)
+            if p is None:
+                continue  # a permit bought for an occurrence not held: not unlawful
+            t = p.tournament
+            if t.type not in ("large-stakes", "small-stakes") or t.is_large != large:
+                yield bad(f"it lists {ref}, a {t.type} tournament; a {label} covers only "
+                          f"{'large' if large else 'small'}-stakes tournaments "
+                          f"(MCA 23-5-317{clause})", (ref,))
+            elif not any(lic.valid_from <= d <= lic.valid_to for d in p.timing.days):
+                yield bad(f"it lists {ref}, played {_span(p.first_day, p.timing.last_day)}, "
+                          f"but no day of play falls in its validity "
+                          f"{_span(lic.valid_from, lic.valid_to)}", (ref,))
 
 
 def _check_permits(a: Audit) -> Iterator[Violation]:
+    """Every day of play of every MT tournament lies in a permit of its kind held for that
+    permit year (bought, listed in licenses.csv, or already held before the plan); then each
+    licences.csv row itself (:func:`_check_permit_rows`)."""
+    yield from _check_permit_rows(a)
     sc = a.scenario
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
         for large, kind, fee in _permit_kinds():
+            mine = [lic for lic in a.licenses if lic.operator_id == op.id and lic.kind == kind]
             for p in a.of_operator(op):
                 if p.tournament.is_large != large:
                     continue
-                py = op.permit_year_of(p.first_day)
-                if _permit_already_held(op, sc, py, large):
-                    continue
-                ok = any(lic.operator_id == op.id and lic.kind == kind
-                         and lic.valid_from <= p.first_day <= lic.valid_to
-                         and lic.fee_usd == fee for lic in a.licenses)
-                if not ok:
-                    yield Violation("MT-PERMIT-FEES", op.id, (p.ref,), p.first_day.isoformat(),
-                                    f"{op.name} holds {p.ref} on {p.first_day} without a "
-                                    f"{kind.removeprefix('mt-').replace('-', ' ')} for the "
-                                    f"{py} permit year ({usd(fee)})")
+                for py in op.permit_years_of(p.timing.days):
+                    if _permit_already_held(op, sc, py, large):
+                        continue
+                    days = [d for d in p.timing.days if op.permit_year_of(d) == py]
+                    missing = [d for d in days if not any(
+                        lic.valid_from <= d <= _effective_end(op, lic) for lic in mine)]
+                    if missing:
+                        yield Violation(
+                            "MT-PERMIT-FEES", op.id, (p.ref,), _span(missing[0], missing[-1]),
+                            f"{op.name} holds {p.ref} on {_span(p.first_day, p.timing.last_day)}"
+                            f" without a {_permit_label(kind)} for the {py} permit year "
+                            f"({usd(fee)}): play on {_span(missing[0], missing[-1])} falls in "
+                            "it, and a permit is needed for every permit year a day of play "
+                            "falls in")
 
 
 MT_PERMIT_FEES = Rule("MT-PERMIT-FEES", encode=_encode_permits, check=_check_permits)

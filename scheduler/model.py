@@ -38,19 +38,30 @@ Covers = Callable[[Tournament, Timing], bool]
 
 
 def covers_occurrence(tournament_id: str, first_day: dt.date) -> Covers:
-    """A licence for one occurrence (per-tournament, super cribbage)."""
+    """A licence for one occurrence (per-tournament, super cribbage; ME-FEES: a
+    per-tournament licence covers exactly one game, valid over that game's days)."""
     def covers(t: Tournament, tm: Timing) -> bool:
         return t.id == tournament_id and tm.first_day == first_day
     return covers
 
 
 def covers_period(types: tuple[str, ...], valid_from: dt.date, valid_to: dt.date,
-                  players_ok: Callable[[int], bool] | None = None) -> Covers:
-    """A licence or permit for every occurrence of ``types`` whose first day is in
-    [valid_from, valid_to] (and whose player cap ``players_ok`` accepts)."""
+                  players_ok: Callable[[int], bool] | None = None, *,
+                  every_day: bool = True) -> Covers:
+    """A licence or permit valid [valid_from, valid_to] (dates, inclusive) for occurrences of
+    ``types`` (whose player cap ``players_ok`` accepts), judged on the days the occurrence is
+    conducted (``Timing.days``, the one answer to "which days is it conducted on").
+
+    ``every_day=True`` (a licence, ME-FEES, 17 M.R.S. § 1836(3-A)): it covers an occurrence
+    only if every day of it lies in the period. ``every_day=False`` (a permit,
+    MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)): it covers the occurrence's days in its permit
+    year, i.e. any occurrence with a day in the period; an occurrence across a permit-year
+    boundary needs the permit of each permit year it touches."""
     def covers(t: Tournament, tm: Timing) -> bool:
-        return (t.type in types and valid_from <= tm.first_day <= valid_to
-                and (players_ok is None or players_ok(t.players or 1)))
+        if t.type not in types or (players_ok is not None and not players_ok(t.players or 1)):
+            return False
+        inside = [valid_from <= d <= valid_to for d in tm.days]
+        return all(inside) if every_day else any(inside)
     return covers
 
 

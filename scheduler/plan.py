@@ -274,8 +274,7 @@ class Plan:
                 for (oid, rule, period), (used, limit) in found.items():
                     if oid == op.id:
                         start = dt.date.fromisoformat(period)
-                        end = op.permit_year_of(start + dt.timedelta(days=366))
-                        records.append(_usage(op.id, rule, start, end - dt.timedelta(days=1),
+                        records.append(_usage(op.id, rule, start, op.permit_year_end(start),
                                               used, limit))
             elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
                 counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}

@@ -311,6 +311,19 @@ class Operator(_Model):
         start = _safe_date(day.year, month, mday)
         return start if start <= day else _safe_date(day.year - 1, month, mday)
 
+    def permit_year_end(self, day: dt.date) -> dt.date:
+        """MT-PERMIT-YEAR: last day of the permit year containing ``day`` (the day before the
+        next permit year's first day; a permit year is 365 or 366 days long, so 366 days after
+        its first day always lies in the next one)."""
+        start = self.permit_year_of(day)
+        return self.permit_year_of(start + dt.timedelta(days=366)) - dt.timedelta(days=1)
+
+    def permit_years_of(self, days: Sequence[dt.date]) -> tuple[dt.date, ...]:
+        """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): first days of every permit year that one
+        of ``days`` falls in (e.g. the ``Timing.days`` of an occurrence), sorted. A tournament
+        played Jun 30 - Jul 2 falls in two permit years (Jul 1 - Jun 30) and needs both permits."""
+        return tuple(sorted({self.permit_year_of(d) for d in days}))
+
 
 def _safe_date(year: int, month: int, day: int) -> dt.date:
     try:

@@ -729,29 +729,36 @@ def test_mt_small_stakes_permit_costs_500(tmp_path: Path) -> None:
     sched = HEADER + mt_rows(night, "room", ["2027-01-06"])
     lic = ("room/small-stakes-permit/2026-07-01,room,MT,mt-small-stakes-permit,,2026-07-01,"
            "2027-06-30,{fee},night#1\n")
-    pair(tmp_path, data, sched, sched, [("MT-PERMIT-FEES", "room", "night", "1", "2027-01-06")],
-         bad_licenses=LIC_HEADER + lic.format(fee=120),
-         good_licenses=LIC_HEADER + lic.format(fee=500))
+    # the row is wrong (a small-stakes permit listed at $120): reported on the row, dated by
+    # its validity; the tournament it lists is covered by it, so not reported again
+    recs = pair(tmp_path, data, sched, sched,
+                [("MT-PERMIT-FEES", "room", "night", "1", "2026-07-01..2027-06-30")],
+                bad_licenses=LIC_HEADER + lic.format(fee=120),
+                good_licenses=LIC_HEADER + lic.format(fee=500))
+    assert "costs $500 per permit year" in recs[0]["message"]
 
 
 def test_me_fees_licence_of_the_games_tier(tmp_path: Path) -> None:
     # An 80-player game is in the 51-100 tier: a $75 per-tournament licence; a 1-50 one ($40)
-    # does not cover it.
+    # does not cover it: the row lists a game of another tier, and the game is not covered.
     holdem = game("holdem", "Hold'em Eighty", players=80)
     data = scenario([post()], [holdem])
     s = at("2027-01-09", "12:00", NEW_YORK)
     sched = HEADER + row(holdem, 1, "post", s, plus(s, 12))
     lic = ("post/per-tournament/2027-01-09/holdem-1,post,ME,me-per-tournament,{tier},"
            "2027-01-09,2027-01-09,{fee},holdem#1\n")
-    recs = pair(tmp_path, data, sched, sched, [("ME-FEES", "post", "holdem", "1", "2027-01-09")],
+    recs = pair(tmp_path, data, sched, sched,
+                [("ME-FEES", "post", "holdem", "1", "2027-01-09")] * 2,
                 bad_licenses=LIC_HEADER + lic.format(tier="1-50", fee=40),
                 good_licenses=LIC_HEADER + lic.format(tier="51-100", fee=75))
-    assert "(80 players) is not covered" in recs[0]["message"]
+    assert "(80 players, tier 51-100)" in recs[0]["message"]
+    assert "(80 players) is not covered" in recs[1]["message"]
 
 
 def test_me_fees_tier_coverage_reading(tmp_path: Path) -> None:
     # A 40-player game under a 51-100 annual licence ($1,500): covered under tier_coverage up
-    # (the default), not under exact.
+    # (the default), not under exact (the row lists a game it does not cover, dated by the
+    # row's validity, and the game is not covered).
     holdem = game("holdem", "Hold'em Forty")
     s = at("2027-01-09", "12:00", NEW_YORK)
     sched = HEADER + row(holdem, 1, "post", s, plus(s, 12))
@@ -764,7 +771,8 @@ def test_me_fees_tier_coverage_reading(tmp_path: Path) -> None:
         res = check(sc, write_schedule(folder, sched, licenses=lic))
         assert res.exit_code == code, res.output
         assert found(res) == ([] if code == 0 else
-                              [("ME-FEES", "post", "holdem", "1", "2027-01-09")])
+                              [("ME-FEES", "post", "holdem", "1", "2027-01-09..2028-01-08"),
+                               ("ME-FEES", "post", "holdem", "1", "2027-01-09")])
 
 
 def test_fees_not_checked_without_licenses_csv(tmp_path: Path) -> None:

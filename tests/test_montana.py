@@ -896,10 +896,13 @@ class TestMtPermitFees:
         assert violated(sc, occ, both) == []
         assert violations(sc, occ, both[:1]) == [("MT-PERMIT-FEES", "room-a", "2027-08-04")]
         assert violations(sc, occ, both[1:]) == [("MT-PERMIT-FEES", "room-a", "2027-08-06")]
-        # a permit of the wrong permit year or the wrong fee does not count
-        wrong = [permit("room-a", "2026-07-01"), permit("room-a", "2027-07-01", fee=100),
-                 both[1]]
+        # a permit of the wrong permit year does not count
+        wrong = [permit("room-a", "2026-07-01"), both[1]]
         assert violations(sc, occ, wrong) == [("MT-PERMIT-FEES", "room-a", "2027-08-06")]
+        # a permit listed at the wrong fee ($100, not $120) is reported on its own row (its
+        # validity as the dates); the tournament it covers is not reported a second time
+        assert violations(sc, occ, [permit("room-a", "2027-07-01", fee=100), both[1]]) == [
+            ("MT-PERMIT-FEES", "room-a", "2027-07-01..2028-06-30")]
 
     def test_checker_held_means_permit_held(self) -> None:
         sc = load(operators=[op(held_in_current_permit_year={"large_stakes": 1})],
