@@ -295,15 +295,6 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                 ax.bar([bar.get_x() + bar.get_width() / 2], [part], bottom=[top - part],
                        width=bar.get_width(), fill=False, hatch="//", edgecolor="white",
                        linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
-    if hatched and any(hatched.values()):
-        from matplotlib.patches import Patch
-
-        ax.add_artist(ax.legend(handles=[Patch(facecolor="#7f7f7f", hatch="//",
-                                               edgecolor="white",
-                                               label=f"charitable beyond the first "
-                                                     f"{CHARITY_LIMIT}")],
-                                fontsize=7, loc="lower left", bbox_to_anchor=(1.0, 0.0),
-                                frameon=False))
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
     from matplotlib.ticker import MaxNLocator
@@ -315,7 +306,15 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(0, max([limit, *used.values()]) * 1.15)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    handles, _ = ax.get_legend_handles_labels()
+    if hatched and any(hatched.values()):
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
+                             label=f"hatched: charitable\nbeyond the first "
+                                   f"{CHARITY_LIMIT}"))
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              frameon=False)
     ax.spines["top"].set_visible(False)
     ax.spines["right"].set_visible(False)
 
