@@ -402,7 +402,10 @@ def _encode_large_limit(ctx: ModelContext) -> None:
             non, char = per_py[py]
             hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
             held_counted = hl + max(0, hc - CHARITY_LIMIT)
-            held = f" ({held_counted} counted held before the plan)" if held_counted else ""
+            beyond = held_counted - hl
+            held = (f" ({held_counted} held before the plan" + (
+                f", {beyond} of them charitable beyond the first {CHARITY_LIMIT}"
+                if beyond else "") + ")") if held_counted else ""
             room = LARGE_LIMIT - held_counted
             if len(non) > room:
                 ctx.model.add(sum(non) <= max(room, 0)).with_name(

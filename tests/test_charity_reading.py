@@ -368,3 +368,23 @@ class TestImpossibleHistory:
         plan = run(sc)
         assert firsts(plan) == []
         assert [u.rule_ids[0] for u in plan.unscheduled_list] == ["MT-LARGE-LIMIT"] * 2
+
+
+# ======================================================= 7. conflicts name the reading
+def test_conflict_of_required_charitable_names_the_counted_ones() -> None:
+    # held 14 non-charitable + 4 charitable (3 free + 1 counted) = 15 counted; 2 charitable
+    # required in January: both are counted (the 3 free are used), 15 + 2 = 17 > 16.
+    # The minimal conflict: the request and MT-LARGE-LIMIT with the charitable reading.
+    from scheduler.explain import minimal_conflicts
+
+    sc = load(horizon={"start": "2027-01-01", "end": "2027-01-31"},
+              operators=[mt_room(held_in_current_permit_year={"large_stakes": 14,
+                                                              "charitable": 4})],
+              tournaments=[charity("c", count=2, required=2)])
+    found = minimal_conflicts(sc)
+    assert [[(m.rule, m.text) for m in c] for c in found] == [[
+        ("REQUEST", "c needs 2 occurrence(s) placed (required: 2)"),
+        ("MT-LARGE-LIMIT", "room-a holds at most 16 counted large-stakes tournaments in the "
+                           "2026-07-01 permit year (15 held before the plan, 1 of them "
+                           "charitable beyond the first 3); only the first 3 charitable ones "
+                           "(4 held before the plan) are not counted (MT-CHARITY-LIMIT)")]]
