@@ -17,8 +17,9 @@ formulations:
 - COUNT (at most ``count`` occurrences; fixed dates are among them), REQUIRED (``required``),
   FIXED-DATES, MIN-GAP (first days at least ``min_gap_days`` apart; one start a day at most),
   MAX-CONCURRENT (per operator and calendar day, small-stakes excluded), MT-LARGE-LIMIT (16
-  non-charitable large-stakes per operator and permit year, minus those held earlier; a shared
-  tournament counts for each venue), MT-CHARITY-LIMIT (3), MT-SMALL-DAILY (one small-stakes
+  counted large-stakes per operator and permit year, minus those held earlier; a shared
+  tournament counts for each venue), MT-CHARITY-LIMIT (the first 3 charitable ones of a permit
+  year are not counted; later ones are), MT-SMALL-DAILY (one small-stakes
   start per operator and day), ME-MONTHLY-LIMIT (2 games per organization and calendar month,
   by ``month_rule``), ME-SUPER-CRIBBAGE (15 a calendar year statewide).
 
@@ -382,16 +383,21 @@ class _Interval:
             if len(small) > 1:
                 m.add_no_overlap([self.unit_interval(o) for o in small])
             if op.jurisdiction == "MT":  # MT-LARGE-LIMIT, MT-CHARITY-LIMIT
-                for charitable, lim in ((False, LARGE_LIMIT), (True, CHARITY_LIMIT)):
-                    counted = [o for o in mine if o.t.is_large and o.t.charitable == charitable]
-                    years = sorted({op.permit_year_of(self.cand[o.t.id][d].first_day)
-                                    for o in counted for d in o.domain})
-                    for py in years:
-                        lits = [self.member(o, ("py", op.permit_year_start, py),
-                                            lambda c, py=py, op=op:
-                                            op.permit_year_of(c.first_day) == py)
-                                for o in counted]
-                        self.limit(lits, lim - _held(op, sc, py, charitable))
+                # N + hl + max(0, C + hc - 3) <= 16: the first 3 charitable are not counted
+                large = [o for o in mine if o.t.is_large]
+                years = sorted({op.permit_year_of(self.cand[o.t.id][d].first_day)
+                                for o in large for d in o.domain})
+                for py in years:
+                    lits = [self.member(o, ("py", op.permit_year_start, py),
+                                        lambda c, py=py, op=op:
+                                        op.permit_year_of(c.first_day) == py)
+                            for o in large]
+                    hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+                    self.limit([v for v, o in zip(lits, large, strict=True)
+                                if not o.t.charitable],
+                               LARGE_LIMIT - hl - max(0, hc - CHARITY_LIMIT))
+                    if any(o.t.charitable for o in large):
+                        self.limit(lits, LARGE_LIMIT + CHARITY_LIMIT - hl - hc)
             if op.jurisdiction == "ME":  # ME-MONTHLY-LIMIT
                 games = [o for o in mine if o.t.is_me_licensed_game]
                 months = sorted({ym for o in games for d in o.domain

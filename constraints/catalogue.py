@@ -30,9 +30,11 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("MT-PERMIT-PREREQ", f"{_MT}(1)(a)", "input",
              "an operator needs at least one permitted live card game table"),
     RuleInfo("MT-LARGE-LIMIT", f"{_MT}(1)(a)", "sched",
-             "at most 16 non-charitable large-stakes tournaments per operator per permit year"),
+             "at most 16 counted large-stakes tournaments per operator per permit year "
+             "(charitable ones beyond the first 3 count too)"),
     RuleInfo("MT-CHARITY-LIMIT", f"{_MT}(1)(f)", "sched",
-             "at most 3 charitable large-stakes tournaments per operator per permit year"),
+             "the first 3 charitable large-stakes tournaments per operator per permit year are "
+             "not counted toward the 16; later ones are allowed and counted"),
     RuleInfo("MT-PERMIT-YEAR", f"{_MT}(1)(a)", "sched",
              "limits are counted per permit year (default July 1 - June 30)"),
     RuleInfo("MT-DURATION", f"{_MT}(1)(c)", "sched",

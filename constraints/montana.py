@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
 from typing import TYPE_CHECKING
@@ -26,7 +27,9 @@ if TYPE_CHECKING:
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
 CHARITY_LIMIT = 3
-"""MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): charitable large-stakes tournaments per permit year."""
+"""MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): charitable large-stakes tournaments per operator per
+permit year that are *not counted* toward the 16 of MT-LARGE-LIMIT (the first three of the permit
+year, held ones first). Not a cap: a 4th and later charitable one is allowed and counted."""
 MAX_DAYS = 5
 """MT-DURATION, MCA 23-5-317(1)(c): consecutive calendar days."""
 ENTRY_CAP = Decimal(1875)
@@ -71,17 +74,39 @@ def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
 
 # ------------------------------------------------------------------ input rules
 def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
-    """Tournaments held before the plan cannot already exceed the limits."""
+    """MT-LARGE-LIMIT / MT-CHARITY-LIMIT, MCA 23-5-317(1)(a), (1)(f): the history
+    ``held_in_current_permit_year`` must be possible. It counts what was held before
+    ``horizon.start`` in the permit year that contains it, so it is 0 when ``horizon.start`` is
+    that permit year's first day; and the counted ones (``large_stakes`` plus the charitable
+    ones beyond the first 3) cannot exceed 16."""
     for i, op in enumerate(sc.operators):
+        if op.jurisdiction != "MT":
+            continue
         h = op.held_in_current_permit_year
         loc = ("operators", i, "held_in_current_permit_year")
+        start = sc.horizon.start
+        if op.permit_year_of(start) == start:
+            why = (f"counts what was held before horizon.start ({start}) in the permit year "
+                   f"that contains it; that permit year begins on {start} (permit_year_start "
+                   f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
+                   "be 0 (tournaments of the previous permit year do not count)")
+            if h.large_stakes:
+                yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT", why)
+            if h.charitable:
+                yield TermProblem((*loc, "charitable"), "MT-CHARITY-LIMIT", why)
+            continue
+        beyond = max(0, h.charitable - CHARITY_LIMIT)
         if h.large_stakes > LARGE_LIMIT:
             yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT",
                               f"at most {LARGE_LIMIT} counted large-stakes tournaments can have "
                               "been held in a permit year")
-        if h.charitable > CHARITY_LIMIT:
-            yield TermProblem((*loc, "charitable"), "MT-CHARITY-LIMIT",
-                              f"at most {CHARITY_LIMIT} charitable large-stakes tournaments can "
+        elif h.large_stakes + beyond > LARGE_LIMIT:
+            yield TermProblem((*loc, "charitable"), "MT-LARGE-LIMIT",
+                              f"the first {CHARITY_LIMIT} charitable ones are not counted "
+                              f"(MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)); the other {beyond} "
+                              f"count toward the {LARGE_LIMIT} with the {h.large_stakes} of "
+                              f"large_stakes: {h.large_stakes} + {beyond} = "
+                              f"{h.large_stakes + beyond} counted, more than {LARGE_LIMIT} can "
                               "have been held in a permit year")
 
 
@@ -258,65 +283,200 @@ def _held(op: Operator, sc: Scenario, py: dt.date, charitable: bool) -> int:
     return h.charitable if charitable else h.large_stakes
 
 
-def _limit_encoder(charitable: bool, limit: int) -> Callable[[ModelContext], None]:
-    def encode(ctx: ModelContext) -> None:
-        """Per operator and permit year: held earlier + placed <= limit. A tournament with
-        several operators counts for each of them (MCA 23-5-317(1)(d))."""
-        sc = ctx.scenario
-        for op in sc.operators:
-            if op.jurisdiction != "MT":
-                continue
-            per_py: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
-            for c, v in ctx.of_operator(op.id):
-                t = c.tournament
-                if t.is_large and t.charitable == charitable:
-                    per_py[op.permit_year_of(c.first_day)].append(v)
-            for py, lits in per_py.items():
-                held = _held(op, sc, py, charitable)
-                room = limit - held
-                if len(lits) > room:
-                    ctx.model.add(sum(lits) <= max(room, 0)).with_name(
-                        f"{'MT-CHARITY-LIMIT' if charitable else 'MT-LARGE-LIMIT'}: {op.id} "
-                        f"holds at most {limit} {'charitable' if charitable else 'counted'} "
-                        f"large-stakes tournaments in the {py} permit year"
-                        + (f" ({held} held before the plan)" if held else ""))
-    return encode
+@dataclass(frozen=True)
+class LargeTally:
+    """One operator's large-stakes tournaments in one permit year, as MT-LARGE-LIMIT and
+    MT-CHARITY-LIMIT count them (MCA 23-5-317(1)(a), (1)(f)).
+
+    The first ``CHARITY_LIMIT`` (3) charitable ones of the permit year, those held before the
+    plan first and then the placed ones by first day, are *free*: not counted toward the 16.
+    Every later charitable one is *counted* like a non-charitable one. Refs are
+    ``tournament_id#occurrence`` in first-day order (ties by tournament id, occurrence).
+    """
+
+    permit_year: dt.date
+    """First day of the permit year (MT-PERMIT-YEAR)."""
+    held_large: int
+    """Non-charitable large-stakes held before the plan in this permit year."""
+    held_charitable: int
+    """Charitable large-stakes held before the plan in this permit year."""
+    noncharitable: tuple[str, ...]
+    """Placed non-charitable occurrences (all counted)."""
+    free: tuple[str, ...]
+    """Placed charitable occurrences not counted (within the first 3 of the permit year)."""
+    counted_charitable: tuple[str, ...]
+    """Placed charitable occurrences counted toward the 16 (the 4th charitable and later)."""
+    counted_order: tuple[str, ...]
+    """Every placed counted occurrence (non-charitable and counted charitable), by date."""
+
+    @property
+    def held_free(self) -> int:
+        """Held charitable ones that are not counted: at most 3."""
+        return min(self.held_charitable, CHARITY_LIMIT)
+
+    @property
+    def held_counted(self) -> int:
+        """Held ones counted toward the 16: non-charitable + charitable beyond the first 3."""
+        return self.held_large + max(0, self.held_charitable - CHARITY_LIMIT)
+
+    @property
+    def counted(self) -> int:
+        """MT-LARGE-LIMIT used: counted held + counted placed (limit 16)."""
+        return self.held_counted + len(self.counted_order)
+
+    @property
+    def free_used(self) -> int:
+        """MT-CHARITY-LIMIT used: charitable ones not counted, held + placed (at most 3)."""
+        return self.held_free + len(self.free)
+
+    @property
+    def charitable_counted(self) -> int:
+        """Charitable ones counted toward the 16, held + placed."""
+        return max(0, self.held_charitable - CHARITY_LIMIT) + len(self.counted_charitable)
+
+    @property
+    def noncharitable_counted(self) -> int:
+        """Non-charitable ones, held + placed (all counted)."""
+        return self.held_large + len(self.noncharitable)
 
 
-def _limit_checker(rule: str, charitable: bool, limit: int
-                   ) -> Callable[[Audit], Iterator[Violation]]:
-    kind = "charitable large-stakes" if charitable else "counted large-stakes"
+def large_tally(sc: Scenario, op: Operator,
+                occurrences: Iterable[tuple[dt.date, str, int, bool]],
+                years: Iterable[dt.date] = ()) -> dict[dt.date, LargeTally]:
+    """MT-LARGE-LIMIT / MT-CHARITY-LIMIT (MCA 23-5-317(1)(a), (1)(f)): per permit year (first
+    day, ascending) the free and counted large-stakes tournaments of Montana operator ``op``.
 
-    def check(a: Audit) -> Iterator[Violation]:
-        sc = a.scenario
-        for op in sc.operators:
-            if op.jurisdiction != "MT":
-                continue
-            per_py: dict[dt.date, list[Placed]] = defaultdict(list)
-            for p in a.of_operator(op):
-                if p.tournament.is_large and p.tournament.charitable == charitable:
-                    per_py[op.permit_year_of(p.first_day)].append(p)
-            for py in sorted(per_py):
-                ps = sorted(per_py[py], key=lambda p: (p.first_day, p.ref))
-                held = _held(op, sc, py, charitable)
-                for n, p in enumerate(ps, start=held + 1):
-                    if n > limit:
-                        before = [q.ref for q in ps[:limit - held]]
-                        used = ([f"{held} held before the plan"] if held else []) + (
-                            [", ".join(before)] if before else [])
-                        yield Violation(
-                            rule, op.id, (p.ref,), p.first_day.isoformat(),
-                            f"{op.name} would hold its {_ordinal(n)} {kind} tournament of the "
-                            f"{py} permit year on {p.first_day} ({p.ref}); all {limit} are used"
-                            f" by {' and '.join(used)}")
-    return check
+    ``occurrences``: ``(first_day, tournament_id, occurrence, charitable)`` of every
+    large-stakes occurrence ``op`` holds (alone or shared; a permit year is that of the first
+    day). ``held_in_current_permit_year`` is counted in the permit year containing
+    ``horizon.start``, which is always in the result, as is every permit year (first day) in
+    ``years``. The one reading of which charitable
+    tournaments count: the model's ``counted`` column, the checker, the summary, ``Plan.usage``
+    and the usage chart all use it.
+    """
+    per_py: dict[dt.date, list[tuple[dt.date, str, int, bool]]] = defaultdict(list)
+    for py in (op.permit_year_of(sc.horizon.start), *years):
+        per_py[py] = []
+    for item in occurrences:
+        per_py[op.permit_year_of(item[0])].append(item)
+    out: dict[dt.date, LargeTally] = {}
+    for py in sorted(per_py):
+        hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+        free_left = max(0, CHARITY_LIMIT - hc)
+        non: list[str] = []
+        free: list[str] = []
+        counted_ch: list[str] = []
+        order: list[str] = []
+        for _, tid, k, charitable in sorted(per_py[py]):
+            ref = f"{tid}#{k}"
+            if not charitable:
+                non.append(ref)
+                order.append(ref)
+            elif free_left:
+                free_left -= 1
+                free.append(ref)
+            else:
+                counted_ch.append(ref)
+                order.append(ref)
+        out[py] = LargeTally(py, hl, hc, tuple(non), tuple(free), tuple(counted_ch),
+                             tuple(order))
+    return out
 
 
-MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held,
-                      encode=_limit_encoder(False, LARGE_LIMIT),
-                      check=_limit_checker("MT-LARGE-LIMIT", False, LARGE_LIMIT))
-MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", encode=_limit_encoder(True, CHARITY_LIMIT),
-                        check=_limit_checker("MT-CHARITY-LIMIT", True, CHARITY_LIMIT))
+def _encode_large_limit(ctx: ModelContext) -> None:
+    """Per operator and permit year, with N non-charitable and C charitable placed and hl, hc
+    held before the plan: N + hl + max(0, C + hc - 3) <= 16, as two linear constraints
+    N + hl + max(0, hc - 3) <= 16 and N + hl + C + hc - 3 <= 16. A tournament with several
+    operators counts for each of them (MCA 23-5-317(1)(d)); the first 3 charitable ones are
+    not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        per_py: dict[dt.date, tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = (
+            defaultdict(lambda: ([], [])))
+        for c, v in ctx.of_operator(op.id):
+            t = c.tournament
+            if t.is_large:
+                per_py[op.permit_year_of(c.first_day)][int(t.charitable)].append(v)
+        for py in sorted(per_py):
+            non, char = per_py[py]
+            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            held_counted = hl + max(0, hc - CHARITY_LIMIT)
+            beyond = held_counted - hl
+            held = (f" ({held_counted} held before the plan" + (
+                f", {beyond} of them charitable beyond the first {CHARITY_LIMIT}"
+                if beyond else "") + ")") if held_counted else ""
+            room = LARGE_LIMIT - held_counted
+            if len(non) > room:
+                ctx.model.add(sum(non) <= max(room, 0)).with_name(
+                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
+                    f"tournaments in the {py} permit year{held}")
+            room_all = LARGE_LIMIT + CHARITY_LIMIT - hl - hc
+            if char and len(non) + len(char) > room_all:
+                free = f" ({hc} held before the plan)" if hc else ""
+                ctx.model.add(sum(non) + sum(char) <= max(room_all, 0)).with_name(
+                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
+                    f"tournaments in the {py} permit year{held}; only the first "
+                    f"{CHARITY_LIMIT} charitable ones{free} are not counted (MT-CHARITY-LIMIT)")
+
+
+def _free_text(tally: LargeTally) -> str:
+    """The charitable ones not counted: '1 held before the plan, c#1 and c#2'."""
+    parts = [f"{tally.held_free} held before the plan"] if tally.held_free else []
+    parts += tally.free
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] \
+        if parts else ""
+
+
+def _check_large_limit(a: Audit) -> Iterator[Violation]:
+    """The 17th and every later counted large-stakes occurrence of an operator's permit year,
+    counted by :func:`large_tally`: the message names it, why it is counted, the free
+    charitable ones and what uses the 16."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = {p.ref: p for p in a.of_operator(op) if p.tournament.is_large}
+        tallies = large_tally(sc, op, [(p.first_day, p.tid, p.occurrence,
+                                        p.tournament.charitable) for p in mine.values()])
+        for py, tally in tallies.items():
+            for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
+                if n <= LARGE_LIMIT:
+                    continue
+                p = mine[ref]
+                free = _free_text(tally)
+                if p.tournament.charitable:
+                    k = tally.held_charitable + len(tally.free) + \
+                        tally.counted_charitable.index(ref) + 1
+                    why = (f"; it is its {_ordinal(k)} charitable one, and only the first "
+                           f"{CHARITY_LIMIT} ({free}) are not counted (MT-CHARITY-LIMIT, "
+                           "MCA 23-5-317(1)(f))")
+                elif free:
+                    why = f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
+                else:
+                    why = ""
+                held = []
+                if tally.held_counted:
+                    beyond = tally.held_counted - tally.held_large
+                    held.append(f"{tally.held_counted} held before the plan" + (
+                        f" ({beyond} of them charitable beyond the first {CHARITY_LIMIT})"
+                        if beyond else ""))
+                before = tally.counted_order[:max(0, LARGE_LIMIT - tally.held_counted)]
+                if before:
+                    held.append(", ".join(before))
+                yield Violation(
+                    "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
+                    f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
+                    f"of the {py} permit year on {p.first_day} ({ref}){why}; all "
+                    f"{LARGE_LIMIT} are used by {' and '.join(held)}")
+
+
+MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
+                      check=_check_large_limit)
+MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT")
+"""MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
+:func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it."""
 
 
 def _ordinal(n: int) -> str:
@@ -536,4 +696,4 @@ RULES = [
     MT_PERMIT_FEES,
 ]
 
-__all__ = ["RULES", "License", "calendar_days", "most_paid"]
+__all__ = ["RULES", "LargeTally", "License", "calendar_days", "large_tally", "most_paid"]

@@ -23,7 +23,7 @@ What each one asks for (every occurrence lies inside the horizon; windows are fi
   days (MT-DURATION respected) and one or two allowed first weekdays (any day for a few
   one-day events), spread over the year (one request per slice of the year); one of them is
   the room's flagship (a fixed date or ``required: 1``); 3-4 charitable large-stakes events
-  (MT-CHARITY-LIMIT: 3 per permit year); a weekly small-stakes night (``count: all``) and
+  (MT-CHARITY-LIMIT: first 3 not counted); a weekly small-stakes night (``count: all``) and
   sometimes a second, fortnightly one; holiday and closure blackouts; tournaments already
   held in the permit year that began the July before (MT-LARGE-LIMIT, MT-CHARITY-LIMIT), so
   some rooms want more than the 16 allow before June 30. Fees respect MT-ENTRY-CAP ($1,875)

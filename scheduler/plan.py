@@ -198,7 +198,8 @@ class Plan:
         return plot_calendar(self, operator_id)
 
     def plot_usage(self) -> Figure:
-        """Bar charts of the counted limits: MT-LARGE-LIMIT (16) and MT-CHARITY-LIMIT (3) per
+        """Bar charts of the counted limits: MT-LARGE-LIMIT (16 counted, the charitable ones
+        beyond the first 3 hatched) and MT-CHARITY-LIMIT (3 charitable not counted) per
         operator and permit year, ME-MONTHLY-LIMIT (2) per operator and month. See
         :func:`scheduler.export.figures.plot_usage`."""
         from scheduler.export.figures import plot_usage
@@ -249,7 +250,10 @@ class Plan:
         - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
           per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
           tournament, counting ``held_in_current_permit_year`` in the current one; a shared
-          progressive counts for each venue;
+          progressive counts for each venue. As :func:`constraints.montana.large_tally` reads
+          them: MT-LARGE-LIMIT ``used`` = the counted ones (non-charitable, plus charitable
+          beyond the first 3 of the permit year); MT-CHARITY-LIMIT ``used`` = the charitable
+          ones not counted (at most 3);
         - ``ME-MONTHLY-LIMIT`` (2), 17 M.R.S. § 1836: per ME operator that holds licensed
           games, every calendar month of the horizon, counted under ``settings.month_rule``;
         - ``ME-SUPER-CRIBBAGE`` (15 licences), § 1836(4-A): statewide (``operator_id``

@@ -671,13 +671,14 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
         licenses.append(License(lid, o.operator_id, o.jurisdiction, o.kind, o.tier,
                                 o.valid_from, o.valid_to, o.fee_usd, tuple(refs)))
 
+    free = _free_charitable(sc, placed)
     rows: list[Row] = []
     for t, k, c in placed:
         ref = f"{t.id}#{k}"
         for oid in t.operators:
             op = sc.operator(oid)
             mt = op.jurisdiction == "MT"
-            counted = (t.is_large and not t.charitable) or t.is_me_licensed_game
+            counted = (t.is_large and (ref, oid) not in free) or t.is_me_licensed_game
             rows.append(Row(
                 tournament_id=t.id, occurrence=k, operator_id=oid,
                 jurisdiction=op.jurisdiction, type=t.type, charitable=t.charitable,
@@ -691,6 +692,25 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
                 sequence=identity[(t.id, c.first_day)].sequence if identity else 0))
     rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
     return Plan(sc, rows, licenses, [], status, seed=seed, cancelled=cancelled)
+
+
+def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Candidate]]
+                     ) -> set[tuple[str, str]]:
+    """(ref, operator id) of the placed charitable large-stakes occurrences that are not
+    counted toward the operator's 16 (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f); the reading of
+    :func:`constraints.montana.large_tally`)."""
+    from constraints.montana import large_tally
+
+    out: set[tuple[str, str]] = set()
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = [(c.first_day, t.id, k, t.charitable) for t, k, c in placed
+                if t.is_large and op.id in t.operators]
+        if any(ch for *_, ch in mine):
+            for tally in large_tally(sc, op, mine).values():
+                out.update((ref, op.id) for ref in tally.free)
+    return out
 
 
 def _audit(plan: Plan) -> Audit:

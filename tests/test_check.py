@@ -294,16 +294,19 @@ def test_shared_progressive_counts_for_each_operator(tmp_path: Path) -> None:
 
 
 def test_mt_charity_limit_and_charitable_do_not_count_toward_16(tmp_path: Path) -> None:
-    # 1 charitable held: 1 + 2 = 3 legal, 1 + 3 = 4 > 3. 16 counted large-stakes were held
-    # too: the charitable ones do not count toward those 16 (the twin is legal).
+    # MT-CHARITY-LIMIT: only the first 3 charitable of a permit year are not counted. 16
+    # counted and 1 charitable held: Mar 6 and Apr 3 are the 2nd and 3rd charitable (free:
+    # the twin is legal); May 1 is the 4th charitable, counted: 16 + 1 = 17th (MT-LARGE-LIMIT).
     t = large("charity", "Food Bank Charity Classic", charitable=True, charity_share=0.5)
     data = scenario([room(held_in_current_permit_year={"large_stakes": 16, "charitable": 1})],
                     [t])
     recs = pair(tmp_path, data,
                 HEADER + mt_rows(t, "room", ["2027-03-06", "2027-04-03", "2027-05-01"]),
                 HEADER + mt_rows(t, "room", ["2027-03-06", "2027-04-03"]),
-                [("MT-CHARITY-LIMIT", "room", "charity", "3", "2027-05-01")])
-    assert "4th charitable large-stakes" in recs[0]["message"]
+                [("MT-LARGE-LIMIT", "room", "charity", "3", "2027-05-01")])
+    assert "17th counted large-stakes tournament" in recs[0]["message"]
+    assert ("it is its 4th charitable one, and only the first 3 (1 held before the plan, "
+            "charity#1 and charity#2) are not counted") in recs[0]["message"]
 
 
 def test_permit_year_boundary_the_16_restart_on_july_1(tmp_path: Path) -> None:

@@ -168,8 +168,9 @@ def test_mt_usage_bars_are_the_counts_per_permit_year(mt_plan: Plan) -> None:
               if str(line.get_gid()).startswith("limit:")]
     assert limits == [16, 3]
     assert [ax.get_title() for ax in fig.axes] == [
-        "MT-LARGE-LIMIT: large-stakes per permit year (limit 16)",
-        "MT-CHARITY-LIMIT: charitable per permit year (limit 3)"]
+        "MT-LARGE-LIMIT: counted large-stakes per permit year (limit 16)",
+        "MT-CHARITY-LIMIT: charitable not counted per permit year (first 3)"]
+    assert _bars(fig, "usage-charitable:") == {}  # no charitable one beyond the first 3
 
 
 def test_me_usage_bars_count_every_month_touched(me_plan: Plan) -> None:

@@ -41,12 +41,20 @@ def test_large_limit_names_the_placements_that_use_the_slots() -> None:
     assert "15 held before the plan" in reason
 
 
-def test_charity_limit() -> None:
-    # 3 charitable a permit year; 1 held: 2 more fit, the 3rd of 3 wanted does not
-    sc = load(horizon=JAN, operators=[{**MT, "held_in_current_permit_year": {"charitable": 1}}],
+def test_charity_limit_a_fourth_charitable_is_counted() -> None:
+    # MT-CHARITY-LIMIT: only the first 3 charitable of the permit year are not counted; 16
+    # counted and 1 charitable held: 2 more charitable are free (1 + 2 = 3), the 3rd of 3
+    # wanted would be the 4th charitable, counted: 16 + 1 = 17th counted (MT-LARGE-LIMIT)
+    sc = load(horizon=JAN, operators=[{**MT, "held_in_current_permit_year":
+                                       {"large_stakes": 16, "charitable": 1}}],
               tournaments=[large("gala", count=3, charitable=True, charity_share=0.5)])
     rules, reason = only_reason(sc)
-    assert rules[0] == "MT-CHARITY-LIMIT" and "4th charitable large-stakes" in reason
+    assert rules[0] == "MT-LARGE-LIMIT"
+    assert "17th counted large-stakes tournament of the 2026-07-01 permit year" in reason
+    assert "it is its 4th charitable one, and only the first 3 (1 held before the plan, " \
+           "gala#" in reason
+    assert "are not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))" in reason
+    assert "all 16 are used by 16 held before the plan" in reason
 
 
 def test_notice_excludes_the_early_days() -> None:

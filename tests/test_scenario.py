@@ -526,7 +526,7 @@ operators:
     blackout: [2027-07-04, "2027-12-24..2027-12-26"]
     max_concurrent: 2
     live_tables: 6
-    permit_year_start: "01-01"
+    permit_year_start: "02-01"
     held_in_current_permit_year: {large_stakes: 9, charitable: 1, permits: [small-stakes]}
     late_hours_ordinance: true
   - id: room-b
@@ -643,8 +643,11 @@ class TestEveryField:
         assert len(op.blackout) == 4
         assert op.max_concurrent == 2
         assert op.live_tables == 6
-        assert op.permit_year_start == "01-01"
-        assert op.permit_year_of(dt.date(2027, 6, 30)) == dt.date(2027, 1, 1)
+        # 02-01, not 01-01: held history on horizon.start = a permit year's first day is an
+        # input error (MT-LARGE-LIMIT); 2027-01-01 lies in the permit year from 2026-02-01
+        assert op.permit_year_start == "02-01"
+        assert op.permit_year_of(dt.date(2027, 6, 30)) == dt.date(2027, 2, 1)
+        assert op.permit_year_of(dt.date(2027, 1, 1)) == dt.date(2026, 2, 1)
         held = op.held_in_current_permit_year
         assert (held.large_stakes, held.charitable, held.permits) == (9, 1, ("small-stakes",))
         assert op.late_hours_ordinance is True

@@ -168,16 +168,17 @@ def test_named_changes_nested_fields_and_readings(base: Scenario) -> None:
         # held already, so MT fees 0; Maine (touch) 3 games, $120
         "held 15": {"operators.room.held_in_current_permit_year.large_stakes": 15,
                     "notice_from": "2027-02-24"},
-        # charitable Saturdays count toward the 3 charitable ones instead (MT-CHARITY-LIMIT):
-        # 3 of 4 (Mar 6, 13, 20), permit $120, plus Maine $120
+        # charitable Saturdays: the first 3 are not counted (MT-CHARITY-LIMIT), the 4th is
+        # counted toward the 16: all 4 (Mar 6, 13, 20, 27), permit $120, plus Maine $120
         "charity": {"tournaments.sat.charitable": True, "tournaments.sat.charity_share": 0.5,
                     "notice_from": "2027-02-24"}}, jobs=1, deterministic_time=10)
     held = res.plans["held 15"].scenario.operator("room").held_in_current_permit_year
     assert (held.large_stakes, held.charitable) == (15, 0)
-    assert res.placed.loc["room"].tolist() == [1, 3]
+    assert res.placed.loc["room"].tolist() == [1, 4]
     assert res.totals["fees_usd"].tolist() == [120, 240]
     assert res.table["MT-LARGE-LIMIT at limit"].tolist() == [1, 0]    # 15 + 1 = 16
-    assert res.table["MT-CHARITY-LIMIT used"].tolist() == [0, 3]
+    assert res.table["MT-LARGE-LIMIT used"].tolist() == [16, 1]       # 15 + 1; Mar 27
+    assert res.table["MT-CHARITY-LIMIT used"].tolist() == [0, 3]      # Mar 6, 13, 20
     assert res.table["tournaments.sat.charity_share"].tolist() == ["", "0.5"]
 
 

@@ -10,7 +10,9 @@ Artists carry a ``gid`` so that tests and tools can find them:
 - ``plot_calendar``: ``tournament:<ref>:<YYYY-MM>`` (one bar per occurrence and month it
   touches), ``blackout:<date>``, ``other-game:<date>`` (hatched day cells),
   ``notice-due:<date>`` / ``application-due:<date>`` (deadline markers);
-- ``plot_usage``: ``usage:<rule>:<operator_id>:<period>`` (one bar each);
+- ``plot_usage``: ``usage:<rule>:<operator_id>:<period>`` (one bar each), and over the
+  MT-LARGE-LIMIT bars ``usage-charitable:MT-LARGE-LIMIT:<operator_id>:<period>`` (the hatched
+  part: charitable tournaments counted beyond the first 3);
 - ``plot_fees``: ``fees:<kind>`` (one bar per licence kind).
 
 :func:`png_bytes` renders a figure reproducibly (no software or date metadata).
@@ -273,8 +275,10 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
 
 
 def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
-              used: dict[tuple[str, str], int], limit: int, rule: str) -> None:
-    """Grouped bars: x = periods, one bar per operator in each group, dashed limit line."""
+              used: dict[tuple[str, str], int], limit: int, rule: str,
+              hatched: dict[tuple[str, str], int] | None = None) -> None:
+    """Grouped bars: x = periods, one bar per operator in each group, dashed limit line;
+    ``hatched`` marks that many of a bar's units, at its top, as a hatched part."""
     width = 0.8 / max(1, len(ops))
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                "#bcbd22", "#17becf"]
@@ -285,6 +289,12 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                       label=plain(oid))
         for bar, p in zip(bars, periods, strict=True):
             bar.set_gid(f"usage:{rule}:{oid}:{p}")
+            part = (hatched or {}).get((oid, p), 0)
+            if part:
+                top = bar.get_height()
+                ax.bar([bar.get_x() + bar.get_width() / 2], [part], bottom=[top - part],
+                       width=bar.get_width(), fill=False, hatch="//", edgecolor="white",
+                       linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
     from matplotlib.ticker import MaxNLocator
@@ -296,7 +306,15 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(0, max([limit, *used.values()]) * 1.15)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    handles, _ = ax.get_legend_handles_labels()
+    if hatched and any(hatched.values()):
+        from matplotlib.patches import Patch
+
+        handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
+                             label=f"hatched: charitable\nbeyond the first "
+                                   f"{CHARITY_LIMIT}"))
+    ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0),
+              frameon=False)
     ax.spines["top"].set_visible(False)
     ax.spines["right"].set_visible(False)
 
@@ -328,9 +346,11 @@ def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[
 def plot_usage(plan: Plan) -> Figure:
     """Bar charts of the counted limits, one panel per rule present in the plan:
 
-    - MT-LARGE-LIMIT (MCA 23-5-317(1)(a),(d)): non-charitable large-stakes tournaments per
-      operator and permit year against 16;
-    - MT-CHARITY-LIMIT ((1)(f)): charitable large-stakes per permit year against 3;
+    - MT-LARGE-LIMIT (MCA 23-5-317(1)(a),(d)): counted large-stakes tournaments per operator
+      and permit year against 16: the non-charitable ones and, hatched, the charitable ones
+      beyond the first 3 of the permit year;
+    - MT-CHARITY-LIMIT ((1)(f)): charitable large-stakes per permit year that are not counted,
+      against 3 (the first three of the permit year; :func:`constraints.montana.large_tally`);
     - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
       against 2 (under the scenario's ``month_rule``).
 
@@ -340,9 +360,10 @@ def plot_usage(plan: Plan) -> Figure:
     """
     table = usage_table(plan)
     titles = {
-        "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: large-stakes per permit year (limit {LARGE_LIMIT})",
-        "MT-CHARITY-LIMIT": f"MT-CHARITY-LIMIT: charitable per permit year "
-                            f"(limit {CHARITY_LIMIT})",
+        "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: counted large-stakes per permit year "
+                          f"(limit {LARGE_LIMIT})",
+        "MT-CHARITY-LIMIT": f"MT-CHARITY-LIMIT: charitable not counted per permit year "
+                            f"(first {CHARITY_LIMIT})",
         "ME-MONTHLY-LIMIT": f"ME-MONTHLY-LIMIT: Maine games per month (limit {MONTHLY_LIMIT})",
     }
     limits = {"MT-LARGE-LIMIT": LARGE_LIMIT, "MT-CHARITY-LIMIT": CHARITY_LIMIT,
@@ -353,9 +374,12 @@ def plot_usage(plan: Plan) -> Figure:
         ax.axis("off")
         ax.text(0.5, 0.5, "No counted limits in this plan", ha="center", va="center")
         return fig
+    charitable = {(str(r["operator_id"]), str(r["period"])): int(str(r["charitable"]))
+                  for r in usage(plan) if r["rule"] == "MT-LARGE-LIMIT"}
     axes = fig.subplots(len(table), 1, squeeze=False)[:, 0]
     for ax, (rule, (periods, ops, used)) in zip(axes, table.items(), strict=True):
-        _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule)
+        _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule,
+                  charitable if rule == "MT-LARGE-LIMIT" else None)
         ax.set_ylabel("tournaments")
     return fig
 

@@ -274,7 +274,8 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
            _differences(plans, labels)] if len(plans) > 1 else []),
         '<h2 id="usage">Limits used</h2>',
         _side(plans, labels, "usage", "Counted tournaments against MT-LARGE-LIMIT (16 per "
-              "permit year), MT-CHARITY-LIMIT (3) and ME-MONTHLY-LIMIT (2 per month)"),
+              "permit year; charitable ones beyond the first 3 hatched), charitable ones not "
+              "counted (MT-CHARITY-LIMIT, the first 3) and ME-MONTHLY-LIMIT (2 per month)"),
         '<h2 id="fees">Fees by licence kind</h2>',
         _side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
         '<h2 id="year">The year, operator by operator</h2>',

@@ -6,34 +6,35 @@ import datetime as dt
 from collections import Counter
 
 from constraints.maine import MONTHLY_LIMIT
-from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
 from scheduler.plan import Plan
 
 
 def usage(plan: Plan) -> list[dict[str, object]]:
     """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
 
-    MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (tournaments held before the plan
-    included); ME-MONTHLY-LIMIT per calendar month (under the scenario's ``month_rule``).
+    Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
+    (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
+    large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
+    ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
+    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
+    scenario's ``month_rule``).
     """
     sc = plan.scenario
     out: list[dict[str, object]] = []
     for op in sc.operators:
         rows = plan.rows_of(op.id)
         if op.jurisdiction == "MT":
-            current = op.permit_year_of(sc.horizon.start)
-            years = sorted({r.permit_year for r in rows if r.permit_year} | {current})
-            for py in years:
-                assert py is not None
-                held = op.held_in_current_permit_year if py == current else None
-                large = sum(1 for r in rows if r.permit_year == py and r.type == "large-stakes"
-                            and not r.charitable) + (held.large_stakes if held else 0)
-                char = sum(1 for r in rows if r.permit_year == py and r.charitable
-                           and r.type == "large-stakes") + (held.charitable if held else 0)
+            items = [(r.first_day, r.tournament_id, r.occurrence, r.charitable)
+                     for r in rows if r.type == "large-stakes"]
+            years = {r.permit_year for r in rows if r.permit_year}
+            for py, tally in large_tally(sc, op, items, years).items():
                 out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
-                                period=py.isoformat(), used=large, limit=LARGE_LIMIT))
+                                period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
+                                charitable=tally.charitable_counted))
                 out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
-                                period=py.isoformat(), used=char, limit=CHARITY_LIMIT))
+                                period=py.isoformat(), used=tally.free_used,
+                                limit=CHARITY_LIMIT, charitable=tally.free_used))
         else:
             months: Counter[str] = Counter()
             for r in rows:
@@ -74,9 +75,16 @@ def summary_text(plan: Plan) -> str:
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
         for row in use:
-            if row["operator_id"] == op.id and row["rule"] != "ME-MONTHLY-LIMIT":
-                lines.append(f"    {row['rule']} permit year {row['period']}: "
-                             f"{row['used']}/{row['limit']}")
+            if row["operator_id"] == op.id and row["rule"] == "MT-LARGE-LIMIT":
+                char = int(str(row["charitable"]))
+                lines.append(f"    MT-LARGE-LIMIT permit year {row['period']}: "
+                             f"{row['used']}/{row['limit']} counted" + (
+                                 f" ({int(str(row['used'])) - char} non-charitable + {char} "
+                                 f"charitable beyond the first {CHARITY_LIMIT})"
+                                 if char else ""))
+            elif row["operator_id"] == op.id and row["rule"] == "MT-CHARITY-LIMIT":
+                lines.append(f"    MT-CHARITY-LIMIT permit year {row['period']}: "
+                             f"{row['used']}/{row['limit']} charitable not counted")
         me = [row for row in use
               if row["operator_id"] == op.id and row["rule"] == "ME-MONTHLY-LIMIT"]
         if me:
