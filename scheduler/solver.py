@@ -642,14 +642,16 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
     bought = sorted((o for o in ctx.licenses if solver.value(o.var)),
                     key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))
     covers: dict[int, list[str]] = defaultdict(list)
-    license_of: dict[tuple[str, str], str] = {}
+    license_of: dict[tuple[str, str], list[str]] = defaultdict(list)
     for t, k, c in placed:
         ref = f"{t.id}#{k}"
         for oid in t.operators:
             for i, o in enumerate(bought):
                 if o.operator_id == oid and o.covers(t, c.timing):
                     covers[i].append(ref)
-                    license_of.setdefault((ref, oid), str(i))
+                    # every licence or permit it needs (MT: one per permit year it is played
+                    # in, MT-PERMIT-FEES), so schedule.csv names them all
+                    license_of[(ref, oid)].append(str(i))
                     if o.jurisdiction == "ME":
                         break
     licenses: list[License] = []
@@ -687,7 +689,8 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
                 notice_due=notice_due(c.first_day) if t.is_large else None,
                 permit_year=op.permit_year_of(c.first_day) if mt else None,
                 counted=counted, players=t.players,
-                license_id=ids.get(license_of.get((ref, oid), ""), ""),
+                license_id=" ".join(ids[i] for i in license_of.get((ref, oid), ())
+                                    if i in ids),
                 uid=identity[(t.id, c.first_day)].uid if identity else _uid(t, k),
                 sequence=identity[(t.id, c.first_day)].sequence if identity else 0))
     rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))

@@ -94,6 +94,10 @@ class TestMontanaPermitYearsOfPlay:
             ("mt-large-stakes-permit", d("2027-07-01"), d("2028-06-30"), 120, 1)]
         assert plan.total_fees_usd == 240
         assert audited(plan) == []
+        # schedule.csv's license_id names both permits, space-separated, in licence order
+        (row,) = plan.rows
+        assert row.license_id.split() == [lic.license_id for lic in plan.license_list]
+        assert len(row.license_id.split()) == 2
 
     def test_jun_28_to_jun_30_needs_one(self) -> None:
         # Mon Jun 28 - Wed Jun 30 2027: all in the 2026-07-01 permit year -> $120
