@@ -442,6 +442,9 @@ class TestSurchargeReading:
         assert [r.first_day for r in plan.rows] == [d("2027-03-06")]
         assert plan.total_fees_usd == 40
         assert "surcharge_cap=flat" in summary_text(plan)
+        # the summary's Readings line lists the switches; licences issued elsewhere only when
+        # given (an empty {} is no reading)
+        assert "super_cribbage_licenses_issued" not in summary_text(plan)
         row = HEADER + csv_row(t, 1, "post", "2027-03-06T12:00:00-05:00",
                                "2027-03-06T22:00:00-05:00")
         res = tourney_check(tmp_path / "flat", flat, row)

@@ -107,8 +107,9 @@ def summary_text(plan: Plan) -> str:
         by_t = Counter(u.tournament_id for u in plan.unscheduled_list)
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
+    # the reading switches, and a fact such as super_cribbage_licenses_issued only when given
     lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in
-                                         sc.settings.model_dump().items()))
+                                         sc.settings.model_dump().items() if v != {}))
     lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
                  "Gambling Control Division / Unit) before filing.")
     return "\n".join(lines) + "\n"
