@@ -388,6 +388,14 @@ def sweep(
              "goes after --dask, e.g. --dask tcp://scheduler:8786)")
         raise typer.Exit(2)
     scenario = Path(positional[0])
+    from scheduler.atomic import WriteRefused, refuse_inputs
+    from scheduler.sweep import Sweep
+
+    try:
+        refuse_inputs(Sweep.outputs(out), [scenario, vary])
+    except WriteRefused as exc:
+        _err(f"tourney: {exc}. Nothing was solved or written.")
+        raise typer.Exit(2) from None
     problem = _unwritable(out)
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")

@@ -45,7 +45,6 @@ import datetime as dt
 import difflib
 import itertools
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -757,11 +756,21 @@ class Sweep(Comparison):
             "fees_usd": "fees USD"})
         return t.to_string() + "\n"
 
+    @staticmethod
+    def outputs(path: str | Path) -> list[Path]:
+        """The files :meth:`write_csv` writes for ``path``: it, ``STEM.usage.csv`` and
+        ``STEM.moved.csv`` beside it."""
+        out = Path(path)
+        stem = out.name.removesuffix(".csv")
+        return [out, out.with_name(f"{stem}.usage.csv"), out.with_name(f"{stem}.moved.csv")]
+
     def write_csv(self, path: str | Path) -> list[Path]:
         """Write ``table`` to ``path`` and, beside it, ``usage_long`` to ``STEM.usage.csv``
         and ``moved_long`` to ``STEM.moved.csv`` (UTF-8, ``\\n`` line ends, dates
-        YYYY-MM-DD): the same sweep gives the same bytes. Atomic: each file is complete
-        or not there; when one cannot be written none is replaced. Returns the paths.
+        YYYY-MM-DD): the same sweep gives the same bytes. Atomic
+        (:func:`scheduler.atomic.write_files`): each file is complete or not there; when
+        one cannot be written none is replaced. Returns the paths. :meth:`outputs` names
+        them beforehand.
 
         Raises ``OSError`` (``IsADirectoryError`` when ``path`` is a folder)."""
         out = Path(path)
@@ -772,20 +781,11 @@ class Sweep(Comparison):
         targets = {out: self.table.reset_index(),
                    out.with_name(f"{stem}.usage.csv"): self.usage_long,
                    out.with_name(f"{stem}.moved.csv"): self.moved_long}
-        out.parent.mkdir(parents=True, exist_ok=True)
-        temps: list[tuple[Path, Path]] = []
-        try:
-            for target, df in targets.items():
-                fd, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-                temps.append((Path(name), target))
-                with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                    df.to_csv(fh, index=False, lineterminator="\n", date_format="%Y-%m-%d")
-                os.chmod(name, 0o644)
-            for tmp, target in temps:
-                os.replace(tmp, target)
-        finally:
-            for tmp, _ in temps:
-                tmp.unlink(missing_ok=True)
+        from scheduler.atomic import write_files
+
+        write_files({target: df.to_csv(index=False, lineterminator="\n",
+                                       date_format="%Y-%m-%d").encode("utf-8")
+                     for target, df in targets.items()})
         return list(targets)
 
     def _repr_html_(self) -> str:

