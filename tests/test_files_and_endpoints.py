@@ -17,6 +17,7 @@ could hang runs under an alarm or a subprocess timeout, so a regression fails fa
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -28,6 +29,7 @@ from types import FrameType
 
 import pytest
 import yaml
+from test_publish import Server, server  # noqa: F401  (the Radicale on 127.0.0.1 fixture)
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -287,3 +289,144 @@ def test_generate_and_sweep_csv_go_through_the_one_writer() -> None:
         text = path.read_text(encoding="utf-8")
         for needle in ("os.replace(", "tempfile.", ".rename(out", "mkdtemp"):
             assert needle not in text, f"{path.relative_to(ROOT)} uses {needle}"
+
+
+# =========================================================================== 4. secrets
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatch,
+             *extra: str, user: str = "alice") -> tuple[int, str]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.setenv("TOURNEY_CALDAV_PASSWORD", password)
+    res = runner.invoke(app, ["publish", str(plan), "--caldav", url, "--user", user, *extra])
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+def test_redact_hides_url_credentials_and_the_password() -> None:
+    from scheduler.export.caldav import redact
+
+    assert redact("at https://alice:hunter2@cal.example.org/dav/ now") == \
+        "at https://***@cal.example.org/dav/ now"
+    assert redact("http://tok3n@h:8080/x and HTTP://a:b@h/") == \
+        "http://***@h:8080/x and HTTP://***@h/"
+    # the password itself, as typed and percent-encoded, wherever it appears
+    assert redact("sent s3cret pass, s3cret%20pass", ["s3cret pass"]) == "sent ***, ***"
+    assert redact("mail alice@example.org") == "mail alice@example.org"  # not a URL
+
+
+def test_credentials_in_the_url_never_appear_in_errors(
+        tmp_path: Path, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: "cannot reach the CalDAV server at http://alice:hunter2@127.0.0.1:PORT/"
+    port = _free_port()  # nothing listens there: connection refused
+    code, out = _publish(plan, f"http://alice:hunter2@127.0.0.1:{port}/", "pw-xyz",
+                         monkeypatch)
+    assert code == 2 and "connection refused" in out, out
+    assert "hunter2" not in out and f"http://***@127.0.0.1:{port}/" in out
+    code, out = _publish(plan, "ftp://alice:hunter2@127.0.0.1/", "pw-xyz", monkeypatch)
+    assert code == 2 and "must be an http:// or https:// URL" in out
+    assert "hunter2" not in out
+
+
+def test_credentials_in_the_url_never_appear_on_success(
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # before: "Published 1 calendar(s) to http://alice:s3cret%20pass@127.0.0.1:PORT/"
+    url = server.url.replace("http://", "http://alice:s3cret%20pass@")
+    code, out = _publish(plan, url, server.password, monkeypatch)
+    assert code == 0, out
+    assert "Published 1 calendar(s) to http://***@127.0.0.1:" in out
+    assert "s3cret" not in out
+
+
+def test_calendar_file_names_cannot_reach_another_collection(
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # before: calendars/%2e%2e%2fbob%2fx.ics was published as collection ../bob/x
+    evil = plan / "calendars" / "%2e%2e%2fbob%2fx.ics"
+    shutil.copy(plan / "calendars" / "room.ics", evil)
+    before = sorted(p.relative_to(server.storage).as_posix()
+                    for p in server.storage.rglob("*")) if server.storage.exists() else []
+    code, out = _publish(plan, server.url, server.password, monkeypatch)
+    assert code == 2, out
+    assert "%2e%2e%2fbob%2fx.ics" in out and "is not a calendar tourney wrote" in out
+    assert "Nothing was published" in out
+    after = sorted(p.relative_to(server.storage).as_posix()
+                   for p in server.storage.rglob("*")) if server.storage.exists() else []
+    assert after == before  # the server was not even asked
+
+
+def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
+    from scheduler.export.caldav import CalDAVServer
+
+    srv = CalDAVServer("https://cal.example.org/dav/", "alice", "pw")  # no request made
+    coll = "https://cal.example.org/dav/alice/room/"
+    assert srv._inside(coll + "a.ics", coll)
+    assert not srv._inside("https://cal.example.org/dav/bob/room/a.ics", coll)
+    assert not srv._inside(coll + "%2e%2e/%2e%2e/bob/x.ics", coll)
+    assert not srv._inside(coll + "sub/a.ics", coll)
+    assert not srv._inside("https://evil.example.org/dav/alice/room/a.ics", coll)
+    assert not srv._inside(coll + "..", coll)
+
+
+def test_plain_http_to_another_machine_is_refused_without_the_flag(
+        plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scheduler.export.caldav import check_url
+
+    code, out = _publish(plan, "http://alice:pw@cal.example.org/dav/", "pw-xyz",
+                         monkeypatch)
+    assert code == 2, out
+    assert "plain http" in out and "unencrypted" in out and "--allow-insecure-http" in out
+    assert "http://***@cal.example.org/dav/" in out
+    # with the flag, or to this machine, the URL is accepted
+    assert check_url("http://cal.example.org/", allow_insecure_http=True)
+    for host in ("localhost", "127.0.0.1", "127.0.0.9", "[::1]"):
+        assert check_url(f"http://{host}:5232/")
+    assert check_url("https://cal.example.org/")
+
+
+_TRICKLE = textwrap.dedent("""
+    import socket, sys, time
+    srv = socket.create_server(("127.0.0.1", 0))
+    print(srv.getsockname()[1], flush=True)
+    srv.settimeout(60)
+    conn, _ = srv.accept()
+    conn.recv(65536)
+    conn.sendall(b"HTTP/1.1 207 Multi-Status\\r\\nContent-Type: text/xml\\r\\n"
+                 b"Content-Length: 100000\\r\\n\\r\\n")
+    end = time.monotonic() + 60  # bounded: the server stops by itself
+    while time.monotonic() < end:
+        try:
+            conn.sendall(b" ")  # one byte every 0.2 s: no read ever waits 30 s
+        except OSError:
+            break
+        time.sleep(0.2)
+""")
+
+
+def test_a_trickling_server_cannot_hang_publish(plan: Path) -> None:
+    import time
+
+    trickle = subprocess.Popen([sys.executable, "-c", _TRICKLE], stdout=subprocess.PIPE)
+    try:
+        assert trickle.stdout is not None
+        port = int(trickle.stdout.readline())
+        env = {**os.environ, "TOURNEY_CALDAV_PASSWORD": "pw-xyz",
+               "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
+        start = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "scheduler.cli", "publish", str(plan), "--caldav",
+             f"http://127.0.0.1:{port}/", "--user", "alice", "--timeout", "2"],
+            capture_output=True, text=True, timeout=90, env=env, cwd=ROOT)
+        took = time.monotonic() - start
+    finally:
+        trickle.kill()
+        trickle.wait()
+    assert proc.returncode == 2, proc.stderr
+    assert "did not answer in full within 2 s (--timeout)" in proc.stderr
+    assert took < 30  # 2 s of deadline, plus starting Python; before: 60 s, the server's end
