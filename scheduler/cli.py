@@ -374,7 +374,9 @@ def sweep(
                        "on a running cluster given as `--dask tcp://HOST:8786` (its "
                        "workers need tourney installed). Needs tourney[dask].")] = False,
     timeout: Annotated[float, typer.Option(
-        help="With --dask ADDRESS: seconds to wait for the scheduler and a first worker.",
+        help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
+             "one) and a first worker; while solving, for a worker when none is left "
+             "(then exit 3).",
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(

@@ -430,3 +430,125 @@ def test_a_trickling_server_cannot_hang_publish(plan: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "did not answer in full within 2 s (--timeout)" in proc.stderr
     assert took < 30  # 2 s of deadline, plus starting Python; before: 60 s, the server's end
+
+
+# =========================================================================== 4. Dask endpoints
+_FAKE = textwrap.dedent("""
+    import socket, sys, time
+    srv = socket.create_server(("127.0.0.1", 0))
+    print(srv.getsockname()[1], flush=True)
+    srv.settimeout(1)
+    end = time.monotonic() + 60  # bounded: the server stops by itself
+    conns = []
+    while time.monotonic() < end:
+        try:
+            conn, _ = srv.accept()
+        except OSError:
+            continue
+        conns.append(conn)  # kept open
+        if sys.argv[1] == "garbage":
+            conn.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\n\\r\\n")
+""")
+
+
+def _sweep_cli(tmp_path: Path, address: str,
+               timeout: str = "2") -> tuple[subprocess.CompletedProcess[str], float]:
+    import time
+
+    sc = _scenario(tmp_path)
+    vary = tmp_path / "vary.yaml"
+    vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "scheduler.cli", "sweep", str(sc), "--vary", str(vary),
+         "--out", str(tmp_path / "out.csv"), "--dask", address, "--timeout", timeout],
+        capture_output=True, text=True, timeout=100, cwd=ROOT)
+    return proc, time.monotonic() - start
+
+
+@pytest.mark.parametrize("mode", ["silent", "garbage"])
+def test_dask_endpoint_that_is_not_dask_is_exit_2_in_bounded_time(
+        tmp_path: Path, mode: str) -> None:
+    # before: a silent endpoint hung despite --timeout; one answering HTTP made Dask try to
+    # allocate 3 EiB (MemoryError, exit 3 "internal error")
+    fake = subprocess.Popen([sys.executable, "-c", _FAKE, mode], stdout=subprocess.PIPE)
+    try:
+        assert fake.stdout is not None
+        port = int(fake.stdout.readline())
+        proc, took = _sweep_cli(tmp_path, f"tcp://127.0.0.1:{port}")
+    finally:
+        fake.kill()
+        fake.wait()
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "MemoryError" not in proc.stderr
+    if mode == "silent":
+        assert "accepts connections but does not answer as a Dask scheduler within 2 s" \
+            in proc.stderr
+    else:
+        assert "answers, but not as a Dask scheduler (it sent 'HTTP/1.1 400 Bad')" \
+            in proc.stderr
+    assert "Nothing was written" in proc.stderr and not (tmp_path / "out.csv").exists()
+    assert took < 40  # 2 s of --timeout plus starting Python
+
+
+_SLOW_TASK = textwrap.dedent("""
+    # a worker preload: the variant's task announces it started, then takes a minute
+    import os, pathlib, time
+    import scheduler.sweep as sweep
+    def _slow(*args, **kwargs):
+        pathlib.Path(os.environ["TOURNEY_TEST_MARK"]).write_text("started")
+        time.sleep(60)
+    sweep._solve_variant = _slow
+""")
+
+
+def test_dask_sweep_whose_only_worker_dies_is_exit_3(tmp_path: Path) -> None:
+    # before: the sweep waited for ever for a worker (the README promises exit 3)
+    import socket
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    preload = tmp_path / "slow_task.py"
+    preload.write_text(_SLOW_TASK, encoding="utf-8")
+    mark = tmp_path / "started"
+    env = {**os.environ, "TOURNEY_TEST_MARK": str(mark)}
+    (tmp_path / "vary.yaml").write_text("grid:\n  settings.month_rule: [touch]\n",
+                                        encoding="utf-8")
+    log = open(tmp_path / "dask.log", "wb")  # noqa: SIM115  (closed below)
+    procs = []
+    try:
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+             "--port", str(port), "--no-dashboard"], stdout=log, stderr=log, cwd=ROOT))
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", address, "--no-nanny",
+             "--nthreads", "1", "--preload", str(preload), "--no-dashboard"],
+            stdout=log, stderr=log, cwd=ROOT, env=env)
+        procs.append(worker)
+        sweeper = subprocess.Popen(
+            [sys.executable, "-m", "scheduler.cli", "sweep", str(_scenario(tmp_path)),
+             "--vary", str(tmp_path / "vary.yaml"), "--out", str(tmp_path / "out.csv"),
+             "--dask", address, "--timeout", "3"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        procs.append(sweeper)
+        end = time.monotonic() + 60
+        while not mark.exists():  # the worker is solving the variant
+            assert time.monotonic() < end and sweeper.poll() is None, \
+                (sweeper.communicate(timeout=10), (tmp_path / "dask.log").read_text())
+            time.sleep(0.2)
+        worker.kill()  # kill -9: the only worker dies mid-sweep
+        start = time.monotonic()
+        _, err = sweeper.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+        log.close()
+    assert sweeper.returncode == 3, err
+    assert "the Dask cluster has had no worker for 3 s" in err
+    assert "0 of 1 variant(s) were solved" in err and "Traceback" not in err
+    assert took < 40 and not (tmp_path / "out.csv").exists()
