@@ -322,6 +322,17 @@ def test_redact_hides_url_credentials_and_the_password() -> None:
     assert redact("mail alice@example.org") == "mail alice@example.org"  # not a URL
 
 
+def test_log_records_of_the_http_libraries_are_redacted() -> None:
+    import logging
+
+    from scheduler.export.caldav import _Redacting
+
+    record = logging.LogRecord("urllib3", logging.DEBUG, __file__, 1,
+                               "GET %s with %s", ("https://bob:pw-123@h/x", "pw-123"), None)
+    assert _Redacting(["pw-123"]).filter(record)
+    assert record.getMessage() == "GET https://***@h/x with ***"
+
+
 def test_credentials_in_the_url_never_appear_in_errors(
         tmp_path: Path, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: "cannot reach the CalDAV server at http://alice:hunter2@127.0.0.1:PORT/"
@@ -376,7 +387,7 @@ def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
 
 def test_plain_http_to_another_machine_is_refused_without_the_flag(
         plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scheduler.export.caldav import check_url
+    from scheduler.export.caldav import PublishError, check_url
 
     code, out = _publish(plan, "http://alice:pw@cal.example.org/dav/", "pw-xyz",
                          monkeypatch)
@@ -387,6 +398,8 @@ def test_plain_http_to_another_machine_is_refused_without_the_flag(
     assert check_url("http://cal.example.org/", allow_insecure_http=True)
     for host in ("localhost", "127.0.0.1", "127.0.0.9", "[::1]"):
         assert check_url(f"http://{host}:5232/")
+    with pytest.raises(PublishError, match="plain http"):  # a DNS name, not this machine
+        check_url("http://127.example.org/")
     assert check_url("https://cal.example.org/")
 
 

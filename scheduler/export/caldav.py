@@ -65,9 +65,9 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/?#@\s]*@")
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with the credentials of every URL in it (``https://user:pass@host/`` ->
-    ``https://***@host/``) and every one of ``secrets`` (a password, as typed and
-    percent-encoded) replaced by ``***``. Every message, log line and error of publishing
-    goes through it."""
+    ``https://***@host/``) and every one of ``secrets`` of three characters or more (a
+    password, as typed and percent-encoded) replaced by ``***``. Every message, log line
+    and error of publishing goes through it."""
     out = _USERINFO.sub(r"\1***@", text)
     for secret in secrets:
         if secret and len(secret) >= 3:
@@ -386,7 +386,16 @@ _QUERY = (
 
 
 def _loopback(host: str) -> bool:
-    return host.lower() in LOOPBACK_HOSTS or host.startswith("127.")
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1); never a DNS name such as
+    ``127.example.org``."""
+    import ipaddress
+
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
