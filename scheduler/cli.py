@@ -271,15 +271,24 @@ def publish(
     url: Annotated[str, typer.Option("--caldav", help="The CalDAV server's URL, e.g. "
                                      "https://cal.example.org/dav/.")],
     user: Annotated[str, typer.Option("--user", help="CalDAV user name.")],
+    timeout: Annotated[float, typer.Option(
+        help="Seconds one request to the server may take in all (connecting, sending and "
+             "the whole answer).", min=0.1, max=3600)] = 30.0,
+    allow_insecure_http: Annotated[bool, typer.Option(
+        "--allow-insecure-http", help="Allow an http:// URL to another machine: the "
+                                      "password then crosses the network unencrypted.")
+    ] = False,
 ) -> None:
     """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
     <operator> (created when missing): events updated by UID, removed or cancelled ones
     deleted, nothing else touched. The password is read from TOURNEY_CALDAV_PASSWORD, else
-    asked for. Exit 0 done, 2 a problem (folder, URL, password, server)."""
+    asked for. https:// only (http:// to this machine, or with --allow-insecure-http);
+    credentials are never printed. Exit 0 done, 2 a problem (folder, URL, password,
+    server, --timeout passed)."""
     import os
     import sys
 
-    from scheduler.export.caldav import PASSWORD_ENV, PublishError, publish_to, summary
+    from scheduler.export.caldav import PASSWORD_ENV, PublishError, publish_to, redact, summary
 
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
@@ -296,13 +305,20 @@ def publish(
             _err(f"tourney: no password (set {PASSWORD_ENV} or type it at the prompt)")
             raise typer.Exit(2)
     try:
-        results = publish_to(plan_dir, url, user, password)
+        results = publish_to(plan_dir, url, user, password, timeout=timeout,
+                             allow_insecure_http=allow_insecure_http)
     except PublishError as exc:
-        _err(f"tourney: {exc}")
+        _err(redact(f"tourney: {exc}", [password]))
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         _err("tourney: interrupted; the server may hold part of the changes: publish again.")
         raise typer.Exit(130) from None
+    except Exception as exc:  # never a traceback, never a credential
+        if os.environ.get("TOURNEY_DEBUG"):
+            raise
+        _err(redact(f"tourney: internal error while publishing ({type(exc).__name__}: "
+                    f"{exc}). Please report this; TOURNEY_DEBUG=1 shows details.", [password]))
+        raise typer.Exit(3) from None
     typer.echo(summary(results, url), nl=False)
 
 
@@ -358,7 +374,9 @@ def sweep(
                        "on a running cluster given as `--dask tcp://HOST:8786` (its "
                        "workers need tourney installed). Needs tourney[dask].")] = False,
     timeout: Annotated[float, typer.Option(
-        help="With --dask ADDRESS: seconds to wait for the scheduler and a first worker.",
+        help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
+             "one) and a first worker; while solving, for a worker when none is left "
+             "(then exit 3).",
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(
@@ -388,6 +406,14 @@ def sweep(
              "goes after --dask, e.g. --dask tcp://scheduler:8786)")
         raise typer.Exit(2)
     scenario = Path(positional[0])
+    from scheduler.atomic import WriteRefused, refuse_inputs
+    from scheduler.sweep import Sweep
+
+    try:
+        refuse_inputs(Sweep.outputs(out), [scenario, vary])
+    except WriteRefused as exc:
+        _err(f"tourney: {exc}. Nothing was solved or written.")
+        raise typer.Exit(2) from None
     problem = _unwritable(out)
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")

@@ -48,11 +48,8 @@ cribbage clubs through the statewide cap), so a large N splits into small compon
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import os
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -199,20 +196,12 @@ def write_text_atomic(text: str, path: str | Path) -> Path:
     interrupted run leaves an earlier file unchanged. Missing parent folders are created.
     Returns the path. Raises ``IsADirectoryError`` when ``path`` is a folder and ``OSError``
     when it cannot be written."""
+    from scheduler.atomic import write_files
+
     out = Path(path)
     if out.is_dir():
         raise IsADirectoryError(f"{out} is a folder; give a file name such as scenario.yaml")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_files({out: text.encode("utf-8")})
     return out
 
 

@@ -343,9 +343,9 @@ class Plan:
         if key not in files:
             raise KeyError(f"no calendar for operator {operator_id!r} (unknown, or it has no "
                            "events)")
-        out = Path(path)
-        out.write_bytes(files[key])
-        return out
+        from scheduler.atomic import write_files
+
+        return write_files({Path(path): files[key]})[0]  # atomic, like every output
 
     def write(self, out_dir: str | Path, *, report: bool = False) -> Path:
         """Write every file ``tourney solve --out`` writes into ``out_dir``, atomically

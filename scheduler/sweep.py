@@ -41,11 +41,11 @@ explains for ``compare``.)
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
 import itertools
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -567,7 +567,7 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
               client: Any, jobs: int, timeout: float, cluster_kwargs: Mapping[str, Any] | None,
               progress: Progress | None) -> list[Plan]:
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise SweepError("--dask needs dask.distributed: pip install 'tourney[dask]'",
                          exit_code=2) from None
@@ -589,18 +589,23 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
                                      exit_code=2) from None
                 client = stack.enter_context(Client(cluster))
             else:
+                _probe(address, timeout)
                 try:
                     client = stack.enter_context(Client(address, timeout=f"{timeout}s"))
                     client.wait_for_workers(1, timeout=timeout)
                 except (OSError, TimeoutError, ValueError) as exc:
                     raise SweepError(f"cannot reach the Dask scheduler at {address}: "
                                      f"{_reason(exc)}", exit_code=2) from None
+                except Exception as exc:  # an endpoint that is not Dask (MemoryError, ...)
+                    raise SweepError(f"{address} does not answer as a Dask scheduler "
+                                     f"({type(exc).__name__}); check the address (a Dask "
+                                     "scheduler usually listens on port 8786)",
+                                     exit_code=2) from None
         futures = client.map(_solve_variant, [v.scenario for v in variants], task=task,
                              pure=False)
-        index = {f.key: i for i, f in enumerate(futures)}
         try:
-            for done, f in enumerate(as_completed(futures), start=1):
-                v = variants[index[f.key]]
+            for done, i in enumerate(_finished(client, futures, timeout), start=1):
+                v, f = variants[i], futures[i]
                 if f.status != "finished":
                     err = (f.exception() if f.status == "error" else
                            RuntimeError(f"the task was {f.status} by the cluster"))
@@ -609,9 +614,106 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
                     progress(done, len(variants), v.name)
             return [f.result() for f in futures]
         except BaseException:
-            client.cancel(futures)
+            with contextlib.suppress(Exception):
+                client.cancel(futures)
             raise
     raise AssertionError("unreachable")  # pragma: no cover - for mypy
+
+
+POLL_SECONDS = 1.0
+"""How often a Dask sweep checks that its cluster still has a worker while it waits."""
+
+
+def _finished(client: Any, futures: Sequence[Any], timeout: float) -> Iterator[int]:
+    """The indices of ``futures`` as they finish (in order within a batch). Raises
+    SweepError (exit 3) when the cluster has had no worker for ``timeout`` seconds (the
+    last one died or left: the tasks would wait for ever) or the scheduler is lost."""
+    import time
+
+    from dask.distributed import wait
+
+    index = {f.key: i for i, f in enumerate(futures)}
+    pending = set(futures)
+    idle_since: float | None = None
+    while pending:
+        try:
+            finished = set(wait(list(pending), timeout=POLL_SECONDS,
+                                return_when="FIRST_COMPLETED").done)
+        except TimeoutError:
+            finished = set()
+        if finished:
+            pending -= finished
+            yield from sorted(index[f.key] for f in finished)
+            continue
+        try:
+            workers = len(client.nthreads(callback_timeout=max(timeout, POLL_SECONDS)))
+        except (OSError, TimeoutError, RuntimeError) as exc:
+            raise SweepError(f"lost the Dask scheduler while solving ({_reason(exc)}); "
+                             f"{len(futures) - len(pending)} of {len(futures)} variant(s) "
+                             "were solved") from None
+        now = time.monotonic()
+        if workers:
+            idle_since = None
+        elif idle_since is None:
+            idle_since = now
+        elif now - idle_since >= timeout:
+            raise SweepError(f"the Dask cluster has had no worker for {timeout:g} s (the "
+                             "last one died or left while solving); "
+                             f"{len(futures) - len(pending)} of {len(futures)} variant(s) "
+                             "were solved")
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Check, within ``timeout`` seconds, that a Dask scheduler answers at a ``tcp://``
+    (or bare ``host:port``) address: it sends its handshake first, one message of frames
+    whose 8-byte size header is small. Raises SweepError (exit 2) for an endpoint that is
+    unreachable, silent, closes the connection, or answers something else (an HTTP server
+    would make Dask try to allocate exabytes). Other schemes (``tls://``) are left to
+    Dask."""
+    import socket
+    import struct
+    import time
+
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port_text = rest.rstrip("/").rpartition(":")
+    host = host.strip("[]")
+    if not host or not port_text.isdigit():
+        return  # Dask explains a malformed address itself
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection((host, int(port_text)), timeout=timeout)
+    except OSError as exc:
+        raise SweepError(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}",
+                         exit_code=2) from None
+    head = b""
+    try:
+        with sock:
+            while len(head) < 16:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
+                chunk = sock.recv(16 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+    except TimeoutError:
+        raise SweepError(f"{address} accepts connections but does not answer as a Dask "
+                         f"scheduler within {timeout:g} s (--timeout); check the address (a "
+                         "Dask scheduler usually listens on port 8786)", exit_code=2) from None
+    except OSError as exc:
+        raise SweepError(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}",
+                         exit_code=2) from None
+    if len(head) == 16:
+        total, frames = struct.unpack("<QQ", head)
+        if 16 <= total <= 1 << 20 and 1 <= frames <= 1024 and 8 + 8 * frames <= total:
+            return
+    shown = head[:16].decode("ascii", "replace").encode("unicode_escape").decode("ascii")
+    raise SweepError(f"{address} answers, but not as a Dask scheduler (it sent "
+                     f"{shown!r}{'' if head else ', nothing'}); check the address (a Dask "
+                     "scheduler usually listens on port 8786)", exit_code=2)
 
 
 @contextmanager
@@ -656,9 +758,10 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
     in this process). ``engine="dask"``: each variant a task of ``client`` (an existing
     ``dask.distributed.Client``), else of the scheduler at ``address``
     (``tcp://host:8786``; its workers need tourney installed; ``timeout`` seconds to connect
-    and for a first worker), else of an embedded ``LocalCluster`` of ``jobs`` worker
-    processes, one thread each (``cluster_kwargs`` override its arguments, e.g.
-    ``{"processes": False}``).
+    (an endpoint that is silent or not Dask: SweepError exit 2), for a first worker, and for
+    a worker while solving when none is left: SweepError exit 3), else of an embedded
+    ``LocalCluster`` of ``jobs`` worker processes, one thread each (``cluster_kwargs``
+    override its arguments, e.g. ``{"processes": False}``).
 
     ``progress(done, total, name)`` is called as variants finish.
 
@@ -757,11 +860,21 @@ class Sweep(Comparison):
             "fees_usd": "fees USD"})
         return t.to_string() + "\n"
 
+    @staticmethod
+    def outputs(path: str | Path) -> list[Path]:
+        """The files :meth:`write_csv` writes for ``path``: it, ``STEM.usage.csv`` and
+        ``STEM.moved.csv`` beside it."""
+        out = Path(path)
+        stem = out.name.removesuffix(".csv")
+        return [out, out.with_name(f"{stem}.usage.csv"), out.with_name(f"{stem}.moved.csv")]
+
     def write_csv(self, path: str | Path) -> list[Path]:
         """Write ``table`` to ``path`` and, beside it, ``usage_long`` to ``STEM.usage.csv``
         and ``moved_long`` to ``STEM.moved.csv`` (UTF-8, ``\\n`` line ends, dates
-        YYYY-MM-DD): the same sweep gives the same bytes. Atomic: each file is complete
-        or not there; when one cannot be written none is replaced. Returns the paths.
+        YYYY-MM-DD): the same sweep gives the same bytes. Atomic
+        (:func:`scheduler.atomic.write_files`): each file is complete or not there; when
+        one cannot be written none is replaced. Returns the paths. :meth:`outputs` names
+        them beforehand.
 
         Raises ``OSError`` (``IsADirectoryError`` when ``path`` is a folder)."""
         out = Path(path)
@@ -772,20 +885,11 @@ class Sweep(Comparison):
         targets = {out: self.table.reset_index(),
                    out.with_name(f"{stem}.usage.csv"): self.usage_long,
                    out.with_name(f"{stem}.moved.csv"): self.moved_long}
-        out.parent.mkdir(parents=True, exist_ok=True)
-        temps: list[tuple[Path, Path]] = []
-        try:
-            for target, df in targets.items():
-                fd, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-                temps.append((Path(name), target))
-                with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                    df.to_csv(fh, index=False, lineterminator="\n", date_format="%Y-%m-%d")
-                os.chmod(name, 0o644)
-            for tmp, target in temps:
-                os.replace(tmp, target)
-        finally:
-            for tmp, _ in temps:
-                tmp.unlink(missing_ok=True)
+        from scheduler.atomic import write_files
+
+        write_files({target: df.to_csv(index=False, lineterminator="\n",
+                                       date_format="%Y-%m-%d").encode("utf-8")
+                     for target, df in targets.items()})
         return list(targets)
 
     def _repr_html_(self) -> str:

@@ -26,13 +26,16 @@ return values; :class:`CalDAVServer` is the only code that talks to a server (th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
+import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 from urllib.parse import quote, unquote, urlsplit
 
 from icalendar import Calendar, Component
@@ -40,15 +43,65 @@ from icalendar import Calendar, Component
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
 """Environment variable holding the CalDAV password (never a command-line flag)."""
 TIMEOUT = 30
-"""Seconds to wait for the server on each request."""
+"""Seconds each request to the server may take in all: connecting, sending, and every byte
+of the answer (``tourney publish --timeout``); a server that trickles its answer is given up
+on after this long, not after this long without a byte."""
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+"""Hosts ``http://`` is allowed to without ``allow_insecure_http``: the password does not
+leave this machine (127.0.0.0/8 counts too)."""
 PRODID = "-//tourney//tourney publish//EN"
 IGNORED_PROPERTIES = frozenset({"DTSTAMP", "LAST-MODIFIED", "CREATED"})
 """Properties a server may set or rewrite by itself: not a difference worth a PUT."""
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_T = TypeVar("_T")
 
 
 class PublishError(Exception):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
+
+
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/?#@\s]*@")
+
+
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """``text`` with the credentials of every URL in it (``https://user:pass@host/`` ->
+    ``https://***@host/``) and every one of ``secrets`` of three characters or more (a
+    password, as typed and percent-encoded) replaced by ``***``. Every message, log line
+    and error of publishing goes through it."""
+    out = _USERINFO.sub(r"\1***@", text)
+    for secret in secrets:
+        if secret and len(secret) >= 3:
+            for form in {secret, quote(secret, safe=""), quote(secret)}:
+                out = out.replace(form, "***")
+    return out
+
+
+class _Redacting(logging.Filter):
+    """Redact the log records of the HTTP and CalDAV libraries (:func:`redact`)."""
+
+    def __init__(self, secrets: Sequence[str | None]) -> None:
+        super().__init__()
+        self.secrets = secrets
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(record.getMessage(), self.secrets)
+        record.args = None
+        return True
+
+
+def operator_id_of(path: Path) -> str:
+    """The operator ID a ``calendars/<operator_id>.ics`` file is for. Raises PublishError
+    unless the name is one tourney writes: an operator ID (lowercase letters, digits and
+    ``-``, as the scenario requires), so no file name (``%2e%2e%2fbob%2fx.ics``, ``..``)
+    can steer publishing into another collection."""
+    from scheduler.scenario import ID_PATTERN
+
+    stem = path.name.removesuffix(".ics")
+    if not re.fullmatch(ID_PATTERN, stem) or len(stem) > 200:
+        raise PublishError(f"{path.name} in {path.parent} is not a calendar tourney wrote: "
+                           "its name must be an operator ID (lowercase letters, digits and "
+                           "-) followed by .ics; remove or rename it. Nothing was published")
+    return stem
 
 
 # --------------------------------------------------------------------------- plan side
@@ -149,10 +202,11 @@ def read_plan_calendars(plan_dir: str | Path) -> list[OperatorCalendar]:
     files = sorted(p for p in folder.iterdir() if p.suffix == ".ics" and p.is_file())
     if not files:
         raise PublishError(f"{folder} holds no operator calendar (.ics)")
+    ids = [operator_id_of(path) for path in files]  # all checked before any is read
     out = []
-    for path in files:
+    for path, operator_id in zip(files, ids, strict=True):
         try:
-            out.append(read_calendar(path.stem, path.read_bytes()))
+            out.append(read_calendar(operator_id, path.read_bytes()))
         except (OSError, ValueError) as exc:
             raise PublishError(f"cannot read {path}: {exc}") from None
     return out
@@ -308,15 +362,16 @@ def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer) -> li
 
 
 def summary(results: Sequence[OperatorResult], url: str) -> str:
-    """What ``tourney publish`` prints: one line per operator and a total."""
+    """What ``tourney publish`` prints: one line per operator and a total (URLs without
+    their credentials: :func:`redact`)."""
     lines = []
     for r in results:
         new = ", new calendar" if r.calendar_created else ""
-        lines.append(f"{r.operator_id} ({r.calendar_url}{new}): {r.created} created, "
+        lines.append(f"{r.operator_id} ({redact(r.calendar_url)}{new}): {r.created} created, "
                      f"{r.updated} updated, {r.deleted} deleted, {r.unchanged} unchanged")
     tot = [sum(getattr(r, k) for r in results)
            for k in ("created", "updated", "deleted", "unchanged")]
-    lines.append(f"Published {len(results)} calendar(s) to {url}: {tot[0]} created, "
+    lines.append(f"Published {len(results)} calendar(s) to {redact(url)}: {tot[0]} created, "
                  f"{tot[1]} updated, {tot[2]} deleted, {tot[3]} unchanged.")
     return "\n".join(lines) + "\n"
 
@@ -330,8 +385,23 @@ _QUERY = (
 )
 
 
-def check_url(url: str) -> str:
-    """``url`` when it is an absolute http(s) URL with a host; else PublishError."""
+def _loopback(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1); never a DNS name such as
+    ``127.example.org``."""
+    import ipaddress
+
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
+    """``url`` when it is an absolute https URL with a host (or http to this machine:
+    :data:`LOOPBACK_HOSTS`, or anywhere with ``allow_insecure_http``); else PublishError
+    (its message shows the URL without credentials)."""
     try:
         parts = urlsplit(url)
         port_ok = parts.port is None or parts.port > 0
@@ -340,7 +410,12 @@ def check_url(url: str) -> str:
         parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
         raise PublishError(f"--caldav must be an http:// or https:// URL of the server, e.g. "
-                           f"https://cal.example.org/dav/, not {url!r}")
+                           f"https://cal.example.org/dav/, not {redact(repr(url))}")
+    if parts.scheme == "http" and not allow_insecure_http and not _loopback(parts.hostname):
+        raise PublishError(f"--caldav {redact(url)} is plain http: the password would cross "
+                           "the network unencrypted, readable by anyone on the way. Use "
+                           "https://, or add --allow-insecure-http if you accept that "
+                           "(http to this machine, localhost or 127.0.0.1, is allowed)")
     return url
 
 
@@ -348,13 +423,58 @@ class CalDAVServer:
     """:class:`CalendarServer` over the ``caldav`` library (``DAVClient``): principal and
     calendar-home discovery, MKCALENDAR, calendar-query REPORT, PUT and DELETE."""
 
-    def __init__(self, url: str, user: str, password: str, timeout: int = TIMEOUT) -> None:
+    def __init__(self, url: str, user: str, password: str, timeout: float = TIMEOUT, *,
+                 allow_insecure_http: bool = False) -> None:
         from caldav.davclient import DAVClient
 
-        self.url = check_url(url)
+        self.url = check_url(url, allow_insecure_http=allow_insecure_http)
+        self.timeout = timeout
         self.client: Any = DAVClient(url=url, username=user, password=password,
-                                     timeout=timeout, enable_rfc6764=False)
+                                     timeout=max(1, math.ceil(timeout)),
+                                     enable_rfc6764=False)
         self._principal: Any = None
+        for name in ("collection", "list_events", "put", "delete"):  # each one bounded
+            setattr(self, name, self._bounded(getattr(self, name)))
+
+    def _bounded(self, fn: Callable[..., _T]) -> Callable[..., _T]:
+        """``fn`` run on a helper thread and given up on after ``self.timeout`` seconds in
+        all (PublishError; the connection is closed so the thread ends soon after)."""
+        def run(*args: Any, **kwargs: Any) -> _T:
+            box: list[Any] = []
+
+            def call() -> None:
+                try:
+                    box.append((True, fn(*args, **kwargs)))
+                except BaseException as exc:  # handed to the caller's thread
+                    box.append((False, exc))
+
+            worker = threading.Thread(target=call, name="tourney-caldav", daemon=True)
+            worker.start()
+            worker.join(self.timeout)
+            if not box:
+                with contextlib.suppress(Exception):
+                    self.client.session.close()
+                raise PublishError(
+                    f"the server at {redact(self.url)} did not answer in full within "
+                    f"{self.timeout:g} s (--timeout); it may be overloaded or not a CalDAV "
+                    "server")
+            ok, value = box[0]
+            if not ok:
+                raise value
+            return value  # type: ignore[no-any-return]
+        return run
+
+    def _inside(self, href: str, collection_url: str) -> bool:
+        """Whether ``href`` names a resource directly inside the collection (same server,
+        decoded path one level below it, no ``..``)."""
+        a, b = urlsplit(href), urlsplit(collection_url)
+        if (a.scheme, a.hostname, a.port) != (b.scheme, b.hostname, b.port):
+            return False
+        base = unquote(b.path).rstrip("/") + "/"
+        path = unquote(a.path)
+        name = path[len(base):]
+        return (path.startswith(base) and bool(name) and "/" not in name
+                and name not in (".", ".."))
 
     def _home(self) -> Any:
         if self._principal is None:
@@ -382,8 +502,9 @@ class CalDAVServer:
         out = []
         for href, props in found.items():
             data = props.get(cdav.CalendarData.tag)
-            if not data or _same_href(self._url(href), collection_url):
-                continue
+            if (not data or _same_href(self._url(href), collection_url)
+                    or not self._inside(self._url(href), collection_url)):
+                continue  # the collection itself, or not in it: never touched
             out.append(ServerObject(self._url(href), str(data),
                                     props.get(dav.GetEtag.tag) or None))
         return out
@@ -413,50 +534,65 @@ def _check(resp: Any, ok: tuple[int, ...], what: str) -> None:
     raise PublishError(f"cannot {what}: the server answered HTTP {status} {reason}".rstrip())
 
 
-def publish_to(plan_dir: str | Path, url: str, user: str,
-               password: str) -> list[OperatorResult]:
+def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
+               timeout: float = TIMEOUT,
+               allow_insecure_http: bool = False) -> list[OperatorResult]:
     """Read the plan's calendars, then publish them to the CalDAV server at ``url``. Every
-    failure the user can act on (folder, URL, password, server unreachable or not CalDAV) is
-    a PublishError with one line of explanation."""
-    calendars = read_plan_calendars(plan_dir)
-    check_url(url)
+    failure the user can act on (folder, URL, password, server unreachable, slower than
+    ``timeout`` seconds for one request in all, or not CalDAV) is a PublishError with one
+    line of explanation; no message, log line or result shows the URL's credentials or the
+    password (:func:`redact`). Plain ``http://`` other than to this machine needs
+    ``allow_insecure_http`` (:func:`check_url`)."""
+    secrets = [password, urlsplit(url).password if "://" in url else None]
+    try:
+        calendars = read_plan_calendars(plan_dir)
+        check_url(url, allow_insecure_http=allow_insecure_http)
+    except PublishError as exc:
+        raise PublishError(redact(str(exc), secrets)) from None
     from caldav.lib import error as dav_error
 
     logging.getLogger("caldav").setLevel(logging.CRITICAL)  # its warnings are not for operators
+    guard = _Redacting(secrets)
+    for name in ("caldav", "niquests", "urllib3", "urllib3_future", "requests"):
+        if not any(isinstance(f, _Redacting) for f in logging.getLogger(name).filters):
+            logging.getLogger(name).addFilter(guard)
+    shown = redact(url)
     done: list[str] = []
 
     def stopped(why: str) -> PublishError:
         so_far = f" (done before it stopped: {', '.join(done)}; publish again)" if done else ""
-        return PublishError(f"{why}{so_far}")
+        return PublishError(redact(f"{why}{so_far}", secrets))
 
     try:
-        server = CalDAVServer(url, user, password)
+        server = CalDAVServer(url, user, password, timeout,
+                              allow_insecure_http=allow_insecure_http)
         results = []
         for cal in calendars:
-            results += publish([cal], server)
+            results += [replace(r, calendar_url=redact(r.calendar_url, secrets))
+                        for r in publish([cal], server)]
             done.append(cal.operator_id)
         return results
     except PublishError as exc:
         raise stopped(str(exc)) from None
     except dav_error.AuthorizationError as exc:
         if getattr(exc, "status", None) == 403:
-            raise stopped(f"the server at {url} does not let user {user!r} read or write "
+            raise stopped(f"the server at {shown} does not let user {user!r} read or write "
                           f"{exc.url or 'there'} (HTTP 403); check --caldav and --user"
                           ) from None
-        raise stopped(f"the server at {url} refused user {user!r} (HTTP 401: wrong user name "
-                      f"or password? The password comes from {PASSWORD_ENV} or the prompt)"
-                      ) from None
+        raise stopped(f"the server at {shown} refused user {user!r} (HTTP 401: wrong user "
+                      f"name or password? The password comes from {PASSWORD_ENV} or the "
+                      "prompt)") from None
     except dav_error.NotFoundError as exc:
-        raise stopped(f"no CalDAV calendar home found at {url} ({_dav_detail(exc)}); check "
+        raise stopped(f"no CalDAV calendar home found at {shown} ({_dav_detail(exc)}); check "
                       "--caldav") from None
     except dav_error.DAVError as exc:
-        raise stopped(f"the server at {url} is not answering as a CalDAV server "
+        raise stopped(f"the server at {shown} is not answering as a CalDAV server "
                       f"({_dav_detail(exc)}); check --caldav") from None
     except OSError as exc:  # connection refused, DNS, TLS, timeout (niquests/requests)
-        raise stopped(f"cannot reach the CalDAV server at {url} ({_cause(exc)}); is it "
+        raise stopped(f"cannot reach the CalDAV server at {shown} ({_cause(exc)}); is it "
                       "running, and is --caldav right?") from None
     except (ValueError, SyntaxError) as exc:  # unparsable XML (lxml) or iCalendar
-        raise stopped(f"the server at {url} sent an answer that is not CalDAV "
+        raise stopped(f"the server at {shown} sent an answer that is not CalDAV "
                       f"({_one_line(exc)}); check --caldav") from None
 
 

@@ -1,19 +1,20 @@
 """Write a plan's files into a directory atomically.
 
 Everything is first written into a temporary sibling directory; only when every file is
-complete is it renamed into place. A failed or interrupted run never leaves a half-written
-plan, and a previous good plan in the same directory is replaced only by a complete new one.
+complete is it swapped into place (:func:`scheduler.atomic.replace_dir`). A failed or
+interrupted run never leaves a half-written plan, and a previous good plan in the same
+directory is replaced only by a complete new one; a folder holding files tourney did not
+write is never replaced.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from scheduler.atomic import replace_dir
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
@@ -79,27 +80,51 @@ PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "ca
 """What a plan directory holds; a directory with anything else is never replaced."""
 
 
+def _legacy_unlisted(out: Path) -> list[str]:
+    """What in a folder without a manifest (written by a version before it, or by hand) is
+    not a tourney plan: anything but the plan's own file names at the top, ``calendars/``
+    holding only calendars tourney wrote (their PRODID), and ``alternative-<k>/`` folders
+    holding the same; links anywhere. Conservative: when in doubt, it is not a plan."""
+    return _legacy_entries(out, top=True)
+
+
+def _ours_ics(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(512)
+    except OSError:
+        return False
+    return head.startswith(b"BEGIN:VCALENDAR") and b"PRODID:-//tourney//" in head
+
+
+def _legacy_entries(folder: Path, *, top: bool, prefix: str = "") -> list[str]:
+    others: list[str] = []
+    for p in sorted(folder.iterdir()):
+        rel = prefix + p.name
+        if p.is_symlink():
+            others.append(f"{rel} (a link)")
+        elif p.name == "calendars" and p.is_dir():
+            others += [f"{rel}/{c.name}" for c in sorted(p.iterdir())
+                       if c.is_symlink() or not c.is_file() or c.suffix != ".ics"
+                       or not _ours_ics(c)]
+        elif p.name in PLAN_ENTRIES and p.name != "calendars" and p.is_file():
+            if p.suffix == ".ics" and not _ours_ics(p):
+                others.append(rel)
+        elif (top and p.is_dir() and p.name.startswith(ALTERNATIVE)
+              and p.name[len(ALTERNATIVE):].isdigit()):
+            others += _legacy_entries(p, top=False, prefix=f"{rel}/")
+        else:
+            others.append(rel + ("/" if p.is_dir() else ""))
+    return others
+
+
 def _refuse_unsafe(out: Path) -> None:
-    """Raise FileExistsError unless ``out`` is new, empty, or holds only a previous plan."""
+    """Raise FileExistsError when ``out`` is the current folder or holds it (the rest is
+    checked by :func:`scheduler.atomic.replace_dir`, under its lock)."""
     cwd = Path.cwd().resolve()
     if out == cwd or out in cwd.parents:
         raise FileExistsError(f"{out} is the current folder (or holds it); give a new folder "
                               "for the plan, e.g. --out plan")
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise FileExistsError(f"{out} is a file; give a folder for the plan")
-    others = sorted(p.name for p in out.iterdir() if p.name not in PLAN_ENTRIES
-                    and not (p.name.startswith(ALTERNATIVE) and p.is_dir()))
-    calendars = out / "calendars"
-    if calendars.is_dir():
-        others += [f"calendars/{p.name}" for p in calendars.iterdir()
-                   if p.suffix != ".ics" or not p.is_file()]
-    elif calendars.exists():
-        others.append("calendars")
-    if others:
-        raise FileExistsError(f"{out} holds files that are not part of a tourney plan "
-                              f"({', '.join(others[:5])}); give a new or empty folder")
 
 
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
@@ -110,33 +135,15 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     beside the plan). A previous plan's report.html is replaced (or dropped when ``report`` is
     false) with the rest of the folder.
 
-    Raises ``OSError`` when the directory cannot be written (nothing is changed then).
+    The folder must be new, empty, or hold only a plan tourney wrote there: every file listed
+    in its manifest ``.tourney-plan`` (written with the plan), or, for a folder without one,
+    only the plan's own files (see :func:`scheduler.atomic.replace_dir`: fsync, lock beside
+    the folder, recovery of a run killed mid-way, read-only folders left alone).
+
+    Raises ``OSError`` when the directory cannot be written (nothing is changed then), its
+    subclass :class:`scheduler.atomic.WriteRefused` when it must not be.
     """
     out = Path(out_dir).resolve()
     files = plan_files(plan, report=report, alternatives=alternatives)
     _refuse_unsafe(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        for rel, data in sorted(files.items()):
-            path = tmp / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as fh:
-                fh.write(data)
-        os.chmod(tmp, 0o755)
-        old = None
-        if out.exists():
-            old = out.with_name(f".{out.name}.old-{os.getpid()}")
-            out.rename(old)
-        try:
-            tmp.rename(out)
-        except OSError:
-            if old is not None:
-                old.rename(out)
-            raise
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return out
+    return replace_dir(out, files, legacy=_legacy_unlisted, what="plan")
