@@ -388,8 +388,9 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
     UID and SEQUENCE + 1, so that imported and subscribed calendars drop it too.
 
     A cancellation the previous calendars carried is carried again, unchanged (same
-    SEQUENCE), until the event's last day is before the plan's ``notice_from`` (the day it is
-    made as of): a subscriber who skipped the version that cancelled it still sees it go."""
+    SEQUENCE), until the event's last day (for a deadline: the day of the game or licence it
+    is for) is before the plan's ``notice_from`` (the day it is made as of): a subscriber who
+    skipped the version that cancelled it still sees it go."""
     scenario = plan.scenario
     start = scenario.horizon.start
     days = {e.uid: e.day for e in plan.previous_events}
@@ -397,18 +398,18 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
     for old in plan.previous_events:
         if old.uid in written:
             continue
+        # the day that says whether it is history: a licence deadline's licence start (in
+        # its UID), a notice's occurrence, else the event's own day
+        parsed = parse_uid(old.uid)
+        lday = licence_day(old.uid)
+        day = (dt.date.fromisoformat(lday) if lday
+               else days.get(parsed.occurrence_uid or "", old.day)
+               if parsed is not None and parsed.kind == "notice" else old.day)
         if old.cancelled:
-            if old.last_day < scenario.notice_from:
+            if max(day, old.last_day) < scenario.notice_from:
                 continue  # its date has passed: nobody needs the cancellation any more
             summary, seq = old.summary, old.sequence
         else:
-            # the day that says whether it is history: a licence deadline's licence start
-            # (in its UID), a notice's occurrence, else the event's own day
-            parsed = parse_uid(old.uid)
-            lday = licence_day(old.uid)
-            day = (dt.date.fromisoformat(lday) if lday
-                   else days.get(parsed.occurrence_uid or "", old.day)
-                   if parsed is not None and parsed.kind == "notice" else old.day)
             if day < start:
                 continue  # history before the new horizon
             summary, seq = f"Cancelled: {old.summary}", old.sequence + 1
