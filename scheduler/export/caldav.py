@@ -321,11 +321,29 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
     re-plan of the next year inherits): kept."""
     if cal.horizon is None or obj.lineage is None:
         return False
+    import datetime as dt
+
+    from scheduler.timing import notice_due
+    from scheduler.uid import licence_day
+
     day = obj.first_day
     if day is None:
         return False
-    iso = f"{day[:4]}-{day[4:6]}-{day[6:]}"
-    return not cal.horizon[0] <= iso <= cal.horizon[1]
+    try:
+        first, last = (dt.date.fromisoformat(d) for d in cal.horizon)
+        when = dt.date(int(day[:4]), int(day[4:6]), int(day[6:]))
+    except ValueError:
+        return False
+    # a deadline belongs to the day of what it is for: a licence deadline to the licence's
+    # first day (in its UID), an MT notice to an occurrence that is in the horizon when the
+    # notice is due no earlier than the horizon's first day's would be
+    p = parse_uid(obj.uid or "")
+    lday = licence_day(obj.uid or "")
+    if lday:
+        when = dt.date.fromisoformat(lday)
+    elif p is not None and p.kind == "notice" and when >= notice_due(first):
+        return False
+    return not first <= when <= last
 
 
 def ours(obj: ServerObject) -> bool:
