@@ -10,7 +10,6 @@ only when a ``licenses.csv`` lies beside the schedule.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -23,11 +22,11 @@ from constraints.catalogue import RULES as CATALOGUE
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, local, timing, tournament_tz
+from scheduler.uid import parse as parse_uid
 
 COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
 DEADLINE_UIDS = ("notice-", "application-", "report-")
 """UID prefixes of the product's deadline events (kept when an app drops X- properties)."""
-_UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
 
 
 class ScheduleError(ValueError):
@@ -45,9 +44,18 @@ class ReadSchedule:
 
 
 # ------------------------------------------------------------------------------ reading
-def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
-    """Read ``schedule.csv`` or an ``.ics`` file. Raises :class:`ScheduleError`."""
+def read_schedule(scenario: Scenario, path: str | Path,
+                  operator: str | None = None) -> ReadSchedule:
+    """Read ``schedule.csv`` or an ``.ics`` file. Raises :class:`ScheduleError`.
+
+    ``operator`` (an operator id) audits the file as that operator's schedule; without it an
+    ``.ics`` file says whose it is by its content (:func:`calendar_operator`), never by its
+    file name, and any other file is the whole scenario's."""
     p = Path(path)
+    ids = {o.id for o in scenario.operators}
+    if operator is not None and operator not in ids:
+        raise ScheduleError(f"--operator {operator!r} is not an operator of the scenario "
+                            f"(operators: {', '.join(sorted(ids))})")
     if not p.is_file():
         raise ScheduleError(f"{p}: no such file")
     with open(p, "rb") as fh:
@@ -60,9 +68,33 @@ def read_schedule(scenario: Scenario, path: str | Path) -> ReadSchedule:
     lic = p.with_name("licenses.csv")
     if lic.is_file():
         read.licenses = _read_licenses(lic)
-    if p.suffix.lower() == ".ics" and p.stem in {o.id for o in scenario.operators}:
-        read.operators = frozenset({p.stem})  # calendars/<operator_id>.ics: one operator's
+    owner = operator or (calendar_operator(scenario, p) if is_ics else None)
+    if owner is not None:
+        read.operators = frozenset({owner})  # one operator's calendar
     return read
+
+
+def calendar_operator(scenario: Scenario, path: Path) -> str | None:
+    """Whose calendar an .ics file is, from its content: the X-TOURNEY-OPERATOR property
+    tourney writes into each ``calendars/<operator_id>.ics``, else an X-WR-CALNAME (or NAME)
+    equal to the per-operator calendar's name (``<scenario> — <operator name>``), the
+    operator's name or its id; None when it names no single operator (a whole plan's
+    calendar, or one edited by hand)."""
+    from icalendar import Calendar
+
+    try:
+        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+    except Exception:
+        return None
+    ids = {o.id for o in scenario.operators}
+    found = {str(c.get("X-TOURNEY-OPERATOR", "")).strip() for c in cals} - {""}
+    if found:
+        return found.pop() if len(found) == 1 and found <= ids else None
+    names = {str(c.get(k, "")).strip().lower() for c in cals for k in ("X-WR-CALNAME", "NAME")}
+    names.discard("")
+    hits = {o.id for o in scenario.operators
+            if names & {f"{scenario.name} — {o.name}".lower(), o.name.lower(), o.id}}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
@@ -260,9 +292,9 @@ def _categories(ev: object) -> set[str]:
 
 def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
            by_title: dict[str, list[Tournament]]) -> tuple[Tournament | None, int | None]:
-    m = _UID.match(uid)
-    if m and m.group("tid") in by_id:
-        return by_id[m.group("tid")], int(m.group("occ"))
+    p = parse_uid(uid)
+    if p is not None and p.kind == "occurrence" and p.tournament_id in by_id:
+        return by_id[p.tournament_id], p.occurrence
     tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))  # type: ignore[attr-defined]
     if tid in by_id:
         occ = str(ev.get("X-TOURNEY-OCCURRENCE", ""))  # type: ignore[attr-defined]
@@ -282,6 +314,11 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> 
     dur_p = ev.get("DURATION")  # type: ignore[attr-defined]
     end_v = end_p.dt if end_p is not None else (start + dur_p.dt if dur_p is not None else None)
     tz = tournament_tz(scenario, t)
+    if _midnight_to_midnight(ev, start, end_v):
+        # Exchange/Outlook write an all-day event as local midnight to midnight (with
+        # X-MICROSOFT-CDO-ALLDAYEVENT:TRUE): the days, as the calendar shows them
+        start = start.date()
+        end_v = end_v.date() if isinstance(end_v, dt.datetime) else start + dt.timedelta(1)
     if not isinstance(start, dt.datetime):  # all-day: the days are what the calendar shows
         last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)
@@ -303,6 +340,21 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> 
     s, e = start.astimezone(tz), end.astimezone(tz)
     last = (e - dt.timedelta(microseconds=1)).date() if e > s else s.date()
     return Timing(s, e, _span(s.date(), last))
+
+
+def _midnight_to_midnight(ev: object, start: object, end: object) -> bool:
+    """Whether a timed event is an all-day one written as date-times: it runs from midnight
+    to a later midnight, in its own zone (or floating), or says so with
+    X-MICROSOFT-CDO-ALLDAYEVENT:TRUE (Exchange, Outlook) and starts at midnight."""
+    if not isinstance(start, dt.datetime) or start.time() != dt.time(0):
+        return False
+    flag = str(ev.get("X-MICROSOFT-CDO-ALLDAYEVENT", "")).strip().upper()  # type: ignore[attr-defined]
+    if isinstance(end, dt.datetime):
+        if end.tzinfo is not None and start.tzinfo is not None:
+            end = end.astimezone(start.tzinfo)
+        return end > start and end.time() == dt.time(0) and (
+            flag == "TRUE" or (end.date() - start.date()).days >= 1)
+    return end is None and flag == "TRUE"
 
 
 # ------------------------------------------------------------------------------ auditing

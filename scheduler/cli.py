@@ -138,6 +138,18 @@ def solve(
             plan.previous_dtstamp = previous_dtstamp(previous)
             plan.previous_series = previous_series(previous)
             plan.previous_events = previous_events(previous)
+        else:
+            from scheduler.replan import holds_plan, replaced_events
+
+            if holds_plan(out):
+                # not a re-plan: a changed event must still not keep its SEQUENCE and DTSTAMP
+                plan.replaced_events, plan.replaced_dtstamp = replaced_events(out,
+                                                                              plan.lineage)
+                _err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
+                     f"replaces without re-planning from it (events it announced keep no "
+                     f"promise: dropped ones are not cancelled, moved ones may get other "
+                     f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
+                     f"--previous {out} --out {out}")
     except Interrupted:
         _err("tourney: interrupted before any plan was found; nothing was written.")
         raise typer.Exit(130) from None
@@ -225,6 +237,10 @@ def check(
         help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
              "in a calendar application).")],
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    operator: Annotated[str | None, typer.Option(
+        "--operator", help="Audit the file as this operator's schedule (its operator id). "
+                           "Default: the operator an .ics file names (X-TOURNEY-OPERATOR or "
+                           "its calendar name), else the whole scenario.")] = None,
 ) -> None:
     """Audit a schedule against every rule, without the solver. Exit 0 clean, 1 violations,
     2 unreadable input."""
@@ -235,7 +251,7 @@ def check(
         raise typer.Exit(2)
     sc = _load(scenario)
     try:
-        read = read_schedule(sc, schedule)
+        read = read_schedule(sc, schedule, operator)
     except ScheduleError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
@@ -278,13 +294,19 @@ def publish(
         "--allow-insecure-http", help="Allow an http:// URL to another machine: the "
                                       "password then crosses the network unencrypted.")
     ] = False,
+    take_over: Annotated[bool, typer.Option(
+        "--take-over", help="Overwrite or delete server events that another plan lineage "
+                            "(another year's, scenario's or organization's plan) published "
+                            "under the same UIDs; without it such a publish stops, exit 2, "
+                            "naming them.")] = False,
 ) -> None:
     """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
     <operator> (created when missing): events updated by UID, removed or cancelled ones
-    deleted, nothing else touched. The password is read from TOURNEY_CALDAV_PASSWORD, else
-    asked for. https:// only (http:// to this machine, or with --allow-insecure-http);
-    credentials are never printed. Exit 0 done, 2 a problem (folder, URL, password,
-    server, --timeout passed)."""
+    deleted, nothing else touched (events of other plan lineages neither). The password is
+    read from TOURNEY_CALDAV_PASSWORD, else asked for. https:// only (http:// to this
+    machine, or with --allow-insecure-http); credentials are never printed. Exit 0 done, 2 a
+    problem (folder, URL, password, server, --timeout passed, or events of another plan
+    lineage in the way)."""
     import os
     import sys
 
@@ -306,7 +328,7 @@ def publish(
             raise typer.Exit(2)
     try:
         results = publish_to(plan_dir, url, user, password, timeout=timeout,
-                             allow_insecure_http=allow_insecure_http)
+                             allow_insecure_http=allow_insecure_http, take_over=take_over)
     except PublishError as exc:
         _err(redact(f"tourney: {exc}", [password]))
         raise typer.Exit(2) from None

@@ -1,6 +1,7 @@
 """``tourney diff OLD NEW``: what changed between two plan folders.
 
-Occurrences are matched by UID (re-plans keep the UID of an announced occurrence): moved
+Occurrences are matched by UID (re-plans keep the UID of an announced occurrence; a night of a
+weekly series by its series UID and RECURRENCE-ID): moved
 (another first day), added (a UID only in NEW), cancelled (a UID only in OLD that NEW's
 calendar cancels; one it does not is history before NEW's horizon); and the total of licence
 and permit fees before and after (USD).
@@ -29,6 +30,10 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
     need = {"uid", "tournament_id", "first_day", "last_day", "title"}
     if need - set(df.columns):
         raise DiffError(f"{sched}: missing column(s) {', '.join(sorted(need - set(df.columns)))}")
+    if "recurrence_id" in df.columns:
+        # a night of a weekly series: the series UID and the night's RECURRENCE-ID
+        df["uid"] = [f"{u} RECURRENCE-ID {r}" if r else u
+                     for u, r in zip(df["uid"], df["recurrence_id"], strict=True)]
     one = df.drop_duplicates("uid").set_index("uid")
     return one, int(fees["fee_usd"].sum()) if len(fees) else 0
 

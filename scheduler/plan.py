@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
     "start", "end", "first_day", "last_day", "notice_due", "permit_year", "counted", "players",
-    "license_id", "uid", "sequence",
+    "license_id", "uid", "sequence", "recurrence_id",
 ]
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
@@ -108,6 +108,15 @@ class Plan:
     is published as cancelled."""
     previous_dtstamp: dt.datetime | None = None
     """Re-plan: the previous calendar's DTSTAMP; this plan's calendars are stamped later."""
+    lineage: str = ""
+    """The plan lineage's key in every UID (``scheduler.uid``; a re-plan inherits its
+    previous plan's); empty: the scenario's own (:func:`scheduler.uid.lineage_key`)."""
+    replaced_events: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Solved again into a folder holding an earlier plan of the same lineage without a
+    re-plan: UID -> (SEQUENCE, content fingerprint) of the earlier calendar's events, so an
+    event that changed gets a higher SEQUENCE (RFC 5545 §3.8.7.4)."""
+    replaced_dtstamp: dt.datetime | None = None
+    """The earlier plan's DTSTAMP in that case: a changed calendar is stamped later."""
     """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule

@@ -16,14 +16,19 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import application_ok, notice_ok
+from scheduler.uid import inherited_lineage, is_deadline, lineage_key, occurrence_uid
+from scheduler.uid import parse as parse_uid
+
+if TYPE_CHECKING:
+    from scheduler.plan import Plan
 
 
 class PreviousError(ValueError):
@@ -44,6 +49,9 @@ class Announced:
     title: str = ""
     span: str = ""
     """``start|end`` as schedule.csv wrote them (ISO 8601), when known."""
+    night: bool = False
+    """A night of a weekly series: ``uid`` is the series' UID and ``first_day`` the night's
+    RECURRENCE-ID (schedule.csv ``recurrence_id``, or the expanded calendar)."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,9 @@ class Cancelled:
     sequence: int
     operators: tuple[str, ...]
     title: str
+    span: str = ""
+    """``start|end`` (ISO 8601) of the announced occurrence when known: a timed event is
+    cancelled as a timed event (the same value type under its UID)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +79,8 @@ class PreviousSeries:
     sequence: int
     operators: tuple[str, ...]
     title: str
+    play: str = ""
+    """X-TOURNEY-PLAY of the series (its first night's ``start/end``, ISO 8601)."""
 
 
 def previous_series(path: str | Path) -> list[PreviousSeries]:
@@ -92,10 +105,13 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                     x.decoded("DTSTART"), dt.datetime) else x.decoded("DTSTART").date())
                     for x in recurring_ical_events.of(one).between((1900, 1, 1),
                                                                    (2200, 1, 1))})
-                host = uid.split("@", 1)[-1].removesuffix(".tourney")
+                parsed = parse_uid(uid)
+                host = parsed.host if parsed and parsed.host else ""
+                ops = _operators_of(ev) or ((host,) if host else ())
                 out.append(PreviousSeries(uid, str(ev.get("X-TOURNEY-TOURNAMENT", "")),
-                                          tuple(nights), int(ev.get("SEQUENCE", 0)), (host,),
-                                          str(ev.get("SUMMARY", ""))))
+                                          tuple(nights), int(ev.get("SEQUENCE", 0)), ops,
+                                          str(ev.get("SUMMARY", "")),
+                                          str(ev.get("X-TOURNEY-PLAY", ""))))
     except Exception:
         return []
     return out
@@ -111,6 +127,56 @@ class PreviousEvent:
     summary: str
     operators: tuple[str, ...]
     cancelled: bool = False
+    dtstart: dt.date | None = None
+    """DTSTART as published (a date, or an aware date-time for a timed event)."""
+    dtend: dt.date | None = None
+    tournament_id: str = ""
+    deadline: str = ""
+    """X-TOURNEY-DEADLINE (mt-notice, me-report, ...) of a deadline event."""
+    rrule: str = ""
+    """The RRULE of a recurring event (a cancelled series), as written."""
+
+    @property
+    def last_day(self) -> dt.date:
+        """The last calendar day the event covers (DTEND exclusive)."""
+        end = self.dtend
+        if end is None:
+            return self.day
+        until = self._until()
+        if until is not None and until > self.day:
+            return until
+        if isinstance(end, dt.datetime):
+            start = self.dtstart
+            return max(self.day, (end - dt.timedelta(microseconds=1)).date()
+                       if isinstance(start, dt.datetime) else end.date())
+        return max(self.day, end - dt.timedelta(days=1))
+
+
+    def _until(self) -> dt.date | None:
+        for part in self.rrule.split(";"):
+            key, _, value = part.partition("=")
+            if key.upper() == "UNTIL" and len(value) >= 8 and value[:8].isdigit():
+                return dt.date(int(value[:4]), int(value[4:6]), int(value[6:8]))
+        return None
+
+
+def _operators_of(ev: object) -> tuple[str, ...]:
+    """X-TOURNEY-OPERATORS of an event (comma-separated operator ids), else ()."""
+    text = str(ev.get("X-TOURNEY-OPERATORS", ""))  # type: ignore[attr-defined]
+    return tuple(o.strip() for o in text.split(",") if o.strip())
+
+
+def _event_operators(uid: str, ev: object) -> tuple[str, ...]:
+    """Whom an event of a single calendar file is for: X-TOURNEY-OPERATORS, else what its
+    UID names (a deadline's operator, an occurrence's or series' host)."""
+    ops = _operators_of(ev)
+    if ops:
+        return ops
+    p = parse_uid(uid)
+    if p is None:
+        return ()
+    who = p.operator_id or p.host
+    return (who,) if who else ()
 
 
 def previous_events(path: str | Path) -> list[PreviousEvent]:
@@ -136,15 +202,28 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                 if ev.get("DTSTART") is None:
                     continue
                 uid = str(ev.get("UID", ""))
+                if ev.get("RECURRENCE-ID") is not None:
+                    continue  # an overridden night: its series is the event
                 start = ev.decoded("DTSTART")
                 day = start.date() if isinstance(start, dt.datetime) else start
+                end = ev.decoded("DTEND") if ev.get("DTEND") is not None else None
                 found.setdefault(uid, PreviousEvent(
                     uid, day, int(ev.get("SEQUENCE", 0)), str(ev.get("SUMMARY", "")), (),
-                    str(ev.get("STATUS", "")).upper() == "CANCELLED"))
-                if f.parent.name == "calendars":
-                    hosts.setdefault(uid, set()).add(f.stem)
+                    str(ev.get("STATUS", "")).upper() == "CANCELLED", start, end,
+                    str(ev.get("X-TOURNEY-TOURNAMENT", "")),
+                    str(ev.get("X-TOURNEY-DEADLINE", "")),
+                    _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else ""))
+                owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
+                if owner or f.parent.name == "calendars":
+                    hosts.setdefault(uid, set()).add(owner or f.stem)
+                elif not p.is_dir():  # a single file: whom the event itself names
+                    hosts.setdefault(uid, set()).update(_event_operators(uid, ev))
     return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))
             for _, e in sorted(found.items())]
+
+
+def _text(value: object) -> str:
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
 
 
 def previous_dtstamp(path: str | Path) -> dt.datetime | None:
@@ -163,6 +242,46 @@ def previous_dtstamp(path: str | Path) -> dt.datetime | None:
     except Exception:
         return None
     return max(stamps, default=None)
+
+
+def holds_plan(folder: str | Path) -> bool:
+    """Whether ``folder`` holds a plan written by ``tourney solve`` (its calendar.ics or
+    schedule.csv)."""
+    p = Path(folder)
+    return p.is_dir() and ((p / "calendar.ics").is_file() or (p / "schedule.csv").is_file())
+
+
+def replaced_events(folder: str | Path, lineage: str
+                    ) -> tuple[dict[str, tuple[int, str]], dt.datetime | None]:
+    """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
+    content fingerprint, :func:`scheduler.export.ical.fingerprint`) and its DTSTAMP: what a
+    new plan solved into the same folder without a re-plan must not contradict with the same
+    SEQUENCE and DTSTAMP (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4)."""
+    from scheduler.export.ical import fingerprint
+    from scheduler.uid import LINEAGE_PROPERTY
+
+    ics = Path(folder) / "calendar.ics"
+    try:
+        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError):
+        return {}, None
+    out: dict[str, tuple[int, str]] = {}
+    import re
+
+    for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
+        event = m.group(0)
+        props: dict[str, str] = {}
+        for line in event.replace("\n ", "").split("\n"):
+            name, _, value = line.partition(":")
+            props.setdefault(name.split(";", 1)[0].upper(), value)
+        if props.get(LINEAGE_PROPERTY) != lineage or "UID" not in props:
+            continue
+        try:
+            seq = int(props.get("SEQUENCE", "0"))
+        except ValueError:
+            seq = 0
+        out[props["UID"]] = (seq, fingerprint(event))
+    return out, previous_dtstamp(folder)
 
 
 def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
@@ -188,24 +307,37 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     missing = {"tournament_id", "first_day", "uid"} - set(df.columns)
     if missing:
         raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}")
-    out: dict[str, Announced] = {}
-    hosts: dict[str, list[str]] = {}
+    out: dict[tuple[str, str], Announced] = {}
+    hosts: dict[tuple[str, str], list[str]] = {}
     for i, r in df.iterrows():
+        rid = str(r.get("recurrence_id", "") or "")
+        key = (r["uid"], rid)
         try:
             seq = int(r["sequence"]) if r.get("sequence", "") else 0
-            out.setdefault(r["uid"], Announced(
-                r["tournament_id"], dt.date.fromisoformat(r["first_day"]), r["uid"], seq,
+            day = dt.date.fromisoformat(rid or r["first_day"])
+            out.setdefault(key, Announced(
+                r["tournament_id"], day, r["uid"], seq,
                 title=r.get("title", ""),
-                span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else ""))
+                span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else "",
+                night=bool(rid)))
         except ValueError as exc:
             raise PreviousError(f"{p}:{int(str(i)) + 2}: {exc}") from None
         if r.get("operator_id"):
-            hosts.setdefault(r["uid"], []).append(r["operator_id"])
-    out = {u: replace(a, operators=tuple(hosts.get(u, ()))) for u, a in out.items()}
-    return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
+            hosts.setdefault(key, []).append(r["operator_id"])
+    found = [replace(a, operators=tuple(hosts.get(k, ()))) for k, a in out.items()]
+    return sorted(found, key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
-_UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
+def _play(ev: object) -> str:
+    """An event's play time as ``start|end`` (ISO 8601): DTSTART/DTEND of a timed event, the
+    X-TOURNEY-PLAY property (``start/end``) of an all-day Montana one; "" when unknown."""
+    start = ev.get("DTSTART")  # type: ignore[attr-defined]
+    end = ev.get("DTEND")  # type: ignore[attr-defined]
+    if (start is not None and end is not None and isinstance(start.dt, dt.datetime)
+            and isinstance(end.dt, dt.datetime) and start.dt.tzinfo is not None):
+        return f"{start.dt.isoformat()}|{end.dt.isoformat()}"
+    play = str(ev.get("X-TOURNEY-PLAY", ""))  # type: ignore[attr-defined]
+    return play.replace("/", "|") if "/" in play else ""
 
 
 def _from_ics(path: Path) -> list[Announced]:
@@ -214,37 +346,36 @@ def _from_ics(path: Path) -> list[Announced]:
 
     try:
         cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+        masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
+                   if ev.get("RRULE") or ev.get("RDATE")}
         events = [ev for cal in cals
                   for ev in recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))]
     except Exception as exc:
         raise PreviousError(f"{path}: not a readable iCalendar file ({exc})") from None
-    out: dict[str, Announced] = {}
-    series: dict[str, list[tuple[dt.date, str, int]]] = {}  # tid -> (day, host, sequence)
+    out: dict[tuple[str, str], Announced] = {}
     for ev in events:
-        if ev.get("X-TOURNEY-DEADLINE"):
+        uid = str(ev.get("UID", ""))
+        if ev.get("X-TOURNEY-DEADLINE") or is_deadline(uid):
             continue
         cancelled = str(ev.get("STATUS", "")).upper() == "CANCELLED"
-        uid = str(ev.get("UID", ""))
-        tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))
-        m = _UID.match(uid)
-        if not tid and m:
-            tid = m.group("tid")
+        parsed = parse_uid(uid)
+        tid = str(ev.get("X-TOURNEY-TOURNAMENT", "")) or (
+            parsed.tournament_id if parsed and parsed.tournament_id else "")
         start = ev.get("DTSTART")
         if not tid or start is None:
             continue
         day = start.dt.date() if isinstance(start.dt, dt.datetime) else start.dt
         seq = int(ev.get("SEQUENCE", 0))
-        if ".series@" in uid and not cancelled:  # a weekly series: one UID for many nights
-            host = uid.split("@", 1)[1].removesuffix(".tourney")
-            series.setdefault(tid, []).append((day, host, seq))
+        ops = _event_operators(uid, ev)
+        title = str(ev.get("SUMMARY", ""))
+        if uid in masters and not cancelled:
+            # a night of a weekly series: the series UID and the night's RECURRENCE-ID, as
+            # schedule.csv gives it (uid, recurrence_id)
+            out.setdefault((uid, day.isoformat()), Announced(
+                tid, day, uid, seq, operators=ops, title=title, night=True))
         else:
-            out.setdefault(uid, Announced(tid, day, uid, seq, cancelled,
-                                          title=str(ev.get("SUMMARY", ""))))
-    for tid, nights in series.items():
-        # the nights of a series are numbered by date, as the plan numbers them
-        for k, (day, host, seq) in enumerate(sorted(nights), start=1):
-            uid = f"{tid}-{k}@{host}.tourney"
-            out.setdefault(uid, Announced(tid, day, uid, seq))
+            out.setdefault((uid, ""), Announced(tid, day, uid, seq, cancelled, ops, title,
+                                                _play(ev)))
     return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
@@ -305,14 +436,34 @@ class Identity:
     sequence: int
 
 
+def _same_span(a: str, b: str) -> bool:
+    """Whether two ``start|end`` spans (ISO 8601 with UTC offsets) are the same instants,
+    whatever offsets they are written in; unreadable ones count as the same."""
+    try:
+        a0, _, a1 = a.partition("|")
+        b0, _, b1 = b.partition("|")
+        return (dt.datetime.fromisoformat(a0) == dt.datetime.fromisoformat(b0)
+                and dt.datetime.fromisoformat(a1) == dt.datetime.fromisoformat(b1))
+    except (ValueError, TypeError):
+        return True
+
+
 def assign(scenario: Scenario, previous: list[Announced],
            new_days: dict[str, list[dt.date]],
            spans: dict[tuple[str, dt.date], str] | None = None,
+           lineage: str | None = None,
            ) -> tuple[dict[tuple[str, dt.date], Identity], list[Cancelled]]:
     """Match new occurrences to announced ones, per tournament: same day → same UID and
     SEQUENCE (+ 1 when its times changed, ``spans``: ``start|end`` ISO 8601); the remaining
-    ones pair up in date order → same UID, SEQUENCE + 1 (moved); new ones get fresh UIDs;
-    announced ones left over are cancelled (SEQUENCE + 1)."""
+    ones pair up in date order → same UID, SEQUENCE + 1 (moved); new ones get fresh UIDs
+    (``scheduler.uid.occurrence_uid`` in ``lineage``, default the previous plan's or the
+    scenario's); announced ones left over are cancelled (SEQUENCE + 1).
+
+    A night of a weekly series (``Announced.night``) has no UID of its own: its series is
+    updated or cancelled by the calendar writer; a night on the same day gets a fresh
+    occurrence UID, which shows only if it stops being part of a series."""
+    if lineage is None:
+        lineage = inherited_lineage(a.uid for a in previous) or lineage_key(scenario)
     ids: dict[tuple[str, dt.date], Identity] = {}
     cancelled: list[Cancelled] = []
     by_t: dict[str, list[Announced]] = {}
@@ -325,18 +476,21 @@ def assign(scenario: Scenario, previous: list[Announced],
     for tid in sorted(set(by_t) | set(new_days)):
         old = sorted(by_t.get(tid, []), key=lambda a: (a.first_day, a.uid))
         new = sorted(new_days.get(tid, []))
-        kept = {a.first_day: a for a in old if a.first_day in new}
+        kept = {a.first_day: a for a in old if a.first_day in new and not a.night}
         for d, a in kept.items():
-            changed = bool(spans and a.span and spans.get((tid, d), a.span) != a.span)
+            changed = bool(spans and a.span and (tid, d) in spans
+                           and not _same_span(spans[(tid, d)], a.span))
             ids[(tid, d)] = Identity(a.uid, a.sequence + changed)
-        rest_old = [a for a in old if a.first_day not in kept]
+        nights = {a.first_day for a in old if a.night}
+        rest_old = [a for a in old if a.first_day not in kept and not a.night]
         rest_new = [d for d in new if d not in kept]
-        # pair each moving occurrence with the nearest new day (greedy on the distance)
+        # pair each moving occurrence with the nearest new day (greedy on the distance); a
+        # night that stays on its day stays in its series' place
         by_uid = {a.uid: a for a in rest_old}
         paired: set[dt.date] = set()
         taken_old: set[str] = set()
         for _, _, uid, d in sorted((abs((d - a.first_day).days), a.first_day, a.uid, d)
-                                   for a in rest_old for d in rest_new):
+                                   for a in rest_old for d in rest_new if d not in nights):
             if uid in taken_old or d in paired:
                 continue
             paired.add(d)
@@ -344,20 +498,50 @@ def assign(scenario: Scenario, previous: list[Announced],
             ids[(tid, d)] = Identity(uid, by_uid[uid].sequence + 1)
         rest_old = [a for a in rest_old if a.uid not in taken_old]
         rest_new = [d for d in rest_new if d not in paired]
-        used = [int(m.group("occ")) for u in taken
-                if (m := _UID.match(u)) and m.group("tid") == tid]
+        used = [p.occurrence for u in taken if (p := parse_uid(u)) is not None
+                and p.kind == "occurrence" and p.tournament_id == tid
+                and p.occurrence is not None]
         nxt = max(used, default=0) + 1
         t = known.get(tid)
         host = t.operators[0] if t else "tourney"
         for d in rest_new:
-            uid = f"{tid}-{nxt}@{host}.tourney"
+            uid = occurrence_uid(scenario, tid, nxt, host, lineage)
             while uid in taken:
                 nxt += 1
-                uid = f"{tid}-{nxt}@{host}.tourney"
+                uid = occurrence_uid(scenario, tid, nxt, host, lineage)
             ids[(tid, d)] = Identity(uid, 0)
+            taken.add(uid)
             nxt += 1
         for a in rest_old:
             cancelled.append(Cancelled(tid, a.first_day, a.uid, a.sequence + 1,
                                        t.operators if t else a.operators,
-                                       t.title if t else (a.title or tid)))
+                                       t.title if t else (a.title or tid), a.span))
     return ids, cancelled
+
+
+def identify(plan: Plan, scenario: Scenario, previous: list[Announced] | None) -> Plan:
+    """Give the rows of a freshly solved ``plan`` of ``scenario`` their UIDs and SEQUENCEs
+    (in place; returns ``plan``): the plan lineage is the previous plan's (a re-plan keeps
+    its UIDs, :func:`assign`) or the scenario's own (:func:`scheduler.uid.lineage_key`);
+    without ``previous`` occurrence ``n`` of a tournament is UID
+    ``<tournament>-<n>@<first operator>.<lineage>.<domain>``, SEQUENCE 0."""
+    lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
+        or lineage_key(scenario)
+    plan.lineage = lineage
+    known = {t.id: t for t in scenario.tournaments}
+    if previous is None:
+        plan.rows = [replace(r, uid=occurrence_uid(
+            scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
+            lineage), sequence=0) for r in plan.rows]
+        return plan
+    days: dict[str, list[dt.date]] = {}
+    spans: dict[tuple[str, dt.date], str] = {}
+    for r in plan.rows:
+        if (r.tournament_id, r.first_day) not in spans:
+            days.setdefault(r.tournament_id, []).append(r.first_day)
+            spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
+    ids, plan.cancelled = assign(scenario, previous, days, spans, lineage)
+    plan.rows = [replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
+                         sequence=ids[(r.tournament_id, r.first_day)].sequence)
+                 for r in plan.rows]
+    return plan

@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -46,6 +47,21 @@ TournamentType = Literal[
 ]
 DEFAULT_TIMEZONE = {"MT": "America/Denver", "ME": "America/New_York"}
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+DOMAIN_PATTERN = r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?$"
+"""A lower-case DNS domain name of at least two labels (``uid_domain``)."""
+
+
+def _uid_domain(v: str) -> str:
+    if len(v) > 200 or not re.match(DOMAIN_PATTERN, v):
+        raise ValueError(f"expected a domain name your organization controls, lower case, "
+                         f"e.g. legion-post-88.example.org (it ends every calendar UID, "
+                         f"RFC 5545 §3.8.4.7), got {v!r}")
+    return v
+
+
+UidDomain = Annotated[str, BeforeValidator(lambda v: v.strip().lower().rstrip(".")
+                                           if isinstance(v, str) else v),
+                      AfterValidator(_uid_domain)]
 
 
 # --------------------------------------------------------------------------- errors
@@ -280,6 +296,9 @@ class Operator(_Model):
     only super cribbage (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(A))."""
     organized_on: Date | None = None
     licensed_establishment: Literal["restaurant", "manufacturer"] | None = None
+    uid_domain: UidDomain | None = None
+    """The domain this operator's calendar UIDs end with (RFC 5545 §3.8.4.7); default: the
+    scenario's ``uid_domain``."""
 
     @field_validator("timezone")
     @classmethod
@@ -419,6 +438,9 @@ class Scenario(_Model):
     settings: Settings = Settings()
     operators: tuple[Operator, ...] = Field(min_length=1)
     tournaments: tuple[Tournament, ...] = ()
+    uid_domain: UidDomain | None = None
+    """A domain the organization controls, the right-hand end of every calendar UID
+    (RFC 5545 §3.8.4.7, ``scheduler.uid``); default ``tourney.invalid``."""
 
     def operator(self, operator_id: str) -> Operator:
         return self._op_index[operator_id]

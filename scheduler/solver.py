@@ -24,11 +24,12 @@ from constraints.base import Audit, License, Placed, Rule
 from constraints.catalogue import cite
 from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
+from scheduler.replan import identify
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import notice_due
 
 if TYPE_CHECKING:
-    from scheduler.replan import Announced, Cancelled, Identity
+    from scheduler.replan import Announced
 
 STAGES = ("placed", "fees_usd", "preferred")
 
@@ -283,7 +284,7 @@ def solve(
                 progress(_progress(plans, len(parts)))
     if all(p.status == "NOT_REACHED" for p in plans):
         raise Interrupted("interrupted")  # no part found any plan
-    return merge(scenario, plans)
+    return identify(merge(scenario, plans), scenario, previous)
 
 
 def _progress(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
@@ -520,7 +521,8 @@ def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int
     parts = components(scenario)
     prevs = split_previous(parts, previous)
     if len(parts) == 1:
-        return _part_alternatives(scenario, opts, previous, k, min_difference)
+        return [identify(p, scenario, previous)
+                for p in _part_alternatives(scenario, opts, previous, k, min_difference)]
     if jobs > 1:
         per_part: list[list[Plan]] = _solve_in_pool(
             parts, prevs, opts, jobs, progress, task=_part_alternatives,
@@ -546,7 +548,7 @@ def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int
         plan = merge(scenario, [alt if j == i else first for j, first in enumerate(firsts)])
         plan.rank = len(plans) + 1
         plans.append(plan)
-    return plans
+    return [identify(p, scenario, previous) for p in plans]
 
 
 def _part_alternatives(scenario: Scenario, opts: Options, previous: list[Announced] | None,
@@ -611,10 +613,6 @@ def _distance(ctx: ModelContext, moving: list[Announced]) -> list[tuple[cp_model
     return [(v, w) for v, w in out if w]
 
 
-def _uid(t: Tournament, occurrence: int) -> str:
-    return f"{t.id}-{occurrence}@{t.operators[0]}.tourney"
-
-
 def _license_id(kind: str, operator_id: str, valid_from: dt.date, extra: str = "") -> str:
     short = kind.removeprefix("mt-").removeprefix("me-")
     return f"{operator_id}/{short}/{valid_from.isoformat()}" + (f"/{extra}" if extra else "")
@@ -627,18 +625,6 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
     for t in sc.tournaments:
         chosen = [c for c in ctx.candidates[t.id] if solver.value(ctx.z[(t.id, c.first_day)])]
         placed.extend((t, k, c) for k, c in enumerate(chosen, start=1))
-    identity: dict[tuple[str, dt.date], Identity] = {}
-    cancelled: list[Cancelled] = []
-    if previous is not None:
-        from scheduler.replan import assign
-
-        days: dict[str, list[dt.date]] = defaultdict(list)
-        spans = {}
-        for t, _, c in placed:
-            days[t.id].append(c.first_day)
-            spans[(t.id, c.first_day)] = f"{c.timing.start.isoformat()}|{c.timing.end.isoformat()}"
-        identity, cancelled = assign(sc, previous, days, spans)
-
     bought = sorted((o for o in ctx.licenses if solver.value(o.var)),
                     key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))
     covers: dict[int, list[str]] = defaultdict(list)
@@ -691,10 +677,9 @@ def _extract(ctx: ModelContext, solver: cp_model.CpSolver, status: str, seed: in
                 counted=counted, players=t.players,
                 license_id=" ".join(ids[i] for i in license_of.get((ref, oid), ())
                                     if i in ids),
-                uid=identity[(t.id, c.first_day)].uid if identity else _uid(t, k),
-                sequence=identity[(t.id, c.first_day)].sequence if identity else 0))
+                uid="", sequence=0))  # set for the whole plan by replan.identify
     rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
-    return Plan(sc, rows, licenses, [], status, seed=seed, cancelled=cancelled)
+    return Plan(sc, rows, licenses, [], status, seed=seed)
 
 
 def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Candidate]]

@@ -245,9 +245,9 @@ def pair(tmp_path: Path, data: dict, bad: str, good: str, expected: list[Found],
 
 
 def test_header_is_the_products() -> None:
-    # the hand-made files leave out the last column, `sequence` (re-plans), which the reader
-    # does not need: an older schedule.csv stays readable
-    assert [*HEADER.strip().split(","), "sequence"] == SCHEDULE_COLUMNS
+    # the hand-made files leave out the last columns, `sequence` and `recurrence_id`
+    # (re-plans), which the reader does not need: an older schedule.csv stays readable
+    assert [*HEADER.strip().split(","), "sequence", "recurrence_id"] == SCHEDULE_COLUMNS
     assert LIC_HEADER.strip().split(",") == LICENSE_COLUMNS
 
 
@@ -842,10 +842,14 @@ def test_one_operators_calendar_is_not_blamed_for_the_others_fixed_date(tmp_path
     t = large("weekly", "Weekly Stack")
     pinned = game("pinned", "Pinned Game", count=1, fixed_dates=["2027-02-06"])
     sc = write_scenario(tmp_path, scenario([room(), post()], [t, pinned]))
-    text = vcal(allday("Weekly Stack", "20270109", "20270110", uid="weekly-1@room.tourney",
-                       extra=product_props("weekly", 1, "large-stakes")))
-    res = check(sc, write_schedule(tmp_path / "plan", text, "calendars/room.ics"))
+    # Whose calendar it is comes from its content (X-TOURNEY-OPERATOR, as tourney writes it
+    # into calendars/room.ics), not its file name (issue #11 part 6)
+    event = allday("Weekly Stack", "20270109", "20270110", uid="weekly-1@room.tourney",
+                   extra=product_props("weekly", 1, "large-stakes"))
+    res = check(sc, write_schedule(tmp_path / "plan", vcal(event, head="X-TOURNEY-OPERATOR:room\n"),
+                                   "calendars/room.ics"))
     assert res.exit_code == 0, res.output
+    text = vcal(event)
     res = check(sc, write_schedule(tmp_path / "plan", text, "calendar.ics"))
     assert res.exit_code == 1
     assert found(res) == [("FIXED-DATES", "post", "pinned", "", "2027-02-06")]

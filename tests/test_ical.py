@@ -31,6 +31,7 @@ from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
 from scheduler.plan import Plan, Row
 from scheduler.scenario import Scenario, load_scenario
+from scheduler.uid import DEFAULT_DOMAIN, lineage_key
 
 ROOT = Path(__file__).resolve().parents[1]
 DENVER = ZoneInfo("America/Denver")
@@ -39,6 +40,12 @@ STAMP = dt.datetime(2026, 10, 1, 8, 30, tzinfo=dt.UTC)
 ME_TITLE = "Elks Lodge #1234, Bangor; $100 buy-in ♠♥♦♣"
 MT_UID = "mt-spring-1@tourney.test"
 ME_UID = "me-winter-1@tourney.test"
+
+def _rhs(host: str) -> str:
+    """The right-hand side of the UIDs tourney writes for ``host`` in SCENARIO's lineage
+    (scheduler.uid: ``<host>.<lineage>.<domain>``)."""
+    return f"{host}.{lineage_key(load_scenario(SCENARIO))}.{DEFAULT_DOMAIN}"
+
 
 SCENARIO = {
     "name": "Test year 2027",
@@ -272,16 +279,16 @@ def test_me_licence_deadlines(files: dict[str, bytes]) -> None:
     # Report: 10 business days after valid_to Mon 2027-02-01: Feb 2, 3, 4, 5, 8, 9, 10, 11,
     #   12 (9), Feb 15 is Washington's Birthday (holiday), so the 10th is Tue Feb 16.
     events = _by_uid(files["calendars/me-elks.ics"])
-    expect = {"application-opens-me-elks-pt-1": dt.date(2026, 11, 2),
-              "application-due-me-elks-pt-1": dt.date(2027, 1, 15),
-              "report-me-elks-pt-1": dt.date(2027, 2, 16)}
+    expect = {f"application-opens-me-elks-pt-1@{_rhs('me-elks')}": dt.date(2026, 11, 2),
+              f"application-due-me-elks-pt-1@{_rhs('me-elks')}": dt.date(2027, 1, 15),
+              f"report-me-elks-pt-1@{_rhs('me-elks')}": dt.date(2027, 2, 16)}
     for uid, day in expect.items():
         ev = events[uid]
         assert ev["DTSTART"].dt == day and ev["DTEND"].dt == day + dt.timedelta(days=1)
         assert len(ev.walk("VALARM")) == 1
-    assert str(events["application-due-me-elks-pt-1"]["SUMMARY"]).startswith("Application due")
-    assert "ME-REPORT, 16-633 CMR ch. 32 § 8" in str(events["report-me-elks-pt-1"]
-                                                     ["DESCRIPTION"])
+    due, report = (f"{k}-me-elks-pt-1@{_rhs('me-elks')}" for k in ("application-due", "report"))
+    assert str(events[due]["SUMMARY"]).startswith("Application due")
+    assert "ME-REPORT, 16-633 CMR ch. 32 § 8" in str(events[report]["DESCRIPTION"])
     # Montana permits have no Maine deadlines
     assert not [u for u in _by_uid(files["calendar.ics"]) if "large-2026" in u]
 
@@ -295,9 +302,11 @@ def test_annual_licence_reports_every_month() -> None:
     events = _by_uid(calendar_files(_plan(licenses=[lic]), STAMP)["calendar.ics"])
     reports = sorted(u for u in events if u.startswith("report-me-elks-annual"))
     assert len(reports) == 13
-    assert events["report-me-elks-annual-2027-01"]["DTSTART"].dt == dt.date(2027, 2, 12)
+    assert events[f"report-me-elks-annual-2027-01@{_rhs('me-elks')}"]["DTSTART"].dt \
+        == dt.date(2027, 2, 12)
     # application dates come from the earliest covered game, 2027-01-31 (as above)
-    assert events["application-due-me-elks-annual"]["DTSTART"].dt == dt.date(2027, 1, 15)
+    assert events[f"application-due-me-elks-annual@{_rhs('me-elks')}"]["DTSTART"].dt \
+        == dt.date(2027, 1, 15)
 
 
 # --------------------------------------------------------------------------- determinism
@@ -328,8 +337,9 @@ def test_events_sorted_by_start_then_uid(files: dict[str, bytes]) -> None:
     # expected order: 2026-11-02 app opens, 2027-01-15 app due, 2027-01-31 18:00 game,
     # 2027-02-16 report, 2027-03-07 notices (club < elks by UID), 2027-03-12 MT game
     uids = [str(e["UID"]) for e in _events(files["calendar.ics"])]
-    assert uids == ["application-opens-me-elks-pt-1", "application-due-me-elks-pt-1", ME_UID,
-                    "report-me-elks-pt-1", f"notice-{MT_UID}-mt-club",
+    opens, due, report = (f"{k}-me-elks-pt-1@{_rhs('me-elks')}"
+                          for k in ("application-opens", "application-due", "report"))
+    assert uids == [opens, due, ME_UID, report, f"notice-{MT_UID}-mt-club",
                     f"notice-{MT_UID}-mt-elks", MT_UID]
 
 
@@ -346,7 +356,7 @@ def test_recurring_ical_events_sees_the_span(files: dict[str, bytes]) -> None:
 # A Montana small-stakes night placed every week is one recurring VEVENT: RRULE (RFC 5545
 # §3.8.5.3) FREQ=WEEKLY with UNTIL = the last occurrence's day (a DATE, like DTSTART), and an
 # EXDATE (RFC 5545 §3.8.5.1) for every week in between without an occurrence.
-SERIES_UID = "mt-daily.series@mt-club.tourney"
+SERIES_UID = f"mt-daily.series@{_rhs('mt-club')}"
 WEDNESDAYS = [dt.date(2027, 3, 3), dt.date(2027, 3, 10), dt.date(2027, 3, 24),
               dt.date(2027, 3, 31)]
 """Wednesdays of March 2027 are 3, 10, 17, 24, 31 (Mar 1 is a Monday); the 17th is a blackout
@@ -439,21 +449,21 @@ def test_series_per_weekday_when_on_several_weekdays() -> None:
     events = _by_uid(data)
     mine = sorted(u for u, e in events.items() if str(e.get("X-TOURNEY-TOURNAMENT")) ==
                   "mt-daily")
-    assert mine == ["mt-daily-4@mt-club.tourney", "mt-daily.sat.series@mt-club.tourney",
-                    "mt-daily.wed.series@mt-club.tourney"]
+    assert mine == ["mt-daily-4@mt-club.tourney", f"mt-daily.sat.series@{_rhs('mt-club')}",
+                    f"mt-daily.wed.series@{_rhs('mt-club')}"]
     assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270331;BYDAY=WE\r\n" in data
     assert b"\r\nRRULE:FREQ=WEEKLY;UNTIL=20270320;BYDAY=SA\r\n" in data
     assert b"\r\nEXDATE;VALUE=DATE:20270313\r\n" in data
     assert b"\r\nEXDATE;VALUE=DATE:20270317\r\n" in data
     assert str(events["mt-daily-4@mt-club.tourney"]["X-TOURNEY-OCCURRENCE"]) == "4"
-    wed = str(events["mt-daily.wed.series@mt-club.tourney"]["DESCRIPTION"])
+    wed = str(events[f"mt-daily.wed.series@{_rhs('mt-club')}"]["DESCRIPTION"])
     assert "Tournament mt-daily, occurrences 1, 3, 6-7." in wed
-    sat_desc = str(events["mt-daily.sat.series@mt-club.tourney"]["DESCRIPTION"])
+    sat_desc = str(events[f"mt-daily.sat.series@{_rhs('mt-club')}"]["DESCRIPTION"])
     assert "No occurrence in the week(s) of: Sat 2027-03-13." in sat_desc  # not a blackout
     # the union of the expansions is exactly the placed first days
     assert _expanded(data) == days
-    for uid, want in (("mt-daily.wed.series@mt-club.tourney", WEDNESDAYS),
-                      ("mt-daily.sat.series@mt-club.tourney", sat)):
+    for uid, want in ((f"mt-daily.wed.series@{_rhs('mt-club')}", WEDNESDAYS),
+                      (f"mt-daily.sat.series@{_rhs('mt-club')}", sat)):
         rset = _vobj(data)[uid].getrruleset(addRDate=True)  # type: ignore[attr-defined]
         assert [x.date() for x in rset] == want
 

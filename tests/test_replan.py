@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import re
 from pathlib import Path
 
 import yaml
@@ -24,8 +25,18 @@ def _large(**kw: object) -> dict:
             "operators": ["room"], "weekdays": ["sat"], **kw}
 
 
+def _short(text: str) -> str:
+    """UIDs in ``text`` written as before plan lineages: ``sat-1@room.tourney`` for
+    ``sat-1@room.<lineage>.tourney.invalid`` (scheduler.uid), and a notice as
+    ``notice-<occurrence uid>-<operator>``; the lineage is tested in test_calendar_identity."""
+    text = re.sub(r"notice-([a-z0-9-]+)\.([^@\s]+)@([a-z0-9-]+)\.[0-9a-f]{10}\.tourney\.invalid",
+                  r"notice-\2@\3.tourney-\1", text)
+    return re.sub(r"@([a-z0-9-]+)\.[0-9a-f]{10}\.tourney\.invalid", r"@\1.tourney", text)
+
+
 def _rows(folder: Path) -> list[dict[str, str]]:
-    return list(csv.DictReader((folder / "schedule.csv").open()))
+    rows = list(csv.DictReader((folder / "schedule.csv").open()))
+    return [{**r, "uid": _short(r["uid"])} for r in rows]
 
 
 def test_new_blackout_moves_only_the_occurrence_it_touches(tmp_path: Path) -> None:
@@ -50,7 +61,7 @@ def test_new_blackout_moves_only_the_occurrence_it_touches(tmp_path: Path) -> No
                      "sat-2@room.tourney": ("2027-03-13", "0")}
     res = runner.invoke(app, ["diff", str(a), str(b)])
     assert res.exit_code == 0
-    assert res.output.splitlines() == [
+    assert _short(res.output).splitlines() == [
         "moved      Saturday Stack (sat-1@room.tourney): 2027-03-06..2027-03-06 -> "
         "2027-03-20..2027-03-20",
         "1 moved, 0 added, 0 cancelled; fees $120 -> $120 (+$0)"]
@@ -64,7 +75,7 @@ def test_past_notice_deadline_pins() -> None:
     sc = load(horizon=MARCH, notice_from="2027-03-16", operators=[ROOM],
               tournaments=[_large(count=2)])
     plan = solve(sc, time_limit=10, previous=previous)
-    assert sorted((r.first_day.day, r.uid, r.sequence) for r in plan.rows) == [
+    assert sorted((r.first_day.day, _short(r.uid), r.sequence) for r in plan.rows) == [
         (20, "sat-1@room.tourney", 0), (27, "sat-2@room.tourney", 0)]
     assert sc.tournament("sat").fixed_dates == ()  # the scenario itself is unchanged
     assert plan.scenario.tournament("sat").fixed_dates == (dt.date(2027, 3, 20),)
@@ -77,7 +88,7 @@ def test_locked_tournament_keeps_its_days() -> None:
     sc = load(horizon=MARCH, notice_from="2027-02-01", operators=[ROOM],
               tournaments=[_large(count=1, locked=True)])
     plan = solve(sc, time_limit=10, previous=previous)
-    assert [(r.first_day.day, r.uid) for r in plan.rows] == [(27, "sat-1@room.tourney")]
+    assert [(r.first_day.day, _short(r.uid)) for r in plan.rows] == [(27, "sat-1@room.tourney")]
     assert [r.first_day.day for r in solve(sc, time_limit=10).rows] == [6]
 
 
@@ -90,16 +101,16 @@ def test_dropped_occurrence_is_cancelled_and_new_one_gets_a_fresh_uid() -> None:
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-13"]}], tournaments=[_large(count=2)])
     plan = solve(sc, time_limit=10, previous=prev)
-    assert sorted((r.first_day.day, r.uid) for r in plan.rows) == [
+    assert sorted((r.first_day.day, _short(r.uid)) for r in plan.rows) == [
         (6, "sat-1@room.tourney"), (20, "sat-3@room.tourney")]
-    assert [(c.uid, c.first_day.day, c.sequence) for c in plan.cancelled] == [
+    assert [(_short(c.uid), c.first_day.day, c.sequence) for c in plan.cancelled] == [
         ("sat-2@room.tourney", 13, 1)]
     # count 3 again but Mar 6 and 13 blacked out: 20 and 27 remain; 27 is new -> sat-4
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-06", "2027-03-13"]}],
               tournaments=[_large(count=3)])
     plan = solve(sc, time_limit=10, previous=prev[2:])
-    assert sorted((r.first_day.day, r.uid) for r in plan.rows) == [
+    assert sorted((r.first_day.day, _short(r.uid)) for r in plan.rows) == [
         (20, "sat-3@room.tourney"), (27, "sat-4@room.tourney")]
 
 
@@ -125,7 +136,8 @@ def test_moved_and_cancelled_in_the_calendar(tmp_path: Path) -> None:
     plan = solve(sc, time_limit=10, previous=prev)
     cal = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
-    events = {str(e["UID"]): e for e in cal.walk("VEVENT") if not e.get("X-TOURNEY-DEADLINE")}
+    events = {_short(str(e["UID"])): e for e in cal.walk("VEVENT")
+              if not e.get("X-TOURNEY-DEADLINE")}
     assert {u: (int(e["SEQUENCE"]), str(e.get("STATUS", ""))) for u, e in events.items()} == {
         "sat-1@room.tourney": (1, "CANCELLED"), "sat-2@room.tourney": (0, ""),
         "sat-3@room.tourney": (0, "")}
@@ -146,9 +158,11 @@ def test_previous_calendar_with_a_weekly_series(tmp_path: Path) -> None:
     res = runner.invoke(app, ["solve", str(src), "--out", str(b), "--previous",
                               str(a / "calendar.ics")])
     assert res.exit_code == 0, res.output
-    assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
-        (f"2027-03-{d:02d}", f"wed-{k}@room.tourney", "0")
-        for k, d in enumerate([3, 10, 17, 24, 31], start=1)]
+    # schedule.csv names each night as the calendar does: the series UID and the night's
+    # RECURRENCE-ID (issue #11 part 4)
+    assert [(r["first_day"], r["uid"], r["sequence"], r["recurrence_id"]) for r in _rows(b)] \
+        == [(f"2027-03-{d:02d}", "wed.series@room.tourney", "0", f"2027-03-{d:02d}")
+            for d in [3, 10, 17, 24, 31]]
 
 
 def test_bundled_example_one_new_blackout_moves_only_what_it_touches(tmp_path: Path) -> None:
@@ -165,7 +179,7 @@ def test_bundled_example_one_new_blackout_moves_only_what_it_touches(tmp_path: P
     changed.write_text(yaml.safe_dump(data))
     res = runner.invoke(app, ["solve", str(changed), "--out", str(b), "--previous", str(a)])
     assert res.exit_code == 0, res.output
-    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    lines = _short(runner.invoke(app, ["diff", str(a), str(b)]).output).splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("moved      Saturday Hold'em (saturday-holdem-2@post-212.tourney)"
                                ": 2027-02-06..2027-02-06 -> ")
@@ -289,7 +303,7 @@ def test_same_day_with_new_times_raises_sequence(tmp_path: Path) -> None:
                                str(a)]).exit_code == 0
     assert [(r["first_day"], r["uid"], r["sequence"]) for r in _rows(b)] == [
         ("2027-03-06", "sat-1@room.tourney", "1")]
-    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    lines = _short(runner.invoke(app, ["diff", str(a), str(b)]).output).splitlines()
     assert lines[0] == ("retimed    Saturday Stack (sat-1@room.tourney): "
                         "2027-03-06T12:00:00-07:00..2027-03-06T22:00:00-07:00 -> "
                         "2027-03-06T14:00:00-07:00..2027-03-07T00:00:00-07:00")
@@ -310,7 +324,7 @@ def test_notice_deadline_follows_its_occurrence() -> None:
     plan = solve(sc, time_limit=10, previous=prev)
     cal = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
-    notices = {str(e["UID"]): (e.decoded("DTSTART"), int(e["SEQUENCE"]),
+    notices = {_short(str(e["UID"])): (e.decoded("DTSTART"), int(e["SEQUENCE"]),
                                str(e.get("STATUS", "")))
                for e in cal.walk("VEVENT") if str(e["UID"]).startswith("notice-")}
     # notice due = first day - 5: Mar 13 -> Mar 8; Mar 6 -> Mar 1 (cancelled, SEQUENCE 1)
@@ -334,7 +348,7 @@ def test_a_moved_occurrence_stays_near_its_old_day() -> None:
     days = sorted(r.first_day for r in plan.rows)
     assert days[1] == dt.date(2027, 5, 3)
     assert days[0] in (dt.date(2027, 1, 7), dt.date(2027, 1, 9))
-    assert {r.first_day: (r.uid, r.sequence) for r in plan.rows}[days[0]] == (
+    assert {r.first_day: (_short(r.uid), r.sequence) for r in plan.rows}[days[0]] == (
         "ev-1@room.tourney", 1)
 
 
@@ -353,7 +367,7 @@ def _events(folder: Path, deadlines: bool = False) -> dict[str, tuple[int, str]]
     import icalendar
 
     cal = icalendar.Calendar.from_ical((folder / "calendar.ics").read_bytes())
-    return {str(e["UID"]): (int(e["SEQUENCE"]), str(e.get("STATUS", "")))
+    return {_short(str(e["UID"])): (int(e["SEQUENCE"]), str(e.get("STATUS", "")))
             for e in cal.walk("VEVENT")
             if deadlines or not (e.get("X-TOURNEY-DEADLINE")
                                  or str(e["UID"]).startswith(("notice-", "application-",
@@ -427,7 +441,7 @@ def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
             Announced("sat", dt.date(2027, 8, 7), "sat-8@room.tourney")]
     ids, cancelled = assign(sc, prev, {"sat": [dt.date(2027, 5, 22), dt.date(2027, 6, 12),
                                                 dt.date(2027, 8, 14)]})
-    assert {d.isoformat(): (i.uid, i.sequence) for (_, d), i in ids.items()} == {
+    assert {d.isoformat(): (_short(i.uid), i.sequence) for (_, d), i in ids.items()} == {
         "2027-06-12": ("sat-6@room.tourney", 1), "2027-08-14": ("sat-8@room.tourney", 1),
         "2027-05-22": ("sat-9@room.tourney", 0)}
     assert cancelled == []
@@ -446,7 +460,7 @@ def test_diff_tells_history_from_cancellations(tmp_path: Path) -> None:
     assert runner.invoke(app, ["solve", str(src), "--out", str(a)]).exit_code == 0
     assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
                                str(a)]).exit_code == 0
-    lines = runner.invoke(app, ["diff", str(a), str(b)]).output.splitlines()
+    lines = _short(runner.invoke(app, ["diff", str(a), str(b)]).output).splitlines()
     assert lines[0] == ("history    Saturday Stack (sat-1@room.tourney): 2027-03-06..2027-03-06"
                         " (outside the new plan's horizon)")
     assert lines[-1].startswith("0 moved, 0 added, 0 cancelled")

@@ -13,6 +13,14 @@ X-WR-CALNAME as its display name. Inside it:
   second publish of the same plan changes nothing;
 - a server event whose UID is no longer in the file, or whose VEVENT in the file has
   ``STATUS:CANCELLED``, is deleted;
+- plan lineages (``scheduler.uid``): every event tourney writes names its plan lineage
+  (X-TOURNEY-LINEAGE). An event of another lineage (another year's plan, another
+  organization's) is never deleted because this file lacks it, nor is an event of this
+  lineage outside the file's horizon (X-TOURNEY-HORIZON: history); a file that would
+  overwrite or delete an event of another lineage (the same UID) stops the whole publish
+  before any change (:class:`LineageConflict`, exit 2, naming the events) unless
+  ``take_over`` (``--take-over``). Events without X-TOURNEY-LINEAGE (earlier versions) are
+  managed as before;
 - other calendars, and objects without a VEVENT (tasks, journals), are never touched.
 
 Writes are conditional (``If-None-Match: *`` for new resources, ``If-Match`` with the listed
@@ -40,6 +48,9 @@ from urllib.parse import quote, unquote, urlsplit
 
 from icalendar import Calendar, Component
 
+from scheduler.uid import LINEAGE_PROPERTY
+from scheduler.uid import parse as parse_uid
+
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
 """Environment variable holding the CalDAV password (never a command-line flag)."""
 TIMEOUT = 30
@@ -54,6 +65,9 @@ IGNORED_PROPERTIES = frozenset({"DTSTAMP", "LAST-MODIFIED", "CREATED"})
 """Properties a server may set or rewrite by itself: not a difference worth a PUT."""
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _T = TypeVar("_T")
+_LINEAGE_LINE = re.compile(rf"^{LINEAGE_PROPERTY}[;:][^\r\n]*?([0-9a-f]+)\r?$",
+                           re.MULTILINE | re.IGNORECASE)
+_DTSTART_LINE = re.compile(r"^DTSTART[;:][^\r\n]*?(\d{8})", re.MULTILINE)
 
 
 class PublishError(Exception):
@@ -115,6 +129,10 @@ class OperatorCalendar:
     """UID → iCalendar object (VCALENDAR with its VTIMEZONEs and VEVENTs) to put."""
     cancelled: frozenset[str] = frozenset()
     """UIDs whose VEVENT is STATUS:CANCELLED: deleted from the server, never put."""
+    lineage: str | None = None
+    """The plan lineage of the file (its X-TOURNEY-LINEAGE), None for an earlier version's."""
+    horizon: tuple[str, str] | None = None
+    """The plan's horizon (X-TOURNEY-HORIZON: first and last day, ISO 8601)."""
 
 
 def resource_name(uid: str) -> str:
@@ -189,7 +207,11 @@ def read_calendar(operator_id: str, data: bytes) -> OperatorCalendar:
         for ev in events:
             out.add_component(ev)
         resources[uid] = out.to_ical()
-    return OperatorCalendar(operator_id, name, resources, frozenset(cancelled))
+    lineage = str(cal.get(LINEAGE_PROPERTY, "")).strip() or None
+    span = str(cal.get("X-TOURNEY-HORIZON", "")).strip().split("/")
+    horizon = (span[0], span[1]) if len(span) == 2 and all(span) else None
+    return OperatorCalendar(operator_id, name, resources, frozenset(cancelled), lineage,
+                            horizon)
 
 
 def read_plan_calendars(plan_dir: str | Path) -> list[OperatorCalendar]:
@@ -246,6 +268,18 @@ class ServerObject:
     etag: str | None = None
 
     @property
+    def lineage(self) -> str | None:
+        """X-TOURNEY-LINEAGE of its VEVENT(s): the plan lineage that published it."""
+        m = _LINEAGE_LINE.search(self.data.replace("\r\n ", "").replace("\n ", ""))
+        return m.group(1).strip() if m else None
+
+    @property
+    def first_day(self) -> str | None:
+        """Its DTSTART's day (YYYYMMDD), for the history rule."""
+        m = _DTSTART_LINE.search(self.data)
+        return m.group(1) if m else None
+
+    @property
     def uid(self) -> str | None:
         try:
             cal = _parse(self.data)
@@ -267,10 +301,14 @@ class Change:
 
 @dataclass
 class SyncPlan:
-    """What to do in one collection; ``unchanged`` are the UIDs already up to date."""
+    """What to do in one collection; ``unchanged`` are the UIDs already up to date;
+    ``conflicts`` the (UID, lineage) of server events of another plan lineage that a change
+    would overwrite or delete; ``others`` the server events of other lineages left alone."""
 
     changes: list[Change] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    conflicts: list[tuple[str, str]] = field(default_factory=list)
+    others: int = 0
 
     def count(self, action: str) -> int:
         return sum(1 for c in self.changes if c.action == action)
@@ -281,10 +319,12 @@ def _same_href(a: str, b: str) -> bool:
 
 
 def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
-              collection_url: str) -> SyncPlan:
+              collection_url: str, *, take_over: bool = False) -> SyncPlan:
     """The PUTs and DELETEs that make the collection at ``collection_url`` hold exactly the
-    events of ``cal``; objects without a (single) UID, and events whose UID tourney does not
-    write (added by hand), are left alone. Pure."""
+    events of ``cal``; objects without a (single) UID, events whose UID tourney does not
+    write (added by hand), events of another plan lineage the file does not name, and events
+    of the file's lineage outside its horizon (history) are left alone. A change to an event
+    of another lineage is listed in ``conflicts`` (and made only when ``take_over``). Pure."""
     by_uid: dict[str, list[ServerObject]] = {}
     for obj in server:
         uid = obj.uid
@@ -292,6 +332,18 @@ def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
             by_uid.setdefault(uid, []).append(obj)
     base = collection_url if collection_url.endswith("/") else collection_url + "/"
     plan = SyncPlan()
+
+    def foreign(o: ServerObject) -> str | None:
+        """The other lineage that published ``o``, None when it is this file's (or none)."""
+        theirs = o.lineage
+        return theirs if theirs and cal.lineage and theirs != cal.lineage else None
+
+    def conflict(objs: Iterable[ServerObject]) -> None:
+        for o in objs:
+            theirs = foreign(o)
+            if theirs is not None and (o.uid, theirs) not in plan.conflicts:
+                plan.conflicts.append((o.uid or "", theirs))
+
     for uid, data in sorted(cal.resources.items()):
         href = base + quote(resource_name(uid))
         have = sorted(by_uid.pop(uid, []),
@@ -303,18 +355,56 @@ def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
         if same_content(data, keep.data):
             plan.unchanged.append(uid)
         else:
+            conflict([keep])
             plan.changes.append(Change("update", uid, keep.href, data, keep.etag))
+        conflict(duplicates)
         plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in duplicates]
     for uid, objs in sorted(by_uid.items()):  # gone from the file, or cancelled
-        # an event someone added by hand is never touched
-        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in objs if ours(o)]
+        mine = [o for o in objs if ours(o)]  # an event someone added by hand: never touched
+        if uid in cal.cancelled:
+            conflict(mine)
+        else:
+            plan.others += sum(1 for o in mine if foreign(o) is not None)
+            mine = [o for o in mine if foreign(o) is None and not _history(cal, o)]
+        plan.changes += [Change("delete", uid, o.href, etag=o.etag) for o in mine]
     return plan
+
+
+def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
+    """An event of the file's lineage outside the file's horizon (an earlier year that a
+    re-plan of the next year inherits): kept."""
+    if cal.horizon is None or obj.lineage is None:
+        return False
+    import datetime as dt
+
+    from scheduler.timing import notice_due
+    from scheduler.uid import licence_day
+
+    day = obj.first_day
+    if day is None:
+        return False
+    try:
+        first, last = (dt.date.fromisoformat(d) for d in cal.horizon)
+        when = dt.date(int(day[:4]), int(day[4:6]), int(day[6:]))
+    except ValueError:
+        return False
+    # a deadline belongs to the day of what it is for: a licence deadline to the licence's
+    # first day (in its UID), an MT notice to an occurrence that is in the horizon when the
+    # notice is due no earlier than the horizon's first day's would be
+    p = parse_uid(obj.uid or "")
+    lday = licence_day(obj.uid or "")
+    if lday:
+        when = dt.date.fromisoformat(lday)
+    elif p is not None and p.kind == "notice" and when >= notice_due(first):
+        return False
+    return not first <= when <= last
 
 
 def ours(obj: ServerObject) -> bool:
     """Whether a server event is one tourney wrote: every product event carries an
-    X-TOURNEY- property (tournament or deadline) or a UID ending in ``.tourney``."""
-    return "X-TOURNEY-" in obj.data or (obj.uid or "").endswith(".tourney")
+    X-TOURNEY- property (tournament, deadline, lineage) or a product UID
+    (``scheduler.uid``)."""
+    return "X-TOURNEY-" in obj.data or parse_uid(obj.uid or "") is not None
 
 
 # --------------------------------------------------------------------------- server side
@@ -341,14 +431,41 @@ class OperatorResult:
     updated: int
     deleted: int
     unchanged: int
+    others: int = 0
+    """Events of other plan lineages in the collection, left alone."""
 
 
-def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer) -> list[OperatorResult]:
-    """Bring each operator's collection on ``server`` up to date with its calendar."""
-    results = []
+class LineageConflict(PublishError):
+    """The plan would overwrite or delete events another plan lineage published."""
+
+
+def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer, *,
+            take_over: bool = False, done: list[str] | None = None) -> list[OperatorResult]:
+    """Bring each operator's collection on ``server`` up to date with its calendar.
+
+    Every collection is planned first: when a change would overwrite or delete an event of
+    another plan lineage, :class:`LineageConflict` names them and nothing is changed, unless
+    ``take_over``. ``done`` collects the operator ids whose collection is up to date."""
+    planned = []
+    conflicts: list[str] = []
     for cal in calendars:
         url, made = server.collection(cal.operator_id, cal.name)
-        plan = plan_sync(cal, [] if made else server.list_events(url), url)
+        plan = plan_sync(cal, [] if made else server.list_events(url), url,
+                         take_over=take_over)
+        planned.append((cal, url, made, plan))
+        conflicts += [f"{cal.operator_id}: {uid} (lineage {theirs})"
+                      for uid, theirs in plan.conflicts]
+    if conflicts and not take_over:
+        shown = "; ".join(conflicts[:10]) + (f"; and {len(conflicts) - 10} more"
+                                             if len(conflicts) > 10 else "")
+        raise LineageConflict(
+            f"{len(conflicts)} event(s) on the server were published by another plan "
+            f"lineage (another year's, scenario's or organization's plan), and this plan "
+            f"would overwrite or delete them: {shown}. Nothing was changed. Set uid_domain "
+            f"in the scenario (docs/scenario.md) so that plans do not share UIDs, or publish "
+            f"with --take-over to replace them")
+    results = []
+    for cal, url, made, plan in planned:
         for ch in plan.changes:
             if ch.action == "delete":
                 server.delete(ch.href, ch.etag)
@@ -357,7 +474,9 @@ def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer) -> li
                 server.put(ch.href, ch.data, ch.etag, new=ch.action == "create")
         results.append(OperatorResult(cal.operator_id, url, made, plan.count("create"),
                                       plan.count("update"), plan.count("delete"),
-                                      len(plan.unchanged)))
+                                      len(plan.unchanged), plan.others))
+        if done is not None:
+            done.append(cal.operator_id)
     return results
 
 
@@ -367,8 +486,10 @@ def summary(results: Sequence[OperatorResult], url: str) -> str:
     lines = []
     for r in results:
         new = ", new calendar" if r.calendar_created else ""
+        others = f", {r.others} of other plans left alone" if r.others else ""
         lines.append(f"{r.operator_id} ({redact(r.calendar_url)}{new}): {r.created} created, "
-                     f"{r.updated} updated, {r.deleted} deleted, {r.unchanged} unchanged")
+                     f"{r.updated} updated, {r.deleted} deleted, {r.unchanged} unchanged"
+                     f"{others}")
     tot = [sum(getattr(r, k) for r in results)
            for k in ("created", "updated", "deleted", "unchanged")]
     lines.append(f"Published {len(results)} calendar(s) to {redact(url)}: {tot[0]} created, "
@@ -535,8 +656,8 @@ def _check(resp: Any, ok: tuple[int, ...], what: str) -> None:
 
 
 def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
-               timeout: float = TIMEOUT,
-               allow_insecure_http: bool = False) -> list[OperatorResult]:
+               timeout: float = TIMEOUT, allow_insecure_http: bool = False,
+               take_over: bool = False) -> list[OperatorResult]:
     """Read the plan's calendars, then publish them to the CalDAV server at ``url``. Every
     failure the user can act on (folder, URL, password, server unreachable, slower than
     ``timeout`` seconds for one request in all, or not CalDAV) is a PublishError with one
@@ -566,12 +687,10 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
     try:
         server = CalDAVServer(url, user, password, timeout,
                               allow_insecure_http=allow_insecure_http)
-        results = []
-        for cal in calendars:
-            results += [replace(r, calendar_url=redact(r.calendar_url, secrets))
-                        for r in publish([cal], server)]
-            done.append(cal.operator_id)
-        return results
+        return [replace(r, calendar_url=redact(r.calendar_url, secrets))
+                for r in publish(calendars, server, take_over=take_over, done=done)]
+    except LineageConflict as exc:
+        raise LineageConflict(redact(str(exc), secrets)) from None
     except PublishError as exc:
         raise stopped(str(exc)) from None
     except dav_error.AuthorizationError as exc:

@@ -5,7 +5,10 @@ mapped to bytes and writes nothing. All text goes through the ``icalendar`` libr
 line folding at 75 octets, CRLF).
 
 - Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file),
-  except weekly Montana small-stakes nights (below).
+  except weekly Montana small-stakes nights (below). UIDs are built in ``scheduler.uid``
+  (``<local>@<operator>.<lineage>.<domain>``); every VEVENT names the plan lineage in
+  X-TOURNEY-LINEAGE (``tourney publish`` never overwrites another lineage's events), and every
+  VCALENDAR its lineage, horizon (X-TOURNEY-HORIZON) and, per operator, X-TOURNEY-OPERATOR.
   A tournament on the premises of several operators appears once in ``calendar.ics`` with every
   venue in LOCATION and DESCRIPTION, and the same VEVENT appears in each co-host's file.
 - The placed occurrences of a Montana small-stakes tournament on one weekday (at least two)
@@ -13,9 +16,15 @@ line folding at 75 octets, CRLF).
   ``RRULE:FREQ=WEEKLY;UNTIL=<last occurrence's day>;BYDAY=..`` (RFC 5545 §3.8.5.3, UNTIL a DATE
   like DTSTART) and an ``EXDATE;VALUE=DATE`` (§3.8.5.1) for every week in between without an
   occurrence (blackouts, skipped weeks), so the expansion is exactly the placed days. UID
-  ``<tournament>.series@<operator>.tourney``, or ``<tournament>.<weekday>.series@...`` when the
-  tournament is placed on several weekdays (one series per weekday); no X-TOURNEY-OCCURRENCE
-  (``tourney check`` numbers a series' occurrences by date, as the plan does).
+  ``<tournament>.series@<operator>.<lineage>.<domain>``, or ``<tournament>.<weekday>.series@...``
+  when the tournament is placed on several weekdays (one series per weekday); no
+  X-TOURNEY-OCCURRENCE (``tourney check`` numbers a series' occurrences by date, as the plan
+  does). schedule.csv gives each night the series UID and its RECURRENCE-ID
+  (:func:`render`'s identity).
+- Montana events carry X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do
+  not show; occurrences, series and cancellations carry X-TOURNEY-OPERATORS.
+- Re-plans: dropped events are published as STATUS:CANCELLED (with the value type they had),
+  and every cancellation is carried into later versions until its date has passed.
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
   day + 1, exclusive, RFC 5545 §3.6.1); a "day" is a calendar day (ARM 23.16.101).
 - Maine occurrences are timed events in the operator's zone (``DTSTART;TZID=...``), with a
@@ -31,7 +40,6 @@ line folding at 75 octets, CRLF).
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -50,6 +58,16 @@ from scheduler.timing import (
     notice_due,
     report_due,
 )
+from scheduler.uid import (
+    LINEAGE_PROPERTY,
+    inherited_lineage,
+    licence_day,
+    licence_uid,
+    lineage_key,
+    notice_uid,
+    series_uid,
+)
+from scheduler.uid import parse as parse_uid
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
@@ -67,8 +85,6 @@ _TYPE_LABEL = {
     "super-cribbage": "Maine super cribbage tournament",
     "charitable-cribbage": "Maine charitable cribbage tournament",
 }
-_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-"""Weekday names as in scenarios (``date.weekday()`` order), used in series UIDs."""
 _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 DEADLINE_ALARM = dt.timedelta(days=-7)
@@ -86,6 +102,9 @@ class _Item:
     event: Event
     tzid: str | None
     span: tuple[dt.date, dt.date]
+    members: tuple[tuple[str, int, dt.date], ...] = ()
+    """The occurrences (tournament, number, first day) the event shows: one, or a series'
+    nights."""
 
 
 # --------------------------------------------------------------------------- public
@@ -97,8 +116,26 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
     same plan and ``dtstamp`` give identical bytes. ``dtstamp`` (DTSTAMP of every event) is
     converted to UTC; a naive value is taken as UTC.
     """
+    return render(plan, dtstamp)[0]
+
+
+Identity = dict[tuple[str, int], tuple[str, str, int]]
+"""(tournament id, occurrence) → (calendar UID, RECURRENCE-ID day ISO or "", SEQUENCE)."""
+
+
+def plan_lineage(plan: Plan) -> str:
+    """The plan's lineage key: ``plan.lineage``, else the one its rows' UIDs carry, else the
+    scenario's own (:func:`scheduler.uid.lineage_key`)."""
+    return (plan.lineage or inherited_lineage(r.uid for r in plan.rows)
+            or lineage_key(plan.scenario))
+
+
+def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity]:
+    """:func:`calendar_files`, and the calendar identity of every occurrence (the UID, the
+    RECURRENCE-ID of a night of a weekly series, the SEQUENCE) that schedule.csv shows."""
     scenario = plan.scenario
     stamp = _utc(dtstamp)
+    lineage = plan_lineage(plan)
     items = [
         *_occurrence_items(plan, stamp),
         *_notice_items(plan, stamp),
@@ -107,10 +144,17 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
     ]
     items.extend(_vanished_items(plan, stamp, {str(i.event["UID"]) for i in items}))
     _never_lower(plan, items)
+    stamp = _replaced(plan, items, stamp)
     items.sort(key=lambda i: i.sort_key)
+    for i in items:
+        i.event[LINEAGE_PROPERTY] = lineage  # who may update or delete it (tourney publish)
+        if i.event.decoded("DTSTAMP") != stamp:
+            del i.event["DTSTAMP"]
+            i.event.add("dtstamp", stamp)
     # each event is serialized once and shared by calendar.ics and its operators' calendars
     text = {id(i): ical_bytes(i.event) for i in items}
-    files = {CALENDAR_FILE: _calendar(scenario.name, items, text)}
+    h = scenario.horizon
+    files = {CALENDAR_FILE: _calendar(scenario.name, items, text, lineage, (h.start, h.end))}
     by_op: dict[str, list[_Item]] = {}
     for i in items:
         for oid in dict.fromkeys(i.operators):
@@ -119,8 +163,51 @@ def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
         mine = by_op.get(op.id)
         if mine:
             files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
-                                                        text)
-    return files
+                                                        text, lineage, (h.start, h.end), op.id)
+    identity: Identity = {}
+    for i in items:
+        uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
+        series = len(i.members) > 1
+        for tid, occ, day in i.members:
+            identity[(tid, occ)] = (uid, day.isoformat() if series else "", seq)
+    return files, identity
+
+
+def fingerprint(event_text: bytes | str) -> str:
+    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
+    hashed: equal for an event written again unchanged."""
+    import hashlib
+
+    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
+    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
+    keep = [ln for ln in lines if ln and not ln.upper().startswith(
+        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
+    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
+
+
+def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime:
+    """Solved again into the folder of an earlier plan of the same lineage (no re-plan): an
+    event whose content changed gets SEQUENCE + 1 over the earlier one's (RFC 5545
+    §3.8.7.4), the others keep at least the earlier SEQUENCE, and the calendars are stamped
+    after the earlier ones when anything changed. Returns the DTSTAMP to use."""
+    if not plan.replaced_events:
+        return stamp
+    changed = False
+    for i in items:
+        old = plan.replaced_events.get(str(i.event["UID"]))
+        if old is None:
+            continue
+        seq = int(str(i.event["SEQUENCE"]))
+        if fingerprint(ical_bytes(i.event)) != old[1]:
+            changed = True
+            seq = max(seq, old[0] + 1)
+        else:
+            seq = max(seq, old[0])
+        i.event["SEQUENCE"] = seq
+    before = plan.replaced_dtstamp
+    if changed and before is not None and stamp <= before:
+        return before.astimezone(dt.UTC) + dt.timedelta(seconds=1)
+    return stamp
 
 
 def fold(line: str) -> str:
@@ -159,8 +246,12 @@ def ical_bytes(component: Component) -> bytes:
 
 
 # --------------------------------------------------------------------------- calendar
-def _calendar(name: str, items: list[_Item], text: dict[int, bytes]) -> bytes:
-    """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT."""
+def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",
+              horizon: tuple[dt.date, dt.date] | None = None,
+              operator_id: str | None = None) -> bytes:
+    """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT. It names
+    the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``)
+    and, for one operator's calendar, the operator (X-TOURNEY-OPERATOR)."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -168,6 +259,12 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes]) -> bytes:
     cal.add("method", "PUBLISH")
     cal.add("name", name)
     cal.add("x-wr-calname", name)
+    if operator_id is not None:
+        cal.add("x-tourney-operator", operator_id)
+    if lineage:
+        cal.add(LINEAGE_PROPERTY, lineage)
+    if horizon is not None:
+        cal.add("x-tourney-horizon", f"{horizon[0].isoformat()}/{horizon[1].isoformat()}")
     tzids = sorted({i.tzid for i in items if i.tzid})
     if len(tzids) == 1:
         cal.add("x-wr-timezone", tzids[0])
@@ -184,11 +281,63 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes]) -> bytes:
     return head[:-len(end)] + b"".join(text[id(i)] for i in items) + end
 
 
+def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.date | None
+          ) -> tuple[dt.date, dt.date | None, str | None, dt.datetime]:
+    """DTSTART, DTEND, TZID and sort key of a cancelled event written as it was published:
+    a timed event stays timed (in its zone, or UTC), an all-day one all-day."""
+    if isinstance(start, dt.datetime):
+        op = _operator(scenario, operator_id) if operator_id else None
+        if start.tzinfo is None:  # floating: read in the operator's zone
+            start = start.replace(tzinfo=op.tz if op else dt.UTC)
+        if isinstance(end, dt.datetime) and end.tzinfo is None:
+            end = end.replace(tzinfo=start.tzinfo)
+        key = getattr(start.tzinfo, "key", None)
+        if not key and op is not None:  # a fixed UTC offset (schedule.csv): the zone
+            start, key = start.astimezone(op.tz), op.tz.key
+            end = end.astimezone(op.tz) if isinstance(end, dt.datetime) else end
+        if not key or key == "UTC":
+            start = start.astimezone(dt.UTC)
+            end = end.astimezone(dt.UTC) if isinstance(end, dt.datetime) else end
+            key = None
+        return start, end, key, start.replace(tzinfo=None)
+    return start, end if end is not None else start + dt.timedelta(days=1), None, \
+        _midnight(start)
+
+
+def _cancellation(uid: str, stamp: dt.datetime, summary: str, sequence: int,
+                  scenario: Scenario, operators: Iterable[str], start: dt.date,
+                  end: dt.date | None) -> _Item:
+    """A STATUS:CANCELLED event with the value type (DATE or DATE-TIME) it was published
+    with, so that a client updates the event it holds rather than seeing another kind."""
+    ops = tuple(dict.fromkeys(operators))
+    ev = _new_event(uid, stamp, summary, sequence)
+    ev.add("status", "CANCELLED")
+    first, last, tzid, key = _when(scenario, ops[0] if ops else None, start, end)
+    ev.add("dtstart", first)
+    if last is not None:
+        ev.add("dtend", last)
+    if ops:
+        ev.add("x-tourney-operators", ",".join(ops))
+    a = first.date() if isinstance(first, dt.datetime) else first
+    b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
+    return _Item((key, uid), frozenset(ops), ev, tzid, (a, max(a, b)))
+
+
+def _span_of(text: str) -> tuple[dt.datetime, dt.datetime] | None:
+    try:
+        a, _, b = text.partition("|")
+        return dt.datetime.fromisoformat(a), dt.datetime.fromisoformat(b)
+    except ValueError:
+        return None
+
+
 def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     """Re-plans: an announced occurrence the new plan drops, as STATUS:CANCELLED with its UID
     and SEQUENCE + 1 (RFC 5545 §3.8.1.11), so subscribed calendars remove it; a Montana
-    large-stakes one takes its notice deadlines with it."""
+    large-stakes one takes its notice deadlines with it. A timed (Maine) game is cancelled as
+    a timed event, an all-day (Montana) one as an all-day event, as each was published."""
     known = {t.id: t for t in plan.scenario.tournaments}
+    before = {e.uid: e for e in plan.previous_events}
     # nights that were announced only inside a weekly series have no UID of their own
     in_series = {(s.tournament_id, d) for s in plan.previous_series for d in s.nights}
     for c in plan.cancelled:
@@ -197,24 +346,29 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         t = known.get(c.tournament_id)
         if t is not None and t.is_large:
             for oid in c.operators:
-                uid = f"notice-{c.uid}-{oid}"
+                uid = notice_uid(c.uid, oid)
                 ev = _new_event(uid, stamp, f"Cancelled: notice for {c.title}", c.sequence)
                 ev.add("status", "CANCELLED")
                 due = notice_due(c.first_day)
                 _all_day(ev, due, due)
                 ev.add("x-tourney-deadline", "mt-notice")
                 yield _Item((_midnight(due), uid), frozenset({oid}), ev, None, (due, due))
-        ev = _new_event(c.uid, stamp, f"Cancelled: {c.title}", c.sequence)
-        ev.add("status", "CANCELLED")
-        _all_day(ev, c.first_day, c.first_day)
-        ev.add("x-tourney-tournament", c.tournament_id)
-        ev.add("description", f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
-        yield _Item((_midnight(c.first_day), c.uid), frozenset(c.operators), ev, None,
-                    (c.first_day, c.first_day))
-
-
-_NOTICE_OF = re.compile(r"^notice-(.+\.tourney)-[a-z0-9-]+$")
-_LICENCE_DAY = re.compile(r"^(?:application|report)-[^/]+/[^/]+/(\d{4}-\d{2}-\d{2})")
+        old = before.get(c.uid)
+        span = _span_of(c.span) if c.span else None
+        start: dt.date
+        end: dt.date | None
+        if old is not None and old.dtstart is not None:
+            start, end = old.dtstart, old.dtend
+        elif span is not None and (t is None or plan.scenario.jurisdiction_of(t) == "ME"):
+            start, end = span
+        else:
+            start, end = c.first_day, c.first_day + dt.timedelta(days=1)
+        item = _cancellation(c.uid, stamp, f"Cancelled: {c.title}", c.sequence, plan.scenario,
+                             c.operators, start, end)
+        item.event.add("x-tourney-tournament", c.tournament_id)
+        item.event.add("description",
+                       f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
+        yield item
 
 
 def _never_lower(plan: Plan, items: list[_Item]) -> None:
@@ -235,26 +389,49 @@ def _never_lower(plan: Plan, items: list[_Item]) -> None:
 def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterable[_Item]:
     """Re-plans: any event the previous calendars published that this plan no longer writes
     (a moved game's licence deadlines, a dropped series, ...), as STATUS:CANCELLED with its
-    UID and SEQUENCE + 1, so that imported and subscribed calendars drop it too."""
-    start = plan.scenario.horizon.start
+    UID and SEQUENCE + 1, so that imported and subscribed calendars drop it too.
+
+    A cancellation the previous calendars carried is carried again, unchanged (same
+    SEQUENCE), until the event's last day (for a deadline: the day of the game or licence it
+    is for) is before the plan's ``notice_from`` (the day it is made as of): a subscriber who
+    skipped the version that cancelled it still sees it go."""
+    scenario = plan.scenario
+    start = scenario.horizon.start
     days = {e.uid: e.day for e in plan.previous_events}
+    known = {t.id: t for t in scenario.tournaments}
     for old in plan.previous_events:
-        if old.cancelled or old.uid in written:
+        if old.uid in written:
             continue
-        # the day that says whether it is history: a licence deadline's licence start (in its
-        # UID: application-opens-post/per-tournament/2027-02-06/...), a notice's occurrence
-        # (notice-<occurrence uid>-<operator>), else the event's own day
-        m = _LICENCE_DAY.search(old.uid)
-        n = _NOTICE_OF.search(old.uid)
-        day = (dt.date.fromisoformat(m.group(1)) if m
-               else days.get(n.group(1), old.day) if n else old.day)
-        if day < start:
-            continue  # history before the new horizon
-        ev = _new_event(old.uid, stamp, f"Cancelled: {old.summary}", old.sequence + 1)
-        ev.add("status", "CANCELLED")
-        _all_day(ev, old.day, old.day)
-        yield _Item((_midnight(old.day), old.uid), frozenset(old.operators), ev, None,
-                    (old.day, old.day))
+        # the day that says whether it is history: a licence deadline's licence start (in
+        # its UID), a notice's occurrence, else the event's own day
+        parsed = parse_uid(old.uid)
+        lday = licence_day(old.uid)
+        day = (dt.date.fromisoformat(lday) if lday
+               else days.get(parsed.occurrence_uid or "", old.day)
+               if parsed is not None and parsed.kind == "notice" else old.day)
+        if old.cancelled:
+            if max(day, old.last_day) < scenario.notice_from:
+                continue  # its date has passed: nobody needs the cancellation any more
+            summary, seq = old.summary, old.sequence
+        else:
+            if day < start:
+                continue  # history before the new horizon
+            summary, seq = f"Cancelled: {old.summary}", old.sequence + 1
+        t = known.get(old.tournament_id)
+        ops = old.operators or (t.operators if t is not None else ())
+        item = _cancellation(old.uid, stamp, summary, seq, scenario, ops,
+                             old.dtstart if old.dtstart is not None else old.day, old.dtend)
+        if old.rrule:
+            from icalendar.prop import vRecur
+
+            item.event.add("rrule", vRecur.from_ical(old.rrule))
+            item = _Item(item.sort_key, item.operators, item.event, item.tzid,
+                         (item.span[0], max(item.span[1], old.last_day)))
+        if old.tournament_id:
+            item.event.add("x-tourney-tournament", old.tournament_id)
+        if old.deadline:
+            item.event.add("x-tourney-deadline", old.deadline)
+        yield item
 
 
 def _ambiguous(t: dt.datetime) -> bool:
@@ -342,7 +519,7 @@ def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
 
 def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     groups = _group(plan)
-    series = _weekly_series(groups)
+    series = _weekly_series(groups, plan.scenario, plan_lineage(plan))
     in_series = {(rows[0].tournament_id, rows[0].occurrence)
                  for _, members in series for rows in members}
     for (tid, occ), rows in sorted(groups.items()):
@@ -354,19 +531,39 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         old = before.pop(uid, None)
         if old is not None:
             nights = tuple(sorted(rs[0].first_day for rs in members))
-            # RFC 5545 §3.8.7.4: a re-plan that changes the nights (EXDATE, UNTIL) raises it
-            seq = old.sequence + (nights != old.nights)
+            # RFC 5545 §3.8.7.4: a re-plan that changes the nights (EXDATE, UNTIL) or the
+            # play time raises it
+            retimed = bool(old.play) and _play_shape(old.play) != _play_shape(
+                str(item.event.get("X-TOURNEY-PLAY", "")))
+            seq = old.sequence + (nights != old.nights or retimed)
             item.event["SEQUENCE"] = max(seq, max(rs[0].sequence for rs in members))
         yield item
     for old in sorted(before.values(), key=lambda s: s.uid):
-        # a series the new plan no longer writes (pattern changed or tournament dropped)
+        # a series the new plan no longer writes (pattern changed or tournament dropped):
+        # cancelled with its recurrence, so it is history only after its last night
         ev = _new_event(old.uid, stamp, f"Cancelled: {old.title}", old.sequence + 1)
         ev.add("status", "CANCELLED")
         _all_day(ev, old.nights[0], old.nights[0])
+        if len(old.nights) > 1:
+            ev.add("rrule", {"freq": "weekly", "until": old.nights[-1],
+                             "byday": _BYDAY[old.nights[0].weekday()]})
         if old.tournament_id:
             ev.add("x-tourney-tournament", old.tournament_id)
+        if old.operators:
+            ev.add("x-tourney-operators", ",".join(old.operators))
         yield _Item((_midnight(old.nights[0]), old.uid), frozenset(old.operators), ev, None,
-                    (old.nights[0], old.nights[0]))
+                    (old.nights[0], old.nights[-1]))
+
+
+def _play_shape(play: str) -> tuple[str, float] | None:
+    """X-TOURNEY-PLAY ``start/end`` as (local start time, hours): what a weekly series keeps
+    from night to night."""
+    try:
+        a, _, b = play.partition("/")
+        start, end = dt.datetime.fromisoformat(a), dt.datetime.fromisoformat(b)
+    except ValueError:
+        return None
+    return f"{start:%H:%M}", (end - start).total_seconds() / 3600
 
 
 def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> list[str]:
@@ -407,6 +604,7 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
     lines += readings(scenario)
     ev.add("description", "\n".join(lines))
     ev.add("x-tourney-tournament", tid)
+    ev.add("x-tourney-operators", ",".join(dict.fromkeys(r.operator_id for r in rows)))
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
@@ -416,6 +614,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
     tzid: str | None = None
     if first.jurisdiction == "MT":
         _all_day(ev, first.first_day, first.last_day)
+        _play(ev, first)
         key = _midnight(first.first_day)
         dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
                  f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
@@ -438,7 +637,14 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add("x-tourney-occurrence", str(occ))
     return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
-                 (first.start.date(), first.end.date()))
+                 (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
+
+
+def _play(ev: Event, row: Row) -> None:
+    """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
+    of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
+    calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""
+    ev.add("x-tourney-play", f"{row.start.isoformat()}/{row.end.isoformat()}")
 
 
 # --------------------------------------------------------------------------- weekly series
@@ -447,8 +653,8 @@ def _shape(rows: list[Row]) -> tuple[tuple[str, ...], int]:
     return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
 
 
-def _weekly_series(groups: dict[tuple[str, int], list[Row]]
-                   ) -> list[tuple[str, list[list[Row]]]]:
+def _weekly_series(groups: dict[tuple[str, int], list[Row]], scenario: Scenario,
+                   lineage: str) -> list[tuple[str, list[list[Row]]]]:
     """The weekly series of Montana small-stakes tournaments: ``(uid, occurrences)`` with the
     occurrences (each its rows, one per operator) in date order.
 
@@ -469,8 +675,8 @@ def _weekly_series(groups: dict[tuple[str, int], list[Row]]
                     or len({_shape(rs) for rs in members}) > 1):
                 continue
             # "." never occurs in a tournament id, so no two series can share a UID
-            name = f"{tid}.series" if len(by_wd) == 1 else f"{tid}.{_WEEKDAYS[wd]}.series"
-            out.append((f"{name}@{members[0][0].operator_id}.tourney", members))
+            out.append((series_uid(scenario, tid, None if len(by_wd) == 1 else wd,
+                                   members[0][0].operator_id, lineage), members))
     return out
 
 
@@ -515,6 +721,7 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
     # the series changes when any of its nights moved in a re-plan
     ev = _new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
     _all_day(ev, first.first_day, first.last_day)
+    _play(ev, first)
     ev.add("rrule", {"freq": "weekly", "until": until, "byday": _BYDAY[wd]})
     for d in skipped:
         ev.add("exdate", d)
@@ -539,7 +746,9 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
     _describe(ev, scenario, tid, rows, dates, venues,
               f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
     return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
-                 (first.start.date(), members[-1][0].end.date()))
+                 (first.start.date(), members[-1][0].end.date()),
+                 tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)
+                       for rs in members))
 
 
 # --------------------------------------------------------------------------- deadlines
@@ -569,7 +778,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                 f"held on several premises files its own notice. Permit: "
                 f"{row.license_id or 'none'}.")
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
-        item = _deadline(f"notice-{row.uid}-{row.operator_id}", stamp, summary, row.notice_due,
+        item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, row.notice_due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
         item.event.add("x-tourney-tournament", row.tournament_id)
         item.event.add("x-tourney-occurrence", str(row.occurrence))
@@ -597,6 +806,7 @@ def _report_periods(lic: License) -> list[dt.date]:
 
 
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    lineage = plan_lineage(plan)
     for lic in plan.license_list:
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
             continue
@@ -618,11 +828,13 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         if opens != application_opens(first):
             window += (f" (90 days before is {_day(application_opens(first))}, before this "
                        f"plan's notice_from; the window is shown from notice_from.)")
-        yield _deadline(f"application-opens-{lic.license_id}", stamp,
+        yield _deadline(licence_uid(plan.scenario, "application-opens", lic.license_id,
+                                    lic.operator_id, lineage), stamp,
                         f"Application window opens: {subject}", opens,
                         f"{about}\n{window}", "me-application-opens", WINDOW_ALARM,
                         lic.operator_id)
-        yield _deadline(f"application-due-{lic.license_id}", stamp,
+        yield _deadline(licence_uid(plan.scenario, "application-due", lic.license_id,
+                                    lic.operator_id, lineage), stamp,
                         f"Application due: {subject}", due,
                         f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
                         lic.operator_id)
@@ -635,7 +847,8 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             text = (f"{about}\nFile the disposition-of-funds report for {period} by "
                     f"{_day(due)}, 10 business days after the period ends, also if the game "
                     f"was cancelled ({cite('ME-REPORT')}).")
-            yield _deadline(f"report-{lic.license_id}{suffix}", stamp,
+            yield _deadline(licence_uid(plan.scenario, "report", lic.license_id,
+                                        lic.operator_id, lineage, suffix), stamp,
                             f"Disposition-of-funds report due: {subject}"
                             + (f", {end:%B %Y}" if lic.kind == "me-annual" else ""), due, text,
                             "me-report", DEADLINE_ALARM, lic.operator_id)

@@ -12,6 +12,9 @@ import pandas as pd
 
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
 
+Identity = dict[tuple[str, int], tuple[str, str, int]]
+"""(tournament id, occurrence) → (calendar UID, RECURRENCE-ID day or "", SEQUENCE)."""
+
 
 def _iso(x: object) -> str:
     return "" if x is None else x.isoformat()  # type: ignore[attr-defined]
@@ -26,8 +29,25 @@ def _csv(records: Sequence[Mapping[str, object]], columns: list[str]) -> bytes:
     return text.encode("utf-8")
 
 
-def csv_files(plan: Plan) -> dict[str, bytes]:
-    """``{"schedule.csv": bytes, "licenses.csv": bytes, "unscheduled.csv": bytes}``."""
+def _identity(cal: tuple[str, str, int] | None, uid: str, sequence: int) -> dict[str, object]:
+    if cal is None:
+        return {"uid": uid, "sequence": sequence, "recurrence_id": ""}
+    return {"uid": cal[0], "sequence": cal[2], "recurrence_id": cal[1]}
+
+
+def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
+    """``{"schedule.csv": bytes, "licenses.csv": bytes, "unscheduled.csv": bytes}``.
+
+    schedule.csv's ``uid``, ``sequence`` and ``recurrence_id`` are the calendar's
+    (``identity``, from :func:`scheduler.export.ical.render`; computed when not given): a
+    night of a weekly series has the series' UID and SEQUENCE and its RECURRENCE-ID day, so
+    every row is one event (or one instance of a recurring event) of calendar.ics."""
+    if identity is None:
+        import datetime as dt
+
+        from scheduler.export.ical import render
+
+        identity = render(plan, dt.datetime(1970, 1, 1, tzinfo=dt.UTC))[1]
     schedule = [{
         "tournament_id": r.tournament_id, "occurrence": r.occurrence,
         "operator_id": r.operator_id, "jurisdiction": r.jurisdiction, "type": r.type,
@@ -35,7 +55,8 @@ def csv_files(plan: Plan) -> dict[str, bytes]:
         "end": _iso(r.end), "first_day": _iso(r.first_day), "last_day": _iso(r.last_day),
         "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
-        "license_id": r.license_id, "uid": r.uid, "sequence": r.sequence,
+        "license_id": r.license_id,
+        **_identity(identity.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
     } for r in plan.rows]
     licenses = [{
         "license_id": lic.license_id, "operator_id": lic.operator_id,

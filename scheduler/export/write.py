@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scheduler.atomic import replace_dir
-from scheduler.export.ical import calendar_files
+from scheduler.export.ical import render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.plan import Plan
@@ -58,8 +58,9 @@ def plan_files(plan: Plan, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None) -> dict[str, bytes]:
     """Every output file of a plan, by relative path; ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
-    files = csv_files(plan)
-    files.update(calendar_files(plan, dtstamp(plan)))
+    calendars, identity = render(plan, dtstamp(plan))
+    files = csv_files(plan, identity)
+    files.update(calendars)
     files["summary.txt"] = summary_text(plan).encode("utf-8")
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/

@@ -1,0 +1,202 @@
+"""The UIDs of a plan's calendar events: built and parsed here, and nowhere else.
+
+An iCalendar UID must be globally unique and persistent (RFC 5545 §3.8.4.7, which recommends
+a ``@domain`` right-hand side). Every UID tourney writes is
+
+    ``<local>@<host>.<lineage>.<domain>``
+
+- ``<local>`` says what the event is: ``<tournament>-<n>`` (an occurrence),
+  ``<tournament>[.<weekday>].series`` (a weekly series of Montana small-stakes nights),
+  ``notice-<operator>.<occurrence local>`` (MT-NOTICE deadline of an occurrence),
+  ``application-opens-<licence id>``, ``application-due-<licence id>``,
+  ``report-<licence id>[-YYYY-MM]`` (Maine licence deadlines);
+- ``<host>`` is an operator id (the tournament's first operator, the licence holder);
+- ``<lineage>`` is the plan lineage's key (:func:`lineage_key`): ten hex digits that a plan of
+  another year, another scenario file or another organization does not repeat, while a rerun
+  of the same input gives the same key; a re-plan (``--previous``) inherits its previous
+  plan's key (:func:`inherited_lineage`), so announced events keep their UIDs;
+- ``<domain>`` is a domain the organization controls: the operator's ``uid_domain``, else the
+  scenario's ``uid_domain``, else :data:`DEFAULT_DOMAIN`.
+
+Tournament and operator ids never contain a dot (``ID_PATTERN``), so the parts can be read
+back (:func:`parse`). UIDs of earlier versions (``deep-1@room-a.tourney``, no lineage) are
+read too, with ``lineage`` None.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scheduler.scenario import Scenario
+
+DEFAULT_DOMAIN = "tourney.invalid"
+"""The UID domain when neither the scenario nor the operator sets ``uid_domain``: the
+reserved ``.invalid`` top-level domain (RFC 6761 §6.4), which nobody else's UIDs use."""
+LINEAGE_DIGITS = 10
+LINEAGE_PROPERTY = "X-TOURNEY-LINEAGE"
+"""The VEVENT property holding the lineage key of the plan that wrote the event."""
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "report-")
+
+_ID = r"[a-z0-9][a-z0-9-]*"
+_LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
+_OCC = re.compile(rf"^(?P<tid>{_ID})-(?P<occ>\d+)$")
+_SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series$")
+_NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}-\d+)$")
+_LEGACY_NOTICE = re.compile(rf"^notice-(?P<uid>.+\.tourney)-(?P<op>{_ID})$")
+_LICENCE = re.compile(r"^(?P<kind>application-opens|application-due|report)-(?P<lid>[^/@]+/"
+                      r"[^/@]+/(?P<day>\d{4}-\d{2}-\d{2})[^@]*)$")
+
+
+@dataclass(frozen=True)
+class Uid:
+    """A product UID taken apart (see the module docstring); fields that do not apply are
+    None. ``kind`` is ``occurrence``, ``series``, ``notice``, ``application-opens``,
+    ``application-due`` or ``report``."""
+
+    kind: str
+    host: str | None
+    lineage: str | None
+    domain: str | None
+    tournament_id: str | None = None
+    occurrence: int | None = None
+    weekday: int | None = None
+    """A series' weekday (0 Monday) when its UID names one."""
+    operator_id: str | None = None
+    """The operator a deadline is for (notice: the notifying operator; licence: holder)."""
+    occurrence_uid: str | None = None
+    """A notice's occurrence."""
+    licence_id: str | None = None
+
+
+# --------------------------------------------------------------------------- identity
+def lineage_key(scenario: Scenario) -> str:
+    """The lineage key of a fresh plan of ``scenario``: the first ten hex digits of the
+    SHA-256 of its name, horizon, operator ids and UID domains (scenario and operators).
+    Another year (horizon), another scenario (name), another organization (operators,
+    domain) gives another key; editing tournaments, times or ``notice_from`` does not."""
+    data = [scenario.name, scenario.horizon.start.isoformat(), scenario.horizon.end.isoformat(),
+            scenario.uid_domain or "",
+            sorted([o.id, o.uid_domain or ""] for o in scenario.operators)]
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:LINEAGE_DIGITS]
+
+
+def inherited_lineage(uids: Iterable[str]) -> str | None:
+    """The lineage key most of ``uids`` carry (a previous plan's UIDs; ties: the smallest
+    key), None when none carries one (no previous plan, or one of an earlier version)."""
+    found = Counter(p.lineage for u in uids if (p := parse(u)) is not None and p.lineage)
+    if not found:
+        return None
+    return min(found, key=lambda k: (-found[k], k))
+
+
+def domain(scenario: Scenario, operator_id: str | None) -> str:
+    """The UID domain of an operator's events: its ``uid_domain``, else the scenario's, else
+    :data:`DEFAULT_DOMAIN`."""
+    op = None
+    if operator_id is not None:
+        try:
+            op = scenario.operator(operator_id)
+        except KeyError:
+            op = None
+    return (op.uid_domain if op is not None and op.uid_domain else None) \
+        or scenario.uid_domain or DEFAULT_DOMAIN
+
+
+def _rhs(scenario: Scenario, host: str, lineage: str) -> str:
+    return f"{host}.{lineage}.{domain(scenario, host)}"
+
+
+# --------------------------------------------------------------------------- building
+def occurrence_uid(scenario: Scenario, tournament_id: str, n: int, host: str,
+                   lineage: str) -> str:
+    """``<tournament>-<n>@<host>.<lineage>.<domain>``: the ``n``-th UID of a tournament."""
+    return f"{tournament_id}-{n}@{_rhs(scenario, host, lineage)}"
+
+
+def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host: str,
+               lineage: str) -> str:
+    """A weekly series' UID; ``weekday`` (0 Monday) only when the tournament has a series on
+    several weekdays."""
+    name = tournament_id if weekday is None else f"{tournament_id}.{WEEKDAYS[weekday]}"
+    return f"{name}.series@{_rhs(scenario, host, lineage)}"
+
+
+def notice_uid(occurrence: str, operator_id: str) -> str:
+    """The MT-NOTICE deadline of an occurrence (by its UID) for one of its operators: it
+    keeps the occurrence's right-hand side, so it moves with it."""
+    p = parse(occurrence)
+    if p is None or p.lineage is None or p.kind != "occurrence":
+        return f"notice-{occurrence}-{operator_id}"  # an occurrence UID of an earlier version
+    local, _, rhs = occurrence.rpartition("@")
+    return f"notice-{operator_id}.{local}@{rhs}"
+
+
+def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str,
+                lineage: str, suffix: str = "") -> str:
+    """A Maine licence deadline: ``kind`` is ``application-opens``, ``application-due`` or
+    ``report`` (``suffix`` ``-YYYY-MM`` for a month of an annual licence)."""
+    return f"{kind}-{licence_id}{suffix}@{_rhs(scenario, operator_id, lineage)}"
+
+
+# --------------------------------------------------------------------------- parsing
+def parse(uid: str) -> Uid | None:
+    """The parts of a product UID (this version's or an earlier one's), None for any other
+    UID (an event added by hand)."""
+    uid = uid.strip()
+    m = _LEGACY_NOTICE.match(uid)
+    if m:
+        occ = parse(m.group("uid"))
+        return Uid("notice", occ.host if occ else None, None, None,
+                   occ.tournament_id if occ else None, occ.occurrence if occ else None,
+                   operator_id=m.group("op"), occurrence_uid=m.group("uid"))
+    local, at, rhs = uid.rpartition("@")
+    if not at:  # licence deadlines of earlier versions had no right-hand side
+        local, rhs = uid, ""
+    host: str | None
+    lineage: str | None
+    labels = rhs.split(".") if rhs else []
+    if len(labels) >= 3 and _LINEAGE.match(labels[1]):
+        host, lineage, dom = labels[0], labels[1], ".".join(labels[2:])
+    elif len(labels) == 2 and labels[1] == "tourney":
+        host, lineage, dom = labels[0], None, None
+    elif not rhs:
+        host = lineage = dom = None
+    else:
+        return None
+    if (m := _OCC.match(local)) and host is not None:
+        return Uid("occurrence", host, lineage, dom, m.group("tid"), int(m.group("occ")))
+    if (m := _SERIES.match(local)) and host is not None:
+        wd = WEEKDAYS.index(m.group("wd")) if m.group("wd") else None
+        return Uid("series", host, lineage, dom, m.group("tid"), weekday=wd)
+    if (m := _NOTICE.match(local)) and host is not None:
+        occ_local = _OCC.match(m.group("occ"))
+        assert occ_local is not None
+        return Uid("notice", host, lineage, dom, occ_local.group("tid"),
+                   int(occ_local.group("occ")), operator_id=m.group("op"),
+                   occurrence_uid=f"{m.group('occ')}@{rhs}")
+    if m := _LICENCE.match(local):
+        lid = m.group("lid")
+        return Uid(m.group("kind"), host, lineage, dom, operator_id=lid.split("/", 1)[0],
+                   licence_id=lid)
+    return None
+
+
+def is_deadline(uid: str) -> bool:
+    """Whether ``uid`` is one of a deadline event (notice, licence application, report)."""
+    p = parse(uid)
+    return p is not None and p.kind not in ("occurrence", "series")
+
+
+def licence_day(uid: str) -> str | None:
+    """The licence start day (ISO) a licence deadline's UID names, else None."""
+    m = _LICENCE.match(uid.rpartition("@")[0] or uid)
+    return m.group("day") if m else None
