@@ -81,9 +81,10 @@ def licences_for(sc: Scenario, tid: str, legal: str, day: str) -> list[License]:
 
 
 def deadlines(plan: Plan) -> dict[str, dt.date]:
-    """UID -> day of every deadline VEVENT (X-TOURNEY-DEADLINE) in calendar.ics."""
+    """UID's local part (before ``@``: the lineage and domain follow it) -> day of every
+    deadline VEVENT (X-TOURNEY-DEADLINE) in calendar.ics."""
     cal = icalendar.Calendar.from_ical(calendar_files(plan, STAMP)["calendar.ics"])
-    return {str(ev["UID"]): ev["DTSTART"].dt for ev in cal.walk("VEVENT")
+    return {str(ev["UID"]).split("@")[0]: ev["DTSTART"].dt for ev in cal.walk("VEVENT")
             if ev.get("X-TOURNEY-DEADLINE") is not None}
 
 
