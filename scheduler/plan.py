@@ -254,15 +254,17 @@ class Plan:
     def usage(self) -> pd.DataFrame:
         """Each counted limit per operator and period, one row each: ``operator_id,
         rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
-        limit`` (int64).
+        limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
+        large-stakes tournaments, 0 for Maine rows).
 
         - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
           per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
           tournament, counting ``held_in_current_permit_year`` in the current one; a shared
           progressive counts for each venue. As :func:`constraints.montana.large_tally` reads
           them: MT-LARGE-LIMIT ``used`` = the counted ones (non-charitable, plus charitable
-          beyond the first 3 of the permit year); MT-CHARITY-LIMIT ``used`` = the charitable
-          ones not counted (at most 3);
+          beyond the first 3 of the permit year, ``charitable`` of them); MT-CHARITY-LIMIT
+          ``used`` = the charitable ones not counted (at most 3), so free and counted
+          charitable tournaments are told apart;
         - ``ME-MONTHLY-LIMIT`` (2), 17 M.R.S. § 1836: per ME operator that holds licensed
           games, every calendar month of the horizon, counted under ``settings.month_rule``;
         - ``ME-SUPER-CRIBBAGE`` (15 licences), § 1836(4-A): statewide (``operator_id``
@@ -275,7 +277,8 @@ class Plan:
 
         sc = self.scenario
         found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
-                 (int(str(u["used"])), int(str(u["limit"]))) for u in usage(self)}
+                 (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))))
+                 for u in usage(self)}
         months = []
         first = sc.horizon.start.replace(day=1)
         while first <= sc.horizon.end:
@@ -284,15 +287,16 @@ class Plan:
         records: list[dict[str, object]] = []
         for op in sc.operators:
             if op.jurisdiction == "MT":
-                for (oid, rule, period), (used, limit) in found.items():
+                for (oid, rule, period), (used, limit, charitable) in found.items():
                     if oid == op.id:
                         start = dt.date.fromisoformat(period)
                         records.append(_usage(op.id, rule, start, op.permit_year_end(start),
-                                              used, limit))
+                                              used, limit, charitable))
             elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
                 counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
                 for start in sorted(set(months) | counted):
-                    used, _ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"), (0, 0))
+                    used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
+                                         (0, 0, 0))
                     records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
                                           _next_month(start) - dt.timedelta(days=1), used,
                                           MONTHLY_LIMIT))
@@ -308,7 +312,7 @@ class Plan:
         df = pd.DataFrame(records, columns=USAGE_COLUMNS)
         for c in ("period_start", "period_end"):
             df[c] = pd.to_datetime(df[c])
-        return df.astype({"used": "int64", "limit": "int64"})
+        return df.astype({"used": "int64", "limit": "int64", "charitable": "int64"})
 
     def fees(self) -> pd.DataFrame:
         """Licence and permit fees per operator and licence kind, one row each:
@@ -383,7 +387,8 @@ class Plan:
 
 SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",
                    "fees_usd"]
-USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit"]
+USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit",
+                 "charitable"]
 FEE_COLUMNS = ["operator_id", "jurisdiction", "kind", "licences", "fee_usd",
                "per_tournament_usd"]
 STATEWIDE = "(statewide)"
@@ -395,6 +400,6 @@ def _next_month(first: dt.date) -> dt.date:
 
 
 def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
-           limit: int) -> dict[str, object]:
+           limit: int, charitable: int = 0) -> dict[str, object]:
     return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
-            "period_end": end, "used": used, "limit": limit}
+            "period_end": end, "used": used, "limit": limit, "charitable": charitable}

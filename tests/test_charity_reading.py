@@ -112,6 +112,9 @@ class TestTwentyCharitableNothingHeld:
         assert usage_rows(plan) == [
             ("room-a", "MT-LARGE-LIMIT", "2027-07-01", 16, 16),
             ("room-a", "MT-CHARITY-LIMIT", "2027-07-01", 3, 3)]
+        # the usage table tells free and counted charitable apart: 16 of the 16 counted are
+        # charitable; the 3 free ones are all charitable
+        assert list(plan.usage()["charitable"]) == [16, 3]
         text = plan.summary()
         assert ("MT-LARGE-LIMIT permit year 2027-07-01: 16/16 counted (0 non-charitable + 16 "
                 "charitable beyond the first 3)") in text
