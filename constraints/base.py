@@ -59,7 +59,8 @@ class License:
     tier: str
     valid_from: dt.date
     valid_to: dt.date
-    fee_usd: int
+    fee_usd: int | Decimal
+    """USD: whole dollars as an int; a Decimal only when a checked licenses.csv lists cents."""
     covers: tuple[str, ...]  # "tournament_id#occurrence"
 
 

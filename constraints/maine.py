@@ -686,6 +686,11 @@ def _licence_rows(a: Audit) -> Iterator[License]:
             yield lic
 
 
+def _a(label: str) -> str:
+    """``label`` with its indefinite article ("an annual licence", "a monthly licence")."""
+    return f"{'an' if label[:1] in 'aeiou' else 'a'} {label}"
+
+
 def _check_licence_rows(a: Audit) -> Iterator[Violation]:
     """Each Maine row of licenses.csv against 17 M.R.S. § 1836(3-A), (4-A): a known kind of a
     Maine operator; a tier that exists for the kind and fits every game it lists (player cap,
@@ -718,10 +723,10 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
         fee = statute_fee(kind, tier)
         if kind != "me-super-cribbage" and fee is None:
             tiers = TIERS if kind == "me-per-tournament" else TIERS[:2]
-            yield bad(f"tier {tier!r} does not exist for a {label} ({', '.join(tiers)} "
+            yield bad(f"tier {tier!r} does not exist for {_a(label)} ({', '.join(tiers)} "
                       f"players; {cite})")
         elif fee is not None and lic.fee_usd != fee:
-            yield bad(f"a {label}" + ("" if kind == "me-super-cribbage" else f" of tier {tier}")
+            yield bad(f"{_a(label)}" + ("" if kind == "me-super-cribbage" else f" of tier {tier}")
                       + f" costs {usd(fee)} ({cite}); it is listed at {usd(lic.fee_usd)}")
         # validity length
         if kind == "me-annual" and lic.valid_to != annual_end(lic.valid_from):
@@ -736,7 +741,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
                           f"is valid for one calendar month, e.g. {first}..{last} "
                           f"({cite}: $100 / $200)")
         if one_game and len(refs) != 1:
-            yield bad(f"a {label} covers exactly one game ({cite}: "
+            yield bad(f"{_a(label)} covers exactly one game ({cite}: "
                       + ("$75 each" if kind == "me-super-cribbage" else "$40 to $600 each")
                       + f"); it lists {len(refs)}"
                       + (f": {', '.join(refs[:5])}{', ...' if len(refs) > 5 else ''}"
@@ -749,7 +754,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
             days = _span(p.first_day, p.timing.last_day)
             want = "super-cribbage" if kind == "me-super-cribbage" else "tournament-game"
             if t.type != want:
-                yield bad(f"it lists {ref}, a {t.type}; a {label} covers a {want} "
+                yield bad(f"it lists {ref}, a {t.type}; {_a(label)} covers a {want} "
                           f"({cite})", (ref,))
                 continue
             players = t.players or 1
@@ -764,7 +769,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
                           f"does not cover it (tier_coverage: {cov}; {cite})", (ref,))
             if one_game and len(refs) == 1 and (lic.valid_from, lic.valid_to) != (
                     p.first_day, p.timing.last_day):
-                yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; a {label} is valid "
+                yield bad(f"it is valid {lic.valid_from}..{lic.valid_to}; {_a(label)} is valid "
                           f"over its one game's days, {days} ({cite})", (ref,))
             elif not one_game and not all(lic.valid_from <= x <= lic.valid_to
                                           for x in p.timing.days):

@@ -625,6 +625,10 @@ def _check_permit_rows(a: Audit) -> Iterator[Violation]:
             continue
         large, fee, clause = PERMIT_KINDS[lic.kind]
         label = _permit_label(lic.kind)
+        if lic.jurisdiction != "MT" or lic.tier:
+            yield bad(f"jurisdiction {lic.jurisdiction!r}, tier {lic.tier!r}: a {label} is a "
+                      f"Montana permit (jurisdiction MT) with no player tier "
+                      f"(MCA 23-5-317{clause})")
         if lic.fee_usd != fee:
             yield bad(f"a {label} costs {usd(fee)} per permit year, not prorated "
                       f"(MCA 23-5-317{clause}); it is listed at {usd(lic.fee_usd)}")

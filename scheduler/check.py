@@ -169,7 +169,9 @@ def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> An
         return parse(str(row[column]).strip())
     except (ValueError, InvalidOperation):
         want = {"occurrence": "a whole number", "start": "a date-time with UTC offset",
-                "end": "a date-time with UTC offset"}.get(column, "a date YYYY-MM-DD")
+                "end": "a date-time with UTC offset",
+                "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
+                }.get(column, "a date YYYY-MM-DD")
         raise ScheduleError(f"{path}:{line}: column {column} = {row[column]!r} is not "
                             f"{want}") from None
 
@@ -179,14 +181,33 @@ def _read_licenses(path: Path) -> list[License]:
     if set(LICENSE_COLUMNS) - set(df.columns):
         raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
     out = []
+    seen: dict[str, int] = {}
     for i, r in df.iterrows():
         line = int(str(i)) + 2
-        fee = _field(path, line, r, "fee_usd", Decimal)
-        out.append(License(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
+        fee = _field(path, line, r, "fee_usd", _usd)
+        lid = r["license_id"]
+        if lid in seen:
+            raise ScheduleError(f"{path}:{line}: license_id {lid!r} is listed twice (also on "
+                                f"line {seen[lid]}): each licence or permit is one row")
+        seen[lid] = line
+        out.append(License(lid, r["operator_id"], r["jurisdiction"], r["kind"],
                            r["tier"], _field(path, line, r, "valid_from", dt.date.fromisoformat),
-                           _field(path, line, r, "valid_to", dt.date.fromisoformat), int(fee),
+                           _field(path, line, r, "valid_to", dt.date.fromisoformat), fee,
                            tuple(r["covers"].split())))
     return out
+
+
+def _usd(text: str) -> int | Decimal:
+    """A licences.csv ``fee_usd``: whole dollars as an int, an amount with cents as a Decimal
+    (compared exactly with the statute's fee: $120.40 is not $120). Raises ValueError for
+    anything that is not a finite amount under $1,000,000,000."""
+    try:
+        fee = Decimal(text)
+        if not fee.is_finite() or fee.adjusted() >= 9:  # adjusted(): the exponent, no math
+            raise ValueError(text)
+        return int(fee) if fee == fee.to_integral_value() else fee
+    except ArithmeticError:  # decimal's Overflow, InvalidOperation, ...
+        raise ValueError(text) from None
 
 
 def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:

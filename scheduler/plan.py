@@ -162,7 +162,7 @@ class Plan:
 
     @property
     def total_fees_usd(self) -> int:
-        return sum(lic.fee_usd for lic in self.license_list)
+        return sum(int(lic.fee_usd) for lic in self.license_list)
 
     @property
     def schedule(self) -> pd.DataFrame:
@@ -240,7 +240,7 @@ class Plan:
         missing: Counter[str] = Counter(o for u in self.unscheduled_list for o in u.operators)
         fees: Counter[str] = Counter()
         for lic in self.license_list:
-            fees[lic.operator_id] += lic.fee_usd
+            fees[lic.operator_id] += int(lic.fee_usd)
         records = []
         for op in self.scenario.operators:
             placed = len(self.rows_of(op.id))
@@ -330,14 +330,14 @@ class Plan:
 
         totals: dict[tuple[str, str, str], list[int]] = {}
         for lic in self.license_list:
-            fee = lic.fee_usd
+            fee = int(lic.fee_usd)
             if lic.kind in ("me-annual", "me-monthly"):
                 fee = sum(PER_TOURNAMENT_FEE[tier_index(
                     self.scenario.tournament(ref.split("#")[0]).players or 1)]
                     for ref in lic.covers)
             row = totals.setdefault((lic.operator_id, lic.jurisdiction, lic.kind), [0, 0, 0])
             row[0] += 1
-            row[1] += lic.fee_usd
+            row[1] += int(lic.fee_usd)
             row[2] += fee
         return pd.DataFrame([(*k, *v) for k, v in totals.items()], columns=FEE_COLUMNS).astype(
             {c: "int64" for c in FEE_COLUMNS[3:]})

@@ -230,7 +230,7 @@ class Settings(_Model):
     surcharge_cap: Literal["license-fee", "flat"] = "license-fee"
     """ME-ENTRY-CAP, 17 M.R.S. § 1836(4): the licence-fee surcharge (USD, all players together)
     may not exceed the licence fee it defrays, i.e. the game's per-tournament fee by tier
-    ($75 for super cribbage), and never $125 (``license-fee``); or only the flat $125
+    ($75 for super cribbage), and never more than $125 (``license-fee``); or only the flat $125
     (``flat``)."""
     super_cribbage_licenses_issued: dict[int, Annotated[int, Field(ge=0)]] = {}
     """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): super cribbage licences already issued

@@ -28,6 +28,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from conftest import d, firsts, load, mt_large, mt_room, run
 from typer.testing import CliRunner
@@ -493,3 +494,51 @@ class TestAuditMaine:
         assert res.exit_code == 1
         assert [(r["rule"], r["tournament_id"], r["dates"]) for r in json.loads(res.stdout)] == [
             ("ME-FEES", "long", "2028-01-01")]
+
+
+class TestAuditRowsAsRead:
+    """licenses.csv rows as `tourney check` reads them: exact fees, readable amounts, one row
+    per licence (MT-PERMIT-FEES, MCA 23-5-317(1)(b))."""
+
+    def _check(self, tmp_path: Path, lic: str, name: str) -> Any:
+        data = mt_data()
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "scenario.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+        (folder / "schedule.csv").write_text(schedule(data, ("a", 1, "2027-01-09")))
+        (folder / "licenses.csv").write_text(lic)
+        return runner.invoke(app, ["check", str(folder / "scenario.yaml"),
+                                   str(folder / "schedule.csv"), "--format", "json"])
+
+    def test_cents_are_not_the_statute_fee(self, tmp_path: Path) -> None:
+        # $120.40 is not the $120 of MCA 23-5-317(1)(b) (it used to be cut to 120 on reading);
+        # $120.00 is
+        res = self._check(tmp_path, licences((*PY26[:7], "120.40", "a#1")), "cents")
+        assert res.exit_code == 1, res.output
+        (v,) = json.loads(res.stdout)
+        assert v["rule"] == "MT-PERMIT-FEES" and "$120.40" in v["message"]
+        assert self._check(tmp_path, licences((*PY26[:7], "120.00", "a#1")),
+                           "whole").exit_code == 0
+
+    @pytest.mark.parametrize("fee", ["NaN", "inf", "$120", "1E+999999999", ""])
+    def test_unreadable_amount_is_an_input_error(self, tmp_path: Path, fee: str) -> None:
+        # exit 2 naming file, line 2 and the column; never an internal error (exit 3)
+        res = self._check(tmp_path, licences((*PY26[:7], fee, "a#1")), "bad")
+        assert res.exit_code == 2, res.output
+        assert "licenses.csv:2: column fee_usd" in res.output
+        assert "an amount in USD" in res.output
+
+    def test_a_licence_listed_twice(self, tmp_path: Path) -> None:
+        # the same permit row twice ($240 listed for one $120 permit): exit 2 naming both lines
+        res = self._check(tmp_path, licences((*PY26, "a#1"), (*PY26, "a#1")), "twice")
+        assert res.exit_code == 2, res.output
+        assert "licenses.csv:3: license_id" in res.output and "line 2" in res.output
+
+    def test_permit_with_maine_jurisdiction_or_a_tier(self, tmp_path: Path) -> None:
+        # a Montana permit is jurisdiction MT and has no player tier: one violation each
+        for name, row in (("me", (PY26[0], "room", "ME", *PY26[3:], "a#1")),
+                          ("tier", (*PY26[:4], "1-50", *PY26[5:], "a#1"))):
+            res = self._check(tmp_path, licences(row), name)
+            assert res.exit_code == 1, res.output
+            msgs = [v["message"] for v in json.loads(res.stdout)]
+            assert any("jurisdiction MT" in m and "no player tier" in m for m in msgs), msgs

@@ -89,7 +89,7 @@ def readings(scenario: Scenario) -> list[str]:
     if s.surcharge_cap == "license-fee":
         surcharge = ("a Maine licence-fee surcharge may total at most the licence fee it "
                      "defrays (the game's per-tournament fee by tier, $75 for super cribbage) "
-                     "and never $125 (surcharge_cap: license-fee, the default)")
+                     "and never more than $125 (surcharge_cap: license-fee, the default)")
     else:
         surcharge = ("a Maine licence-fee surcharge may total $125 whatever the licence fee "
                      "(surcharge_cap: flat)")
