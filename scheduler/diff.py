@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from scheduler.text import uncell
+
 
 class DiffError(ValueError):
     """A plan folder cannot be read."""
@@ -29,6 +31,7 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
     need = {"uid", "tournament_id", "first_day", "last_day", "title"}
     if need - set(df.columns):
         raise DiffError(f"{sched}: missing column(s) {', '.join(sorted(need - set(df.columns)))}")
+    df["title"] = df["title"].map(uncell)  # written with ' before = + - @ (spreadsheets)
     one = df.drop_duplicates("uid").set_index("uid")
     return one, int(fees["fee_usd"].sum()) if len(fees) else 0
 

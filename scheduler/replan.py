@@ -19,10 +19,12 @@ import datetime as dt
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from scheduler.scenario import Scenario, Tournament
+from scheduler.text import uncell
 from scheduler.timing import application_due, notice_due
 
 
@@ -72,7 +74,6 @@ class PreviousSeries:
 
 def previous_series(path: str | Path) -> list[PreviousSeries]:
     """The weekly series (RRULE events) of the previous plan's calendar, expanded."""
-    import recurring_ical_events
     from icalendar import Calendar
 
     p = Path(path)
@@ -90,8 +91,7 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                 one.add_component(ev)
                 nights = sorted({(x.decoded("DTSTART") if not isinstance(
                     x.decoded("DTSTART"), dt.datetime) else x.decoded("DTSTART").date())
-                    for x in recurring_ical_events.of(one).between((1900, 1, 1),
-                                                                   (2200, 1, 1))})
+                    for x in _expand(one)})
                 host = uid.split("@", 1)[-1].removesuffix(".tourney")
                 out.append(PreviousSeries(uid, str(ev.get("X-TOURNEY-TOURNAMENT", "")),
                                           tuple(nights), int(ev.get("SEQUENCE", 0)), (host,),
@@ -195,7 +195,7 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
             seq = int(r["sequence"]) if r.get("sequence", "") else 0
             out.setdefault(r["uid"], Announced(
                 r["tournament_id"], dt.date.fromisoformat(r["first_day"]), r["uid"], seq,
-                title=r.get("title", ""),
+                title=uncell(r.get("title", "")),
                 span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else ""))
         except ValueError as exc:
             raise PreviousError(f"{p}:{int(str(i)) + 2}: {exc}") from None
@@ -208,16 +208,30 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
 _UID = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)-(?P<occ>\d+)@")
 
 
+def _expand(cal: Any, budget: list[int] | None = None) -> list[Any]:
+    """The events of ``cal`` with recurring ones expanded, within the limits of
+    :func:`scheduler.limits.expand_events` (years 1900-2199, at most 5,000 instances of one
+    event: an hourly RRULE cannot make millions)."""
+    from scheduler.limits import FIRST_YEAR, LAST_YEAR, expand_events
+
+    return expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),
+                         budget=budget)[0]
+
+
 def _from_ics(path: Path) -> list[Announced]:
-    import recurring_ical_events
     from icalendar import Calendar
 
+    from scheduler.limits import LimitError, max_calendar_events, read_bounded
+
     try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
-        events = [ev for cal in cals
-                  for ev in recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))]
+        cals = Calendar.from_ical(read_bounded(path), multiple=True)
+        budget = [max_calendar_events()]
+        events = [ev for cal in cals for ev in _expand(cal, budget)]
+    except LimitError as exc:
+        raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:
-        raise PreviousError(f"{path}: not a readable iCalendar file ({exc})") from None
+        raise PreviousError(f"{path}: not a readable iCalendar file "
+                            f"({str(exc)[:200]})") from None
     out: dict[str, Announced] = {}
     series: dict[str, list[tuple[dt.date, str, int]]] = {}  # tid -> (day, host, sequence)
     for ev in events:
