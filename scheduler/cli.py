@@ -283,7 +283,9 @@ def check(
     elif fmt == "json":
         typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
     else:
-        for line in cap_lines([v.render_line() for v in violations], 4 * MAX_LINES_SHOWN,
+        rendered = [line if len(line := v.render_line()) <= 400
+                    else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
+        for line in cap_lines(rendered, 4 * MAX_LINES_SHOWN,
                               "violation(s) (--format csv lists every one)"):
             typer.echo(line)
         n = len({(p.tid, p.occurrence) for p in read.placed})

@@ -228,13 +228,23 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
     out: list[Any] = []
     notes: list[str] = []
     for series in query.series:
+        # dateutil computes a rule's instances as one list from its DTSTART: find first,
+        # lazily, where the (per_event + 1)-th instance in the window is, and give up on a
+        # rule that makes too many before it (FREQ=SECONDLY from 1900)
+        series_stop = _series_stop(series, start, stop, per_event)
+        if series_stop is None:
+            notes.append(f"recurring event UID {str(getattr(series, 'uid', ''))[:120] or '-'} "
+                         f"repeats more than {MAX_RULE_SCAN:,} times before {last}; none of "
+                         "its instances were read")
+            continue
         got = 0
         with contextlib.suppress(*query._skip_errors):
-            for occurrence in itertools.islice(series.between(start, stop), per_event + 1):
+            for occurrence in itertools.islice(series.between(start, series_stop),
+                                               per_event + 1):
                 if got == per_event:
                     comp = occurrence.as_component(False)
-                    notes.append(f"event {str(comp.get('SUMMARY', ''))!r} (UID "
-                                 f"{str(comp.get('UID', '')) or '-'}) repeats more than "
+                    notes.append(f"event {str(comp.get('SUMMARY', ''))[:120]!r} (UID "
+                                 f"{str(comp.get('UID', ''))[:120] or '-'}) repeats more than "
                                  f"{per_event:,} times between {first} and {last}; only the "
                                  f"first {per_event:,} were read")
                     break
@@ -247,6 +257,34 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
                 out.append(occurrence.as_component(query.keep_recurrence_attributes))
                 got += 1
     return out, notes
+
+
+MAX_RULE_SCAN = 100_000
+"""Instances of one RRULE looked at, from its DTSTART, to find those in the window."""
+
+
+def _series_stop(series: Any, start: dt.datetime, stop: dt.datetime,
+                 per_event: int) -> dt.datetime | None:
+    """Where to stop expanding ``series``: ``stop``, or earlier, just after its
+    ``per_event + 1``-th instance from ``start`` (naive datetimes, compared as wall clock);
+    None when a rule makes more than :data:`MAX_RULE_SCAN` instances before that."""
+    rules = getattr(getattr(series, "recurrence", None), "rrules", None) or []
+    end = stop
+    for rule in rules:
+        inside = 0
+        for seen, t in enumerate(rule, start=1):  # lazily, from DTSTART
+            naive = t.replace(tzinfo=None) if isinstance(t, dt.datetime) else \
+                dt.datetime.combine(t, dt.time())
+            if naive > end:
+                break
+            if seen > MAX_RULE_SCAN:
+                return None
+            if naive >= start:
+                inside += 1
+                if inside > per_event:
+                    end = min(end, naive + dt.timedelta(seconds=1))
+                    break
+    return end
 
 
 # --------------------------------------------------------------------------- sizes

@@ -312,8 +312,9 @@ class _Model(BaseModel):
             if ann is int:
                 fld.annotation = whole
             elif _is_int_field(ann):  # int | None, int | Literal["all"]
-                fld.annotation = typing.Union[tuple(  # noqa: UP007
+                union: Any = typing.Union[tuple(  # noqa: UP007
                     whole if a is int else a for a in ann.__args__)]
+                fld.annotation = union
             else:
                 continue
             changed = True

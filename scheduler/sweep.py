@@ -830,6 +830,6 @@ def _spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
 
     out = df.copy()
     for col in out.columns:
-        if out[col].dtype == object:
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
             out[col] = out[col].map(lambda x: cell(x) if isinstance(x, str) else x)
     return out
