@@ -75,7 +75,7 @@ MAX_MESSAGE_CHARS = 8_000
 """Characters of one message to a person; longer ones are cut with a count of the rest."""
 MAX_PROBLEMS_SHOWN = 30
 """Problems listed of one invalid input; the rest are counted."""
-MAX_LINES_SHOWN = 50
+MAX_LINES_SHOWN = 20
 """Lines listed of a long list in terminal output (violations, events not matched); the
 rest are counted (``--format csv`` or ``json`` gives every one)."""
 FIRST_YEAR, LAST_YEAR = 1900, 2199
@@ -347,10 +347,15 @@ def cap_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
 
 def cap_lines(lines: Sequence[str], limit: int = MAX_LINES_SHOWN,
               more: str = "line(s)") -> list[str]:
-    """The first ``limit`` of ``lines`` and one line counting the rest."""
-    if len(lines) <= limit:
-        return list(lines)
-    return [*lines[:limit], f"... and {len(lines) - limit:,} more {more} not shown"]
+    """The first ``limit`` distinct ``lines`` (a line repeated is shown once, with
+    ``(N times)``) and one line counting the rest."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    shown = [line if n == 1 else f"{line} ({n:,} times)" for line, n in counts.items()]
+    if len(shown) <= limit:
+        return shown
+    return [*shown[:limit], f"... and {len(shown) - limit:,} more {more} not shown"]
 
 
 def short(value: str, limit: int = 80) -> str:

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from icalendar import Calendar
 from typer.testing import CliRunner
 
@@ -563,3 +565,143 @@ class TestTextCannotBreakAFile:
         want = f"{data['name']} — American Legion Post 88, Saco Bay"
         assert cal.contents["x-wr-calname"][0].value == want
         assert cal.contents["name"][0].value == want
+
+
+# ============================================================================== fuzzing
+NASTY = ["true", "NaN", "1E+999999999", "9999-12-31", "0001-01-01", "-1", "10000000",
+         "0.0001", "'=HYPERLINK(1)'", '"\\x1b[31m"', '"a\\rb"', '"\\0"', "[]", "{}", "''",
+         "*nope", "&a [*a]", "!!python/object:os.system", "'" + "x" * 5000 + "'",
+         "2027-02-30", "\"25:99\"", "[[[[[[[[]]]]]]]]", "1" * 5000, "~", "'all'"]
+"""Values a careless or hostile person puts in a scenario, as YAML text."""
+EXAMPLE_TEXTS = {p.name: p.read_text(encoding="utf-8")
+                 for p in sorted(EXAMPLES.glob("*.yaml"))}
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _within(seconds: float) -> Any:
+    """A context manager that raises :class:`_Timeout` after ``seconds`` (SIGALRM): a run
+    that hangs fails the test instead of hanging CI."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def guard() -> Any:
+        def fire(signum: int, frame: Any) -> None:
+            raise _Timeout(f"no answer within {seconds} s")
+        old = signal.signal(signal.SIGALRM, fire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+    return guard()
+
+
+def mutate(text: str, edits: list[tuple[int, float, int]]) -> str:
+    """``text`` with ``edits`` applied: (what, where as a fraction of the lines, which nasty
+    value): 0 replaces a line's value, 1 deletes a line, 2 duplicates it, 3 inserts a nasty
+    value as a new key, 4 cuts the text there."""
+    lines = text.splitlines()
+    for what, where, value in edits:
+        if not lines:
+            break
+        i = min(int(where * len(lines)), len(lines) - 1)
+        nasty = NASTY[value % len(NASTY)]
+        if what == 0 and ":" in lines[i]:
+            key = lines[i].split(":", 1)[0]
+            lines[i] = f"{key}: {nasty}"
+        elif what == 1:
+            del lines[i]
+        elif what == 2:
+            lines.insert(i, lines[i])
+        elif what == 3:
+            lines.insert(i, f"{' ' * (len(lines[i]) - len(lines[i].lstrip()))}x: {nasty}")
+        elif what == 4:
+            lines = lines[:i]
+    return "\n".join(lines) + "\n"
+
+
+def assert_clean_exit(res: Any, *, limit: int = 8_000) -> None:
+    """Exit 0, 1 or 2 (never 3, never an exception), messages under ``limit`` characters."""
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert res.exit_code in (0, 1, 2), res.output[-2000:]
+    assert len(res.stderr) < limit + 200, res.stderr[:500]
+    assert len(res.stdout) < 100_000
+
+
+@pytest.fixture(scope="module")
+def example_plan(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled Montana example solved once: its folder (schedule.csv, calendar.ics)."""
+    folder = tmp_path_factory.mktemp("fuzz")
+    res = runner.invoke(app, ["solve", str(EXAMPLES / "montana-card-room.yaml"), "-o",
+                              str(folder / "plan"), "--deterministic-time", "0.5"])
+    assert res.exit_code == 0, res.output
+    return folder / "plan"
+
+
+EDITS = st.lists(st.tuples(st.integers(0, 4), st.floats(0, 1), st.integers(0, 1000)),
+                 min_size=1, max_size=4)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(EXAMPLE_TEXTS)), edits=EDITS)
+def test_fuzz_check_with_mutated_scenarios(example_plan: Path, name: str,
+                                           edits: list[tuple[int, float, int]]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scenario.yaml"
+        path.write_text(mutate(EXAMPLE_TEXTS[name], edits), encoding="utf-8")
+        for schedule in ("schedule.csv", "calendar.ics"):
+            with _within(60):
+                res = runner.invoke(app, ["check", str(path), str(example_plan / schedule)])
+            assert_clean_exit(res)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(EXAMPLE_TEXTS)), edits=EDITS)
+def test_fuzz_solve_with_mutated_scenarios(name: str,
+                                           edits: list[tuple[int, float, int]]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scenario.yaml"
+        path.write_text(mutate(EXAMPLE_TEXTS[name], edits), encoding="utf-8")
+        with _within(120):
+            res = runner.invoke(app, ["solve", str(path), "-o", str(Path(tmp) / "plan"),
+                                      "--deterministic-time", "0.2"])
+        assert_clean_exit(res)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.binary(max_size=3000), suffix=st.sampled_from([".yaml", ".csv", ".ics"]))
+def test_fuzz_random_bytes(example_plan: Path, data: bytes, suffix: str) -> None:
+    import tempfile
+
+    scenario = EXAMPLES / "montana-card-room.yaml"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"input{suffix}"
+        path.write_bytes(data)
+        with _within(60):
+            if suffix == ".yaml":
+                res = runner.invoke(app, ["solve", str(path), "-o", str(Path(tmp) / "p")])
+                assert_clean_exit(res)
+                res = runner.invoke(app, ["check", str(path), str(example_plan /
+                                                                  "schedule.csv")])
+            else:
+                res = runner.invoke(app, ["check", str(scenario), str(path)])
+        assert_clean_exit(res)
+        assert res.exit_code != 0 or not data.strip()
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text())
+def test_cell_round_trip(text: str) -> None:
+    assert uncell(cell(text)) == text
+    assert not cell(text).startswith(("=", "+", "-", "@", "\t", "\r"))
