@@ -339,7 +339,12 @@ def _candidate_days(scenario: Scenario, t: Any) -> int:
 
 # --------------------------------------------------------------------------- messages
 def cap_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``text``, cut at ``limit`` characters with a count of what was left out."""
+    """``text`` for a terminal: control characters other than line breaks shown as escapes
+    (``\x1b``: an escape sequence in a name must not drive the terminal), cut at ``limit``
+    characters with a count of what was left out."""
+    if not text.isprintable():
+        text = "".join(ch if ch == "\n" or ch.isprintable() or ch == " "
+                       else ch.encode("unicode_escape").decode("ascii") for ch in text)
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n... ({len(text) - limit:,} more characters not shown)"

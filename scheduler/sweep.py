@@ -351,12 +351,30 @@ def read_vary(path: str | Path, scenario: Scenario, *,
             probs.add(loc, "expected {name: ..., set: {KEY: VALUE, ...}}")
             continue
         name = item.get("name")
+        if name is not None and _bad_name(str(name)):
+            probs.add((*loc, "name"), f"= {str(name)[:80]!r}: {_bad_name(str(name))}")
+            continue
         singles.append((loc, None if name is None else str(name), item.get("set") or {}))
     if not grids and not singles and not baseline and not probs.items:
         probs.add((), "no variants: give grid: (every combination of the values) and/or "
                       "variants: (one by one)")
     return _build(scenario, grids, singles, baseline=bool(baseline), probs=probs,
                   max_variants=max_variants)
+
+
+def _bad_name(name: str) -> str | None:
+    """Why ``name`` cannot name a variant (it is shown on the terminal and in sweep.csv):
+    a control character or more than 200 characters; else None."""
+    from scheduler.limits import MAX_NAME_LENGTH
+    from scheduler.text import control_character, describe_character
+
+    ch = control_character(name)
+    if ch is not None:
+        return (f"must be one line of printable text; it holds the control character "
+                f"{describe_character(ch)}")
+    if len(name) > MAX_NAME_LENGTH:
+        return f"is {len(name):,} characters long; at most {MAX_NAME_LENGTH} are allowed"
+    return None
 
 
 def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str]],

@@ -533,6 +533,19 @@ class TestTextCannotBreakAFile:
         assert cell(text) == written
         assert uncell(written) == text
 
+    def test_variant_names_and_values_cannot_drive_the_terminal(self, tmp_path: Path
+                                                                ) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        write_yaml(tmp_path, {
+            "variants": [{"name": "\x1b[2J\x1b[31mpwned", "set": {
+                "tournaments.night.priority": 2}}],
+            "grid": {"tournaments.night.title": ["\x1b]0;title\x07x"]}}, "vary.yaml")
+        res = runner.invoke(app, ["sweep", str(sc), "--vary", str(tmp_path / "vary.yaml")])
+        assert res.exit_code == 2
+        assert "\x1b" not in res.stderr and "\x07" not in res.stderr
+        assert "variants[0].name = '\\x1b[2J\\x1b[31mpwned': must be one line of " \
+               "printable text" in res.stderr
+
     def test_sweep_csv_cells(self) -> None:
         import pandas as pd
 
