@@ -183,14 +183,15 @@ def solve(
         raise typer.Exit(1)
 
 
-def _check_model_size(sc: Scenario, limit: int) -> None:
+def _check_model_size(sc: Scenario, limit: int, what: str = "") -> None:
     """Refuse (exit 2) a scenario whose model would be larger than ``limit`` cells
-    (:func:`scheduler.limits.model_size`), saying its size and what to change."""
+    (:func:`scheduler.limits.model_size`), saying its size and what to change; ``what``
+    names the variant of a sweep."""
     from scheduler.limits import model_size
 
     cells, where = model_size(sc)
     if cells > limit:
-        _err(f"tourney: the model would have {cells:,} candidate (tournament, first day) "
+        _err(f"tourney: {what}the model would have {cells:,} candidate (tournament, first day) "
              f"pairs in one part ({where}); at most {limit:,} are allowed. Narrow the "
              "tournaments' windows or weekdays, lower their counts, split the scenario into "
              "several files, or raise the limit with --max-model (see docs/limits.md). "
@@ -403,6 +404,10 @@ def sweep(
     max_variants: Annotated[int, typer.Option(
         help="Refuse a vary file of more variants than this (counted before any is built; "
              "see docs/limits.md).", min=1)] = MAX_VARIANTS_DEFAULT,
+    max_model: Annotated[int, typer.Option(
+        help="Refuse a variant whose model's largest independent part has more candidate "
+             "(tournament, first day) pairs than this (see docs/limits.md).",
+        min=1)] = MAX_MODEL_CELLS_DEFAULT,
 ) -> None:
     """Solve a grid of what-if variants of a scenario (readings, notice_from, a tournament's
     count or priority, licence choices) and write one comparison table: per variant, what
@@ -437,6 +442,9 @@ def sweep(
     except VaryError as exc:
         _err(exc.render() + "\nNothing was solved or written.")
         raise typer.Exit(2) from None
+    _check_model_size(sc, max_model)
+    for variant in variants:  # each variant estimated before any is solved
+        _check_model_size(variant.scenario, max_model, f"variant {variant.name!r}: ")
 
     def show(done: int, total: int, name: str) -> None:
         typer.echo(f"\r  variants {done:,}/{total:,} solved (last: {name})\x1b[K", err=True,

@@ -359,6 +359,17 @@ class TestEveryReadIsBounded:
                                   "--max-model", "365", "--deterministic-time", "0.5"])
         assert res.exit_code == 0, res.output
 
+    def test_enormous_variant_refused_before_solving(self, tmp_path: Path) -> None:
+        # the base: Saturdays of 2027 = 52 cells; the variant without weekdays: 365 cells
+        sc = write_yaml(tmp_path, room_scenario([large("night", weekdays=["sat"])]))
+        write_yaml(tmp_path, {"variants": [{"name": "every day", "set": {
+            "tournaments.night.weekdays": None}}]}, "vary.yaml")
+        res = runner.invoke(app, ["sweep", str(sc), "--vary", str(tmp_path / "vary.yaml"),
+                                  "--out", str(tmp_path / "s.csv"), "--max-model", "364"])
+        assert res.exit_code == 2
+        assert "variant 'every day': the model would have 365 candidate" in res.stderr
+        assert not (tmp_path / "s.csv").exists()
+
     def test_statewide_scenario_is_within_the_limits(self, tmp_path: Path) -> None:
         from scheduler.generate import scenario_text
         from scheduler.limits import MAX_MODEL_CELLS_DEFAULT
