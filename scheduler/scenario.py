@@ -293,7 +293,14 @@ def _whole(v: Any) -> Any:
 
 
 def _is_int_field(ann: Any) -> bool:
-    return ann is int or int in (getattr(ann, "__args__", ()) or ())
+    """``int``, or a union with ``int`` in it (``int | None``, ``int | Literal["all"]``);
+    not ``dict[int, ...]`` or ``tuple[int, ...]``."""
+    import types
+    import typing
+
+    if ann is int:
+        return True
+    return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
 
 
 class _Model(BaseModel):

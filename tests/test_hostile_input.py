@@ -152,8 +152,8 @@ class TestAuditCannotBeBypassed:
     @pytest.mark.parametrize(("uid", "kind"), [
         ("notice-deep-1@room-a.tourney-room-a", "notice"),
         ("application-opens-post/per-tournament/2027-02-06/1", "application"),
-        ("application-due-post/monthly/2027-02/1", "application"),
-        ("report-post/annual/2027/1-2027-03", "report"),
+        ("application-due-post/monthly/2027-02-01", "application"),
+        ("report-post/annual/2027-01-01-2027-03", "report"),
     ])
     def test_old_calendars_deadlines_by_their_whole_uid(self, uid: str, kind: str) -> None:
         ev = Calendar.from_ical(f"BEGIN:VEVENT\r\nUID:{uid}\r\nSUMMARY:x\r\nEND:VEVENT\r\n")
