@@ -19,14 +19,26 @@ import pandas as pd
 
 from constraints.base import Audit, License, Placed, Violation
 from constraints.catalogue import RULES as CATALOGUE
+from scheduler.limits import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    LimitError,
+    expand_events,
+    max_calendar_events,
+    read_bounded,
+    regular_file_problem,
+)
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, local, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
 COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
-DEADLINE_UIDS = ("notice-", "application-", "report-")
-"""UID prefixes of the product's deadline events (kept when an app drops X- properties)."""
+GAME_KINDS = ("occurrence", "series")
+"""``X-TOURNEY-KIND`` values of the events that are games (checked)."""
+DEADLINE_KINDS = ("notice", "application", "report")
+"""``X-TOURNEY-KIND`` values of the product's deadline events (not games: not checked)."""
+_CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 
 
 class ScheduleError(ValueError):
@@ -41,6 +53,9 @@ class ReadSchedule:
     unmatched: list[str] = field(default_factory=list)
     licenses: list[License] | None = None
     operators: frozenset[str] | None = None
+    not_checked: list[str] = field(default_factory=list)
+    """Events read but not checked, each with the reason (a deadline, a cancelled event, a
+    recurring event cut at its instance limit)."""
 
 
 # ------------------------------------------------------------------------------ reading
@@ -56,8 +71,10 @@ def read_schedule(scenario: Scenario, path: str | Path,
     if operator is not None and operator not in ids:
         raise ScheduleError(f"--operator {operator!r} is not an operator of the scenario "
                             f"(operators: {', '.join(sorted(ids))})")
-    if not p.is_file():
-        raise ScheduleError(f"{p}: no such file")
+    problem = regular_file_problem(p)
+    if problem:
+        raise ScheduleError(f"{p}: {problem.removeprefix('cannot read the file: ')}" + (
+            "; give schedule.csv or a calendar (.ics) file" if p.is_dir() else ""))
     with open(p, "rb") as fh:
         head = fh.read(512).lstrip(b"\xef\xbb\xbf \r\n\t")
     if not head:
@@ -166,14 +183,25 @@ def _csv(path: Path) -> pd.DataFrame:
 
 def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> Any:
     try:
-        return parse(str(row[column]).strip())
+        value = parse(str(row[column]).strip())
     except (ValueError, InvalidOperation):
-        want = {"occurrence": "a whole number", "start": "a date-time with UTC offset",
-                "end": "a date-time with UTC offset",
-                "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
-                }.get(column, "a date YYYY-MM-DD")
-        raise ScheduleError(f"{path}:{line}: column {column} = {row[column]!r} is not "
-                            f"{want}") from None
+        value = None
+    if isinstance(value, dt.date) and value.year not in _CSV_YEARS:
+        raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])}: a date in "
+                            f"the years {FIRST_YEAR} to {LAST_YEAR} is expected")
+    if value is not None:
+        return value
+    want = {"occurrence": "a whole number", "start": "a date-time with UTC offset",
+            "end": "a date-time with UTC offset",
+            "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
+            }.get(column, "a date YYYY-MM-DD")
+    raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])} is not {want}")
+
+
+def _cut(value: object) -> str:
+    """A cell as shown in a message: ``repr``, cut to 80 characters."""
+    text = str(value)
+    return repr(text) if len(text) <= 80 else f"{text[:80]!r}... ({len(text):,} characters)"
 
 
 def _read_licenses(path: Path) -> list[License]:
@@ -217,18 +245,25 @@ def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     import warnings
 
-    import recurring_ical_events
     from icalendar import Calendar
 
+    unmatched: list[str] = []
+    not_checked: list[str] = []
     with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
         warnings.simplefilter("ignore")
         try:
-            cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+            cals = Calendar.from_ical(read_bounded(path), multiple=True)
+        except LimitError as exc:
+            raise ScheduleError(f"{path}: {exc}") from None
         except Exception:  # icalendar raises several kinds for malformed input
             raise ScheduleError(f"{path}: not a readable iCalendar file (it should start "
                                 "with BEGIN:VCALENDAR)") from None
-        # expand RRULE/RDATE/EXDATE (a weekly series is many occurrences); far beyond the
-        # horizon too, so that an event with a mistyped year is reported (HORIZON)
+        # expand RRULE/RDATE/EXDATE (a weekly series is many occurrences) over the horizon
+        # and a year either side (an instance with a mistyped year is reported: HORIZON),
+        # at most MAX_SERIES_INSTANCES per event (an hourly rule is cut and reported)
+        first = max(scenario.horizon.start - dt.timedelta(days=366), dt.date(FIRST_YEAR, 1, 1))
+        last = min(scenario.horizon.end + dt.timedelta(days=366), dt.date(LAST_YEAR, 12, 31))
+        budget = [max_calendar_events()]
         events = []
         seen: set[tuple[str, str, str]] = set()
         for cal in cals:
@@ -237,10 +272,24 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             masters = {str(ev.get("UID", "")) for ev in cal.walk("VEVENT")
                        if ev.get("RRULE") or ev.get("RDATE")}
             try:
-                expanded = [ev for ev in recurring_ical_events.of(cal).between(
-                    (1900, 1, 1), (2200, 1, 1)) if str(ev.get("UID", "")) in masters]
+                instances, cut = expand_events(cal, first, last, budget=budget)
+            except LimitError as exc:
+                raise ScheduleError(f"{path}: {exc}") from None
             except Exception as exc:
-                raise ScheduleError(f"{path}: cannot read the events' dates ({exc})") from None
+                raise ScheduleError(f"{path}: cannot read the events' dates "
+                                    f"({str(exc)[:200]})") from None
+            unmatched += [f"{path}: {note}" for note in cut]
+            expanded = [ev for ev in instances if str(ev.get("UID", "")) in masters]
+            got = {str(ev.get("UID", "")) for ev in expanded}
+            for ev in cal.walk("VEVENT"):
+                uid = str(ev.get("UID", ""))
+                if uid in masters and uid not in got and \
+                        str(ev.get("STATUS", "")).upper() != "CANCELLED":
+                    unmatched.append(f"{path}: recurring event {_summary(ev)} (UID "
+                                     f"{_short(uid) or '-'}) has no instance between {first} "
+                                     f"and {last} (the horizon and a year either side): not "
+                                     "checked")
+                    got.add(uid)
             expanded += [ev for ev in cal.walk("VEVENT")
                          if str(ev.get("UID", "")) not in masters]
             for ev in expanded:  # the same event twice (e.g. two calendars joined): once
@@ -260,18 +309,25 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     for t in scenario.tournaments:
         by_title.setdefault(t.title.strip().lower(), []).append(t)
     found: list[tuple[Tournament, int | None, Timing]] = []
-    unmatched: list[str] = []
     for ev in events:
-        if (ev.get("X-TOURNEY-DEADLINE") or "deadline" in _categories(ev)
-                or str(ev.get("UID", "")).startswith(DEADLINE_UIDS)):
-            continue
-        if str(ev.get("STATUS", "")).upper() == "CANCELLED":
-            continue
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
+        what = f"event {_summary(ev)} (UID {_short(uid) or '-'})"
+        kind = event_kind(ev)
+        if kind in DEADLINE_KINDS:
+            not_checked.append(f"{path}: {what}: a {kind} deadline, not a game "
+                               f"({_kind_source(ev)})")
+            continue
+        if str(ev.get("STATUS", "")).upper() == "CANCELLED":
+            not_checked.append(f"{path}: {what}: cancelled (STATUS:CANCELLED)")
+            continue
+        if kind is not None and kind not in GAME_KINDS:
+            unmatched.append(f"{path}: {what} has X-TOURNEY-KIND {_short(kind)}, which is not "
+                             f"one of {', '.join(GAME_KINDS + DEADLINE_KINDS)}: not checked")
+            continue
         match, occ = _match(ev, uid, summary, by_id, by_title)
         if match is None:
-            unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) matches no "
+            unmatched.append(f"{path}: {what} matches no "
                              "tournament by UID, X-TOURNEY-TOURNAMENT or title")
             continue
         if uid_count.get(uid, 0) > 1:
@@ -284,8 +340,11 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             raise ScheduleError(f"{path}: event {summary!r} (UID {uid or '-'}): cannot read "
                                 f"its DTSTART/DTEND ({exc})") from None
         if tm is None:
-            unmatched.append(f"{path}: event {summary!r} (UID {uid or '-'}) has no usable "
-                             "DTSTART")
+            unmatched.append(f"{path}: {what} has no usable DTSTART")
+            continue
+        if not (tm.start.year >= FIRST_YEAR and tm.end.year <= LAST_YEAR):
+            unmatched.append(f"{path}: {what} is dated {tm.start.date()} to {tm.end.date()}, "
+                             f"outside the years {FIRST_YEAR} to {LAST_YEAR}: not checked")
             continue
         found.append((match, occ, tm))
     placed: list[Placed] = []
@@ -300,15 +359,45 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                 occ = nxt
                 used.add(occ)
             placed.append(Placed(t, occ, tm))
-    return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched)
+    return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched,
+                        not_checked=not_checked)
 
 
-def _categories(ev: object) -> set[str]:
-    cats = ev.get("CATEGORIES")  # type: ignore[attr-defined]
-    if cats is None:
-        return set()
-    items = cats if isinstance(cats, list) else [cats]
-    return {str(c).lower() for x in items for c in getattr(x, "cats", [x])}
+def event_kind(ev: Any) -> str | None:
+    """What a VEVENT is: the value of its ``X-TOURNEY-KIND`` (``occurrence``, ``series``,
+    ``notice``, ``application``, ``report``; lower case), which the product writes on every
+    event. For a calendar written before that property existed: ``notice``/``application``/
+    ``report`` when it has ``X-TOURNEY-DEADLINE`` or its whole UID parses as a deadline UID of
+    the product (:func:`scheduler.uid.parse`; never a prefix: a tournament may be called
+    ``report-night``), else None (a game, or an event of another application)."""
+    kind = str(ev.get("X-TOURNEY-KIND", "")).strip().lower()
+    if kind:
+        return kind
+    deadline = str(ev.get("X-TOURNEY-DEADLINE", "")).strip().lower()
+    parsed = parse_uid(str(ev.get("UID", "")))
+    if parsed is not None and parsed.kind not in GAME_KINDS:
+        return "application" if parsed.kind.startswith("application") else parsed.kind
+    if deadline:
+        return next((k for k in DEADLINE_KINDS if k in deadline), "notice")
+    return None
+
+
+def _kind_source(ev: Any) -> str:
+    if ev.get("X-TOURNEY-KIND"):
+        return "X-TOURNEY-KIND"
+    return "X-TOURNEY-DEADLINE" if ev.get("X-TOURNEY-DEADLINE") else "its UID"
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters, control characters escaped (a calendar's text
+    reaches the terminal)."""
+    shown = text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+    return shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
+
+
+def _summary(ev: Any) -> str:
+    return _cut(str(ev.get("SUMMARY", "")))
+
 
 
 def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],

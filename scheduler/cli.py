@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_DEFAULT
+
 if TYPE_CHECKING:
     from scheduler.plan import Plan
     from scheduler.scenario import Scenario
@@ -33,7 +35,10 @@ def _root() -> None:
 
 
 def _err(msg: str) -> None:
-    typer.echo(msg, err=True)
+    """``msg`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS` long."""
+    from scheduler.limits import cap_message
+
+    typer.echo(cap_message(msg), err=True)
 
 
 def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
@@ -74,17 +79,18 @@ def solve(
         help="CP-SAT deterministic time per objective stage and part (about seconds, but "
              "the same on every machine).", min=0.1)] = 30.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
-    workers: Annotated[int, typer.Option(help="CP-SAT search workers per part.", min=1)] = 1,
+    workers: Annotated[int, typer.Option(help="CP-SAT search workers per part (1 to 64).",
+                                         min=1, max=64)] = 1,
     jobs: Annotated[int, typer.Option(
-        help="Processes solving independent parts at once (0: one per CPU core).",
-        min=0)] = 0,
+        help="Processes solving independent parts at once (0: one per CPU core; at most "
+             "256).", min=0, max=256)] = 0,
     alternatives: Annotated[int, typer.Option(
         help="Also find up to K-1 next-best plans, each differing from the others in at "
-             "least --min-difference dates (written to DIR/alternative-2, ...).",
-        min=1)] = 1,
+             "least --min-difference dates (written to DIR/alternative-2, ...); at most 100.",
+        min=1, max=100)] = 1,
     min_difference: Annotated[int, typer.Option(
         help="With --alternatives: how many occurrence dates each plan must differ by.",
-        min=1)] = 1,
+        min=1, max=1_000_000)] = 1,
     previous: Annotated[Path | None, typer.Option(
         help="Re-plan from an earlier plan (its folder or calendar.ics): announced "
              "occurrences keep their UID, those past their filing deadline or locked stay, "
@@ -93,6 +99,10 @@ def solve(
         "--report", help="Also write DIR/report.html: one self-contained page with the "
                          "summary, the year pictures, licences, what was not placed and "
                          "the readings used.")] = False,
+    max_model: Annotated[int, typer.Option(
+        help="Refuse a model whose largest independent part has more candidate "
+             "(tournament, first day) pairs than this (see docs/limits.md).",
+        min=1)] = MAX_MODEL_CELLS_DEFAULT,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     from scheduler.export.write import source_date_epoch
@@ -101,6 +111,7 @@ def solve(
 
     try:
         sc = load_scenario(scenario)
+        _check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
     except ScenarioError as exc:
@@ -184,6 +195,22 @@ def solve(
         raise typer.Exit(1)
 
 
+def _check_model_size(sc: Scenario, limit: int, what: str = "") -> None:
+    """Refuse (exit 2) a scenario whose model would be larger than ``limit`` cells
+    (:func:`scheduler.limits.model_size`), saying its size and what to change; ``what``
+    names the variant of a sweep."""
+    from scheduler.limits import model_size
+
+    cells, where = model_size(sc)
+    if cells > limit:
+        _err(f"tourney: {what}the model would have {cells:,} candidate (tournament, first day) "
+             f"pairs in one part ({where}); at most {limit:,} are allowed. Narrow the "
+             "tournaments' windows or weekdays, lower their counts, split the scenario into "
+             "several files, or raise the limit with --max-model (see docs/limits.md). "
+             "Nothing was written.")
+        raise typer.Exit(2)
+
+
 def _progress_printer() -> Callable[[Progress], None]:
     """A one-line progress display on the terminal (stderr): parts done, placed and fees of
     the parts done with their bounds, the stage running."""
@@ -257,26 +284,36 @@ def check(
         raise typer.Exit(2) from None
     violations = audit(sc, read)
     table = violation_table(violations)
-    if read.unmatched and fmt != "table":
+    from scheduler.limits import MAX_LINES_SHOWN, cap_lines
+    if (read.unmatched or read.not_checked) and fmt != "table":
         import pandas as pd
 
-        extra = pd.DataFrame([{"rule": "UNMATCHED", "citation": "", "operator_id": "",
+        extra = pd.DataFrame([{"rule": rule, "citation": "", "operator_id": "",
                                "tournament_id": "", "occurrence": "", "dates": "",
-                               "message": line} for line in read.unmatched])
+                               "message": line}
+                              for rule, lines in (("UNMATCHED", read.unmatched),
+                                                  ("NOT-CHECKED", read.not_checked))
+                              for line in lines])
         table = pd.concat([table, extra], ignore_index=True)
     if fmt == "csv":
         typer.echo(table.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
         typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
     else:
-        for v in violations:
-            typer.echo(v.render_line())
+        rendered = [line if len(line := v.render_line()) <= 400
+                    else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
+        for line in cap_lines(rendered, 4 * MAX_LINES_SHOWN,
+                              "violation(s) (--format csv lists every one)"):
+            typer.echo(line)
         n = len({(p.tid, p.occurrence) for p in read.placed})
         typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}"
                    + ("" if read.licenses is not None else
                       " (no licenses.csv beside it: fees not checked)"))
-    for line in read.unmatched:
+    for line in cap_lines(read.unmatched, MAX_LINES_SHOWN, "event(s) not matched"):
         _err(f"not matched: {line}")
+    if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
+        for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
+            typer.echo(f"not checked: {line}")
     if violations or read.unmatched:
         raise typer.Exit(1)
 
@@ -404,6 +441,13 @@ def sweep(
     deterministic_time: Annotated[float, typer.Option(
         help="CP-SAT deterministic time per objective stage and part (the same results on "
              "every machine and engine).", min=0.1)] = 30.0,
+    max_variants: Annotated[int, typer.Option(
+        help="Refuse a vary file of more variants than this (counted before any is built; "
+             "see docs/limits.md).", min=1)] = MAX_VARIANTS_DEFAULT,
+    max_model: Annotated[int, typer.Option(
+        help="Refuse a variant whose model's largest independent part has more candidate "
+             "(tournament, first day) pairs than this (see docs/limits.md).",
+        min=1)] = MAX_MODEL_CELLS_DEFAULT,
 ) -> None:
     """Solve a grid of what-if variants of a scenario (readings, notice_from, a tournament's
     count or priority, licence choices) and write one comparison table: per variant, what
@@ -442,10 +486,13 @@ def sweep(
         raise typer.Exit(2)
     sc = _load(scenario)
     try:
-        variants = read_vary(vary, sc)
+        variants = read_vary(vary, sc, max_variants=max_variants)
     except VaryError as exc:
         _err(exc.render() + "\nNothing was solved or written.")
         raise typer.Exit(2) from None
+    _check_model_size(sc, max_model)
+    for variant in variants:  # each variant estimated before any is solved
+        _check_model_size(variant.scenario, max_model, f"variant {variant.name!r}: ")
 
     def show(done: int, total: int, name: str) -> None:
         typer.echo(f"\r  variants {done:,}/{total:,} solved (last: {name})\x1b[K", err=True,
@@ -511,7 +558,8 @@ def main() -> None:
     except Exception as exc:  # the last line of defence: no traceback for operators
         if os.environ.get("TOURNEY_DEBUG"):
             raise
-        _err(f"tourney: internal error ({type(exc).__name__}: {exc}). Nothing was written. "
+        _err(f"tourney: internal error ({type(exc).__name__}: {str(exc)[:500]}). Nothing was "
+             "written. "
              "Please report this with your scenario file; TOURNEY_DEBUG=1 shows details.")
         raise SystemExit(3) from None
 

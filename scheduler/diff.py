@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from scheduler.text import uncell
+
 
 class DiffError(ValueError):
     """A plan folder cannot be read."""
@@ -30,6 +32,7 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
     need = {"uid", "tournament_id", "first_day", "last_day", "title"}
     if need - set(df.columns):
         raise DiffError(f"{sched}: missing column(s) {', '.join(sorted(need - set(df.columns)))}")
+    df["title"] = df["title"].map(uncell)  # written with ' before = + - @ (spreadsheets)
     if "recurrence_id" in df.columns:
         # a night of a weekly series: the series UID and the night's RECURRENCE-ID
         df["uid"] = [f"{u} RECURRENCE-ID {r}" if r else u

@@ -18,11 +18,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from scheduler.scenario import Scenario, Tournament
+from scheduler.text import uncell
 from scheduler.timing import application_ok, notice_ok
 from scheduler.uid import inherited_lineage, is_deadline, lineage_key, occurrence_uid
 from scheduler.uid import parse as parse_uid
@@ -85,7 +86,6 @@ class PreviousSeries:
 
 def previous_series(path: str | Path) -> list[PreviousSeries]:
     """The weekly series (RRULE events) of the previous plan's calendar, expanded."""
-    import recurring_ical_events
     from icalendar import Calendar
 
     p = Path(path)
@@ -103,8 +103,7 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                 one.add_component(ev)
                 nights = sorted({(x.decoded("DTSTART") if not isinstance(
                     x.decoded("DTSTART"), dt.datetime) else x.decoded("DTSTART").date())
-                    for x in recurring_ical_events.of(one).between((1900, 1, 1),
-                                                                   (2200, 1, 1))})
+                    for x in _expand(one)})
                 parsed = parse_uid(uid)
                 host = parsed.host if parsed and parsed.host else ""
                 ops = _operators_of(ev) or ((host,) if host else ())
@@ -134,6 +133,9 @@ class PreviousEvent:
     deadline: str = ""
     """X-TOURNEY-DEADLINE (mt-notice, me-report, ...) of a deadline event."""
     rrule: str = ""
+    kind: str = ""
+    """X-TOURNEY-KIND of the event (occurrence, series, notice, application, report); empty
+    in calendars written before the property existed."""
     """The RRULE of a recurring event (a cancelled series), as written."""
 
     @property
@@ -212,7 +214,8 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     str(ev.get("STATUS", "")).upper() == "CANCELLED", start, end,
                     str(ev.get("X-TOURNEY-TOURNAMENT", "")),
                     str(ev.get("X-TOURNEY-DEADLINE", "")),
-                    _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else ""))
+                    _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else "",
+                    str(ev.get("X-TOURNEY-KIND", "")).strip().lower()))
                 owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
                 if owner or f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(owner or f.stem)
@@ -317,7 +320,7 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
             day = dt.date.fromisoformat(rid or r["first_day"])
             out.setdefault(key, Announced(
                 r["tournament_id"], day, r["uid"], seq,
-                title=r.get("title", ""),
+                title=uncell(r.get("title", "")),
                 span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else "",
                 night=bool(rid)))
         except ValueError as exc:
@@ -340,18 +343,32 @@ def _play(ev: object) -> str:
     return play.replace("/", "|") if "/" in play else ""
 
 
+def _expand(cal: Any, budget: list[int] | None = None) -> list[Any]:
+    """The events of ``cal`` with recurring ones expanded, within the limits of
+    :func:`scheduler.limits.expand_events` (years 1900-2199, at most 5,000 instances of one
+    event: an hourly RRULE cannot make millions)."""
+    from scheduler.limits import FIRST_YEAR, LAST_YEAR, expand_events
+
+    return expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),
+                         budget=budget)[0]
+
+
 def _from_ics(path: Path) -> list[Announced]:
-    import recurring_ical_events
     from icalendar import Calendar
 
+    from scheduler.limits import LimitError, max_calendar_events, read_bounded
+
     try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+        cals = Calendar.from_ical(read_bounded(path), multiple=True)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
                    if ev.get("RRULE") or ev.get("RDATE")}
-        events = [ev for cal in cals
-                  for ev in recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))]
+        budget = [max_calendar_events()]
+        events = [ev for cal in cals for ev in _expand(cal, budget)]
+    except LimitError as exc:
+        raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:
-        raise PreviousError(f"{path}: not a readable iCalendar file ({exc})") from None
+        raise PreviousError(f"{path}: not a readable iCalendar file "
+                            f"({str(exc)[:200]})") from None
     out: dict[tuple[str, str], Announced] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))

@@ -32,7 +32,23 @@ from pydantic import (
     PlainSerializer,
     ValidationError,
     field_validator,
+    model_validator,
 )
+
+from scheduler.limits import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    MAX_HORIZON_DAYS,
+    MAX_ID_LENGTH,
+    MAX_MONEY_USD,
+    MAX_NAME_LENGTH,
+    MAX_PROBLEMS_SHOWN,
+    MAX_TEXT_LENGTH,
+    LimitError,
+    check_yaml_node,
+    read_bounded,
+)
+from scheduler.text import control_character, describe_character
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -96,6 +112,8 @@ _MISSING: Any = _Missing()
 def _show(value: Any) -> str:
     """A value as the user would write it in YAML (dates ISO, true/false, flow lists)."""
     if isinstance(value, str):
+        if len(value) > 80:  # a 10 MB value would make a 10 MB message
+            return f"{value[:80]!r}... ({len(value):,} characters)"
         return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -108,8 +126,10 @@ def _show(value: Any) -> str:
             if isinstance(x, list | tuple):
                 return [plain(v) for v in x]
             return x.isoformat() if isinstance(x, dt.date | dt.time) else x
-        return yaml.safe_dump(plain(value), default_flow_style=True, width=10_000).strip()
-    return str(value)
+        text = yaml.safe_dump(plain(value), default_flow_style=True, width=10_000).strip()
+        return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
+    text = str(value)
+    return text if len(text) <= 80 else f"{text[:80]}... ({len(text):,} characters)"
 
 
 class ScenarioError(ValueError):
@@ -121,8 +141,14 @@ class ScenarioError(ValueError):
         super().__init__(self.render())
 
     def render(self) -> str:
+        """Every problem on its own line; at most :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`
+        of them, the rest counted."""
         head = f"{len(self.problems)} problem(s) in {self.file or 'the scenario'}:"
-        return "\n".join([head, *("  " + p.render(self.file) for p in self.problems)])
+        shown = ["  " + p.render(self.file) for p in self.problems[:MAX_PROBLEMS_SHOWN]]
+        if len(self.problems) > MAX_PROBLEMS_SHOWN:
+            shown.append(f"  ... and {len(self.problems) - MAX_PROBLEMS_SHOWN:,} more "
+                         "problem(s); fix these and run again to see the rest")
+        return "\n".join([head, *shown])
 
 
 # --------------------------------------------------------------------------- parsing helpers
@@ -163,6 +189,15 @@ def _parse_date(v: Any) -> Any:
     return v
 
 
+def _year_ok(v: Any) -> Any:
+    """A date in the years the product can compute with (:data:`~scheduler.limits.FIRST_YEAR`
+    to :data:`~scheduler.limits.LAST_YEAR`)."""
+    if isinstance(v, dt.date) and not FIRST_YEAR <= v.year <= LAST_YEAR:
+        raise ValueError(f"a date in the years {FIRST_YEAR} to {LAST_YEAR} is expected, got "
+                         f"{v.isoformat()}")
+    return v
+
+
 def _expand_days(v: Any) -> Any:
     """Blackout list: dates and ``"YYYY-MM-DD..YYYY-MM-DD"`` ranges → sorted tuple of dates."""
     if v is None:
@@ -175,31 +210,138 @@ def _expand_days(v: Any) -> Any:
             a, b = (_parse_date(s) for s in item.split("..", 1))
             if not isinstance(a, dt.date) or not isinstance(b, dt.date) or b < a:
                 raise ValueError(f"expected a range FIRST..LAST with FIRST <= LAST, got {item!r}")
+            _year_ok(a), _year_ok(b)
             out.update(a + dt.timedelta(days=i) for i in range((b - a).days + 1))
         else:
             d = _parse_date(item)
             if not isinstance(d, dt.date):
                 raise ValueError(f"expected a date or a range FIRST..LAST, got {item!r}")
-            out.add(d)
+            out.add(_year_ok(d))
     return tuple(sorted(out))
 
 
-Date = Annotated[dt.date, BeforeValidator(_parse_date)]
+Date = Annotated[dt.date, BeforeValidator(_parse_date), AfterValidator(_year_ok)]
 TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time),
                      PlainSerializer(lambda t: t.strftime("%H:%M"), when_used="json")]
-Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(gt=0, le=1000),
+MIN_HOURS, MAX_HOURS = Decimal("0.25"), Decimal(120)
+"""``hours`` from 15 minutes (a shorter game would end at its start in a calendar) to 120 h
+(5 x 24 h, MT-DURATION's five calendar days; the rules of each type limit it further)."""
+
+
+def _hours_range(v: Decimal) -> Decimal:
+    if not MIN_HOURS <= v <= MAX_HOURS:
+        raise ValueError(f"expected from {MIN_HOURS} hours (15 minutes) to {MAX_HOURS} hours "
+                         "(5 days)")
+    return v
+
+
+def _money_range(v: Decimal) -> Decimal:
+    if v > MAX_MONEY_USD:
+        raise ValueError(f"at most ${MAX_MONEY_USD:,} is allowed")
+    return v
+
+
+Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(allow_inf_nan=False),
+                  AfterValidator(_hours_range),
                   PlainSerializer(lambda h: float(h) if h == round(h, 6) else str(h),
                                   when_used="json")]
-Money = Annotated[Decimal, Field(ge=0)]
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), AfterValidator(_money_range)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0, le=1)]
-OneLine = Annotated[str, BeforeValidator(lambda v: " ".join(v.split()) if isinstance(v, str)
-                                         else v)]
-"""A name shown in calendar titles: line breaks and runs of spaces become one space."""
+
+
+def _one_line(limit: int, collapse: bool = False) -> Any:
+    """A validator of one line of printable text of at most ``limit`` characters (runs of
+    spaces become one with ``collapse``): a control character (CR, LF, TAB, ESC, NUL, DEL,
+    C1) would break a CSV row, a calendar line or the terminal."""
+    def check(v: str) -> str:
+        ch = control_character(v)
+        if ch is not None:
+            raise ValueError(f"must be one line of printable text; it holds the control "
+                             f"character {describe_character(ch)} at position "
+                             f"{v.index(ch) + 1}")
+        if collapse:
+            v = re.sub(r" {2,}", " ", v)
+        if len(v) > limit:
+            raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
+        return v
+    return AfterValidator(check)
+
+
+def _text(limit: int) -> Any:
+    """A validator of free text (line breaks allowed, no other control character) of at most
+    ``limit`` characters."""
+    def check(v: str) -> str:
+        ch = control_character(v.replace("\n", ""))
+        if ch is not None:
+            raise ValueError(f"holds the control character {describe_character(ch)} at "
+                             f"position {v.index(ch) + 1}")
+        if len(v) > limit:
+            raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
+        return v
+    return AfterValidator(check)
+
+
+OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True)]
+"""A name shown in calendar titles: one line of printable text (runs of spaces become one)."""
+Title = Annotated[str, _one_line(MAX_NAME_LENGTH)]
+"""A tournament's title: one line of printable text."""
+Address = Annotated[str, _one_line(MAX_TEXT_LENGTH)]
+Text = Annotated[str, _text(MAX_TEXT_LENGTH)]
+Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
+"""An operator or tournament id: lowercase letters, digits and hyphens, at most 64."""
+
+
+MAX_WHOLE = 1_000_000
+"""Largest whole number of any integer field (counts, players, days...): a larger one is a
+typing mistake, and would overflow the date arithmetic and the model."""
+
+
+def _whole(v: Any) -> Any:
+    """An integer field's value: ``true``/``false`` is not a number (pydantic would read it as
+    1/0), and a number over :data:`MAX_WHOLE` is refused."""
+    if isinstance(v, bool):
+        raise ValueError("expected a whole number, not true/false")
+    if isinstance(v, int) and abs(v) > MAX_WHOLE:
+        raise ValueError(f"at most {MAX_WHOLE:,} is allowed")
+    return v
+
+
+def _is_int_field(ann: Any) -> bool:
+    """``int``, or a union with ``int`` in it (``int | None``, ``int | Literal["all"]``);
+    not ``dict[int, ...]`` or ``tuple[int, ...]``."""
+    import types
+    import typing
+
+    if ann is int:
+        return True
+    return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        """Every integer field (also those added later) gets :func:`_whole`."""
+        super().__pydantic_init_subclass__(**kwargs)
+        import typing
+
+        whole: Any = Annotated[int, BeforeValidator(_whole)]
+        changed = False
+        for fld in cls.model_fields.values():
+            ann: Any = fld.annotation
+            if ann is int:
+                fld.annotation = whole
+            elif _is_int_field(ann):  # int | None, int | Literal["all"]
+                union: Any = typing.Union[tuple(  # noqa: UP007
+                    whole if a is int else a for a in ann.__args__)]
+                fld.annotation = union
+            else:
+                continue
+            changed = True
+        if changed:
+            cls.model_rebuild(force=True)
 
 
 class DateRange(_Model):
@@ -216,6 +358,14 @@ class DateRange(_Model):
 
     def __contains__(self, day: object) -> bool:
         return isinstance(day, dt.date) and self.start <= day <= self.end
+
+    @model_validator(mode="after")
+    def _length(self) -> DateRange:
+        days = (self.end - self.start).days + 1
+        if days > MAX_HORIZON_DAYS:
+            raise ValueError(f"{self.start} to {self.end} is {days:,} days; at most "
+                             f"{MAX_HORIZON_DAYS:,} (about ten years) are allowed")
+        return self
 
 
 class Settings(_Model):
@@ -270,11 +420,11 @@ _ME_ONLY = ("owns_premises", "local_approval", "beneficiaries", "other_games",
 class Operator(_Model):
     """A Montana licensed operator (card room) or a Maine licensed organization."""
 
-    id: Annotated[str, Field(pattern=ID_PATTERN)]
+    id: Id
     name: OneLine
     jurisdiction: Jurisdiction
     timezone: str | None = None
-    address: str | None = None
+    address: Address | None = None
     blackout: DayList = ()
     max_concurrent: int = Field(1, ge=1)
     # Montana
@@ -285,7 +435,7 @@ class Operator(_Model):
     # Maine
     owns_premises: bool = False
     local_approval: bool | None = None
-    beneficiaries: tuple[str, ...] = ()
+    beneficiaries: tuple[OneLine, ...] = ()
     other_games: tuple[OtherGame, ...] = ()
     organization_type: Literal[
         "nonprofit", "agricultural-society", "volunteer-fire-department",
@@ -361,12 +511,13 @@ class Satellite(_Model):
 class Tournament(_Model):
     """A tournament the operator wants, possibly several times (``count``)."""
 
-    id: Annotated[str, Field(pattern=ID_PATTERN)]
-    title: str
+    id: Id
+    title: Title
     type: TournamentType
-    operators: tuple[str, ...] = Field(min_length=1)
+    operators: tuple[Annotated[str, Field(max_length=MAX_ID_LENGTH)], ...] = Field(
+        min_length=1)
     charitable: bool = False
-    days: int = Field(1, ge=1)
+    days: int = Field(1, ge=1, le=MAX_HORIZON_DAYS)
     start_time: TimeOfDay = dt.time(12, 0)
     hours: Hours = Decimal(10)
     count: int | Literal["all"] = 1
@@ -375,7 +526,7 @@ class Tournament(_Model):
     weekdays: tuple[Weekday, ...] | None = None
     prefer_weekdays: tuple[Weekday, ...] = ()
     fixed_dates: tuple[Date, ...] = ()
-    min_gap_days: int = Field(0, ge=0)
+    min_gap_days: int = Field(0, ge=0, le=MAX_HORIZON_DAYS)
     priority: int = Field(1, ge=1, le=1000)
     players: int | None = Field(None, ge=1)
     entry_fee: Money = Decimal(0)
@@ -394,7 +545,7 @@ class Tournament(_Model):
     raffle_prize: Money = Decimal(0)
     high_hand_competitions: int = Field(0, ge=0)
     organizer_member_years: int | None = Field(None, ge=0)
-    description: str | None = None
+    description: Text | None = None
     locked: bool = False
     """Re-plans (``--previous``): keep every announced occurrence of this tournament where it
     is."""
@@ -764,20 +915,22 @@ def load_scenario(
         data: Any = dict(source)
     else:
         file = str(source)
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
-                                              f"cannot read the file: {exc.strerror}")],
-                                file) from None
-        except UnicodeDecodeError:
-            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
-                                              "the file is not UTF-8 text")], file) from None
+        text = read_yaml_text(source, lambda msg: ScenarioError(
+            [InputProblem("<file>", _MISSING, "SCENARIO", msg)], file))
         loader = _Loader(text)
         node = None
         try:
             node = loader.get_single_node()
+            check_yaml_node(node)
             data = loader.construct_document(node) if node is not None else None
+        except LimitError as exc:
+            raise ScenarioError([InputProblem("<yaml>", _MISSING, "SCENARIO",
+                                              f"refused: {exc}")], file) from None
+        except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
+            raise ScenarioError([InputProblem("<yaml>", _MISSING, "SCENARIO",
+                                              "a value cannot be read: "
+                                              f"{str(exc).split(';')[0][:200]}")],
+                                file) from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = _path_of_mark(node, mark) if mark is not None else None
@@ -809,6 +962,20 @@ def load_scenario(
     if problems:
         raise ScenarioError(problems, file)
     return scenario
+
+
+def read_yaml_text(source: str | Path, error: Any) -> str:
+    """The text of a YAML input file (a scenario or vary file), read within the limits of
+    :func:`scheduler.limits.read_bounded`; ``error(message)`` builds the exception raised
+    when it cannot be read (missing, a folder or device, too large, not UTF-8)."""
+    try:
+        raw = read_bounded(source)
+    except LimitError as exc:
+        raise error(str(exc)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error("the file is not UTF-8 text") from None
 
 
 class _LazyLines(dict[tuple[Any, ...], int]):

@@ -58,6 +58,7 @@ import yaml
 from pydantic import BaseModel
 
 from scheduler.comparison import TOTAL_COLUMNS, Comparison, compare
+from scheduler.limits import MAX_PROBLEMS_SHOWN, MAX_VARIANTS_DEFAULT, variants_count
 from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError
 
@@ -86,7 +87,12 @@ class VaryError(ValueError):
 
     def render(self) -> str:
         head = f"{len(self.problems)} problem(s) in {self.file or 'the variants'}:"
-        return "\n".join([head, *("  " + p for p in self.problems)])
+        shown = ["  " + (p if len(p) <= 500 else f"{p[:500]}... ({len(p):,} characters)")
+                 for p in self.problems[:MAX_PROBLEMS_SHOWN]]
+        if len(self.problems) > MAX_PROBLEMS_SHOWN:
+            shown.append(f"  ... and {len(self.problems) - MAX_PROBLEMS_SHOWN:,} more "
+                         "problem(s); fix these and run again to see the rest")
+        return "\n".join([head, *shown])
 
 
 class SweepError(RuntimeError):
@@ -272,7 +278,8 @@ class _Problems:
             raise VaryError([self.items[i] for i in order], self.file)
 
 
-def read_vary(path: str | Path, scenario: Scenario) -> list[Variant]:
+def read_vary(path: str | Path, scenario: Scenario, *,
+              max_variants: int = MAX_VARIANTS_DEFAULT) -> list[Variant]:
     """Read a vary file and build its variants of ``scenario``, in order: the base itself
     (``baseline: true``), the ``grid`` (every combination, the first key varying slowest; or
     ``combine: zip``), then each of ``variants`` (``name`` optional, ``set`` the changes).
@@ -280,22 +287,27 @@ def read_vary(path: str | Path, scenario: Scenario) -> list[Variant]:
     Raises :class:`VaryError` listing every problem with file, line, key and value: an
     unreadable file or YAML, an unknown top-level key, a grid entry that is not a list, an
     empty grid, a change that does not fit the scenario (unknown id or field, invalid value,
-    an input rule broken), two variants with the same name. Nothing is solved then.
+    an input rule broken), two variants with the same name, more than ``max_variants``
+    variants (counted before any is built; :data:`~scheduler.limits.MAX_VARIANTS_DEFAULT`,
+    ``tourney sweep --max-variants``), a file over the input limits of
+    :mod:`scheduler.limits` (size, YAML aliases). Nothing is solved then.
     """
-    from scheduler.scenario import _line_index, _Loader
+    from scheduler.limits import LimitError, check_yaml_node
+    from scheduler.scenario import _line_index, _Loader, read_yaml_text
 
     file = str(path)
-    try:
-        body = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise VaryError([f"{file}: cannot read the file: {exc.strerror or exc}"], file) from None
-    except UnicodeDecodeError:
-        raise VaryError([f"{file}: the file is not UTF-8 text"], file) from None
+    body = read_yaml_text(path, lambda msg: VaryError([f"{file}: {msg}"], file))
     loader = _Loader(body)
     data: Any = None
     try:
         node = loader.get_single_node()
+        check_yaml_node(node)
         data = loader.construct_document(node) if node is not None else None
+    except LimitError as exc:
+        raise VaryError([f"{file}: refused: {exc}"], file) from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
+        raise VaryError([f"{file}: a value cannot be read: {str(exc).split(';')[0][:200]}"],
+                        file) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{file}:{mark.line + 1}" if mark is not None else file
@@ -339,16 +351,36 @@ def read_vary(path: str | Path, scenario: Scenario) -> list[Variant]:
             probs.add(loc, "expected {name: ..., set: {KEY: VALUE, ...}}")
             continue
         name = item.get("name")
+        if name is not None and _bad_name(str(name)):
+            probs.add((*loc, "name"), f"= {str(name)[:80]!r}: {_bad_name(str(name))}")
+            continue
         singles.append((loc, None if name is None else str(name), item.get("set") or {}))
     if not grids and not singles and not baseline and not probs.items:
         probs.add((), "no variants: give grid: (every combination of the values) and/or "
                       "variants: (one by one)")
-    return _build(scenario, grids, singles, baseline=bool(baseline), probs=probs)
+    return _build(scenario, grids, singles, baseline=bool(baseline), probs=probs,
+                  max_variants=max_variants)
+
+
+def _bad_name(name: str) -> str | None:
+    """Why ``name`` cannot name a variant (it is shown on the terminal and in sweep.csv):
+    a control character or more than 200 characters; else None."""
+    from scheduler.limits import MAX_NAME_LENGTH
+    from scheduler.text import control_character, describe_character
+
+    ch = control_character(name)
+    if ch is not None:
+        return (f"must be one line of printable text; it holds the control character "
+                f"{describe_character(ch)}")
+    if len(name) > MAX_NAME_LENGTH:
+        return f"is {len(name):,} characters long; at most {MAX_NAME_LENGTH} are allowed"
+    return None
 
 
 def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str]],
            singles: Sequence[tuple[tuple[Any, ...], str | None, Mapping[str, Any]]], *,
-           baseline: bool, probs: _Problems | None = None) -> list[Variant]:
+           baseline: bool, probs: _Problems | None = None,
+           max_variants: int = MAX_VARIANTS_DEFAULT) -> list[Variant]:
     """Check the keys and lists, then build every variant; raise :class:`VaryError` with
     every problem found (a problem of a variant is told at the key and value that cause it
     when that can be told, once however many variants share it)."""
@@ -374,6 +406,15 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
             probs.add((where,), "combine: zip needs lists of the same length, got "
                                 + ", ".join(f"{k}: {len(v)}" for k, v in lists.items()))
             continue
+        total = variants_count(lists.values(), combine) + len(singles) + bool(baseline)
+        if total > max_variants:  # counted before any is built
+            probs.add((where,), f"makes {total:,} variants ("
+                                + " x ".join(f"{len(v):,}" for v in lists.values())
+                                + (" combinations" if combine == "product" else "")
+                                + f"); at most {max_variants:,} are allowed: use fewer keys "
+                                "or values, or raise the limit with --max-variants "
+                                "(see docs/limits.md)")
+            continue
         index = [range(len(v)) for v in lists.values()]
         rows = (itertools.product(*index) if combine == "product"
                 else zip(*index, strict=True))
@@ -381,6 +422,11 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
             changes = {k: lists[k][i] for k, i in zip(lists, row, strict=True)}
             at = {k: (where, k, i) for k, i in zip(lists, row, strict=True)}
             combos.append(((where,), None, changes, at))
+    if not grids and len(singles) + bool(baseline) > max_variants:
+        probs.add(("variants",), f"lists {len(singles):,} variants; at most {max_variants:,} "
+                                 "are allowed: raise the limit with --max-variants (see "
+                                 "docs/limits.md)")
+        probs.raise_if_any()
     for loc, name, listed in singles:
         for key in listed:
             _check_key(probs, (*loc, "set", key), key)
@@ -871,10 +917,11 @@ class Sweep(Comparison):
     def write_csv(self, path: str | Path) -> list[Path]:
         """Write ``table`` to ``path`` and, beside it, ``usage_long`` to ``STEM.usage.csv``
         and ``moved_long`` to ``STEM.moved.csv`` (UTF-8, ``\\n`` line ends, dates
-        YYYY-MM-DD): the same sweep gives the same bytes. Atomic
-        (:func:`scheduler.atomic.write_files`): each file is complete or not there; when
-        one cannot be written none is replaced. Returns the paths. :meth:`outputs` names
-        them beforehand.
+        YYYY-MM-DD): the same sweep gives the same bytes. A text cell a spreadsheet would run
+        as a formula (``=``, ``+``, ``-``, ``@``...) starts with ``'``
+        (:func:`scheduler.text.cell`). Atomic (:func:`scheduler.atomic.write_files`): each
+        file is complete or not there; when one cannot be written none is replaced. Returns
+        the paths. :meth:`outputs` names them beforehand.
 
         Raises ``OSError`` (``IsADirectoryError`` when ``path`` is a folder)."""
         out = Path(path)
@@ -887,10 +934,22 @@ class Sweep(Comparison):
                    out.with_name(f"{stem}.moved.csv"): self.moved_long}
         from scheduler.atomic import write_files
 
-        write_files({target: df.to_csv(index=False, lineterminator="\n",
-                                       date_format="%Y-%m-%d").encode("utf-8")
-                     for target, df in targets.items()})
+        write_files({target: _spreadsheet_safe(df).to_csv(
+            index=False, lineterminator="\n", date_format="%Y-%m-%d").encode("utf-8")
+            for target, df in targets.items()})
         return list(targets)
 
     def _repr_html_(self) -> str:
         return self.table.to_html(escape=True)
+
+
+def _spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with every text cell passed through :func:`scheduler.text.cell` (variant names
+    and values are the user's text)."""
+    from scheduler.text import cell
+
+    out = df.copy()
+    for col in out.columns:
+        if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
+            out[col] = out[col].map(lambda x: cell(x) if isinstance(x, str) else x)
+    return out

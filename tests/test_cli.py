@@ -192,9 +192,15 @@ def test_duplicate_key_is_an_error(tmp_path: Path) -> None:
     assert "the key 'name' appears twice (first on line 1)" in res.output and ":2:" in res.output
 
 
-def test_line_breaks_in_names_become_spaces(tmp_path: Path) -> None:
+def test_line_breaks_in_names_are_refused_runs_of_spaces_become_one(tmp_path: Path) -> None:
+    # a name is one line of printable text (issue 11): a line break is an input error
     data = {**TINY, "name": "Tiny\nroom  2027"}
     out = tmp_path / "plan"
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, data)), "--out", str(out)])
+    assert res.exit_code == 2
+    assert "name = 'Tiny\\nroom  2027': must be one line of printable text; it holds the " \
+           "control character '\\n' (U+000A) at position 5" in res.output
+    data = {**TINY, "name": "Tiny room  2027"}
     res = runner.invoke(app, ["solve", str(_write(tmp_path, data)), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "X-WR-CALNAME:Tiny room 2027" in (out / "calendar.ics").read_text()

@@ -35,6 +35,9 @@ line folding at 75 octets, CRLF).
   (``notice_due``, ``application_window``, ``report_due``), the functions the model and the
   check use; the window opens on the later of 90 days before and ``notice_from``, so no
   deadline of an occurrence not yet filed is before ``notice_from``.
+- Every VEVENT says what it is in ``X-TOURNEY-KIND`` (:data:`KINDS`: ``occurrence``,
+  ``series``, ``notice``, ``application``, ``report``); ``tourney check`` reads that, never
+  the UID's form.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from icalendar import Alarm, Calendar, Component, Event, Timezone
+from icalendar import Alarm, Calendar, Component, Event, Timezone, vText
 
 from constraints.base import License
 from constraints.catalogue import cite
@@ -91,6 +94,36 @@ DEADLINE_ALARM = dt.timedelta(days=-7)
 """Reminder before a due date (notice, application, report)."""
 WINDOW_ALARM = dt.timedelta(days=-1)
 """Reminder before an application window opens."""
+
+
+KINDS = ("occurrence", "series", "notice", "application", "report")
+"""Values of ``X-TOURNEY-KIND``, written on every VEVENT: what the event is. ``tourney check``
+reads an event's kind from it (never from its UID): occurrences and series are checked, the
+deadlines (notice, application, report) are listed as not checked."""
+_KIND_OF_UID = {"occurrence": "occurrence", "series": "series", "notice": "notice",
+                "application-opens": "application", "application-due": "application",
+                "report": "report"}
+"""X-TOURNEY-KIND of a cancelled event that an earlier calendar wrote without one (the
+writer names what it cancels; ``tourney check`` never reads a kind from a UID)."""
+_DEADLINE_KIND = {"mt-notice": "notice", "me-application-opens": "application",
+                  "me-application-due": "application", "me-report": "report"}
+
+
+class _Text(vText):
+    r"""A TEXT value escaped exactly as RFC 5545 §3.3.11 says: ``\\``, ``\;``, ``\,`` and
+    line breaks as ``\n``. (icalendar's own escaping first turns a literal ``\N`` into a
+    line break, so a title holding ``\N`` would show two lines; and it does not escape NAME
+    and X-WR-CALNAME at all, so "Post 88, Saco Bay" was read back as "Post 88".)"""
+
+    def to_ical(self) -> bytes:
+        text = (str(self).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+                .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
+        return text.encode("utf-8")
+
+
+def _text(value: str) -> _Text:
+    """``value`` as a TEXT property value (:class:`_Text`)."""
+    return _Text(value)
 
 
 @dataclass(frozen=True)
@@ -257,8 +290,8 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
-    cal.add("name", name)
-    cal.add("x-wr-calname", name)
+    cal.add("name", _text(name))
+    cal.add("x-wr-calname", _text(name))
     if operator_id is not None:
         cal.add("x-tourney-operator", operator_id)
     if lineage:
@@ -352,6 +385,7 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                 due = notice_due(c.first_day)
                 _all_day(ev, due, due)
                 ev.add("x-tourney-deadline", "mt-notice")
+                ev.add("x-tourney-kind", "notice")
                 yield _Item((_midnight(due), uid), frozenset({oid}), ev, None, (due, due))
         old = before.get(c.uid)
         span = _span_of(c.span) if c.span else None
@@ -366,8 +400,9 @@ def _cancelled_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         item = _cancellation(c.uid, stamp, f"Cancelled: {c.title}", c.sequence, plan.scenario,
                              c.operators, start, end)
         item.event.add("x-tourney-tournament", c.tournament_id)
-        item.event.add("description",
-                       f"{c.title} on {_day(c.first_day)} is cancelled in this plan.")
+        item.event.add("x-tourney-kind", "occurrence")
+        item.event.add("description", _text(f"{c.title} on {_day(c.first_day)} is cancelled "
+                                            "in this plan."))
         yield item
 
 
@@ -431,6 +466,10 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
             item.event.add("x-tourney-tournament", old.tournament_id)
         if old.deadline:
             item.event.add("x-tourney-deadline", old.deadline)
+        kind = old.kind or _DEADLINE_KIND.get(old.deadline, "") or (
+            _KIND_OF_UID.get(parsed.kind, "") if parsed is not None else "")
+        if kind:
+            item.event.add("x-tourney-kind", kind)
         yield item
 
 
@@ -450,7 +489,7 @@ def _new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) ->
     ev.add("uid", uid)
     ev.add("dtstamp", stamp)
     ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
-    ev.add("summary", summary)
+    ev.add("summary", _text(summary))
     return ev
 
 
@@ -463,7 +502,7 @@ def _all_day(ev: Event, first: dt.date, last: dt.date) -> None:
 def _alarm(ev: Event, text: str, trigger: dt.timedelta) -> None:
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
-    alarm.add("description", text)
+    alarm.add("description", _text(text))
     alarm.add("trigger", trigger)
     ev.add_component(alarm)
 
@@ -549,6 +588,7 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                              "byday": _BYDAY[old.nights[0].weekday()]})
         if old.tournament_id:
             ev.add("x-tourney-tournament", old.tournament_id)
+        ev.add("x-tourney-kind", "series")
         if old.operators:
             ev.add("x-tourney-operators", ",".join(old.operators))
         yield _Item((_midnight(old.nights[0]), old.uid), frozenset(old.operators), ev, None,
@@ -586,8 +626,8 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
     first = rows[0]
     t = _tournament(scenario, tid)
     ops = [_operator(scenario, r.operator_id) for r in rows]
-    ev.add("location", " / ".join(_venue(op) if op else r.operator_id
-                                  for r, op in zip(rows, ops, strict=True)))
+    ev.add("location", _text(" / ".join(_venue(op) if op else r.operator_id
+                                        for r, op in zip(rows, ops, strict=True))))
     ev.add("categories", [first.type])
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
@@ -602,7 +642,7 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
     if items:
         lines += ["Checklist:", *(f"- {c}" for c in items)]
     lines += readings(scenario)
-    ev.add("description", "\n".join(lines))
+    ev.add("description", _text("\n".join(lines)))
     ev.add("x-tourney-tournament", tid)
     ev.add("x-tourney-operators", ",".join(dict.fromkeys(r.operator_id for r in rows)))
 
@@ -636,6 +676,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
     venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add("x-tourney-occurrence", str(occ))
+    ev.add("x-tourney-kind", "occurrence")
     return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
                  (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
 
@@ -745,6 +786,7 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
                                            for i in range(len(rows))])
     _describe(ev, scenario, tid, rows, dates, venues,
               f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
+    ev.add("x-tourney-kind", "series")
     return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
                  (first.start.date(), members[-1][0].end.date()),
                  tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)
@@ -758,8 +800,9 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     _all_day(ev, day, day)
     ev.add("transp", "TRANSPARENT")
     ev.add("categories", ["deadline"])
-    ev.add("description", description + "\nNot legal advice.")
+    ev.add("description", _text(description + "\nNot legal advice."))
     ev.add("x-tourney-deadline", kind)
+    ev.add("x-tourney-kind", _DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
     return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
 

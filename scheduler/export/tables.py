@@ -1,7 +1,10 @@
 """CSV files of a plan (schedule.csv, licenses.csv, unscheduled.csv), written with pandas.
 
 Columns are documented in README.md; dates are ISO 8601 (``start``/``end`` local date-time
-with UTC offset, ``end`` exclusive), booleans ``true``/``false``, money whole USD.
+with UTC offset, ``end`` exclusive), booleans ``true``/``false``, money whole USD. A title
+(or reason) that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, TAB, CR)
+is written with a leading ``'`` (:func:`scheduler.text.cell`); ``tourney check`` and
+``--previous`` read it back to the same title (:func:`scheduler.text.uncell`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
+from scheduler.text import cell
 
 Identity = dict[tuple[str, int], tuple[str, str, int]]
 """(tournament id, occurrence) → (calendar UID, RECURRENCE-ID day or "", SEQUENCE)."""
@@ -51,7 +55,7 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
     schedule = [{
         "tournament_id": r.tournament_id, "occurrence": r.occurrence,
         "operator_id": r.operator_id, "jurisdiction": r.jurisdiction, "type": r.type,
-        "charitable": _bool(r.charitable), "title": r.title, "start": _iso(r.start),
+        "charitable": _bool(r.charitable), "title": cell(r.title), "start": _iso(r.start),
         "end": _iso(r.end), "first_day": _iso(r.first_day), "last_day": _iso(r.last_day),
         "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
@@ -66,7 +70,8 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
     } for lic in plan.license_list]
     unscheduled = [{
         "tournament_id": u.tournament_id, "occurrence": u.occurrence,
-        "operators": " ".join(u.operators), "reason": u.reason, "rule_ids": " ".join(u.rule_ids),
+        "operators": " ".join(u.operators), "reason": cell(u.reason),
+        "rule_ids": " ".join(u.rule_ids),
     } for u in plan.unscheduled_list]
     return {
         "schedule.csv": _csv(schedule, SCHEDULE_COLUMNS),

@@ -1,0 +1,371 @@
+"""Bounds on what tourney reads, so that no input can make it run out of memory or time.
+
+Every limit is listed, with how to raise it, in ``docs/limits.md``. A limit that an honest
+input could reach is overridable (an environment variable, or a command-line option); the
+others (text lengths, control characters, dates) describe what the product can represent.
+
+- :func:`read_bounded` reads a file given by the user: a regular file of at most
+  :data:`MAX_INPUT_BYTES` (``TOURNEY_MAX_INPUT_MB``), never a device, pipe or folder.
+- :func:`check_yaml_node` bounds a composed YAML document before it is turned into Python
+  values: aliases may add at most :data:`MAX_YAML_ALIAS_NODES` nodes (a "billion laughs" of a
+  few hundred bytes would otherwise expand to billions), nesting at most
+  :data:`MAX_YAML_DEPTH` levels, and no alias may contain itself.
+- :func:`expand_events` expands recurring calendar events (RRULE/RDATE) within a window of
+  days, at most :data:`MAX_SERIES_INSTANCES` instances per event and
+  :data:`MAX_CALENDAR_EVENTS` events per file (``TOURNEY_MAX_CALENDAR_EVENTS``).
+- :func:`variants_count` and :func:`model_size` estimate a sweep and a model before either is
+  built (:data:`MAX_VARIANTS`, :data:`MAX_MODEL_CELLS`).
+- :func:`cap_message` shortens a message meant for a person to :data:`MAX_MESSAGE_CHARS`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import itertools
+import math
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import yaml
+
+    from scheduler.scenario import Scenario
+
+
+def _env_int(name: str, default: int, scale: int = 1) -> int:
+    """A positive whole number from the environment variable ``name`` (times ``scale``), else
+    ``default``; a value that is not a positive whole number is ignored."""
+    raw = os.environ.get(name, "").strip()
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw) * scale
+    return default
+
+
+MB = 1024 * 1024
+MAX_INPUT_BYTES_DEFAULT = 64 * MB
+"""Largest file read (scenario, vary file, schedule, calendar): 64 MB. A generated statewide
+scenario of 1,000 operators is about 6 MB, of 5,000 operators about 30 MB."""
+MAX_YAML_ALIAS_NODES = 100_000
+"""How many nodes YAML aliases (``*name``) may add to a document when expanded."""
+MAX_YAML_DEPTH = 100
+"""Deepest nesting of mappings and lists in a YAML document."""
+MAX_ID_LENGTH = 64
+"""Characters of an operator or tournament id (ids name files: ``calendars/<id>.ics``)."""
+MAX_NAME_LENGTH = 200
+"""Characters of a title, a scenario or operator name, a beneficiary."""
+MAX_TEXT_LENGTH = 2_000
+"""Characters of a longer text: an address, a description."""
+MAX_SERIES_INSTANCES = 5_000
+"""Instances read of one recurring calendar event (a weekly series over ten years is 522;
+a game every day for ten years 3,653)."""
+MAX_CALENDAR_EVENTS_DEFAULT = 500_000
+"""Events read from one calendar file, recurring ones expanded."""
+MAX_VARIANTS_DEFAULT = 1_000
+"""Variants of one sweep (``tourney sweep --max-variants N`` raises it)."""
+MAX_MODEL_CELLS_DEFAULT = 200_000
+"""Candidate (tournament, first day) pairs of one independent part of a model
+(``tourney solve --max-model N`` raises it). The largest part of a generated statewide
+scenario of 1,000 operators has 1,235; 5,000 tournaments of one operator over a year
+(1,825,000) took 12 minutes and 6.1 GB."""
+MAX_MESSAGE_CHARS = 8_000
+"""Characters of one message to a person; longer ones are cut with a count of the rest."""
+MAX_PROBLEMS_SHOWN = 30
+"""Problems listed of one invalid input; the rest are counted."""
+MAX_LINES_SHOWN = 20
+"""Lines listed of a long list in terminal output (violations, events not matched); the
+rest are counted (``--format csv`` or ``json`` gives every one)."""
+FIRST_YEAR, LAST_YEAR = 1900, 2199
+"""Dates outside these years are refused (the product adds days and years to every date)."""
+MAX_HORIZON_DAYS = 3_660
+"""Longest horizon: about ten years."""
+MAX_MONEY_USD = 10_000_000
+"""Largest amount of money in a scenario or licences.csv (USD)."""
+
+
+def max_input_bytes() -> int:
+    """:data:`MAX_INPUT_BYTES_DEFAULT`, or ``TOURNEY_MAX_INPUT_MB`` megabytes."""
+    return _env_int("TOURNEY_MAX_INPUT_MB", MAX_INPUT_BYTES_DEFAULT, MB)
+
+
+def max_calendar_events() -> int:
+    """:data:`MAX_CALENDAR_EVENTS_DEFAULT`, or ``TOURNEY_MAX_CALENDAR_EVENTS``."""
+    return _env_int("TOURNEY_MAX_CALENDAR_EVENTS", MAX_CALENDAR_EVENTS_DEFAULT)
+
+
+class LimitError(ValueError):
+    """An input over one of the limits (exit 2): says which, the size, and how to raise it."""
+
+
+# --------------------------------------------------------------------------- files
+def regular_file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be read as an input file (missing, a folder, a device or pipe, too
+    large), else None. Does not open it (a FIFO would block)."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return "cannot read the file: no such file"
+    except OSError as exc:
+        return f"cannot read the file: {exc.strerror or exc}"
+    if stat.S_ISDIR(st.st_mode):
+        return "cannot read the file: it is a folder"
+    if not stat.S_ISREG(st.st_mode):
+        return ("cannot read the file: it is not a regular file (a device, pipe or socket "
+                "cannot be read as input)")
+    limit = max_input_bytes()
+    if st.st_size > limit:
+        return (f"cannot read the file: it is {st.st_size / MB:,.1f} MB, larger than the "
+                f"{limit / MB:,.0f} MB an input may be (set TOURNEY_MAX_INPUT_MB to raise it; "
+                "see docs/limits.md)")
+    return None
+
+
+def read_bounded(path: str | Path) -> bytes:
+    """The bytes of a regular file of at most :func:`max_input_bytes`. Raises
+    :class:`LimitError` (the message says why, without the file name) for a missing file, a
+    folder, a device or pipe (``/dev/zero``), a file over the limit (also one that grows
+    while read), or one that cannot be read."""
+    p = Path(path)
+    problem = regular_file_problem(p)
+    if problem:
+        raise LimitError(problem)
+    limit = max_input_bytes()
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise LimitError(f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > limit:
+        raise LimitError(f"cannot read the file: it is larger than the {limit / MB:,.0f} MB "
+                         "an input may be (set TOURNEY_MAX_INPUT_MB to raise it; see "
+                         "docs/limits.md)")
+    return data
+
+
+# --------------------------------------------------------------------------- YAML
+def check_yaml_node(node: yaml.Node | None) -> None:
+    """Refuse a composed YAML document whose aliases would expand it by more than
+    :data:`MAX_YAML_ALIAS_NODES` nodes, that nests deeper than :data:`MAX_YAML_DEPTH`, or
+    whose alias contains itself. Linear in the document's distinct nodes (shared nodes are
+    counted once, with their expanded size memoised). Raises :class:`LimitError` naming the
+    line."""
+
+    if node is None:
+        return
+    size: dict[int, int] = {}
+    distinct = 0
+    # iterative post-order walk: (node, depth, children pushed?)
+    stack: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
+    on_path: set[int] = set()
+    while stack:
+        n, depth, expanded = stack.pop()
+        key = id(n)
+        if expanded:
+            on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in _children(n))
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise LimitError(f"line {n.start_mark.line + 1}: an alias refers to a value that "
+                             "contains it (a loop)")
+        if depth > MAX_YAML_DEPTH:
+            raise LimitError(f"line {n.start_mark.line + 1}: nested more than "
+                             f"{MAX_YAML_DEPTH} levels deep")
+        distinct += 1
+        kids = _children(n)
+        if not kids:
+            size[key] = 1
+            continue
+        on_path.add(key)
+        stack.append((n, depth, True))
+        for c in kids:
+            if id(c) in on_path:
+                raise LimitError(f"line {c.start_mark.line + 1}: an alias refers to a value "
+                                 "that contains it (a loop)")
+            if id(c) not in size:
+                stack.append((c, depth + 1, False))
+    total = size[id(node)]
+    if total - distinct > MAX_YAML_ALIAS_NODES:
+        raise LimitError(f"aliases (*name) expand the document to {total:,} values from "
+                         f"{distinct:,} written; at most {MAX_YAML_ALIAS_NODES:,} more are "
+                         "allowed (write the values out, or use fewer aliases)")
+
+
+def _children(n: yaml.Node) -> list[yaml.Node]:
+    import yaml
+
+    if isinstance(n, yaml.MappingNode):
+        return [x for pair in n.value for x in pair]
+    if isinstance(n, yaml.SequenceNode):
+        return list(n.value)
+    return []
+
+
+# --------------------------------------------------------------------------- calendars
+def expand_events(cal: Any, first: dt.date, last: dt.date, *,
+                  per_event: int = MAX_SERIES_INSTANCES,
+                  budget: list[int] | None = None) -> tuple[list[Any], list[str]]:
+    """The VEVENT instances of ``cal`` (an icalendar Calendar; recurring events, RRULE/RDATE,
+    expanded) that start between ``first`` and ``last`` (dates, inclusive), and a note for
+    each recurring event cut at ``per_event`` instances (e.g. ``FREQ=HOURLY``: its later
+    instances are not read).
+
+    ``budget`` is a one-element list of how many events the caller may still read (shared
+    across calendars of one file; decremented). Raises :class:`LimitError` when it runs out
+    (``TOURNEY_MAX_CALENDAR_EVENTS``)."""
+    import recurring_ical_events
+
+    if budget is None:
+        budget = [max_calendar_events()]
+    query = recurring_ical_events.of(cal)
+    start = query.to_datetime((first.year, first.month, first.day))
+    stop_day = min(last + dt.timedelta(days=1), dt.date(LAST_YEAR + 1, 1, 1))
+    stop = query.to_datetime((stop_day.year, stop_day.month, stop_day.day))
+    out: list[Any] = []
+    notes: list[str] = []
+    for series in query.series:
+        # dateutil computes a rule's instances as one list from its DTSTART: find first,
+        # lazily, where the (per_event + 1)-th instance in the window is, and give up on a
+        # rule that makes too many before it (FREQ=SECONDLY from 1900)
+        series_stop = _series_stop(series, start, stop, per_event)
+        if series_stop is None:
+            notes.append(f"recurring event UID {str(getattr(series, 'uid', ''))[:120] or '-'} "
+                         f"repeats more than {MAX_RULE_SCAN:,} times before {last}; none of "
+                         "its instances were read")
+            continue
+        got = 0
+        with contextlib.suppress(*query._skip_errors):
+            for occurrence in itertools.islice(series.between(start, series_stop),
+                                               per_event + 1):
+                if got == per_event:
+                    comp = occurrence.as_component(False)
+                    notes.append(f"event {str(comp.get('SUMMARY', ''))[:120]!r} (UID "
+                                 f"{str(comp.get('UID', ''))[:120] or '-'}) repeats more than "
+                                 f"{per_event:,} times between {first} and {last}; only the "
+                                 f"first {per_event:,} were read")
+                    break
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise LimitError(
+                        f"the calendar holds more than {max_calendar_events():,} events "
+                        f"between {first} and {last}, recurring ones expanded (set "
+                        "TOURNEY_MAX_CALENDAR_EVENTS to raise it; see docs/limits.md)")
+                out.append(occurrence.as_component(query.keep_recurrence_attributes))
+                got += 1
+    return out, notes
+
+
+MAX_RULE_SCAN = 100_000
+"""Instances of one RRULE looked at, from its DTSTART, to find those in the window."""
+
+
+def _series_stop(series: Any, start: dt.datetime, stop: dt.datetime,
+                 per_event: int) -> dt.datetime | None:
+    """Where to stop expanding ``series``: ``stop``, or earlier, just after its
+    ``per_event + 1``-th instance from ``start`` (naive datetimes, compared as wall clock);
+    None when a rule makes more than :data:`MAX_RULE_SCAN` instances before that."""
+    rules = getattr(getattr(series, "recurrence", None), "rrules", None) or []
+    end = stop
+    for rule in rules:
+        inside = 0
+        for seen, t in enumerate(rule, start=1):  # lazily, from DTSTART
+            naive = t.replace(tzinfo=None) if isinstance(t, dt.datetime) else \
+                dt.datetime.combine(t, dt.time())
+            if naive > end:
+                break
+            if seen > MAX_RULE_SCAN:
+                return None
+            if naive >= start:
+                inside += 1
+                if inside > per_event:
+                    end = min(end, naive + dt.timedelta(seconds=1))
+                    break
+    return end
+
+
+# --------------------------------------------------------------------------- sizes
+def variants_count(lists: Iterable[Sequence[Any]], combine: str) -> int:
+    """How many variants a grid makes: the product of the list lengths (``combine:
+    product``) or the longest (``zip``), computed without building any."""
+    lengths = [len(v) for v in lists]
+    if not lengths:
+        return 0
+    return math.prod(lengths) if combine == "product" else max(lengths)
+
+
+def model_size(scenario: Scenario) -> tuple[int, str]:
+    """The largest independent part of ``scenario``'s model, estimated before building it:
+    ``(cells, description)`` where cells are the candidate (tournament, first day) pairs of
+    the part (days of the horizon in each tournament's window and weekdays; the model's
+    variables and most of its constraints grow with them), and the description names the
+    part's largest contributors."""
+    from scheduler.decompose import components
+
+    best = (0, "")
+    for part in components(scenario):
+        counts: list[tuple[int, str]] = []
+        for t in part.tournaments:
+            counts.append((_candidate_days(part, t), t.id))
+        cells = sum(c for c, _ in counts)
+        if cells > best[0]:
+            top = sorted(counts, reverse=True)[:3]
+            ops = ", ".join(o.id for o in part.operators[:3]) + (
+                f" and {len(part.operators) - 3:,} more" if len(part.operators) > 3 else "")
+            best = (cells, f"{len(part.tournaments):,} tournament(s) of {ops}; largest: "
+                           + ", ".join(f"{tid} ({c:,} days)" for c, tid in top))
+    return best
+
+
+def _candidate_days(scenario: Scenario, t: Any) -> int:
+    from scheduler.scenario import WEEKDAYS
+
+    first, last = scenario.horizon.start, scenario.horizon.end
+    if t.window is not None:
+        first, last = max(first, t.window.start), min(last, t.window.end)
+    days = (last - first).days + 1
+    if days <= 0:
+        return 0
+    if t.weekdays:
+        wanted = {WEEKDAYS.index(w) for w in t.weekdays}
+        weeks, rest = divmod(days, 7)
+        extra = sum(1 for k in range(rest) if (first.weekday() + k) % 7 in wanted)
+        days = weeks * len(wanted) + extra
+    return days
+
+
+# --------------------------------------------------------------------------- messages
+def cap_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` for a terminal: control characters other than line breaks shown as escapes
+    (``\x1b``: an escape sequence in a name must not drive the terminal), cut at ``limit``
+    characters with a count of what was left out."""
+    if not text.isprintable():
+        text = "".join(ch if ch == "\n" or ch.isprintable() or ch == " "
+                       else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n... ({len(text) - limit:,} more characters not shown)"
+
+
+def cap_lines(lines: Sequence[str], limit: int = MAX_LINES_SHOWN,
+              more: str = "line(s)") -> list[str]:
+    """The first ``limit`` distinct ``lines`` (a line repeated is shown once, with
+    ``(N times)``) and one line counting the rest."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        counts[line] = counts.get(line, 0) + 1
+    shown = [line if n == 1 else f"{line} ({n:,} times)" for line, n in counts.items()]
+    if len(shown) <= limit:
+        return shown
+    return [*shown[:limit], f"... and {len(shown) - limit:,} more {more} not shown"]
+
+
+def short(value: str, limit: int = 80) -> str:
+    """``repr(value)``, cut to about ``limit`` characters with its length when longer."""
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}... ({len(value):,} characters)"
+
