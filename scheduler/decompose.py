@@ -2,8 +2,9 @@
 
 Two operators belong to one part when a rule counts their tournaments together:
 
-- a tournament shared by several venues counts for every one of them (MT-SHARED,
-  MCA 23-5-317(1)(a)), so its operators are one part;
+- a tournament held by several venues (a progressive, MT-PROGRESSIVE, MCA 23-5-317(1)(e))
+  counts for every one of them (MT-LARGE-LIMIT, MCA 23-5-317(1)(a), (1)(d)), so its
+  operators are one part;
 - the statewide cap of super cribbage licences (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A))
   counts every operator with a super cribbage tournament together.
 
@@ -15,13 +16,10 @@ optimum of the whole scenario (``tests/test_decompose.py`` solves both and compa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
+from scheduler.plan import Plan
+from scheduler.replan import Announced
 from scheduler.scenario import Scenario
-
-if TYPE_CHECKING:
-    from scheduler.plan import Plan
-    from scheduler.replan import Announced
 
 
 def components(scenario: Scenario) -> list[Scenario]:
@@ -83,8 +81,6 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
     licences, unscheduled occurrences, cancellations and conflicts together, in the order a
     single solve gives them; objectives and bounds are sums; OPTIMAL only when every part is.
     """
-    from scheduler.plan import Plan
-
     if len(plans) == 1:
         return plans[0]
     t_order = {t.id: i for i, t in enumerate(scenario.tournaments)}

@@ -22,18 +22,22 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import warnings
 from collections import Counter, defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
 
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.export.summary import usage
 from scheduler.plan import Plan, Row
+from scheduler.plan import limit_usage as usage
 from scheduler.timing import application_due, month_end
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 CATEGORIES: dict[str, tuple[str, str]] = {
     "large-stakes": ("MT large-stakes", "#1f77b4"),
@@ -78,9 +82,6 @@ def category(row: Row) -> str:
 
 
 def _new_figure(width: float, height: float) -> Figure:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -175,9 +176,6 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
     Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
     operator id that is not in the scenario.
     """
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
-
     sc = plan.scenario
     op = _operator(plan, operator_id)
     months = _months(sc.horizon.start, sc.horizon.end)
@@ -297,8 +295,6 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                        linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
-    from matplotlib.ticker import MaxNLocator
-
     labels = periods if rule == "ME-MONTHLY-LIMIT" else [f"permit year from {p}"
                                                          for p in periods]
     ax.set_xticks(range(len(periods)), labels, fontsize=8,
@@ -308,8 +304,6 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.set_title(title, fontsize=10)
     handles, _ = ax.get_legend_handles_labels()
     if hatched and any(hatched.values()):
-        from matplotlib.patches import Patch
-
         handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
                              label=f"hatched: charitable\nbeyond the first "
                                    f"{CHARITY_LIMIT}"))
@@ -324,7 +318,7 @@ def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[
     used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
     Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
     counted, for each Maine operator with a counted game. Counts as in
-    :func:`scheduler.export.summary.usage` (held tournaments included)."""
+    :func:`scheduler.plan.limit_usage` (held tournaments included)."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = usage(plan)
     for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
@@ -354,7 +348,7 @@ def plot_usage(plan: Plan) -> Figure:
     - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
       against 2 (under the scenario's ``month_rule``).
 
-    Bar heights are the ``used`` counts of :func:`scheduler.export.summary.usage` (tournaments
+    Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
     held before the horizon included); see :func:`usage_table`. With no counted rule the figure
     says so. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
     """
@@ -426,8 +420,6 @@ def plot_fees(plan: Plan) -> Figure:
 def png_bytes(fig: Figure, dpi: int = 80) -> bytes:
     """The figure as PNG bytes, reproducible: no ``Software`` or date metadata, so the same
     figure gives the same bytes."""
-    import warnings
-
     buf = io.BytesIO()
     with warnings.catch_warnings():
         # a statewide usage chart is too crowded for constrained layout; say nothing on the
