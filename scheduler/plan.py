@@ -322,12 +322,13 @@ class Plan:
 
     def fees(self) -> pd.DataFrame:
         """Licence and permit fees per operator and licence kind, one row each:
-        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes``, ``mt-small-stakes``,
-        ``me-per-tournament``, ``me-annual``, ``me-super-cribbage``, ...), ``licences``
+        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes-permit``,
+        ``mt-small-stakes-permit``, ``me-per-tournament``, ``me-annual``,
+        ``me-super-cribbage``), ``licences``
         (int64, how many), ``fee_usd`` (int64, USD) and ``per_tournament_usd`` (int64, USD):
         what per-tournament licences of each game's tier would cost for the games these
         licences cover (ME-FEES, 17 M.R.S. § 1836(3-A)); equal to ``fee_usd`` except for
-        ``me-annual`` and ``me-monthly``. So what an annual licence saves on the same dates::
+        ``me-annual``. So what an annual licence saves on the same dates::
 
             f = plan.fees()
             saved = (f.per_tournament_usd - f.fee_usd).sum()
@@ -335,7 +336,7 @@ class Plan:
         totals: dict[tuple[str, str, str], list[int]] = {}
         for lic in self.license_list:
             fee = int(lic.fee_usd)
-            if lic.kind in ("me-annual", "me-monthly"):
+            if lic.kind == "me-annual":
                 fee = sum(PER_TOURNAMENT_FEE[tier_index(
                     self.scenario.tournament(ref.split("#")[0]).players or 1)]
                     for ref in lic.covers)

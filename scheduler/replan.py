@@ -39,8 +39,20 @@ class PreviousError(ValueError):
     """The previous plan cannot be read (names the file and what is wrong)."""
 
 
-def _unreadable(path: Path, exc: BaseException) -> PreviousError:
-    return PreviousError(f"{path}: not a readable iCalendar file ({exc})")
+def _unreadable(path: Path, why: object) -> PreviousError:
+    return PreviousError(f"{path}: not a readable iCalendar file ({why})")
+
+
+def _read_calendars(path: Path) -> list[Calendar]:
+    """Every VCALENDAR of the file ``path``. Raises :class:`PreviousError` when it cannot be
+    read, is not iCalendar, or holds no complete VCALENDAR (empty, or cut short)."""
+    try:
+        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+    except Exception as exc:  # OSError; icalendar raises ValueError, KeyError, IndexError, ...
+        raise _unreadable(path, exc) from None
+    if not cals:
+        raise _unreadable(path, "no complete VCALENDAR: the file is empty or cut short")
+    return list(cals)
 
 
 @dataclass(frozen=True)
@@ -100,7 +112,7 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
         return []
     out = []
     try:
-        for cal in Calendar.from_ical(ics.read_bytes(), multiple=True):
+        for cal in _read_calendars(ics):
             masters = [ev for ev in cal.walk("VEVENT") if ev.get("RRULE")
                        and str(ev.get("STATUS", "")).upper() != "CANCELLED"]
             for ev in masters:
@@ -118,6 +130,8 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                                           tuple(nights), int(ev.get("SEQUENCE", 0)), ops,
                                           str(ev.get("SUMMARY", "")),
                                           str(ev.get("X-TOURNEY-PLAY", ""))))
+    except PreviousError:
+        raise
     except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
         raise _unreadable(ics, exc) from None
     return out
@@ -198,11 +212,7 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
     for f in files:
         if not f.is_file():
             continue
-        try:
-            cals = Calendar.from_ical(f.read_bytes(), multiple=True)
-        except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
-            raise _unreadable(f, exc) from None
-        for cal in cals:
+        for cal in _read_calendars(f):
             for ev in cal.walk("VEVENT"):
                 if ev.get("DTSTART") is None:
                     continue
@@ -240,9 +250,10 @@ def previous_dtstamp(path: str | Path) -> dt.datetime | None:
     if ics.suffix.lower() != ".ics" or not ics.is_file():
         return None
     try:
-        stamps = [ev.decoded("DTSTAMP") for cal in Calendar.from_ical(ics.read_bytes(),
-                                                                      multiple=True)
+        stamps = [ev.decoded("DTSTAMP") for cal in _read_calendars(ics)
                   for ev in cal.walk("VEVENT") if ev.get("DTSTAMP") is not None]
+    except PreviousError:
+        raise
     except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
         raise _unreadable(ics, exc) from None
     return max(stamps, default=None)
@@ -339,12 +350,14 @@ def _play(ev: object) -> str:
 
 def _from_ics(path: Path) -> list[Announced]:
     try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
+        cals = _read_calendars(path)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
                    if ev.get("RRULE") or ev.get("RDATE")}
         events = [ev for cal in cals
                   for ev in recurring_ical_events.of(cal).between((1900, 1, 1), (2200, 1, 1))]
-    except Exception as exc:
+    except PreviousError:
+        raise
+    except Exception as exc:  # recurring_ical_events raises on a broken RRULE, ...
         raise _unreadable(path, exc) from None
     out: dict[tuple[str, str], Announced] = {}
     for ev in events:

@@ -262,12 +262,6 @@ class HeldBefore(_Model):
     permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
 
 
-_MT_ONLY = ("live_tables", "permit_year_start", "held_in_current_permit_year",
-            "late_hours_ordinance")
-_ME_ONLY = ("owns_premises", "local_approval", "beneficiaries", "other_games",
-            "organization_type", "organized_on", "licensed_establishment")
-
-
 class Operator(_Model):
     """A Montana licensed operator (card room) or a Maine licensed organization."""
 

@@ -53,13 +53,12 @@ FEE_KINDS: dict[str, str] = {
     "mt-large-stakes-permit": "MT large-stakes permit",
     "mt-small-stakes-permit": "MT small-stakes permit",
     "me-per-tournament": "ME per-tournament",
-    "me-monthly": "ME monthly",
     "me-annual": "ME annual",
     "me-super-cribbage": "ME super cribbage",
 }
 """Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
 
-ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+ME_LICENCE_KINDS = ("me-per-tournament", "me-annual", "me-super-cribbage")
 """Maine licences applied for (ME-APPLICATION-WINDOW); charitable cribbage is registered."""
 
 BLACKOUT_COLOUR = "#d62728"

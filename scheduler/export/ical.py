@@ -74,10 +74,9 @@ from scheduler.uid import parse as parse_uid
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
-ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+ME_LICENCE_KINDS = ("me-per-tournament", "me-annual", "me-super-cribbage")
 _KIND_LABEL = {
     "me-per-tournament": "per-tournament",
-    "me-monthly": "monthly",
     "me-annual": "annual",
     "me-super-cribbage": "super cribbage",
 }

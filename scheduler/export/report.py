@@ -38,7 +38,6 @@ _KIND_RULE = {
     "mt-large-stakes-permit": "MT-PERMIT-FEES",
     "mt-small-stakes-permit": "MT-PERMIT-FEES",
     "me-per-tournament": "ME-FEES",
-    "me-monthly": "ME-FEES",
     "me-annual": "ME-FEES",
     "me-super-cribbage": "ME-SUPER-CRIBBAGE",
 }

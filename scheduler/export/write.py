@@ -101,7 +101,8 @@ def plan_files(plan: Plan, *, report: bool = False,
         sub = plan_files(alt)
         files.update({f"{ALTERNATIVE}{alt.rank}/{rel}": data for rel, data in sub.items()})
     if report:
-        from scheduler.export.report import report_html  # imports matplotlib: only when asked
+        # start-up time: the report (and matplotlib) only when asked for
+        from scheduler.export.report import report_html
 
         files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
     return files
