@@ -24,20 +24,17 @@ import datetime as dt
 import io
 import warnings
 from collections import Counter, defaultdict
-from typing import Any
-
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch, Rectangle
-from matplotlib.ticker import MaxNLocator
+from typing import TYPE_CHECKING, Any
 
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.plan import Plan, Row
 from scheduler.plan import limit_usage as usage
 from scheduler.timing import application_due, month_end
+
+if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 CATEGORIES: dict[str, tuple[str, str]] = {
     "large-stakes": ("MT large-stakes", "#1f77b4"),
@@ -81,6 +78,10 @@ def category(row: Row) -> str:
 
 
 def _new_figure(width: float, height: float) -> Figure:
+    # start-up time: matplotlib only when a figure is drawn (tests/test_figures.py)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -175,6 +176,10 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
     Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
     operator id that is not in the scenario.
     """
+    # start-up time: matplotlib only when a figure is drawn
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle
+
     sc = plan.scenario
     op = _operator(plan, operator_id)
     months = _months(sc.horizon.start, sc.horizon.end)
@@ -294,6 +299,8 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                        linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
+    from matplotlib.ticker import MaxNLocator  # start-up time, as above
+
     labels = periods if rule == "ME-MONTHLY-LIMIT" else [f"permit year from {p}"
                                                          for p in periods]
     ax.set_xticks(range(len(periods)), labels, fontsize=8,
@@ -303,6 +310,8 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.set_title(title, fontsize=10)
     handles, _ = ax.get_legend_handles_labels()
     if hatched and any(hatched.values()):
+        from matplotlib.patches import Patch  # start-up time, as above
+
         handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
                              label=f"hatched: charitable\nbeyond the first "
                                    f"{CHARITY_LIMIT}"))

@@ -17,8 +17,7 @@ import base64
 import datetime as dt
 import html
 from collections.abc import Sequence
-
-from matplotlib.figure import Figure
+from typing import TYPE_CHECKING
 
 from constraints.base import License
 from constraints.catalogue import cite
@@ -27,6 +26,9 @@ from scheduler.export.checklist import readings
 from scheduler.export.summary import summary_text
 from scheduler.plan import Plan
 from scheduler.timing import MT_NOTICE_DAYS
+
+if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
+    from matplotlib.figure import Figure
 
 NOT_LEGAL_ADVICE = (
     "Not legal advice. This plan records one reading of the scenario's licences and of the "
