@@ -29,11 +29,6 @@ from scheduler.timing import application_ok, notice_ok
 from scheduler.uid import inherited_lineage, is_deadline, lineage_key, occurrence_uid
 from scheduler.uid import parse as parse_uid
 
-__all__ = ["Announced", "Cancelled", "Identity", "Previous", "PreviousError", "PreviousEvent",
-           "PreviousSeries", "assign", "deadline_passed", "holds_plan", "inherited_lineage",
-           "lineage_key", "occurrence_uid", "pinned", "previous_dtstamp", "previous_events",
-           "previous_series", "read_previous", "with_pins"]
-
 
 class PreviousError(ValueError):
     """The previous plan cannot be read (names the file and what is wrong)."""

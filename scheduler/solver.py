@@ -33,18 +33,10 @@ from scheduler.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
 from scheduler.pool import pool_context, process_pool
-from scheduler.replan import (
-    Announced,
-    Previous,
-    assign,
-    inherited_lineage,
-    lineage_key,
-    occurrence_uid,
-    read_previous,
-    with_pins,
-)
+from scheduler.replan import Announced, Previous, assign, read_previous, with_pins
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, _days_between, notice_due, timing, tournament_tz
+from scheduler.uid import inherited_lineage, lineage_key, occurrence_uid
 
 __all__ = ["DETERMINISTIC_TIME", "AuditError", "Interrupted", "Options", "Progress",
            "SolverError", "identify", "placed_of", "solve", "solve_interruptibly",
