@@ -18,6 +18,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow"
 
 # BENCH_MAX: largest N of benchmarks/run.py (1, 10, 50, 200, 1000, 5000); results in

@@ -17,14 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from constraints.catalogue import RULES, cite
-
-if TYPE_CHECKING:
-    from scheduler.model import ModelContext
-    from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
-    from scheduler.timing import Timing
+from constraints.modelling import ModelContext
+from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.timing import Timing
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The rule catalogue of ``shared/law/RULES.md``: every rule ID with its citation and kind.
+"""The rule catalogue of ``docs/law/RULES.md``: every rule ID with its citation and kind.
 
 Rule IDs appear in code, error messages, reports and tests; this is the one place that
 maps an ID to the citation printed to users (``MCA 23-5-317(1)(a)``, ``17 M.R.S. § 1836(4)``).

@@ -11,16 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from constraints.base import Audit, Placed, Rule, Violation
-from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, TermProblem
-from scheduler.timing import local
-
-if TYPE_CHECKING:
-    from scheduler.model import ModelContext
-    from scheduler.scenario import Scenario, Tournament
-    from scheduler.timing import Timing
+from constraints.modelling import ModelContext, sum_by
+from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, TermProblem, Tournament
+from scheduler.timing import Timing, local
 
 
 def _weekday(day: dt.date) -> str:
@@ -318,8 +313,6 @@ def _counts_concurrency(t: Tournament) -> bool:
 def _encode_max_concurrent(ctx: ModelContext) -> None:
     """On each calendar day, at most ``max_concurrent`` of the operator's tournaments (small-
     stakes excluded) are being conducted."""
-    from scheduler.model import sum_by
-
     for op in ctx.scenario.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
         for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():

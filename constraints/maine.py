@@ -12,24 +12,27 @@ from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import cast
+
+from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Placed, Rule, Violation, usd
-from scheduler.scenario import TermProblem
+from constraints.modelling import (
+    LicenseOption,
+    ModelContext,
+    covers_occurrence,
+    covers_period,
+    sum_by,
+)
+from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
 from scheduler.timing import (
+    Timing,
     application_due,
     application_earliest_first_day,
     application_ok,
     local,
     month_end,
 )
-
-if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
-
-    from scheduler.model import ModelContext
-    from scheduler.scenario import Operator, Scenario, Tournament
-    from scheduler.timing import Timing
 
 MONTHLY_LIMIT = 2
 """ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: tournament games per organization per calendar month."""
@@ -411,8 +414,6 @@ def counted_months(sc: Scenario, tm: Timing) -> tuple[tuple[int, int], ...]:
 
 def _encode_monthly(ctx: ModelContext) -> None:
     """Per organization and calendar month: at most 2 licensed games counted in it."""
-    from scheduler.model import sum_by
-
     for op in ctx.scenario.operators:
         if op.jurisdiction != "ME":
             continue
@@ -466,8 +467,6 @@ def _encode_super_cribbage(ctx: ModelContext) -> None:
     """Statewide at most 15 super cribbage licences per calendar year (of the first day), every
     organization of the scenario together and the licences already issued outside it
     (``settings.super_cribbage_licenses_issued``); each licence costs $75."""
-    from scheduler.model import LicenseOption, covers_occurrence, sum_by
-
     sc = ctx.scenario
     items = [(c, v) for t in sc.tournaments if t.type == "super-cribbage"
              for c, v in ctx.starts(t)]
@@ -544,10 +543,6 @@ def _encode_fees(ctx: ModelContext) -> None:
     2 x $40 = $80 < $100 (1-50) or 2 x $75 = $150 < $200 (51-100), and $40 + $75 = $115 < $200
     when a 51-100 monthly licence would cover one game of each tier (see
     :func:`monthly_never_cheaper`)."""
-    from ortools.sat.python import cp_model
-
-    from scheduler.model import LicenseOption, covers_occurrence, covers_period
-
     sc = ctx.scenario
     m = ctx.model
     cov = sc.settings.tier_coverage

@@ -11,18 +11,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import partial
-from typing import TYPE_CHECKING
+
+from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Placed, Rule, Violation, usd
-from scheduler.scenario import TermProblem
-from scheduler.timing import notice_due, notice_ok
-
-if TYPE_CHECKING:
-    from ortools.sat.python import cp_model
-
-    from scheduler.model import ModelContext
-    from scheduler.scenario import Operator, Scenario, Tournament
-    from scheduler.timing import Timing
+from constraints.modelling import LicenseOption, ModelContext, covers_period, sum_by
+from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.timing import Timing, notice_due, notice_ok
 
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
@@ -487,8 +482,6 @@ def _ordinal(n: int) -> str:
 # ------------------------------------------------------------------ MT-SMALL-DAILY
 def _encode_small_daily(ctx: ModelContext) -> None:
     """At most one small-stakes tournament per operator per calendar day."""
-    from scheduler.model import sum_by
-
     for op in ctx.scenario.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.is_small]
         for day, lits in sum_by(items, lambda c: [c.first_day]).items():
@@ -548,8 +541,6 @@ def _encode_permits(ctx: ModelContext) -> None:
     kind on any day (``Timing.days``: play Jun 30 - Jul 2 needs the permits of both permit
     years); $120 (large-stakes) or $500 (small-stakes) per permit year, not prorated
     (MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b))."""
-    from scheduler.model import LicenseOption, covers_period
-
     sc = ctx.scenario
     for op in sc.operators:
         if op.jurisdiction != "MT":

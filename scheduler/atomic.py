@@ -132,7 +132,7 @@ def lock(target: Path) -> Iterator[Path]:
     missing (Windows), no lock."""
     path = target.parent / f".{target.name}.lock"
     try:
-        import fcntl
+        import fcntl  # optional: POSIX only (no lock on Windows)
     except ImportError:  # pragma: no cover - Windows
         yield path
         return

@@ -10,15 +10,18 @@ only when a ``licenses.csv`` lies beside the schedule.
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from icalendar import Calendar
 
 from constraints.base import Audit, License, Placed, Violation
 from constraints.catalogue import RULES as CATALOGUE
+from constraints.registry import RULES, check
 from scheduler.limits import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -97,8 +100,6 @@ def calendar_operator(scenario: Scenario, path: Path) -> str | None:
     equal to the per-operator calendar's name (``<scenario> — <operator name>``), the
     operator's name or its id; None when it names no single operator (a whole plan's
     calendar, or one edited by hand)."""
-    from icalendar import Calendar
-
     try:
         cals = Calendar.from_ical(path.read_bytes(), multiple=True)
     except Exception:
@@ -243,10 +244,6 @@ def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 
 
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
-    import warnings
-
-    from icalendar import Calendar
-
     unmatched: list[str] = []
     not_checked: list[str] = []
     with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
@@ -470,8 +467,6 @@ def _midnight_to_midnight(ev: object, start: object, end: object) -> bool:
 # ------------------------------------------------------------------------------ auditing
 def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
     """Every violation of the schedule, in registry order then by date."""
-    from constraints.registry import RULES, check
-
     rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]
     return check(Audit(scenario, read.placed, read.licenses or [], read.operators), rules=rules)
 

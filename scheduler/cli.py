@@ -8,7 +8,10 @@ failure (the solver found nothing in time, or the plan failed its own audit; not
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +21,7 @@ import typer
 
 from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_DEFAULT
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.plan import Plan
     from scheduler.scenario import Scenario
     from scheduler.solver import Progress
@@ -44,8 +47,6 @@ def _err(msg: str) -> None:
 def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
     """Ctrl-C anywhere in ``command`` outside the search (reading, building, writing) says
     that nothing was written and exits 130 (the writers are atomic)."""
-    import functools
-
     @functools.wraps(command)
     def run(*args: object, **kwargs: object) -> None:
         try:
@@ -58,6 +59,7 @@ def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
 
 def _load(path: Path) -> Scenario:
     """The validated scenario; its problems printed and exit 2 when it is not valid."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.scenario import ScenarioError, load_scenario
 
     try:
@@ -105,6 +107,7 @@ def solve(
         min=1)] = MAX_MODEL_CELLS_DEFAULT,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.write import source_date_epoch
     from scheduler.replan import PreviousError, read_previous
     from scheduler.scenario import ScenarioError, load_scenario
@@ -121,10 +124,10 @@ def solve(
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
 
-    import os
-
+    # start-up time: the solver (ortools) only once the input is read
     from scheduler.export.summary import summary_text
-    from scheduler.export.write import write_plan
+    from scheduler.export.write import replaced_events, write_plan
+    from scheduler.replan import holds_plan
     from scheduler.solver import AuditError, Interrupted, SolverError
     from scheduler.solver import solve as run
 
@@ -143,24 +146,16 @@ def solve(
             others = []
         if show is not None:
             _err("")
-        if previous is not None:
-            from scheduler.replan import previous_dtstamp, previous_events, previous_series
-
-            plan.previous_dtstamp = previous_dtstamp(previous)
-            plan.previous_series = previous_series(previous)
-            plan.previous_events = previous_events(previous)
-        else:
-            from scheduler.replan import holds_plan, replaced_events
-
-            if holds_plan(out):
-                # not a re-plan: a changed event must still not keep its SEQUENCE and DTSTAMP
-                plan.replaced_events, plan.replaced_dtstamp = replaced_events(out,
-                                                                              plan.lineage)
-                _err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
-                     f"replaces without re-planning from it (events it announced keep no "
-                     f"promise: dropped ones are not cancelled, moved ones may get other "
-                     f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
-                     f"--previous {out} --out {out}")
+        # a re-plan's publishing state (what the previous calendars published) comes with
+        # every plan solve() returns: read_previous reads it, solve() sets it
+        if previous is None and holds_plan(out):
+            # not a re-plan: a changed event must still not keep its SEQUENCE and DTSTAMP
+            plan.replaced_events, plan.replaced_dtstamp = replaced_events(out, plan.lineage)
+            _err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
+                 f"replaces without re-planning from it (events it announced keep no "
+                 f"promise: dropped ones are not cancelled, moved ones may get other "
+                 f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
+                 f"--previous {out} --out {out}")
     except Interrupted:
         _err("tourney: interrupted before any plan was found; nothing was written.")
         raise typer.Exit(130) from None
@@ -197,9 +192,9 @@ def solve(
 
 def _check_model_size(sc: Scenario, limit: int, what: str = "") -> None:
     """Refuse (exit 2) a scenario whose model would be larger than ``limit`` cells
-    (:func:`scheduler.limits.model_size`), saying its size and what to change; ``what``
+    (:func:`scheduler.decompose.model_size`), saying its size and what to change; ``what``
     names the variant of a sweep."""
-    from scheduler.limits import model_size
+    from scheduler.decompose import model_size  # start-up time: the engine only when run
 
     cells, where = model_size(sc)
     if cells > limit:
@@ -246,6 +241,7 @@ def diff(
 ) -> None:
     """What changed between two plans: moved, added and cancelled occurrences (matched by
     UID), and the change in fees."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.diff import DiffError, diff_plans
 
     try:
@@ -271,6 +267,7 @@ def check(
 ) -> None:
     """Audit a schedule against every rule, without the solver. Exit 0 clean, 1 violations,
     2 unreadable input."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.check import ScheduleError, audit, read_schedule, violation_table
 
     if fmt not in ("table", "csv", "json"):
@@ -284,9 +281,9 @@ def check(
         raise typer.Exit(2) from None
     violations = audit(sc, read)
     table = violation_table(violations)
-    from scheduler.limits import MAX_LINES_SHOWN, cap_lines
+    from scheduler.limits import MAX_LINES_SHOWN, cap_lines  # start-up time
     if (read.unmatched or read.not_checked) and fmt != "table":
-        import pandas as pd
+        import pandas as pd  # start-up time: pandas only for this table
 
         extra = pd.DataFrame([{"rule": rule, "citation": "", "operator_id": "",
                                "tournament_id": "", "occurrence": "", "dates": "",
@@ -344,9 +341,7 @@ def publish(
     machine, or with --allow-insecure-http); credentials are never printed. Exit 0 done, 2 a
     problem (folder, URL, password, server, --timeout passed, or events of another plan
     lineage in the way)."""
-    import os
-    import sys
-
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.caldav import PASSWORD_ENV, PublishError, publish_to, redact, summary
 
     password = os.environ.get(PASSWORD_ENV)
@@ -395,6 +390,7 @@ def generate(
 ) -> None:
     """Write a synthetic statewide scenario (for benchmarks and scale tests; the operators
     are invented). Exit 0 written, 2 bad options or the file cannot be written."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.generate import operator_counts, scenario_text, write_text_atomic
 
     try:
@@ -454,6 +450,7 @@ def sweep(
     changed, placed, not placed, fees, limits used, occurrences moved. Exit 0 written, 2 bad
     input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
     be solved."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.sweep import SweepError, VaryError, read_vary
     from scheduler.sweep import sweep as run
 
@@ -472,6 +469,7 @@ def sweep(
              "goes after --dask, e.g. --dask tcp://scheduler:8786)")
         raise typer.Exit(2)
     scenario = Path(positional[0])
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.atomic import WriteRefused, refuse_inputs
     from scheduler.sweep import Sweep
 
@@ -526,15 +524,11 @@ def sweep(
 
 def _looks_like_address(arg: str) -> bool:
     """A Dask scheduler address: ``tcp://host:8786``, ``tls://...``, or ``host:port``."""
-    import re
-
     return "://" in arg or re.fullmatch(r"[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+", arg) is not None
 
 
 def _unwritable(out: Path) -> str | None:
     """Why ``out`` cannot be written (checked before a long sweep), else None."""
-    import os
-
     if out.is_dir():
         return "it is a folder; give a file name such as results.csv"
     parent = out.parent if str(out.parent) else Path(".")
@@ -548,8 +542,6 @@ def _unwritable(out: Path) -> str | None:
 def main() -> None:
     """Console entry point. An unexpected failure is reported in one line (exit 3), never as
     a traceback; set TOURNEY_DEBUG=1 to see the traceback."""
-    import os
-
     try:
         app()  # usage errors and typer.Exit end here as SystemExit with their code
     except KeyboardInterrupt:

@@ -2,8 +2,9 @@
 
 Two operators belong to one part when a rule counts their tournaments together:
 
-- a tournament shared by several venues counts for every one of them (MT-SHARED,
-  MCA 23-5-317(1)(a)), so its operators are one part;
+- a tournament held by several venues (a progressive, MT-PROGRESSIVE, MCA 23-5-317(1)(e))
+  counts for every one of them (MT-LARGE-LIMIT, MCA 23-5-317(1)(a), (1)(d)), so its
+  operators are one part;
 - the statewide cap of super cribbage licences (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A))
   counts every operator with a super cribbage tournament together.
 
@@ -15,13 +16,11 @@ optimum of the whole scenario (``tests/test_decompose.py`` solves both and compa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-from scheduler.scenario import Scenario
-
-if TYPE_CHECKING:
-    from scheduler.plan import Plan
-    from scheduler.replan import Announced
+from scheduler.plan import Plan
+from scheduler.replan import Announced
+from scheduler.scenario import WEEKDAYS, Scenario
 
 
 def components(scenario: Scenario) -> list[Scenario]:
@@ -83,8 +82,6 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
     licences, unscheduled occurrences, cancellations and conflicts together, in the order a
     single solve gives them; objectives and bounds are sums; OPTIMAL only when every part is.
     """
-    from scheduler.plan import Plan
-
     if len(plans) == 1:
         return plans[0]
     t_order = {t.id: i for i, t in enumerate(scenario.tournaments)}
@@ -107,3 +104,39 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
         conflicts=[c for p in plans for c in p.conflicts],
         interrupted=any(p.interrupted for p in plans),
         components=len(plans))
+
+
+def model_size(scenario: Scenario) -> tuple[int, str]:
+    """The largest independent part of ``scenario``'s model, estimated before building it:
+    ``(cells, description)`` where cells are the candidate (tournament, first day) pairs of
+    the part (days of the horizon in each tournament's window and weekdays; the model's
+    variables and most of its constraints grow with them), and the description names the
+    part's largest contributors."""
+    best = (0, "")
+    for part in components(scenario):
+        counts: list[tuple[int, str]] = []
+        for t in part.tournaments:
+            counts.append((_candidate_days(part, t), t.id))
+        cells = sum(c for c, _ in counts)
+        if cells > best[0]:
+            top = sorted(counts, reverse=True)[:3]
+            ops = ", ".join(o.id for o in part.operators[:3]) + (
+                f" and {len(part.operators) - 3:,} more" if len(part.operators) > 3 else "")
+            best = (cells, f"{len(part.tournaments):,} tournament(s) of {ops}; largest: "
+                           + ", ".join(f"{tid} ({c:,} days)" for c, tid in top))
+    return best
+
+
+def _candidate_days(scenario: Scenario, t: Any) -> int:
+    first, last = scenario.horizon.start, scenario.horizon.end
+    if t.window is not None:
+        first, last = max(first, t.window.start), min(last, t.window.end)
+    days = (last - first).days + 1
+    if days <= 0:
+        return 0
+    if t.weekdays:
+        wanted = {WEEKDAYS.index(w) for w in t.weekdays}
+        weeks, rest = divmod(days, 7)
+        extra = sum(1 for k in range(rest) if (first.weekday() + k) % 7 in wanted)
+        days = weeks * len(wanted) + extra
+    return days

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+from icalendar import Calendar
 
 from scheduler.text import uncell
 
@@ -42,16 +43,16 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
 
 
 def _cancelled_uids(folder: Path) -> set[str] | None:
-    """UIDs the plan's calendar.ics publishes as STATUS:CANCELLED (None without a calendar)."""
-    from icalendar import Calendar
-
+    """UIDs the plan's calendar.ics publishes as STATUS:CANCELLED (None without a calendar).
+    Raises :class:`DiffError` when the calendar cannot be read: an unreadable calendar must
+    not pass for one that cancels nothing."""
     ics = folder / "calendar.ics"
     if not ics.is_file():
         return None
     try:
         cal = Calendar.from_ical(ics.read_bytes())
-    except Exception:
-        return None
+    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
+        raise DiffError(f"{ics}: not a readable iCalendar file ({exc})") from None
     return {str(e.get("UID", "")) for e in cal.walk("VEVENT")
             if str(e.get("STATUS", "")).upper() == "CANCELLED"}
 

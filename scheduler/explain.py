@@ -20,9 +20,9 @@ from ortools.sat.python import cp_model
 
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
+from scheduler.cpsat import new_solver, solve_interruptibly
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
-from scheduler.solver import solve_interruptibly
 
 
 @dataclass(frozen=True)
@@ -110,39 +110,42 @@ def _exclusion_text(scenario: Scenario, tid: str, rid: str, days: list[dt.date])
     return f"{CATALOGUE[rid].summary} rules out {shown} as a first day of {tid}"
 
 
-def _solve_assuming(g: _Guarded, lits: list[int], time_limit: float,
-                    seed: int) -> tuple[bool, cp_model.CpSolver]:
+def _solve_assuming(g: _Guarded, lits: list[int], deterministic_time: float | None,
+                    seed: int, time_limit: float | None = None
+                    ) -> tuple[bool, cp_model.CpSolver]:
     """(whether the guarded model is proven infeasible under the assumptions ``lits``,
-    the solver, whose ``status`` tells a proven fit from a time-out)."""
+    the solver, whose ``status`` tells a proven fit from a time-out). Limits per solve:
+    ``deterministic_time`` (CP-SAT deterministic time, the same answer under any load) and
+    ``time_limit`` (wall seconds, None: none)."""
     g.model.clear_assumptions()
     g.model.proto.assumptions.extend(lits)
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit
-    solver.parameters.random_seed = seed
-    solver.parameters.num_workers = 1
-    # the LP of the guarded limits proves pigeonhole conflicts (17 required into 16 slots)
-    # at once; without it the search enumerates placements
-    solver.parameters.linearization_level = 2
+    # one worker and CP-SAT's own presolve rounds; the LP of the guarded limits
+    # (linearization level 2, as every solver of new_solver) proves pigeonhole conflicts
+    # (17 required into 16 slots) at once, without it the search enumerates placements
+    solver = new_solver(time_limit=time_limit, deterministic_time=deterministic_time,
+                        seed=seed, workers=1, repeated_presolve=True)
     return solve_interruptibly(solver, g.model) == cp_model.INFEASIBLE, solver
 
 
-def _infeasible(g: _Guarded, lits: list[int], time_limit: float, seed: int) -> bool:
-    return _solve_assuming(g, lits, time_limit, seed)[0]
+def _infeasible(g: _Guarded, lits: list[int], deterministic_time: float | None, seed: int,
+                time_limit: float | None = None) -> bool:
+    return _solve_assuming(g, lits, deterministic_time, seed, time_limit)[0]
 
 
-def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[int] | None:
+def _core(g: _Guarded, active: list[int], deterministic_time: float | None, seed: int,
+          time_limit: float | None = None) -> list[int] | None:
     """A minimal infeasible subset of ``active`` (literal indices), or None if feasible."""
-    infeasible, solver = _solve_assuming(g, active, time_limit, seed)
+    infeasible, solver = _solve_assuming(g, active, deterministic_time, seed, time_limit)
     if not infeasible:
         return None
     # presolve may name literals that are not assumptions: keep only ours
     core = [i for i in solver.sufficient_assumptions_for_infeasibility() if i in g.members]
-    if not core or not _infeasible(g, core, time_limit, seed):
+    if not core or not _infeasible(g, core, deterministic_time, seed, time_limit):
         core = list(active)  # not enough on its own: shrink from everything
     k = 0
     while k < len(core):
         trial = core[:k] + core[k + 1:]
-        infeasible, solver = _solve_assuming(g, trial, time_limit, seed)
+        infeasible, solver = _solve_assuming(g, trial, deterministic_time, seed, time_limit)
         if infeasible:
             core = trial
         else:
@@ -152,10 +155,20 @@ def _core(g: _Guarded, active: list[int], time_limit: float, seed: int) -> list[
     return core
 
 
-def minimal_conflicts(scenario: Scenario, *, time_limit: float = 10.0,
+EXPLAIN_DETERMINISTIC_TIME = 10.0
+"""Default CP-SAT deterministic time of each solve of the conflict explanation."""
+
+
+def minimal_conflicts(scenario: Scenario, *, time_limit: float | None = None,
+                      deterministic_time: float | None = EXPLAIN_DETERMINISTIC_TIME,
                       seed: int = 0) -> list[list[Member]]:
     """Minimal sets of rule instances and requests that cannot all hold; empty when the
-    required occurrences fit (or infeasibility could not be proven within the time limit).
+    required occurrences fit (or infeasibility could not be proven within the limits).
+
+    Each solve (the first, and one per deletion step) stops at ``deterministic_time`` CP-SAT
+    deterministic time units, so the answer is the same on any machine and under any load;
+    ``time_limit`` (wall seconds, default none) only when asked for. A deletion step that
+    runs out of time keeps its member (the set is then marked not ``minimal``).
 
     Each set is minimal: dropping any one member makes the others satisfiable (every deletion
     is verified by a solve). After a set is found, its requests are set aside and the search
@@ -166,7 +179,7 @@ def minimal_conflicts(scenario: Scenario, *, time_limit: float = 10.0,
     found: list[list[Member]] = []
     while True:
         g.unproven = False
-        core = _core(g, active, time_limit, seed)
+        core = _core(g, active, deterministic_time, seed, time_limit)
         if core is None:
             break
         order = {"REQUEST": 0}

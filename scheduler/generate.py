@@ -53,6 +53,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from scheduler.atomic import write_files
 from scheduler.scenario import Scenario
 
 GENERATOR_VERSION = 1
@@ -196,8 +197,6 @@ def write_text_atomic(text: str, path: str | Path) -> Path:
     interrupted run leaves an earlier file unchanged. Missing parent folders are created.
     Returns the path. Raises ``IsADirectoryError`` when ``path`` is a folder and ``OSError``
     when it cannot be written."""
-    from scheduler.atomic import write_files
-
     out = Path(path)
     if out.is_dir():
         raise IsADirectoryError(f"{out} is a folder; give a file name such as scenario.yaml")

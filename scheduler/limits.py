@@ -13,8 +13,8 @@ others (text lengths, control characters, dates) describe what the product can r
 - :func:`expand_events` expands recurring calendar events (RRULE/RDATE) within a window of
   days, at most :data:`MAX_SERIES_INSTANCES` instances per event and
   :data:`MAX_CALENDAR_EVENTS` events per file (``TOURNEY_MAX_CALENDAR_EVENTS``).
-- :func:`variants_count` and :func:`model_size` estimate a sweep and a model before either is
-  built (:data:`MAX_VARIANTS`, :data:`MAX_MODEL_CELLS`).
+- :func:`variants_count` and :func:`scheduler.decompose.model_size` estimate a sweep and a
+  model before either is built (:data:`MAX_VARIANTS`, :data:`MAX_MODEL_CELLS`).
 - :func:`cap_message` shortens a message meant for a person to :data:`MAX_MESSAGE_CHARS`.
 """
 
@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import yaml
 
-    from scheduler.scenario import Scenario
 
 
 def _env_int(name: str, default: int, scale: int = 1) -> int:
@@ -196,7 +195,7 @@ def check_yaml_node(node: yaml.Node | None) -> None:
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:
-    import yaml
+    import yaml  # start-up time: only reading a YAML file needs it
 
     if isinstance(n, yaml.MappingNode):
         return [x for pair in n.value for x in pair]
@@ -217,7 +216,7 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
     ``budget`` is a one-element list of how many events the caller may still read (shared
     across calendars of one file; decremented). Raises :class:`LimitError` when it runs out
     (``TOURNEY_MAX_CALENDAR_EVENTS``)."""
-    import recurring_ical_events
+    import recurring_ical_events  # start-up time: only reading a calendar needs it
 
     if budget is None:
         budget = [max_calendar_events()]
@@ -295,46 +294,6 @@ def variants_count(lists: Iterable[Sequence[Any]], combine: str) -> int:
     if not lengths:
         return 0
     return math.prod(lengths) if combine == "product" else max(lengths)
-
-
-def model_size(scenario: Scenario) -> tuple[int, str]:
-    """The largest independent part of ``scenario``'s model, estimated before building it:
-    ``(cells, description)`` where cells are the candidate (tournament, first day) pairs of
-    the part (days of the horizon in each tournament's window and weekdays; the model's
-    variables and most of its constraints grow with them), and the description names the
-    part's largest contributors."""
-    from scheduler.decompose import components
-
-    best = (0, "")
-    for part in components(scenario):
-        counts: list[tuple[int, str]] = []
-        for t in part.tournaments:
-            counts.append((_candidate_days(part, t), t.id))
-        cells = sum(c for c, _ in counts)
-        if cells > best[0]:
-            top = sorted(counts, reverse=True)[:3]
-            ops = ", ".join(o.id for o in part.operators[:3]) + (
-                f" and {len(part.operators) - 3:,} more" if len(part.operators) > 3 else "")
-            best = (cells, f"{len(part.tournaments):,} tournament(s) of {ops}; largest: "
-                           + ", ".join(f"{tid} ({c:,} days)" for c, tid in top))
-    return best
-
-
-def _candidate_days(scenario: Scenario, t: Any) -> int:
-    from scheduler.scenario import WEEKDAYS
-
-    first, last = scenario.horizon.start, scenario.horizon.end
-    if t.window is not None:
-        first, last = max(first, t.window.start), min(last, t.window.end)
-    days = (last - first).days + 1
-    if days <= 0:
-        return 0
-    if t.weekdays:
-        wanted = {WEEKDAYS.index(w) for w in t.weekdays}
-        weeks, rest = divmod(days, 7)
-        extra = sum(1 for k in range(rest) if (first.weekday() + k) % 7 in wanted)
-        days = weeks * len(wanted) + extra
-    return days
 
 
 # --------------------------------------------------------------------------- messages

@@ -1,7 +1,10 @@
 """The result of a solve: placed occurrences, licences to buy, what could not be placed.
 
-A :class:`Plan` is a plain value (no solver objects): writers in ``scheduler/export`` are pure
-functions of it.
+A :class:`Plan` is a plain value (no solver objects): writers in ``scheduler/export`` are
+functions of it. Layers (docs/architecture.md): the engine below (``replan``, ``explain``,
+the rules) gives its fields their types; ``scheduler.solver`` assembles a Plan; the export
+layer above reads it. The methods that draw, summarise or write (``plot_*``, ``summary``,
+``to_ics``, ``write``) call the export layer when called, never at import.
 """
 
 from __future__ import annotations
@@ -17,13 +20,15 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from constraints.base import License
+from constraints.maine import MONTHLY_LIMIT, PER_TOURNAMENT_FEE, SUPER_CRIBBAGE_LIMIT, tier_index
+from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
+from scheduler.atomic import write_files
+from scheduler.explain import Member
+from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-    from scheduler.explain import Member
-    from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
+    from matplotlib.figure import Figure  # start-up time: matplotlib only when drawing
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
@@ -202,6 +207,7 @@ class Plan:
         other games of chance (ME-OTHER-GAMES) hatched, MT-NOTICE and ME-APPLICATION-WINDOW
         deadlines marked. Raises ``ValueError`` for an unknown operator id. See
         :func:`scheduler.export.figures.plot_calendar`."""
+        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
         from scheduler.export.figures import plot_calendar
 
         return plot_calendar(self, operator_id)
@@ -211,6 +217,7 @@ class Plan:
         beyond the first 3 hatched) and MT-CHARITY-LIMIT (3 charitable not counted) per
         operator and permit year, ME-MONTHLY-LIMIT (2) per operator and month. See
         :func:`scheduler.export.figures.plot_usage`."""
+        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
         from scheduler.export.figures import plot_usage
 
         return plot_usage(self)
@@ -218,6 +225,7 @@ class Plan:
     def plot_fees(self) -> Figure:
         """A bar chart of the licence and permit fees by kind (USD). See
         :func:`scheduler.export.figures.plot_fees`."""
+        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
         from scheduler.export.figures import plot_fees
 
         return plot_fees(self)
@@ -228,6 +236,7 @@ class Plan:
         operator, placed/wanted, each limit used (MT-LARGE-LIMIT, MT-CHARITY-LIMIT per permit
         year, ME-MONTHLY-LIMIT months at 2/2), fees in USD, the readings used. For the same
         numbers as a table see :meth:`summary_table`."""
+        # the export layer above Plan: imported when called (start-up time)
         from scheduler.export.summary import summary_text
 
         return summary_text(self)
@@ -272,13 +281,10 @@ class Plan:
           cribbage; ``used`` includes the licences issued outside the plan
           (``settings.super_cribbage_licenses_issued``).
         """
-        from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT
-        from scheduler.export.summary import usage
-
         sc = self.scenario
         found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
                  (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))))
-                 for u in usage(self)}
+                 for u in limit_usage(self)}
         months = []
         first = sc.horizon.start.replace(day=1)
         while first <= sc.horizon.end:
@@ -316,22 +322,21 @@ class Plan:
 
     def fees(self) -> pd.DataFrame:
         """Licence and permit fees per operator and licence kind, one row each:
-        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes``, ``mt-small-stakes``,
-        ``me-per-tournament``, ``me-annual``, ``me-super-cribbage``, ...), ``licences``
+        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes-permit``,
+        ``mt-small-stakes-permit``, ``me-per-tournament``, ``me-annual``,
+        ``me-super-cribbage``), ``licences``
         (int64, how many), ``fee_usd`` (int64, USD) and ``per_tournament_usd`` (int64, USD):
         what per-tournament licences of each game's tier would cost for the games these
         licences cover (ME-FEES, 17 M.R.S. § 1836(3-A)); equal to ``fee_usd`` except for
-        ``me-annual`` and ``me-monthly``. So what an annual licence saves on the same dates::
+        ``me-annual``. So what an annual licence saves on the same dates::
 
             f = plan.fees()
             saved = (f.per_tournament_usd - f.fee_usd).sum()
         """
-        from constraints.maine import PER_TOURNAMENT_FEE, tier_index
-
         totals: dict[tuple[str, str, str], list[int]] = {}
         for lic in self.license_list:
             fee = int(lic.fee_usd)
-            if lic.kind in ("me-annual", "me-monthly"):
+            if lic.kind == "me-annual":
                 fee = sum(PER_TOURNAMENT_FEE[tier_index(
                     self.scenario.tournament(ref.split("#")[0]).players or 1)]
                     for ref in lic.covers)
@@ -348,6 +353,7 @@ class Plan:
         are those :meth:`write` writes: DTSTAMP from ``SOURCE_DATE_EPOCH`` when set, else
         midnight UTC of ``notice_from`` (``scheduler.export.write.dtstamp``). Raises
         ``KeyError`` for an operator without events, ``OSError`` when it cannot write."""
+        # the export layer (and icalendar) above Plan: imported when called (start-up time)
         from scheduler.export.ical import calendar_files
         from scheduler.export.write import dtstamp
 
@@ -356,8 +362,6 @@ class Plan:
         if key not in files:
             raise KeyError(f"no calendar for operator {operator_id!r} (unknown, or it has no "
                            "events)")
-        from scheduler.atomic import write_files
-
         return write_files({Path(path): files[key]})[0]  # atomic, like every output
 
     def write(self, out_dir: str | Path, *, report: bool = False) -> Path:
@@ -365,6 +369,7 @@ class Plan:
         (:func:`scheduler.export.write.write_plan`), with ``report.html`` too when ``report``
         (``--report``); return the directory. Raises ``FileExistsError`` when ``out_dir``
         holds other files, ``OSError`` when it cannot write."""
+        # the export layer above Plan: imported when called (start-up time)
         from scheduler.export.write import write_plan
 
         return write_plan(self, out_dir, report=report)
@@ -403,3 +408,48 @@ def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
            limit: int, charitable: int = 0) -> dict[str, object]:
     return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
             "period_end": end, "used": used, "limit": limit, "charitable": charitable}
+
+
+def limit_usage(plan: Plan) -> list[dict[str, object]]:
+    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
+
+    Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
+    (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
+    large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
+    ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
+    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
+    scenario's ``month_rule``). The one count of limit usage that :meth:`Plan.usage`,
+    ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
+    ``scheduler.export.figures`` import it as ``usage``).
+    """
+    sc = plan.scenario
+    out: list[dict[str, object]] = []
+    for op in sc.operators:
+        rows = plan.rows_of(op.id)
+        if op.jurisdiction == "MT":
+            items = [(r.first_day, r.tournament_id, r.occurrence, r.charitable)
+                     for r in rows if r.type == "large-stakes"]
+            years = {r.permit_year for r in rows if r.permit_year}
+            for py, tally in large_tally(sc, op, items, years).items():
+                out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
+                                period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
+                                charitable=tally.charitable_counted))
+                out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
+                                period=py.isoformat(), used=tally.free_used,
+                                limit=CHARITY_LIMIT, charitable=tally.free_used))
+        else:
+            months: Counter[str] = Counter()
+            for r in rows:
+                if not r.counted:
+                    continue
+                if sc.settings.month_rule == "start":
+                    keys = {f"{r.first_day:%Y-%m}"}
+                else:
+                    last = (r.end - dt.timedelta(microseconds=1)).date()
+                    keys = {f"{r.first_day + dt.timedelta(days=i):%Y-%m}"
+                             for i in range((last - r.first_day).days + 1)}
+                months.update(keys)
+            for ym in sorted(months):
+                out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
+                                used=months[ym], limit=MONTHLY_LIMIT))
+    return out

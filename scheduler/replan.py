@@ -16,24 +16,49 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pandas as pd
+from icalendar import Calendar
 
+from scheduler.limits import (
+    FIRST_YEAR,
+    LAST_YEAR,
+    LimitError,
+    expand_events,
+    max_calendar_events,
+    read_bounded,
+)
 from scheduler.scenario import Scenario, Tournament
 from scheduler.text import uncell
 from scheduler.timing import application_ok, notice_ok
 from scheduler.uid import inherited_lineage, is_deadline, lineage_key, occurrence_uid
 from scheduler.uid import parse as parse_uid
 
-if TYPE_CHECKING:
-    from scheduler.plan import Plan
-
 
 class PreviousError(ValueError):
     """The previous plan cannot be read (names the file and what is wrong)."""
+
+
+def _unreadable(path: Path, why: object) -> PreviousError:
+    return PreviousError(f"{path}: not a readable iCalendar file ({why})")
+
+
+def _read_calendars(path: Path) -> list[Calendar]:
+    """Every VCALENDAR of the file ``path``. Raises :class:`PreviousError` when it cannot be
+    read, is not iCalendar, or holds no complete VCALENDAR (empty, or cut short)."""
+    try:
+        cals = Calendar.from_ical(read_bounded(path), multiple=True)
+    except LimitError as exc:  # too large, not a regular file (docs/limits.md)
+        raise PreviousError(f"{path}: {exc}") from None
+    except Exception as exc:  # OSError; icalendar raises ValueError, KeyError, IndexError, ...
+        raise _unreadable(path, exc) from None
+    if not cals:
+        raise _unreadable(path, "no complete VCALENDAR: the file is empty or cut short")
+    return list(cals)
 
 
 @dataclass(frozen=True)
@@ -85,16 +110,15 @@ class PreviousSeries:
 
 
 def previous_series(path: str | Path) -> list[PreviousSeries]:
-    """The weekly series (RRULE events) of the previous plan's calendar, expanded."""
-    from icalendar import Calendar
-
+    """The weekly series (RRULE events) of the previous plan's calendar, expanded. Raises
+    :class:`PreviousError` when the calendar cannot be read."""
     p = Path(path)
     ics = p / "calendar.ics" if p.is_dir() else p
     if ics.suffix.lower() != ".ics" or not ics.is_file():
         return []
     out = []
     try:
-        for cal in Calendar.from_ical(ics.read_bytes(), multiple=True):
+        for cal in _read_calendars(ics):
             masters = [ev for ev in cal.walk("VEVENT") if ev.get("RRULE")
                        and str(ev.get("STATUS", "")).upper() != "CANCELLED"]
             for ev in masters:
@@ -111,8 +135,10 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                                           tuple(nights), int(ev.get("SEQUENCE", 0)), ops,
                                           str(ev.get("SUMMARY", "")),
                                           str(ev.get("X-TOURNEY-PLAY", ""))))
-    except Exception:
-        return []
+    except PreviousError:
+        raise
+    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
+        raise _unreadable(ics, exc) from None
     return out
 
 
@@ -184,22 +210,17 @@ def _event_operators(uid: str, ev: object) -> tuple[str, ...]:
 def previous_events(path: str | Path) -> list[PreviousEvent]:
     """Every VEVENT of the previous plan's calendars (``cancelled`` when it was published as
     STATUS:CANCELLED), with the operators whose calendar (``calendars/<operator_id>.ics``)
-    showed it."""
-    from icalendar import Calendar
-
+    showed it. Raises :class:`PreviousError` when a calendar cannot be read (an unreadable
+    calendar must not pass for one that published nothing: nothing would be cancelled)."""
     p = Path(path)
     files = ([p / "calendar.ics", *sorted((p / "calendars").glob("*.ics"))] if p.is_dir()
-             else [p])
+             else [p] if p.suffix.lower() == ".ics" else [])
     found: dict[str, PreviousEvent] = {}
     hosts: dict[str, set[str]] = {}
     for f in files:
         if not f.is_file():
             continue
-        try:
-            cals = Calendar.from_ical(f.read_bytes(), multiple=True)
-        except Exception:
-            continue
-        for cal in cals:
+        for cal in _read_calendars(f):
             for ev in cal.walk("VEVENT"):
                 if ev.get("DTSTART") is None:
                     continue
@@ -231,19 +252,19 @@ def _text(value: object) -> str:
 
 def previous_dtstamp(path: str | Path) -> dt.datetime | None:
     """The DTSTAMP of the previous plan's calendar (its folder's calendar.ics, or the .ics
-    given), so that a re-plan's events can be stamped later (RFC 5545 §3.8.7.2)."""
-    from icalendar import Calendar
-
+    given), so that a re-plan's events can be stamped later (RFC 5545 §3.8.7.2). Raises
+    :class:`PreviousError` when the calendar cannot be read."""
     p = Path(path)
     ics = p / "calendar.ics" if p.is_dir() else p
     if ics.suffix.lower() != ".ics" or not ics.is_file():
         return None
     try:
-        stamps = [ev.decoded("DTSTAMP") for cal in Calendar.from_ical(ics.read_bytes(),
-                                                                      multiple=True)
+        stamps = [ev.decoded("DTSTAMP") for cal in _read_calendars(ics)
                   for ev in cal.walk("VEVENT") if ev.get("DTSTAMP") is not None]
-    except Exception:
-        return None
+    except PreviousError:
+        raise
+    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
+        raise _unreadable(ics, exc) from None
     return max(stamps, default=None)
 
 
@@ -254,49 +275,42 @@ def holds_plan(folder: str | Path) -> bool:
     return p.is_dir() and ((p / "calendar.ics").is_file() or (p / "schedule.csv").is_file())
 
 
-def replaced_events(folder: str | Path, lineage: str
-                    ) -> tuple[dict[str, tuple[int, str]], dt.datetime | None]:
-    """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
-    content fingerprint, :func:`scheduler.export.ical.fingerprint`) and its DTSTAMP: what a
-    new plan solved into the same folder without a re-plan must not contradict with the same
-    SEQUENCE and DTSTAMP (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4)."""
-    from scheduler.export.ical import fingerprint
-    from scheduler.uid import LINEAGE_PROPERTY
+class Previous(list[Announced]):
+    """A previous plan as :func:`read_previous` reads it: its occurrences (this list of
+    :class:`Announced`), and what its calendars published, which a re-plan's calendars must
+    update or cancel: ``series`` (weekly series, :func:`previous_series`), ``events`` (every
+    event, :func:`previous_events`) and ``dtstamp`` (the latest DTSTAMP,
+    :func:`previous_dtstamp`; the re-plan's calendars are stamped later).
 
-    ics = Path(folder) / "calendar.ics"
-    try:
-        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError):
-        return {}, None
-    out: dict[str, tuple[int, str]] = {}
-    import re
+    ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so
+    the calendars a Python caller writes are those ``tourney solve --previous`` writes. A
+    plain list of :class:`Announced` re-plans the same but publishes no cancellation of
+    events it does not know."""
 
-    for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
-        event = m.group(0)
-        props: dict[str, str] = {}
-        for line in event.replace("\n ", "").split("\n"):
-            name, _, value = line.partition(":")
-            props.setdefault(name.split(";", 1)[0].upper(), value)
-        if props.get(LINEAGE_PROPERTY) != lineage or "UID" not in props:
-            continue
-        try:
-            seq = int(props.get("SEQUENCE", "0"))
-        except ValueError:
-            seq = 0
-        out[props["UID"]] = (seq, fingerprint(event))
-    return out, previous_dtstamp(folder)
+    def __init__(self, announced: Iterable[Announced] = (), *,
+                 series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),
+                 dtstamp: dt.datetime | None = None) -> None:
+        super().__init__(announced)
+        self.series = list(series)
+        self.events = list(events)
+        self.dtstamp = dtstamp
 
 
-def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
+def read_previous(scenario: Scenario, path: str | Path) -> Previous:
     """The occurrences of a previous plan: ``schedule.csv`` of a plan directory (or the file
     itself), or an ``.ics`` calendar (events with X-TOURNEY-TOURNAMENT or a product UID).
     Occurrences of tournaments no longer in the scenario are kept (they will be cancelled).
-    Raises :class:`PreviousError`."""
-    p = Path(path)
+    With them, what its calendars published (:class:`Previous`). Raises
+    :class:`PreviousError`, also when one of its calendars cannot be read."""
+    return Previous(_announced(scenario, Path(path)), series=previous_series(path),
+                    events=previous_events(path), dtstamp=previous_dtstamp(path))
+
+
+def _announced(scenario: Scenario, p: Path) -> list[Announced]:
     if p.is_dir():
         ics = p / "calendar.ics"
         earlier = [a for a in _from_ics(ics) if a.cancelled] if ics.is_file() else []
-        return sorted([*read_previous(scenario, p / "schedule.csv"), *earlier],
+        return sorted([*_announced(scenario, p / "schedule.csv"), *earlier],
                       key=lambda a: (a.tournament_id, a.first_day, a.uid))
     if not p.is_file():
         raise PreviousError(f"{p}: no such file (give the previous plan's folder or its "
@@ -347,28 +361,23 @@ def _expand(cal: Any, budget: list[int] | None = None) -> list[Any]:
     """The events of ``cal`` with recurring ones expanded, within the limits of
     :func:`scheduler.limits.expand_events` (years 1900-2199, at most 5,000 instances of one
     event: an hourly RRULE cannot make millions)."""
-    from scheduler.limits import FIRST_YEAR, LAST_YEAR, expand_events
-
     return expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),
                          budget=budget)[0]
 
 
 def _from_ics(path: Path) -> list[Announced]:
-    from icalendar import Calendar
-
-    from scheduler.limits import LimitError, max_calendar_events, read_bounded
-
     try:
-        cals = Calendar.from_ical(read_bounded(path), multiple=True)
+        cals = _read_calendars(path)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
                    if ev.get("RRULE") or ev.get("RDATE")}
         budget = [max_calendar_events()]
         events = [ev for cal in cals for ev in _expand(cal, budget)]
+    except PreviousError:
+        raise
     except LimitError as exc:
         raise PreviousError(f"{path}: {exc}") from None
-    except Exception as exc:
-        raise PreviousError(f"{path}: not a readable iCalendar file "
-                            f"({str(exc)[:200]})") from None
+    except Exception as exc:  # recurring_ical_events raises on a broken RRULE, ...
+        raise _unreadable(path, exc) from None
     out: dict[tuple[str, str], Announced] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))
@@ -534,31 +543,3 @@ def assign(scenario: Scenario, previous: list[Announced],
                                        t.operators if t else a.operators,
                                        t.title if t else (a.title or tid), a.span))
     return ids, cancelled
-
-
-def identify(plan: Plan, scenario: Scenario, previous: list[Announced] | None) -> Plan:
-    """Give the rows of a freshly solved ``plan`` of ``scenario`` their UIDs and SEQUENCEs
-    (in place; returns ``plan``): the plan lineage is the previous plan's (a re-plan keeps
-    its UIDs, :func:`assign`) or the scenario's own (:func:`scheduler.uid.lineage_key`);
-    without ``previous`` occurrence ``n`` of a tournament is UID
-    ``<tournament>-<n>@<first operator>.<lineage>.<domain>``, SEQUENCE 0."""
-    lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
-        or lineage_key(scenario)
-    plan.lineage = lineage
-    known = {t.id: t for t in scenario.tournaments}
-    if previous is None:
-        plan.rows = [replace(r, uid=occurrence_uid(
-            scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
-            lineage), sequence=0) for r in plan.rows]
-        return plan
-    days: dict[str, list[dt.date]] = {}
-    spans: dict[tuple[str, dt.date], str] = {}
-    for r in plan.rows:
-        if (r.tournament_id, r.first_day) not in spans:
-            days.setdefault(r.tournament_id, []).append(r.first_day)
-            spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
-    ids, plan.cancelled = assign(scenario, previous, days, spans, lineage)
-    plan.rows = [replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
-                         sequence=ids[(r.tournament_id, r.first_day)].sequence)
-                 for r in plan.rows]
-    return plan

@@ -11,6 +11,7 @@ IANA time zone; ``hours`` are elapsed hours; money is ``Decimal`` US dollars.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import re
@@ -35,6 +36,7 @@ from pydantic import (
     model_validator,
 )
 
+from constraints.catalogue import cite
 from scheduler.limits import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -51,7 +53,7 @@ from scheduler.limits import (
 from scheduler.text import control_character, describe_character
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pandas as pd  # start-up time: only DataFrame input imports pandas
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -92,8 +94,6 @@ class InputProblem:
     line: int | None = None
 
     def render(self, file: str | None) -> str:
-        from constraints.catalogue import cite
-
         where = file or "<scenario>"
         if self.line is not None:
             where += f":{self.line}"
@@ -409,12 +409,6 @@ class HeldBefore(_Model):
     large_stakes: int = Field(0, ge=0)
     charitable: int = Field(0, ge=0)
     permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
-
-
-_MT_ONLY = ("live_tables", "permit_year_start", "held_in_current_permit_year",
-            "late_hours_ordinance")
-_ME_ONLY = ("owns_premises", "local_approval", "beneficiaries", "other_games",
-            "organization_type", "organized_on", "licensed_establishment")
 
 
 class Operator(_Model):
@@ -952,6 +946,8 @@ def load_scenario(
     except ValidationError as err:
         raise ScenarioError(_pydantic_problems(err, data, lines), file) from None
 
+    # the one upward import left (docs/architecture.md): the loader runs the rules' input
+    # checks, and the rules import the types above; phase B moves the loader out of here
     from constraints.registry import validate_terms
 
     problems = [
@@ -1045,7 +1041,7 @@ def _plain(value: Any) -> Any:
 
 def _cell(value: Any) -> Any:
     """A DataFrame cell as a YAML-like value; ``_MISSING`` for an empty cell."""
-    import numpy as np
+    import numpy as np  # start-up time: only DataFrame input needs numpy and pandas
     import pandas as pd
 
     if isinstance(value, str):
@@ -1140,15 +1136,13 @@ def _frame_rows(key: str, frame: pd.DataFrame | None, model: type[BaseModel],
 
 
 def _label(label: Any) -> str:
-    import numpy as np
+    import numpy as np  # start-up time: only DataFrame input needs numpy
 
     return str(int(label)) if isinstance(label, int | np.integer) else repr(str(label))
 
 
 def _relabel(problem: InputProblem, labels: Mapping[str, list[Any]]) -> InputProblem:
     """A problem of a frame-built scenario, its row named by the frame's index label."""
-    import dataclasses
-
     m = re.match(r"^(operators|tournaments)\[(\d+)\]", problem.path)
     if not m or int(m.group(2)) >= len(labels[m.group(1)]):
         return problem

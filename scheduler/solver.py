@@ -13,33 +13,40 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import signal
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, overload
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, overload
 
 from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Placed, Rule
 from constraints.catalogue import cite
+from constraints.montana import large_tally
+from constraints.registry import RULES, check
+from scheduler.cpsat import DETERMINISTIC_TIME, Interrupted, Options, search, solve_interruptibly
+from scheduler.decompose import components, merge, split_previous
+from scheduler.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
-from scheduler.replan import identify
+from scheduler.pool import pool_context, process_pool
+from scheduler.replan import Announced, Previous, assign, read_previous, with_pins
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import notice_due
+from scheduler.timing import Timing, _days_between, notice_due, timing, tournament_tz
+from scheduler.uid import inherited_lineage, lineage_key, occurrence_uid
 
-if TYPE_CHECKING:
-    from scheduler.replan import Announced
+__all__ = ["DETERMINISTIC_TIME", "AuditError", "Interrupted", "Options", "Progress",
+           "SolverError", "identify", "placed_of", "solve", "solve_interruptibly",
+           "unscheduled"]
 
 STAGES = ("placed", "fees_usd", "preferred")
 
 
 class SolverError(RuntimeError):
     """The solver returned no usable answer (MODEL_INVALID, or UNKNOWN at the time limit)."""
-
-
-class Interrupted(RuntimeError):
-    """The user pressed Ctrl-C during a solve; the search was stopped."""
 
 
 class AuditError(RuntimeError):
@@ -59,43 +66,6 @@ class _Stage:
     status: str
     value: int
     bound: float
-
-
-DETERMINISTIC_TIME = 30.0
-"""Default CP-SAT deterministic time limit per objective stage and part (about seconds on a
-typical machine, but the same on every machine and under any load)."""
-
-
-@dataclass(frozen=True)
-class Options:
-    """How to search: wall-clock ``time_limit`` (seconds, per stage and part; None: no wall
-    limit), ``deterministic_time`` (CP-SAT's deterministic time units per stage and part;
-    None: no such limit), CP-SAT ``seed`` and ``workers``."""
-
-    time_limit: float | None = None
-    deterministic_time: float | None = DETERMINISTIC_TIME
-    seed: int = 0
-    workers: int = 1
-
-    def solver(self) -> cp_model.CpSolver:
-        solver = cp_model.CpSolver()
-        p = solver.parameters
-        if self.time_limit is not None:
-            p.max_time_in_seconds = self.time_limit
-        if self.deterministic_time is not None:
-            p.max_deterministic_time = self.deterministic_time
-        p.random_seed = self.seed
-        p.num_workers = self.workers
-        # the fee stage needs the LP of the licence-covering clauses; with 1 worker that is
-        # the search that proves the benchmark instances (benchmarks/run.py)
-        p.linearization_level = 2
-        # no repeated presolve rounds: the parts are small and their LP is tight, and the
-        # rounds took more than half of the wall time on the benchmark set (same optima,
-        # checked against HiGHS by benchmarks/run.py)
-        p.max_presolve_iterations = 0
-        if self.workers > 1:
-            p.interleave_search = True  # deterministic multi-worker search
-        return solver
 
 
 @dataclass(frozen=True)
@@ -118,51 +88,6 @@ class Progress:
         return abs(self.placed_bound - self.placed) / max(1, abs(self.placed))
 
 
-def _search(solver: cp_model.CpSolver, model: cp_model.CpModel,
-            stop: Callable[[], bool] | None = None) -> tuple[int, bool]:
-    """``solver.solve(model)`` in a worker thread, so that Ctrl-C in the main thread (or
-    ``stop()`` turning true) stops the search with ``stop_search``. Returns (CP-SAT status,
-    whether the search was stopped); a stopped search keeps its best solution."""
-    import threading
-
-    if stop is not None and stop():
-        return int(cp_model.UNKNOWN), True
-    solver.parameters.catch_sigint_signal = False
-    box: dict[str, int | BaseException] = {}
-    finished = threading.Event()
-
-    def work() -> None:
-        try:
-            box["status"] = int(solver.solve(model))
-        except BaseException as exc:  # pragma: no cover - re-raised below
-            box["error"] = exc
-        finally:
-            finished.set()
-
-    threading.Thread(target=work, daemon=True).start()
-    stopped = False
-    try:
-        while not finished.wait(0.05):
-            if stop is not None and not stopped and stop():
-                stopped = True
-                solver.stop_search()
-    except KeyboardInterrupt:
-        stopped = True
-        solver.stop_search()
-        finished.wait()
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return int(box["status"]), stopped  # type: ignore[arg-type]
-
-
-def solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
-    """``solver.solve(model)``; Ctrl-C stops the search and raises :class:`Interrupted`."""
-    status, stopped = _search(solver, model)
-    if stopped:
-        raise Interrupted("interrupted")
-    return status
-
-
 _SOLVED = (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
@@ -170,7 +95,7 @@ def _run(ctx: ModelContext, solver: cp_model.CpSolver, name: str,
          stop: Callable[[], bool] | None = None) -> tuple[_Stage | None, bool]:
     """One lexicographic stage: (its result, or None when stopped before any solution;
     whether it was stopped)."""
-    status, stopped = _search(solver, ctx.model, stop)
+    status, stopped = search(solver, ctx.model, stop)
     if status == cp_model.MODEL_INVALID:
         raise SolverError(f"stage {name}: the model is invalid: {ctx.model.validate()}")
     if status not in _SOLVED:
@@ -201,7 +126,7 @@ def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
 @overload
 def solve(scenario: Scenario, *, time_limit: float | None = ...,
           deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
-          jobs: int = ..., previous: list[Announced] | None = ...,
+          jobs: int = ..., previous: list[Announced] | str | Path | None = ...,
           alternatives: None = ..., min_difference: int = ...,
           progress: Callable[[Progress], None] | None = ...) -> Plan: ...
 
@@ -209,7 +134,7 @@ def solve(scenario: Scenario, *, time_limit: float | None = ...,
 @overload
 def solve(scenario: Scenario, *, time_limit: float | None = ...,
           deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
-          jobs: int = ..., previous: list[Announced] | None = ...,
+          jobs: int = ..., previous: list[Announced] | str | Path | None = ...,
           alternatives: int, min_difference: int = ...,
           progress: Callable[[Progress], None] | None = ...) -> list[Plan]: ...
 
@@ -217,7 +142,8 @@ def solve(scenario: Scenario, *, time_limit: float | None = ...,
 def solve(
     scenario: Scenario, *, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
-    jobs: int = 1, previous: list[Announced] | None = None, alternatives: int | None = None,
+    jobs: int = 1, previous: list[Announced] | str | Path | None = None,
+    alternatives: int | None = None,
     min_difference: int = 1, progress: Callable[[Progress], None] | None = None,
 ) -> Plan | list[Plan]:
     """Place the scenario's tournaments and choose the licences.
@@ -233,9 +159,13 @@ def solve(
     workers per part (more than one uses the deterministic interleaved search). Same scenario,
     seed, workers and deterministic limit give the same Plan, whatever ``jobs``.
 
-    ``previous`` (from :func:`scheduler.replan.read_previous`) re-plans: announced
-    occurrences keep their UID, those past their filing deadline or ``locked`` are pinned, and
-    after the three objectives the fewest occurrences move, then the fewest days.
+    ``previous`` re-plans: the previous plan's folder or calendar.ics (read with
+    :func:`scheduler.replan.read_previous`), or what that function returns, or a list of
+    :class:`scheduler.replan.Announced`. Announced occurrences keep their UID, those past
+    their filing deadline or ``locked`` are pinned, and after the three objectives the fewest
+    occurrences move, then the fewest days. Every plan returned carries the previous plan's
+    publishing state (:func:`identify`), so ``plan.write(dir)`` writes the calendars
+    ``tourney solve --previous`` writes, cancellations of dropped events included.
 
     ``alternatives=K`` returns a list of up to K legal plans, best first (``rank`` 1, 2, …):
     each next plan is the best one whose first days differ from every earlier plan's in at
@@ -247,19 +177,20 @@ def solve(
 
     Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage of every part was
     proven optimal. Raises ``ValueError`` for a negative seed or fewer than 1 worker, job or
-    alternative; :class:`SolverError` when no solution is found in time,
+    alternative; :class:`scheduler.replan.PreviousError` when ``previous`` is a path that
+    cannot be read; :class:`SolverError` when no solution is found in time,
     :class:`Interrupted` when stopped before any legal plan was found, :class:`AuditError`
     when the independent checker finds a violation in the solver's plan (a bug).
     """
     if seed < 0 or workers < 1 or jobs < 1:
         raise ValueError(f"seed must be at least 0, workers and jobs at least 1 (got seed "
                          f"{seed}, workers {workers}, jobs {jobs})")
+    if isinstance(previous, str | Path):
+        previous = read_previous(scenario, previous)
     opts = Options(time_limit, deterministic_time, seed, workers)
     if alternatives is not None:
         return _alternatives(scenario, opts, alternatives, min_difference, previous, jobs,
                              progress)
-    from scheduler.decompose import components, merge, split_previous
-
     parts = components(scenario)
     prevs = split_previous(parts, previous)
     if jobs > 1 and len(parts) > 1:
@@ -287,6 +218,43 @@ def solve(
     return identify(merge(scenario, plans), scenario, previous)
 
 
+def identify(plan: Plan, scenario: Scenario, previous: list[Announced] | None) -> Plan:
+    """Give the rows of a freshly solved ``plan`` of ``scenario`` their UIDs and SEQUENCEs
+    (in place; returns ``plan``): the plan lineage is the previous plan's (a re-plan keeps
+    its UIDs, :func:`scheduler.replan.assign`) or the scenario's own
+    (:func:`scheduler.uid.lineage_key`); without ``previous`` occurrence ``n`` of a
+    tournament is UID ``<tournament>-<n>@<first operator>.<lineage>.<domain>``, SEQUENCE 0.
+
+    With a :class:`scheduler.replan.Previous` (what ``read_previous`` returns) the plan also
+    gets the previous plan's publishing state (``previous_series``, ``previous_events``,
+    ``previous_dtstamp``): its calendars update or cancel what the previous ones published.
+    """
+    if isinstance(previous, Previous):
+        plan.previous_dtstamp = previous.dtstamp
+        plan.previous_series = list(previous.series)
+        plan.previous_events = list(previous.events)
+    lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
+        or lineage_key(scenario)
+    plan.lineage = lineage
+    known = {t.id: t for t in scenario.tournaments}
+    if previous is None:
+        plan.rows = [replace(r, uid=occurrence_uid(
+            scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
+            lineage), sequence=0) for r in plan.rows]
+        return plan
+    days: dict[str, list[dt.date]] = {}
+    spans: dict[tuple[str, dt.date], str] = {}
+    for r in plan.rows:
+        if (r.tournament_id, r.first_day) not in spans:
+            days.setdefault(r.tournament_id, []).append(r.first_day)
+            spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
+    ids, plan.cancelled = assign(scenario, previous, days, spans, lineage)
+    plan.rows = [replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
+                         sequence=ids[(r.tournament_id, r.first_day)].sequence)
+                 for r in plan.rows]
+    return plan
+
+
 def _progress(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
     return Progress(len(plans), parts,
                     sum(p.objective.get("placed", 0) for p in plans),
@@ -300,8 +268,6 @@ _STOP: Any = None  # the pool's stop Event, set in each worker process by _init_
 
 def _init_worker(stop: Any) -> None:
     """Pool workers leave Ctrl-C to the parent, which sets ``stop`` instead."""
-    import signal
-
     global _STOP
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STOP = stop
@@ -324,17 +290,10 @@ def _solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | 
     """Each part a task of a process pool (``task(part, opts, prev, *extra)``, by default
     the part's plan); Ctrl-C sets the workers' stop event, so each running part returns its
     best plan so far and the others are not reached."""
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    # fork: the workers start at once with everything imported, and a script or notebook
-    # that calls solve() needs no ``if __name__ == "__main__"`` guard
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    stop = ctx.Event()
+    stop = pool_context().Event()
     done: dict[int, Any] = {}
     run = task or _pool_part
-    with ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(stop,)) as pool:
+    with process_pool(jobs, len(parts), initializer=_init_worker, initargs=(stop,)) as pool:
         pending = {pool.submit(run, part, opts, prev, *extra): i
                    for i, (part, prev) in enumerate(zip(parts, prevs, strict=True))}
         while pending:
@@ -432,8 +391,6 @@ def _solve_part(
     occurrences move from), then earlier first days.
     """
     if previous is not None:
-        from scheduler.replan import with_pins
-
         scenario = with_pins(scenario, previous)
     ctx = build_model(scenario)
     if extra is not None:
@@ -485,8 +442,6 @@ def _solve_part(
         "preferred": ((s3.bound + weight - 1) // weight if s3 is not None and previous is None
                       else s3.bound if s3 is not None
                       else sum(w for _, w in ctx.preference_terms)) + 0.0}
-    from constraints.registry import RULES, check
-
     # A fixed date that cannot be honoured is reported as an unplaced required occurrence
     # (exit 1), not as a violation of the plan.
     violations = check(_audit(plan), rules=[r for r in RULES
@@ -495,10 +450,13 @@ def _solve_part(
         raise AuditError(violations)
     plan.unscheduled_list = unscheduled(ctx, plan, reasons=not stopped)
     if shortfall and not stopped:
-        from scheduler.explain import minimal_conflicts
-
-        plan.conflicts = minimal_conflicts(scenario, time_limit=opts.time_limit or 10.0,
-                                           seed=opts.seed)
+        # deterministic time (the explanation of an infeasible request must not depend on
+        # the machine's load): at most the stage limit, and at most EXPLAIN_DETERMINISTIC_TIME
+        # per solve; a wall-clock limit only when the caller gave one
+        det = min(EXPLAIN_DETERMINISTIC_TIME, opts.deterministic_time or
+                  EXPLAIN_DETERMINISTIC_TIME)
+        plan.conflicts = minimal_conflicts(scenario, time_limit=opts.time_limit,
+                                           deterministic_time=det, seed=opts.seed)
     return plan
 
 
@@ -516,8 +474,6 @@ def _alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int
     """
     if k < 1 or min_difference < 1:
         raise ValueError("alternatives and min_difference must be at least 1")
-    from scheduler.decompose import components, merge, split_previous
-
     parts = components(scenario)
     prevs = split_previous(parts, previous)
     if len(parts) == 1:
@@ -687,8 +643,6 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Candidate
     """(ref, operator id) of the placed charitable large-stakes occurrences that are not
     counted toward the operator's 16 (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f); the reading of
     :func:`constraints.montana.large_tally`)."""
-    from constraints.montana import large_tally
-
     out: set[tuple[str, str]] = set()
     for op in sc.operators:
         if op.jurisdiction != "MT":
@@ -707,8 +661,6 @@ def _audit(plan: Plan) -> Audit:
 
 def placed_of(plan: Plan) -> list[Placed]:
     """The plan's occurrences (one per occurrence, not per operator) for the checker."""
-    from scheduler.timing import Timing, _days_between
-
     seen: dict[tuple[str, int], Placed] = {}
     for r in plan.rows:
         if (r.tournament_id, r.occurrence) not in seen:
@@ -731,8 +683,6 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
     all are attributed to the rules that excluded them. Without ``reasons`` (a search that
     was stopped) the reason says so and no rule is named.
     """
-    from constraints.registry import RULES
-
     sc = plan.scenario
     placed = placed_of(plan)
     # A candidate day passed every rule's domain filter, and a rule the model does not
@@ -789,9 +739,6 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
 def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
              rule_ids: Sequence[str]) -> str:
     """The checker's own sentences for the rules that exclude ``day`` as a first day."""
-    from constraints.registry import RULES, check
-    from scheduler.timing import timing, tournament_tz
-
     tm = timing(t, tournament_tz(sc, t), day)
     if tm is None:
         return (f"{t.start_time:%H:%M} does not exist on {day} in {tournament_tz(sc, t).key}: "
@@ -809,8 +756,6 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.
              ) -> tuple[Counter[str], dict[str, str]]:
     """For each day, the rules one more occurrence of ``t`` starting then would break:
     how many days each rule blocks, and the checker's sentence for its first such day."""
-    from constraints.registry import check
-
     tally: Counter[str] = Counter()
     example: dict[str, str] = {}
     for c in days:

@@ -45,25 +45,39 @@ import contextlib
 import datetime as dt
 import difflib
 import itertools
+import logging
 import os
+import signal
+import socket
+import struct
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, fields
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import pandas as pd
 import yaml
 from pydantic import BaseModel
 
+from constraints.catalogue import cite
+from scheduler.atomic import write_files
 from scheduler.comparison import TOTAL_COLUMNS, Comparison, compare
-from scheduler.limits import MAX_PROBLEMS_SHOWN, MAX_VARIANTS_DEFAULT, variants_count
+from scheduler.limits import (
+    MAX_PROBLEMS_SHOWN,
+    MAX_VARIANTS_DEFAULT,
+    LimitError,
+    check_yaml_node,
+    variants_count,
+)
 from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
+from scheduler.pool import process_pool
+from scheduler.scenario import Scenario, ScenarioError, _line_index, _Loader, read_yaml_text
+from scheduler.solver import AuditError, Interrupted, SolverError, solve
 
 VARY_KEYS = ("grid", "variants", "combine", "baseline")
 """The top-level keys of a vary file."""
@@ -292,9 +306,6 @@ def read_vary(path: str | Path, scenario: Scenario, *,
     ``tourney sweep --max-variants``), a file over the input limits of
     :mod:`scheduler.limits` (size, YAML aliases). Nothing is solved then.
     """
-    from scheduler.limits import LimitError, check_yaml_node
-    from scheduler.scenario import _line_index, _Loader, read_yaml_text
-
     file = str(path)
     body = read_yaml_text(path, lambda msg: VaryError([f"{file}: {msg}"], file))
     loader = _Loader(body)
@@ -462,8 +473,6 @@ def _blame(probs: _Problems, scenario: Scenario, name: str, changes: Mapping[str
            at: Mapping[str, tuple[Any, ...]], loc: tuple[Any, ...], p: Any) -> None:
     """Tell a problem of a variant at the change that causes it: the change of that field
     (or of that tournament or operator), else the variant as a whole."""
-    from constraints.catalogue import cite
-
     ids = {root: [x.id for x in getattr(scenario, root)]
            for root in ("tournaments", "operators")}
 
@@ -529,15 +538,11 @@ class _Task:
 
 def _solve_variant(scenario: Scenario, task: _Task, jobs: int = 1) -> Plan:
     """One variant, as every engine solves it (module level: pickled by reference)."""
-    from scheduler.solver import solve
-
     return solve(scenario, seed=task.seed, deterministic_time=task.deterministic_time,
                  workers=task.workers, jobs=jobs)
 
 
 def _failed(name: str, exc: BaseException) -> SweepError:
-    from scheduler.solver import AuditError, SolverError
-
     if isinstance(exc, SolverError):
         why = f"{exc}; try a larger deterministic time"
     elif isinstance(exc, AuditError):
@@ -552,8 +557,6 @@ def _failed(name: str, exc: BaseException) -> SweepError:
 
 def _ignore_sigint() -> None:
     """Pool workers leave Ctrl-C to the parent (which stops them)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -561,8 +564,6 @@ def _run_local(variants: Sequence[Variant], task: _Task, jobs: int,
                progress: Progress | None) -> list[Plan]:
     if jobs <= 1 or len(variants) == 1:
         plans = []
-        from scheduler.solver import Interrupted
-
         for i, v in enumerate(variants, start=1):
             try:
                 plan = _solve_variant(v.scenario, task, jobs=max(1, jobs))
@@ -577,14 +578,8 @@ def _run_local(variants: Sequence[Variant], task: _Task, jobs: int,
                 progress(i, len(variants), v.name)
         return plans
 
-    import multiprocessing as mp
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-
-    # fork (as scheduler.solver): workers start at once with everything imported, and a
-    # script or notebook needs no ``if __name__ == "__main__"`` guard
-    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(variants)), mp_context=ctx,
-                               initializer=_ignore_sigint)
+    # the process pool of scheduler.solver (fork where available: no __main__ guard needed)
+    pool = process_pool(jobs, len(variants), initializer=_ignore_sigint)
     try:
         futures: dict[Future[Plan], int] = {
             pool.submit(_solve_variant, v.scenario, task): i for i, v in enumerate(variants)}
@@ -613,12 +608,10 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
               client: Any, jobs: int, timeout: float, cluster_kwargs: Mapping[str, Any] | None,
               progress: Progress | None) -> list[Plan]:
     try:
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client, LocalCluster  # optional: the dask extra
     except ImportError:
         raise SweepError("--dask needs dask.distributed: pip install 'tourney[dask]'",
                          exit_code=2) from None
-    import logging
-    from contextlib import ExitStack
 
     with ExitStack() as stack:
         if client is None:
@@ -674,9 +667,7 @@ def _finished(client: Any, futures: Sequence[Any], timeout: float) -> Iterator[i
     """The indices of ``futures`` as they finish (in order within a batch). Raises
     SweepError (exit 3) when the cluster has had no worker for ``timeout`` seconds (the
     last one died or left: the tasks would wait for ever) or the scheduler is lost."""
-    import time
-
-    from dask.distributed import wait
+    from dask.distributed import wait  # optional: the dask extra (only with --dask)
 
     index = {f.key: i for i, f in enumerate(futures)}
     pending = set(futures)
@@ -716,10 +707,6 @@ def _probe(address: str, timeout: float) -> None:
     unreachable, silent, closes the connection, or answers something else (an HTTP server
     would make Dask try to allocate exabytes). Other schemes (``tls://``) are left to
     Dask."""
-    import socket
-    import struct
-    import time
-
     scheme, _, rest = address.rpartition("://")
     if scheme not in ("", "tcp"):
         return
@@ -767,9 +754,6 @@ def _sigint_ignored() -> Iterator[None]:
     """Ignore Ctrl-C while worker processes are started: they inherit it and leave Ctrl-C
     to this process, which cancels the tasks and closes the cluster (no worker prints a
     traceback). Outside the main thread, nothing is changed."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -932,8 +916,6 @@ class Sweep(Comparison):
         targets = {out: self.table.reset_index(),
                    out.with_name(f"{stem}.usage.csv"): self.usage_long,
                    out.with_name(f"{stem}.moved.csv"): self.moved_long}
-        from scheduler.atomic import write_files
-
         write_files({target: _spreadsheet_safe(df).to_csv(
             index=False, lineterminator="\n", date_format="%Y-%m-%d").encode("utf-8")
             for target, df in targets.items()})

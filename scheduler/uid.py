@@ -31,10 +31,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from scheduler.scenario import Scenario
+from scheduler.scenario import Scenario
 
 DEFAULT_DOMAIN = "tourney.invalid"
 """The UID domain when neither the scenario nor the operator sets ``uid_domain``: the

@@ -35,7 +35,9 @@ return values; :class:`CalDAVServer` is the only code that talks to a server (th
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
+import ipaddress
 import logging
 import math
 import re
@@ -48,7 +50,9 @@ from urllib.parse import quote, unquote, urlsplit
 
 from icalendar import Calendar, Component
 
-from scheduler.uid import LINEAGE_PROPERTY
+from scheduler.scenario import ID_PATTERN
+from scheduler.timing import notice_due
+from scheduler.uid import LINEAGE_PROPERTY, licence_day
 from scheduler.uid import parse as parse_uid
 
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
@@ -108,8 +112,6 @@ def operator_id_of(path: Path) -> str:
     unless the name is one tourney writes: an operator ID (lowercase letters, digits and
     ``-``, as the scenario requires), so no file name (``%2e%2e%2fbob%2fx.ics``, ``..``)
     can steer publishing into another collection."""
-    from scheduler.scenario import ID_PATTERN
-
     stem = path.name.removesuffix(".ics")
     if not re.fullmatch(ID_PATTERN, stem) or len(stem) > 200:
         raise PublishError(f"{path.name} in {path.parent} is not a calendar tourney wrote: "
@@ -375,11 +377,6 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
     re-plan of the next year inherits): kept."""
     if cal.horizon is None or obj.lineage is None:
         return False
-    import datetime as dt
-
-    from scheduler.timing import notice_due
-    from scheduler.uid import licence_day
-
     day = obj.first_day
     if day is None:
         return False
@@ -509,8 +506,6 @@ _QUERY = (
 def _loopback(host: str) -> bool:
     """``localhost`` or a loopback address (127.0.0.0/8, ::1); never a DNS name such as
     ``127.example.org``."""
-    import ipaddress
-
     if host.lower().rstrip(".") == "localhost":
         return True
     try:
@@ -546,6 +541,7 @@ class CalDAVServer:
 
     def __init__(self, url: str, user: str, password: str, timeout: float = TIMEOUT, *,
                  allow_insecure_http: bool = False) -> None:
+        # start-up time: the caldav library (and its HTTP stack) only to talk to a server
         from caldav.davclient import DAVClient
 
         self.url = check_url(url, allow_insecure_http=allow_insecure_http)
@@ -615,7 +611,7 @@ class CalDAVServer:
         return str(self.client.url.join(href))
 
     def list_events(self, collection_url: str) -> list[ServerObject]:
-        from caldav.elements import cdav, dav
+        from caldav.elements import cdav, dav  # start-up time, as DAVClient above
 
         resp = self.client.report(collection_url, _QUERY, depth=1)
         _check(resp, (207,), f"list the events of {collection_url}")
@@ -670,6 +666,7 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
         check_url(url, allow_insecure_http=allow_insecure_http)
     except PublishError as exc:
         raise PublishError(redact(str(exc), secrets)) from None
+    # start-up time: the caldav library (and its HTTP stack) only to talk to a server
     from caldav.lib import error as dav_error
 
     logging.getLogger("caldav").setLevel(logging.CRITICAL)  # its warnings are not for operators

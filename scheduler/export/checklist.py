@@ -1,6 +1,6 @@
 """Checklist obligations and the readings a plan was made under, as plain sentences.
 
-*list*-kind rules of ``shared/law/RULES.md`` are obligations the scheduler cannot enforce; they
+*list*-kind rules of ``docs/law/RULES.md`` are obligations the scheduler cannot enforce; they
 are printed with each tournament (event description, report). Every line ends with
 ``(RULE-ID, citation)`` from :func:`constraints.catalogue.cite`.
 """

@@ -22,16 +22,17 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import warnings
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.export.summary import usage
 from scheduler.plan import Plan, Row
+from scheduler.plan import limit_usage as usage
 from scheduler.timing import application_due, month_end
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -49,13 +50,12 @@ FEE_KINDS: dict[str, str] = {
     "mt-large-stakes-permit": "MT large-stakes permit",
     "mt-small-stakes-permit": "MT small-stakes permit",
     "me-per-tournament": "ME per-tournament",
-    "me-monthly": "ME monthly",
     "me-annual": "ME annual",
     "me-super-cribbage": "ME super cribbage",
 }
 """Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
 
-ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+ME_LICENCE_KINDS = ("me-per-tournament", "me-annual", "me-super-cribbage")
 """Maine licences applied for (ME-APPLICATION-WINDOW); charitable cribbage is registered."""
 
 BLACKOUT_COLOUR = "#d62728"
@@ -78,6 +78,7 @@ def category(row: Row) -> str:
 
 
 def _new_figure(width: float, height: float) -> Figure:
+    # start-up time: matplotlib only when a figure is drawn (tests/test_figures.py)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -175,6 +176,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
     Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
     operator id that is not in the scenario.
     """
+    # start-up time: matplotlib only when a figure is drawn
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch, Rectangle
 
@@ -297,7 +299,7 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                        linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # start-up time, as above
 
     labels = periods if rule == "ME-MONTHLY-LIMIT" else [f"permit year from {p}"
                                                          for p in periods]
@@ -308,7 +310,7 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.set_title(title, fontsize=10)
     handles, _ = ax.get_legend_handles_labels()
     if hatched and any(hatched.values()):
-        from matplotlib.patches import Patch
+        from matplotlib.patches import Patch  # start-up time, as above
 
         handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
                              label=f"hatched: charitable\nbeyond the first "
@@ -324,7 +326,7 @@ def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[
     used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
     Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
     counted, for each Maine operator with a counted game. Counts as in
-    :func:`scheduler.export.summary.usage` (held tournaments included)."""
+    :func:`scheduler.plan.limit_usage` (held tournaments included)."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = usage(plan)
     for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
@@ -354,7 +356,7 @@ def plot_usage(plan: Plan) -> Figure:
     - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
       against 2 (under the scenario's ``month_rule``).
 
-    Bar heights are the ``used`` counts of :func:`scheduler.export.summary.usage` (tournaments
+    Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
     held before the horizon included); see :func:`usage_table`. With no counted rule the figure
     says so. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
     """
@@ -426,8 +428,6 @@ def plot_fees(plan: Plan) -> Figure:
 def png_bytes(fig: Figure, dpi: int = 80) -> bytes:
     """The figure as PNG bytes, reproducible: no ``Software`` or date metadata, so the same
     figure gives the same bytes."""
-    import warnings
-
     buf = io.BytesIO()
     with warnings.catch_warnings():
         # a statewide usage chart is too crowded for constrained layout; say nothing on the

@@ -27,7 +27,7 @@ from scheduler.export.summary import summary_text
 from scheduler.plan import Plan
 from scheduler.timing import MT_NOTICE_DAYS
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.figure import Figure
 
 NOT_LEGAL_ADVICE = (
@@ -40,7 +40,6 @@ _KIND_RULE = {
     "mt-large-stakes-permit": "MT-PERMIT-FEES",
     "mt-small-stakes-permit": "MT-PERMIT-FEES",
     "me-per-tournament": "ME-FEES",
-    "me-monthly": "ME-FEES",
     "me-annual": "ME-FEES",
     "me-super-cribbage": "ME-SUPER-CRIBBAGE",
 }

@@ -2,55 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 
 from constraints.maine import MONTHLY_LIMIT
-from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
+from constraints.montana import CHARITY_LIMIT
 from scheduler.plan import Plan
-
-
-def usage(plan: Plan) -> list[dict[str, object]]:
-    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
-
-    Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
-    (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
-    large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
-    ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
-    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
-    scenario's ``month_rule``).
-    """
-    sc = plan.scenario
-    out: list[dict[str, object]] = []
-    for op in sc.operators:
-        rows = plan.rows_of(op.id)
-        if op.jurisdiction == "MT":
-            items = [(r.first_day, r.tournament_id, r.occurrence, r.charitable)
-                     for r in rows if r.type == "large-stakes"]
-            years = {r.permit_year for r in rows if r.permit_year}
-            for py, tally in large_tally(sc, op, items, years).items():
-                out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
-                                period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
-                                charitable=tally.charitable_counted))
-                out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
-                                period=py.isoformat(), used=tally.free_used,
-                                limit=CHARITY_LIMIT, charitable=tally.free_used))
-        else:
-            months: Counter[str] = Counter()
-            for r in rows:
-                if not r.counted:
-                    continue
-                if sc.settings.month_rule == "start":
-                    keys = {f"{r.first_day:%Y-%m}"}
-                else:
-                    last = (r.end - dt.timedelta(microseconds=1)).date()
-                    keys = {f"{r.first_day + dt.timedelta(days=i):%Y-%m}"
-                             for i in range((last - r.first_day).days + 1)}
-                months.update(keys)
-            for ym in sorted(months):
-                out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
-                                used=months[ym], limit=MONTHLY_LIMIT))
-    return out
+from scheduler.plan import limit_usage as usage
 
 
 def summary_text(plan: Plan) -> str:

@@ -9,10 +9,12 @@ is written with a leading ``'`` (:func:`scheduler.text.cell`); ``tourney check``
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from scheduler.export.ical import render
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
 from scheduler.text import cell
 
@@ -47,10 +49,6 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
     night of a weekly series has the series' UID and SEQUENCE and its RECURRENCE-ID day, so
     every row is one event (or one instance of a recurring event) of calendar.ics."""
     if identity is None:
-        import datetime as dt
-
-        from scheduler.export.ical import render
-
         identity = render(plan, dt.datetime(1970, 1, 1, tzinfo=dt.UTC))[1]
     schedule = [{
         "tournament_id": r.tournament_id, "occurrence": r.occurrence,

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from scheduler.atomic import replace_dir
-from scheduler.export.ical import render
+from scheduler.export.ical import fingerprint, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.plan import Plan
+from scheduler.replan import previous_dtstamp
+from scheduler.uid import LINEAGE_PROPERTY
 
 
 def source_date_epoch() -> dt.datetime | None:
@@ -50,6 +53,37 @@ def dtstamp(plan: Plan) -> dt.datetime:
     return stamp
 
 
+def replaced_events(folder: str | Path, lineage: str
+                    ) -> tuple[dict[str, tuple[int, str]], dt.datetime | None]:
+    """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
+    content fingerprint, :func:`scheduler.export.ical.fingerprint`) and its DTSTAMP: what a
+    new plan solved into the same folder without a re-plan must not contradict with the same
+    SEQUENCE and DTSTAMP (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4). A missing or non-UTF-8
+    calendar.ics holds no such events; one that is not iCalendar raises
+    :class:`scheduler.replan.PreviousError` (from :func:`scheduler.replan.previous_dtstamp`).
+    """
+    ics = Path(folder) / "calendar.ics"
+    try:
+        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError):
+        return {}, None
+    out: dict[str, tuple[int, str]] = {}
+    for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
+        event = m.group(0)
+        props: dict[str, str] = {}
+        for line in event.replace("\n ", "").split("\n"):
+            name, _, value = line.partition(":")
+            props.setdefault(name.split(";", 1)[0].upper(), value)
+        if props.get(LINEAGE_PROPERTY) != lineage or "UID" not in props:
+            continue
+        try:
+            seq = int(props.get("SEQUENCE", "0"))
+        except ValueError:
+            seq = 0
+        out[props["UID"]] = (seq, fingerprint(event))
+    return out, previous_dtstamp(folder)
+
+
 REPORT_FILE = "report.html"
 """The report page ``tourney solve --report`` adds to a plan folder."""
 
@@ -67,7 +101,8 @@ def plan_files(plan: Plan, *, report: bool = False,
         sub = plan_files(alt)
         files.update({f"{ALTERNATIVE}{alt.rank}/{rel}": data for rel, data in sub.items()})
     if report:
-        from scheduler.export.report import report_html  # imports matplotlib: only when asked
+        # start-up time: the report (and matplotlib) only when asked for
+        from scheduler.export.report import report_html
 
         files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
     return files
