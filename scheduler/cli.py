@@ -39,7 +39,7 @@ def _root() -> None:
 
 def _err(msg: str) -> None:
     """``msg`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS` long."""
-    from scheduler.limits import cap_message
+    from scheduler.limits import cap_message  # start-up time: --help imports no more
 
     typer.echo(cap_message(msg), err=True)
 

@@ -15,6 +15,8 @@ import dataclasses
 import datetime as dt
 import difflib
 import re
+import types
+import typing
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -310,9 +312,6 @@ def _whole(v: Any) -> Any:
 def _is_int_field(ann: Any) -> bool:
     """``int``, or a union with ``int`` in it (``int | None``, ``int | Literal["all"]``);
     not ``dict[int, ...]`` or ``tuple[int, ...]``."""
-    import types
-    import typing
-
     if ann is int:
         return True
     return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
@@ -325,8 +324,6 @@ class _Model(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         """Every integer field (also those added later) gets :func:`_whole`."""
         super().__pydantic_init_subclass__(**kwargs)
-        import typing
-
         whole: Any = Annotated[int, BeforeValidator(_whole)]
         changed = False
         for fld in cls.model_fields.values():

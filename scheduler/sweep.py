@@ -68,6 +68,7 @@ from constraints.catalogue import cite
 from scheduler.atomic import write_files
 from scheduler.comparison import TOTAL_COLUMNS, Comparison, compare
 from scheduler.limits import (
+    MAX_NAME_LENGTH,
     MAX_PROBLEMS_SHOWN,
     MAX_VARIANTS_DEFAULT,
     LimitError,
@@ -78,6 +79,7 @@ from scheduler.plan import Plan
 from scheduler.pool import process_pool
 from scheduler.scenario import Scenario, ScenarioError, _line_index, _Loader, read_yaml_text
 from scheduler.solver import AuditError, Interrupted, SolverError, solve
+from scheduler.text import cell, control_character, describe_character
 
 VARY_KEYS = ("grid", "variants", "combine", "baseline")
 """The top-level keys of a vary file."""
@@ -376,9 +378,6 @@ def read_vary(path: str | Path, scenario: Scenario, *,
 def _bad_name(name: str) -> str | None:
     """Why ``name`` cannot name a variant (it is shown on the terminal and in sweep.csv):
     a control character or more than 200 characters; else None."""
-    from scheduler.limits import MAX_NAME_LENGTH
-    from scheduler.text import control_character, describe_character
-
     ch = control_character(name)
     if ch is not None:
         return (f"must be one line of printable text; it holds the control character "
@@ -928,8 +927,6 @@ class Sweep(Comparison):
 def _spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with every text cell passed through :func:`scheduler.text.cell` (variant names
     and values are the user's text)."""
-    from scheduler.text import cell
-
     out = df.copy()
     for col in out.columns:
         if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):

@@ -33,11 +33,11 @@ from typer.testing import CliRunner
 
 from scheduler.check import event_kind, read_schedule
 from scheduler.cli import app
+from scheduler.decompose import model_size
 from scheduler.limits import (
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
     MAX_SERIES_INSTANCES,
-    model_size,
     variants_count,
 )
 from scheduler.scenario import ScenarioError, load_scenario
