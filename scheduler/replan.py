@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -161,9 +162,10 @@ class PreviousEvent:
 
 
 def _operators_of(ev: object) -> tuple[str, ...]:
-    """X-TOURNEY-OPERATORS of an event (comma-separated operator ids), else ()."""
+    """X-TOURNEY-OPERATORS of an event (operator ids separated by spaces; commas, escaped
+    or not, in files of earlier versions), else ()."""
     text = str(ev.get("X-TOURNEY-OPERATORS", ""))  # type: ignore[attr-defined]
-    return tuple(o.strip() for o in text.split(",") if o.strip())
+    return tuple(dict.fromkeys(o for o in re.split(r"[\s,\\]+", text) if o))
 
 
 def _event_operators(uid: str, ev: object) -> tuple[str, ...]:

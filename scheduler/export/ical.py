@@ -22,7 +22,8 @@ line folding at 75 octets, CRLF).
   does). schedule.csv gives each night the series UID and its RECURRENCE-ID
   (:func:`render`'s identity).
 - Montana events carry X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do
-  not show; occurrences, series and cancellations carry X-TOURNEY-OPERATORS.
+  not show; occurrences, series and cancellations carry X-TOURNEY-OPERATORS (the operator
+  ids separated by spaces: a comma is a list separator to vobject and Radicale).
 - Re-plans: dropped events are published as STATUS:CANCELLED (with the value type they had),
   and every cancellation is carried into later versions until its date has passed.
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
@@ -245,6 +246,16 @@ def ical_bytes(component: Component) -> bytes:
                     for line in component.content_lines() if line)
 
 
+def operators_value(ops: Iterable[str]) -> str:
+    """X-TOURNEY-OPERATORS of an event: its operator ids separated by single spaces.
+
+    Not commas: vobject (and so Radicale) reads an unescaped comma as a list separator and
+    keeps the first item only, and icalendar does not unescape ``\\,`` in an X- property;
+    operator ids never contain a space (``ID_PATTERN``), and both libraries read a space
+    back as written."""
+    return " ".join(ops)
+
+
 # --------------------------------------------------------------------------- calendar
 def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
@@ -317,7 +328,7 @@ def _cancellation(uid: str, stamp: dt.datetime, summary: str, sequence: int,
     if last is not None:
         ev.add("dtend", last)
     if ops:
-        ev.add("x-tourney-operators", ",".join(ops))
+        ev.add("x-tourney-operators", operators_value(ops))
     a = first.date() if isinstance(first, dt.datetime) else first
     b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
     return _Item((key, uid), frozenset(ops), ev, tzid, (a, max(a, b)))
@@ -550,7 +561,7 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         if old.tournament_id:
             ev.add("x-tourney-tournament", old.tournament_id)
         if old.operators:
-            ev.add("x-tourney-operators", ",".join(old.operators))
+            ev.add("x-tourney-operators", operators_value(old.operators))
         yield _Item((_midnight(old.nights[0]), old.uid), frozenset(old.operators), ev, None,
                     (old.nights[0], old.nights[-1]))
 
@@ -604,7 +615,8 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
     lines += readings(scenario)
     ev.add("description", "\n".join(lines))
     ev.add("x-tourney-tournament", tid)
-    ev.add("x-tourney-operators", ",".join(dict.fromkeys(r.operator_id for r in rows)))
+    ev.add("x-tourney-operators",
+           operators_value(dict.fromkeys(r.operator_id for r in rows)))
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],

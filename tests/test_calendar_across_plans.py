@@ -1,0 +1,147 @@
+"""Calendars across plans, second round (issue #11, faults a fresh tester found):
+
+1. next year's plan made with ``--previous`` gives its weekly series a UID of its own: last
+   year's series is history, left alone (on the server too);
+2. a weekly series keeps its UID under ``--previous`` when its weekdays, the UID domain or
+   the UID form (an earlier version's) change;
+3. the lineage key names the organization (operator names, addresses, jurisdictions), so two
+   organizations with the same scenario name do not share UIDs; publish warns about the
+   default UID domain on a shared server;
+4. ``--previous`` refuses another organization's plan, and leaves events of operators that
+   are not in the scenario alone;
+5. X-TOURNEY-OPERATORS survives vobject and Radicale (publishing twice changes nothing);
+6. ``tourney check`` reads Outlook's all-day flag on midnights written in UTC.
+
+CalDAV cases run against the real Radicale server of test_publish.py.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import icalendar
+import pytest
+import vobject
+from test_calendar_identity import _data, _events, _rows, _solve, _write
+from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+
+runner = CliRunner()
+ROOM2 = {"id": "room2", "name": "Hellgate Card Room", "jurisdiction": "MT", "live_tables": 2,
+         "address": "12 Front St, Missoula MT"}
+SHARED = {"id": "shared", "title": "Two-Room Stack", "type": "large-stakes",
+          "operators": ["room", "room2"], "weekdays": ["sun"], "count": 1,
+          "start_time": "12:00", "hours": 10, "entry_fee": 300}
+
+
+def _shared_data(**tweak: Any) -> dict[str, Any]:
+    """:func:`_data` (March 2027) with a second Montana room and one large-stakes tournament
+    played on both rooms' premises (SHARED, one Sunday)."""
+    data = _data(**tweak)
+    data["operators"].append(dict(ROOM2))
+    data["tournaments"].append(dict(SHARED))
+    return data
+
+
+# =========================================================================== 5. operators
+def test_shared_tournament_operators_survive_vobject_and_radicale(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    out = tmp_path / "P"
+    _solve(_write(tmp_path, "s", _shared_data()), out)
+    shared = [e for e in _events((out / "calendar.ics").read_bytes()).values()
+              if str(e.get("X-TOURNEY-TOURNAMENT", "")) == "shared"
+              and not e.get("X-TOURNEY-DEADLINE")]
+    assert len(shared) == 1
+    uid = str(shared[0]["UID"])
+    # both libraries read both operators back
+    assert str(shared[0]["X-TOURNEY-OPERATORS"]) == "room room2"
+    text = (out / "calendar.ics").read_text(encoding="utf-8")
+    read = [ev for ev in vobject.readOne(text).vevent_list if ev.uid.value == uid]
+    assert read[0].x_tourney_operators.value == "room room2"
+    code, first = _publish(server, out, monkeypatch)
+    assert code == 0, first
+    # the server stores what it was given
+    stored = [o.icalendar_component for o in _calendar(server, "room2").search(event=True)
+              if str(o.icalendar_component["UID"]) == uid]
+    assert str(stored[0]["X-TOURNEY-OPERATORS"]) == "room room2"
+    # publishing the same plan again changes nothing, in either room's calendar
+    code, again = _publish(server, out, monkeypatch)
+    assert code == 0, again
+    # room: 2 Saturday Stacks + 2 notices + the Wednesday series + the shared stack + its
+    # notice = 7; room2: the shared stack + its notice = 2; post: 2 games + 3 deadlines each
+    # = 8; 7 + 2 + 8 = 17
+    assert again.splitlines()[-1].endswith(": 0 created, 0 updated, 0 deleted, 17 unchanged."), \
+        again
+
+
+def test_previous_reads_operators_of_either_form(tmp_path: Path) -> None:
+    # a calendar of an earlier version wrote "room,room2": a re-plan from it still sees both
+    # operators (the cancelled shared tournament goes to both rooms' calendars)
+    out = tmp_path / "v1"
+    _solve(_write(tmp_path, "v1", _shared_data()), out)
+    ics = out / "calendar.ics"
+    ics.write_bytes(ics.read_bytes().replace(b"X-TOURNEY-OPERATORS:room room2",
+                                             b"X-TOURNEY-OPERATORS:room,room2"))
+    data = _shared_data()
+    data["tournaments"] = [t for t in data["tournaments"] if t["id"] != "shared"]
+    _solve(_write(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(ics))
+    for oid in ("room", "room2"):
+        events = _events((tmp_path / "v2" / "calendars" / f"{oid}.ics").read_bytes())
+        gone = [e for e in events.values() if str(e.get("X-TOURNEY-TOURNAMENT")) == "shared"
+                and not e.get("X-TOURNEY-DEADLINE")]
+        assert [str(e["STATUS"]) for e in gone] == ["CANCELLED"], oid
+
+
+# =========================================================================== 6. Outlook in UTC
+OUTLOOK_UTC = """BEGIN:VCALENDAR\r
+VERSION:2.0\r
+PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN\r
+BEGIN:VEVENT\r
+UID:040000008200E00074C5B7101A82E00800000001\r
+DTSTAMP:20270201T000000Z\r
+SUMMARY:Saturday Stack\r
+DTSTART:20270306T070000Z\r
+DTEND:20270307T070000Z\r
+{flag}END:VEVENT\r
+BEGIN:VEVENT\r
+UID:040000008200E00074C5B7101A82E00800000002\r
+DTSTAMP:20270201T000000Z\r
+SUMMARY:Saturday Stack\r
+DTSTART:20270320T060000Z\r
+DTEND:20270321T060000Z\r
+{flag}END:VEVENT\r
+END:VCALENDAR\r
+"""
+
+
+@pytest.mark.parametrize("flag", ["X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\n", ""])
+def test_outlook_all_day_in_utc_is_read_as_all_day(tmp_path: Path, flag: str) -> None:
+    # Sat 2027-03-06 and Sat 2027-03-20 all day at the room (America/Denver), written as UTC:
+    # local midnight is 07:00Z before the switch to daylight time (Sun 2027-03-14, MST -7) and
+    # 06:00Z after it (MDT -6). Read as timed, each is 00:00-24:00 local, through 02:00-08:00
+    # (MT-PLAY-HOURS, ARM 23.16.1101); read as all-day, play is 12:00 + 10 h = 22:00.
+    src = _write(tmp_path, "s", _data(**{"hold.id": None, "wed.id": None}))
+    ics = tmp_path / "outlook.ics"
+    ics.write_text(OUTLOOK_UTC.format(flag=flag), encoding="utf-8", newline="")
+    res = runner.invoke(app, ["check", str(src), str(ics), "--format", "csv"])
+    assert "MT-PLAY-HOURS" not in res.output, res.output
+    assert res.exit_code == 0, res.output
+
+
+def test_utc_times_that_are_not_local_midnights_stay_timed(tmp_path: Path) -> None:
+    # 18:00Z to 18:00Z the next day is 11:00 to 11:00 MST (17:00Z is 11:00 MDT): a timed
+    # 24-hour event through 02:00-08:00 local, which MT-PLAY-HOURS reports even with the flag
+    src = _write(tmp_path, "s", _data(**{"hold.id": None, "wed.id": None}))
+    ics = tmp_path / "outlook.ics"
+    text = OUTLOOK_UTC.format(flag="X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\n")
+    text = text.replace("T070000Z", "T180000Z").replace("T060000Z", "T170000Z")
+    ics.write_text(text, encoding="utf-8", newline="")
+    res = runner.invoke(app, ["check", str(src), str(ics), "--format", "csv"])
+    assert res.exit_code == 1 and "MT-PLAY-HOURS" in res.output, res.output
+
+
+_ = (dt, icalendar, _rows)
