@@ -342,6 +342,10 @@ def publish(
                     f"{exc}). Please report this; TOURNEY_DEBUG=1 shows details.", [password]))
         raise typer.Exit(3) from None
     typer.echo(summary(results, url), nl=False)
+    from scheduler.export.caldav import warnings
+
+    for line in warnings(results):
+        _err(f"tourney: warning: {line}")
 
 
 @app.command()

@@ -79,12 +79,20 @@ class Uid:
 # --------------------------------------------------------------------------- identity
 def lineage_key(scenario: Scenario) -> str:
     """The lineage key of a fresh plan of ``scenario``: the first ten hex digits of the
-    SHA-256 of its name, horizon, operator ids and UID domains (scenario and operators).
-    Another year (horizon), another scenario (name), another organization (operators,
-    domain) gives another key; editing tournaments, times or ``notice_from`` does not."""
-    data = [scenario.name, scenario.horizon.start.isoformat(), scenario.horizon.end.isoformat(),
-            scenario.uid_domain or "",
-            sorted([o.id, o.uid_domain or ""] for o in scenario.operators)]
+    SHA-256 of the JSON list ``[name, horizon start, horizon end, [[id, name, address,
+    jurisdiction, organized_on, UID domain], ...]]`` (one entry per operator, sorted; the UID
+    domain is the one its events get, :func:`domain`, so writing the default
+    ``tourney.invalid`` is the same as not setting it).
+
+    Another year (horizon), another scenario (name), another organization (a copied example
+    with its own operator names or addresses, or its own ``uid_domain``) gives another key;
+    editing tournaments, times or ``notice_from`` does not, and the same input always gives
+    the same key."""
+    ops = sorted([o.id, o.name, o.address or "", o.jurisdiction,
+                  o.organized_on.isoformat() if o.organized_on else "", domain(scenario, o.id)]
+                 for o in scenario.operators)
+    data = [scenario.name, scenario.horizon.start.isoformat(),
+            scenario.horizon.end.isoformat(), ops]
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:LINEAGE_DIGITS]
 

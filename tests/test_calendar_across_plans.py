@@ -29,6 +29,8 @@ from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa:
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.scenario import load_scenario
+from scheduler.uid import DEFAULT_DOMAIN, lineage_key
 
 runner = CliRunner()
 ROOM2 = {"id": "room2", "name": "Hellgate Card Room", "jurisdiction": "MT", "live_tables": 2,
@@ -45,6 +47,63 @@ def _shared_data(**tweak: Any) -> dict[str, Any]:
     data["operators"].append(dict(ROOM2))
     data["tournaments"].append(dict(SHARED))
     return data
+
+
+# =========================================================================== 3. organizations
+def _other_org(**tweak: Any) -> dict[str, Any]:
+    """A copy of :func:`_data` edited for another organization: the same scenario name,
+    horizon and operator ids, its own operator names."""
+    data = _data(**tweak)
+    data["operators"][0]["name"] = "Copper King Poker"
+    data["operators"][1]["name"] = "Legion Post 12"
+    return data
+
+
+def test_lineage_names_the_organization_and_the_default_domain_once(tmp_path: Path) -> None:
+    base = lineage_key(load_scenario(_write(tmp_path, "a", _data())))
+    # another organization: the operators' names, an address, a jurisdiction
+    renamed = lineage_key(load_scenario(_write(tmp_path, "b", _other_org())))
+    moved = _data(**{"room.address": "1 Main St, Butte MT"})
+    assert len({base, renamed, lineage_key(load_scenario(_write(tmp_path, "c", moved)))}) == 3
+    # writing the default domain is not setting it; setting it at the scenario or at every
+    # operator is the same
+    assert lineage_key(load_scenario(_write(tmp_path, "d", _data(domain=DEFAULT_DOMAIN)))) \
+        == base
+    mine = _data(domain="bitterroot.example.org")
+    each = _data(**{"room.uid_domain": "bitterroot.example.org",
+                    "post.uid_domain": "bitterroot.example.org"})
+    assert lineage_key(load_scenario(_write(tmp_path, "e", mine))) \
+        == lineage_key(load_scenario(_write(tmp_path, "f", each))) != base
+    # what a plan's tournaments say is not the organization
+    assert lineage_key(load_scenario(_write(tmp_path, "g", _data(**{"hold.id": None})))) == base
+
+
+def test_two_organizations_with_the_same_scenario_name_keep_their_events(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # Two clubs copied the same file (name "Club 2027", operators room and post) and only
+    # renamed their operators; both publish with the same account. Before, both plans had one
+    # lineage and the same UIDs: the second publish overwrote and deleted the first's events.
+    _solve(_write(tmp_path, "one", _data(name="Twin Club")), tmp_path / "one")
+    _solve(_write(tmp_path, "two", _other_org(name="Twin Club")), tmp_path / "two")
+    one = set(_events((tmp_path / "one" / "calendars" / "room.ics").read_bytes()))
+    two = set(_events((tmp_path / "two" / "calendars" / "room.ics").read_bytes()))
+    assert len(one) == len(two) == 5 and not one & two
+    code, out = _publish(server, tmp_path / "one", monkeypatch)
+    assert code == 0, out
+    assert "warning" not in out  # nobody else's events there yet
+    code, out = _publish(server, tmp_path / "two", monkeypatch)
+    assert code == 0, out
+    # room: 2 Saturday Stacks + 2 notices + the Wednesday series = 5; post: 2 games + 3
+    # deadlines each = 8; all created, none of the other club's touched
+    assert "room (" in out and ": 5 created, 0 updated, 0 deleted, 0 unchanged, 5 of other " \
+        "plans left alone" in out, out
+    assert "8 created, 0 updated, 0 deleted, 0 unchanged, 8 of other plans left alone" in out
+    # both use the default domain on a shared calendar: told to set uid_domain
+    assert "warning: calendar(s) post (8 of other plans), room (5 of other plans) are " \
+        "shared" in out and "uid_domain" in out, out
+    on_server = {str(e.icalendar_component["UID"])
+                 for e in _calendar(server, "room").search(event=True)}
+    assert one | two <= on_server
 
 
 # =========================================================================== 5. operators
@@ -74,8 +133,8 @@ def test_shared_tournament_operators_survive_vobject_and_radicale(
     # room: 2 Saturday Stacks + 2 notices + the Wednesday series + the shared stack + its
     # notice = 7; room2: the shared stack + its notice = 2; post: 2 games + 3 deadlines each
     # = 8; 7 + 2 + 8 = 17
-    assert again.splitlines()[-1].endswith(": 0 created, 0 updated, 0 deleted, 17 unchanged."), \
-        again
+    total = next(ln for ln in again.splitlines() if ln.startswith("Published"))
+    assert total.endswith(": 0 created, 0 updated, 0 deleted, 17 unchanged."), again
 
 
 def test_previous_reads_operators_of_either_form(tmp_path: Path) -> None:
