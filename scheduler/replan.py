@@ -118,6 +118,56 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
     return out
 
 
+def series_tournament(s: PreviousSeries) -> str:
+    """The tournament of a previous series: X-TOURNEY-TOURNAMENT, else what its UID names
+    (a series of an earlier version)."""
+    p = parse_uid(s.uid)
+    return s.tournament_id or (p.tournament_id if p is not None and p.tournament_id else "")
+
+
+def series_history(scenario: Scenario, s: PreviousSeries) -> bool:
+    """A previous series whose nights are all before the new horizon (last year's): history,
+    neither inherited nor cancelled, its UID never given to a new series."""
+    return not s.nights or s.nights[-1] < scenario.horizon.start
+
+
+def series_uids(scenario: Scenario, wanted: list[tuple[str, str, list[dt.date]]],
+                previous: list[PreviousSeries], events: list[PreviousEvent]) -> list[str]:
+    """The UID of each new weekly series, ``wanted``: (its fresh UID,
+    :func:`scheduler.uid.series_uid`; tournament id; nights). A series inherits the UID of a
+    previous live series of the same tournament on the same weekday that is not history
+    (:func:`series_history`), whatever that UID's form (another weekday label, another UID
+    domain, an earlier version's UID): announced nights keep their identity, and a change
+    of its nights raises its SEQUENCE. When several could, the one with the fresh UID, then
+    the most nights in common, then the smallest UID. Otherwise it gets its fresh UID, or,
+    when that UID is held by any previous event (last year's series, another live series) but
+    a cancelled series of this horizon (which it revives), the fresh UID with ``-2``,
+    ``-3``, ... after ``.series``."""
+    live = [p for p in previous if not series_history(scenario, p)]
+    claimed: set[str] = set()
+    revivable = {e.uid for e in events
+                 if e.cancelled and e.rrule and e.last_day >= scenario.horizon.start}
+    taken = ({e.uid for e in events} | {p.uid for p in previous}) - revivable
+    out = []
+    for fresh, tid, nights in wanted:
+        wd = nights[0].weekday()
+        cands = [p for p in live if p.uid not in claimed and series_tournament(p) == tid
+                 and p.nights[0].weekday() == wd]
+        if cands:
+            best = min(cands, key=lambda p: (p.uid != fresh, -len(set(p.nights) & set(nights)),
+                                             p.uid))
+            uid = best.uid
+        else:
+            uid, n = fresh, 1
+            local, _, rhs = fresh.partition("@")
+            while uid in taken or uid in claimed:
+                n += 1
+                uid = f"{local}-{n}@{rhs}"
+        claimed.add(uid)
+        out.append(uid)
+    return out
+
+
 @dataclass(frozen=True)
 class PreviousEvent:
     """Any event the previous calendars published (occurrence, series or deadline)."""
@@ -222,6 +272,19 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     hosts.setdefault(uid, set()).update(_event_operators(uid, ev))
     return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))
             for _, e in sorted(found.items())]
+
+
+def licence_deadline_uids(events: list[PreviousEvent]) -> dict[str, str]:
+    """The UIDs of the previous calendars' live Maine licence deadlines by their local part
+    (``application-due-<licence id>``, ...): a re-plan keeps them, whatever UID domain or
+    form (an earlier version's) they were announced with."""
+    out: dict[str, str] = {}
+    for e in events:
+        p = parse_uid(e.uid)
+        if e.cancelled or p is None or p.licence_id is None:
+            continue
+        out.setdefault(e.uid.rpartition("@")[0] or e.uid, e.uid)
+    return out
 
 
 def _text(value: object) -> str:

@@ -6,7 +6,9 @@ a ``@domain`` right-hand side). Every UID tourney writes is
     ``<local>@<host>.<lineage>.<domain>``
 
 - ``<local>`` says what the event is: ``<tournament>-<n>`` (an occurrence),
-  ``<tournament>[.<weekday>].series`` (a weekly series of Montana small-stakes nights),
+  ``<tournament>[.<weekday>].series[-<n>]`` (a weekly series of Montana small-stakes
+  nights; ``-<n>``, n >= 2, when an earlier series of the lineage, e.g. last year's, holds
+  the UID without it),
   ``notice-<operator>.<occurrence local>`` (MT-NOTICE deadline of an occurrence),
   ``application-opens-<licence id>``, ``application-due-<licence id>``,
   ``report-<licence id>[-YYYY-MM]`` (Maine licence deadlines);
@@ -48,7 +50,7 @@ DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "repor
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
 _OCC = re.compile(rf"^(?P<tid>{_ID})-(?P<occ>\d+)$")
-_SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series$")
+_SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series(?:-\d+)?$")
 _NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}-\d+)$")
 _LEGACY_NOTICE = re.compile(rf"^notice-(?P<uid>.+\.tourney)-(?P<op>{_ID})$")
 _LICENCE = re.compile(r"^(?P<kind>application-opens|application-due|report)-(?P<lid>[^/@]+/"

@@ -23,6 +23,7 @@ from typing import Any
 
 import icalendar
 import pytest
+import recurring_ical_events
 import vobject
 from test_calendar_identity import _data, _events, _rows, _solve, _write
 from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
@@ -49,6 +50,112 @@ def _shared_data(**tweak: Any) -> dict[str, Any]:
     return data
 
 
+def _series(data: bytes) -> dict[str, icalendar.Event]:
+    return {u: e for u, e in _events(data).items() if e.get("RRULE") is not None}
+
+
+# =========================================================================== 1. next year
+def test_next_years_series_has_its_own_uid_and_last_years_stays(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # 2027 (Wednesdays of March 2027: 3, 10, 17, 24, 31) and 2028 made from it with
+    # --previous (Wednesdays of March 2028: 1, 8, 15, 22, 29). The lineage goes on, so the
+    # 2028 series' fresh UID wed.series@room.<key>... is last year's: it gets "-2".
+    y27 = _write(tmp_path, "y27", _data(name="Series Club 2027"))
+    _solve(y27, tmp_path / "y27")
+    _solve(_write(tmp_path, "y28", _data(name="Series Club 2028", year=2028)), tmp_path / "y28",
+           "--previous", str(tmp_path / "y27"))
+    key = lineage_key(load_scenario(y27))
+    old, new = (_series((tmp_path / y / "calendar.ics").read_bytes()) for y in ("y27", "y28"))
+    assert list(old) == [f"wed.series@room.{key}.{DEFAULT_DOMAIN}"]
+    assert list(new) == [f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}"]
+    ev = new[f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}"]
+    assert (ev.decoded("DTSTART"), int(ev["SEQUENCE"])) == (dt.date(2028, 3, 1), 0)
+    # last year's series is history: not cancelled, not rewritten, in no file of 2028
+    assert not any(f"wed.series@room.{key}".encode() in p.read_bytes()
+                   for p in (tmp_path / "y28").rglob("*.ics"))
+    assert {r["uid"] for r in _rows(tmp_path / "y28") if r["tournament_id"] == "wed"} == {
+        f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}"}
+    # diff says the 2027 nights are history; publish agrees: nothing updated or deleted
+    res = runner.invoke(app, ["diff", str(tmp_path / "y27"), str(tmp_path / "y28")])
+    assert res.output.count(f"history    Wednesday Night (wed.series@room.{key}") == 5, \
+        res.output
+    code, out = _publish(server, tmp_path / "y27", monkeypatch)
+    assert code == 0, out
+    code, out = _publish(server, tmp_path / "y28", monkeypatch)
+    assert code == 0, out
+    # room: 2 Saturday Stacks + 2 notices + the series = 5 new ones, 2027's 5 kept
+    assert "room (" in out and ": 5 created, 0 updated, 0 deleted, 0 unchanged" in out, out
+    held = {str(e.icalendar_component["UID"]): e.icalendar_component
+            for e in _calendar(server, "room").search(event=True)}
+    assert held[f"wed.series@room.{key}.{DEFAULT_DOMAIN}"].decoded("DTSTART") \
+        == dt.date(2027, 3, 3)
+    assert f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}" in held
+
+
+# =========================================================================== 2. inherited series
+def _replan_series(tmp_path: Path, v2: dict[str, Any], previous: str = ""
+                   ) -> tuple[dict[str, icalendar.Event], dict[str, icalendar.Event]]:
+    """v1 = :func:`_data`, v2 re-planned from it (``previous``: the v1 path to give):
+    the series of v1 and every event of v2."""
+    if not (tmp_path / "v1").exists():
+        _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
+    _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous",
+           previous or str(tmp_path / "v1"))
+    return (_series((tmp_path / "v1" / "calendar.ics").read_bytes()),
+            _events((tmp_path / "v2" / "calendar.ics").read_bytes()))
+
+
+def _nights(ev: icalendar.Event) -> list[dt.date]:
+    one = icalendar.Calendar()
+    one.add_component(ev)
+    return sorted(x.decoded("DTSTART") for x in recurring_ical_events.of(one).between(
+        (2000, 1, 1), (2100, 1, 1)))
+
+
+MARCH_WEDS = [dt.date(2027, 3, d) for d in (3, 10, 17, 24, 31)]
+MARCH_MONS = [dt.date(2027, 3, d) for d in (1, 8, 15, 22, 29)]
+
+
+def test_series_keeps_its_uid_when_a_weekday_is_added(tmp_path: Path) -> None:
+    # [wed] -> [wed, mon]: the Wednesdays keep their series (same UID, same nights:
+    # SEQUENCE 0); the Mondays are a new series; nothing is cancelled
+    v1, v2 = _replan_series(tmp_path, _data(**{"wed.weekdays": ["wed", "mon"]}))
+    (uid,) = v1
+    assert _nights(v2[uid]) == MARCH_WEDS and int(v2[uid]["SEQUENCE"]) == 0
+    mon = [e for u, e in v2.items() if u.startswith("wed.mon.series@")]
+    assert len(mon) == 1 and _nights(mon[0]) == MARCH_MONS
+    assert not [u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED"]
+    res = runner.invoke(app, ["diff", str(tmp_path / "v1"), str(tmp_path / "v2")])
+    assert res.output.splitlines()[-1].startswith("0 moved, 5 added, 0 cancelled"), res.output
+
+
+def test_series_keeps_its_uid_when_the_uid_domain_is_set(tmp_path: Path) -> None:
+    # one-offs keep their UIDs (README); so does the series, in the domain it was announced in
+    v1, v2 = _replan_series(tmp_path, _data(domain="bitterroot.example.org"))
+    (uid,) = v1
+    assert uid.endswith(f".{DEFAULT_DOMAIN}") and _nights(v2[uid]) == MARCH_WEDS
+    assert not [u for u in v2 if u.endswith("bitterroot.example.org")]
+    assert not [u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED"]
+
+
+def test_series_of_an_earlier_version_keeps_its_uid(tmp_path: Path) -> None:
+    # a calendar written before plan lineages: UIDs <local>@<operator>.tourney, no
+    # X-TOURNEY-LINEAGE. Its one-offs and its series keep their UIDs, nothing is cancelled.
+    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
+    key = lineage_key(load_scenario(tmp_path / "v1.yaml"))
+    text = (tmp_path / "v1" / "calendar.ics").read_text(encoding="utf-8")
+    text = text.replace(f".{key}.{DEFAULT_DOMAIN}", ".tourney")
+    text = "".join(ln for ln in text.splitlines(keepends=True)
+                   if not ln.startswith("X-TOURNEY-LINEAGE"))
+    legacy = tmp_path / "legacy.ics"
+    legacy.write_text(text, encoding="utf-8", newline="")
+    _, v2 = _replan_series(tmp_path, _data(), str(legacy))
+    assert _nights(v2["wed.series@room.tourney"]) == MARCH_WEDS
+    assert {"sat-1@room.tourney", "sat-2@room.tourney", "hold-1@post.tourney"} <= set(v2)
+    assert not [u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED"
+                and not u.startswith("notice-")], sorted(v2)
+
+
 # =========================================================================== 3. organizations
 def _other_org(**tweak: Any) -> dict[str, Any]:
     """A copy of :func:`_data` edited for another organization: the same scenario name,
@@ -56,6 +163,16 @@ def _other_org(**tweak: Any) -> dict[str, Any]:
     data = _data(**tweak)
     data["operators"][0]["name"] = "Copper King Poker"
     data["operators"][1]["name"] = "Legion Post 12"
+    return data
+
+
+def _twin(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with operator ids twin-room and twin-post."""
+    ids = {"room": "twin-room", "post": "twin-post"}
+    for o in data["operators"]:
+        o["id"] = ids[o["id"]]
+    for t in data["tournaments"]:
+        t["operators"] = [ids[o] for o in t["operators"]]
     return data
 
 
@@ -83,10 +200,11 @@ def test_two_organizations_with_the_same_scenario_name_keep_their_events(
     # Two clubs copied the same file (name "Club 2027", operators room and post) and only
     # renamed their operators; both publish with the same account. Before, both plans had one
     # lineage and the same UIDs: the second publish overwrote and deleted the first's events.
-    _solve(_write(tmp_path, "one", _data(name="Twin Club")), tmp_path / "one")
-    _solve(_write(tmp_path, "two", _other_org(name="Twin Club")), tmp_path / "two")
-    one = set(_events((tmp_path / "one" / "calendars" / "room.ics").read_bytes()))
-    two = set(_events((tmp_path / "two" / "calendars" / "room.ics").read_bytes()))
+    # (operator ids twin-room and twin-post: collections no other test of this module uses)
+    _solve(_write(tmp_path, "one", _twin(_data(name="Twin Club"))), tmp_path / "one")
+    _solve(_write(tmp_path, "two", _twin(_other_org(name="Twin Club"))), tmp_path / "two")
+    one = set(_events((tmp_path / "one" / "calendars" / "twin-room.ics").read_bytes()))
+    two = set(_events((tmp_path / "two" / "calendars" / "twin-room.ics").read_bytes()))
     assert len(one) == len(two) == 5 and not one & two
     code, out = _publish(server, tmp_path / "one", monkeypatch)
     assert code == 0, out
@@ -95,14 +213,14 @@ def test_two_organizations_with_the_same_scenario_name_keep_their_events(
     assert code == 0, out
     # room: 2 Saturday Stacks + 2 notices + the Wednesday series = 5; post: 2 games + 3
     # deadlines each = 8; all created, none of the other club's touched
-    assert "room (" in out and ": 5 created, 0 updated, 0 deleted, 0 unchanged, 5 of other " \
-        "plans left alone" in out, out
+    assert "twin-room (" in out and ": 5 created, 0 updated, 0 deleted, 0 unchanged, 5 of " \
+        "other plans left alone" in out, out
     assert "8 created, 0 updated, 0 deleted, 0 unchanged, 8 of other plans left alone" in out
     # both use the default domain on a shared calendar: told to set uid_domain
-    assert "warning: calendar(s) post (8 of other plans), room (5 of other plans) are " \
-        "shared" in out and "uid_domain" in out, out
+    assert "warning: calendar(s) twin-post (8 of other plans), twin-room (5 of other plans) " \
+        "are shared" in out and "uid_domain" in out, out
     on_server = {str(e.icalendar_component["UID"])
-                 for e in _calendar(server, "room").search(event=True)}
+                 for e in _calendar(server, "twin-room").search(event=True)}
     assert one | two <= on_server
 
 

@@ -50,6 +50,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from scheduler.export.checklist import checklist, readings
 from scheduler.plan import Plan, Row
+from scheduler.replan import licence_deadline_uids, series_history, series_uids
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
     MT_NOTICE_DAYS,
@@ -63,11 +64,11 @@ from scheduler.uid import (
     LINEAGE_PROPERTY,
     inherited_lineage,
     licence_day,
-    licence_uid,
     lineage_key,
     notice_uid,
     series_uid,
 )
+from scheduler.uid import licence_uid as new_licence_uid
 from scheduler.uid import parse as parse_uid
 
 PRODID = "-//tourney//tourney 0.1//EN"
@@ -531,6 +532,12 @@ def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
 def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     groups = _group(plan)
     series = _weekly_series(groups, plan.scenario, plan_lineage(plan))
+    if plan.previous_series or plan.previous_events:
+        # a re-plan: announced series keep their UIDs, last year's are left to it
+        uids = series_uids(plan.scenario, [(u, m[0][0].tournament_id,
+                                            [rs[0].first_day for rs in m]) for u, m in series],
+                           plan.previous_series, plan.previous_events)
+        series = [(u, m) for u, (_, m) in zip(uids, series, strict=True)]
     in_series = {(rows[0].tournament_id, rows[0].occurrence)
                  for _, members in series for rows in members}
     for (tid, occ), rows in sorted(groups.items()):
@@ -550,6 +557,8 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             item.event["SEQUENCE"] = max(seq, max(rs[0].sequence for rs in members))
         yield item
     for old in sorted(before.values(), key=lambda s: s.uid):
+        if series_history(plan.scenario, old):
+            continue  # last year's series (all nights before the horizon): left alone
         # a series the new plan no longer writes (pattern changed or tournament dropped):
         # cancelled with its recurrence, so it is history only after its last night
         ev = _new_event(old.uid, stamp, f"Cancelled: {old.title}", old.sequence + 1)
@@ -819,6 +828,14 @@ def _report_periods(lic: License) -> list[dt.date]:
 
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     lineage = plan_lineage(plan)
+    announced = licence_deadline_uids(plan.previous_events)
+
+    def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str,
+                    lineage: str, suffix: str = "") -> str:
+        # a re-plan keeps an announced deadline's UID (its domain may have changed since)
+        fresh = new_licence_uid(scenario, kind, licence_id, operator_id, lineage, suffix)
+        return announced.get(fresh.rpartition("@")[0], fresh)
+
     for lic in plan.license_list:
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
             continue
