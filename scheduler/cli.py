@@ -103,6 +103,11 @@ def solve(
         sc = load_scenario(scenario)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
+        foreign: list[str] = []
+        if previous is not None and announced is not None:
+            from scheduler.replan import own_previous
+
+            announced, foreign = own_previous(sc, previous, announced)
     except ScenarioError as exc:
         _err(exc.render())
         raise typer.Exit(2) from None
@@ -136,8 +141,16 @@ def solve(
             from scheduler.replan import previous_dtstamp, previous_events, previous_series
 
             plan.previous_dtstamp = previous_dtstamp(previous)
-            plan.previous_series = previous_series(previous)
-            plan.previous_events = previous_events(previous)
+            ids = {o.id for o in sc.operators}
+            # events only of operators that are not in the scenario are left alone
+            plan.previous_series = [s for s in previous_series(previous)
+                                    if not s.operators or set(s.operators) & ids]
+            plan.previous_events = [e for e in previous_events(previous)
+                                    if not e.operators or set(e.operators) & ids]
+            if foreign:
+                _err(f"tourney: warning: the previous plan {previous} has events of "
+                     f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
+                     f"alone (not cancelled, not in the new calendars)")
         else:
             from scheduler.replan import holds_plan, replaced_events
 

@@ -393,6 +393,71 @@ def read_previous(scenario: Scenario, path: str | Path) -> list[Announced]:
     return sorted(found, key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
+def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str, str | None]:
+    """The operators a previous plan is of: operator id -> name (None when the plan does not
+    say it). Ids from its occurrences (``previous``) and calendars; names from the calendar
+    names of its per-operator calendars (``<scenario name> — <operator name>``)."""
+    from icalendar import Calendar
+
+    def calname(cal: object) -> str:
+        # NAME (RFC 7986) else X-WR-CALNAME, which icalendar leaves TEXT-escaped
+        text = str(cal.get("NAME") or cal.get("X-WR-CALNAME") or "")  # type: ignore[attr-defined]
+        return re.sub(r"\\([\\,;])", r"\1", text).replace("\\n", " ").replace("\\N", " ")
+
+    p = Path(path)
+    out: dict[str, str | None] = {o: None for a in previous for o in a.operators}
+    files = sorted((p / "calendars").glob("*.ics")) if p.is_dir() else [p]
+    whole = ""
+    if p.is_dir() and (p / "calendar.ics").is_file():
+        try:
+            whole = calname(Calendar.from_ical((p / "calendar.ics").read_bytes()))
+        except Exception:
+            whole = ""
+    for f in files:
+        try:
+            cal = Calendar.from_ical(f.read_bytes())
+        except Exception:
+            continue
+        oid = str(cal.get("X-TOURNEY-OPERATOR", "")) or (f.stem if p.is_dir() else "")
+        if not oid:
+            continue
+        name = calname(cal)
+        prefix = f"{whole} — "
+        out[oid] = (name[len(prefix):] if whole and name.startswith(prefix)
+                    else name.rpartition(" — ")[2] or None)
+    return out
+
+
+def own_previous(scenario: Scenario, path: str | Path, previous: list[Announced]
+                 ) -> tuple[list[Announced], list[str]]:
+    """The previous plan's occurrences a re-plan of ``scenario`` manages, and the ids of the
+    previous plan's operators that are not in the scenario (their events are left alone:
+    neither kept nor cancelled). Raises :class:`PreviousError` when the previous plan has no
+    operator in common with the scenario (the same id, and the same name where the plan
+    names it): another organization's plan, whose lineage a re-plan would take over and
+    whose events it would cancel."""
+    theirs = previous_operators(path, previous)
+    if not theirs:
+        return previous, []
+    mine = {o.id: o.name for o in scenario.operators}
+    common = [o for o, name in theirs.items() if o in mine
+              and (name is None or name.strip().casefold() == mine[o].strip().casefold())]
+    if not common:
+        def show(ops: dict[str, str | None]) -> str:
+            return ", ".join(f"{o} ({n})" if n else o for o, n in sorted(ops.items()))
+
+        raise PreviousError(
+            f"{path} is a plan of other operators ({show(theirs)}) than this scenario's "
+            f"({show(dict(mine))}): not an earlier plan of this organization, so it cannot "
+            f"be re-planned from (that would take over its calendar identity and cancel its "
+            f"events). Give the previous plan of this scenario's organization, or none (if "
+            f"the operators were only renamed, re-plan with their earlier names first). Nothing "
+            f"was written")
+    gone = sorted(o for o in theirs if o not in mine)
+    kept = [a for a in previous if not a.operators or set(a.operators) & mine.keys()]
+    return kept, gone
+
+
 def _play(ev: object) -> str:
     """An event's play time as ``start|end`` (ISO 8601): DTSTART/DTEND of a timed event, the
     X-TOURNEY-PLAY property (``start/end``) of an all-day Montana one; "" when unknown."""

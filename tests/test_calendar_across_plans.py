@@ -224,6 +224,49 @@ def test_two_organizations_with_the_same_scenario_name_keep_their_events(
     assert one | two <= on_server
 
 
+# =========================================================================== 4. whose plan
+def test_previous_plan_of_another_organization_is_refused(tmp_path: Path) -> None:
+    # the same operator ids, other names: another club's plan (its calendar names them)
+    _solve(_write(tmp_path, "one", _data()), tmp_path / "one")
+    for prev in (tmp_path / "one", tmp_path / "one" / "calendars" / "room.ics"):
+        res = runner.invoke(app, ["solve", str(_write(tmp_path, "two", _other_org())),
+                                  "--out", str(tmp_path / "two"), "--previous", str(prev)])
+        assert res.exit_code == 2, res.output
+        assert "room (Bitterroot Card Room)" in res.output, res.output
+        assert "room (Copper King Poker)" in res.output and "Nothing was written" in res.output
+        assert not (tmp_path / "two").exists()
+    # no operator id in common: a Maine post's plan given to a Montana room's scenario
+    maine = _data(**{"sat.id": None, "wed.id": None})
+    maine["operators"] = [o for o in maine["operators"] if o["id"] == "post"]
+    montana = _data(**{"hold.id": None})
+    montana["operators"] = [o for o in montana["operators"] if o["id"] == "room"]
+    _solve(_write(tmp_path, "me", maine), tmp_path / "me")
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, "mt", montana)), "--out",
+                              str(tmp_path / "mt"), "--previous", str(tmp_path / "me")])
+    assert res.exit_code == 2 and "post (Legion Post 88)" in res.output, res.output
+    # the same organization, one operator renamed: still its plan
+    renamed = _data(**{"post.name": "Legion Post 88, Saco Bay"})
+    _solve(_write(tmp_path, "ren", renamed), tmp_path / "ren", "--previous",
+           str(tmp_path / "one"))
+
+
+def test_events_of_operators_no_longer_in_the_scenario_are_left_alone(tmp_path: Path) -> None:
+    # v1: room2 holds its own Sunday stack (hell); v2 leaves room2 out of the scenario. Its
+    # events are not cancelled (they are not this scenario's to cancel): warned, and in no
+    # calendar of v2; nothing else changed, so nothing is cancelled at all.
+    v1 = _data()
+    v1["operators"].append(dict(ROOM2))
+    v1["tournaments"].append({**SHARED, "id": "hell", "operators": ["room2"]})
+    _solve(_write(tmp_path, "v1", v1), tmp_path / "v1")
+    res = _solve(_write(tmp_path, "v2", _data()), tmp_path / "v2", "--previous",
+                 str(tmp_path / "v1"))
+    assert "warning: the previous plan" in res.output and "room2" in res.output, res.output
+    events = _events((tmp_path / "v2" / "calendar.ics").read_bytes())
+    assert not [u for u in events if "hell" in u or "room2" in u]
+    assert not [u for u, e in events.items() if str(e.get("STATUS", "")) == "CANCELLED"]
+    assert not (tmp_path / "v2" / "calendars" / "room2.ics").exists()
+
+
 # =========================================================================== 5. operators
 def test_shared_tournament_operators_survive_vobject_and_radicale(
         server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
