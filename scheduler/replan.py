@@ -186,6 +186,8 @@ class PreviousEvent:
     """X-TOURNEY-DEADLINE (mt-notice, me-report, ...) of a deadline event."""
     rrule: str = ""
     """The RRULE of a recurring event (a cancelled series), as written."""
+    description: str = ""
+    """DESCRIPTION as published (a carried cancellation keeps it)."""
 
     @property
     def last_day(self) -> dt.date:
@@ -264,7 +266,8 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     str(ev.get("STATUS", "")).upper() == "CANCELLED", start, end,
                     str(ev.get("X-TOURNEY-TOURNAMENT", "")),
                     str(ev.get("X-TOURNEY-DEADLINE", "")),
-                    _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else ""))
+                    _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else "",
+                    str(ev.get("DESCRIPTION", ""))))
                 owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
                 if owner or f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(owner or f.stem)

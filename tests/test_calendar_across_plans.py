@@ -365,3 +365,37 @@ def test_utc_times_that_are_not_local_midnights_stay_timed(tmp_path: Path) -> No
 
 
 _ = (dt, icalendar, _rows)
+
+
+# =========================================================================== minor
+def test_carried_cancellation_is_the_event_that_cancelled_it(tmp_path: Path) -> None:
+    # v2 drops Saturday Hold'em (cancelled: "... is cancelled in this plan."); v3, re-planned
+    # from v2, carries each cancellation as v2 published it, DESCRIPTION included
+    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
+    drop = _write(tmp_path, "v2", _data(**{"hold.id": None}))
+    _solve(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
+    _solve(drop, tmp_path / "v3", "--previous", str(tmp_path / "v2"))
+    v2, v3 = (_events((tmp_path / v / "calendar.ics").read_bytes()) for v in ("v2", "v3"))
+    gone = sorted(u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED")
+    # 2 games + 3 deadlines each (application opens, due, report) = 8
+    assert len(gone) == 8
+    games = [u for u in gone if u.startswith("hold-")]
+    assert len(games) == 2 and all("is cancelled in this plan" in str(v2[u]["DESCRIPTION"])
+                                   for u in games)
+
+    def lines(ev: icalendar.Event) -> list[bytes]:  # every property but DTSTAMP (re-stamped)
+        return [ln for ln in ev.to_ical().replace(b"\r\n ", b"").split(b"\r\n")
+                if not ln.startswith(b"DTSTAMP")]
+
+    for uid in gone:
+        assert lines(v3[uid]) == lines(v2[uid]), uid
+
+
+def test_uid_domain_label_over_63_characters_is_refused(tmp_path: Path) -> None:
+    # RFC 1035 §2.3.4: a label is at most 63 octets; 63 is accepted, 64 is not
+    ok = _write(tmp_path, "ok", _data(domain="a" * 63 + ".example.org"))
+    assert load_scenario(ok).uid_domain == "a" * 63 + ".example.org"
+    bad = _write(tmp_path, "bad", _data(domain="a" * 64 + ".example.org"))
+    res = runner.invoke(app, ["solve", str(bad), "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2 and "uid_domain" in res.output and "63" in res.output, res.output
+    assert "Traceback" not in res.output

@@ -443,6 +443,8 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
             item.event.add("x-tourney-tournament", old.tournament_id)
         if old.deadline:
             item.event.add("x-tourney-deadline", old.deadline)
+        if old.cancelled and old.description:
+            item.event.add("description", old.description)  # carried as it was published
         yield item
 
 
