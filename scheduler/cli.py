@@ -268,6 +268,14 @@ def check(
     except ScheduleError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
+    if operator is not None and schedule.suffix.lower() == ".ics":
+        from scheduler.check import calendar_operator
+
+        named = calendar_operator(sc, schedule)
+        if named is not None and named != operator:
+            _err(f"tourney: warning: {schedule} says it is {named}'s calendar "
+                 f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
+                 f"audited as {operator}'s")
     violations = audit(sc, read)
     table = violation_table(violations)
     if read.unmatched and fmt != "table":
@@ -285,7 +293,12 @@ def check(
         for v in violations:
             typer.echo(v.render_line())
         n = len({(p.tid, p.occurrence) for p in read.placed})
-        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}"
+        own = ""
+        if read.operators is not None:  # one operator's calendar: how many are its own
+            mine = {(p.tid, p.occurrence) for p in read.placed
+                    if read.operators & set(p.tournament.operators)}
+            own = f", {len(mine)} of them {', '.join(sorted(read.operators))}'s"
+        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
                    + ("" if read.licenses is not None else
                       " (no licenses.csv beside it: fees not checked)"))
     for line in read.unmatched:

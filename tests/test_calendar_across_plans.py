@@ -399,3 +399,21 @@ def test_uid_domain_label_over_63_characters_is_refused(tmp_path: Path) -> None:
     res = runner.invoke(app, ["solve", str(bad), "--out", str(tmp_path / "out")])
     assert res.exit_code == 2 and "uid_domain" in res.output and "63" in res.output, res.output
     assert "Traceback" not in res.output
+
+
+def test_check_operator_counts_its_own_and_warns_when_the_file_says_another(
+        tmp_path: Path) -> None:
+    src = _write(tmp_path, "s", _data())
+    _solve(src, tmp_path / "P")
+    # the whole plan's calendar as room's: Saturday Stack 2 + Wednesday nights 5 = 7 of the
+    # 2 + 2 (Saturday Hold'em, post's) + 5 = 9 occurrences it holds
+    res = runner.invoke(app, ["check", str(src), str(tmp_path / "P" / "calendar.ics"),
+                              "--operator", "room"])
+    assert res.exit_code == 0, res.output
+    assert "in 9 occurrence(s) of " in res.output and ", 7 of them room's" in res.output
+    assert "warning" not in res.output
+    # post's own calendar audited as room's: said, not silently done
+    res = runner.invoke(app, ["check", str(src), str(tmp_path / "P" / "calendars" / "post.ics"),
+                              "--operator", "room"])
+    assert "warning:" in res.output and "says it is post's calendar" in res.output, res.output
+    assert ", 0 of them room's" in res.output
