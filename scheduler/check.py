@@ -426,6 +426,15 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> 
         # X-MICROSOFT-CDO-ALLDAYEVENT:TRUE): the days, as the calendar shows them
         start = start.date()
         end_v = end_v.date() if isinstance(end_v, dt.datetime) else start + dt.timedelta(1)
+    elif (isinstance(start, dt.datetime) and start.tzinfo is not None
+          and (end_v is None or isinstance(end_v, dt.datetime) and end_v.tzinfo is not None)
+          and _midnight_to_midnight(ev, start.astimezone(tz),
+                                    end_v.astimezone(tz) if end_v is not None else None)):
+        # the same local midnights written in UTC (``DTSTART:20270206T070000Z``) or another
+        # zone: midnight in the operator's zone makes them all-day
+        first = start.astimezone(tz).date()
+        end_v = end_v.astimezone(tz).date() if end_v is not None else first + dt.timedelta(1)
+        start = first
     if not isinstance(start, dt.datetime):  # all-day: the days are what the calendar shows
         last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)

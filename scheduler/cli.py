@@ -117,6 +117,7 @@ def solve(
         _check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
+        foreign = announced.foreign if announced is not None else []
     except ScenarioError as exc:
         _err(exc.render())
         raise typer.Exit(2) from None
@@ -148,6 +149,10 @@ def solve(
             _err("")
         # a re-plan's publishing state (what the previous calendars published) comes with
         # every plan solve() returns: read_previous reads it, solve() sets it
+        if previous is not None and foreign:
+            _err(f"tourney: warning: the previous plan {previous} has events of "
+                 f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
+                 f"alone (not cancelled, not in the new calendars)")
         if previous is None and holds_plan(out):
             # not a re-plan: a changed event must still not keep its SEQUENCE and DTSTAMP
             plan.replaced_events, plan.replaced_dtstamp = replaced_events(out, plan.lineage)
@@ -279,6 +284,14 @@ def check(
     except ScheduleError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
+    if operator is not None and schedule.suffix.lower() == ".ics":
+        from scheduler.check import calendar_operator  # start-up time
+
+        named = calendar_operator(sc, schedule)
+        if named is not None and named != operator:
+            _err(f"tourney: warning: {schedule} says it is {named}'s calendar "
+                 f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
+                 f"audited as {operator}'s")
     violations = audit(sc, read)
     table = violation_table(violations)
     from scheduler.limits import MAX_LINES_SHOWN, cap_lines  # start-up time
@@ -303,7 +316,12 @@ def check(
                               "violation(s) (--format csv lists every one)"):
             typer.echo(line)
         n = len({(p.tid, p.occurrence) for p in read.placed})
-        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}"
+        own = ""
+        if read.operators is not None:  # one operator's calendar: how many are its own
+            mine = {(p.tid, p.occurrence) for p in read.placed
+                    if read.operators & set(p.tournament.operators)}
+            own = f", {len(mine)} of them {', '.join(sorted(read.operators))}'s"
+        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
                    + ("" if read.licenses is not None else
                       " (no licenses.csv beside it: fees not checked)"))
     for line in cap_lines(read.unmatched, MAX_LINES_SHOWN, "event(s) not matched"):
@@ -374,6 +392,10 @@ def publish(
                     f"{exc}). Please report this; TOURNEY_DEBUG=1 shows details.", [password]))
         raise typer.Exit(3) from None
     typer.echo(summary(results, url), nl=False)
+    from scheduler.export.caldav import warnings  # start-up time
+
+    for line in warnings(results):
+        _err(f"tourney: warning: {line}")
 
 
 @app.command()

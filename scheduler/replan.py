@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -142,6 +143,56 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
     return out
 
 
+def series_tournament(s: PreviousSeries) -> str:
+    """The tournament of a previous series: X-TOURNEY-TOURNAMENT, else what its UID names
+    (a series of an earlier version)."""
+    p = parse_uid(s.uid)
+    return s.tournament_id or (p.tournament_id if p is not None and p.tournament_id else "")
+
+
+def series_history(scenario: Scenario, s: PreviousSeries) -> bool:
+    """A previous series whose nights are all before the new horizon (last year's): history,
+    neither inherited nor cancelled, its UID never given to a new series."""
+    return not s.nights or s.nights[-1] < scenario.horizon.start
+
+
+def series_uids(scenario: Scenario, wanted: list[tuple[str, str, list[dt.date]]],
+                previous: list[PreviousSeries], events: list[PreviousEvent]) -> list[str]:
+    """The UID of each new weekly series, ``wanted``: (its fresh UID,
+    :func:`scheduler.uid.series_uid`; tournament id; nights). A series inherits the UID of a
+    previous live series of the same tournament on the same weekday that is not history
+    (:func:`series_history`), whatever that UID's form (another weekday label, another UID
+    domain, an earlier version's UID): announced nights keep their identity, and a change
+    of its nights raises its SEQUENCE. When several could, the one with the fresh UID, then
+    the most nights in common, then the smallest UID. Otherwise it gets its fresh UID, or,
+    when that UID is held by any previous event (last year's series, another live series) but
+    a cancelled series of this horizon (which it revives), the fresh UID with ``-2``,
+    ``-3``, ... after ``.series``."""
+    live = [p for p in previous if not series_history(scenario, p)]
+    claimed: set[str] = set()
+    revivable = {e.uid for e in events
+                 if e.cancelled and e.rrule and e.last_day >= scenario.horizon.start}
+    taken = ({e.uid for e in events} | {p.uid for p in previous}) - revivable
+    out = []
+    for fresh, tid, nights in wanted:
+        wd = nights[0].weekday()
+        cands = [p for p in live if p.uid not in claimed and series_tournament(p) == tid
+                 and p.nights[0].weekday() == wd]
+        if cands:
+            best = min(cands, key=lambda p: (p.uid != fresh, -len(set(p.nights) & set(nights)),
+                                             p.uid))
+            uid = best.uid
+        else:
+            uid, n = fresh, 1
+            local, _, rhs = fresh.partition("@")
+            while uid in taken or uid in claimed:
+                n += 1
+                uid = f"{local}-{n}@{rhs}"
+        claimed.add(uid)
+        out.append(uid)
+    return out
+
+
 @dataclass(frozen=True)
 class PreviousEvent:
     """Any event the previous calendars published (occurrence, series or deadline)."""
@@ -159,10 +210,12 @@ class PreviousEvent:
     deadline: str = ""
     """X-TOURNEY-DEADLINE (mt-notice, me-report, ...) of a deadline event."""
     rrule: str = ""
+    """The RRULE of a recurring event (a cancelled series), as written."""
     kind: str = ""
     """X-TOURNEY-KIND of the event (occurrence, series, notice, application, report); empty
     in calendars written before the property existed."""
-    """The RRULE of a recurring event (a cancelled series), as written."""
+    description: str = ""
+    """DESCRIPTION as published (a carried cancellation keeps it)."""
 
     @property
     def last_day(self) -> dt.date:
@@ -189,9 +242,10 @@ class PreviousEvent:
 
 
 def _operators_of(ev: object) -> tuple[str, ...]:
-    """X-TOURNEY-OPERATORS of an event (comma-separated operator ids), else ()."""
+    """X-TOURNEY-OPERATORS of an event (operator ids separated by spaces; commas, escaped
+    or not, in files of earlier versions), else ()."""
     text = str(ev.get("X-TOURNEY-OPERATORS", ""))  # type: ignore[attr-defined]
-    return tuple(o.strip() for o in text.split(",") if o.strip())
+    return tuple(dict.fromkeys(o for o in re.split(r"[\s,\\]+", text) if o))
 
 
 def _event_operators(uid: str, ev: object) -> tuple[str, ...]:
@@ -236,7 +290,8 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     str(ev.get("X-TOURNEY-TOURNAMENT", "")),
                     str(ev.get("X-TOURNEY-DEADLINE", "")),
                     _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else "",
-                    str(ev.get("X-TOURNEY-KIND", "")).strip().lower()))
+                    str(ev.get("X-TOURNEY-KIND", "")).strip().lower(),
+                    str(ev.get("DESCRIPTION", ""))))
                 owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
                 if owner or f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(owner or f.stem)
@@ -244,6 +299,19 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     hosts.setdefault(uid, set()).update(_event_operators(uid, ev))
     return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))
             for _, e in sorted(found.items())]
+
+
+def licence_deadline_uids(events: list[PreviousEvent]) -> dict[str, str]:
+    """The UIDs of the previous calendars' live Maine licence deadlines by their local part
+    (``application-due-<licence id>``, ...): a re-plan keeps them, whatever UID domain or
+    form (an earlier version's) they were announced with."""
+    out: dict[str, str] = {}
+    for e in events:
+        p = parse_uid(e.uid)
+        if e.cancelled or p is None or p.licence_id is None:
+            continue
+        out.setdefault(e.uid.rpartition("@")[0] or e.uid, e.uid)
+    return out
 
 
 def _text(value: object) -> str:
@@ -280,7 +348,9 @@ class Previous(list[Announced]):
     :class:`Announced`), and what its calendars published, which a re-plan's calendars must
     update or cancel: ``series`` (weekly series, :func:`previous_series`), ``events`` (every
     event, :func:`previous_events`) and ``dtstamp`` (the latest DTSTAMP,
-    :func:`previous_dtstamp`; the re-plan's calendars are stamped later).
+    :func:`previous_dtstamp`; the re-plan's calendars are stamped later); ``foreign``: the
+    ids of the previous plan's operators that are not in the scenario (their occurrences and
+    events are left out: neither kept nor cancelled).
 
     ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so
     the calendars a Python caller writes are those ``tourney solve --previous`` writes. A
@@ -289,21 +359,31 @@ class Previous(list[Announced]):
 
     def __init__(self, announced: Iterable[Announced] = (), *,
                  series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),
-                 dtstamp: dt.datetime | None = None) -> None:
+                 dtstamp: dt.datetime | None = None, foreign: Iterable[str] = ()) -> None:
         super().__init__(announced)
         self.series = list(series)
         self.events = list(events)
         self.dtstamp = dtstamp
+        self.foreign = list(foreign)
 
 
 def read_previous(scenario: Scenario, path: str | Path) -> Previous:
     """The occurrences of a previous plan: ``schedule.csv`` of a plan directory (or the file
     itself), or an ``.ics`` calendar (events with X-TOURNEY-TOURNAMENT or a product UID).
     Occurrences of tournaments no longer in the scenario are kept (they will be cancelled).
-    With them, what its calendars published (:class:`Previous`). Raises
-    :class:`PreviousError`, also when one of its calendars cannot be read."""
-    return Previous(_announced(scenario, Path(path)), series=previous_series(path),
-                    events=previous_events(path), dtstamp=previous_dtstamp(path))
+    With them, what its calendars published (:class:`Previous`), of the scenario's operators
+    only (:func:`own_previous`). Raises :class:`PreviousError`, also when one of its calendars
+    cannot be read, or when the plan is of other operators than the scenario's."""
+    announced, foreign = own_previous(scenario, path, _announced(scenario, Path(path)))
+    ids = {o.id for o in scenario.operators}
+
+    def ours(operators: tuple[str, ...]) -> bool:
+        # an event of operators none of which is in the scenario is left alone
+        return not operators or bool(set(operators) & ids)
+
+    return Previous(announced, series=[s for s in previous_series(path) if ours(s.operators)],
+                    events=[e for e in previous_events(path) if ours(e.operators)],
+                    dtstamp=previous_dtstamp(path), foreign=foreign)
 
 
 def _announced(scenario: Scenario, p: Path) -> list[Announced]:
@@ -343,6 +423,69 @@ def _announced(scenario: Scenario, p: Path) -> list[Announced]:
             hosts.setdefault(key, []).append(r["operator_id"])
     found = [replace(a, operators=tuple(hosts.get(k, ()))) for k, a in out.items()]
     return sorted(found, key=lambda a: (a.tournament_id, a.first_day, a.uid))
+
+
+def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str, str | None]:
+    """The operators a previous plan is of: operator id -> name (None when the plan does not
+    say it). Ids from its occurrences (``previous``) and calendars; names from the calendar
+    names of its per-operator calendars (``<scenario name> — <operator name>``)."""
+    def calname(cal: object) -> str:
+        # NAME (RFC 7986) else X-WR-CALNAME, which icalendar leaves TEXT-escaped
+        text = str(cal.get("NAME") or cal.get("X-WR-CALNAME") or "")  # type: ignore[attr-defined]
+        return re.sub(r"\\([\\,;])", r"\1", text).replace("\\n", " ").replace("\\N", " ")
+
+    p = Path(path)
+    out: dict[str, str | None] = {o: None for a in previous for o in a.operators}
+    files = sorted((p / "calendars").glob("*.ics")) if p.is_dir() else [p]
+    whole = ""
+    if p.is_dir() and (p / "calendar.ics").is_file():
+        try:
+            whole = calname(Calendar.from_ical((p / "calendar.ics").read_bytes()))
+        except Exception:
+            whole = ""
+    for f in files:
+        try:
+            cal = Calendar.from_ical(f.read_bytes())
+        except Exception:
+            continue
+        oid = str(cal.get("X-TOURNEY-OPERATOR", "")) or (f.stem if p.is_dir() else "")
+        if not oid:
+            continue
+        name = calname(cal)
+        prefix = f"{whole} — "
+        out[oid] = (name[len(prefix):] if whole and name.startswith(prefix)
+                    else name.rpartition(" — ")[2] or None)
+    return out
+
+
+def own_previous(scenario: Scenario, path: str | Path, previous: list[Announced]
+                 ) -> tuple[list[Announced], list[str]]:
+    """The previous plan's occurrences a re-plan of ``scenario`` manages, and the ids of the
+    previous plan's operators that are not in the scenario (their events are left alone:
+    neither kept nor cancelled). Raises :class:`PreviousError` when the previous plan has no
+    operator in common with the scenario (the same id, and the same name where the plan
+    names it): another organization's plan, whose lineage a re-plan would take over and
+    whose events it would cancel."""
+    theirs = previous_operators(path, previous)
+    if not theirs:
+        return previous, []
+    mine = {o.id: o.name for o in scenario.operators}
+    common = [o for o, name in theirs.items() if o in mine
+              and (name is None or name.strip().casefold() == mine[o].strip().casefold())]
+    if not common:
+        def show(ops: dict[str, str | None]) -> str:
+            return ", ".join(f"{o} ({n})" if n else o for o, n in sorted(ops.items()))
+
+        raise PreviousError(
+            f"{path} is a plan of other operators ({show(theirs)}) than this scenario's "
+            f"({show(dict(mine))}): not an earlier plan of this organization, so it cannot "
+            f"be re-planned from (that would take over its calendar identity and cancel its "
+            f"events). Give the previous plan of this scenario's organization, or none (if "
+            f"the operators were only renamed, re-plan with their earlier names first). Nothing "
+            f"was written")
+    gone = sorted(o for o in theirs if o not in mine)
+    kept = [a for a in previous if not a.operators or set(a.operators) & mine.keys()]
+    return kept, gone
 
 
 def _play(ev: object) -> str:

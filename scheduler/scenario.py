@@ -76,6 +76,10 @@ def _uid_domain(v: str) -> str:
         raise ValueError(f"expected a domain name your organization controls, lower case, "
                          f"e.g. legion-post-88.example.org (it ends every calendar UID, "
                          f"RFC 5545 §3.8.4.7), got {v!r}")
+    long = [label for label in v.split(".") if len(label) > 63]
+    if long:
+        raise ValueError(f"a domain name's labels are at most 63 characters long (RFC 1035 "
+                         f"§2.3.4), but {long[0]!r} in {v!r} has {len(long[0])}")
     return v
 
 

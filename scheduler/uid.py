@@ -6,7 +6,9 @@ a ``@domain`` right-hand side). Every UID tourney writes is
     ``<local>@<host>.<lineage>.<domain>``
 
 - ``<local>`` says what the event is: ``<tournament>-<n>`` (an occurrence),
-  ``<tournament>[.<weekday>].series`` (a weekly series of Montana small-stakes nights),
+  ``<tournament>[.<weekday>].series[-<n>]`` (a weekly series of Montana small-stakes
+  nights; ``-<n>``, n >= 2, when an earlier series of the lineage, e.g. last year's, holds
+  the UID without it),
   ``notice-<operator>.<occurrence local>`` (MT-NOTICE deadline of an occurrence),
   ``application-opens-<licence id>``, ``application-due-<licence id>``,
   ``report-<licence id>[-YYYY-MM]`` (Maine licence deadlines);
@@ -46,7 +48,7 @@ DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "repor
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
 _OCC = re.compile(rf"^(?P<tid>{_ID})-(?P<occ>\d+)$")
-_SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series$")
+_SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series(?:-\d+)?$")
 _NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}-\d+)$")
 _LEGACY_NOTICE = re.compile(rf"^notice-(?P<uid>.+\.tourney)-(?P<op>{_ID})$")
 _LICENCE = re.compile(r"^(?P<kind>application-opens|application-due|report)-(?P<lid>[^/@]+/"
@@ -77,12 +79,20 @@ class Uid:
 # --------------------------------------------------------------------------- identity
 def lineage_key(scenario: Scenario) -> str:
     """The lineage key of a fresh plan of ``scenario``: the first ten hex digits of the
-    SHA-256 of its name, horizon, operator ids and UID domains (scenario and operators).
-    Another year (horizon), another scenario (name), another organization (operators,
-    domain) gives another key; editing tournaments, times or ``notice_from`` does not."""
-    data = [scenario.name, scenario.horizon.start.isoformat(), scenario.horizon.end.isoformat(),
-            scenario.uid_domain or "",
-            sorted([o.id, o.uid_domain or ""] for o in scenario.operators)]
+    SHA-256 of the JSON list ``[name, horizon start, horizon end, [[id, name, address,
+    jurisdiction, organized_on, UID domain], ...]]`` (one entry per operator, sorted; the UID
+    domain is the one its events get, :func:`domain`, so writing the default
+    ``tourney.invalid`` is the same as not setting it).
+
+    Another year (horizon), another scenario (name), another organization (a copied example
+    with its own operator names or addresses, or its own ``uid_domain``) gives another key;
+    editing tournaments, times or ``notice_from`` does not, and the same input always gives
+    the same key."""
+    ops = sorted([o.id, o.name, o.address or "", o.jurisdiction,
+                  o.organized_on.isoformat() if o.organized_on else "", domain(scenario, o.id)]
+                 for o in scenario.operators)
+    data = [scenario.name, scenario.horizon.start.isoformat(),
+            scenario.horizon.end.isoformat(), ops]
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:LINEAGE_DIGITS]
 

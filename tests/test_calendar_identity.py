@@ -103,10 +103,12 @@ def _files(folder: Path) -> dict[str, bytes]:
 # =========================================================================== 1. identity
 def test_uid_names_the_domain_and_the_lineage(tmp_path: Path) -> None:
     # lineage key = first 10 hex digits of SHA-256 of the JSON list [name, horizon start,
-    # horizon end, uid_domain, [[operator id, operator uid_domain], ...] sorted]
+    # horizon end, [[operator id, name, address, jurisdiction, organized_on, UID domain],
+    # ...] sorted]
     src = _write(tmp_path, "a", _data(domain="legion-post-88.example.org"))
-    text = ('["Club 2027","2027-03-01","2027-03-31","legion-post-88.example.org",'
-            '[["post",""],["room",""]]]')
+    text = ('["Club 2027","2027-03-01","2027-03-31",['
+            '["post","Legion Post 88","","ME","1946-05-12","legion-post-88.example.org"],'
+            '["room","Bitterroot Card Room","","MT","","legion-post-88.example.org"]]]')
     key = hashlib.sha256(text.encode()).hexdigest()[:10]
     assert lineage_key(load_scenario(src)) == key
     out = tmp_path / "A"

@@ -52,7 +52,7 @@ from icalendar import Calendar, Component
 
 from scheduler.scenario import ID_PATTERN
 from scheduler.timing import notice_due
-from scheduler.uid import LINEAGE_PROPERTY, licence_day
+from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, licence_day
 from scheduler.uid import parse as parse_uid
 
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
@@ -430,6 +430,8 @@ class OperatorResult:
     unchanged: int
     others: int = 0
     """Events of other plan lineages in the collection, left alone."""
+    default_domain: bool = False
+    """This plan's UIDs end in the default ``tourney.invalid`` (no ``uid_domain`` set)."""
 
 
 class LineageConflict(PublishError):
@@ -471,10 +473,31 @@ def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer, *,
                 server.put(ch.href, ch.data, ch.etag, new=ch.action == "create")
         results.append(OperatorResult(cal.operator_id, url, made, plan.count("create"),
                                       plan.count("update"), plan.count("delete"),
-                                      len(plan.unchanged), plan.others))
+                                      len(plan.unchanged), plan.others,
+                                      _default_domain(cal)))
         if done is not None:
             done.append(cal.operator_id)
     return results
+
+
+def _default_domain(cal: OperatorCalendar) -> bool:
+    return any((p := parse_uid(uid)) is not None and p.domain == DEFAULT_DOMAIN
+               for uid in (*cal.resources, *cal.cancelled))
+
+
+def warnings(results: Sequence[OperatorResult]) -> list[str]:
+    """What ``tourney publish`` warns about (one line each): a calendar shared with other
+    plan lineages while this plan's UIDs end in the default ``tourney.invalid``. Lineage
+    keys keep such plans apart (``scheduler.uid.lineage_key``), but only a ``uid_domain``
+    the organization controls makes its UIDs its own (RFC 5545 §3.8.4.7)."""
+    shared = [r for r in results if r.others and r.default_domain]
+    if not shared:
+        return []
+    where = ", ".join(f"{r.operator_id} ({r.others} of other plans)" for r in shared)
+    return [f"calendar(s) {where} are shared with other plans, and this plan's UIDs end in "
+            f"the default {DEFAULT_DOMAIN}: set uid_domain in the scenario to a domain your "
+            f"organization controls (docs/scenario.md), so that no other organization's "
+            f"plan can take its UIDs"]
 
 
 def summary(results: Sequence[OperatorResult], url: str) -> str:

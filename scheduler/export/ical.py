@@ -23,7 +23,8 @@ mapped to bytes and writes nothing. Components are built with the ``icalendar`` 
   does). schedule.csv gives each night the series UID and its RECURRENCE-ID
   (:func:`render`'s identity).
 - Montana events carry X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do
-  not show; occurrences, series and cancellations carry X-TOURNEY-OPERATORS.
+  not show; occurrences, series and cancellations carry X-TOURNEY-OPERATORS (the operator
+  ids separated by spaces: a comma is a list separator to vobject and Radicale).
 - Re-plans: dropped events are published as STATUS:CANCELLED (with the value type they had),
   and every cancellation is carried into later versions until its date has passed.
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
@@ -55,6 +56,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from scheduler.export.checklist import checklist, readings
 from scheduler.plan import Plan, Row
+from scheduler.replan import licence_deadline_uids, series_history, series_uids
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
     MT_NOTICE_DAYS,
@@ -68,11 +70,11 @@ from scheduler.uid import (
     LINEAGE_PROPERTY,
     inherited_lineage,
     licence_day,
-    licence_uid,
     lineage_key,
     notice_uid,
     series_uid,
 )
+from scheduler.uid import licence_uid as new_licence_uid
 from scheduler.uid import parse as parse_uid
 
 PRODID = "-//tourney//tourney 0.1//EN"
@@ -278,6 +280,16 @@ def ical_bytes(component: Component) -> bytes:
                     for line in component.content_lines() if line)
 
 
+def operators_value(ops: Iterable[str]) -> str:
+    """X-TOURNEY-OPERATORS of an event: its operator ids separated by single spaces.
+
+    Not commas: vobject (and so Radicale) reads an unescaped comma as a list separator and
+    keeps the first item only, and icalendar does not unescape ``\\,`` in an X- property;
+    operator ids never contain a space (``ID_PATTERN``), and both libraries read a space
+    back as written."""
+    return " ".join(ops)
+
+
 # --------------------------------------------------------------------------- calendar
 def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
@@ -350,7 +362,7 @@ def _cancellation(uid: str, stamp: dt.datetime, summary: str, sequence: int,
     if last is not None:
         ev.add("dtend", last)
     if ops:
-        ev.add("x-tourney-operators", ",".join(ops))
+        ev.add("x-tourney-operators", operators_value(ops))
     a = first.date() if isinstance(first, dt.datetime) else first
     b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
     return _Item((key, uid), frozenset(ops), ev, tzid, (a, max(a, b)))
@@ -468,6 +480,8 @@ def _vanished_items(plan: Plan, stamp: dt.datetime, written: set[str]) -> Iterab
             _KIND_OF_UID.get(parsed.kind, "") if parsed is not None else "")
         if kind:
             item.event.add("x-tourney-kind", kind)
+        if old.cancelled and old.description:
+            item.event.add("description", old.description)  # carried as it was published
         yield item
 
 
@@ -557,6 +571,12 @@ def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
 def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     groups = _group(plan)
     series = _weekly_series(groups, plan.scenario, plan_lineage(plan))
+    if plan.previous_series or plan.previous_events:
+        # a re-plan: announced series keep their UIDs, last year's are left to it
+        uids = series_uids(plan.scenario, [(u, m[0][0].tournament_id,
+                                            [rs[0].first_day for rs in m]) for u, m in series],
+                           plan.previous_series, plan.previous_events)
+        series = [(u, m) for u, (_, m) in zip(uids, series, strict=True)]
     in_series = {(rows[0].tournament_id, rows[0].occurrence)
                  for _, members in series for rows in members}
     for (tid, occ), rows in sorted(groups.items()):
@@ -576,6 +596,8 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             item.event["SEQUENCE"] = max(seq, max(rs[0].sequence for rs in members))
         yield item
     for old in sorted(before.values(), key=lambda s: s.uid):
+        if series_history(plan.scenario, old):
+            continue  # last year's series (all nights before the horizon): left alone
         # a series the new plan no longer writes (pattern changed or tournament dropped):
         # cancelled with its recurrence, so it is history only after its last night
         ev = _new_event(old.uid, stamp, f"Cancelled: {old.title}", old.sequence + 1)
@@ -588,7 +610,7 @@ def _occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             ev.add("x-tourney-tournament", old.tournament_id)
         ev.add("x-tourney-kind", "series")
         if old.operators:
-            ev.add("x-tourney-operators", ",".join(old.operators))
+            ev.add("x-tourney-operators", operators_value(old.operators))
         yield _Item((_midnight(old.nights[0]), old.uid), frozenset(old.operators), ev, None,
                     (old.nights[0], old.nights[-1]))
 
@@ -642,7 +664,8 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: s
     lines += readings(scenario)
     ev.add("description", _text("\n".join(lines)))
     ev.add("x-tourney-tournament", tid)
-    ev.add("x-tourney-operators", ",".join(dict.fromkeys(r.operator_id for r in rows)))
+    ev.add("x-tourney-operators",
+           operators_value(dict.fromkeys(r.operator_id for r in rows)))
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
@@ -848,6 +871,14 @@ def _report_periods(lic: License) -> list[dt.date]:
 
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     lineage = plan_lineage(plan)
+    announced = licence_deadline_uids(plan.previous_events)
+
+    def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str,
+                    lineage: str, suffix: str = "") -> str:
+        # a re-plan keeps an announced deadline's UID (its domain may have changed since)
+        fresh = new_licence_uid(scenario, kind, licence_id, operator_id, lineage, suffix)
+        return announced.get(fresh.rpartition("@")[0], fresh)
+
     for lic in plan.license_list:
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
             continue
