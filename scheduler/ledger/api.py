@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import pandas as pd
-from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, func, select
+from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 from sqlalchemy.orm import Session
 
 from scheduler.ledger.models import (
@@ -731,8 +731,8 @@ def _text(v: Any) -> str:
 
 
 def _value(col: Any, text: str, where: str) -> Any:
-    if text == "":
-        return None
+    if text == "":  # an empty cell: NULL, or the empty text of a column that has no NULL
+        return "" if not col.nullable and isinstance(col.type, String) else None
     try:
         if isinstance(col.type, Boolean):
             if text not in ("true", "false"):
@@ -780,6 +780,12 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
         conn = s.connection()
         ids: dict[tuple[str, str], int] = {}
 
+        # the keys the ledger holds already, of the tables the file has rows of
+        for name in sorted({r.get("table") or "" for r in rows} & set(by_name)):
+            t = by_name[name]
+            for k, i in conn.execute(select(t.c.key, t.c.id)):
+                ids[(name, k)] = i
+
         def resolve_key(table: Any, key: str, where: str) -> int:
             if (table.name, key) not in ids:
                 found = conn.execute(select(table.c.id).where(table.c.key == key)).scalar()
@@ -798,9 +804,7 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             key = r.get("key") or ""
             if not re.fullmatch(r"[0-9a-f]{32}", key):
                 raise LedgerError(f"{where}: key {key!r} is not 32 hex digits")
-            exists = conn.execute(select(t.c.id).where(t.c.key == key)).scalar()
-            if exists is not None:
-                ids[(t.name, key)] = exists
+            if (t.name, key) in ids:
                 skipped += 1
                 continue
             values: dict[str, Any] = {}
