@@ -791,7 +791,8 @@ def deadlines_command(
         typer.echo(render(df), nl=False)
         counts = df["state"].value_counts()
         typer.echo(", ".join(f"{counts[s]} {s}" for s in counts.index.sort_values())
-                   + ("" if lg is not None else " (no ledger: nothing marked done)"))
+                   + (f" (done from the ledger {lg.where})" if lg is not None
+                      else " (no ledger: nothing marked done)"))
 
 
 def main() -> None:

@@ -148,7 +148,12 @@ class Ledger:
             if self.dialect == "sqlite":
                 self._engine = _sqlite_engine(self.url)
             else:
-                self._engine = create_engine(self.url, pool_pre_ping=True)
+                try:
+                    self._engine = create_engine(self.url, pool_pre_ping=True)
+                except ImportError as exc:  # the driver is an extra: tourney[postgres]
+                    raise LedgerError(f"--ledger {redacted(self.url)}: the PostgreSQL driver "
+                                      f"is not installed ({exc.name}); pip install "
+                                      "'tourney[postgres]'") from None
         return self._engine
 
     def dispose(self) -> None:
