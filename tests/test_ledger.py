@@ -263,6 +263,29 @@ def test_adopt_records_lineage_version_uids_and_licences(ledger: Ledger, plan: P
         api.adopt(ledger, moved, organization="Someone Else")
 
 
+def test_adopt_records_what_a_replan_cancels(adopted: Ledger, plan: Path) -> None:
+    # version 2 drops deep#1: its calendar cancels the event (STATUS:CANCELLED, SEQUENCE 1)
+    v2 = write_plan(plan.parent / "v2")
+    rows = (v2 / "schedule.csv").read_text().splitlines(keepends=True)
+    (v2 / "schedule.csv").write_text("".join(r for r in rows if not r.startswith("deep,")))
+    (v2 / "calendars").mkdir()
+    (v2 / "calendars" / "room-a.ics").write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tourney//EN\r\nBEGIN:VEVENT\r\n"
+        f"UID:{_uid('deep', 1, 'room-a')}\r\nDTSTAMP:20270101T000000Z\r\n"
+        "DTSTART;VALUE=DATE:20270305\r\nDTEND;VALUE=DATE:20270308\r\nSEQUENCE:1\r\n"
+        "STATUS:CANCELLED\r\nSUMMARY:Cancelled: Deepstack\r\nEND:VEVENT\r\n"
+        "END:VCALENDAR\r\n")
+    a = api.adopt(adopted, v2)
+    assert (a.version, a.confirmed, a.cancelled) == (2, 3, 1)
+    ev = adopted.events()
+    gone = ev[(ev["version"] == 2) & (ev["tournament_id"] == "deep")]
+    assert list(zip(gone["status"], gone["sequence"], gone["first_day"], gone["last_day"],
+                    strict=True)) == [("CANCELLED", 1, d("2027-03-05"), d("2027-03-07"))]
+    with pytest.raises(LedgerError, match="deep#1 is cancelled in plan version 2"):
+        api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
+                        last_day=d("2027-03-07"), today=TODAY)
+
+
 def test_adopt_refuses_a_folder_that_is_not_a_plan(ledger: Ledger, tmp_path: Path) -> None:
     with pytest.raises(LedgerError, match="schedule.csv is missing"):
         api.adopt(ledger, tmp_path)
@@ -523,7 +546,7 @@ def _ready(p: subprocess.Popen[str]) -> float:
 
 def test_a_killed_bulk_import_leaves_the_ledger_unchanged_or_complete(
         ledger: Ledger, tmp_path: Path) -> None:
-    n = 5_000
+    n = 10_000
     path = _big_export(tmp_path, n)
     # how long the import itself takes here, from "ready" to its end
     p = _import_process(ledger.url, path)
@@ -572,7 +595,7 @@ print("done")
 
 
 def test_two_people_recording_at_once_lose_nothing(adopted: Ledger) -> None:
-    per = 25
+    per = 15
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, adopted.url, who, str(per)],
                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for who in ("ann", "bob")]

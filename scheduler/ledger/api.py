@@ -786,7 +786,29 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             for k, i in conn.execute(select(t.c.key, t.c.id)):
                 ids[(name, k)] = i
 
+        # rows are inserted in batches of one table (executemany), flushed before a row
+        # refers to one of them and at the end
+        batch: list[dict[str, Any]] = []
+        batch_table: list[Any] = []
+        in_batch: set[tuple[str, str]] = set()
+
+        def flush() -> None:
+            if not batch:
+                return
+            t = batch_table[0]
+            conn.execute(t.insert(), batch)
+            keys = [b["key"] for b in batch]
+            for j in range(0, len(keys), 500):
+                for k, i in conn.execute(select(t.c.key, t.c.id)
+                                         .where(t.c.key.in_(keys[j:j + 500]))):
+                    ids[(t.name, k)] = i
+            batch.clear()
+            batch_table.clear()
+            in_batch.clear()
+
         def resolve_key(table: Any, key: str, where: str) -> int:
+            if (table.name, key) in in_batch:
+                flush()
             if (table.name, key) not in ids:
                 found = conn.execute(select(table.c.id).where(table.c.key == key)).scalar()
                 if found is None:
@@ -804,7 +826,7 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             key = r.get("key") or ""
             if not re.fullmatch(r"[0-9a-f]{32}", key):
                 raise LedgerError(f"{where}: key {key!r} is not 32 hex digits")
-            if (t.name, key) in ids:
+            if (t.name, key) in ids or (t.name, key) in in_batch:
                 skipped += 1
                 continue
             values: dict[str, Any] = {}
@@ -821,10 +843,13 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
                     values[c.name] = _value(c, text, where)
                 if values[c.name] is None and not c.nullable:
                     raise LedgerError(f"{where}: column {c.name} is empty")
-            new_id = conn.execute(t.insert().values(**values)).inserted_primary_key
-            assert new_id is not None
-            ids[(t.name, key)] = new_id[0]
+            if batch_table and batch_table[0] is not t:
+                flush()
+            batch_table[:1] = [t]
+            batch.append(values)
+            in_batch.add((t.name, key))
             added += 1
+        flush()
     return Imported(added, skipped)
 
 
