@@ -286,6 +286,38 @@ def test_adopt_records_what_a_replan_cancels(adopted: Ledger, plan: Path) -> Non
                         last_day=d("2027-03-07"), today=TODAY)
 
 
+def _with_rows(folder: Path, drop: str, rows: list[dict[str, str]]) -> Path:
+    """``folder``'s schedule.csv without the lines starting ``drop``, plus ``rows``."""
+    lines = (folder / "schedule.csv").read_text().splitlines(keepends=True)
+    buf = io.StringIO()
+    csv.DictWriter(buf, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n").writerows(rows)
+    (folder / "schedule.csv").write_text(
+        "".join(x for x in lines if not (drop and x.startswith(drop))) + buf.getvalue())
+    return folder
+
+
+def test_an_occurrence_is_its_uid_across_renumbering_replans(ledger: Ledger,
+                                                             tmp_path: Path) -> None:
+    # v1: deep#1 (UID deep-1, Mar 5-7) and deep#2 (UID deep-2, Mar 19-21)
+    v1 = _with_rows(write_plan(tmp_path / "v1"), "", [
+        _row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")])
+    api.adopt(ledger, v1)
+    api.record_held(ledger, "deep#1", first_day=d("2027-03-05"), last_day=d("2027-03-07"),
+                    players=100, today=TODAY)
+    # v2, re-planned after it: the held one is history, and the one left is numbered deep#1
+    # in its schedule.csv, keeping its UID deep-2
+    second = _row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")
+    second["occurrence"] = "1"
+    v2 = _with_rows(write_plan(tmp_path / "v2"), "deep,", [second])
+    api.adopt(ledger, v2)
+    # "deep#1" now means the newest plan's deep#1: not a duplicate of the one held
+    api.record_held(ledger, "deep#1", first_day=d("2027-03-19"), last_day=d("2027-03-21"),
+                    players=90, today=TODAY)
+    held = ledger.held()
+    assert list(zip(held["uid"], held["players"], strict=True)) == [
+        (_uid("deep", 1, "room-a"), 100), (_uid("deep", 2, "room-a"), 90)]
+
+
 def test_adopt_refuses_a_folder_that_is_not_a_plan(ledger: Ledger, tmp_path: Path) -> None:
     with pytest.raises(LedgerError, match="schedule.csv is missing"):
         api.adopt(ledger, tmp_path)

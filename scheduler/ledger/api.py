@@ -201,7 +201,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         s.flush()
         known_ops = {o.operator_id: o for o in s.scalars(
             select(Operator).where(Operator.organization_id == org.id))}
-        seen: set[tuple[str, int, str]] = set()
+        seen: set[tuple[str, str, str]] = set()  # (uid, operator, recurrence-id)
         for i, r in enumerate(rows, start=2):
             where = f"{schedule_path} line {i}"
             try:
@@ -217,7 +217,10 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                     license_id=r.get("license_id", ""), **_entry(by))
             except (KeyError, ValueError, AttributeError) as exc:
                 raise LedgerError(f"{where}: not a schedule.csv row of tourney ({exc})") from None
-            seen.add((tid, occ, oid))
+            ident = (ev.uid, oid, str(ev.recurrence_id or ""))
+            if ident in seen:
+                raise LedgerError(f"{where}: UID {ev.uid} at {oid} is listed twice")
+            seen.add(ident)
             s.add(ev)
             if oid not in known_ops:
                 known_ops[oid] = Operator(organization_id=org.id, operator_id=oid,
@@ -225,16 +228,17 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                 s.add(known_ops[oid])
         n_cancelled = 0
         for tid, occ, oid, uid_, seq, day in cancelled:
-            if (tid, occ, oid) in seen:
+            if (uid_, oid, "") in seen:
                 continue
-            seen.add((tid, occ, oid))
+            seen.add((uid_, oid, ""))
             before = s.scalar(select(PlanEvent).join(PlanVersion).where(
                 PlanVersion.lineage_id == lin.id, PlanEvent.uid == uid_,
                 PlanEvent.operator_id == oid).order_by(PlanVersion.version.desc()).limit(1))
             op = known_ops.get(oid)
             s.add(PlanEvent(
                 version_id=version.id, uid=uid_, sequence=seq, recurrence_id=None,
-                status="CANCELLED", tournament_id=tid, occurrence=occ, operator_id=oid,
+                status="CANCELLED", tournament_id=tid,
+                occurrence=before.occurrence if before else occ, operator_id=oid,
                 jurisdiction=before.jurisdiction if before else (op.jurisdiction if op else ""),
                 type=before.type if before else "", charitable=bool(before and before.charitable),
                 title=before.title if before else tid, first_day=day,
@@ -287,6 +291,9 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
     else:
         q = q.where(PlanEvent.uid == occurrence.strip())
     found = list(s.scalars(q.order_by(PlanEvent.id)))
+    if m and any(e.status == "CONFIRMED" for e in found):
+        # TOURNAMENT#N is the newest plan's numbering; a cancelled event keeps an old number
+        found = [e for e in found if e.status == "CONFIRMED"]
     if operator is not None:
         others = sorted({e.operator_id for e in found if e.operator_id != operator})
         found = [e for e in found if e.operator_id == operator]
@@ -433,14 +440,15 @@ def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = 
 def _add_outcome(s: Session, ev: PlanEvent, outcome: str, corrects: int | None,
                  note: str | None, by: str | None, **figures: Any) -> Held:
     org = _org_of(ev)
-    same = {"organization_id": org.id, "tournament_id": ev.tournament_id,
-            "occurrence": ev.occurrence, "operator_id": ev.operator_id}
+    same = {"organization_id": org.id, "uid": ev.uid, "recurrence_id": ev.recurrence_id,
+            "operator_id": ev.operator_id}
     dup = s.scalar(_current(Held).filter_by(**same).limit(1))
     _check_corrects(s, Held, corrects, dup, same,
                     f"{ev.tournament_id}#{ev.occurrence} at {ev.operator_id}"
                     + (f" ({dup.outcome})" if dup is not None else ""))
     entry = Held(organization_id=org.id, operator_id=ev.operator_id, outcome=outcome,
                  tournament_id=ev.tournament_id, occurrence=ev.occurrence, uid=ev.uid,
+                 recurrence_id=ev.recurrence_id,
                  supersedes_id=corrects, note=note, **figures, **_entry(by))
     s.add(entry)
     s.flush()
@@ -478,9 +486,8 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
             org = _org_of(ev)
-            same: dict[str, Any] = {"organization_id": org.id, "kind": kind,
-                                    "tournament_id": ev.tournament_id,
-                                    "occurrence": ev.occurrence, "operator_id": ev.operator_id}
+            same: dict[str, Any] = {"organization_id": org.id, "kind": kind, "uid": ev.uid,
+                                    "operator_id": ev.operator_id}
             what = f"the MT-NOTICE of {ev.tournament_id}#{ev.occurrence} at {ev.operator_id}"
             fields: dict[str, Any] = {"operator_id": ev.operator_id,
                                       "tournament_id": ev.tournament_id,
@@ -618,12 +625,13 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
     """One row per occurrence outcome recorded (current entries only unless
     ``current=False``): organization, operator_id, tournament_id, occurrence, outcome
     (held/cancelled), first_day, last_day (datetime64), players, entries (Int64),
-    entry_fees_usd, prizes_usd, charity_usd (USD, Float64), uid, note, and the entry's id,
+    entry_fees_usd, prizes_usd, charity_usd (USD, Float64), uid, recurrence_id (a series
+    night's day), note, and the entry's id,
     key, recorded_at (UTC), recorded_by, supersedes_id."""
     return _frame(ledger, Held, ["operator_id", "tournament_id", "occurrence", "outcome",
                                  "first_day", "last_day", "players", "entries",
-                                 "entry_fees_usd", "prizes_usd", "charity_usd", "uid", "note",
-                                 *_META], current)
+                                 "entry_fees_usd", "prizes_usd", "charity_usd", "uid",
+                                 "recurrence_id", "note", *_META], current)
 
 
 def filings_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:

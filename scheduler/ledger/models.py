@@ -104,11 +104,14 @@ class PlanVersion(_Entry, Base):
 class PlanEvent(_Entry, Base):
     """One occurrence at one operator in a plan version: its calendar identity (UID,
     RECURRENCE-ID of a series night, SEQUENCE, STATUS ``CONFIRMED`` or ``CANCELLED``) and its
-    planned days. Shared tournaments have one row per venue, with the same UID."""
+    planned days. Shared tournaments have one row per venue, with the same UID.
+
+    The UID (with the RECURRENCE-ID of a series night) is an occurrence's identity across
+    versions; ``occurrence`` is its number in this version's schedule.csv (a re-plan may
+    number it differently), or, when ``CANCELLED``, its number in the version before."""
 
     __tablename__ = "plan_events"
-    __table_args__ = (UniqueConstraint("version_id", "tournament_id", "occurrence",
-                                       "operator_id"),)
+    __table_args__ = (UniqueConstraint("version_id", "uid", "operator_id", "recurrence_id"),)
     version_id: Mapped[int] = mapped_column(ForeignKey("plan_versions.id"), index=True)
     uid: Mapped[str] = mapped_column(String(300))
     recurrence_id: Mapped[dt.date | None] = mapped_column(Date)
@@ -157,7 +160,8 @@ class Filing(_Fact, Base):
     """A filing with the agency. ``kind``:
 
     - ``mt-notice`` (MT-NOTICE, MCA 23-5-317(1)(d)): the notice of one large-stakes
-      occurrence (``tournament_id``, ``occurrence``, ``uid``) filed on ``filed_on``;
+      occurrence (``uid``; ``tournament_id``/``occurrence`` as then numbered) filed on
+      ``filed_on``;
     - ``me-application`` (ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2): the application for
       the plan's licence ``license_ref`` received on ``filed_on``; ``agency_number`` is the
       licence number issued (empty until issued: record a correction when it comes).
@@ -194,7 +198,9 @@ class LicenceBought(_Fact, Base):
 class Held(_Fact, Base):
     """What became of one occurrence at one operator: ``outcome`` ``held`` (actual
     ``first_day``..``last_day``, players, entries, total entry fees, prizes paid and charity
-    paid, USD) or ``cancelled`` (days and figures empty)."""
+    paid, USD) or ``cancelled`` (days and figures empty). The occurrence is ``uid`` (and
+    ``recurrence_id`` for a night of a weekly series); ``tournament_id``/``occurrence`` name
+    it as the plan version it was recorded against numbered it."""
 
     __tablename__ = "held"
     supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("held.id"), unique=True)
@@ -202,6 +208,7 @@ class Held(_Fact, Base):
     tournament_id: Mapped[str] = mapped_column(String(100))
     occurrence: Mapped[int] = mapped_column(Integer)
     uid: Mapped[str] = mapped_column(String(300))
+    recurrence_id: Mapped[dt.date | None] = mapped_column(Date)
     first_day: Mapped[dt.date | None] = mapped_column(Date)
     last_day: Mapped[dt.date | None] = mapped_column(Date)
     players: Mapped[int | None] = mapped_column(Integer)
