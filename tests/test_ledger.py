@@ -640,6 +640,30 @@ def test_two_people_recording_at_once_lose_nothing(adopted: Ledger) -> None:
     assert len(set(lic["key"])) == 2 * per
 
 
+_SAME = """
+import sys
+from scheduler.ledger import Ledger, LedgerError, api
+try:
+    api.record_cancelled(Ledger(sys.argv[1]), "deep#1", by=sys.argv[2])
+except LedgerError as exc:
+    print(exc)
+    sys.exit(2)
+"""
+
+
+def test_two_people_recording_the_same_occurrence_at_once_record_it_once(
+        adopted: Ledger) -> None:
+    # writers are serialized (SQLite BEGIN IMMEDIATE, a PostgreSQL advisory lock), so the
+    # duplicate check of the second sees the first's entry
+    procs = [subprocess.Popen([sys.executable, "-c", _SAME, adopted.url, who], cwd=REPO,
+                              text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for who in ("ann", "bob")]
+    results = [(p.wait(timeout=120), p.communicate()[0]) for p in procs]
+    assert sorted(code for code, _ in results) == [0, 2], results
+    assert any("is already recorded" in out for _, out in results)
+    assert len(adopted.held(current=False)) == 1
+
+
 # ------------------------------------------------------------------------------ CLI
 def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:
