@@ -213,7 +213,9 @@ def test_migrations_match_the_models_no_drift(ledger: Ledger) -> None:
 
 
 def test_a_ledger_of_the_first_revision_is_upgraded_not_rebuilt(url: str) -> None:
-    # a fixture database made by revision 0001 (the first schema), with an entry in it
+    # a database made by revision 0001 (the first schema), with an entry written as tourney
+    # 0001 wrote it (a plain table construct: independent of today's models)
+    import sqlalchemy as sa
     from alembic import command
 
     lg = Ledger(url)
@@ -221,8 +223,10 @@ def test_a_ledger_of_the_first_revision_is_upgraded_not_rebuilt(url: str) -> Non
     with lg.engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
-    with lg.engine.begin() as conn:  # written as tourney 0001 wrote it
-        conn.execute(Organization.__table__.insert().values(
+    orgs = sa.table("organizations", sa.column("name"), sa.column("key"),
+                    sa.column("recorded_at"), sa.column("recorded_by"))
+    with lg.engine.begin() as conn:
+        conn.execute(orgs.insert().values(
             name="Old Room", key="a" * 32, recorded_by="bob",
             recorded_at=dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC)))
     assert lg.upgrade() == ("0001", lg.head())
@@ -230,6 +234,60 @@ def test_a_ledger_of_the_first_revision_is_upgraded_not_rebuilt(url: str) -> Non
         org = s.scalar(select(Organization))
         assert org is not None and (org.name, org.key, org.recorded_by) == (
             "Old Room", "a" * 32, "bob")
+    lg.dispose()
+
+
+FIXTURE_0001 = REPO / "tests" / "data" / "ledger-0001.sqlite"
+"""A SQLite ledger made by schema revision 0001 (``python tests/test_ledger.py`` at the
+commit that added it): the test plan adopted, deep#1 held and corrected, its MT notice, the
+Maine application, a permit bought and the ME-REPORT filed."""
+
+
+def _make_fixture_0001(path: Path) -> None:  # pragma: no cover - run by hand, once
+    import sqlite3
+
+    lg = Ledger(path)
+    api.init(lg)
+    with tempfile.TemporaryDirectory() as tmp:
+        plan = write_plan(Path(tmp) / "plan")
+        api.adopt(lg, plan, organization="Big Sky Tour", by="ann")
+    first = api.record_held(lg, "deep#1", first_day=d("2027-03-05"), last_day=d("2027-03-07"),
+                            players=180, entries=240, entry_fees_usd="90000",
+                            prizes_usd="84000.50", by="ann", today=TODAY)
+    api.record_held(lg, "deep#1", first_day=d("2027-03-05"), last_day=d("2027-03-07"),
+                    players=181, entries=240, entry_fees_usd="90000", prizes_usd="84000.50",
+                    corrects=first.id, by="bob", today=TODAY)
+    api.record_filed(lg, "mt-notice", occurrence="deep#1", filed_on=d("2027-02-27"),
+                     by="ann", today=TODAY)
+    api.record_filed(lg, "me-application", license_ref=ME_LICENCE, filed_on=d("2027-01-15"),
+                     agency_number="ME-2027-0042", by="ann", today=TODAY)
+    api.record_licence(lg, operator="room-a", agency_number="LS-7",
+                       kind="mt-large-stakes-permit", fee_usd="120",
+                       valid_from=d("2026-07-01"), valid_to=d("2027-06-30"), by="ann")
+    api.record_report(lg, ME_LICENCE, period_end=d("2027-02-21"), filed_on=d("2027-03-01"),
+                      by="ann", today=TODAY)
+    lg.dispose()
+    with sqlite3.connect(path) as conn:  # one self-contained file, no -wal beside it
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.execute("PRAGMA page_size = 1024")  # small pages: a small file in the repo
+        conn.execute("VACUUM")
+
+
+def test_the_committed_0001_fixture_ledger_is_migrated_in_place(tmp_path: Path) -> None:
+    copy = tmp_path / "old.sqlite"
+    shutil.copyfile(FIXTURE_0001, copy)
+    lg = Ledger(copy)
+    assert lg.upgrade() == ("0001", lg.head())
+    held = lg.held(current=False)
+    assert list(zip(held["players"], held["recorded_by"], strict=True)) == [
+        (180, "ann"), (181, "bob")]
+    assert list(lg.held()["prizes_usd"]) == [84000.5]
+    assert list(lg.filings()["kind"]) == ["mt-notice", "me-application"]
+    assert list(lg.licences()["agency_number"]) == ["LS-7"]
+    assert list(lg.reports()["period_end"]) == [dt.datetime(2027, 2, 21)]
+    # and it takes new entries after the migration
+    api.record_cancelled(lg, "prog#1", operator="room-b")
+    assert api.current_entries(lg)["held"] == 2
     lg.dispose()
 
 
@@ -707,3 +765,10 @@ def test_missing_postgres_skips_unless_required(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("TOURNEY_REQUIRE_POSTGRES", "1")
     with pytest.raises(pytest.fail.Exception, match="TOURNEY_REQUIRE_POSTGRES=1"):
         _require_postgres()
+
+
+if __name__ == "__main__":  # pragma: no cover - writes the fixture of revision 0001
+    FIXTURE_0001.parent.mkdir(exist_ok=True)
+    FIXTURE_0001.unlink(missing_ok=True)
+    _make_fixture_0001(FIXTURE_0001)
+    print(f"wrote {FIXTURE_0001}")
