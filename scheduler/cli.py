@@ -770,7 +770,7 @@ def deadlines_command(
     import os
 
     from scheduler.ledger import Ledger, LedgerError
-    from scheduler.ledger.deadlines import deadlines, render
+    from scheduler.ledger.deadlines import STATES, deadlines, render
     from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER
 
     if fmt not in ("table", "csv"):
@@ -790,7 +790,7 @@ def deadlines_command(
     else:
         typer.echo(render(df), nl=False)
         counts = df["state"].value_counts()
-        typer.echo(", ".join(f"{counts[s]} {s}" for s in counts.index.sort_values())
+        typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
                    + (f" (done from the ledger {lg.where})" if lg is not None
                       else " (no ledger: nothing marked done)"))
 

@@ -749,6 +749,13 @@ def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
     # deep#1 was cancelled: its notice (due 2027-02-28) is not needed
     assert (rows[1]["date"], rows[1]["state"], rows[1]["rule"]) == (
         "2027-02-28", "not needed", "MT-NOTICE")
+    r = run(app, ["deadlines", str(plan), "--as-of", "2027-03-01"])
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[1].split()[:4] == ["2027-02-28", "not", "needed", "MT-NOTICE"]
+    # as of 2027-03-01: overdue the ME application (due 2027-02-05); due the ME report
+    # (2027-03-05) and the 2 notices of prog#1 (2027-04-05)
+    assert lines[-1].startswith("3 due, 1 overdue, 1 not needed (done from the ledger")
     out = tmp_path / "export.csv"
     r = run(app, ["ledger", "export", "--out", str(out)])
     assert r.exit_code == 0 and out.exists()
