@@ -561,6 +561,303 @@ def _unwritable(out: Path) -> str | None:
     return None
 
 
+# ------------------------------------------------------------------ the ledger (issue #13)
+# Thin commands over scheduler/ledger/api.py: parse options, call one function, map a
+# LedgerError to exit 2 (nothing written: every command is one transaction).
+import datetime as _dt  # noqa: E402  (the ledger commands' dates; kept with them)
+
+if TYPE_CHECKING:
+    from scheduler.ledger import Ledger
+
+ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="The operating year's ledger: what was announced, filed, bought, "
+                              "held and reported (SQLite file or PostgreSQL URL).")
+record_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="Record one fact in the ledger (append-only; a correction is a "
+                              "new entry: --corrects ID).")
+app.add_typer(ledger_app, name="ledger")
+app.add_typer(record_app, name="record")
+
+LedgerOpt = Annotated[str | None, typer.Option(
+    "--ledger", help="Ledger file (SQLite) or URL (postgresql+psycopg://USER@HOST/DB). "
+                     "Default: $TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")]
+ByOpt = Annotated[str | None, typer.Option(
+    "--by", help="Who records (default: $TOURNEY_USER, else your login name).")]
+CorrectsOpt = Annotated[int | None, typer.Option(
+    "--corrects", help="The id of the entry this one corrects (it stays, superseded).")]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="A remark kept with the entry.")]
+OperatorOpt = Annotated[str | None, typer.Option(
+    "--operator", help="The operator (venue) it is about, when the occurrence is shared.")]
+LineageOpt = Annotated[str | None, typer.Option(
+    "--lineage", help="The plan lineage (10 hex digits of the UIDs), when several plans "
+                      "have the occurrence.")]
+
+
+def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
+    """Open the ledger and run ``action(ledger)``; a LedgerError is one line and exit 2."""
+    from scheduler.ledger import Ledger, LedgerError
+
+    try:
+        lg = Ledger(ledger)
+        try:
+            return action(lg)
+        finally:
+            lg.dispose()
+    except LedgerError as exc:
+        _err(f"tourney: {exc}. Nothing was recorded.")
+        raise typer.Exit(exc.exit_code) from None
+
+
+def _date_opt(value: str, option: str) -> _dt.date:
+    """A YYYY-MM-DD option as a date; exit 2 naming the option."""
+    try:
+        return _dt.date.fromisoformat(value)
+    except ValueError:
+        _err(f"tourney: {option} {value!r} is not a date (YYYY-MM-DD)")
+        raise typer.Exit(2) from None
+
+
+@ledger_app.command("init")
+def ledger_init(ledger: LedgerOpt = None) -> None:
+    """Create the ledger, or migrate one made by an older tourney to this version's schema."""
+    from scheduler.ledger import api
+
+    def run(lg: Ledger) -> None:
+        before, after = api.init(lg)
+        if before is None:
+            typer.echo(f"Created the ledger {lg.where} (schema {after}).")
+        elif before == after:
+            typer.echo(f"The ledger {lg.where} is up to date (schema {after}).")
+        else:
+            typer.echo(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("adopt")
+def ledger_adopt(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="The organization the plan is for (default: the ledger's "
+                               "only one; 'default' in a new ledger).")] = None,
+    ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record a plan as announced: the next version of its lineage, every occurrence's UID,
+    SEQUENCE and status, and its licences."""
+    from scheduler.ledger import api
+
+    def run(lg: Ledger) -> None:
+        a = api.adopt(lg, plan_dir, organization=organization, by=by)
+        if not a.new:
+            typer.echo(f"{plan_dir} is already version {a.version} of plan lineage "
+                       f"{a.lineage} in {lg.where}; nothing recorded.")
+            return
+        typer.echo(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
+                   f"({a.organization}): {a.confirmed} occurrence rows, {a.cancelled} "
+                   f"cancelled, {a.licences} licences, in {lg.where}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("export")
+def ledger_export(
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="CSV file to write (default: the terminal).")] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
+    import io
+
+    from scheduler.ledger import api
+
+    def run(lg: Ledger) -> None:
+        buf = io.StringIO()
+        n = api.export_csv(lg, buf)
+        if out is None:
+            typer.echo(buf.getvalue(), nl=False)
+            return
+        from scheduler.atomic import write_files
+
+        try:
+            write_files({out: buf.getvalue().encode("utf-8")})
+        except OSError as exc:
+            _err(f"tourney: cannot write {out}: {exc.strerror or exc}")
+            raise typer.Exit(2) from None
+        typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("import")
+def ledger_import(
+    file: Annotated[Path, typer.Argument(help="A CSV written by `tourney ledger export`.")],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Add the entries of an exported CSV (those already in the ledger are skipped), all or
+    nothing."""
+    from scheduler.ledger import api
+
+    def run(lg: Ledger) -> None:
+        res = api.import_csv(lg, file)
+        typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
+                   f"{res.skipped} already there.")
+    _ledger_run(ledger, run)
+
+
+def _recorded(entry: object, lg: Ledger) -> None:
+    old = getattr(entry, "supersedes_id", None)
+    corr = f", correcting #{old}" if old is not None else ""
+    typer.echo(f"Recorded {getattr(entry, '__tablename__', '')} entry "
+               f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
+
+
+@record_app.command("held")
+def record_held(
+    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
+    first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
+    last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
+    players: Annotated[int | None, typer.Option("--players")] = None,
+    entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
+                       ] = None,
+    entry_fees: Annotated[str | None, typer.Option("--entry-fees", help="Total USD.")] = None,
+    prizes: Annotated[str | None, typer.Option("--prizes", help="Prizes paid, USD.")] = None,
+    charity: Annotated[str | None, typer.Option("--charity", help="Charity paid, USD.")
+                       ] = None,
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record that an occurrence was held, with its actual days and figures."""
+    from scheduler.ledger import api
+
+    first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_held(
+        lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
+        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity, operator=operator,
+        lineage=lineage, corrects=corrects, note=note, by=by), lg))
+
+
+@record_app.command("cancelled")
+def record_cancelled(
+    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record that an occurrence was not held."""
+    from scheduler.ledger import api
+
+    _ledger_run(ledger, lambda lg: _recorded(api.record_cancelled(
+        lg, occurrence, operator=operator, lineage=lineage, corrects=corrects, note=note,
+        by=by), lg))
+
+
+@record_app.command("filed")
+def record_filed(
+    kind: Annotated[str, typer.Argument(help="mt-notice or me-application.")],
+    occurrence: Annotated[str | None, typer.Argument(
+        help="mt-notice: TOURNAMENT#N or UID.")] = None,
+    on: Annotated[str, typer.Option("--on", help="Day filed / received (YYYY-MM-DD).")] = "",
+    licence: Annotated[str | None, typer.Option(
+        "--licence", help="me-application: the license_id of licenses.csv.")] = None,
+    number: Annotated[str | None, typer.Option(
+        "--number", help="me-application: the licence number issued.")] = None,
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record a filing: an MT notice (MT-NOTICE) or an ME licence application
+    (ME-APPLICATION-WINDOW)."""
+    from scheduler.ledger import api
+
+    if not on:
+        _err("tourney: --on DATE is required (the day it was filed or received)")
+        raise typer.Exit(2)
+    day = _date_opt(on, "--on")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_filed(
+        lg, kind, filed_on=day, occurrence=occurrence, license_ref=licence,
+        agency_number=number, operator=operator, lineage=lineage, corrects=corrects,
+        note=note, by=by), lg))
+
+
+@record_app.command("licence")
+def record_licence(
+    operator: Annotated[str, typer.Option("--operator", help="The operator that bought it.")],
+    number: Annotated[str, typer.Option("--number", help="The agency's licence/permit number.")],
+    kind: Annotated[str, typer.Option("--kind", help="As licenses.csv: mt-large-stakes-permit, "
+                                                      "me-annual, ...")],
+    fee: Annotated[str, typer.Option("--fee", help="Fee paid, USD.")],
+    valid_from: Annotated[str, typer.Option("--valid-from")],
+    valid_to: Annotated[str, typer.Option("--valid-to")],
+    tier: Annotated[str | None, typer.Option("--tier", help="Maine player tier, e.g. 51-100.")
+                    ] = None,
+    plan_licence: Annotated[str | None, typer.Option(
+        "--plan-licence", help="The license_id of licenses.csv it buys.")] = None,
+    organization: Annotated[str | None, typer.Option("--organization")] = None,
+    corrects: CorrectsOpt = None, note: NoteOpt = None, ledger: LedgerOpt = None,
+    by: ByOpt = None,
+) -> None:
+    """Record a licence or permit bought."""
+    from scheduler.ledger import api
+
+    vf, vt = _date_opt(valid_from, "--valid-from"), _date_opt(valid_to, "--valid-to")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_licence(
+        lg, operator=operator, agency_number=number, kind=kind, fee_usd=fee, valid_from=vf,
+        valid_to=vt, tier=tier, license_ref=plan_licence, organization=organization,
+        corrects=corrects, note=note, by=by), lg))
+
+
+@record_app.command("report")
+def record_report(
+    licence: Annotated[str, typer.Argument(help="The license_id of licenses.csv.")],
+    period_end: Annotated[str, typer.Option("--period-end", help="Last day of the period.")],
+    on: Annotated[str, typer.Option("--on", help="Day filed (YYYY-MM-DD).")],
+    corrects: CorrectsOpt = None, note: NoteOpt = None, ledger: LedgerOpt = None,
+    by: ByOpt = None,
+) -> None:
+    """Record an ME-REPORT disposition-of-funds report filed."""
+    from scheduler.ledger import api
+
+    end, day = _date_opt(period_end, "--period-end"), _date_opt(on, "--on")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_report(
+        lg, licence, period_end=end, filed_on=day, corrects=corrects, note=note, by=by), lg))
+
+
+@app.command("deadlines")
+def deadlines_command(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    as_of: Annotated[str | None, typer.Option("--as-of", help="The day (default today).")
+                     ] = None,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Ledger file or URL whose filings mark deadlines done. Default: "
+                         "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite when it exists.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table or csv.")] = "table",
+) -> None:
+    """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
+    of a plan: due, overdue, done (from the ledger)."""
+    import os
+
+    from scheduler.ledger import Ledger, LedgerError
+    from scheduler.ledger.deadlines import STATES, deadlines, render
+    from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER
+
+    if fmt not in ("table", "csv"):
+        _err(f"tourney: --format must be table or csv, not {fmt!r}")
+        raise typer.Exit(2)
+    day = _date_opt(as_of, "--as-of") if as_of is not None else None
+    try:
+        lg = None
+        if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
+            lg = Ledger(ledger)
+        df = deadlines(plan_dir, as_of=day, ledger=lg)
+    except LedgerError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(exc.exit_code) from None
+    if fmt == "csv":
+        typer.echo(df.to_csv(index=False, lineterminator="\n"), nl=False)
+    else:
+        typer.echo(render(df), nl=False)
+        counts = df["state"].value_counts()
+        typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
+                   + (f" (done from the ledger {lg.where})" if lg is not None
+                      else " (no ledger: nothing marked done)"))
+
+
 def main() -> None:
     """Console entry point. An unexpected failure is reported in one line (exit 3), never as
     a traceback; set TOURNEY_DEBUG=1 to see the traceback."""

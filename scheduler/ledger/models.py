@@ -1,0 +1,236 @@
+"""The ledger's tables: SQLAlchemy 2 typed ORM models (the schema's one home; migrations in
+``scheduler/ledger/migrations`` are generated from these and checked against them).
+
+Every table is append-only. Each row is an *entry* with
+
+- ``id``: its number in this database (shown to operators: ``--corrects ID``);
+- ``key``: a random 32-hex identity that survives export and import (``tourney ledger
+  export``/``import`` refer to other entries by key, never by id);
+- ``recorded_at`` (UTC) and ``recorded_by`` (who typed it): who and when;
+- on the fact tables (filings, licences, held, reports) ``supersedes_id``: a correction is a
+  new entry naming the entry it replaces; the replaced one stays, so the record can be
+  audited. An entry is *current* when no entry supersedes it. ``supersedes_id`` is unique: an
+  entry is corrected at most once (a second correction corrects the correction).
+
+Amounts are USD as ``Numeric(12, 2)`` (cents kept exactly); days are calendar dates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import (
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    Numeric,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names fixed by convention, so migrations name them alike on every backend."""
+
+USD = Numeric(12, 2)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class _Entry:
+    """Columns every entry has (see the module docstring)."""
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(32), unique=True)
+    recorded_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    recorded_by: Mapped[str] = mapped_column(String(200))
+
+
+class Organization(_Entry, Base):
+    """A card room, tour office or association keeping the ledger (``--organization``)."""
+
+    __tablename__ = "organizations"
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+
+
+class Operator(_Entry, Base):
+    """An operator (scenario ``operators[].id``) of an organization."""
+
+    __tablename__ = "operators"
+    __table_args__ = (UniqueConstraint("organization_id", "operator_id"),)
+    organization_id: Mapped[int] = mapped_column(ForeignKey("organizations.id"))
+    operator_id: Mapped[str] = mapped_column(String(100))
+    jurisdiction: Mapped[str] = mapped_column(String(2))
+    organization: Mapped[Organization] = relationship()
+
+
+class Lineage(_Entry, Base):
+    """A plan lineage (``scheduler/uid.py``: the 10 hex digits in every UID of its plans)."""
+
+    __tablename__ = "lineages"
+    organization_id: Mapped[int] = mapped_column(ForeignKey("organizations.id"))
+    lineage: Mapped[str] = mapped_column(String(10), unique=True)
+    organization: Mapped[Organization] = relationship()
+
+
+class PlanVersion(_Entry, Base):
+    """A plan of a lineage recorded as announced (``tourney ledger adopt``): versions 1, 2, …
+    in adoption order. ``schedule_sha256`` is the SHA-256 of its schedule.csv (a plan is
+    adopted once)."""
+
+    __tablename__ = "plan_versions"
+    __table_args__ = (UniqueConstraint("lineage_id", "version"),
+                      UniqueConstraint("lineage_id", "schedule_sha256"))
+    lineage_id: Mapped[int] = mapped_column(ForeignKey("lineages.id"))
+    version: Mapped[int] = mapped_column(Integer)
+    plan_dir: Mapped[str] = mapped_column(Text)
+    schedule_sha256: Mapped[str] = mapped_column(String(64))
+    lineage: Mapped[Lineage] = relationship()
+
+
+class PlanEvent(_Entry, Base):
+    """One occurrence at one operator in a plan version: its calendar identity (UID,
+    RECURRENCE-ID of a series night, SEQUENCE, STATUS ``CONFIRMED`` or ``CANCELLED``) and its
+    planned days. Shared tournaments have one row per venue, with the same UID.
+
+    The UID (with the RECURRENCE-ID of a series night) is an occurrence's identity across
+    versions; ``occurrence`` is its number in this version's schedule.csv (a re-plan may
+    number it differently), or, when ``CANCELLED``, its number in the version before."""
+
+    __tablename__ = "plan_events"
+    __table_args__ = (UniqueConstraint("version_id", "uid", "operator_id", "recurrence_id"),)
+    version_id: Mapped[int] = mapped_column(ForeignKey("plan_versions.id"), index=True)
+    uid: Mapped[str] = mapped_column(String(300))
+    recurrence_id: Mapped[dt.date | None] = mapped_column(Date)
+    sequence: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    tournament_id: Mapped[str] = mapped_column(String(100))
+    occurrence: Mapped[int] = mapped_column(Integer)
+    operator_id: Mapped[str] = mapped_column(String(100))
+    jurisdiction: Mapped[str] = mapped_column(String(2))
+    type: Mapped[str] = mapped_column(String(40))
+    charitable: Mapped[bool] = mapped_column(Boolean)
+    title: Mapped[str] = mapped_column(Text)
+    first_day: Mapped[dt.date] = mapped_column(Date)
+    last_day: Mapped[dt.date] = mapped_column(Date)
+    license_id: Mapped[str] = mapped_column(Text)
+    version: Mapped[PlanVersion] = relationship()
+
+
+class PlanLicence(_Entry, Base):
+    """A licence or permit a plan version says to buy (a row of its licenses.csv)."""
+
+    __tablename__ = "plan_licences"
+    __table_args__ = (UniqueConstraint("version_id", "license_id"),)
+    version_id: Mapped[int] = mapped_column(ForeignKey("plan_versions.id"), index=True)
+    license_id: Mapped[str] = mapped_column(String(300))
+    operator_id: Mapped[str] = mapped_column(String(100))
+    jurisdiction: Mapped[str] = mapped_column(String(2))
+    kind: Mapped[str] = mapped_column(String(40))
+    tier: Mapped[str | None] = mapped_column(String(20))
+    valid_from: Mapped[dt.date] = mapped_column(Date)
+    valid_to: Mapped[dt.date] = mapped_column(Date)
+    fee_usd: Mapped[Decimal] = mapped_column(USD)
+    covers: Mapped[str] = mapped_column(Text)
+    version: Mapped[PlanVersion] = relationship()
+
+
+class _Fact(_Entry):
+    """A fact an operator records; corrections supersede (see the module docstring)."""
+
+    organization_id: Mapped[int] = mapped_column(ForeignKey("organizations.id"))
+    operator_id: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str | None] = mapped_column(Text)
+
+
+class Filing(_Fact, Base):
+    """A filing with the agency. ``kind``:
+
+    - ``mt-notice`` (MT-NOTICE, MCA 23-5-317(1)(d)): the notice of one large-stakes
+      occurrence (``uid``; ``tournament_id``/``occurrence`` as then numbered) filed on
+      ``filed_on``;
+    - ``me-application`` (ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2): the application for
+      the plan's licence ``license_ref`` received on ``filed_on``; ``agency_number`` is the
+      licence number issued (empty until issued: record a correction when it comes).
+    """
+
+    __tablename__ = "filings"
+    supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("filings.id"), unique=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    tournament_id: Mapped[str | None] = mapped_column(String(100))
+    occurrence: Mapped[int | None] = mapped_column(Integer)
+    uid: Mapped[str | None] = mapped_column(String(300))
+    license_ref: Mapped[str | None] = mapped_column(String(300))
+    filed_on: Mapped[dt.date] = mapped_column(Date)
+    agency_number: Mapped[str | None] = mapped_column(String(100))
+
+
+class LicenceBought(_Fact, Base):
+    """A licence or permit bought: the agency's number, ``kind`` (as in licenses.csv:
+    ``mt-large-stakes-permit``, ``me-annual``, …), Maine ``tier``, ``fee_usd`` (USD) paid,
+    valid ``valid_from``..``valid_to`` inclusive; ``license_ref`` the plan's licence id it
+    buys, when it buys one."""
+
+    __tablename__ = "licences"
+    supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("licences.id"), unique=True)
+    agency_number: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(40))
+    tier: Mapped[str | None] = mapped_column(String(20))
+    fee_usd: Mapped[Decimal] = mapped_column(USD)
+    valid_from: Mapped[dt.date] = mapped_column(Date)
+    valid_to: Mapped[dt.date] = mapped_column(Date)
+    license_ref: Mapped[str | None] = mapped_column(String(300))
+
+
+class Held(_Fact, Base):
+    """What became of one occurrence at one operator: ``outcome`` ``held`` (actual
+    ``first_day``..``last_day``, players, entries, total entry fees, prizes paid and charity
+    paid, USD) or ``cancelled`` (days and figures empty). The occurrence is ``uid`` (and
+    ``recurrence_id`` for a night of a weekly series); ``tournament_id``/``occurrence`` name
+    it as the plan version it was recorded against numbered it."""
+
+    __tablename__ = "held"
+    supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("held.id"), unique=True)
+    outcome: Mapped[str] = mapped_column(String(10))
+    tournament_id: Mapped[str] = mapped_column(String(100))
+    occurrence: Mapped[int] = mapped_column(Integer)
+    uid: Mapped[str] = mapped_column(String(300))
+    recurrence_id: Mapped[dt.date | None] = mapped_column(Date)
+    first_day: Mapped[dt.date | None] = mapped_column(Date)
+    last_day: Mapped[dt.date | None] = mapped_column(Date)
+    players: Mapped[int | None] = mapped_column(Integer)
+    entries: Mapped[int | None] = mapped_column(Integer)
+    entry_fees_usd: Mapped[Decimal | None] = mapped_column(USD)
+    prizes_usd: Mapped[Decimal | None] = mapped_column(USD)
+    charity_usd: Mapped[Decimal | None] = mapped_column(USD)
+
+
+class ReportFiled(_Fact, Base):
+    """A report filed with the agency: ``rule`` ``ME-REPORT`` (16-633 CMR ch. 32 § 8), the
+    disposition-of-funds report of licence ``license_ref`` for the licensed period ending
+    ``period_end``, filed on ``filed_on``."""
+
+    __tablename__ = "reports"
+    supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), unique=True)
+    rule: Mapped[str] = mapped_column(String(20))
+    license_ref: Mapped[str] = mapped_column(String(300))
+    period_end: Mapped[dt.date] = mapped_column(Date)
+    filed_on: Mapped[dt.date] = mapped_column(Date)
+
+
+FACTS: tuple[type[Filing] | type[LicenceBought] | type[Held] | type[ReportFiled], ...] = (
+    Filing, LicenceBought, Held, ReportFiled)
+"""The fact tables, whose entries supersede one another."""

@@ -1,0 +1,306 @@
+"""Opening a ledger database: where it is, the engine, migrations, one transaction per command.
+
+- SQLite (the default, one file): opened in WAL mode with a busy timeout, foreign keys on, and
+  every transaction started with ``BEGIN IMMEDIATE``, so two people writing at once wait for
+  each other (up to :data:`BUSY_TIMEOUT_S` seconds) instead of failing or losing an entry.
+- PostgreSQL (``postgresql+psycopg://user@host/db``, psycopg 3): every write transaction first
+  takes one transaction-level advisory lock, so writers are serialized exactly as on SQLite
+  (the duplicate checks of ``tourney record`` read, then write).
+
+The schema is only ever made or changed by the Alembic migrations shipped in
+``scheduler/ledger/migrations`` (:meth:`Ledger.upgrade`); no command rebuilds a ledger.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, inspect, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import Session
+
+ENV_LEDGER = "TOURNEY_LEDGER"
+"""Environment variable naming the ledger (a path or a URL) when ``--ledger`` is not given."""
+ENV_USER = "TOURNEY_USER"
+"""Environment variable naming who records (``recorded_by``) when ``--by`` is not given."""
+DEFAULT_FILE = "tourney-ledger.sqlite"
+"""The ledger when neither ``--ledger`` nor ``TOURNEY_LEDGER`` is given: this file in the
+current directory (beside the plans, as ``tourney solve --out`` writes them)."""
+BUSY_TIMEOUT_S = 30
+"""SQLite: how long (seconds) a writer waits for another writer before giving up."""
+MIGRATIONS = Path(__file__).with_name("migrations")
+_PG_LOCK = 7_013_013_013
+"""The PostgreSQL advisory lock key that serializes the ledger's writers."""
+
+
+class LedgerError(Exception):
+    """A problem an operator can fix (unknown occurrence, duplicate, no ledger, bad value).
+    ``exit_code`` is 2 (invalid input: nothing was written); the message names the value."""
+
+    exit_code = 2
+
+
+def resolve(ledger: str | os.PathLike[str] | None = None) -> str:
+    """The SQLAlchemy URL of ``ledger``: a URL (``postgresql+psycopg://...``,
+    ``sqlite:///path``) as given, a path as ``sqlite:///<absolute path>``; None means
+    ``$TOURNEY_LEDGER``, else :data:`DEFAULT_FILE` in the current directory."""
+    if ledger is None or str(ledger) == "":
+        ledger = os.environ.get(ENV_LEDGER) or DEFAULT_FILE
+    s = str(ledger)
+    if "://" in s:
+        return s
+    return f"sqlite:///{Path(s).expanduser().resolve()}"
+
+
+def who(by: str | None = None) -> str:
+    """Who records: ``by``, else ``$TOURNEY_USER``, else the login name."""
+    if by:
+        return by
+    env = os.environ.get(ENV_USER)
+    if env:
+        return env
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container without passwd entry)
+        return "unknown"
+
+
+def now() -> dt.datetime:
+    """The time an entry is recorded: UTC, to the second."""
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
+
+
+def _sqlite_engine(url: str) -> Engine:
+    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # the driver's own transaction handling off: BEGIN is issued below
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_S * 1000}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.execute("PRAGMA synchronous = FULL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # take the write lock at once: a deferred transaction that reads, then writes, could
+        # fail with SQLITE_BUSY (no wait) when another writer committed in between
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+class Ledger:
+    """A ledger database. ``Ledger(url)`` opens nothing yet; ``url`` as :func:`resolve` takes
+    it (None: ``$TOURNEY_LEDGER`` or ``./tourney-ledger.sqlite``).
+
+    - :meth:`upgrade` creates or migrates the schema (Alembic, to the newest revision);
+    - :meth:`write` / :meth:`read` give a :class:`~sqlalchemy.orm.Session` in one transaction
+      (committed at the end, rolled back on any error: a command changes all or nothing);
+    - the DataFrames and commands are in :mod:`scheduler.ledger.api` (also as methods here).
+    """
+
+    def __init__(self, url: str | os.PathLike[str] | None = None) -> None:
+        self.url = resolve(url)
+        try:
+            parsed = make_url(self.url)
+        except ArgumentError:
+            raise LedgerError(f"--ledger {self.url!r} is neither a file name nor a database "
+                              "URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB)") from None
+        self.dialect = parsed.get_backend_name()
+        if self.dialect not in ("sqlite", "postgresql"):
+            raise LedgerError(f"--ledger {redacted(self.url)}: only SQLite files and PostgreSQL "
+                              "URLs (postgresql+psycopg://...) are supported")
+        self.path: Path | None = Path(parsed.database) if (
+            self.dialect == "sqlite" and parsed.database and parsed.database != ":memory:"
+        ) else None
+        self._engine: Engine | None = None
+
+    def __repr__(self) -> str:
+        return f"Ledger({redacted(self.url)!r})"
+
+    @property
+    def where(self) -> str:
+        """The ledger for messages: its file, or its URL without the password."""
+        return str(self.path) if self.path is not None else redacted(self.url)
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            if self.dialect == "sqlite":
+                self._engine = _sqlite_engine(self.url)
+            else:
+                try:
+                    self._engine = create_engine(self.url, pool_pre_ping=True)
+                except ImportError as exc:  # the driver is an extra: tourney[postgres]
+                    raise LedgerError(f"--ledger {redacted(self.url)}: the PostgreSQL driver "
+                                      f"is not installed ({exc.name}); pip install "
+                                      "'tourney[postgres]'") from None
+        return self._engine
+
+    def dispose(self) -> None:
+        """Close the connections (the object may be used again)."""
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    # ----------------------------------------------------------------- migrations
+    def _alembic_config(self) -> Any:
+        from alembic.config import Config
+
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS))
+        return cfg
+
+    def head(self) -> str:
+        """The newest schema revision this version of tourney knows."""
+        from alembic.script import ScriptDirectory
+
+        head = ScriptDirectory.from_config(self._alembic_config()).get_current_head()
+        assert head is not None
+        return head
+
+    def revision(self, *, create: bool = False) -> str | None:
+        """The schema revision of the database (None: no ledger schema in it yet). A SQLite
+        file that does not exist is a :class:`LedgerError` unless ``create``."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self._connect(create=create) as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
+    def upgrade(self) -> tuple[str | None, str]:
+        """Create the schema in an empty database, or migrate an older ledger to the newest
+        revision, in one transaction. Returns ``(revision before, revision after)``.
+        Raises :class:`LedgerError` when the database cannot be reached or was made by a
+        newer tourney."""
+        from alembic import command
+        from alembic.script import ScriptDirectory
+
+        cfg = self._alembic_config()
+        scripts = ScriptDirectory.from_config(cfg)
+        if self.path is not None:
+            if self.path.is_dir():
+                raise LedgerError(f"--ledger {self.path} is a folder; give a file name such "
+                                  f"as {self.path / DEFAULT_FILE}")
+            if not self.path.parent.is_dir():
+                raise LedgerError(f"cannot create the ledger {self.path}: the folder "
+                                  f"{self.path.parent} does not exist")
+        before = self.revision(create=True)
+        if before is not None and before not in {s.revision for s in scripts.walk_revisions()}:
+            raise LedgerError(f"the ledger {self.where} has schema revision {before}, made by a "
+                              "newer version of tourney; upgrade tourney to use it")
+        try:
+            with self.engine.begin() as conn:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+        except OperationalError as exc:
+            raise LedgerError(f"cannot write the ledger {self.where}: {exc.orig}") from None
+        return before, self.head()
+
+    # ----------------------------------------------------------------- sessions
+    @contextmanager
+    def _connect(self, *, create: bool = False) -> Iterator[Any]:
+        if self.path is not None and not create and not self.path.exists():
+            raise LedgerError(f"no ledger at {self.path}: create it with `tourney ledger init "
+                              f"--ledger {self.path}` (or set --ledger / {ENV_LEDGER})")
+        try:
+            conn = self.engine.connect()
+        except OperationalError as exc:
+            raise LedgerError(f"cannot open the ledger {self.where}: {exc.orig}") from None
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def ready(self) -> None:
+        """Raise :class:`LedgerError` unless the ledger exists at the newest revision."""
+        rev = self.revision()
+        if rev is None:
+            raise LedgerError(f"{self.where} is not a tourney ledger yet: run `tourney ledger "
+                              f"init --ledger {self.where}`")
+        if rev != self.head():
+            raise LedgerError(f"the ledger {self.where} has schema revision {rev}, this tourney "
+                              f"expects {self.head()}: run `tourney ledger init --ledger "
+                              f"{self.where}` to migrate it (back it up first)")
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """One write transaction: all of it is committed at the end, or nothing (an
+        exception rolls it back). Writers are serialized (see the module docstring). The
+        session refuses to update or delete a row: the ledger is append-only."""
+        self.ready()
+        with self._connect() as conn, conn.begin():
+            if self.dialect == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_LOCK})
+            with Session(bind=conn, autoflush=False, expire_on_commit=False) as session:
+                event.listen(session, "before_flush", _append_only)
+                try:
+                    yield session
+                    session.flush()
+                except SQLAlchemyError as exc:
+                    raise LedgerError(f"the ledger {self.where} refused the change: "
+                                      f"{getattr(exc, 'orig', exc)}") from None
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A read-only session (one transaction, a consistent snapshot of the ledger)."""
+        self.ready()
+        with self._connect() as conn, conn.begin(), Session(bind=conn) as session:
+            event.listen(session, "before_flush", _append_only)
+            yield session
+
+    def tables(self) -> list[str]:
+        """The tables in the database (for tests and diagnostics)."""
+        with self._connect() as conn:
+            return sorted(inspect(conn).get_table_names())
+
+    # ----------------------------------------------------------------- the API
+    # (the functions live in scheduler.ledger.api; methods here for `Ledger(url).held()`)
+    def held(self, **kw: Any) -> Any:
+        from scheduler.ledger import api
+        return api.held_frame(self, **kw)
+
+    def filings(self, **kw: Any) -> Any:
+        from scheduler.ledger import api
+        return api.filings_frame(self, **kw)
+
+    def licences(self, **kw: Any) -> Any:
+        from scheduler.ledger import api
+        return api.licences_frame(self, **kw)
+
+    def reports(self, **kw: Any) -> Any:
+        from scheduler.ledger import api
+        return api.reports_frame(self, **kw)
+
+    def events(self, **kw: Any) -> Any:
+        from scheduler.ledger import api
+        return api.events_frame(self, **kw)
+
+    def deadlines(self, plan_dir: str | os.PathLike[str], as_of: dt.date | None = None
+                  ) -> Any:
+        from scheduler.ledger.deadlines import deadlines
+        return deadlines(plan_dir, as_of=as_of, ledger=self)
+
+
+def _append_only(session: Session, _ctx: Any, _instances: Any) -> None:
+    if session.dirty or session.deleted:
+        raise LedgerError("the ledger is append-only: an entry is never changed or deleted; "
+                          "record a correction (--corrects ID) instead")
