@@ -65,6 +65,7 @@ def _load(path: Path) -> Scenario:
 @app.command()
 @_interruptible
 def solve(
+    ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float | None, typer.Option(
@@ -111,6 +112,15 @@ def solve(
         raise typer.Exit(2) from None
 
     import os
+
+    from scheduler.atomic import shown
+    from scheduler.export.write import claim_plan_folder
+
+    try:  # held from before solving to the end: a second solve into it is refused at once
+        ctx.with_resource(claim_plan_folder(out, inputs=[scenario]))
+    except OSError as exc:
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was changed; nothing was solved.")
+        raise typer.Exit(2) from None
 
     from scheduler.export.summary import summary_text
     from scheduler.export.write import write_plan
@@ -163,9 +173,9 @@ def solve(
         _err(f"tourney: {exc}\nNothing was written. Please report this.")
         raise typer.Exit(3) from None
     try:
-        where = write_plan(plan, out, report=report, alternatives=others)
+        where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
     except OSError as exc:
-        _err(f"tourney: cannot write {out}: {exc}. Nothing was changed.")
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was changed.")
         raise typer.Exit(2) from None
     typer.echo(summary_text(plan), nl=False)
     if alternatives > 1:
@@ -440,6 +450,13 @@ def sweep(
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")
         raise typer.Exit(2)
+    from scheduler.atomic import lock
+
+    try:  # held to the end: a second sweep into the same --out is refused at once
+        ctx.with_resource(lock(out.resolve()))
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc}. Nothing was solved or written.")
+        raise typer.Exit(2) from None
     sc = _load(scenario)
     try:
         variants = read_vary(vary, sc)

@@ -1,0 +1,238 @@
+"""Issue #17 parts 3 and 4, re-tested: the faults an adversarial tester found in the first fix.
+
+No file is lost: the plan folder is locked and checked *before* solving (a second solve is
+refused at once), a file added while writing is never deleted, the manifest is verified
+(size, SHA-256, names tourney writes) and a folder holding one of the command's inputs is
+never replaced, a read-only parent stops even root. Secrets: click's usage errors and every
+URL form (``@``, ``/``, ``#``, ``?`` in the password, IPv6 hosts) are redacted, tourney's own
+words never are. Dask: a hung worker and a lost scheduler end in one line, exit 3, bounded.
+
+Every test is bounded (the ``_alarm`` fixture: 120 s; subprocess timeouts); servers listen
+on 127.0.0.1 only and are stopped by the test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, autouse)
+    ROOT,
+    _alarm,
+    _hidden,
+    _scenario,
+    _solve,
+    _tree,
+    runner,
+)
+
+from scheduler.atomic import MANIFEST
+from scheduler.cli import app
+
+
+@pytest.fixture
+def plan(tmp_path: Path) -> Path:
+    """A plan tourney wrote (count 2) in tmp_path/plan."""
+    out = tmp_path / "plan"
+    code, text = _solve(_scenario(tmp_path), out)
+    assert code == 0, text
+    return out
+
+# =========================================================================== 1. the lock
+_SLOW = textwrap.dedent("""
+    # `tourney solve` / `tourney sweep` whose solving waits for a line on stdin (a long
+    # solve, made long on purpose), announcing on stdout that it is solving
+    import sys
+    import scheduler.solver as solver
+    import scheduler.sweep as sweep
+    real_solve, real_sweep = solver.solve, sweep.sweep
+    def wait():
+        print("solving", flush=True)
+        sys.stdin.readline()
+    def solve(*args, **kwargs):
+        wait()
+        return real_solve(*args, **kwargs)
+    def sweep_(*args, **kwargs):
+        wait()
+        return real_sweep(*args, **kwargs)
+    solver.solve, sweep.sweep = solve, sweep_
+    from scheduler.cli import main
+    sys.argv = ["tourney", *sys.argv[1:]]
+    main()
+""")
+
+
+def _started(args: list[str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW, *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line == b"solving\n", proc.communicate(timeout=60)
+    return proc
+
+
+@pytest.mark.parametrize("command", ["solve", "sweep"])
+def test_a_second_command_into_the_same_output_is_refused_while_the_first_solves(
+        tmp_path: Path, command: str) -> None:
+    # before: the lock was held only while writing, so the second (fast) solve wrote its
+    # plan and the first (slow) one then replaced it, both exit 0, no warning
+    sc = _scenario(tmp_path)
+    vary = tmp_path / "vary.yaml"
+    vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
+    if command == "solve":
+        out = tmp_path / "Z"
+        args = ["solve", str(sc), "--out", str(out)]
+    else:
+        out = tmp_path / "z.csv"
+        args = ["sweep", str(sc), "--vary", str(vary), "--out", str(out), "--jobs", "1"]
+    first = _started(args)
+    try:
+        start = time.monotonic()
+        res = runner.invoke(app, args)
+        took = time.monotonic() - start
+        assert res.exit_code == 2, res.output
+        assert "another tourney command is writing" in res.output, res.output
+        assert "Traceback" not in res.output
+        assert not out.exists()  # the second changed nothing
+        assert took < 20  # refused at once, not after solving
+    finally:
+        _, err = first.communicate(b"\n", timeout=100)
+    assert first.returncode == 0, err.decode()
+    assert out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_folder_that_will_be_refused_is_refused_before_solving(tmp_path: Path) -> None:
+    # before: "holds files that are not part of a tourney plan" came after the whole solve
+    out = tmp_path / "Z"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SLOW, "solve", str(_scenario(tmp_path)), "--out", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    stdout, stderr = proc.communicate(b"\n", timeout=100)
+    assert proc.returncode == 2, stderr.decode()
+    assert b"solving" not in stdout  # the solver never started
+    assert b"notes.txt" in stderr and b"Nothing was changed; nothing was solved" in stderr
+    assert (out / "notes.txt").read_text() == "mine\n"
+
+
+# =========================================================================== 2. added meanwhile
+@pytest.mark.parametrize("swap", ["exchange", "two-renames"])
+def test_a_file_added_while_writing_is_never_deleted(
+        tmp_path: Path, plan: Path, swap: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: after the swap the previous folder was removed without looking again, so a
+    # file someone saved into the plan folder while solve was writing was deleted
+    import scheduler.atomic as atomic
+
+    real = atomic._exchange
+    saved: list[bool] = []
+
+    def exchange(a: Path, b: Path) -> bool:
+        if not saved:  # someone saves a file into the plan folder just before the swap
+            (plan / "notes.txt").write_text("written meanwhile\n", encoding="utf-8")
+            saved.append(True)
+        return real(a, b) if swap == "exchange" else False
+
+    monkeypatch.setattr(atomic, "_exchange", exchange)
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 2, out
+    assert "files appeared in" in out and "notes.txt" in out and "put back" in out
+    assert (plan / "notes.txt").read_text() == "written meanwhile\n"
+    # the previous plan is back in place, whole (count 2: a header and two occurrences)
+    assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 2
+    assert [n for n in _hidden(tmp_path) if not n.startswith(".plan.lock")] == []
+
+
+# =========================================================================== 3. manifest, inputs
+def _list(folder: Path, rel: str, data: bytes | None = None) -> None:
+    """Append a line for ``rel`` to the folder's manifest: a made-up hash, or ``data``'s."""
+    digest = hashlib.sha256(data).hexdigest() if data is not None else "0" * 64
+    size = len(data) if data is not None else 9
+    with open(folder / MANIFEST, "a", encoding="utf-8") as fh:
+        fh.write(f"{digest}  {size}  {rel}\n")
+
+
+@pytest.mark.parametrize("hashed", [False, True])
+def test_a_name_listed_in_the_manifest_that_tourney_never_writes_is_refused(
+        tmp_path: Path, plan: Path, hashed: bool) -> None:
+    # before: `echo "0000…  9  notes.txt" >> Q/.tourney-plan` made solve delete notes.txt
+    (plan / "notes.txt").write_bytes(b"precious\n")
+    _list(plan, "notes.txt", b"precious\n" if hashed else None)
+    before = _tree(plan)
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 2, out
+    # with the right hash or a made-up one: tourney never writes a notes.txt into a plan
+    assert "notes.txt (listed in .tourney-plan, but tourney never writes such a file)" in out
+    assert "Nothing was changed" in out
+    assert _tree(plan) == before
+
+
+def test_a_folder_holding_the_scenario_is_never_replaced(tmp_path: Path, plan: Path) -> None:
+    # before: `solve Q/S.yaml --out Q` with S.yaml listed in the manifest deleted the input
+    sc = _scenario(plan, "S.yaml", count=1)
+    _list(plan, "S.yaml", sc.read_bytes())
+    before = _tree(plan)
+    code, out = _solve(sc, plan)
+    assert code == 2, out
+    assert "an input of this command" in out and "S.yaml" in out
+    assert _tree(plan) == before
+
+
+@pytest.mark.parametrize("how", ["named-like-a-product", "hard-link"])
+def test_a_folder_without_manifest_holding_the_scenario_is_never_replaced(
+        tmp_path: Path, how: str) -> None:
+    # before: `solve L/summary.txt --out L` (no manifest) overwrote the scenario
+    folder = tmp_path / "L"
+    folder.mkdir()
+    if how == "named-like-a-product":
+        sc = _scenario(folder, "summary.txt", count=1)
+    else:  # the scenario elsewhere, a hard link to it in the folder under a plan's name
+        sc = _scenario(tmp_path, "s.yaml", count=1)
+        os.link(sc, folder / "schedule.csv")
+    before = {**_tree(folder), "scenario": sc.read_bytes()}
+    code, out = _solve(sc, folder)
+    assert code == 2, out
+    assert "an input of this command" in out
+    assert {**_tree(folder), "scenario": sc.read_bytes()} == before
+
+
+def test_replanning_in_place_from_the_folder_itself_still_works(
+        tmp_path: Path, plan: Path) -> None:
+    # --previous PLAN --out PLAN is the documented re-plan: read whole before solving
+    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "t.yaml", count=2)),
+                              "--previous", str(plan), "--out", str(plan)])
+    assert res.exit_code == 0, res.output
+
+
+# =========================================================================== 9. smaller
+def test_a_read_only_parent_folder_is_respected_even_by_root(tmp_path: Path) -> None:
+    # before: as root, `chmod a-w .` did not stop the plan from being written there
+    parent = tmp_path / "ro"
+    parent.mkdir()
+    sc = _scenario(tmp_path)
+    mode = parent.stat().st_mode
+    parent.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    try:
+        code, out = _solve(sc, parent / "plan")
+    finally:
+        parent.chmod(mode)
+    assert code == 2, out
+    assert f"{parent} is read-only" in out
+    assert list(parent.iterdir()) == []  # not even a lock file
+
+
+def test_file_names_in_messages_never_carry_control_characters(
+        tmp_path: Path, plan: Path) -> None:
+    # before: a file name with an escape sequence went raw to the terminal
+    (plan / "evil\x1b[2J.txt").write_text("x", encoding="utf-8")
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 2, out
+    assert "\x1b" not in out and "'evil\\x1b[2J.txt'" in out
