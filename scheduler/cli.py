@@ -12,16 +12,48 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from scheduler.plan import Plan
     from scheduler.scenario import Scenario
     from scheduler.solver import Progress
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+
+class _RedactingGroup(TyperGroup):
+    """The command group whose usage errors (which echo the command line: "Got unexpected
+    extra argument(s) (https://alice:secret@...)", "Invalid value ...") show URLs without
+    their credentials (:func:`scheduler.export.caldav.redact`), for every command."""
+
+    @staticmethod
+    def _redacted(exc: Exception) -> None:
+        message = getattr(exc, "message", None)
+        if isinstance(message, str) and "://" in message:
+            from scheduler.export.caldav import redact
+
+            exc.message = redact(message)  # type: ignore[attr-defined]
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as exc:
+            self._redacted(exc)
+            raise
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            self._redacted(exc)
+            raise
+
+
+app = typer.Typer(cls=_RedactingGroup,
+                  add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # plain help: rich alone takes 0.16 s to import
                   help="Plan a year of licensed card-game tournaments "
                        "(MCA 23-5-317, 17 M.R.S. § 1836). Not legal advice.")
@@ -339,8 +371,8 @@ def publish(
     try:
         results = publish_to(plan_dir, url, user, password, timeout=timeout,
                              allow_insecure_http=allow_insecure_http, take_over=take_over)
-    except PublishError as exc:
-        _err(redact(f"tourney: {exc}", [password]))
+    except PublishError as exc:  # the password is already out of what the server said
+        _err(redact(f"tourney: {exc}"))
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         _err("tourney: interrupted; the server may hold part of the changes: publish again.")
@@ -351,7 +383,7 @@ def publish(
         _err(redact(f"tourney: internal error while publishing ({type(exc).__name__}: "
                     f"{exc}). Please report this; TOURNEY_DEBUG=1 shows details.", [password]))
         raise typer.Exit(3) from None
-    typer.echo(summary(results, url), nl=False)
+    typer.echo(summary(results, url, [password]), nl=False)
 
 
 @app.command()

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, 
     _tree,
     runner,
 )
+from test_publish import Server, _answers, _free_port, server  # noqa: F401  (Radicale)
 
 from scheduler.atomic import MANIFEST
 from scheduler.cli import app
@@ -236,3 +238,129 @@ def test_file_names_in_messages_never_carry_control_characters(
     code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2, out
     assert "\x1b" not in out and "'evil\\x1b[2J.txt'" in out
+
+
+# =========================================================================== 4. secrets
+ODD = "p@ss/w#rd?x"
+"""A password holding every character that ends a URL's user information early."""
+
+
+@pytest.fixture(scope="module")
+def odd_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Radicale on 127.0.0.1 (a free port), user alice with the password :data:`ODD`;
+    stopped at the end of the module."""
+    root = tmp_path_factory.mktemp("radicale-odd")
+    (root / "users").write_text(f"alice:{ODD}\n", encoding="utf-8")
+    port = _free_port()
+    (root / "config").write_text(textwrap.dedent(f"""\
+        [server]
+        hosts = 127.0.0.1:{port}
+        [auth]
+        type = htpasswd
+        htpasswd_filename = {root / "users"}
+        htpasswd_encryption = plain
+        delay = 0
+        [rights]
+        type = owner_only
+        [storage]
+        filesystem_folder = {root / "collections"}
+        [web]
+        type = none
+        [logging]
+        level = warning
+        """), encoding="utf-8")
+    with open(root / "log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "radicale", "-C", str(root / "config")],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + 30
+            while not _answers(port):
+                assert proc.poll() is None and time.monotonic() < deadline, \
+                    (root / "log").read_text(errors="replace")
+                time.sleep(0.1)
+            yield Server(url=f"http://127.0.0.1:{port}/", storage=root / "collections",
+                         password=ODD)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatch
+             ) -> tuple[int, str]:
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost,::1")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost,::1")
+    monkeypatch.setenv("TOURNEY_CALDAV_PASSWORD", password)
+    res = runner.invoke(app, ["publish", str(plan), "--caldav", url, "--user", "alice",
+                              "--timeout", "10"])
+    assert "Traceback" not in res.output
+    return res.exit_code, res.output
+
+
+def test_usage_errors_never_show_url_credentials(plan: Path) -> None:
+    # before: "Error: Got unexpected extra argument(s) (http://alice:secret@127.0.0.1:5232/)"
+    proc = subprocess.run(
+        [sys.executable, "-m", "scheduler.cli", "publish", str(plan),
+         "http://alice:secret@127.0.0.1:5232/", "--user", "alice", "--caldav",
+         "http://127.0.0.1:5232/"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 2, proc.stderr
+    assert "Got unexpected extra argument(s) (http://***@127.0.0.1:5232/)" in proc.stderr
+    assert "secret" not in proc.stderr + proc.stdout
+    res = runner.invoke(app, ["http://bob:hunter2@h.example/"])  # not even a command
+    assert res.exit_code == 2 and "hunter2" not in res.output
+    assert "No such command 'http://***@h.example/'" in res.output
+
+
+def test_redact_ends_the_user_information_at_its_last_at() -> None:
+    from scheduler.export.caldav import redact
+
+    # before: 'http://***@ss@127.0.0.1:5232/' ('@' in the password) and the whole URL
+    # shown for '/', '#' or '?' in the password
+    for pw in ["p@ss", "my/secret", "a#b", "a?b", ODD]:
+        assert redact(f"at 'http://at:{pw}@127.0.0.1:5232/x' now") == \
+            "at 'http://***@127.0.0.1:5232/x' now", pw
+    assert redact("http://alice:secret@[::1/") == "http://***@[::1/"  # does not parse
+    assert redact("http://alice:secret@[::1]:5232/") == "http://***@[::1]:5232/"
+    # no user information: an '@' in the path is left alone
+    assert redact("https://h.example/dav/alice@example.org/x/") == \
+        "https://h.example/dav/alice@example.org/x/"
+    assert redact("https://[::1]:5232/alice@x/") == "https://[::1]:5232/alice@x/"
+    # a password only as a whole word: never inside another word
+    assert redact("wrong password; wrongly", ["wrong"]) == "*** password; wrongly"
+
+
+def test_a_password_with_at_slash_hash_and_question_mark_is_hidden_on_success(
+        odd_server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: 'http://***@ss/w#rd?x@127.0.0.1:PORT/' (the rest of the password shown)
+    url = odd_server.url.replace("http://", f"http://alice:{ODD}@")
+    code, out = _publish(plan, url, ODD, monkeypatch)
+    assert code == 0, out
+    assert f"Published 1 calendar(s) to {odd_server.url.replace('http://', 'http://***@')}" \
+        in out
+    for part in ["p@ss", "ss/w", "w#rd", "rd?x"]:
+        assert part not in out, out
+
+
+def test_a_wrong_password_that_is_a_word_leaves_tourneys_sentence_whole(
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # before: "(HTTP 401: *** user name or password? ...)" for the password "wrong"
+    code, out = _publish(plan, server.url, "wrong", monkeypatch)
+    assert code == 2, out
+    assert "(HTTP 401: wrong user name or password?" in out and "***" not in out
+
+
+def test_ipv6_caldav_urls_keep_their_brackets_and_never_crash(
+        plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: '[::1/' was exit 3 "internal error (ValueError: Invalid IPv6 URL)" and
+    # '[::1]:PORT' failed "Failed to parse: http://::1:PORT/" (brackets lost)
+    code, out = _publish(plan, "http://alice:secret@[::1/", "pw-123", monkeypatch)
+    assert code == 2 and "must be an http:// or https:// URL" in out, out
+    assert "secret" not in out
+    port = _free_port()  # nothing listens there
+    code, out = _publish(plan, f"http://alice:secret@[::1]:{port}/", "pw-123", monkeypatch)
+    assert code == 2, out
+    assert "Failed to parse" not in out and "secret" not in out
+    assert f"cannot reach the CalDAV server at http://***@[::1]:{port}/" in out
