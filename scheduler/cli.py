@@ -439,8 +439,8 @@ def sweep(
                        "workers need tourney installed). Needs tourney[dask].")] = False,
     timeout: Annotated[float, typer.Option(
         help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
-             "one) and a first worker; while solving, for a worker when none is left "
-             "(then exit 3).",
+             "one) and a first worker; while solving, for a worker when none is left, or for "
+             "a variant to finish or a worker to answer (a hung worker) (then exit 3).",
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(

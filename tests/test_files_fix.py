@@ -13,8 +13,10 @@ on 127.0.0.1 only and are stopped by the test.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import stat
 import subprocess
 import sys
@@ -22,6 +24,7 @@ import textwrap
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, autouse)
@@ -364,3 +367,129 @@ def test_ipv6_caldav_urls_keep_their_brackets_and_never_crash(
     assert code == 2, out
     assert "Failed to parse" not in out and "secret" not in out
     assert f"cannot reach the CalDAV server at http://***@[::1]:{port}/" in out
+
+
+# =========================================================================== 4. Dask
+_SLOW_TASK = textwrap.dedent("""
+    # a worker preload: the variant's task announces it started, then takes a minute (a
+    # busy worker: it still sends its heartbeats)
+    import os, pathlib, time
+    import scheduler.sweep as sweep
+    def _slow(*args, **kwargs):
+        pathlib.Path(os.environ["TOURNEY_TEST_MARK"]).write_text("started")
+        time.sleep(60)
+    sweep._solve_variant = _slow
+""")
+
+
+class _Cluster:
+    """A Dask scheduler on 127.0.0.1 (a free port) and, unless ``workers`` is 0, one
+    worker whose task is :data:`_SLOW_TASK`; a sweep of one variant against it. Every
+    process is killed by :meth:`stop`."""
+
+    def __init__(self, tmp_path: Path, workers: int = 1) -> None:
+        self.tmp = tmp_path
+        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.mark = tmp_path / "started"
+        self.log = open(tmp_path / "dask.log", "wb")  # noqa: SIM115  (closed by stop)
+        self.procs: list[subprocess.Popen[Any]] = []
+        self.scheduler = self._start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                      "--port", self.address.rsplit(":", 1)[1],
+                                      "--no-dashboard"])
+        preload = tmp_path / "slow_task.py"
+        preload.write_text(_SLOW_TASK, encoding="utf-8")
+        self.worker = None
+        if workers:
+            self.worker = self._start(["distributed.cli.dask_worker", self.address,
+                                       "--no-nanny", "--nthreads", "1", "--preload",
+                                       str(preload), "--no-dashboard"])
+
+    def _start(self, args: list[str]) -> subprocess.Popen[Any]:
+        env = {**os.environ, "TOURNEY_TEST_MARK": str(self.mark)}
+        proc = subprocess.Popen([sys.executable, "-m", *args], stdout=self.log,
+                                stderr=self.log, cwd=ROOT, env=env)
+        self.procs.append(proc)
+        return proc
+
+    def sweep(self, timeout: str) -> subprocess.Popen[str]:
+        vary = self.tmp / "vary.yaml"
+        vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "scheduler.cli", "sweep", str(_scenario(self.tmp)),
+             "--vary", str(vary), "--out", str(self.tmp / "out.csv"), "--dask",
+             self.address, "--timeout", timeout],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self.procs.append(proc)
+        return proc
+
+    def wait_started(self, sweeper: subprocess.Popen[str]) -> None:
+        end = time.monotonic() + 60
+        while not self.mark.exists():  # the worker is solving the variant
+            assert time.monotonic() < end and sweeper.poll() is None, \
+                (sweeper.communicate(timeout=10), (self.tmp / "dask.log").read_text())
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                with contextlib.suppress(OSError):
+                    os.kill(p.pid, signal.SIGCONT)
+                p.kill()
+            p.wait()
+        self.log.close()
+
+
+def test_a_hung_dask_worker_is_bounded_by_timeout(tmp_path: Path) -> None:
+    # before: a worker stopped with SIGSTOP hung the sweep past 90 s despite --timeout
+    cluster = _Cluster(tmp_path)
+    try:
+        sweeper = cluster.sweep(timeout="3")
+        cluster.wait_started(sweeper)
+        time.sleep(3 + 3)  # busy longer than --timeout, but alive: not given up on
+        assert sweeper.poll() is None, sweeper.communicate(timeout=10)
+        assert cluster.worker is not None
+        os.kill(cluster.worker.pid, signal.SIGSTOP)  # hung: no heartbeat, no answer
+        start = time.monotonic()
+        _, err = sweeper.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        cluster.stop()
+    assert sweeper.returncode == 3, err
+    assert "no variant finished in 3 s and no worker of the Dask cluster at" in err
+    assert "0 of 1 variant(s) were solved. Nothing was written." in err
+    # the line announcing the sweep, then one line
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1 + 1, err
+    assert took < 30 and not (tmp_path / "out.csv").exists()
+
+
+def test_a_dask_scheduler_killed_mid_sweep_is_one_line(tmp_path: Path) -> None:
+    # before: two `distributed.client - ERROR` tracebacks (37 lines), then "internal error
+    # (FuturesCancelledError ...)"
+    cluster = _Cluster(tmp_path)
+    try:
+        sweeper = cluster.sweep(timeout="3")
+        cluster.wait_started(sweeper)
+        cluster.scheduler.kill()
+        start = time.monotonic()
+        _, err = sweeper.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        cluster.stop()
+    assert sweeper.returncode == 3, err
+    assert f"lost the connection to the Dask scheduler at {cluster.address}" in err
+    assert "0 of 1 variant(s) were solved. Nothing was written." in err
+    assert "Traceback" not in err and "ERROR" not in err and "internal error" not in err
+    assert len(err.strip().splitlines()) == 1 + 1, err  # "Solving ...", then one line
+    assert took < 30 and not (tmp_path / "out.csv").exists()
+
+
+def test_a_dask_scheduler_without_workers_says_so(tmp_path: Path) -> None:
+    # before: "cannot reach the Dask scheduler ...: Only 0/1 workers arrived after 2s"
+    cluster = _Cluster(tmp_path, workers=0)
+    try:
+        _, err = cluster.sweep(timeout="2").communicate(timeout=60)
+    finally:
+        cluster.stop()
+    assert f"the Dask scheduler at {cluster.address} has no worker (none joined within 2 s" \
+        in err
+    assert "cannot reach" not in err and "Traceback" not in err
