@@ -87,12 +87,13 @@ def write_files(files: Mapping[Path, bytes], *, mode: int = 0o644) -> list[Path]
     rename over the target, fsync of the folder); missing parent folders are created. When
     one cannot be written none is replaced. Returns the paths in the order given.
 
-    Raises ``IsADirectoryError`` when a target is a folder, ``OSError`` when the disk
-    refuses."""
+    Raises ``IsADirectoryError`` when a target is a folder, :class:`WriteRefused` when its
+    folder is read-only (mode bits: root too), ``OSError`` when the disk refuses."""
     targets = [Path(p) for p in files]
     for out in targets:
         if out.is_dir():
-            raise IsADirectoryError(f"{out} is a folder; give a file name")
+            raise IsADirectoryError(f"{shown(out)} is a folder; give a file name")
+        _refuse_read_only_parent(out)
     temps: list[tuple[Path, Path]] = []
     try:
         for out, data in zip(targets, files.values(), strict=True):
@@ -138,25 +139,31 @@ def refuse_inputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | N
 
 
 # --------------------------------------------------------------------------- folders
-_HELD: dict[Path, int] = {}
-"""Lock files this process holds, with how many :func:`lock` blocks hold each."""
+_HELD: dict[tuple[Path, int], int] = {}
+"""Lock files this process holds (with the thread holding each), with how many :func:`lock`
+blocks hold each."""
 
 
 @contextlib.contextmanager
 def lock(target: Path) -> Iterator[Path]:
     """Hold ``.<name>.lock`` beside ``target`` (an exclusive ``flock``, released when the
     process ends, even by kill -9; the file is removed when done) while writing ``target``;
-    missing parent folders are created. Re-entrant within one process (a write under
+    missing parent folders are created. Re-entrant within one thread (a write under
     :func:`claim` takes it again). Raises :class:`WriteRefused` at once when another process
-    (or another open of it) holds it. Where ``fcntl`` is missing (Windows), no lock."""
+    or thread holds it, or when the folder it goes in is read-only (mode bits: root too).
+    Where ``fcntl`` is missing (Windows), no lock."""
+    import threading
+
     path = target.parent / f".{target.name}.lock"
-    if path in _HELD:
-        _HELD[path] += 1
+    key = (path, threading.get_ident())
+    if key in _HELD:
+        _HELD[key] += 1
         try:
             yield path
         finally:
-            _HELD[path] -= 1
+            _HELD[key] -= 1
         return
+    _refuse_read_only_parent(target)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows
@@ -181,11 +188,11 @@ def lock(target: Path) -> Iterator[Path]:
         os.close(fd)
     else:  # pragma: no cover - a hundred writers in a row
         raise WriteRefused(f"cannot lock {path}; try again")
-    _HELD[path] = 1
+    _HELD[key] = 1
     try:
         yield path
     finally:
-        del _HELD[path]
+        del _HELD[key]
         with contextlib.suppress(OSError):
             path.unlink()  # before the lock goes: a newcomer then locks a new file
         os.close(fd)  # releases the lock

@@ -482,12 +482,12 @@ def sweep(
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")
         raise typer.Exit(2)
-    from scheduler.atomic import lock
+    from scheduler.atomic import lock, shown
 
     try:  # held to the end: a second sweep into the same --out is refused at once
         ctx.with_resource(lock(out.resolve()))
     except OSError as exc:
-        _err(f"tourney: cannot write {out}: {exc}. Nothing was solved or written.")
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was solved or written.")
         raise typer.Exit(2) from None
     sc = _load(scenario)
     try:

@@ -218,19 +218,28 @@ def test_replanning_in_place_from_the_folder_itself_still_works(
 
 
 # =========================================================================== 9. smaller
-def test_a_read_only_parent_folder_is_respected_even_by_root(tmp_path: Path) -> None:
-    # before: as root, `chmod a-w .` did not stop the plan from being written there
+@pytest.mark.parametrize("command", ["solve", "sweep"])
+def test_a_read_only_parent_folder_is_respected_even_by_root(
+        tmp_path: Path, command: str) -> None:
+    # before: as root, `chmod a-w .` did not stop the plan (or sweep.csv) being written there
     parent = tmp_path / "ro"
     parent.mkdir()
     sc = _scenario(tmp_path)
+    (tmp_path / "vary.yaml").write_text("grid:\n  settings.month_rule: [touch]\n",
+                                        encoding="utf-8")
     mode = parent.stat().st_mode
     parent.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     try:
-        code, out = _solve(sc, parent / "plan")
+        if command == "solve":
+            code, out = _solve(sc, parent / "plan")
+        else:
+            res = runner.invoke(app, ["sweep", str(sc), "--vary", str(tmp_path / "vary.yaml"),
+                                      "--out", str(parent / "out.csv"), "--jobs", "1"])
+            code, out = res.exit_code, res.output
     finally:
         parent.chmod(mode)
     assert code == 2, out
-    assert f"{parent} is read-only" in out
+    assert "is read-only" in out and "Traceback" not in out
     assert list(parent.iterdir()) == []  # not even a lock file
 
 
