@@ -14,7 +14,14 @@
   which the next run into the same folder puts back before doing anything else (then removes
   what the interrupted run left). A folder it writes holds a manifest (:data:`MANIFEST`: the
   relative path, size and SHA-256 of every file); a folder holding anything the manifest does
-  not list, at any depth, or anything read-only, is never replaced.
+  not list, at any depth, a listed file whose size or SHA-256 differs (changed since), a
+  listed name tourney never writes, one of the command's own inputs, or anything read-only
+  (the folder beside it too), is never replaced. The previous folder is checked again after
+  the swap (a file added while writing puts it back and refuses) and only the files checked
+  are removed.
+- :func:`claim`: the same lock and checks taken *before* a long computation (``tourney solve``
+  holds them from before solving to the end), so a second writer is refused at once and a
+  folder that will be refused is refused before any work.
 
 Errors: :class:`WriteRefused` (an ``OSError``) for every refusal, with a message naming the
 path and what to do; other ``OSError`` when the disk refuses. Nothing is changed in either
@@ -31,6 +38,7 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -43,6 +51,13 @@ _MANIFEST_HEAD = "# tourney: the files written into this folder (sha256, bytes, 
 class WriteRefused(OSError):
     """An output that would lose a file (an input, a folder holding other files, a read-only
     folder, a folder another tourney command is writing). Nothing was changed."""
+
+
+def shown(path: str | Path) -> str:
+    """A path or name for a message: as it is when every character is printable, else its
+    ``repr`` (no raw control character or escape sequence reaches the terminal)."""
+    text = str(path)
+    return text if text.isprintable() else repr(text)
 
 
 # --------------------------------------------------------------------------- files
@@ -73,12 +88,13 @@ def write_files(files: Mapping[Path, bytes], *, mode: int = 0o644) -> list[Path]
     rename over the target, fsync of the folder); missing parent folders are created. When
     one cannot be written none is replaced. Returns the paths in the order given.
 
-    Raises ``IsADirectoryError`` when a target is a folder, ``OSError`` when the disk
-    refuses."""
+    Raises ``IsADirectoryError`` when a target is a folder, :class:`WriteRefused` when its
+    folder is read-only (mode bits: root too), ``OSError`` when the disk refuses."""
     targets = [Path(p) for p in files]
     for out in targets:
         if out.is_dir():
-            raise IsADirectoryError(f"{out} is a folder; give a file name")
+            raise IsADirectoryError(f"{shown(out)} is a folder; give a file name")
+        _refuse_read_only_parent(out)
     temps: list[tuple[Path, Path]] = []
     try:
         for out, data in zip(targets, files.values(), strict=True):
@@ -119,23 +135,41 @@ def refuse_inputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | N
         for inp in ins:
             if same_file(out, inp):
                 raise WriteRefused(
-                    f"{out} is the input file {inp}: writing there would destroy it; give "
-                    "another --out")
+                    f"{shown(out)} is the input file {shown(inp)}: writing there would "
+                    "destroy it; give another --out")
 
 
 # --------------------------------------------------------------------------- folders
+_HELD: dict[tuple[Path, int], int] = {}
+"""Lock files this process holds (with the thread holding each), with how many :func:`lock`
+blocks hold each."""
+
+
 @contextlib.contextmanager
 def lock(target: Path) -> Iterator[Path]:
     """Hold ``.<name>.lock`` beside ``target`` (an exclusive ``flock``, released when the
-    process ends, even by kill -9; the file is removed when done) while writing ``target``.
-    Raises :class:`WriteRefused` at once when another process holds it. Where ``fcntl`` is
-    missing (Windows), no lock."""
+    process ends, even by kill -9; the file is removed when done) while writing ``target``;
+    missing parent folders are created. Re-entrant within one thread (a write under
+    :func:`claim` takes it again). Raises :class:`WriteRefused` at once when another process
+    or thread holds it, or when the folder it goes in is read-only (mode bits: root too).
+    Where ``fcntl`` is missing (Windows), no lock."""
+
     path = target.parent / f".{target.name}.lock"
+    key = (path, threading.get_ident())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield path
+        finally:
+            _HELD[key] -= 1
+        return
+    _refuse_read_only_parent(target)
     try:
         import fcntl  # optional: POSIX only (no lock on Windows)
     except ImportError:  # pragma: no cover - Windows
         yield path
         return
+    target.parent.mkdir(parents=True, exist_ok=True)
     for _ in range(100):
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
@@ -143,8 +177,8 @@ def lock(target: Path) -> Iterator[Path]:
         except BlockingIOError:
             os.close(fd)
             raise WriteRefused(
-                f"another tourney command is writing {target} (it holds {path}); wait for "
-                "it to finish, or give another --out") from None
+                f"another tourney command is writing {shown(target)} (it holds "
+                f"{shown(path)}); wait for it to finish, or give another --out") from None
         try:  # the holder before us may have removed the file: lock the one at the path
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
@@ -154,9 +188,11 @@ def lock(target: Path) -> Iterator[Path]:
         os.close(fd)
     else:  # pragma: no cover - a hundred writers in a row
         raise WriteRefused(f"cannot lock {path}; try again")
+    _HELD[key] = 1
     try:
         yield path
     finally:
+        del _HELD[key]
         with contextlib.suppress(OSError):
             path.unlink()  # before the lock goes: a newcomer then locks a new file
         os.close(fd)  # releases the lock
@@ -200,11 +236,31 @@ def _walk(folder: Path) -> Iterator[tuple[str, Path]]:
                 yield f"{rel}/{sub}", p
 
 
-def unlisted(folder: Path, legacy: Callable[[Path], list[str]]) -> list[str]:
-    """What in ``folder`` was not written by tourney: with a :data:`MANIFEST`, every file,
-    folder or link (at any depth) the manifest does not list; without one (a folder written
-    by an earlier version), what ``legacy(folder)`` returns. Empty: the folder may be
-    replaced."""
+Names = Callable[[str], bool]
+"""Whether a relative POSIX path is a file name tourney writes into such a folder."""
+
+
+def _matches(path: Path, size: int, digest: str) -> bool:
+    """Whether the file at ``path`` has ``size`` bytes and SHA-256 ``digest``."""
+    try:
+        if path.stat().st_size != size:
+            return False
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return False
+    return h.hexdigest() == digest
+
+
+def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
+             product: Names | None = None) -> list[str]:
+    """What in ``folder`` was not written by tourney, or changed since: with a
+    :data:`MANIFEST`, every file, folder or link (at any depth) the manifest does not list,
+    every listed file whose size or SHA-256 differs from the manifest's, and every listed
+    name ``product`` says tourney never writes; without one (a folder written by an earlier
+    version), what ``legacy(folder)`` returns. Empty: the folder may be replaced."""
     listed = read_manifest(folder)
     if listed is None:
         return legacy(folder)
@@ -215,12 +271,17 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]]) -> list[str]:
         if rel == MANIFEST:
             continue
         if p.is_symlink():
-            others.append(f"{rel} (a link)")
+            others.append(f"{shown(rel)} (a link)")
         elif p.is_dir():
             if rel not in dirs:
-                others.append(f"{rel}/")
+                others.append(f"{shown(rel)}/")
         elif rel not in listed:
-            others.append(rel)
+            others.append(shown(rel))
+        elif product is not None and not product(rel):
+            others.append(f"{shown(rel)} (listed in {MANIFEST}, but tourney never writes "
+                          "such a file)")
+        elif not _matches(p, *listed[rel]):
+            others.append(f"{shown(rel)} (changed since tourney wrote it)")
     return others
 
 
@@ -239,6 +300,95 @@ def _read_only(folder: Path) -> str | None:
         if not p.stat().st_mode & stat.S_IWUSR:
             return str(p)
     return None
+
+
+def _refuse_read_only_parent(target: Path) -> None:
+    """Raise :class:`WriteRefused` when the folder ``target`` would be written in (its
+    nearest existing parent) has no write bit for its owner: by mode bits, so root is
+    refused too."""
+    parent = target.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    try:
+        mode = parent.stat().st_mode
+    except OSError:
+        return  # the write itself says why
+    if not mode & stat.S_IWUSR:
+        raise WriteRefused(f"{shown(parent)} is read-only: {shown(target)} is not written "
+                           "there; make it writable (chmod u+w) or give another --out")
+
+
+def _holding(folder: Path, inputs: Iterable[str | Path | None]) -> str | None:
+    """The first of ``inputs`` that lies in ``folder`` at any depth (by resolved path, or a
+    file there that is the same inode: a hard link), or None."""
+    real = folder.resolve()
+    ids: dict[tuple[int, int], str | Path] = {}
+    for inp in inputs:
+        if inp is None:
+            continue
+        where = Path(inp).resolve()
+        if where == real or real in where.parents:
+            return shown(inp)
+        with contextlib.suppress(OSError):
+            st = os.stat(inp)
+            ids[(st.st_dev, st.st_ino)] = inp
+    if ids and folder.is_dir():
+        for _, p in _walk(folder):
+            with contextlib.suppress(OSError):
+                st = p.lstat()
+                if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in ids:
+                    return f"{shown(ids[(st.st_dev, st.st_ino)])} (as {shown(p)})"
+    return None
+
+
+def _refusal(out: Path, others: list[str], what: str) -> WriteRefused:
+    more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+    return WriteRefused(
+        f"{shown(out)} holds files that are not part of a tourney {what} "
+        f"({', '.join(others[:5])}{more}); give a new or empty folder, or move them away")
+
+
+def check_folder(out: Path, *, legacy: Callable[[Path], list[str]],
+                 product: Names | None = None, inputs: Iterable[str | Path | None] = (),
+                 what: str = "folder") -> None:
+    """Raise :class:`WriteRefused` unless ``out`` may be made or replaced: its parent is
+    writable (mode bits), and ``out`` is missing, or a folder that holds none of
+    ``inputs`` (the command's own input files, at any depth: :func:`_holding`), only what
+    tourney wrote there unchanged (:func:`unlisted`), and nothing read-only."""
+    _refuse_read_only_parent(out)
+    inputs = list(inputs)
+    if not out.exists() and not out.is_symlink():
+        return
+    if out.is_symlink() or not out.is_dir():
+        raise WriteRefused(f"{shown(out)} is a file; give a folder for the {what}")
+    held = _holding(out, inputs)
+    if held:
+        raise WriteRefused(f"{shown(out)} holds {held}, an input of this command: replacing "
+                           "the folder would destroy it; give another --out")
+    others = unlisted(out, legacy, product)
+    if others:
+        raise _refusal(out, others, what)
+    frozen = _read_only(out)
+    if frozen:
+        raise WriteRefused(f"{shown(frozen)} is read-only: {shown(out)} is not replaced; "
+                           "make it writable (chmod u+w) or give another --out")
+
+
+@contextlib.contextmanager
+def claim(out: Path, *, legacy: Callable[[Path], list[str]], product: Names | None = None,
+          inputs: Iterable[str | Path | None] = (), what: str = "folder") -> Iterator[Path]:
+    """Hold the :func:`lock` of ``out`` (resolved; yielded) for the whole block, having
+    recovered a killed run's leftovers and checked ``out`` (:func:`check_folder`) first:
+    taken before a long computation, so a second writer, or a folder that would be refused,
+    is refused at once. :func:`replace_dir` inside the block checks again.
+
+    Raises :class:`WriteRefused` (nothing changed) or ``OSError``."""
+    out = Path(out).resolve()
+    _refuse_read_only_parent(out)
+    with lock(out):
+        recover(out, legacy, product)
+        check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
+        yield out
 
 
 _RENAME_EXCHANGE = 2
@@ -263,6 +413,8 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(a))
 
 
+
+
 def _leftovers(out: Path) -> list[Path]:
     """Hidden siblings an interrupted write into ``out`` may have left."""
     tmp, old = f".{out.name}.tmp-", f".{out.name}.old-"
@@ -273,7 +425,26 @@ def _leftovers(out: Path) -> list[Path]:
         return []
 
 
-def recover(out: Path, legacy: Callable[[Path], list[str]]) -> None:
+def _discard(folder: Path, entries: Iterable[str]) -> None:
+    """Remove ``entries`` (relative paths found in ``folder`` when it was checked), then the
+    folders they leave empty; anything that appeared since stays (with its folders)."""
+    for rel in sorted(entries, key=lambda r: (-r.count("/"), r), reverse=False):
+        p = folder / rel
+        with contextlib.suppress(OSError):
+            if p.is_dir() and not p.is_symlink():
+                p.rmdir()
+            else:
+                p.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _snapshot(folder: Path) -> list[str]:
+    return [rel for rel, _ in _walk(folder)]
+
+
+def recover(out: Path, legacy: Callable[[Path], list[str]],
+            product: Names | None = None) -> None:
     """Undo what a killed write into ``out`` left (call with the :func:`lock` held): when
     ``out`` is missing and a previous folder waits in ``.<name>.old-PID``, put it back; then
     remove the hidden ``.tmp-``/``.old-`` siblings that hold only tourney's files (anything
@@ -287,36 +458,47 @@ def recover(out: Path, legacy: Callable[[Path], list[str]]) -> None:
             fsync_dir(out.parent)
             rest.remove(newest)
     for p in rest:
-        if not unlisted(p, legacy):
-            shutil.rmtree(p, ignore_errors=True)
+        entries = _snapshot(p)
+        if not unlisted(p, legacy, product):
+            _discard(p, entries)
 
 
 def replace_dir(out: Path, files: Mapping[str, bytes], *,
-                legacy: Callable[[Path], list[str]], what: str = "folder") -> Path:
+                legacy: Callable[[Path], list[str]], what: str = "folder",
+                product: Names | None = None,
+                inputs: Iterable[str | Path | None] = ()) -> Path:
     """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes) and a
     :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
-    hold only files tourney wrote there (:func:`unlisted`, with ``legacy`` judging a folder
-    without a manifest), none of them read-only. Returns ``out`` (resolved).
+    hold only files tourney wrote there, unchanged, none of them read-only and none of
+    ``inputs`` (:func:`check_folder`, with ``legacy`` judging a folder without a manifest
+    and ``product`` the names listed in one); after the swap the previous folder is checked
+    again (a file added meanwhile: swapped back, refused) and only what was checked is
+    removed. Returns ``out`` (resolved).
 
     Raises :class:`WriteRefused` (nothing changed) or ``OSError`` (nothing changed)."""
     out = Path(out).resolve()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    inputs = list(inputs)
+    _refuse_read_only_parent(out)
+
+    def again(previous: Path) -> tuple[list[str], list[str]]:
+        """The previous folder (moved to ``previous``): its entries, and what is wrong."""
+        entries = _snapshot(previous)
+        held = _holding(previous, inputs)
+        return entries, ([f"{held} (an input of this command)"] if held else []) + unlisted(
+            previous, legacy, product)
+
+    def added(others: list[str]) -> WriteRefused:
+        more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+        return WriteRefused(
+            f"files appeared in {shown(out)} while it was being written "
+            f"({', '.join(others[:5])}{more}); it was put back as it was; give a new or "
+            "empty folder, or move them away")
+
     with lock(out):
-        recover(out, legacy)
-        if out.exists():
-            if not out.is_dir():
-                raise WriteRefused(f"{out} is a file; give a folder for the {what}")
-            others = unlisted(out, legacy)
-            if others:
-                more = f" and {len(others) - 5} more" if len(others) > 5 else ""
-                raise WriteRefused(
-                    f"{out} holds files that are not part of a tourney {what} "
-                    f"({', '.join(others[:5])}{more}); give a new or empty folder")
-            frozen = _read_only(out)
-            if frozen:
-                raise WriteRefused(f"{frozen} is read-only: {out} is not replaced; make it "
-                                   "writable (chmod u+w) or give another --out")
+        recover(out, legacy, product)
+        check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        ours: Path | None = tmp  # a folder holding only what this run wrote
         try:
             made = {tmp}
             for rel, data in sorted({**files, MANIFEST: manifest_text(files)}.items()):
@@ -330,21 +512,34 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
                 fsync_dir(d)
             os.chmod(tmp, 0o755)
             if out.exists() and _exchange(tmp, out):
+                ours = None  # tmp holds the previous folder now
+                entries, others = again(tmp)
+                if others:
+                    if _exchange(tmp, out):
+                        ours = tmp
+                    raise added(others)
                 fsync_dir(out.parent)
+                _discard(tmp, entries)
             else:
                 old = None
                 if out.exists():
                     old = out.with_name(f".{out.name}.old-{os.getpid()}")
                     out.rename(old)
+                    entries, others = again(old)
+                    if others:
+                        old.rename(out)
+                        raise added(others)
                 try:
                     tmp.rename(out)
                 except OSError:
                     if old is not None:
                         old.rename(out)
                     raise
+                ours = None
                 fsync_dir(out.parent)
                 if old is not None:
-                    shutil.rmtree(old, ignore_errors=True)
+                    _discard(old, entries)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)  # after a swap: the previous folder
+            if ours is not None:
+                shutil.rmtree(ours, ignore_errors=True)
     return out

@@ -15,9 +15,10 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_DEFAULT
 
@@ -26,7 +27,38 @@ if TYPE_CHECKING:  # start-up time: the engine is imported only by the command t
     from scheduler.scenario import Scenario
     from scheduler.solver import Progress
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+
+class _RedactingGroup(TyperGroup):
+    """The command group whose usage errors (which echo the command line: "Got unexpected
+    extra argument(s) (https://alice:secret@...)", "Invalid value ...") show URLs without
+    their credentials (:func:`scheduler.export.caldav.redact`), for every command."""
+
+    @staticmethod
+    def _redacted(exc: Exception) -> None:
+        message = getattr(exc, "message", None)
+        if isinstance(message, str) and "://" in message:
+            from scheduler.export.caldav import redact  # start-up time
+
+            exc.message = redact(message)  # type: ignore[attr-defined]
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as exc:
+            self._redacted(exc)
+            raise
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            self._redacted(exc)
+            raise
+
+
+app = typer.Typer(cls=_RedactingGroup,
+                  add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # plain help: rich alone takes 0.16 s to import
                   help="Plan a year of licensed card-game tournaments "
                        "(MCA 23-5-317, 17 M.R.S. § 1836). Not legal advice.")
@@ -72,6 +104,7 @@ def _load(path: Path) -> Scenario:
 @app.command()
 @_interruptible
 def solve(
+    ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float | None, typer.Option(
@@ -125,6 +158,18 @@ def solve(
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
 
+    # start-up time: the plan folder's lock only once the input is read
+    import os
+
+    from scheduler.atomic import shown  # start-up time, as above
+    from scheduler.export.write import claim_plan_folder
+
+    try:  # held from before solving to the end: a second solve into it is refused at once
+        ctx.with_resource(claim_plan_folder(out, inputs=[scenario]))
+    except OSError as exc:
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was changed; nothing was solved.")
+        raise typer.Exit(2) from None
+
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.export.summary import summary_text
     from scheduler.export.write import replaced_events, write_plan
@@ -174,9 +219,9 @@ def solve(
         _err(f"tourney: {exc}\nNothing was written. Please report this.")
         raise typer.Exit(3) from None
     try:
-        where = write_plan(plan, out, report=report, alternatives=others)
+        where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
     except OSError as exc:
-        _err(f"tourney: cannot write {out}: {exc}. Nothing was changed.")
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was changed.")
         raise typer.Exit(2) from None
     typer.echo(summary_text(plan), nl=False)
     if alternatives > 1:
@@ -379,8 +424,8 @@ def publish(
     try:
         results = publish_to(plan_dir, url, user, password, timeout=timeout,
                              allow_insecure_http=allow_insecure_http, take_over=take_over)
-    except PublishError as exc:
-        _err(redact(f"tourney: {exc}", [password]))
+    except PublishError as exc:  # the password is already out of what the server said
+        _err(redact(f"tourney: {exc}"))
         raise typer.Exit(2) from None
     except KeyboardInterrupt:
         _err("tourney: interrupted; the server may hold part of the changes: publish again.")
@@ -391,7 +436,7 @@ def publish(
         _err(redact(f"tourney: internal error while publishing ({type(exc).__name__}: "
                     f"{exc}). Please report this; TOURNEY_DEBUG=1 shows details.", [password]))
         raise typer.Exit(3) from None
-    typer.echo(summary(results, url), nl=False)
+    typer.echo(summary(results, url, [password]), nl=False)
     from scheduler.export.caldav import warnings  # start-up time
 
     for line in warnings(results):
@@ -452,8 +497,8 @@ def sweep(
                        "workers need tourney installed). Needs tourney[dask].")] = False,
     timeout: Annotated[float, typer.Option(
         help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
-             "one) and a first worker; while solving, for a worker when none is left "
-             "(then exit 3).",
+             "one) and a first worker; while solving, for a worker when none is left, or for "
+             "a variant to finish or a worker to answer (a hung worker) (then exit 3).",
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(
@@ -504,6 +549,13 @@ def sweep(
     if problem:
         _err(f"tourney: cannot write {out}: {problem}. Nothing was written.")
         raise typer.Exit(2)
+    from scheduler.atomic import lock, shown  # start-up time
+
+    try:  # held to the end: a second sweep into the same --out is refused at once
+        ctx.with_resource(lock(out.resolve()))
+    except OSError as exc:
+        _err(f"tourney: cannot write {shown(out)}: {exc}. Nothing was solved or written.")
+        raise typer.Exit(2) from None
     sc = _load(scenario)
     try:
         variants = read_vary(vary, sc, max_variants=max_variants)

@@ -628,9 +628,9 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
                 client = stack.enter_context(Client(cluster))
             else:
                 _probe(address, timeout)
+                stack.enter_context(_quiet_distributed())
                 try:
                     client = stack.enter_context(Client(address, timeout=f"{timeout}s"))
-                    client.wait_for_workers(1, timeout=timeout)
                 except (OSError, TimeoutError, ValueError) as exc:
                     raise SweepError(f"cannot reach the Dask scheduler at {address}: "
                                      f"{_reason(exc)}", exit_code=2) from None
@@ -639,18 +639,38 @@ def _run_dask(variants: Sequence[Variant], task: _Task, *, address: str | None,
                                      f"({type(exc).__name__}); check the address (a Dask "
                                      "scheduler usually listens on port 8786)",
                                      exit_code=2) from None
+                try:
+                    client.wait_for_workers(1, timeout=timeout)
+                except (OSError, TimeoutError) as exc:
+                    if isinstance(exc, TimeoutError) and client.status == "running":
+                        raise SweepError(
+                            f"the Dask scheduler at {address} has no worker (none joined "
+                            f"within {timeout:g} s, --timeout); start one (dask worker "
+                            f"{address}) or check that its workers can reach it",
+                            exit_code=2) from None
+                    raise SweepError(f"cannot reach the Dask scheduler at {address}: "
+                                     f"{_reason(exc)}", exit_code=2) from None
+        stack.enter_context(_quiet_distributed())  # no logged tracebacks when it is lost
         futures = client.map(_solve_variant, [v.scenario for v in variants], task=task,
                              pure=False)
+        where = f" at {address}" if address else ""
         try:
-            for done, i in enumerate(_finished(client, futures, timeout), start=1):
+            for done, i in enumerate(_finished(client, futures, timeout, where), start=1):
                 v, f = variants[i], futures[i]
+                if f.status in ("cancelled", "lost"):  # tourney cancels none: the scheduler
+                    raise _lost(where, f"the scheduler {f.status} variant {v.name!r}",
+                                sum(g.status == "finished" for g in futures), len(futures))
                 if f.status != "finished":
                     err = (f.exception() if f.status == "error" else
                            RuntimeError(f"the task was {f.status} by the cluster"))
                     raise _failed(v.name, err)
                 if progress is not None:
                     progress(done, len(variants), v.name)
-            return [f.result() for f in futures]
+            try:
+                return [f.result(timeout=max(timeout, POLL_SECONDS)) for f in futures]
+            except Exception as exc:  # the scheduler went between the last wait and here
+                raise _lost(where, exc, sum(g.status == "finished" for g in futures),
+                            len(futures)) from None
         except BaseException:
             with contextlib.suppress(Exception):
                 client.cancel(futures)
@@ -662,41 +682,93 @@ POLL_SECONDS = 1.0
 """How often a Dask sweep checks that its cluster still has a worker while it waits."""
 
 
-def _finished(client: Any, futures: Sequence[Any], timeout: float) -> Iterator[int]:
+def _lost(where: str, why: str | BaseException, solved: int, total: int) -> SweepError:
+    """The one line for a scheduler that went away: ``why`` in a few words (nothing for
+    Dask's own multi-line "Futures cancelled" text)."""
+    if isinstance(why, BaseException):
+        why = "" if "Cancelled" in type(why).__name__ else _reason(why).splitlines()[0]
+    why = f" ({why})" if why else ""
+    return SweepError(f"lost the connection to the Dask scheduler{where}{why}; {solved} of "
+                      f"{total} variant(s) were solved")
+
+
+def _finished(client: Any, futures: Sequence[Any], timeout: float,
+              where: str = "") -> Iterator[int]:
     """The indices of ``futures`` as they finish (in order within a batch). Raises
     SweepError (exit 3) when the cluster has had no worker for ``timeout`` seconds (the
-    last one died or left: the tasks would wait for ever) or the scheduler is lost."""
+    last one died or left: the tasks would wait for ever), when for ``timeout`` seconds no
+    variant finished and no worker sent its heartbeat (a worker hung or stopped: a busy
+    worker still sends them), or when the scheduler is lost (``where``: " at ADDRESS")."""
     from dask.distributed import wait  # optional: the dask extra (only with --dask)
 
     index = {f.key: i for i, f in enumerate(futures)}
     pending = set(futures)
-    idle_since: float | None = None
+    no_worker_since: float | None = None
+    quiet_since = time.monotonic()  # the last sign of life: a variant done or a heartbeat
+    beats: dict[str, Any] = {}
+
+    def lost(why: str | BaseException) -> SweepError:
+        return _lost(where, why, len(futures) - len(pending), len(futures))
+
     while pending:
         try:
             finished = set(wait(list(pending), timeout=POLL_SECONDS,
                                 return_when="FIRST_COMPLETED").done)
         except TimeoutError:
             finished = set()
+        except Exception as exc:  # the scheduler went away (its futures cancelled)
+            raise lost(exc) from None
+        now = time.monotonic()
         if finished:
             pending -= finished
+            quiet_since = now
             yield from sorted(index[f.key] for f in finished)
             continue
         try:
-            workers = len(client.nthreads(callback_timeout=max(timeout, POLL_SECONDS)))
-        except (OSError, TimeoutError, RuntimeError) as exc:
-            raise SweepError(f"lost the Dask scheduler while solving ({_reason(exc)}); "
-                             f"{len(futures) - len(pending)} of {len(futures)} variant(s) "
-                             "were solved") from None
-        now = time.monotonic()
+            info = client.sync(client.scheduler.identity, n_workers=-1,
+                               callback_timeout=max(timeout, POLL_SECONDS))
+            workers = dict(info.get("workers") or {})
+        except Exception as exc:  # closed, refused, or no answer within the timeout
+            raise lost(exc) from None
+        if client.status not in ("running", "newly-created"):
+            raise lost(f"the client is {client.status}")
+        seen = {addr: w.get("last_seen") for addr, w in workers.items()}
+        if any(beats.get(addr) != t for addr, t in seen.items()):
+            quiet_since = now
+        beats = seen
         if workers:
-            idle_since = None
-        elif idle_since is None:
-            idle_since = now
-        elif now - idle_since >= timeout:
+            no_worker_since = None
+        elif no_worker_since is None:
+            no_worker_since = now
+        elif now - no_worker_since >= timeout:
             raise SweepError(f"the Dask cluster has had no worker for {timeout:g} s (the "
                              "last one died or left while solving); "
                              f"{len(futures) - len(pending)} of {len(futures)} variant(s) "
                              "were solved")
+        if workers and now - quiet_since >= timeout:
+            raise SweepError(f"no variant finished in {timeout:g} s and no worker of the Dask "
+                             f"cluster{where} answered in that time (--timeout; is a worker "
+                             "hung or stopped?); "
+                             f"{len(futures) - len(pending)} of {len(futures)} variant(s) "
+                             "were solved")
+
+
+@contextmanager
+def _quiet_distributed() -> Iterator[None]:
+    """Silence the loggers of ``distributed`` (and tornado) for the block: a lost scheduler
+    or worker is told in one line by tourney, not by their logged tracebacks."""
+
+    names = [n for n in list(logging.root.manager.loggerDict)
+             if n.split(".")[0] in ("distributed", "tornado")]
+    names += [n for n in ("distributed", "tornado") if n not in names]
+    saved = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for n, level in saved.items():
+            logging.getLogger(n).setLevel(level)
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -787,8 +859,10 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
     in this process). ``engine="dask"``: each variant a task of ``client`` (an existing
     ``dask.distributed.Client``), else of the scheduler at ``address``
     (``tcp://host:8786``; its workers need tourney installed; ``timeout`` seconds to connect
-    (an endpoint that is silent or not Dask: SweepError exit 2), for a first worker, and for
-    a worker while solving when none is left: SweepError exit 3), else of an embedded
+    (an endpoint that is silent or not Dask: SweepError exit 2), for a first worker (none:
+    exit 2), and while solving for a worker when none is left, or for a finished variant or
+    a worker's heartbeat (a hung worker), SweepError exit 3, as for a lost scheduler;
+    distributed's loggers are silenced meanwhile), else of an embedded
     ``LocalCluster`` of ``jobs`` worker processes, one thread each (``cluster_kwargs``
     override its arguments, e.g. ``{"processes": False}``).
 

@@ -164,8 +164,14 @@ def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path)
     files = {rel: data for rel, data in _tree(plan).items() if rel != MANIFEST}
     assert set(listed) == set(files)
     assert all(listed[rel][0] == len(data) for rel, data in files.items())
-    # an edited file tourney wrote is still part of its plan: replaced with the rest
+    # a file tourney wrote but someone edited since (its SHA-256 is not the manifest's) is
+    # someone's work: refused (#17 re-test); moved away, the rest is replaced whole
     (plan / "schedule.csv").write_text("edited\n", encoding="utf-8")
+    before = _tree(plan)
+    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert code == 2 and "schedule.csv (changed since tourney wrote it)" in out, out
+    assert _tree(plan) == before
+    (plan / "schedule.csv").rename(tmp_path / "my-schedule.csv")
     code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 0, out
     # count 1: a header line and one placed occurrence
@@ -201,9 +207,9 @@ _KILL = textwrap.dedent("""
             os.kill(os.getpid(), signal.SIGKILL)  # right after the first: out moved away
         os.rename = rename
     else:  # "after-swap": killed before the previous plan is removed
-        def rmtree(*args, **kwargs):
+        def discard(*args, **kwargs):
             os.kill(os.getpid(), signal.SIGKILL)
-        shutil.rmtree = rmtree
+        atomic._discard = discard
     from scheduler.cli import main
     sys.argv = ["tourney", "solve", sys.argv[2], "--out", sys.argv[3]]
     main()
@@ -251,16 +257,31 @@ def test_killed_after_the_swap_the_next_run_cleans_up(tmp_path: Path, plan: Path
 
 
 # --------------------------------------------------------------------------- lock, read-only
+_HOLD = textwrap.dedent("""
+    # hold a folder's lock (as a tourney command writing it does) until a line on stdin
+    import sys
+    from pathlib import Path
+    from scheduler.atomic import lock
+    with lock(Path(sys.argv[1]).resolve()):
+        print("held", flush=True)
+        sys.stdin.readline()
+""")
+
+
 def test_a_second_writer_is_refused_while_the_first_holds_the_folder(
         tmp_path: Path, plan: Path) -> None:
-    from scheduler.atomic import lock
-
     before = _tree(plan)
-    with lock(plan.resolve()):  # as a first `tourney solve` does while it writes
+    holder = subprocess.Popen(  # another process, as a first `tourney solve` does
+        [sys.executable, "-c", _HOLD, str(plan)], stdout=subprocess.PIPE, stdin=subprocess.PIPE,
+        cwd=ROOT)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
         code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
         assert code == 2, out
         assert "another tourney command is writing" in out and "Nothing was changed" in out
         assert _tree(plan) == before and plan.is_dir()
+    finally:
+        holder.communicate(b"\n", timeout=60)
     assert _hidden(tmp_path) == []  # the lock file goes with the lock
     code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 0, out

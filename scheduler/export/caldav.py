@@ -78,19 +78,66 @@ class PublishError(Exception):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
 
 
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/?#@\s]*@")
+_URL_TOKEN = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s'\"<>]*)")
+_CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
+
+
+def _userinfo_end(rest: str) -> int:
+    """In a URL after its ``scheme://``, the index of the ``@`` that ends its user
+    information, or -1 when it has none. Cautious: when the part before the first ``/``,
+    ``?`` or ``#`` is not a plain ``host[:port]`` (a password may hold ``@``, ``/``, ``#``
+    or ``?``, or the URL may not parse), the last ``@`` of the whole URL."""
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    if _CLEAN_AUTHORITY.fullmatch(rest[:end]):
+        return -1
+    return rest.rfind("@")
+
+
+def _strip_credentials(m: re.Match[str]) -> str:
+    scheme, rest = m.group(1), m.group(2)
+    at = _userinfo_end(rest)
+    return m.group(0) if at < 0 else f"{scheme}***@{rest[at + 1:]}"
+
+
+def _url_secrets(url: str) -> list[str]:
+    """What in the URL ``url`` is a secret: its password (as parsed, when it parses) and
+    everything between the user name and the ``@`` that ends its user information
+    (:func:`_userinfo_end`)."""
+    found: list[str] = []
+    with contextlib.suppress(ValueError):
+        if urlsplit(url).password:
+            found.append(str(urlsplit(url).password))
+    scheme, sep, rest = url.partition("://")
+    at = _userinfo_end(rest) if sep else -1
+    if at > 0:
+        found.append(rest[:at].partition(":")[2] or rest[:at])
+    return found
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` without its user information (``https://host/...``; an IPv6 host keeps its
+    brackets): the user name and password go to the server separately."""
+    scheme, sep, rest = url.partition("://")
+    at = _userinfo_end(rest) if sep else -1
+    return url if at < 0 else f"{scheme}://{rest[at + 1:]}"
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with the credentials of every URL in it (``https://user:pass@host/`` ->
-    ``https://***@host/``) and every one of ``secrets`` of three characters or more (a
-    password, as typed and percent-encoded) replaced by ``***``. Every message, log line
-    and error of publishing goes through it."""
-    out = _USERINFO.sub(r"\1***@", text)
+    ``https://***@host/``; up to the last ``@`` when the password holds ``@``, ``/``, ``#``
+    or ``?``, or the URL does not parse) and every one of ``secrets`` of three characters or
+    more (a password, as typed and percent-encoded) where it stands as a whole word (not
+    inside a longer word) replaced by ``***``. Apply ``secrets`` to what a server or library
+    said, before it is put into tourney's own sentence: a password that is a common word
+    must not blank tourney's words. Every message, log line and error of publishing goes
+    through it."""
+    out = _URL_TOKEN.sub(_strip_credentials, text)
     for secret in secrets:
         if secret and len(secret) >= 3:
-            for form in {secret, quote(secret, safe=""), quote(secret)}:
-                out = out.replace(form, "***")
+            for form in sorted({secret, quote(secret, safe=""), quote(secret)}, key=len,
+                               reverse=True):
+                out = re.sub(rf"(?<![A-Za-z0-9]){re.escape(form)}(?![A-Za-z0-9])", "***",
+                             out)
     return out
 
 
@@ -500,19 +547,23 @@ def warnings(results: Sequence[OperatorResult]) -> list[str]:
             f"plan can take its UIDs"]
 
 
-def summary(results: Sequence[OperatorResult], url: str) -> str:
+def summary(results: Sequence[OperatorResult], url: str,
+            secrets: Iterable[str | None] = ()) -> str:
     """What ``tourney publish`` prints: one line per operator and a total (URLs without
-    their credentials: :func:`redact`)."""
+    their credentials, and without ``secrets`` such as the password: :func:`redact`)."""
+    secrets = [*secrets, *_url_secrets(url)]
     lines = []
     for r in results:
         new = ", new calendar" if r.calendar_created else ""
         others = f", {r.others} of other plans left alone" if r.others else ""
-        lines.append(f"{r.operator_id} ({redact(r.calendar_url)}{new}): {r.created} created, "
+        lines.append(f"{r.operator_id} ({redact(r.calendar_url, secrets)}{new}): "
+                     f"{r.created} created, "
                      f"{r.updated} updated, {r.deleted} deleted, {r.unchanged} unchanged"
                      f"{others}")
     tot = [sum(getattr(r, k) for r in results)
            for k in ("created", "updated", "deleted", "unchanged")]
-    lines.append(f"Published {len(results)} calendar(s) to {redact(url)}: {tot[0]} created, "
+    lines.append(f"Published {len(results)} calendar(s) to {redact(url, secrets)}: "
+                 f"{tot[0]} created, "
                  f"{tot[1]} updated, {tot[2]} deleted, {tot[3]} unchanged.")
     return "\n".join(lines) + "\n"
 
@@ -541,8 +592,8 @@ def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
     """``url`` when it is an absolute https URL with a host (or http to this machine:
     :data:`LOOPBACK_HOSTS`, or anywhere with ``allow_insecure_http``); else PublishError
     (its message shows the URL without credentials)."""
-    try:
-        parts = urlsplit(url)
+    try:  # the host after the user information's last '@' (a password may hold '@', '/')
+        parts = urlsplit(_without_credentials(url))
         port_ok = parts.port is None or parts.port > 0
     except ValueError:
         port_ok = False
@@ -569,7 +620,10 @@ class CalDAVServer:
 
         self.url = check_url(url, allow_insecure_http=allow_insecure_http)
         self.timeout = timeout
-        self.client: Any = DAVClient(url=url, username=user, password=password,
+        # without the URL's user information: given separately (an IPv6 host keeps its
+        # brackets, which the library's own stripping loses)
+        self.client: Any = DAVClient(url=_without_credentials(url), username=user,
+                                     password=password,
                                      timeout=max(1, math.ceil(timeout)),
                                      enable_rfc6764=False)
         self._principal: Any = None
@@ -683,12 +737,18 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
     line of explanation; no message, log line or result shows the URL's credentials or the
     password (:func:`redact`). Plain ``http://`` other than to this machine needs
     ``allow_insecure_http`` (:func:`check_url`)."""
-    secrets = [password, urlsplit(url).password if "://" in url else None]
+    # the password and the URL's are redacted from what the server or a library says before
+    # it goes into tourney's own sentence (redact), never from tourney's words
+    secrets = [password, *_url_secrets(url)]
+
+    def clean(text: object) -> str:
+        return redact(str(text), secrets)
+
     try:
         calendars = read_plan_calendars(plan_dir)
         check_url(url, allow_insecure_http=allow_insecure_http)
     except PublishError as exc:
-        raise PublishError(redact(str(exc), secrets)) from None
+        raise PublishError(redact(str(exc))) from None
     # start-up time: the caldav library (and its HTTP stack) only to talk to a server
     from caldav.lib import error as dav_error
 
@@ -702,37 +762,39 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
 
     def stopped(why: str) -> PublishError:
         so_far = f" (done before it stopped: {', '.join(done)}; publish again)" if done else ""
-        return PublishError(redact(f"{why}{so_far}", secrets))
+        return PublishError(redact(f"{why}{so_far}"))
 
     try:
         server = CalDAVServer(url, user, password, timeout,
                               allow_insecure_http=allow_insecure_http)
-        return [replace(r, calendar_url=redact(r.calendar_url, secrets))
+        return [replace(r, calendar_url=clean(r.calendar_url))
                 for r in publish(calendars, server, take_over=take_over, done=done)]
     except LineageConflict as exc:
-        raise LineageConflict(redact(str(exc), secrets)) from None
+        raise LineageConflict(clean(exc)) from None
     except PublishError as exc:
-        raise stopped(str(exc)) from None
+        raise stopped(clean(exc)) from None
     except dav_error.AuthorizationError as exc:
         if getattr(exc, "status", None) == 403:
             raise stopped(f"the server at {shown} does not let user {user!r} read or write "
-                          f"{exc.url or 'there'} (HTTP 403); check --caldav and --user"
+                          f"{clean(exc.url or 'there')} (HTTP 403); check --caldav and --user"
                           ) from None
         raise stopped(f"the server at {shown} refused user {user!r} (HTTP 401: wrong user "
                       f"name or password? The password comes from {PASSWORD_ENV} or the "
                       "prompt)") from None
     except dav_error.NotFoundError as exc:
-        raise stopped(f"no CalDAV calendar home found at {shown} ({_dav_detail(exc)}); check "
+        raise stopped(f"no CalDAV calendar home found at {shown} ({clean(_dav_detail(exc))}); "
+                      "check "
                       "--caldav") from None
     except dav_error.DAVError as exc:
         raise stopped(f"the server at {shown} is not answering as a CalDAV server "
-                      f"({_dav_detail(exc)}); check --caldav") from None
+                      f"({clean(_dav_detail(exc))}); check --caldav") from None
     except OSError as exc:  # connection refused, DNS, TLS, timeout (niquests/requests)
-        raise stopped(f"cannot reach the CalDAV server at {shown} ({_cause(exc)}); is it "
+        raise stopped(f"cannot reach the CalDAV server at {shown} ({clean(_cause(exc))}); "
+                      "is it "
                       "running, and is --caldav right?") from None
     except (ValueError, SyntaxError) as exc:  # unparsable XML (lxml) or iCalendar
         raise stopped(f"the server at {shown} sent an answer that is not CalDAV "
-                      f"({_one_line(exc)}); check --caldav") from None
+                      f"({clean(_one_line(exc))}); check --caldav") from None
 
 
 _KNOWN_CAUSES = (

@@ -9,13 +9,14 @@ write is never replaced.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from scheduler.atomic import replace_dir
+from scheduler.atomic import claim, replace_dir
 from scheduler.export.ical import fingerprint, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
@@ -154,6 +155,40 @@ def _legacy_entries(folder: Path, *, top: bool, prefix: str = "") -> list[str]:
     return others
 
 
+def plan_product(rel: str) -> bool:
+    """Whether ``rel`` (a relative POSIX path) is a file name :func:`plan_files` writes: a
+    top-level plan file, ``calendars/<operator>.ics``, or either inside
+    ``alternative-<k>/``. A plan folder's manifest listing any other name is not trusted."""
+    parts = rel.split("/")
+    top = True
+    if (len(parts) > 1 and parts[0].startswith(ALTERNATIVE)
+            and parts[0][len(ALTERNATIVE):].isdigit()):
+        parts, top = parts[1:], False
+    if len(parts) == 1:
+        return (parts[0] in PLAN_ENTRIES and parts[0] != "calendars"
+                and (top or parts[0] != REPORT_FILE))
+    return (len(parts) == 2 and parts[0] == "calendars" and parts[1].endswith(".ics")
+            and len(parts[1]) > len(".ics") and parts[1].isprintable()
+            and not parts[1].startswith("."))
+
+
+@contextlib.contextmanager
+def claim_plan_folder(out_dir: str | Path,
+                      inputs: Iterable[str | Path | None] = ()) -> Iterator[Path]:
+    """Hold the plan folder ``out_dir`` (its lock, :func:`scheduler.atomic.claim`) for the
+    block, having checked that a plan may be written there (not the current folder, none of
+    ``inputs`` inside it, only an unchanged plan tourney wrote): ``tourney solve`` takes it
+    before solving, so a second solve into the same folder, or a folder that would be
+    refused, is refused at once. Yields the resolved folder.
+
+    Raises ``OSError`` (:class:`scheduler.atomic.WriteRefused` for a refusal)."""
+    out = Path(out_dir).resolve()
+    _refuse_unsafe(out)
+    with claim(out, legacy=_legacy_unlisted, product=plan_product, inputs=inputs,
+               what="plan") as held:
+        yield held
+
+
 def _refuse_unsafe(out: Path) -> None:
     """Raise FileExistsError when ``out`` is the current folder or holds it (the rest is
     checked by :func:`scheduler.atomic.replace_dir`, under its lock)."""
@@ -164,7 +199,8 @@ def _refuse_unsafe(out: Path) -> None:
 
 
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
-               alternatives: Sequence[Plan] | None = None) -> Path:
+               alternatives: Sequence[Plan] | None = None,
+               inputs: Iterable[str | Path | None] = ()) -> Path:
     """Write ``plan`` into ``out_dir`` atomically; return the directory.
 
     ``report``: also write ``report.html`` (one self-contained page; ``alternatives`` shown
@@ -172,9 +208,11 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     false) with the rest of the folder.
 
     The folder must be new, empty, or hold only a plan tourney wrote there: every file listed
-    in its manifest ``.tourney-plan`` (written with the plan), or, for a folder without one,
-    only the plan's own files (see :func:`scheduler.atomic.replace_dir`: fsync, lock beside
-    the folder, recovery of a run killed mid-way, read-only folders left alone).
+    in its manifest ``.tourney-plan`` (written with the plan) with the size and SHA-256 listed
+    and a name a plan has (:func:`plan_product`), or, for a folder without one, only the
+    plan's own files; never one of ``inputs`` (the scenario file, ...) at any depth (see
+    :func:`scheduler.atomic.replace_dir`: fsync, lock beside the folder, recovery of a run
+    killed mid-way, read-only folders and parents left alone).
 
     Raises ``OSError`` when the directory cannot be written (nothing is changed then), its
     subclass :class:`scheduler.atomic.WriteRefused` when it must not be.
@@ -182,4 +220,5 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     out = Path(out_dir).resolve()
     files = plan_files(plan, report=report, alternatives=alternatives)
     _refuse_unsafe(out)
-    return replace_dir(out, files, legacy=_legacy_unlisted, what="plan")
+    return replace_dir(out, files, legacy=_legacy_unlisted, what="plan", product=plan_product,
+                       inputs=inputs)
