@@ -277,3 +277,17 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
     assert "First days that differ from the best plan" in text
     assert "Alternative 2 open Open 2027-03-01 2027-03-02" in " ".join(text.split())
     assert "First days that differ" not in _plain(report_html(best))
+
+
+def test_licence_notes_name_only_the_plans_jurisdictions(plan: Plan) -> None:
+    # the combined plan buys a Montana permit and a Maine licence: both notes; a Montana-only
+    # plan (one large-stakes tournament, its $120 permit) says nothing of Maine applications
+    both = report_html(plan)
+    assert "Apply by: the last day a Maine application" in both
+    assert "Montana notices are due 5 days" in both
+    mt_only = run(load(notice_from="2026-11-01", operators=[mt_room()],
+                       tournaments=[mt_large("big", fixed_dates=["2027-03-05"])]))
+    assert [lic.fee_usd for lic in mt_only.license_list] == [120]
+    html_mt = report_html(mt_only)
+    assert "Maine application" not in html_mt
+    assert "Montana notices are due 5 days" in html_mt

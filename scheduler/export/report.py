@@ -197,11 +197,15 @@ def _licences(plan: Plan) -> str:
             f"<td>{_covers(plan, lic)}</td><td>{_e(cite(rule)) if rule else ''}</td></tr>")
     total = (f'<tr><th colspan="6">Total</th><td class="num">${plan.total_fees_usd:,}</td>'
              '<td colspan="3"></td></tr>')
+    notes = []  # only the jurisdictions this plan buys licences in
+    if any(lic.jurisdiction == "ME" for lic in plan.license_list):
+        notes.append("Apply by: the last day a Maine application can be received "
+                     f"({_e(cite('ME-APPLICATION-WINDOW'))}).")
+    if any(lic.jurisdiction == "MT" for lic in plan.license_list):
+        notes.append(f"Montana notices are due {MT_NOTICE_DAYS} days before each large-stakes "
+                     f"tournament ({_e(cite('MT-NOTICE'))}); see the calendars.")
     return ("<table>" + head + "\n" + "\n".join(rows) + "\n" + total + "</table>\n"
-            '<p class="muted">Apply by: the last day a Maine application can be received '
-            f"({_e(cite('ME-APPLICATION-WINDOW'))}). Montana notices are due {MT_NOTICE_DAYS} "
-            f"days before each large-stakes tournament ({_e(cite('MT-NOTICE'))}); see the "
-            "calendars.</p>")
+            f'<p class="muted">{" ".join(notes)}</p>')
 
 
 def _unscheduled(plan: Plan) -> str:
