@@ -9,6 +9,7 @@ failure (the solver found nothing in time, or the plan failed its own audit; not
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import re
@@ -618,7 +619,7 @@ def _unwritable(out: Path) -> str | None:
 # LedgerError to exit 2 (nothing written: every command is one transaction).
 import datetime as _dt  # noqa: E402  (the ledger commands' dates; kept with them)
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     from scheduler.ledger import Ledger
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
@@ -647,7 +648,7 @@ LineageOpt = Annotated[str | None, typer.Option(
 
 def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
     """Open the ledger and run ``action(ledger)``; a LedgerError is one line and exit 2."""
-    from scheduler.ledger import Ledger, LedgerError
+    from scheduler.ledger import Ledger, LedgerError  # start-up time: no sqlalchemy in --help
 
     try:
         lg = Ledger(ledger)
@@ -672,7 +673,7 @@ def _date_opt(value: str, option: str) -> _dt.date:
 @ledger_app.command("init")
 def ledger_init(ledger: LedgerOpt = None) -> None:
     """Create the ledger, or migrate one made by an older tourney to this version's schema."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
         before, after = api.init(lg)
@@ -695,7 +696,7 @@ def ledger_adopt(
 ) -> None:
     """Record a plan as announced: the next version of its lineage, every occurrence's UID,
     SEQUENCE and status, and its licences."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
         a = api.adopt(lg, plan_dir, organization=organization, by=by)
@@ -716,8 +717,8 @@ def ledger_export(
     ledger: LedgerOpt = None,
 ) -> None:
     """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
-    import io
-
+    # start-up time: no sqlalchemy in --help
+    from scheduler.atomic import write_files
     from scheduler.ledger import api
 
     def run(lg: Ledger) -> None:
@@ -726,8 +727,6 @@ def ledger_export(
         if out is None:
             typer.echo(buf.getvalue(), nl=False)
             return
-        from scheduler.atomic import write_files
-
         try:
             write_files({out: buf.getvalue().encode("utf-8")})
         except OSError as exc:
@@ -744,7 +743,7 @@ def ledger_import(
 ) -> None:
     """Add the entries of an exported CSV (those already in the ledger are skipped), all or
     nothing."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
         res = api.import_csv(lg, file)
@@ -776,7 +775,7 @@ def record_held(
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
     """Record that an occurrence was held, with its actual days and figures."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
@@ -792,7 +791,7 @@ def record_cancelled(
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
     """Record that an occurrence was not held."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     _ledger_run(ledger, lambda lg: _recorded(api.record_cancelled(
         lg, occurrence, operator=operator, lineage=lineage, corrects=corrects, note=note,
@@ -814,7 +813,7 @@ def record_filed(
 ) -> None:
     """Record a filing: an MT notice (MT-NOTICE) or an ME licence application
     (ME-APPLICATION-WINDOW)."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     if not on:
         _err("tourney: --on DATE is required (the day it was filed or received)")
@@ -844,7 +843,7 @@ def record_licence(
     by: ByOpt = None,
 ) -> None:
     """Record a licence or permit bought."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     vf, vt = _date_opt(valid_from, "--valid-from"), _date_opt(valid_to, "--valid-to")
     _ledger_run(ledger, lambda lg: _recorded(api.record_licence(
@@ -862,7 +861,7 @@ def record_report(
     by: ByOpt = None,
 ) -> None:
     """Record an ME-REPORT disposition-of-funds report filed."""
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     end, day = _date_opt(period_end, "--period-end"), _date_opt(on, "--on")
     _ledger_run(ledger, lambda lg: _recorded(api.record_report(
@@ -882,8 +881,7 @@ def deadlines_command(
 ) -> None:
     """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
     of a plan: due, overdue, done (from the ledger)."""
-    import os
-
+    # start-up time: sqlalchemy and pandas only when the command runs
     from scheduler.ledger import Ledger, LedgerError
     from scheduler.ledger.deadlines import STATES, deadlines, render
     from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER

@@ -227,6 +227,22 @@ def report_due(period_end: dt.date) -> dt.date:
     return maine_business_days_after(period_end, ME_REPORT_BUSINESS_DAYS)
 
 
+def report_periods(kind: str, valid_from: dt.date, valid_to: dt.date) -> list[dt.date]:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day (inclusive) of each licensed period of
+    a Maine licence of ``kind`` valid ``valid_from``..``valid_to`` (inclusive), in order: each
+    calendar month of an ``me-annual`` licence (the last one cut at ``valid_to``), else the
+    one period ending ``valid_to``. Each report is due :func:`report_due` of its day. The
+    one home of the periods: the calendars and the ledger's deadlines both read them here."""
+    if kind != "me-annual":
+        return [valid_to]
+    out = []
+    y, m = valid_from.year, valid_from.month
+    while dt.date(y, m, 1) <= valid_to:
+        out.append(min(month_end(y, m), valid_to))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
 def month_end(year: int, month: int) -> dt.date:
     nxt = dt.date(year + (month == 12), month % 12 + 1, 1)
     return nxt - dt.timedelta(days=1)

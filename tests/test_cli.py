@@ -256,7 +256,8 @@ def test_ctrl_c_stops_the_search() -> None:
 
 def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
     # `tourney --help` must answer at once (issue: under 0.3 s): the solver (ortools), pandas,
-    # matplotlib and rich (typer's fancy help) are imported only by the commands that use them
+    # matplotlib and rich (typer's fancy help) are imported only by the commands that use them;
+    # so are the ledger's sqlalchemy and alembic
     import subprocess
     import sys
 
@@ -265,7 +266,8 @@ def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
             "from scheduler.cli import app\n"
             "r = CliRunner().invoke(app, ['--help'])\n"
             "assert r.exit_code == 0 and 'solve' in r.output\n"
-            "print(sorted(m for m in ('ortools', 'pandas', 'matplotlib', 'rich') "
+            "print(sorted(m for m in ('ortools', 'pandas', 'matplotlib', 'rich', "
+            "'sqlalchemy', 'alembic') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

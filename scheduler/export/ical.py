@@ -62,9 +62,9 @@ from scheduler.timing import (
     MT_NOTICE_DAYS,
     application_opens,
     application_window,
-    month_end,
     notice_due,
     report_due,
+    report_periods,
 )
 from scheduler.uid import (
     LINEAGE_PROPERTY,
@@ -857,18 +857,6 @@ def _covered_rows(plan: Plan, lic: License) -> list[Row]:
     return rows or every
 
 
-def _report_periods(lic: License) -> list[dt.date]:
-    """ME-REPORT: the last day of each licensed period (each calendar month if annual)."""
-    if lic.kind != "me-annual":
-        return [lic.valid_to]
-    out = []
-    y, m = lic.valid_from.year, lic.valid_from.month
-    while dt.date(y, m, 1) <= lic.valid_to:
-        out.append(min(month_end(y, m), lic.valid_to))
-        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
-    return out
-
-
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     lineage = plan_lineage(plan)
     announced = licence_deadline_uids(plan.previous_events)
@@ -910,7 +898,7 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                         f"Application due: {subject}", due,
                         f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
                         lic.operator_id)
-        periods = _report_periods(lic)
+        periods = report_periods(lic.kind, lic.valid_from, lic.valid_to)
         for end in periods:
             due = report_due(end)
             suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""

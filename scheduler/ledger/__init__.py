@@ -1,11 +1,15 @@
 """The operating year's ledger (issue #13): what was announced, filed, bought, held and
 reported, in a SQLite file or a PostgreSQL database, append-only.
 
-``Ledger(url)`` opens one (:mod:`scheduler.ledger.store`); the commands' logic and the
-DataFrames are in :mod:`scheduler.ledger.api`; the to-do list of filings in
-:mod:`scheduler.ledger.deadlines`; the tables in :mod:`scheduler.ledger.models`.
+``Ledger(url)`` opens one (:mod:`scheduler.ledger.api`, over the database of
+:mod:`scheduler.ledger.store`); the commands' logic and the DataFrames are in
+:mod:`scheduler.ledger.api`; the to-do list of filings in :mod:`scheduler.ledger.deadlines`;
+what is read of a plan folder in :mod:`scheduler.ledger.plans`; the tables in
+:mod:`scheduler.ledger.models`. Imports run one way: api > deadlines > plans > store >
+models.
 """
 
-from scheduler.ledger.store import Ledger, LedgerError
+from scheduler.ledger.api import Ledger
+from scheduler.ledger.store import LedgerError
 
 __all__ = ["Ledger", "LedgerError"]

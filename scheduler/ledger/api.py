@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any, cast
 
 import pandas as pd
+from icalendar import Calendar
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 from sqlalchemy.orm import Session
 
+from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.models import (
     FACTS,
     Base,
@@ -41,14 +43,52 @@ from scheduler.ledger.models import (
     PlanLicence,
     PlanVersion,
     ReportFiled,
+    select_current,
 )
-from scheduler.ledger.store import Ledger, LedgerError, now, who
+from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
+from scheduler.ledger.store import LedgerError, Store, now, who
+from scheduler.timing import report_periods as licensed_periods
+from scheduler.uid import parse
 
 DEFAULT_ORGANIZATION = "default"
 """The organization of a ledger's first plan when ``--organization`` is not given."""
 FILING_KINDS = ("mt-notice", "me-application")
-ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
 _OCC = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)#(?P<n>\d+)$")
+
+
+class Ledger(Store):
+    """A ledger database (``from scheduler.ledger import Ledger``). ``Ledger(url)`` opens
+    nothing yet; ``url`` a file name or URL as :func:`~scheduler.ledger.store.resolve` takes
+    it (None: ``$TOURNEY_LEDGER`` or ``./tourney-ledger.sqlite``). The database itself
+    (migrations, sessions, writers serialized) is :class:`~scheduler.ledger.store.Store`;
+    the methods here are the DataFrames of this module and the deadlines of a plan, for
+    ``Ledger(url).held()`` in a notebook."""
+
+    def held(self, **kw: Any) -> pd.DataFrame:
+        """:func:`held_frame` of this ledger."""
+        return held_frame(self, **kw)
+
+    def filings(self, **kw: Any) -> pd.DataFrame:
+        """:func:`filings_frame` of this ledger."""
+        return filings_frame(self, **kw)
+
+    def licences(self, **kw: Any) -> pd.DataFrame:
+        """:func:`licences_frame` of this ledger."""
+        return licences_frame(self, **kw)
+
+    def reports(self, **kw: Any) -> pd.DataFrame:
+        """:func:`reports_frame` of this ledger."""
+        return reports_frame(self, **kw)
+
+    def events(self) -> pd.DataFrame:
+        """:func:`events_frame` of this ledger."""
+        return events_frame(self)
+
+    def deadlines(self, plan_dir: str | os.PathLike[str], as_of: dt.date | None = None
+                  ) -> pd.DataFrame:
+        """:func:`scheduler.ledger.deadlines.deadlines` of plan folder ``plan_dir`` as of
+        ``as_of`` (default today), the states from this ledger."""
+        return deadlines(plan_dir, as_of=as_of, ledger=self)
 
 
 def _entry(by: str | None) -> dict[str, Any]:
@@ -78,24 +118,6 @@ class Adopted:
     new: bool
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    try:
-        with path.open(newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
-    except FileNotFoundError:
-        raise LedgerError(f"{path} is missing: give a plan folder written by `tourney "
-                          "solve --out`") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise LedgerError(f"cannot read {path}: {exc}") from None
-
-
-def _date(value: str, what: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value.strip())
-    except ValueError:
-        raise LedgerError(f"{what}: {value!r} is not a date (YYYY-MM-DD)") from None
-
-
 def _organization(session: Session, name: str | None, by: str | None,
                   create: bool) -> Organization:
     if name is not None:
@@ -122,10 +144,6 @@ def _organization(session: Session, name: str | None, by: str | None,
 def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.date]]:
     """The cancelled occurrences a re-plan's calendars announce (STATUS:CANCELLED):
     (tournament, occurrence, operator, UID, SEQUENCE, first day)."""
-    from icalendar import Calendar
-
-    from scheduler.uid import parse
-
     out = []
     for path in sorted((plan_dir / "calendars").glob("*.ics")):
         try:
@@ -155,15 +173,13 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, UIDs without
     a lineage (a plan of an old tourney: solve it again), or a lineage another organization
     owns."""
-    from scheduler.uid import parse
-
     folder = Path(plan_dir)
     if not folder.is_dir():
         raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     schedule_path = folder / "schedule.csv"
-    rows = _read_csv(schedule_path)
-    licence_rows = _read_csv(folder / "licenses.csv")
+    rows = read_csv(schedule_path)
+    licence_rows = read_csv(folder / "licenses.csv")
     digest = hashlib.sha256(schedule_path.read_bytes()).hexdigest()
     lineages = {p.lineage for r in rows if (p := parse(r.get("uid", ""))) is not None}
     if not rows:
@@ -208,12 +224,13 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                 tid, occ, oid = r["tournament_id"], int(r["occurrence"]), r["operator_id"]
                 ev = PlanEvent(
                     version_id=version.id, uid=r["uid"], sequence=int(r["sequence"] or 0),
-                    recurrence_id=(_date(r["recurrence_id"], where)
+                    recurrence_id=(parse_date(r["recurrence_id"], where)
                                    if r.get("recurrence_id") else None),
                     status="CONFIRMED", tournament_id=tid, occurrence=occ, operator_id=oid,
                     jurisdiction=r["jurisdiction"], type=r["type"],
                     charitable=r["charitable"].strip().lower() == "true", title=r["title"],
-                    first_day=_date(r["first_day"], where), last_day=_date(r["last_day"], where),
+                    first_day=parse_date(r["first_day"], where),
+                    last_day=parse_date(r["last_day"], where),
                     license_id=r.get("license_id", ""), **_entry(by))
             except (KeyError, ValueError, AttributeError) as exc:
                 raise LedgerError(f"{where}: not a schedule.csv row of tourney ({exc})") from None
@@ -251,8 +268,8 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                     version_id=version.id, license_id=r["license_id"],
                     operator_id=r["operator_id"], jurisdiction=r["jurisdiction"],
                     kind=r["kind"], tier=r.get("tier") or None,
-                    valid_from=_date(r["valid_from"], where),
-                    valid_to=_date(r["valid_to"], where), fee_usd=Decimal(r["fee_usd"]),
+                    valid_from=parse_date(r["valid_from"], where),
+                    valid_to=parse_date(r["valid_to"], where), fee_usd=Decimal(r["fee_usd"]),
                     covers=r.get("covers", ""), **_entry(by)))
             except (KeyError, InvalidOperation) as exc:
                 raise LedgerError(f"{where}: not a licenses.csv row of tourney ({exc})") from None
@@ -336,12 +353,6 @@ def find_licence(s: Session, license_ref: str) -> tuple[PlanLicence, Organizatio
 
 
 # ----------------------------------------------------------------------- supersede
-def _current(model: Any) -> Any:
-    """``model``'s entries that no entry supersedes (a SELECT)."""
-    newer = select(model.supersedes_id).where(model.supersedes_id.is_not(None))
-    return select(cast("type[Base]", model)).where(model.id.not_in(newer))
-
-
 def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any | None,
                     same: dict[str, Any], what: str) -> None:
     """The duplicate / correction rules of every ``tourney record``: without ``--corrects``
@@ -442,7 +453,7 @@ def _add_outcome(s: Session, ev: PlanEvent, outcome: str, corrects: int | None,
     org = _org_of(ev)
     same = {"organization_id": org.id, "uid": ev.uid, "recurrence_id": ev.recurrence_id,
             "operator_id": ev.operator_id}
-    dup = s.scalar(_current(Held).filter_by(**same).limit(1))
+    dup = s.scalar(select_current(Held).filter_by(**same).limit(1))
     _check_corrects(s, Held, corrects, dup, same,
                     f"{ev.tournament_id}#{ev.occurrence} at {ev.operator_id}"
                     + (f" ({dup.outcome})" if dup is not None else ""))
@@ -503,7 +514,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
             same = {"organization_id": org.id, "kind": kind, "license_ref": license_ref}
             what = f"the ME-APPLICATION-WINDOW application of licence {license_ref}"
             fields = {"operator_id": lic.operator_id, "license_ref": license_ref}
-        dup = s.scalar(_current(Filing).filter_by(**same).limit(1))
+        dup = s.scalar(select_current(Filing).filter_by(**same).limit(1))
         _check_corrects(s, Filing, corrects, dup, same, what)
         entry = Filing(organization_id=org.id, kind=kind, filed_on=filed_on,
                        agency_number=agency_number or None, supersedes_id=corrects, note=note,
@@ -542,7 +553,7 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
                 raise LedgerError(f"--plan-licence {license_ref} is a {lic.kind} of "
                                   f"{lic.operator_id}, not a {kind} of {operator}")
         same = {"organization_id": org.id, "agency_number": agency_number, "kind": kind}
-        dup = s.scalar(_current(LicenceBought).filter_by(**same).limit(1))
+        dup = s.scalar(select_current(LicenceBought).filter_by(**same).limit(1))
         _check_corrects(s, LicenceBought, corrects, dup, same,
                         f"{kind} number {agency_number}")
         entry = LicenceBought(organization_id=org.id, operator_id=operator,
@@ -557,11 +568,9 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
 
 def report_periods(lic: PlanLicence) -> list[dt.date]:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of each licensed period of ``lic``
-    (each calendar month of an annual licence), exactly as the calendars emit them."""
-    # the one home of the periods is the calendar writer; it reads kind/valid_from/valid_to
-    from scheduler.export.ical import _report_periods
-
-    return _report_periods(lic)  # type: ignore[arg-type]
+    (each calendar month of an annual licence), exactly as the calendars emit them
+    (:func:`scheduler.timing.report_periods`)."""
+    return licensed_periods(lic.kind, lic.valid_from, lic.valid_to)
 
 
 def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, filed_on: dt.date,
@@ -584,7 +593,7 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
                               "periods end on " + ", ".join(str(p) for p in periods))
         same = {"organization_id": org.id, "license_ref": license_ref,
                 "period_end": period_end}
-        dup = s.scalar(_current(ReportFiled).filter_by(**same).limit(1))
+        dup = s.scalar(select_current(ReportFiled).filter_by(**same).limit(1))
         _check_corrects(s, ReportFiled, corrects, dup, same,
                         f"the ME-REPORT of {license_ref} for the period ending {period_end}")
         entry = ReportFiled(organization_id=org.id, operator_id=lic.operator_id,
@@ -601,7 +610,7 @@ _META = ("id", "key", "recorded_at", "recorded_by", "supersedes_id")
 
 def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) -> pd.DataFrame:
     with ledger.read() as s:
-        q: Any = _current(model) if current else select(cast("type[Base]", model))
+        q: Any = select_current(model) if current else select(cast("type[Base]", model))
         rows = list(s.scalars(q.order_by(model.id)))
         org_names = {o.id: o.name for o in s.scalars(select(Organization))}
         data = [{"organization": org_names[r.organization_id],
@@ -864,7 +873,7 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
 def current_entries(ledger: Ledger) -> dict[str, int]:
     """How many current entries each fact table holds (for summaries and tests)."""
     with ledger.read() as s:
-        return {m.__tablename__: len(list(s.scalars(_current(m)))) for m in FACTS}
+        return {m.__tablename__: len(list(s.scalars(select_current(m)))) for m in FACTS}
 
 
 def all_entries(ledger: Ledger) -> dict[str, int]:

@@ -2,9 +2,9 @@
 ledger says it is done.
 
 Every date comes from the deadline functions of :mod:`scheduler.timing` (``notice_due``,
-``application_opens``/``application_due``, ``report_due``) and the licensed periods from the
-calendar writer's ``_report_periods`` (through :func:`scheduler.ledger.api.report_periods`),
-so this list, the calendars, the model and the audit cannot disagree.
+``application_opens``/``application_due``, ``report_due``) and the licensed periods from
+``report_periods``, which the calendar writer reads too, so this list, the calendars, the
+model and the audit cannot disagree.
 """
 
 from __future__ import annotations
@@ -17,8 +17,16 @@ from typing import Any
 
 import pandas as pd
 
-from scheduler.ledger.store import Ledger
-from scheduler.timing import application_due, application_opens, notice_due, report_due
+from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
+from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
+from scheduler.ledger.store import LedgerError, Store
+from scheduler.timing import (
+    application_due,
+    application_opens,
+    notice_due,
+    report_due,
+    report_periods,
+)
 
 COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "license_id",
            "opens", "done_on", "entry"]
@@ -36,7 +44,7 @@ STATES = ("due", "overdue", "done", "done late", "not needed")
 @dataclass(frozen=True)
 class _Licence:
     """The fields of a licenses.csv row the deadline rules read (``kind``, ``valid_from``,
-    ``valid_to``: what the calendar writer's ``_report_periods`` reads)."""
+    ``valid_to``: what :func:`~scheduler.timing.report_periods` reads)."""
 
     license_id: str
     operator_id: str
@@ -48,40 +56,34 @@ class _Licence:
 
 
 def _plan(plan_dir: Path) -> tuple[list[dict[str, str]], list[_Licence]]:
-    from scheduler.ledger.api import _date, _read_csv
-
     if not plan_dir.is_dir():
-        from scheduler.ledger.store import LedgerError
         raise LedgerError(f"{plan_dir} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
-    rows = _read_csv(plan_dir / "schedule.csv")
+    rows = read_csv(plan_dir / "schedule.csv")
     lics = []
-    for i, r in enumerate(_read_csv(plan_dir / "licenses.csv"), start=2):
+    for i, r in enumerate(read_csv(plan_dir / "licenses.csv"), start=2):
         where = f"{plan_dir / 'licenses.csv'} line {i}"
         lics.append(_Licence(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
-                             _date(r["valid_from"], where), _date(r["valid_to"], where),
+                             parse_date(r["valid_from"], where), parse_date(r["valid_to"], where),
                              tuple(r.get("covers", "").split())))
     return rows, lics
 
 
-def _done(ledger: Ledger | None) -> dict[tuple[str, ...], tuple[dt.date | None, int]]:
+def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, int]]:
     """What the ledger records as done: key -> (day filed, entry id); cancelled occurrences
     as ("cancelled", uid, operator) -> (None, id)."""
     if ledger is None:
         return {}
-    from scheduler.ledger.api import _current
-    from scheduler.ledger.models import Filing, Held, ReportFiled
-
     out: dict[tuple[str, ...], tuple[dt.date | None, int]] = {}
     with ledger.read() as s:
-        for f in s.scalars(_current(Filing)):
+        for f in s.scalars(select_current(Filing)):
             if f.kind == "mt-notice" and f.uid is not None:
                 out[("MT-NOTICE", f.uid, f.operator_id)] = (f.filed_on, f.id)
             elif f.kind == "me-application" and f.license_ref is not None:
                 out[("ME-APPLICATION-WINDOW", f.license_ref)] = (f.filed_on, f.id)
-        for r in s.scalars(_current(ReportFiled)):
+        for r in s.scalars(select_current(ReportFiled)):
             out[("ME-REPORT", r.license_ref, r.period_end.isoformat())] = (r.filed_on, r.id)
-        for h in s.scalars(_current(Held)):
+        for h in s.scalars(select_current(Held)):
             if h.outcome == "cancelled":
                 out[("cancelled", h.uid, h.operator_id)] = (None, h.id)
     return out
@@ -101,7 +103,7 @@ def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date
 
 
 def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
-              ledger: Ledger | None = None) -> pd.DataFrame:
+              ledger: Store | None = None) -> pd.DataFrame:
     """The to-do list of plan folder ``plan_dir`` as of ``as_of`` (default today): one row
     per deadline, sorted by date, rule, operator, occurrence/licence (:data:`COLUMNS`):
 
@@ -116,8 +118,6 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     With ``ledger``, the states come from its current filings, reports and cancellations
     (:data:`STATES`); without, everything is due or overdue. Raises
     :class:`~scheduler.ledger.store.LedgerError` for a folder that is not a plan."""
-    from scheduler.ledger.api import ME_LICENCE_KINDS, report_periods
-
     as_of = as_of or dt.date.today()
     rows, lics = _plan(Path(plan_dir))
     done = _done(ledger)
@@ -157,7 +157,7 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
                     "occurrence": _covers(lic), "license_id": lic.license_id,
                     "opens": opens, "done_on": filed[0] if filed else None,
                     "entry": filed[1] if filed else None})
-        for end in report_periods(lic):  # type: ignore[arg-type]
+        for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
             due = report_due(end)
             filed = done.get(("ME-REPORT", lic.license_id, end.isoformat()))
             out.append({"date": due, "state": _state(due, filed, as_of), "rule": "ME-REPORT",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any, cast
 
 from sqlalchemy import (
     Boolean,
@@ -31,6 +32,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    select,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -234,3 +236,10 @@ class ReportFiled(_Fact, Base):
 FACTS: tuple[type[Filing] | type[LicenceBought] | type[Held] | type[ReportFiled], ...] = (
     Filing, LicenceBought, Held, ReportFiled)
 """The fact tables, whose entries supersede one another."""
+
+
+def select_current(model: Any) -> Any:
+    """A SELECT of ``model``'s current entries: those no entry supersedes (``model`` one of
+    :data:`FACTS`)."""
+    newer = select(model.supersedes_id).where(model.supersedes_id.is_not(None))
+    return select(cast("type[Base]", model)).where(model.id.not_in(newer))

@@ -8,7 +8,7 @@
   (the duplicate checks of ``tourney record`` read, then write).
 
 The schema is only ever made or changed by the Alembic migrations shipped in
-``scheduler/ledger/migrations`` (:meth:`Ledger.upgrade`); no command rebuilds a ledger.
+``scheduler/ledger/migrations`` (:meth:`Store.upgrade`); no command rebuilds a ledger.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
@@ -108,14 +112,16 @@ def _sqlite_engine(url: str) -> Engine:
     return engine
 
 
-class Ledger:
-    """A ledger database. ``Ledger(url)`` opens nothing yet; ``url`` as :func:`resolve` takes
-    it (None: ``$TOURNEY_LEDGER`` or ``./tourney-ledger.sqlite``).
+class Store:
+    """A ledger database. ``Store(url)`` opens nothing yet; ``url`` as :func:`resolve` takes
+    it (None: ``$TOURNEY_LEDGER`` or ``./tourney-ledger.sqlite``). The public class is its
+    subclass :class:`scheduler.ledger.api.Ledger` (``from scheduler.ledger import Ledger``),
+    which adds the DataFrames and the deadlines as methods.
 
     - :meth:`upgrade` creates or migrates the schema (Alembic, to the newest revision);
     - :meth:`write` / :meth:`read` give a :class:`~sqlalchemy.orm.Session` in one transaction
       (committed at the end, rolled back on any error: a command changes all or nothing);
-    - the DataFrames and commands are in :mod:`scheduler.ledger.api` (also as methods here).
+    - the DataFrames and commands are in :mod:`scheduler.ledger.api`.
     """
 
     def __init__(self, url: str | os.PathLike[str] | None = None) -> None:
@@ -135,7 +141,7 @@ class Ledger:
         self._engine: Engine | None = None
 
     def __repr__(self) -> str:
-        return f"Ledger({redacted(self.url)!r})"
+        return f"{type(self).__name__}({redacted(self.url)!r})"
 
     @property
     def where(self) -> str:
@@ -164,16 +170,12 @@ class Ledger:
 
     # ----------------------------------------------------------------- migrations
     def _alembic_config(self) -> Any:
-        from alembic.config import Config
-
         cfg = Config()
         cfg.set_main_option("script_location", str(MIGRATIONS))
         return cfg
 
     def head(self) -> str:
         """The newest schema revision this version of tourney knows."""
-        from alembic.script import ScriptDirectory
-
         head = ScriptDirectory.from_config(self._alembic_config()).get_current_head()
         assert head is not None
         return head
@@ -181,8 +183,6 @@ class Ledger:
     def revision(self, *, create: bool = False) -> str | None:
         """The schema revision of the database (None: no ledger schema in it yet). A SQLite
         file that does not exist is a :class:`LedgerError` unless ``create``."""
-        from alembic.runtime.migration import MigrationContext
-
         with self._connect(create=create) as conn:
             return MigrationContext.configure(conn).get_current_revision()
 
@@ -191,9 +191,6 @@ class Ledger:
         revision, in one transaction. Returns ``(revision before, revision after)``.
         Raises :class:`LedgerError` when the database cannot be reached or was made by a
         newer tourney."""
-        from alembic import command
-        from alembic.script import ScriptDirectory
-
         cfg = self._alembic_config()
         scripts = ScriptDirectory.from_config(cfg)
         if self.path is not None:
@@ -271,33 +268,6 @@ class Ledger:
         """The tables in the database (for tests and diagnostics)."""
         with self._connect() as conn:
             return sorted(inspect(conn).get_table_names())
-
-    # ----------------------------------------------------------------- the API
-    # (the functions live in scheduler.ledger.api; methods here for `Ledger(url).held()`)
-    def held(self, **kw: Any) -> Any:
-        from scheduler.ledger import api
-        return api.held_frame(self, **kw)
-
-    def filings(self, **kw: Any) -> Any:
-        from scheduler.ledger import api
-        return api.filings_frame(self, **kw)
-
-    def licences(self, **kw: Any) -> Any:
-        from scheduler.ledger import api
-        return api.licences_frame(self, **kw)
-
-    def reports(self, **kw: Any) -> Any:
-        from scheduler.ledger import api
-        return api.reports_frame(self, **kw)
-
-    def events(self, **kw: Any) -> Any:
-        from scheduler.ledger import api
-        return api.events_frame(self, **kw)
-
-    def deadlines(self, plan_dir: str | os.PathLike[str], as_of: dt.date | None = None
-                  ) -> Any:
-        from scheduler.ledger.deadlines import deadlines
-        return deadlines(plan_dir, as_of=as_of, ledger=self)
 
 
 def _append_only(session: Session, _ctx: Any, _instances: Any) -> None:

@@ -1,0 +1,37 @@
+"""What the ledger reads of a plan folder (written by ``tourney solve --out``): its CSV files
+and their dates, each error a :class:`~scheduler.ledger.store.LedgerError` naming the file.
+Shared by :mod:`scheduler.ledger.api` (adopt, record) and :mod:`scheduler.ledger.deadlines`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+from scheduler.ledger.store import LedgerError
+
+ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+"""The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of the CSV file ``path`` (header first). Raises :class:`LedgerError` when it
+    is missing (not a plan folder) or unreadable."""
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except FileNotFoundError:
+        raise LedgerError(f"{path} is missing: give a plan folder written by `tourney "
+                          "solve --out`") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise LedgerError(f"cannot read {path}: {exc}") from None
+
+
+def parse_date(value: str, what: str) -> dt.date:
+    """``value`` (YYYY-MM-DD, spaces around allowed) as a date; :class:`LedgerError` naming
+    ``what`` (the file and line) otherwise."""
+    try:
+        return dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise LedgerError(f"{what}: {value!r} is not a date (YYYY-MM-DD)") from None
