@@ -36,7 +36,13 @@ from scheduler.limits import (
 from scheduler.scenario import Scenario, Tournament
 from scheduler.text import uncell
 from scheduler.timing import application_ok, notice_ok
-from scheduler.uid import inherited_lineage, is_deadline, lineage_key, occurrence_uid
+from scheduler.uid import (
+    OPERATOR_NAME_PROPERTY,
+    inherited_lineage,
+    is_deadline,
+    lineage_key,
+    occurrence_uid,
+)
 from scheduler.uid import parse as parse_uid
 
 
@@ -425,10 +431,32 @@ def _announced(scenario: Scenario, p: Path) -> list[Announced]:
     return sorted(found, key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
+def _unescape(text: str) -> str:
+    """A TEXT value as written (RFC 5545 §3.3.11), unescaped; a line break read as a space
+    (names are one line)."""
+    return re.sub(r"\\(.)", lambda m: " " if m.group(1) in "nN" else m.group(1), text)
+
+
+def _named(cal: object) -> dict[str, str]:
+    """The operators a calendar names in X-TOURNEY-OPERATOR-NAME (``<id> <name>``, one per
+    operator): id -> name; {} in calendars of earlier versions."""
+    value = cal.get(OPERATOR_NAME_PROPERTY)  # type: ignore[attr-defined]
+    values = value if isinstance(value, list) else [] if value is None else [value]
+    out: dict[str, str] = {}
+    for v in values:
+        oid, _, name = _unescape(_text(v.to_ical() if hasattr(v, "to_ical") else v)
+                                 ).strip().partition(" ")
+        if oid and name.strip():
+            out.setdefault(oid, name.strip())
+    return out
+
+
 def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str, str | None]:
     """The operators a previous plan is of: operator id -> name (None when the plan does not
-    say it). Ids from its occurrences (``previous``) and calendars; names from the calendar
-    names of its per-operator calendars (``<scenario name> — <operator name>``)."""
+    say it). Ids from its occurrences (``previous``) and calendars; names from the calendars'
+    X-TOURNEY-OPERATOR-NAME properties (``calendar.ics`` and the per-operator calendars
+    alike), else from the calendar names of its per-operator calendars (``<scenario name> —
+    <operator name>``; calendars of earlier versions)."""
     def calname(cal: object) -> str:
         # NAME (RFC 7986) else X-WR-CALNAME, which icalendar leaves TEXT-escaped
         text = str(cal.get("NAME") or cal.get("X-WR-CALNAME") or "")  # type: ignore[attr-defined]
@@ -438,9 +466,12 @@ def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str,
     out: dict[str, str | None] = {o: None for a in previous for o in a.operators}
     files = sorted((p / "calendars").glob("*.ics")) if p.is_dir() else [p]
     whole = ""
+    named: dict[str, str] = {}
     if p.is_dir() and (p / "calendar.ics").is_file():
         try:
-            whole = calname(Calendar.from_ical((p / "calendar.ics").read_bytes()))
+            cal = Calendar.from_ical((p / "calendar.ics").read_bytes())
+            whole = calname(cal)
+            named.update(_named(cal))
         except Exception:
             whole = ""
     for f in files:
@@ -448,6 +479,8 @@ def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str,
             cal = Calendar.from_ical(f.read_bytes())
         except Exception:
             continue
+        for oid, name in _named(cal).items():
+            named.setdefault(oid, name)
         oid = str(cal.get("X-TOURNEY-OPERATOR", "")) or (f.stem if p.is_dir() else "")
         if not oid:
             continue
@@ -455,6 +488,7 @@ def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str,
         prefix = f"{whole} — "
         out[oid] = (name[len(prefix):] if whole and name.startswith(prefix)
                     else name.rpartition(" — ")[2] or None)
+    out.update(named)  # what the calendars name outright wins over a calendar name's tail
     return out
 
 

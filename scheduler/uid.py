@@ -42,6 +42,10 @@ reserved ``.invalid`` top-level domain (RFC 6761 §6.4), which nobody else's UID
 LINEAGE_DIGITS = 10
 LINEAGE_PROPERTY = "X-TOURNEY-LINEAGE"
 """The VEVENT property holding the lineage key of the plan that wrote the event."""
+OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
+"""The VCALENDAR property naming an operator the calendar is of, one per operator:
+``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
+versions have none."""
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "report-")
 

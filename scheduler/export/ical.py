@@ -9,7 +9,8 @@ mapped to bytes and writes nothing. Components are built with the ``icalendar`` 
   except weekly Montana small-stakes nights (below). UIDs are built in ``scheduler.uid``
   (``<local>@<operator>.<lineage>.<domain>``); every VEVENT names the plan lineage in
   X-TOURNEY-LINEAGE (``tourney publish`` never overwrites another lineage's events), and every
-  VCALENDAR its lineage, horizon (X-TOURNEY-HORIZON) and, per operator, X-TOURNEY-OPERATOR.
+  VCALENDAR its lineage, horizon (X-TOURNEY-HORIZON), per operator X-TOURNEY-OPERATOR, and
+  the operators it shows by id and name (X-TOURNEY-OPERATOR-NAME, one each).
   A tournament on the premises of several operators appears once in ``calendar.ics`` with every
   venue in LOCATION and DESCRIPTION, and the same VEVENT appears in each co-host's file.
 - The placed occurrences of a Montana small-stakes tournament on one weekday (at least two)
@@ -68,6 +69,7 @@ from scheduler.timing import (
 )
 from scheduler.uid import (
     LINEAGE_PROPERTY,
+    OPERATOR_NAME_PROPERTY,
     inherited_lineage,
     licence_day,
     lineage_key,
@@ -191,16 +193,20 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     # each event is serialized once and shared by calendar.ics and its operators' calendars
     text = {id(i): ical_bytes(i.event) for i in items}
     h = scenario.horizon
-    files = {CALENDAR_FILE: _calendar(scenario.name, items, text, lineage, (h.start, h.end))}
     by_op: dict[str, list[_Item]] = {}
     for i in items:
         for oid in dict.fromkeys(i.operators):
             by_op.setdefault(oid, []).append(i)
+    names = {o.id: o.name for o in scenario.operators}
+    files = {CALENDAR_FILE: _calendar(scenario.name, items, text, lineage, (h.start, h.end),
+                                      named=[(o, names[o]) for o in sorted(by_op)
+                                             if o in names])}
     for op in sorted(scenario.operators, key=lambda o: o.id):
         mine = by_op.get(op.id)
         if mine:
             files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
-                                                        text, lineage, (h.start, h.end), op.id)
+                                                        text, lineage, (h.start, h.end), op.id,
+                                                        [(op.id, op.name)])
     identity: Identity = {}
     for i in items:
         uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
@@ -293,10 +299,14 @@ def operators_value(ops: Iterable[str]) -> str:
 # --------------------------------------------------------------------------- calendar
 def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
-              operator_id: str | None = None) -> bytes:
+              operator_id: str | None = None,
+              named: Iterable[tuple[str, str]] = ()) -> bytes:
     """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT. It names
-    the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``)
-    and, for one operator's calendar, the operator (X-TOURNEY-OPERATOR)."""
+    the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
+    for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
+    of, ``named`` (id, name): one :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as
+    TEXT, so that ``--previous`` can tell another organization's plan that uses the same
+    operator ids (:func:`scheduler.replan.previous_operators`)."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
@@ -306,6 +316,8 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     cal.add("x-wr-calname", _text(name))
     if operator_id is not None:
         cal.add("x-tourney-operator", operator_id)
+    for oid, oname in named:
+        cal.add(OPERATOR_NAME_PROPERTY, _text(f"{oid} {oname}"))
     if lineage:
         cal.add(LINEAGE_PROPERTY, lineage)
     if horizon is not None:
