@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_calendar_across_plans import _other_org
 from test_calendar_identity import _data, _solve, _write
+from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -72,3 +75,40 @@ def test_calendar_of_an_earlier_version_compares_operator_ids_only(tmp_path: Pat
         old.read_bytes()
     _solve(_write(tmp_path, "two", _other_org()), tmp_path / "two", "--previous", str(old))
 
+
+# =========================================================================== B. next year
+def _ids(data: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """``data`` with operator ids ``<prefix>-room`` and ``<prefix>-post`` (collections no
+    other test of this module uses)."""
+    for o in data["operators"]:
+        o["id"] = f"{prefix}-{o['id']}"
+    for t in data["tournaments"]:
+        t["operators"] = [f"{prefix}-{o}" for o in t["operators"]]
+    return data
+
+
+def test_publishing_this_year_again_leaves_next_years_deadlines_alone(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # 2027 (March), then 2028 made from it with --previous (one lineage), both published;
+    # then 2027 is published again. Before, the 2028 MT notices (due in late February and
+    # March 2028, after 2027's first notice day) were taken for 2027's own and deleted.
+    _solve(_write(tmp_path, "y27", _ids(_data(name="Next 2027"), "b")), tmp_path / "y27")
+    _solve(_write(tmp_path, "y28", _ids(_data(name="Next 2028", year=2028), "b")),
+           tmp_path / "y28", "--previous", str(tmp_path / "y27"))
+    for year in ("y27", "y28"):
+        code, out = _publish(server, tmp_path / year, monkeypatch)
+        assert code == 0, out
+    code, out = _publish(server, tmp_path / "y27", monkeypatch)
+    assert code == 0, out
+    # b-room: 2 Saturday Stacks + 2 notices + the Wednesday series = 5, unchanged; b-post:
+    # 2 games + 3 licence deadlines each (opens, due, report) = 8, unchanged; 2028's left
+    assert ": 0 created, 0 updated, 0 deleted, 5 unchanged" in out, out
+    assert ": 0 created, 0 updated, 0 deleted, 8 unchanged" in out, out
+    held = {str(e.icalendar_component["UID"]): e.icalendar_component
+            for e in _calendar(server, "b-room").search(event=True)}
+    notices = sorted(str(ev.decoded("DTSTART")) for u, ev in held.items()
+                     if u.startswith("notice-"))
+    # the first two Saturdays of March: 2027-03-06, 03-13 and 2028-03-04, 03-11; notices
+    # 5 days before (MT-NOTICE, MCA 23-5-317(1)(d)): 03-01, 03-08 and 2028-02-28, 03-06
+    assert notices == ["2027-03-01", "2027-03-08", "2028-02-28", "2028-03-06"], notices
+    assert len(held) == 10  # 5 of 2027 and 5 of 2028

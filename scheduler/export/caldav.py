@@ -51,7 +51,7 @@ from urllib.parse import quote, unquote, urlsplit
 from icalendar import Calendar, Component
 
 from scheduler.scenario import ID_PATTERN
-from scheduler.timing import notice_due
+from scheduler.timing import MT_NOTICE_DAYS
 from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, licence_day
 from scheduler.uid import parse as parse_uid
 
@@ -420,8 +420,9 @@ def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
 
 
 def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
-    """An event of the file's lineage outside the file's horizon (an earlier year that a
-    re-plan of the next year inherits): kept."""
+    """An event of the file's lineage outside the file's horizon, before or after it (an
+    earlier year that a re-plan of the next year inherits, or next year's plan published
+    before this year's is published again): kept."""
     if cal.horizon is None or obj.lineage is None:
         return False
     day = obj.first_day
@@ -433,14 +434,15 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
     except ValueError:
         return False
     # a deadline belongs to the day of what it is for: a licence deadline to the licence's
-    # first day (in its UID), an MT notice to an occurrence that is in the horizon when the
-    # notice is due no earlier than the horizon's first day's would be
+    # first day (in its UID), an MT notice to its occurrence's first day, MT_NOTICE_DAYS
+    # after the notice's day (notice_due). Outside the horizon on either side is history:
+    # last year's plan, and next year's, which this year's plan must not delete.
     p = parse_uid(obj.uid or "")
     lday = licence_day(obj.uid or "")
     if lday:
         when = dt.date.fromisoformat(lday)
-    elif p is not None and p.kind == "notice" and when >= notice_due(first):
-        return False
+    elif p is not None and p.kind == "notice":
+        when += dt.timedelta(days=MT_NOTICE_DAYS)
     return not first <= when <= last
 
 
