@@ -660,13 +660,21 @@ def assign(scenario: Scenario, previous: list[Announced],
     SEQUENCE (+ 1 when its times changed, ``spans``: ``start|end`` ISO 8601); the remaining
     ones pair up in date order → same UID, SEQUENCE + 1 (moved); new ones get fresh UIDs
     (``scheduler.uid.occurrence_uid`` in ``lineage``, default the previous plan's or the
-    scenario's); announced ones left over are cancelled (SEQUENCE + 1).
+    scenario's, numbered above every number the previous plan used; in a lineage inherited
+    from the previous plan they name this horizon's start, ``<tournament>.<YYYYMMDD>-<n>``,
+    so that a re-plan of this year never gives a UID that next year's plan, made from the
+    same previous plan, gave); announced ones left over are cancelled (SEQUENCE + 1).
 
     A night of a weekly series (``Announced.night``) has no UID of its own: its series is
     updated or cancelled by the calendar writer; a night on the same day gets a fresh
     occurrence UID, which shows only if it stops being part of a series."""
+    inherited = inherited_lineage(a.uid for a in previous)
     if lineage is None:
-        lineage = inherited_lineage(a.uid for a in previous) or lineage_key(scenario)
+        lineage = inherited or lineage_key(scenario)
+    # a lineage inherited from a previous plan may hold plans of other horizons (next year's
+    # made from this year's numbers its new occurrences on from the same previous plan): a
+    # new occurrence's UID names this horizon, so that it is no other plan's of the lineage
+    since = scenario.horizon.start if inherited is not None and lineage == inherited else None
     ids: dict[tuple[str, dt.date], Identity] = {}
     cancelled: list[Cancelled] = []
     by_t: dict[str, list[Announced]] = {}
@@ -708,10 +716,10 @@ def assign(scenario: Scenario, previous: list[Announced],
         t = known.get(tid)
         host = t.operators[0] if t else "tourney"
         for d in rest_new:
-            uid = occurrence_uid(scenario, tid, nxt, host, lineage)
+            uid = occurrence_uid(scenario, tid, nxt, host, lineage, since)
             while uid in taken:
                 nxt += 1
-                uid = occurrence_uid(scenario, tid, nxt, host, lineage)
+                uid = occurrence_uid(scenario, tid, nxt, host, lineage, since)
             ids[(tid, d)] = Identity(uid, 0)
             taken.add(uid)
             nxt += 1

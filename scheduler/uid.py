@@ -5,7 +5,11 @@ a ``@domain`` right-hand side). Every UID tourney writes is
 
     ``<local>@<host>.<lineage>.<domain>``
 
-- ``<local>`` says what the event is: ``<tournament>-<n>`` (an occurrence),
+- ``<local>`` says what the event is: ``<tournament>-<n>`` (an occurrence of a fresh plan,
+  whose lineage key already names its horizon), ``<tournament>.<YYYYMMDD>-<n>`` (an
+  occurrence a re-plan adds: YYYYMMDD is the re-plan's horizon start, since the lineage it
+  inherits may hold plans of other horizons, e.g. next year's made from this year's, whose
+  new occurrences are numbered on from the same previous plan),
   ``<tournament>[.<weekday>].series[-<n>]`` (a weekly series of Montana small-stakes
   nights; ``-<n>``, n >= 2, when an earlier series of the lineage, e.g. last year's, holds
   the UID without it),
@@ -27,6 +31,7 @@ read too, with ``lineage`` None.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -51,9 +56,9 @@ DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "repor
 
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
-_OCC = re.compile(rf"^(?P<tid>{_ID})-(?P<occ>\d+)$")
+_OCC = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<since>\d{{8}}))?-(?P<occ>\d+)$")
 _SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series(?:-\d+)?$")
-_NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}-\d+)$")
+_NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}(?:\.\d{{8}})?-\d+)$")
 _LEGACY_NOTICE = re.compile(rf"^notice-(?P<uid>.+\.tourney)-(?P<op>{_ID})$")
 _LICENCE = re.compile(r"^(?P<kind>application-opens|application-due|report)-(?P<lid>[^/@]+/"
                       r"[^/@]+/(?P<day>\d{4}-\d{2}-\d{2})[^@]*)$")
@@ -129,9 +134,12 @@ def _rhs(scenario: Scenario, host: str, lineage: str) -> str:
 
 # --------------------------------------------------------------------------- building
 def occurrence_uid(scenario: Scenario, tournament_id: str, n: int, host: str,
-                   lineage: str) -> str:
-    """``<tournament>-<n>@<host>.<lineage>.<domain>``: the ``n``-th UID of a tournament."""
-    return f"{tournament_id}-{n}@{_rhs(scenario, host, lineage)}"
+                   lineage: str, since: dt.date | None = None) -> str:
+    """``<tournament>-<n>@<host>.<lineage>.<domain>``: the ``n``-th UID of a tournament; with
+    ``since`` (a re-plan's horizon start) ``<tournament>.<YYYYMMDD>-<n>@...``, which no plan
+    of the lineage with another horizon can give."""
+    tag = f".{since:%Y%m%d}" if since is not None else ""
+    return f"{tournament_id}{tag}-{n}@{_rhs(scenario, host, lineage)}"
 
 
 def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host: str,

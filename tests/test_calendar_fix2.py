@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from test_calendar_across_plans import _other_org
-from test_calendar_identity import _data, _solve, _write
+from test_calendar_identity import _data, _rows, _solve, _write
 from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
 from typer.testing import CliRunner
 
@@ -112,3 +112,41 @@ def test_publishing_this_year_again_leaves_next_years_deadlines_alone(
     # 5 days before (MT-NOTICE, MCA 23-5-317(1)(d)): 03-01, 03-08 and 2028-02-28, 03-06
     assert notices == ["2027-03-01", "2027-03-08", "2028-02-28", "2028-03-06"], notices
     assert len(held) == 10  # 5 of 2027 and 5 of 2028
+
+
+# =========================================================================== C. new UIDs
+def test_replan_of_this_year_never_takes_a_uid_next_years_plan_gave(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    # 2027 v1: Saturday Stack twice (sat-1, sat-2). 2028 made from v1 with --previous numbers
+    # its new Saturdays on from v1's: 3 and 4. 2027 v2 (count 3), re-planned from v1, adds a
+    # third Saturday: before, it was sat-3 too, the UID 2028 had published, and publishing
+    # v2 moved 2028's game to 2027 under SEQUENCE 0. Now a re-plan's new occurrences name
+    # their horizon's start: sat.20280301-3, -4 and sat.20270301-3.
+    _solve(_write(tmp_path, "v1", _ids(_data(name="Uid 2027"), "c")), tmp_path / "v1")
+    _solve(_write(tmp_path, "y28", _ids(_data(name="Uid 2028", year=2028), "c")),
+           tmp_path / "y28", "--previous", str(tmp_path / "v1"))
+    v2 = _write(tmp_path, "v2", _ids(_data(name="Uid 2027", **{"sat.count": 3}), "c"))
+    _solve(v2, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
+
+    def sats(folder: str) -> dict[str, str]:
+        return {r["uid"].partition("@")[0]: r["first_day"] for r in _rows(tmp_path / folder)
+                if r["tournament_id"] == "sat"}
+
+    one, y28, two = sats("v1"), sats("y28"), sats("v2")
+    assert sorted(one) == ["sat-1", "sat-2"], one
+    assert sorted(y28) == ["sat.20280301-3", "sat.20280301-4"], y28
+    assert sorted(two) == ["sat-1", "sat-2", "sat.20270301-3"], two
+    assert {two[u] for u in one} == set(one.values())  # v1's Saturdays kept their UIDs
+    # the same input gives the same UIDs, byte for byte
+    _solve(v2, tmp_path / "v2b", "--previous", str(tmp_path / "v1"))
+    for f in ("calendar.ics", "calendars/c-room.ics", "schedule.csv"):
+        assert (tmp_path / "v2" / f).read_bytes() == (tmp_path / "v2b" / f).read_bytes(), f
+    # on the server: v1, 2028, then v2 of 2027; 2028's games stay 2028's
+    for folder in ("v1", "y28", "v2"):
+        code, out = _publish(server, tmp_path / folder, monkeypatch)
+        assert code == 0, out
+    held = {str(e.icalendar_component["UID"]).partition("@")[0]:
+            str(e.icalendar_component.decoded("DTSTART"))
+            for e in _calendar(server, "c-room").search(event=True)}
+    assert {u: held[u] for u in y28} == y28, held
+    assert {u: held[u] for u in two} == two, held

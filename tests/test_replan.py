@@ -218,7 +218,8 @@ def test_fixed_date_in_a_daylight_saving_gap_is_an_input_error() -> None:
 def test_a_cancelled_uid_is_never_reused(tmp_path: Path) -> None:
     # A: Saturdays Mar 6, 13 (sat-1, sat-2). B: window to Mar 7 -> only Mar 6; sat-2 is
     # published as cancelled. C: back to March, count 2 -> Mar 13 is new again and must not
-    # get sat-2 (clients ignore a lower SEQUENCE for a cancelled UID): it gets sat-3.
+    # get sat-2 (clients ignore a lower SEQUENCE for a cancelled UID): it gets number 3, and,
+    # added by a re-plan, names its horizon's start: sat.20270301-3.
     base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
             "operators": [ROOM], "tournaments": [_large(count=2)]}
     short = {**base, "tournaments": [_large(count=2, window={"start": "2027-03-01",
@@ -235,7 +236,7 @@ def test_a_cancelled_uid_is_never_reused(tmp_path: Path) -> None:
     assert runner.invoke(app, ["solve", str(paths["a"]), "--out", str(c), "--previous",
                                str(b)]).exit_code == 0
     assert sorted((r["first_day"], r["uid"]) for r in _rows(c)) == [
-        ("2027-03-06", "sat-1@room.tourney"), ("2027-03-13", "sat-3@room.tourney")]
+        ("2027-03-06", "sat-1@room.tourney"), ("2027-03-13", "sat.20270301-3@room.tourney")]
 
 
 def test_more_pins_than_count_is_a_clear_error(tmp_path: Path) -> None:
@@ -257,7 +258,8 @@ def test_more_pins_than_count_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_rolling_horizon_leaves_history_alone(tmp_path: Path) -> None:
     # A: Saturdays Mar 6, 13 of March. B: horizon moves to Mar 10..31 (Mar 6 is history):
-    # Mar 6 is neither cancelled nor moved; Mar 13 is kept; count 2 adds Mar 20 (new UID)
+    # Mar 6 is neither cancelled nor moved; Mar 13 is kept; count 2 adds Mar 20 (new UID,
+    # numbered above sat-2, naming the new horizon's start Mar 10: sat.20270310-3)
     base = {"name": "r", "horizon": MARCH, "notice_from": "2027-02-01",
             "operators": [ROOM], "tournaments": [_large(count=2)]}
     src, later = tmp_path / "a.yaml", tmp_path / "b.yaml"
@@ -269,7 +271,7 @@ def test_rolling_horizon_leaves_history_alone(tmp_path: Path) -> None:
     assert runner.invoke(app, ["solve", str(later), "--out", str(b), "--previous",
                                str(a)]).exit_code == 0
     assert sorted((r["first_day"], r["uid"]) for r in _rows(b)) == [
-        ("2027-03-13", "sat-2@room.tourney"), ("2027-03-20", "sat-3@room.tourney")]
+        ("2027-03-13", "sat-2@room.tourney"), ("2027-03-20", "sat.20270310-3@room.tourney")]
     assert "STATUS:CANCELLED" not in (b / "calendar.ics").read_text()
 
 
@@ -379,6 +381,7 @@ def test_weekly_series_is_updated_or_cancelled_by_its_uid(tmp_path: Path) -> Non
     # B: window to Mar 20 -> 3, 10, 17: the same series UID with SEQUENCE 1 (its nights
     #    changed); the dropped nights 24 and 31 get no CANCELLED events of their own.
     # C: only Mar 3 -> a single event; the series UID is published as CANCELLED (SEQUENCE 2).
+    #    The single event is new in a re-plan: its UID names the horizon's start.
     a, b, c = tmp_path / "A", tmp_path / "B", tmp_path / "C"
     assert runner.invoke(app, ["solve", str(_wednesdays(tmp_path, "a")), "--out",
                                str(a)]).exit_code == 0
@@ -391,7 +394,7 @@ def test_weekly_series_is_updated_or_cancelled_by_its_uid(tmp_path: Path) -> Non
     assert runner.invoke(app, ["solve", str(one), "--out", str(c), "--previous",
                                str(b)]).exit_code == 0
     assert _events(c) == {"wed.series@room.tourney": (2, "CANCELLED"),
-                          "wed-1@room.tourney": (0, "")}
+                          "wed.20270301-1@room.tourney": (0, "")}
 
 
 def test_a_moved_maine_games_licence_deadlines_are_cancelled(tmp_path: Path) -> None:
