@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_calendar_across_plans import _other_org
+from test_calendar_across_plans import _other_org, _shared_data
 from test_calendar_identity import _data, _rows, _solve, _write
 from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
 from typer.testing import CliRunner
@@ -62,6 +62,27 @@ def test_another_organizations_calendar_file_is_refused(tmp_path: Path) -> None:
         "solve", str(other), "--out", str(tmp_path / "two"), "--previous",
         str(tmp_path / "one" / "calendar.ics")]).output.split())
     assert "post (Legion Post 88), room (Bitterroot Card Room)" in whole, whole
+
+
+def test_per_operator_file_names_the_co_hosts_of_its_events(tmp_path: Path) -> None:
+    # room's file shows the Two-Room Stack, co-hosted by room2: it names room2 too, so a
+    # club whose three operators have these ids and other names is refused through room.ics
+    # (before, room2 came only from the event's X-TOURNEY-OPERATORS, without a name, and
+    # passed as an operator in common)
+    _solve(_write(tmp_path, "one", _shared_data()), tmp_path / "one")
+    room = (tmp_path / "one" / "calendars" / "room.ics").read_bytes().decode()
+    assert re.findall(r"X-TOURNEY-OPERATOR-NAME:.*", room) == [
+        "X-TOURNEY-OPERATOR-NAME:room Bitterroot Card Room\r",
+        "X-TOURNEY-OPERATOR-NAME:room2 Hellgate Card Room\r"]
+    other = _shared_data()
+    for o, name in zip(other["operators"], ("Copper King Poker", "Legion Post 12",
+                                            "Copper King Annex"), strict=True):
+        o["name"] = name
+    res = runner.invoke(app, ["solve", str(_write(tmp_path, "two", other)), "--out",
+                              str(tmp_path / "two"), "--previous",
+                              str(tmp_path / "one" / "calendars" / "room.ics")])
+    assert res.exit_code == 2 and "is a plan of other operators" in res.output, res.output
+    assert not (tmp_path / "two").exists()
 
 
 def test_calendar_of_an_earlier_version_compares_operator_ids_only(tmp_path: Path) -> None:

@@ -206,7 +206,9 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
         if mine:
             files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
                                                         text, lineage, (h.start, h.end), op.id,
-                                                        [(op.id, op.name)])
+                                                        [(o, names[o]) for o in sorted(
+                                                            {o for i in mine for o in i.operators})
+                                                         if o in names])
     identity: Identity = {}
     for i in items:
         uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
@@ -304,9 +306,10 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT. It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
-    of, ``named`` (id, name): one :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as
-    TEXT, so that ``--previous`` can tell another organization's plan that uses the same
-    operator ids (:func:`scheduler.replan.previous_operators`)."""
+    of, ``named`` (id, name; every operator of its events, co-hosts too): one
+    :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as TEXT, so that ``--previous``
+    can tell another organization's plan that uses the same operator ids
+    (:func:`scheduler.replan.previous_operators`)."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")
