@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import itertools
 import math
 import os
@@ -226,7 +227,10 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
     stop = query.to_datetime((stop_day.year, stop_day.month, stop_day.day))
     out: list[Any] = []
     notes: list[str] = []
+    if len(budget) < 2:  # months a rule may be walked without an instance, whole file
+        budget.append(MAX_RULE_EMPTY_MONTHS)
     for series in query.series:
+        _bound_rules(series, stop.replace(tzinfo=None), budget)
         # dateutil computes a rule's instances as one list from its DTSTART: find first,
         # lazily, where the (per_event + 1)-th instance in the window is, and give up on a
         # rule that makes too many before it (FREQ=SECONDLY from 1900)
@@ -260,6 +264,106 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
 
 MAX_RULE_SCAN = 100_000
 """Instances of one RRULE looked at, from its DTSTART, to find those in the window."""
+MAX_RULE_EMPTY_MONTHS = 24_000
+"""Months (2,000 years) that the RRULEs of one calendar file may be walked, in all, without
+finding an instance (``FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30`` never has one; dateutil would
+walk it to the year 9999, 27 seconds an event)."""
+
+
+class _RuleWalkStop(Exception):
+    """A guarded rule walked past the end of the window (ends the walk quietly)."""
+
+
+class _RuleWalkBudget(Exception):
+    """The rules of one file walked :data:`MAX_RULE_EMPTY_MONTHS` without an instance."""
+
+
+@functools.cache
+def _guarded_rule_class() -> type:
+    """A dateutil ``rrule`` that counts the months its walk goes through and stops it.
+
+    dateutil computes a rule's instances period by period from DTSTART and checks its UNTIL
+    only against instances found: a rule that never matches (February 30th) walks to the
+    year 9999 without yielding anything. dateutil reads ``_bynweekday`` once each time its
+    walk enters another month (``_iterinfo.rebuild``): that read is the step counted. Past
+    ``_tourney_limit`` months it raises :class:`_RuleWalkStop`; past the file's remaining
+    budget of months without an instance it raises :class:`_RuleWalkBudget`."""
+    from dateutil import rrule as du  # start-up time: only reading a calendar needs it
+
+    class GuardedRule(du.rrule):  # type: ignore[misc]
+        @property
+        def _bynweekday(self) -> Any:
+            d = self.__dict__
+            if "_tourney_limit" in d:
+                d["_tourney_total"] += 1
+                d["_tourney_empty"] += 1
+                if d["_tourney_total"] > d["_tourney_limit"]:
+                    raise _RuleWalkStop
+                if d["_tourney_empty"] > d["_tourney_budget"][1]:
+                    raise _RuleWalkBudget
+            return d.get("_tourney_bynweekday")
+
+        @_bynweekday.setter
+        def _bynweekday(self, value: Any) -> None:
+            self.__dict__["_tourney_bynweekday"] = value
+
+    return GuardedRule
+
+
+class _BoundedRule:
+    """Stands for one rrule of a recurring_ical_events series: walks a guarded copy of it, no
+    further than ``stop`` (naive, wall clock) and within the file's budget of months without
+    an instance. Offers what the series uses: ``until``, ``between`` and iteration."""
+
+    def __init__(self, rule: Any, stop: dt.datetime, budget: list[int]) -> None:
+        self.until = rule._until
+        self._kwargs = {"interval": rule._interval, "count": rule._count,
+                        "dtstart": rule._dtstart, "freq": rule._freq, "until": rule._until,
+                        "wkst": rule._wkst, "cache": False, **rule._original_rule}
+        start = rule._dtstart.replace(tzinfo=None)
+        # months from DTSTART's month to the month after stop, and one more
+        self._months = max(0, (stop.year - start.year) * 12 + stop.month - start.month) + 3
+        self._budget = budget
+
+    def __iter__(self) -> Any:
+        rule = _guarded_rule_class()(**self._kwargs)
+        d = rule.__dict__
+        d.update(_tourney_limit=self._months, _tourney_total=0, _tourney_empty=0,
+                 _tourney_budget=self._budget)
+        try:
+            for t in rule._iter():  # not the cached iterator: its lock outlives an error
+                self._budget[1] -= max(0, d["_tourney_empty"] - 1)
+                d["_tourney_empty"] = 0
+                yield t
+        except _RuleWalkStop:
+            pass
+        except _RuleWalkBudget:
+            raise LimitError(
+                "the calendar's recurring rules (RRULE) were looked at over more than "
+                f"{MAX_RULE_EMPTY_MONTHS // 12:,} years, in all, without finding an instance "
+                "(a rule such as BYMONTH=2;BYMONTHDAY=30 never has one); remove or correct "
+                "those rules") from None
+        finally:
+            self._budget[1] -= max(0, d["_tourney_empty"] - 1)
+            d["_tourney_empty"] = 0
+
+    def between(self, after: Any, before: Any, inc: bool = False) -> Any:
+        for t in self:
+            if t > before or (t == before and not inc):
+                return
+            if t > after or (t == after and inc):
+                yield t
+
+
+def _bound_rules(series: Any, stop: dt.datetime, budget: list[int]) -> None:
+    """Replace each RRULE of ``series`` (a recurring_ical_events series) by a
+    :class:`_BoundedRule` walked no further than ``stop``."""
+    from dateutil import rrule as du  # start-up time: only reading a calendar needs it
+
+    rules = getattr(getattr(series, "recurrence", None), "rrules", None)
+    if not isinstance(rules, list):
+        return
+    rules[:] = [_BoundedRule(r, stop, budget) if type(r) is du.rrule else r for r in rules]
 
 
 def _series_stop(series: Any, start: dt.datetime, stop: dt.datetime,

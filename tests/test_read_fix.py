@@ -1,0 +1,115 @@
+"""Hostile input, second round (issue 17 parts 1, 2 and 5, after a tester's review): rules that
+never match, calendars of a million dates, aliases of long strings, time zones that are
+folders, sweeps of billions of variants, forged event kinds, format characters, CSV cells of
+``check``, messages.
+
+Every test that parses something an attacker wrote runs ``tourney`` in a child process under
+a memory limit and a timeout (:func:`bounded_run`), so a regression fails fast instead of
+hanging CI. Calendar facts (2027): Jan 1 is a Friday; Jan 6 is a Wednesday.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+TOURNEY = [sys.executable, "-c", "from scheduler.cli import main; main()"]
+MEMORY_LIMIT = 1536 * 1024 * 1024  # 1.5 GB of address space
+TIMEOUT = 60.0  # seconds; each input below takes well under 10 s once fixed
+
+
+def _limit_memory() -> None:  # runs in the child before exec
+    import resource  # only the child needs it, before exec
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def bounded_run(args: list[str], cwd: Path, timeout: float = TIMEOUT,
+                env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` in a child limited to :data:`MEMORY_LIMIT` bytes and ``timeout``
+    seconds (a hang fails the test with TimeoutExpired, never hangs CI)."""
+    return subprocess.run([*TOURNEY, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=_limit_memory,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def room_scenario(tournaments: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
+    """One Montana card room and ``tournaments`` in 2027 (notices from Dec 1, 2026)."""
+    return {"name": "read fix", "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
+            "notice_from": "2026-12-01",
+            "operators": [{"id": "room", "name": "Bitterroot Card Room", "jurisdiction": "MT",
+                           "live_tables": 2}],
+            "tournaments": tournaments, **top}
+
+
+def large(tid: str, **kw: Any) -> dict[str, Any]:
+    return {"id": tid, "title": f"{tid} title", "type": "large-stakes", "operators": ["room"],
+            "start_time": "12:00", "hours": 10, "count": 1, "entry_fee": 375, **kw}
+
+
+def write_yaml(folder: Path, data: Any, name: str = "scenario.yaml") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+                    encoding="utf-8")
+    return path
+
+
+def calendar(folder: Path, events: list[str], name: str = "cal.ics") -> Path:
+    """A calendar file of ``events`` (each the lines between BEGIN:VEVENT and END:VEVENT)."""
+    body = "".join(f"BEGIN:VEVENT\r\n{ev}END:VEVENT\r\n" for ev in events)
+    path = folder / name
+    path.write_bytes(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\n" + body
+                      + "END:VCALENDAR\r\n").encode())
+    return path
+
+
+def never_event(i: int, freq: str = "MINUTELY") -> str:
+    """A recurring event whose rule never matches (February has no 30th)."""
+    return (f"UID:x{i}@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
+            "DTSTART:20270106T190000Z\r\nDTEND:20270106T230000Z\r\n"
+            f"RRULE:FREQ={freq};BYMONTH=2;BYMONTHDAY=30\r\n")
+
+
+# ------------------------------------------------------------- 1. rules that never match
+class TestRuleThatNeverMatches:
+    """dateutil walks such a rule to the year 9999 yielding nothing (27 s an event before):
+    the walk is bounded by date (the window's end) and, per file, by 24,000 months without an
+    instance (MAX_RULE_EMPTY_MONTHS)."""
+
+    def test_check_minutely_and_daily(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        calendar(tmp_path, [never_event(i) for i in range(4)]
+                 + [never_event(i + 4, "DAILY") for i in range(4)])
+        # window: horizon 2027 and a year either side, to 2028-12-31: from DTSTART
+        # (2027-01) about 24 months per rule, 8 rules: well under a second of walking
+        res = bounded_run(["check", sc.name, "cal.ics"], tmp_path, timeout=30)
+        assert res.returncode in (1, 2), res.stderr
+        assert "internal error" not in res.stderr
+
+    def test_previous_budget_of_empty_months(self, tmp_path: Path) -> None:
+        # --previous reads the years 1900-2199: from 2027-01 to 2200-01 is 173 * 12 = 2,076
+        # months (+3) per rule; 30 rules would walk 62,000 months without an instance, more
+        # than 24,000 (the 12th rule runs out): refused with exit 2, in bounded time
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        calendar(tmp_path, [never_event(i) for i in range(30)])
+        res = bounded_run(["solve", sc.name, "--previous", "cal.ics", "-o", "plan",
+                           "--deterministic-time", "0.5"], tmp_path, timeout=40)
+        assert res.returncode == 2, res.stderr
+        assert "without finding an instance" in res.stderr
+        assert "BYMONTH=2;BYMONTHDAY=30" in res.stderr
+
+    def test_previous_few_rules_read(self, tmp_path: Path) -> None:
+        # 4 rules: 4 * 2,079 = 8,316 months, within the budget; the plan is written
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        calendar(tmp_path, [never_event(i) for i in range(4)])
+        res = bounded_run(["solve", sc.name, "--previous", "cal.ics", "-o", "plan",
+                           "--deterministic-time", "0.5"], tmp_path, timeout=40)
+        assert res.returncode in (0, 1), res.stderr
+        assert (tmp_path / "plan" / "schedule.csv").is_file()
