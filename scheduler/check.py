@@ -28,7 +28,7 @@ from scheduler.limits import (
     LimitError,
     expand_events,
     max_calendar_events,
-    read_bounded,
+    read_calendar,
     regular_file_problem,
 )
 from scheduler.plan import LICENSE_COLUMNS
@@ -101,8 +101,8 @@ def calendar_operator(scenario: Scenario, path: Path) -> str | None:
     operator's name or its id; None when it names no single operator (a whole plan's
     calendar, or one edited by hand)."""
     try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
-    except Exception:
+        cals = Calendar.from_ical(read_calendar(path), multiple=True)
+    except Exception:  # unreadable or over a limit: _read_ics says why
         return None
     ids = {o.id for o in scenario.operators}
     found = {str(c.get("X-TOURNEY-OPERATOR", "")).strip() for c in cals} - {""}
@@ -249,7 +249,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
         warnings.simplefilter("ignore")
         try:
-            cals = Calendar.from_ical(read_bounded(path), multiple=True)
+            cals = Calendar.from_ical(read_calendar(path), multiple=True)
         except LimitError as exc:
             raise ScheduleError(f"{path}: {exc}") from None
         except Exception:  # icalendar raises several kinds for malformed input

@@ -10,6 +10,9 @@ others (text lengths, control characters, dates) describe what the product can r
   values: aliases may add at most :data:`MAX_YAML_ALIAS_NODES` nodes (a "billion laughs" of a
   few hundred bytes would otherwise expand to billions), nesting at most
   :data:`MAX_YAML_DEPTH` levels, and no alias may contain itself.
+- :func:`read_calendar` reads an .ics file, counting its RDATE/EXDATE values
+  (:data:`MAX_CALENDAR_DATES`) and the properties of each component
+  (:data:`MAX_COMPONENT_PROPERTIES`) on the raw lines before anything parses it.
 - :func:`expand_events` expands recurring calendar events (RRULE/RDATE) within a window of
   days, at most :data:`MAX_SERIES_INSTANCES` instances per event and
   :data:`MAX_CALENDAR_EVENTS` events per file (``TOURNEY_MAX_CALENDAR_EVENTS``).
@@ -142,6 +145,59 @@ def read_bounded(path: str | Path) -> bytes:
         raise LimitError(f"cannot read the file: it is larger than the {limit / MB:,.0f} MB "
                          "an input may be (set TOURNEY_MAX_INPUT_MB to raise it; see "
                          "docs/limits.md)")
+    return data
+
+
+MAX_CALENDAR_DATES = 20_000
+"""RDATE and EXDATE values of one calendar file (a weekly series over ten years is 522
+dates). Parsing takes about 4 seconds a megabyte: a file of a million RDATE lines is refused
+before it is parsed, not after a minute."""
+MAX_COMPONENT_PROPERTIES = 1_000
+"""Properties (unfolded lines) of one component of a calendar (an event, a time zone, the
+calendar itself): an event tourney writes has about 20."""
+
+
+def calendar_shape_problem(data: bytes) -> str | None:
+    """Why the bytes of an .ics file are too many to parse, counted on the raw lines before
+    any parsing (one pass, about a second for 64 MB): more than :data:`MAX_CALENDAR_DATES`
+    RDATE/EXDATE values in the file, or more than :data:`MAX_COMPONENT_PROPERTIES` properties
+    in one component. None when within both. The message names the line."""
+    dates = 0
+    props = 0
+    in_dates = False
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line[:1] in (b" ", b"\t"):  # a folded line continues the property before it
+            if in_dates:
+                dates += line.count(b",")
+        else:
+            head = line[:7].upper()
+            if head.startswith((b"BEGIN:", b"END:")):
+                props = 0
+                in_dates = False
+                continue
+            props += 1
+            if props > MAX_COMPONENT_PROPERTIES:
+                return (f"line {number:,}: one component (an event, a time zone or the "
+                        f"calendar) has more than {MAX_COMPONENT_PROPERTIES:,} properties; an "
+                        "event tourney writes has about 20 (see docs/limits.md)")
+            in_dates = head.startswith((b"RDATE", b"EXDATE"))
+            if in_dates:
+                dates += 1 + line.count(b",")
+        if dates > MAX_CALENDAR_DATES:
+            return (f"line {number:,}: the calendar lists more than {MAX_CALENDAR_DATES:,} "
+                    "dates in RDATE and EXDATE properties (a weekly series over ten years is "
+                    "522); split it, or give the series as RRULEs (see docs/limits.md)")
+    return None
+
+
+def read_calendar(path: str | Path) -> bytes:
+    """The bytes of an .ics file given by the user, as :func:`read_bounded`, and within
+    :func:`calendar_shape_problem`'s counts (checked before icalendar parses it). Raises
+    :class:`LimitError`."""
+    data = read_bounded(path)
+    problem = calendar_shape_problem(data)
+    if problem:
+        raise LimitError(problem)
     return data
 
 

@@ -31,7 +31,7 @@ from scheduler.limits import (
     LimitError,
     expand_events,
     max_calendar_events,
-    read_bounded,
+    read_calendar,
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.text import uncell
@@ -52,7 +52,7 @@ def _read_calendars(path: Path) -> list[Calendar]:
     """Every VCALENDAR of the file ``path``. Raises :class:`PreviousError` when it cannot be
     read, is not iCalendar, or holds no complete VCALENDAR (empty, or cut short)."""
     try:
-        cals = Calendar.from_ical(read_bounded(path), multiple=True)
+        cals = Calendar.from_ical(read_calendar(path), multiple=True)
     except LimitError as exc:  # too large, not a regular file (docs/limits.md)
         raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:  # OSError; icalendar raises ValueError, KeyError, IndexError, ...
@@ -440,12 +440,12 @@ def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str,
     whole = ""
     if p.is_dir() and (p / "calendar.ics").is_file():
         try:
-            whole = calname(Calendar.from_ical((p / "calendar.ics").read_bytes()))
+            whole = calname(Calendar.from_ical(read_calendar(p / "calendar.ics")))
         except Exception:
             whole = ""
     for f in files:
         try:
-            cal = Calendar.from_ical(f.read_bytes())
+            cal = Calendar.from_ical(read_calendar(f))
         except Exception:
             continue
         oid = str(cal.get("X-TOURNEY-OPERATOR", "")) or (f.stem if p.is_dir() else "")

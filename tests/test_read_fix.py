@@ -113,3 +113,47 @@ class TestRuleThatNeverMatches:
                            "--deterministic-time", "0.5"], tmp_path, timeout=40)
         assert res.returncode in (0, 1), res.stderr
         assert (tmp_path / "plan" / "schedule.csv").is_file()
+
+
+# ------------------------------------------------- 2. calendars of very many dates
+class TestCalendarCountedBeforeParsing:
+    """icalendar parses about 4 s a megabyte: a 29.7 MB file of 1.1 million RDATE lines took
+    more than a minute. Dates and properties are counted on the raw lines first."""
+
+    def test_million_rdate_lines_refused_fast(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        head = ("UID:x@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
+                "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
+        # 1,000,000 lines of 26 bytes: 26 MB, under the 64 MB size limit
+        calendar(tmp_path, [head + "RDATE;VALUE=DATE:20270106\r\n" * 1_000_000])
+        res = bounded_run(["check", sc.name, "cal.ics"], tmp_path, timeout=30)
+        assert res.returncode == 2, res.stderr
+        # the 1,001st property of the event: lines 1-3 the calendar's, 4 BEGIN:VEVENT, 5
+        # properties of head, then the 996th RDATE is the event's 1,001st property, on line
+        # 4 + 1,001 = 1,005
+        assert "line 1,005: one component" in res.stderr
+        assert "more than 1,000 properties" in res.stderr
+
+    def test_dates_counted_across_commas(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        head = ("UID:x{}@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
+                "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
+        # 3 events, each EXDATE of 7,000 values: 21,000 > 20,000, refused on the third
+        # event's EXDATE line: 3 calendar lines + 3 * (BEGIN + 5 + 1 + END) - 1 = 26
+        values = ",".join(["20270106"] * 7_000)
+        calendar(tmp_path, [head.format(i) + f"EXDATE;VALUE=DATE:{values}\r\n"
+                            for i in range(3)])
+        res = bounded_run(["check", sc.name, "cal.ics"], tmp_path, timeout=30)
+        assert res.returncode == 2, res.stderr
+        assert "line 26: the calendar lists more than 20,000 dates" in res.stderr
+
+    def test_at_the_limit_read(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        head = ("UID:x{}@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
+                "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
+        # 2 events of 10,000 EXDATE values each: exactly 20,000, read (exit 0 or 1)
+        values = ",".join(["20270106"] * 10_000)
+        calendar(tmp_path, [head.format(i) + f"EXDATE;VALUE=DATE:{values}\r\n"
+                            for i in range(2)])
+        res = bounded_run(["check", sc.name, "cal.ics"], tmp_path, timeout=30)
+        assert res.returncode in (0, 1), res.stderr
