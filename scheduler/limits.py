@@ -8,7 +8,8 @@ others (text lengths, control characters, dates) describe what the product can r
   :data:`MAX_INPUT_BYTES` (``TOURNEY_MAX_INPUT_MB``), never a device, pipe or folder.
 - :func:`check_yaml_node` bounds a composed YAML document before it is turned into Python
   values: aliases may add at most :data:`MAX_YAML_ALIAS_NODES` nodes (a "billion laughs" of a
-  few hundred bytes would otherwise expand to billions), nesting at most
+  few hundred bytes would otherwise expand to billions) and add at most
+  :data:`MAX_YAML_ALIAS_CHARS` characters of text, nesting at most
   :data:`MAX_YAML_DEPTH` levels, and no alias may contain itself.
 - :func:`read_calendar` reads an .ics file, counting its RDATE/EXDATE values
   (:data:`MAX_CALENDAR_DATES`) and the properties of each component
@@ -54,6 +55,9 @@ MAX_INPUT_BYTES_DEFAULT = 64 * MB
 scenario of 1,000 operators is about 6 MB, of 5,000 operators about 30 MB."""
 MAX_YAML_ALIAS_NODES = 100_000
 """How many nodes YAML aliases (``*name``) may add to a document when expanded."""
+MAX_YAML_ALIAS_CHARS = 1_000_000
+"""Characters of text that YAML aliases may repeat (a 5 MB string aliased 90,000 times
+is 450 billion characters from a 5 MB file)."""
 MAX_YAML_DEPTH = 100
 """Deepest nesting of mappings and lists in a YAML document."""
 MAX_ID_LENGTH = 64
@@ -212,7 +216,9 @@ def check_yaml_node(node: yaml.Node | None) -> None:
     if node is None:
         return
     size: dict[int, int] = {}
+    chars: dict[int, int] = {}  # characters of the scalars, aliases expanded
     distinct = 0
+    written = 0  # characters of the distinct scalars
     # iterative post-order walk: (node, depth, children pushed?)
     stack: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
     on_path: set[int] = set()
@@ -222,6 +228,7 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         if expanded:
             on_path.discard(key)
             size[key] = 1 + sum(size[id(c)] for c in _children(n))
+            chars[key] = sum(chars[id(c)] for c in _children(n))
             continue
         if key in size:
             continue
@@ -235,6 +242,8 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         kids = _children(n)
         if not kids:
             size[key] = 1
+            chars[key] = len(n.value) if isinstance(n.value, str) else 0
+            written += chars[key]
             continue
         on_path.add(key)
         stack.append((n, depth, True))
@@ -249,6 +258,11 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         raise LimitError(f"aliases (*name) expand the document to {total:,} values from "
                          f"{distinct:,} written; at most {MAX_YAML_ALIAS_NODES:,} more are "
                          "allowed (write the values out, or use fewer aliases)")
+    added = chars[id(node)] - written
+    if added > MAX_YAML_ALIAS_CHARS:
+        raise LimitError(f"aliases (*name) repeat {added:,} characters of text; at most "
+                         f"{MAX_YAML_ALIAS_CHARS:,} are allowed (write the values out, or "
+                         "use fewer aliases)")
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:

@@ -157,3 +157,44 @@ class TestCalendarCountedBeforeParsing:
                             for i in range(2)])
         res = bounded_run(["check", sc.name, "cal.ics"], tmp_path, timeout=30)
         assert res.returncode in (0, 1), res.stderr
+
+
+# ------------------------------------------------------ 3. aliases of long strings
+class TestAliasesOfLongText:
+    """Aliases were counted as nodes only: one long string aliased many times passed the
+    node count (each alias is one node) and expanded to gigabytes of text."""
+
+    def test_long_string_aliased_in_scenario(self, tmp_path: Path) -> None:
+        # 200,000 characters aliased 20,000 times: 4,000,000,000 characters (4 GB) of text
+        # repeated from a file of about 300 KB; at most 1,000,000 may be repeated
+        (tmp_path / "s.yaml").write_text(
+            'name: &s "' + "x" * 200_000 + '"\nbeneficiaries: [' + ", ".join(["*s"] * 20_000)
+            + "]\n", encoding="utf-8")
+        res = bounded_run(["solve", "s.yaml", "-o", "plan"], tmp_path, timeout=30)
+        assert res.returncode == 2, res.stderr
+        # 20,000 aliases * 200,000 characters = 4,000,000,000 repeated
+        assert "aliases (*name) repeat 4,000,000,000 characters" in res.stderr
+        assert "at most 1,000,000" in res.stderr
+
+    def test_long_variant_name_aliased_in_vary_file(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        # 300,000 characters aliased by 10 variants: 3,000,000 > 1,000,000
+        (tmp_path / "vary.yaml").write_text(
+            'v: &v "' + "z" * 300_000 + '"\nvariants:\n' + "".join(
+                f"  - {{name: *v, set: {{tournaments.night.priority: {i}}}}}\n"
+                for i in range(1, 11)), encoding="utf-8")
+        res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
+                          tmp_path, timeout=30)
+        assert res.returncode == 2, res.stderr
+        assert "aliases (*name) repeat 3,000,000 characters" in res.stderr
+
+    def test_small_aliases_still_read(self, tmp_path: Path) -> None:
+        # one alias of an 11-character title ("night title"): 11 characters repeated, allowed
+        data = room_scenario([large("night"), large("day")])
+        text = yaml.safe_dump(data, sort_keys=False).replace(
+            "title: night title", "title: &t night title").replace("title: day title",
+                                                                     "title: *t")
+        (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
+        res = bounded_run(["solve", "s.yaml", "-o", "plan", "--deterministic-time", "0.5"],
+                          tmp_path, timeout=60)
+        assert res.returncode in (0, 1), res.stderr
