@@ -30,6 +30,7 @@ import functools
 import itertools
 import math
 import os
+import re
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -199,10 +200,38 @@ def read_calendar(path: str | Path) -> bytes:
     :func:`calendar_shape_problem`'s counts (checked before icalendar parses it). Raises
     :class:`LimitError`."""
     data = read_bounded(path)
-    problem = calendar_shape_problem(data)
+    problem = calendar_shape_problem(data) or _tzid_problem(data)
     if problem:
         raise LimitError(problem)
     return data
+
+
+_TZID = re.compile(rb"TZID=(\"[^\"\r\n]*\"|[^:;,\r\n]*)", re.IGNORECASE)
+
+
+def _tzid_problem(data: bytes) -> str | None:
+    """A TZID parameter that icalendar would look up as an IANA name and fail on with an
+    operating-system error (``TZID=America`` names a folder of the zone database, a
+    300-character name is too long for a file name), else None. Names that are simply
+    unknown are left to icalendar (a VTIMEZONE in the file may define them)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # start-up time: calendars only
+
+    seen: set[bytes] = set()
+    for match in _TZID.finditer(data):
+        raw = match.group(1).strip(b'"')
+        if raw in seen:
+            continue
+        seen.add(raw)
+        name = raw.decode("utf-8", "replace")
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+        except OSError:
+            line = data.count(b"\n", 0, match.start()) + 1
+            return (f"line {line:,}: TZID={short(name)} is not a known time zone (give an "
+                    "IANA name such as America/Denver, or define it in a VTIMEZONE)")
+    return None
 
 
 # --------------------------------------------------------------------------- YAML

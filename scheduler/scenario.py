@@ -451,7 +451,9 @@ class Operator(_Model):
         if v is not None:
             try:
                 ZoneInfo(v)
-            except (ZoneInfoNotFoundError, ValueError):
+            # OSError: a folder of the zone database ("America") or a name too long for a
+            # file name; zoneinfo opens the file named by the key
+            except (ZoneInfoNotFoundError, ValueError, OSError):
                 raise ValueError(f"unknown IANA time zone {v!r} (e.g. America/Denver)") from None
         return v
 

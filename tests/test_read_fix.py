@@ -198,3 +198,43 @@ class TestAliasesOfLongText:
         res = bounded_run(["solve", "s.yaml", "-o", "plan", "--deterministic-time", "0.5"],
                           tmp_path, timeout=60)
         assert res.returncode in (0, 1), res.stderr
+
+
+# --------------------------------------------------------- 4. time zones that are folders
+class TestTimeZoneNames:
+    """zoneinfo opens a file named by the zone's key: "America" is a folder of the zone
+    database (IsADirectoryError) and a 300-character key is too long for a file name
+    (OSError): both were exit 3 and showed the path of the installation."""
+
+    def test_folder_and_long_name_in_scenario(self, tmp_path: Path) -> None:
+        for tz in ("America", "A" * 300):
+            data = room_scenario([large("night")])
+            data["operators"][0]["timezone"] = tz
+            write_yaml(tmp_path, data)
+            res = bounded_run(["solve", "scenario.yaml", "-o", "plan"], tmp_path)
+            assert res.returncode == 2, res.stderr
+            assert "operators[0].timezone" in res.stderr
+            assert "unknown IANA time zone" in res.stderr
+            assert "site-packages" not in res.stderr and "Errno" not in res.stderr
+
+    def test_folder_in_sweep_variant(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        write_yaml(tmp_path, {"variants": [{"name": "tz", "set": {
+            "operators.room.timezone": "America"}}]}, "vary.yaml")
+        res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
+                          tmp_path)
+        assert res.returncode == 2, res.stderr
+        assert "unknown IANA time zone 'America'" in res.stderr
+
+    def test_tzid_folder_in_calendar(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        # line 8: VCALENDAR, VERSION, PRODID, BEGIN:VEVENT, UID, DTSTAMP, SUMMARY, DTSTART
+        calendar(tmp_path, ["UID:x@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:night title\r\n"
+                            "DTSTART;TZID=America:20270102T120000\r\n"
+                            "DTEND;TZID=America:20270102T220000\r\n"])
+        for args in (["check", sc.name, "cal.ics"],
+                     ["solve", sc.name, "--previous", "cal.ics", "-o", "plan"]):
+            res = bounded_run(args, tmp_path)
+            assert res.returncode == 2, res.stderr
+            assert "line 8: TZID='America' is not a known time zone" in res.stderr
+            assert "BEGIN:VCALENDAR" not in res.stderr and "site-packages" not in res.stderr
