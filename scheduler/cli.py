@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_DEFAULT
+from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_CEILING, MAX_VARIANTS_DEFAULT
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.plan import Plan
@@ -506,7 +506,7 @@ def sweep(
              "every machine and engine).", min=0.1)] = 30.0,
     max_variants: Annotated[int, typer.Option(
         help="Refuse a vary file of more variants than this (counted before any is built; "
-             "see docs/limits.md).", min=1)] = MAX_VARIANTS_DEFAULT,
+             "see docs/limits.md).", min=1, max=MAX_VARIANTS_CEILING)] = MAX_VARIANTS_DEFAULT,
     max_model: Annotated[int, typer.Option(
         help="Refuse a variant whose model's largest independent part has more candidate "
              "(tournament, first day) pairs than this (see docs/limits.md).",

@@ -74,6 +74,9 @@ MAX_CALENDAR_EVENTS_DEFAULT = 500_000
 """Events read from one calendar file, recurring ones expanded."""
 MAX_VARIANTS_DEFAULT = 1_000
 """Variants of one sweep (``tourney sweep --max-variants N`` raises it)."""
+MAX_VARIANTS_CEILING = 100_000
+"""Most variants ``--max-variants`` can allow: each variant is a whole scenario in memory
+before the sweep starts (a sweep of 100,000 variants would take days to solve anyway)."""
 MAX_MODEL_CELLS_DEFAULT = 200_000
 """Candidate (tournament, first day) pairs of one independent part of a model
 (``tourney solve --max-model N`` raises it). The largest part of a generated statewide

@@ -70,6 +70,7 @@ from scheduler.comparison import TOTAL_COLUMNS, Comparison, compare
 from scheduler.limits import (
     MAX_NAME_LENGTH,
     MAX_PROBLEMS_SHOWN,
+    MAX_VARIANTS_CEILING,
     MAX_VARIANTS_DEFAULT,
     LimitError,
     check_yaml_node,
@@ -394,6 +395,7 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
     """Check the keys and lists, then build every variant; raise :class:`VaryError` with
     every problem found (a problem of a variant is told at the key and value that cause it
     when that can be told, once however many variants share it)."""
+    max_variants = min(max_variants, MAX_VARIANTS_CEILING)  # library callers too
     probs = probs or _Problems(None, {})
     keys = [str(k) for _, values, _ in grids for k in values]
     keys += [str(k) for _, _, changes in singles for k in changes]

@@ -238,3 +238,22 @@ class TestTimeZoneNames:
             assert res.returncode == 2, res.stderr
             assert "line 8: TZID='America' is not a known time zone" in res.stderr
             assert "BEGIN:VCALENDAR" not in res.stderr and "site-packages" not in res.stderr
+
+
+# --------------------------------------------------------- 5. --max-variants has a ceiling
+def test_max_variants_has_a_ceiling(tmp_path: Path) -> None:
+    # a grid of 10 keys of 10 values: 10**10 variants; --max-variants 10,000,000,000 used to
+    # let it build until MemoryError (3 GB); the option's ceiling is 100,000
+    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    grid = {f"tournaments.x{k}.count": list(range(1, 11)) for k in range(10)}
+    write_yaml(tmp_path, {"grid": grid}, "vary.yaml")
+    res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "--max-variants",
+                       "10000000000", "-o", "sweep.csv"], tmp_path, timeout=30)
+    assert res.returncode == 2, res.stderr
+    assert "--max-variants" in res.stderr and "100000" in res.stderr
+    assert "Traceback" not in res.stderr
+    # at the ceiling the grid is counted and refused, before any variant is built
+    res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "--max-variants", "100000",
+                       "-o", "sweep.csv"], tmp_path, timeout=30)
+    assert res.returncode == 2, res.stderr
+    assert "makes 10,000,000,000 variants" in res.stderr
