@@ -311,6 +311,11 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         summary = str(ev.get("SUMMARY", ""))
         what = f"event {_summary(ev)} (UID {_short(uid) or '-'})"
         kind = event_kind(ev)
+        forged = _kind_contradiction(ev, uid, kind)
+        if forged:  # a game dressed as a deadline is checked as a game, and reported
+            unmatched.append(f"{path}: {what} says X-TOURNEY-KIND {kind}, but {forged}: "
+                             "checked as a game")
+            kind = None
         if kind in DEADLINE_KINDS:
             not_checked.append(f"{path}: {what}: a {kind} deadline, not a game "
                                f"({_kind_source(ev)})")
@@ -376,6 +381,26 @@ def event_kind(ev: Any) -> str | None:
         return "application" if parsed.kind.startswith("application") else parsed.kind
     if deadline:
         return next((k for k in DEADLINE_KINDS if k in deadline), "notice")
+    return None
+
+
+def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
+    """Why an event whose kind is a deadline (``notice``, ``application``, ``report``) is a
+    game dressed as one, else None: it has ``X-TOURNEY-PLAY`` (the hours of play, written on
+    games only), its UID is that of one of the product's games (:func:`scheduler.uid.parse`),
+    or its explicit ``X-TOURNEY-KIND`` comes without the ``X-TOURNEY-DEADLINE`` that the
+    product writes beside it on every deadline it has not cancelled. (``X-TOURNEY-TOURNAMENT``
+    is no sign: a notice names its tournament too.)"""
+    if kind not in DEADLINE_KINDS:
+        return None
+    if ev.get("X-TOURNEY-PLAY") is not None:
+        return "it has X-TOURNEY-PLAY (the hours of play of a game)"
+    parsed = parse_uid(uid)
+    if parsed is not None and parsed.kind in GAME_KINDS:
+        return f"its UID is that of a game ({parsed.kind} of {_short(parsed.tournament_id or '-')})"
+    if (ev.get("X-TOURNEY-KIND") is not None and ev.get("X-TOURNEY-DEADLINE") is None
+            and str(ev.get("STATUS", "")).upper() != "CANCELLED"):
+        return "it has no X-TOURNEY-DEADLINE"
     return None
 
 

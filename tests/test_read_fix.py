@@ -257,3 +257,95 @@ def test_max_variants_has_a_ceiling(tmp_path: Path) -> None:
                        "-o", "sweep.csv"], tmp_path, timeout=30)
     assert res.returncode == 2, res.stderr
     assert "makes 10,000,000,000 variants" in res.stderr
+
+
+# ------------------------------------------------- 6. a game dressed as a deadline
+def solve_into(tmp_path: Path, data: dict[str, Any]) -> Path:
+    """Solve ``data`` into ``tmp_path/plan`` (a small scenario: in process)."""
+    from typer.testing import CliRunner  # only the tests that solve in process need it
+
+    from scheduler.cli import app  # the CLI in process: a small, trusted scenario
+
+    sc = write_yaml(tmp_path, data)
+    res = CliRunner().invoke(app, ["solve", str(sc), "-o", str(tmp_path / "plan"),
+                                   "--deterministic-time", "1"])
+    assert res.exit_code == 0, res.output
+    return tmp_path / "plan"
+
+
+def saturday_game(tmp_path: Path) -> bytes:
+    """The calendar of a plan of one required Saturday-only tournament in January 2027."""
+    t = large("night", weekdays=["sat"], window={"start": "2027-01-01", "end": "2027-01-31"},
+              required=1)
+    return (solve_into(tmp_path, room_scenario([t])) / "calendar.ics").read_bytes()
+
+
+def edit_game(ics: bytes, edit: Any) -> bytes:
+    """``ics`` with its one game (X-TOURNEY-KIND occurrence) passed through ``edit`` (an
+    icalendar event, changed in place)."""
+    from icalendar import Calendar  # parsing a trusted calendar the test wrote
+
+    cal = Calendar.from_ical(ics)
+    [ev] = [e for e in cal.walk("VEVENT") if e.get("X-TOURNEY-KIND") == "occurrence"]
+    edit(ev)
+    return bytes(cal.to_ical())
+
+
+class TestForgedKind:
+    """X-TOURNEY-KIND:notice on a game made check list it as "not checked" and exit 0 though
+    it had moved from its Saturday to Tuesday Jan 5, 2027."""
+
+    @staticmethod
+    def move_and_forge(ev: Any, drop: tuple[str, ...] = (), uid: str | None = None) -> None:
+        import datetime as dt  # dates of the edit
+
+        del ev["DTSTART"], ev["DTEND"]
+        ev.add("dtstart", dt.date(2027, 1, 5))  # Tuesday
+        ev.add("dtend", dt.date(2027, 1, 6))
+        ev["X-TOURNEY-KIND"] = "notice"
+        for name in drop:
+            del ev[name]
+        if uid is not None:
+            ev["UID"] = uid
+
+    def check(self, tmp_path: Path, ics: bytes) -> subprocess.CompletedProcess[str]:
+        (tmp_path / "edited.ics").write_bytes(ics)
+        return bounded_run(["check", "scenario.yaml", "edited.ics"], tmp_path)
+
+    def test_with_play_times(self, tmp_path: Path) -> None:
+        ics = edit_game(saturday_game(tmp_path), self.move_and_forge)
+        res = self.check(tmp_path, ics)
+        assert res.returncode == 1, res.stderr
+        assert "WEEKDAYS" in res.stdout  # the move is caught
+        assert "says X-TOURNEY-KIND notice, but it has X-TOURNEY-PLAY" in res.stderr
+
+    def test_with_a_game_uid(self, tmp_path: Path) -> None:
+        ics = edit_game(saturday_game(tmp_path),
+                        lambda ev: self.move_and_forge(ev, ("X-TOURNEY-PLAY",)))
+        res = self.check(tmp_path, ics)
+        assert res.returncode == 1, res.stderr
+        assert "WEEKDAYS" in res.stdout
+        assert "its UID is that of a game (occurrence of night)" in res.stderr
+
+    def test_without_deadline_property(self, tmp_path: Path) -> None:
+        ics = edit_game(saturday_game(tmp_path),
+                        lambda ev: self.move_and_forge(ev, ("X-TOURNEY-PLAY",), "hand@made"))
+        res = self.check(tmp_path, ics)
+        assert res.returncode == 1, res.stderr
+        assert "WEEKDAYS" in res.stdout  # matched by X-TOURNEY-TOURNAMENT night
+        assert "it has no X-TOURNEY-DEADLINE" in res.stderr
+
+    def test_genuine_notices_still_not_checked(self, tmp_path: Path) -> None:
+        ics = saturday_game(tmp_path)
+        res = self.check(tmp_path, ics)
+        assert res.returncode == 0, res.stderr
+        assert "says X-TOURNEY-KIND" not in res.stderr
+
+    def test_cancelled_game_is_not_placed(self, tmp_path: Path) -> None:
+        # the one required occurrence cancelled: 0 placed, 1 required
+        ics = edit_game(saturday_game(tmp_path),
+                        lambda ev: ev.add("status", "CANCELLED"))
+        res = self.check(tmp_path, ics)
+        assert res.returncode == 1, res.stderr + res.stdout
+        assert "cancelled (STATUS:CANCELLED)" in res.stdout + res.stderr
+        assert "night must be placed 1 times (required) but is placed 0 times" in res.stdout
