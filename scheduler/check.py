@@ -310,6 +310,10 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
         what = f"event {_summary(ev)} (UID {_short(uid) or '-'})"
+        repeated = _repeated_property(ev)
+        if repeated:  # which of two kinds (or tournaments, UIDs) is meant cannot be told
+            unmatched.append(f"{path}: {what} has {repeated}: not checked")
+            continue
         kind = event_kind(ev)
         forged = _kind_contradiction(ev, uid, kind)
         if forged:  # a game dressed as a deadline is checked as a game, and reported
@@ -381,6 +385,24 @@ def event_kind(ev: Any) -> str | None:
         return "application" if parsed.kind.startswith("application") else parsed.kind
     if deadline:
         return next((k for k in DEADLINE_KINDS if k in deadline), "notice")
+    return None
+
+
+SINGLE_PROPERTIES = ("X-TOURNEY-KIND", "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OCCURRENCE",
+                     "X-TOURNEY-DEADLINE", "X-TOURNEY-PLAY", "STATUS", "SUMMARY")
+"""Properties that ``check`` reads of an event and that it may hold only once."""
+
+
+def _repeated_property(ev: Any) -> str | None:
+    """``two X-TOURNEY-KIND values (occurrence, notice)`` for the first of
+    :data:`SINGLE_PROPERTIES` that ``ev`` holds more than once, else None."""
+    for name in SINGLE_PROPERTIES:
+        value = ev.get(name)
+        if isinstance(value, list) and len(value) > 1:
+            count = "two" if len(value) == 2 else f"{len(value):,}"
+            shown = ", ".join(_short(str(v), 40) for v in value[:5])
+            more = ", ..." if len(value) > 5 else ""
+            return f"{count} {name} values ({shown}{more})"
     return None
 
 

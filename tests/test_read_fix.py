@@ -349,3 +349,18 @@ class TestForgedKind:
         assert res.returncode == 1, res.stderr + res.stdout
         assert "cancelled (STATUS:CANCELLED)" in res.stdout + res.stderr
         assert "night must be placed 1 times (required) but is placed 0 times" in res.stdout
+
+
+# ------------------------------------------------- 7. a property written twice
+def test_two_kinds_named_and_not_matched(tmp_path: Path) -> None:
+    # used to print "[vunknown(b'occurrence'), vunknown(b'notice')]"
+    ics = saturday_game(tmp_path).replace(
+        b"X-TOURNEY-KIND:occurrence\r\n", b"X-TOURNEY-KIND:occurrence\r\nX-TOURNEY-KIND:notice\r\n")
+    (tmp_path / "edited.ics").write_bytes(ics)
+    res = bounded_run(["check", "scenario.yaml", "edited.ics"], tmp_path)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert "two X-TOURNEY-KIND values (occurrence, notice): not checked" in out
+    assert "vunknown" not in out and "b'" not in out
+    # the game not read: the required occurrence is missing
+    assert "night must be placed 1 times (required) but is placed 0 times" in res.stdout
