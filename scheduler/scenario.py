@@ -52,7 +52,7 @@ from scheduler.limits import (
     check_yaml_node,
     read_bounded,
 )
-from scheduler.text import control_character, describe_character
+from scheduler.text import control_character, describe_character, format_character
 
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
@@ -256,16 +256,31 @@ DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0, le=1)]
 
 
-def _one_line(limit: int, collapse: bool = False) -> Any:
+def _invisible(v: str) -> None:
+    """Raise ValueError when ``v`` holds an invisible format character
+    (:func:`scheduler.text.format_character`)."""
+    ch = format_character(v)
+    if ch is not None:
+        raise ValueError(f"holds the invisible format character {describe_character(ch)} at "
+                         f"position {v.index(ch) + 1} (it can show text backwards or make "
+                         "two names look the same)")
+
+
+def _one_line(limit: int, collapse: bool = False, nonempty: bool = False) -> Any:
     """A validator of one line of printable text of at most ``limit`` characters (runs of
-    spaces become one with ``collapse``): a control character (CR, LF, TAB, ESC, NUL, DEL,
-    C1) would break a CSV row, a calendar line or the terminal."""
+    spaces become one with ``collapse``; not empty or only spaces with ``nonempty``): a
+    control character (CR, LF, TAB, ESC, NUL, DEL, C1) would break a CSV row, a calendar line
+    or the terminal; an invisible format character (U+202E, U+200B, U+FEFF) would disguise
+    the text."""
     def check(v: str) -> str:
         ch = control_character(v)
         if ch is not None:
             raise ValueError(f"must be one line of printable text; it holds the control "
                              f"character {describe_character(ch)} at position "
                              f"{v.index(ch) + 1}")
+        _invisible(v)
+        if nonempty and not v.strip():
+            raise ValueError("is empty; give the text people will see")
         if collapse:
             v = re.sub(r" {2,}", " ", v)
         if len(v) > limit:
@@ -282,15 +297,16 @@ def _text(limit: int) -> Any:
         if ch is not None:
             raise ValueError(f"holds the control character {describe_character(ch)} at "
                              f"position {v.index(ch) + 1}")
+        _invisible(v)
         if len(v) > limit:
             raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
         return v
     return AfterValidator(check)
 
 
-OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True)]
+OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True, nonempty=True)]
 """A name shown in calendar titles: one line of printable text (runs of spaces become one)."""
-Title = Annotated[str, _one_line(MAX_NAME_LENGTH)]
+Title = Annotated[str, _one_line(MAX_NAME_LENGTH, nonempty=True)]
 """A tournament's title: one line of printable text."""
 Address = Annotated[str, _one_line(MAX_TEXT_LENGTH)]
 Text = Annotated[str, _text(MAX_TEXT_LENGTH)]

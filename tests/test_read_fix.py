@@ -364,3 +364,55 @@ def test_two_kinds_named_and_not_matched(tmp_path: Path) -> None:
     assert "vunknown" not in out and "b'" not in out
     # the game not read: the required occurrence is missing
     assert "night must be placed 1 times (required) but is placed 0 times" in res.stdout
+
+
+# ------------------------------------------------- 8. invisible format characters
+class TestFormatCharacters:
+    """U+202E shows a title backwards, U+200B and U+FEFF make two names look alike: all were
+    accepted and written raw into every output."""
+
+    @staticmethod
+    def problems(data: dict[str, Any]) -> list[tuple[str, str]]:
+        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+
+        try:
+            load_scenario(data)
+        except ScenarioError as err:
+            return [(p.path, p.message) for p in err.problems]
+        return []
+
+    def test_refused_in_titles_and_names(self) -> None:
+        for ch, code in (("\u202e", "U+202E"), ("\u200b", "U+200B"), ("\ufeff", "U+FEFF")):
+            data = room_scenario([large("night", title=f"Night{ch}Game")])
+            data["operators"][0]["name"] = f"{ch}Room"
+            data["name"] = f"plan{ch}"
+            found = dict(self.problems(data))
+            # "Night" is 5 characters: the format character is the 6th
+            assert f"({code}) at position 6" in found["tournaments[0].title"]
+            assert f"({code}) at position 1" in found["operators[0].name"]
+            assert f"({code}) at position 5" in found["name"]  # "plan" + 1
+
+    def test_empty_and_blank_titles_refused(self) -> None:
+        for title in ("", "   "):
+            found = dict(self.problems(room_scenario([large("night", title=title)])))
+            assert "is empty" in found["tournaments[0].title"]
+
+    def test_joiner_inside_an_emoji_allowed(self) -> None:
+        # the rainbow flag: U+1F3F3 (So), U+FE0F (Mn), U+200D (ZWJ), U+1F308 (So)
+        flag = "\U0001f3f3\ufe0f\u200d\U0001f308"
+        assert self.problems(room_scenario([large("night", title=f"Pride {flag} night")])) \
+            == []
+        # a joiner between two letters hides nothing useful: refused
+        found = dict(self.problems(room_scenario([large("night", title="ni\u200dght")])))
+        assert "(U+200D) at position 3" in found["tournaments[0].title"]
+
+    def test_refused_in_variant_names(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        write_yaml(tmp_path, {"variants": [
+            {"name": "a\u202eb", "set": {"tournaments.night.priority": 2}},
+            {"name": " ", "set": {"tournaments.night.priority": 3}}]}, "vary.yaml")
+        res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
+                          tmp_path)
+        assert res.returncode == 2, res.stderr
+        assert "invisible format character '\\u202e' (U+202E)" in res.stderr
+        assert "is empty" in res.stderr
