@@ -21,6 +21,7 @@ import typer
 from typer.core import TyperGroup
 
 from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_CEILING, MAX_VARIANTS_DEFAULT
+from scheduler.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.plan import Plan
@@ -350,8 +351,9 @@ def check(
                                                   ("NOT-CHECKED", read.not_checked))
                               for line in lines])
         table = pd.concat([table, extra], ignore_index=True)
-    if fmt == "csv":
-        typer.echo(table.to_csv(index=False, lineterminator="\n"), nl=False)
+    if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
+        safe = table.map(lambda x: cell(str(x)))
+        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
         typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
     else:

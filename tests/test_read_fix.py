@@ -416,3 +416,22 @@ class TestFormatCharacters:
         assert res.returncode == 2, res.stderr
         assert "invisible format character '\\u202e' (U+202E)" in res.stderr
         assert "is empty" in res.stderr
+
+
+# ------------------------------------------------- 9. check --format csv is spreadsheet-safe
+def test_check_csv_cells_are_spreadsheet_safe(tmp_path: Path) -> None:
+    # a calendar named like a formula: its name starts the message cells of unmatched
+    # events; every cell starting with = + - @ gets a leading ' (as schedule.csv)
+    import csv  # reading the output back
+    import io
+
+    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    name = '=HYPERLINK("http:evil";"x").ics'
+    calendar(tmp_path, ["UID:hand@made\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:other\r\n"
+                        "DTSTART;VALUE=DATE:20270102\r\nDTEND;VALUE=DATE:20270103\r\n"], name)
+    res = bounded_run(["check", sc.name, name, "--format", "csv"], tmp_path)
+    assert res.returncode == 1, res.stderr
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    unmatched = [r for r in rows if r["rule"] == "UNMATCHED"]
+    assert unmatched and all(r["message"].startswith("'=HYPERLINK(") for r in unmatched)
+    assert not any(v[:1] in ("=", "+", "-", "@") for r in rows for v in r.values())
