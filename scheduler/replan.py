@@ -32,6 +32,7 @@ from scheduler.limits import (
     expand_events,
     max_calendar_events,
     read_calendar,
+    regular_file_problem,
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.text import uncell
@@ -392,18 +393,24 @@ def _announced(scenario: Scenario, p: Path) -> list[Announced]:
         earlier = [a for a in _from_ics(ics) if a.cancelled] if ics.is_file() else []
         return sorted([*_announced(scenario, p / "schedule.csv"), *earlier],
                       key=lambda a: (a.tournament_id, a.first_day, a.uid))
-    if not p.is_file():
-        raise PreviousError(f"{p}: no such file (give the previous plan's folder or its "
-                            "calendar.ics)")
+    problem = regular_file_problem(p)  # missing, a device or FIFO (would block), too large
+    if problem:
+        raise PreviousError(f"{p}: {problem.removeprefix('cannot read the file: ')} (give "
+                            "the previous plan's folder, its schedule.csv or its calendar.ics)")
     if p.suffix.lower() == ".ics":
         return _from_ics(p)
+    what = (f"{p}: not a plan folder, a schedule.csv or an .ics calendar (give the previous "
+            "plan's folder, its schedule.csv or its calendar.ics)")
     try:
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise PreviousError(f"{p}: not a readable CSV file ({exc})") from None
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise PreviousError(f"{what}; it cannot be read as CSV: {first}" if p.suffix.lower()
+                            == ".csv" else what) from None
     missing = {"tournament_id", "first_day", "uid"} - set(df.columns)
     if missing:
-        raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}")
+        raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}"
+                            if p.suffix.lower() == ".csv" else what)
     out: dict[tuple[str, str], Announced] = {}
     hosts: dict[tuple[str, str], list[str]] = {}
     for i, r in df.iterrows():

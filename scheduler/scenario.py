@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import functools
 import re
 import types
 import typing
@@ -319,14 +320,34 @@ MAX_WHOLE = 1_000_000
 typing mistake, and would overflow the date arithmetic and the model."""
 
 
-def _whole(v: Any) -> Any:
+def _whole(v: Any, limit: int = MAX_WHOLE) -> Any:
     """An integer field's value: ``true``/``false`` is not a number (pydantic would read it as
-    1/0), and a number over :data:`MAX_WHOLE` is refused."""
+    1/0), nor is ``2.0`` (a number with a decimal point) or text such as ``0x10`` (YAML 1.1
+    reads hex and octal; the loader keeps them text); a number over ``limit`` (the field's own
+    maximum, else :data:`MAX_WHOLE`) is refused with that maximum."""
     if isinstance(v, bool):
         raise ValueError("expected a whole number, not true/false")
-    if isinstance(v, int) and abs(v) > MAX_WHOLE:
-        raise ValueError(f"at most {MAX_WHOLE:,} is allowed")
+    if isinstance(v, float | Decimal):
+        raise ValueError(f"expected a whole number, not {v!r} (write it without a decimal "
+                         "point)")
+    if isinstance(v, str):
+        raise ValueError("expected a whole number (an integer) in decimal digits")
+    if isinstance(v, int) and abs(v) > limit:
+        raise ValueError(f"at most {limit:,} is allowed")
     return v
+
+
+def _field_max(fld: Any) -> int:
+    """The field's own ``le`` (or ``lt - 1``) when below :data:`MAX_WHOLE`, else MAX_WHOLE."""
+    limit = MAX_WHOLE
+    for m in getattr(fld, "metadata", ()):
+        le = getattr(m, "le", None)
+        lt = getattr(m, "lt", None)
+        if isinstance(le, int):
+            limit = min(limit, le)
+        if isinstance(lt, int):
+            limit = min(limit, lt - 1)
+    return limit
 
 
 def _is_int_field(ann: Any) -> bool:
@@ -344,10 +365,11 @@ class _Model(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         """Every integer field (also those added later) gets :func:`_whole`."""
         super().__pydantic_init_subclass__(**kwargs)
-        whole: Any = Annotated[int, BeforeValidator(_whole)]
         changed = False
         for fld in cls.model_fields.values():
             ann: Any = fld.annotation
+            whole: Any = Annotated[int, BeforeValidator(
+                functools.partial(_whole, limit=_field_max(fld)))]
             if ann is int:
                 fld.annotation = whole
             elif _is_int_field(ann):  # int | None, int | Literal["all"]
@@ -765,9 +787,9 @@ _Loader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver(
+_Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
     "tag:yaml.org,2002:int",
-    re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
     list("-+0123456789"),
 )
 
@@ -882,6 +904,17 @@ def _pydantic_problems(
     problems = []
     errors = err.errors()
     locs = [tuple(e["loc"]) for e in errors]
+    # a union such as ``int | Literal["all"]`` fails once per branch: one problem, the
+    # literal's choices added to the other's message ("count = true: expected a whole
+    # number, not true/false (or 'all')")
+    def clean(loc: Any) -> tuple[Any, ...]:
+        return tuple(p for p in loc if not (isinstance(p, str) and (
+            p.startswith("function-") or p in ("int", "str", "literal['all']", "date"))))
+    others = {clean(e["loc"]) for e in errors if e["type"] != "literal_error"}
+    choices = {clean(e["loc"]): str(e.get("ctx", {}).get("expected", ""))
+               for e in errors if e["type"] == "literal_error" and clean(e["loc"]) in others}
+    errors = [e for e in errors if not (e["type"] == "literal_error"
+                                        and clean(e["loc"]) in choices)]
     for e in errors:
         if e["type"] == "too_short" and any(
                 other[:len(e["loc"])] == tuple(e["loc"]) and other != tuple(e["loc"])
@@ -905,6 +938,8 @@ def _pydantic_problems(
             value = _MISSING
         elif e["type"] == "missing":
             msg = "required field is missing"
+        if choices.get(loc):
+            msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(_path_str(loc), value, "SCENARIO", msg, line))
     return problems
 

@@ -435,3 +435,69 @@ def test_check_csv_cells_are_spreadsheet_safe(tmp_path: Path) -> None:
     unmatched = [r for r in rows if r["rule"] == "UNMATCHED"]
     assert unmatched and all(r["message"].startswith("'=HYPERLINK(") for r in unmatched)
     assert not any(v[:1] in ("=", "+", "-", "@") for r in rows for v in r.values())
+
+
+# ------------------------------------------------- 10. messages
+class TestMessages:
+    def test_previous_not_a_regular_file(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        os.mkfifo(tmp_path / "fifo")
+        for target in ("/dev/zero", "fifo"):
+            res = bounded_run(["solve", sc.name, "--previous", target, "-o", "plan"],
+                              tmp_path, timeout=30)
+            assert res.returncode == 2, res.stderr
+            assert "not a regular file" in res.stderr and "no such file" not in res.stderr
+
+    def test_previous_yaml_is_not_a_plan(self, tmp_path: Path) -> None:
+        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        # a YAML file whose 5th line has more commas than the first: pandas' "Error
+        # tokenizing data ... Expected 2 fields in line 5, saw 4" with a newline, before
+        (tmp_path / "small.yaml").write_text("a: 1, 2\nb: 2\nc: 3\nd: 4\ne: [1, 2, 3, 4]\n",
+                                             encoding="utf-8")
+        res = bounded_run(["solve", sc.name, "--previous", "small.yaml", "-o", "plan"],
+                          tmp_path, timeout=30)
+        assert res.returncode == 2, res.stderr
+        assert "small.yaml: not a plan folder, a schedule.csv or an .ics calendar" \
+            in res.stderr
+        assert "tokenizing" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+    @staticmethod
+    def problems(**fields: Any) -> list[tuple[str, str]]:
+        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+
+        try:
+            load_scenario(room_scenario([large("night", **fields)]))
+        except ScenarioError as err:
+            return [(p.path, p.message) for p in err.problems]
+        return []
+
+    def test_field_maximum_is_its_own(self) -> None:
+        # min_gap_days is at most MAX_HORIZON_DAYS = 3,660, not the general 1,000,000
+        assert self.problems(min_gap_days=10_000_000) == [
+            ("tournaments[0].min_gap_days", "at most 3,660 is allowed")]
+        assert self.problems(min_gap_days=3_661) == [
+            ("tournaments[0].min_gap_days", "at most 3,660 is allowed")]
+
+    def test_count_true_is_one_problem(self) -> None:
+        assert self.problems(count=True) == [
+            ("tournaments[0].count", "expected a whole number, not true/false (or 'all')")]
+
+    def test_float_and_hex_refused(self, tmp_path: Path) -> None:
+        # 2.0 is a number with a decimal point; 0x10 was read by YAML 1.1 as 16
+        [(path, msg)] = self.problems(count=2.0)
+        assert path == "tournaments[0].count" and "not 2.0" in msg
+        [(path, msg)] = self.problems(players=2.0)
+        assert path == "tournaments[0].players" and "not 2.0" in msg
+        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+
+        text = yaml.safe_dump(room_scenario([large("night", count=1)]), sort_keys=False)
+        (tmp_path / "s.yaml").write_text(text.replace("count: 1", "count: 0x10"),
+                                         encoding="utf-8")
+        try:
+            load_scenario(tmp_path / "s.yaml")
+        except ScenarioError as err:
+            [p] = err.problems
+            assert (p.path, p.value) == ("tournaments[0].count", "0x10")
+            assert "in decimal digits" in p.message
+        else:
+            raise AssertionError("count: 0x10 was accepted")
