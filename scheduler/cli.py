@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_CEILING, MAX_VARIANTS_DEFAULT
+from scheduler.limits import (
+    MAX_MODEL_CELLS_DEFAULT,
+    MAX_VARIANTS_CEILING,
+    MAX_VARIANTS_DEFAULT,
+    cap_lines,
+)
 from scheduler.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
@@ -152,6 +157,8 @@ def solve(
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
         foreign = announced.foreign if announced is not None else []
+        for line in cap_lines(announced.notes if announced is not None else []):
+            _err(f"tourney: warning: {line}")  # a recurring event cut at a limit
     except ScenarioError as exc:
         _err(exc.render())
         raise typer.Exit(2) from None

@@ -501,3 +501,19 @@ class TestMessages:
             assert "in decimal digits" in p.message
         else:
             raise AssertionError("count: 0x10 was accepted")
+
+
+# ------------------------------------------------- 11. --previous warns of a cut series
+def test_previous_warns_of_a_cut_series(tmp_path: Path) -> None:
+    # an hourly series of 2,000,000,000 instances: only the first 5,000 are read
+    # (MAX_SERIES_INSTANCES); docs/limits.md says such an event is reported: a warning
+    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    calendar(tmp_path, ["UID:night-1@room.tourney\r\nDTSTAMP:20261220T000000Z\r\n"
+                        "SUMMARY:night title\r\nX-TOURNEY-TOURNAMENT:night\r\n"
+                        "DTSTART:20270102T190000Z\r\nDTEND:20270102T230000Z\r\n"
+                        "RRULE:FREQ=HOURLY;COUNT=2000000000\r\n"])
+    res = bounded_run(["solve", sc.name, "--previous", "cal.ics", "-o", "plan",
+                       "--deterministic-time", "0.5"], tmp_path)
+    assert res.returncode in (0, 1), res.stderr
+    assert "tourney: warning: cal.ics: event 'night title'" in res.stderr
+    assert "repeats more than 5,000 times" in res.stderr
