@@ -28,7 +28,7 @@ from scheduler.limits import (
     LimitError,
     expand_events,
     max_calendar_events,
-    read_bounded,
+    read_calendar,
     regular_file_problem,
 )
 from scheduler.plan import LICENSE_COLUMNS
@@ -101,8 +101,8 @@ def calendar_operator(scenario: Scenario, path: Path) -> str | None:
     operator's name or its id; None when it names no single operator (a whole plan's
     calendar, or one edited by hand)."""
     try:
-        cals = Calendar.from_ical(path.read_bytes(), multiple=True)
-    except Exception:
+        cals = Calendar.from_ical(read_calendar(path), multiple=True)
+    except Exception:  # unreadable or over a limit: _read_ics says why
         return None
     ids = {o.id for o in scenario.operators}
     found = {str(c.get("X-TOURNEY-OPERATOR", "")).strip() for c in cals} - {""}
@@ -249,7 +249,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
         warnings.simplefilter("ignore")
         try:
-            cals = Calendar.from_ical(read_bounded(path), multiple=True)
+            cals = Calendar.from_ical(read_calendar(path), multiple=True)
         except LimitError as exc:
             raise ScheduleError(f"{path}: {exc}") from None
         except Exception:  # icalendar raises several kinds for malformed input
@@ -310,7 +310,16 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
         what = f"event {_summary(ev)} (UID {_short(uid) or '-'})"
+        repeated = _repeated_property(ev)
+        if repeated:  # which of two kinds (or tournaments, UIDs) is meant cannot be told
+            unmatched.append(f"{path}: {what} has {repeated}: not checked")
+            continue
         kind = event_kind(ev)
+        forged = _kind_contradiction(ev, uid, kind)
+        if forged:  # a game dressed as a deadline is checked as a game, and reported
+            unmatched.append(f"{path}: {what} says X-TOURNEY-KIND {kind}, but {forged}: "
+                             "checked as a game")
+            kind = None
         if kind in DEADLINE_KINDS:
             not_checked.append(f"{path}: {what}: a {kind} deadline, not a game "
                                f"({_kind_source(ev)})")
@@ -376,6 +385,44 @@ def event_kind(ev: Any) -> str | None:
         return "application" if parsed.kind.startswith("application") else parsed.kind
     if deadline:
         return next((k for k in DEADLINE_KINDS if k in deadline), "notice")
+    return None
+
+
+SINGLE_PROPERTIES = ("X-TOURNEY-KIND", "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OCCURRENCE",
+                     "X-TOURNEY-DEADLINE", "X-TOURNEY-PLAY", "STATUS", "SUMMARY")
+"""Properties that ``check`` reads of an event and that it may hold only once."""
+
+
+def _repeated_property(ev: Any) -> str | None:
+    """``two X-TOURNEY-KIND values (occurrence, notice)`` for the first of
+    :data:`SINGLE_PROPERTIES` that ``ev`` holds more than once, else None."""
+    for name in SINGLE_PROPERTIES:
+        value = ev.get(name)
+        if isinstance(value, list) and len(value) > 1:
+            count = "two" if len(value) == 2 else f"{len(value):,}"
+            shown = ", ".join(_short(str(v), 40) for v in value[:5])
+            more = ", ..." if len(value) > 5 else ""
+            return f"{count} {name} values ({shown}{more})"
+    return None
+
+
+def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
+    """Why an event whose kind is a deadline (``notice``, ``application``, ``report``) is a
+    game dressed as one, else None: it has ``X-TOURNEY-PLAY`` (the hours of play, written on
+    games only), its UID is that of one of the product's games (:func:`scheduler.uid.parse`),
+    or its explicit ``X-TOURNEY-KIND`` comes without the ``X-TOURNEY-DEADLINE`` that the
+    product writes beside it on every deadline it has not cancelled. (``X-TOURNEY-TOURNAMENT``
+    is no sign: a notice names its tournament too.)"""
+    if kind not in DEADLINE_KINDS:
+        return None
+    if ev.get("X-TOURNEY-PLAY") is not None:
+        return "it has X-TOURNEY-PLAY (the hours of play of a game)"
+    parsed = parse_uid(uid)
+    if parsed is not None and parsed.kind in GAME_KINDS:
+        return f"its UID is that of a game ({parsed.kind} of {_short(parsed.tournament_id or '-')})"
+    if (ev.get("X-TOURNEY-KIND") is not None and ev.get("X-TOURNEY-DEADLINE") is None
+            and str(ev.get("STATUS", "")).upper() != "CANCELLED"):
+        return "it has no X-TOURNEY-DEADLINE"
     return None
 
 

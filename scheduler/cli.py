@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_DEFAULT
+from scheduler.limits import (
+    MAX_MODEL_CELLS_DEFAULT,
+    MAX_VARIANTS_CEILING,
+    MAX_VARIANTS_DEFAULT,
+    cap_lines,
+)
+from scheduler.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.plan import Plan
@@ -152,6 +158,8 @@ def solve(
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
         foreign = announced.foreign if announced is not None else []
+        for line in cap_lines(announced.notes if announced is not None else []):
+            _err(f"tourney: warning: {line}")  # a recurring event cut at a limit
     except ScenarioError as exc:
         _err(exc.render())
         raise typer.Exit(2) from None
@@ -351,8 +359,9 @@ def check(
                                                   ("NOT-CHECKED", read.not_checked))
                               for line in lines])
         table = pd.concat([table, extra], ignore_index=True)
-    if fmt == "csv":
-        typer.echo(table.to_csv(index=False, lineterminator="\n"), nl=False)
+    if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
+        safe = table.map(lambda x: cell(str(x)))
+        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
         typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
     else:
@@ -507,7 +516,7 @@ def sweep(
              "every machine and engine).", min=0.1)] = 30.0,
     max_variants: Annotated[int, typer.Option(
         help="Refuse a vary file of more variants than this (counted before any is built; "
-             "see docs/limits.md).", min=1)] = MAX_VARIANTS_DEFAULT,
+             "see docs/limits.md).", min=1, max=MAX_VARIANTS_CEILING)] = MAX_VARIANTS_DEFAULT,
     max_model: Annotated[int, typer.Option(
         help="Refuse a variant whose model's largest independent part has more candidate "
              "(tournament, first day) pairs than this (see docs/limits.md).",

@@ -8,8 +8,12 @@ others (text lengths, control characters, dates) describe what the product can r
   :data:`MAX_INPUT_BYTES` (``TOURNEY_MAX_INPUT_MB``), never a device, pipe or folder.
 - :func:`check_yaml_node` bounds a composed YAML document before it is turned into Python
   values: aliases may add at most :data:`MAX_YAML_ALIAS_NODES` nodes (a "billion laughs" of a
-  few hundred bytes would otherwise expand to billions), nesting at most
+  few hundred bytes would otherwise expand to billions) and add at most
+  :data:`MAX_YAML_ALIAS_CHARS` characters of text, nesting at most
   :data:`MAX_YAML_DEPTH` levels, and no alias may contain itself.
+- :func:`read_calendar` reads an .ics file, counting its RDATE/EXDATE values
+  (:data:`MAX_CALENDAR_DATES`) and the properties of each component
+  (:data:`MAX_COMPONENT_PROPERTIES`) on the raw lines before anything parses it.
 - :func:`expand_events` expands recurring calendar events (RRULE/RDATE) within a window of
   days, at most :data:`MAX_SERIES_INSTANCES` instances per event and
   :data:`MAX_CALENDAR_EVENTS` events per file (``TOURNEY_MAX_CALENDAR_EVENTS``).
@@ -22,9 +26,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import itertools
 import math
 import os
+import re
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -50,6 +56,9 @@ MAX_INPUT_BYTES_DEFAULT = 64 * MB
 scenario of 1,000 operators is about 6 MB, of 5,000 operators about 30 MB."""
 MAX_YAML_ALIAS_NODES = 100_000
 """How many nodes YAML aliases (``*name``) may add to a document when expanded."""
+MAX_YAML_ALIAS_CHARS = 1_000_000
+"""Characters of text that YAML aliases may repeat (a 5 MB string aliased 90,000 times
+is 450 billion characters from a 5 MB file)."""
 MAX_YAML_DEPTH = 100
 """Deepest nesting of mappings and lists in a YAML document."""
 MAX_ID_LENGTH = 64
@@ -65,6 +74,9 @@ MAX_CALENDAR_EVENTS_DEFAULT = 500_000
 """Events read from one calendar file, recurring ones expanded."""
 MAX_VARIANTS_DEFAULT = 1_000
 """Variants of one sweep (``tourney sweep --max-variants N`` raises it)."""
+MAX_VARIANTS_CEILING = 100_000
+"""Most variants ``--max-variants`` can allow: each variant is a whole scenario in memory
+before the sweep starts (a sweep of 100,000 variants would take days to solve anyway)."""
 MAX_MODEL_CELLS_DEFAULT = 200_000
 """Candidate (tournament, first day) pairs of one independent part of a model
 (``tourney solve --max-model N`` raises it). The largest part of a generated statewide
@@ -144,6 +156,87 @@ def read_bounded(path: str | Path) -> bytes:
     return data
 
 
+MAX_CALENDAR_DATES = 20_000
+"""RDATE and EXDATE values of one calendar file (a weekly series over ten years is 522
+dates). Parsing takes about 4 seconds a megabyte: a file of a million RDATE lines is refused
+before it is parsed, not after a minute."""
+MAX_COMPONENT_PROPERTIES = 1_000
+"""Properties (unfolded lines) of one component of a calendar (an event, a time zone, the
+calendar itself): an event tourney writes has about 20."""
+
+
+def calendar_shape_problem(data: bytes) -> str | None:
+    """Why the bytes of an .ics file are too many to parse, counted on the raw lines before
+    any parsing (one pass, about a second for 64 MB): more than :data:`MAX_CALENDAR_DATES`
+    RDATE/EXDATE values in the file, or more than :data:`MAX_COMPONENT_PROPERTIES` properties
+    in one component. None when within both. The message names the line."""
+    dates = 0
+    props = 0
+    in_dates = False
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line[:1] in (b" ", b"\t"):  # a folded line continues the property before it
+            if in_dates:
+                dates += line.count(b",")
+        else:
+            head = line[:7].upper()
+            if head.startswith((b"BEGIN:", b"END:")):
+                props = 0
+                in_dates = False
+                continue
+            props += 1
+            if props > MAX_COMPONENT_PROPERTIES:
+                return (f"line {number:,}: one component (an event, a time zone or the "
+                        f"calendar) has more than {MAX_COMPONENT_PROPERTIES:,} properties; an "
+                        "event tourney writes has about 20 (see docs/limits.md)")
+            in_dates = head.startswith((b"RDATE", b"EXDATE"))
+            if in_dates:
+                dates += 1 + line.count(b",")
+        if dates > MAX_CALENDAR_DATES:
+            return (f"line {number:,}: the calendar lists more than {MAX_CALENDAR_DATES:,} "
+                    "dates in RDATE and EXDATE properties (a weekly series over ten years is "
+                    "522); split it, or give the series as RRULEs (see docs/limits.md)")
+    return None
+
+
+def read_calendar(path: str | Path) -> bytes:
+    """The bytes of an .ics file given by the user, as :func:`read_bounded`, and within
+    :func:`calendar_shape_problem`'s counts (checked before icalendar parses it). Raises
+    :class:`LimitError`."""
+    data = read_bounded(path)
+    problem = calendar_shape_problem(data) or _tzid_problem(data)
+    if problem:
+        raise LimitError(problem)
+    return data
+
+
+_TZID = re.compile(rb"TZID=(\"[^\"\r\n]*\"|[^:;,\r\n]*)", re.IGNORECASE)
+
+
+def _tzid_problem(data: bytes) -> str | None:
+    """A TZID parameter that icalendar would look up as an IANA name and fail on with an
+    operating-system error (``TZID=America`` names a folder of the zone database, a
+    300-character name is too long for a file name), else None. Names that are simply
+    unknown are left to icalendar (a VTIMEZONE in the file may define them)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # start-up time: calendars only
+
+    seen: set[bytes] = set()
+    for match in _TZID.finditer(data):
+        raw = match.group(1).strip(b'"')
+        if raw in seen:
+            continue
+        seen.add(raw)
+        name = raw.decode("utf-8", "replace")
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+        except OSError:
+            line = data.count(b"\n", 0, match.start()) + 1
+            return (f"line {line:,}: TZID={short(name)} is not a known time zone (give an "
+                    "IANA name such as America/Denver, or define it in a VTIMEZONE)")
+    return None
+
+
 # --------------------------------------------------------------------------- YAML
 def check_yaml_node(node: yaml.Node | None) -> None:
     """Refuse a composed YAML document whose aliases would expand it by more than
@@ -155,7 +248,9 @@ def check_yaml_node(node: yaml.Node | None) -> None:
     if node is None:
         return
     size: dict[int, int] = {}
+    chars: dict[int, int] = {}  # characters of the scalars, aliases expanded
     distinct = 0
+    written = 0  # characters of the distinct scalars
     # iterative post-order walk: (node, depth, children pushed?)
     stack: list[tuple[yaml.Node, int, bool]] = [(node, 1, False)]
     on_path: set[int] = set()
@@ -165,6 +260,7 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         if expanded:
             on_path.discard(key)
             size[key] = 1 + sum(size[id(c)] for c in _children(n))
+            chars[key] = sum(chars[id(c)] for c in _children(n))
             continue
         if key in size:
             continue
@@ -178,6 +274,8 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         kids = _children(n)
         if not kids:
             size[key] = 1
+            chars[key] = len(n.value) if isinstance(n.value, str) else 0
+            written += chars[key]
             continue
         on_path.add(key)
         stack.append((n, depth, True))
@@ -192,6 +290,11 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         raise LimitError(f"aliases (*name) expand the document to {total:,} values from "
                          f"{distinct:,} written; at most {MAX_YAML_ALIAS_NODES:,} more are "
                          "allowed (write the values out, or use fewer aliases)")
+    added = chars[id(node)] - written
+    if added > MAX_YAML_ALIAS_CHARS:
+        raise LimitError(f"aliases (*name) repeat {added:,} characters of text; at most "
+                         f"{MAX_YAML_ALIAS_CHARS:,} are allowed (write the values out, or "
+                         "use fewer aliases)")
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:
@@ -226,7 +329,10 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
     stop = query.to_datetime((stop_day.year, stop_day.month, stop_day.day))
     out: list[Any] = []
     notes: list[str] = []
+    if len(budget) < 2:  # months a rule may be walked without an instance, whole file
+        budget.append(MAX_RULE_EMPTY_MONTHS)
     for series in query.series:
+        _bound_rules(series, stop.replace(tzinfo=None), budget)
         # dateutil computes a rule's instances as one list from its DTSTART: find first,
         # lazily, where the (per_event + 1)-th instance in the window is, and give up on a
         # rule that makes too many before it (FREQ=SECONDLY from 1900)
@@ -260,6 +366,106 @@ def expand_events(cal: Any, first: dt.date, last: dt.date, *,
 
 MAX_RULE_SCAN = 100_000
 """Instances of one RRULE looked at, from its DTSTART, to find those in the window."""
+MAX_RULE_EMPTY_MONTHS = 24_000
+"""Months (2,000 years) that the RRULEs of one calendar file may be walked, in all, without
+finding an instance (``FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30`` never has one; dateutil would
+walk it to the year 9999, 27 seconds an event)."""
+
+
+class _RuleWalkStop(Exception):
+    """A guarded rule walked past the end of the window (ends the walk quietly)."""
+
+
+class _RuleWalkBudget(Exception):
+    """The rules of one file walked :data:`MAX_RULE_EMPTY_MONTHS` without an instance."""
+
+
+@functools.cache
+def _guarded_rule_class() -> type:
+    """A dateutil ``rrule`` that counts the months its walk goes through and stops it.
+
+    dateutil computes a rule's instances period by period from DTSTART and checks its UNTIL
+    only against instances found: a rule that never matches (February 30th) walks to the
+    year 9999 without yielding anything. dateutil reads ``_bynweekday`` once each time its
+    walk enters another month (``_iterinfo.rebuild``): that read is the step counted. Past
+    ``_tourney_limit`` months it raises :class:`_RuleWalkStop`; past the file's remaining
+    budget of months without an instance it raises :class:`_RuleWalkBudget`."""
+    from dateutil import rrule as du  # start-up time: only reading a calendar needs it
+
+    class GuardedRule(du.rrule):  # type: ignore[misc]
+        @property
+        def _bynweekday(self) -> Any:
+            d = self.__dict__
+            if "_tourney_limit" in d:
+                d["_tourney_total"] += 1
+                d["_tourney_empty"] += 1
+                if d["_tourney_total"] > d["_tourney_limit"]:
+                    raise _RuleWalkStop
+                if d["_tourney_empty"] > d["_tourney_budget"][1]:
+                    raise _RuleWalkBudget
+            return d.get("_tourney_bynweekday")
+
+        @_bynweekday.setter
+        def _bynweekday(self, value: Any) -> None:
+            self.__dict__["_tourney_bynweekday"] = value
+
+    return GuardedRule
+
+
+class _BoundedRule:
+    """Stands for one rrule of a recurring_ical_events series: walks a guarded copy of it, no
+    further than ``stop`` (naive, wall clock) and within the file's budget of months without
+    an instance. Offers what the series uses: ``until``, ``between`` and iteration."""
+
+    def __init__(self, rule: Any, stop: dt.datetime, budget: list[int]) -> None:
+        self.until = rule._until
+        self._kwargs = {"interval": rule._interval, "count": rule._count,
+                        "dtstart": rule._dtstart, "freq": rule._freq, "until": rule._until,
+                        "wkst": rule._wkst, "cache": False, **rule._original_rule}
+        start = rule._dtstart.replace(tzinfo=None)
+        # months from DTSTART's month to the month after stop, and one more
+        self._months = max(0, (stop.year - start.year) * 12 + stop.month - start.month) + 3
+        self._budget = budget
+
+    def __iter__(self) -> Any:
+        rule = _guarded_rule_class()(**self._kwargs)
+        d = rule.__dict__
+        d.update(_tourney_limit=self._months, _tourney_total=0, _tourney_empty=0,
+                 _tourney_budget=self._budget)
+        try:
+            for t in rule._iter():  # not the cached iterator: its lock outlives an error
+                self._budget[1] -= max(0, d["_tourney_empty"] - 1)
+                d["_tourney_empty"] = 0
+                yield t
+        except _RuleWalkStop:
+            pass
+        except _RuleWalkBudget:
+            raise LimitError(
+                "the calendar's recurring rules (RRULE) were looked at over more than "
+                f"{MAX_RULE_EMPTY_MONTHS // 12:,} years, in all, without finding an instance "
+                "(a rule such as BYMONTH=2;BYMONTHDAY=30 never has one); remove or correct "
+                "those rules") from None
+        finally:
+            self._budget[1] -= max(0, d["_tourney_empty"] - 1)
+            d["_tourney_empty"] = 0
+
+    def between(self, after: Any, before: Any, inc: bool = False) -> Any:
+        for t in self:
+            if t > before or (t == before and not inc):
+                return
+            if t > after or (t == after and inc):
+                yield t
+
+
+def _bound_rules(series: Any, stop: dt.datetime, budget: list[int]) -> None:
+    """Replace each RRULE of ``series`` (a recurring_ical_events series) by a
+    :class:`_BoundedRule` walked no further than ``stop``."""
+    from dateutil import rrule as du  # start-up time: only reading a calendar needs it
+
+    rules = getattr(getattr(series, "recurrence", None), "rrules", None)
+    if not isinstance(rules, list):
+        return
+    rules[:] = [_BoundedRule(r, stop, budget) if type(r) is du.rrule else r for r in rules]
 
 
 def _series_stop(series: Any, start: dt.datetime, stop: dt.datetime,

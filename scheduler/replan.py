@@ -31,7 +31,8 @@ from scheduler.limits import (
     LimitError,
     expand_events,
     max_calendar_events,
-    read_bounded,
+    read_calendar,
+    regular_file_problem,
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.text import uncell
@@ -58,7 +59,7 @@ def _read_calendars(path: Path) -> list[Calendar]:
     """Every VCALENDAR of the file ``path``. Raises :class:`PreviousError` when it cannot be
     read, is not iCalendar, or holds no complete VCALENDAR (empty, or cut short)."""
     try:
-        cals = Calendar.from_ical(read_bounded(path), multiple=True)
+        cals = Calendar.from_ical(read_calendar(path), multiple=True)
     except LimitError as exc:  # too large, not a regular file (docs/limits.md)
         raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:  # OSError; icalendar raises ValueError, KeyError, IndexError, ...
@@ -356,7 +357,9 @@ class Previous(list[Announced]):
     event, :func:`previous_events`) and ``dtstamp`` (the latest DTSTAMP,
     :func:`previous_dtstamp`; the re-plan's calendars are stamped later); ``foreign``: the
     ids of the previous plan's operators that are not in the scenario (their occurrences and
-    events are left out: neither kept nor cancelled).
+    events are left out: neither kept nor cancelled); ``notes``: a line for each recurring
+    event of its calendar cut at a limit of :func:`scheduler.limits.expand_events` (e.g. an
+    hourly series: only its first 5,000 instances were read), for a warning.
 
     ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so
     the calendars a Python caller writes are those ``tourney solve --previous`` writes. A
@@ -365,8 +368,10 @@ class Previous(list[Announced]):
 
     def __init__(self, announced: Iterable[Announced] = (), *,
                  series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),
-                 dtstamp: dt.datetime | None = None, foreign: Iterable[str] = ()) -> None:
+                 dtstamp: dt.datetime | None = None, foreign: Iterable[str] = (),
+                 notes: Iterable[str] = ()) -> None:
         super().__init__(announced)
+        self.notes = list(notes)  # recurring events cut at a limit (docs/limits.md)
         self.series = list(series)
         self.events = list(events)
         self.dtstamp = dtstamp
@@ -380,7 +385,9 @@ def read_previous(scenario: Scenario, path: str | Path) -> Previous:
     With them, what its calendars published (:class:`Previous`), of the scenario's operators
     only (:func:`own_previous`). Raises :class:`PreviousError`, also when one of its calendars
     cannot be read, or when the plan is of other operators than the scenario's."""
-    announced, foreign = own_previous(scenario, path, _announced(scenario, Path(path)))
+    notes: list[str] = []
+    announced, foreign = own_previous(scenario, path,
+                                      _announced(scenario, Path(path), notes))
     ids = {o.id for o in scenario.operators}
 
     def ours(operators: tuple[str, ...]) -> bool:
@@ -389,27 +396,34 @@ def read_previous(scenario: Scenario, path: str | Path) -> Previous:
 
     return Previous(announced, series=[s for s in previous_series(path) if ours(s.operators)],
                     events=[e for e in previous_events(path) if ours(e.operators)],
-                    dtstamp=previous_dtstamp(path), foreign=foreign)
+                    dtstamp=previous_dtstamp(path), foreign=foreign, notes=notes)
 
 
-def _announced(scenario: Scenario, p: Path) -> list[Announced]:
+def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
+               ) -> list[Announced]:
     if p.is_dir():
         ics = p / "calendar.ics"
-        earlier = [a for a in _from_ics(ics) if a.cancelled] if ics.is_file() else []
+        earlier = [a for a in _from_ics(ics, notes) if a.cancelled] if ics.is_file() else []
         return sorted([*_announced(scenario, p / "schedule.csv"), *earlier],
                       key=lambda a: (a.tournament_id, a.first_day, a.uid))
-    if not p.is_file():
-        raise PreviousError(f"{p}: no such file (give the previous plan's folder or its "
-                            "calendar.ics)")
+    problem = regular_file_problem(p)  # missing, a device or FIFO (would block), too large
+    if problem:
+        raise PreviousError(f"{p}: {problem.removeprefix('cannot read the file: ')} (give "
+                            "the previous plan's folder, its schedule.csv or its calendar.ics)")
     if p.suffix.lower() == ".ics":
-        return _from_ics(p)
+        return _from_ics(p, notes)
+    what = (f"{p}: not a plan folder, a schedule.csv or an .ics calendar (give the previous "
+            "plan's folder, its schedule.csv or its calendar.ics)")
     try:
         df = pd.read_csv(p, dtype=str, keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
-        raise PreviousError(f"{p}: not a readable CSV file ({exc})") from None
+        first = (str(exc).strip().splitlines() or [""])[0][:200]
+        raise PreviousError(f"{what}; it cannot be read as CSV: {first}" if p.suffix.lower()
+                            == ".csv" else what) from None
     missing = {"tournament_id", "first_day", "uid"} - set(df.columns)
     if missing:
-        raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}")
+        raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}"
+                            if p.suffix.lower() == ".csv" else what)
     out: dict[tuple[str, str], Announced] = {}
     hosts: dict[tuple[str, str], list[str]] = {}
     for i, r in df.iterrows():
@@ -469,14 +483,14 @@ def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str,
     named: dict[str, str] = {}
     if p.is_dir() and (p / "calendar.ics").is_file():
         try:
-            cal = Calendar.from_ical((p / "calendar.ics").read_bytes())
+            cal = Calendar.from_ical(read_calendar(p / "calendar.ics"))
             whole = calname(cal)
             named.update(_named(cal))
         except Exception:
             whole = ""
     for f in files:
         try:
-            cal = Calendar.from_ical(f.read_bytes())
+            cal = Calendar.from_ical(read_calendar(f))
         except Exception:
             continue
         for oid, name in _named(cal).items():
@@ -534,21 +548,29 @@ def _play(ev: object) -> str:
     return play.replace("/", "|") if "/" in play else ""
 
 
-def _expand(cal: Any, budget: list[int] | None = None) -> list[Any]:
+def _expand(cal: Any, budget: list[int] | None = None,
+            notes: list[str] | None = None) -> list[Any]:
     """The events of ``cal`` with recurring ones expanded, within the limits of
     :func:`scheduler.limits.expand_events` (years 1900-2199, at most 5,000 instances of one
-    event: an hourly RRULE cannot make millions)."""
-    return expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),
-                         budget=budget)[0]
+    event: an hourly RRULE cannot make millions); a line for each event cut is added to
+    ``notes``."""
+    events, cut = expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),
+                                budget=budget)
+    if notes is not None:
+        notes += cut
+    return events
 
 
-def _from_ics(path: Path) -> list[Announced]:
+def _from_ics(path: Path, notes: list[str] | None = None) -> list[Announced]:
     try:
         cals = _read_calendars(path)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
                    if ev.get("RRULE") or ev.get("RDATE")}
         budget = [max_calendar_events()]
-        events = [ev for cal in cals for ev in _expand(cal, budget)]
+        cut: list[str] = []
+        events = [ev for cal in cals for ev in _expand(cal, budget, cut)]
+        if notes is not None:
+            notes += [f"{path}: {line}" for line in cut]
     except PreviousError:
         raise
     except LimitError as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import difflib
+import functools
 import re
 import types
 import typing
@@ -52,7 +53,7 @@ from scheduler.limits import (
     check_yaml_node,
     read_bounded,
 )
-from scheduler.text import control_character, describe_character
+from scheduler.text import control_character, describe_character, format_character
 
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
@@ -256,16 +257,31 @@ DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0, le=1)]
 
 
-def _one_line(limit: int, collapse: bool = False) -> Any:
+def _invisible(v: str) -> None:
+    """Raise ValueError when ``v`` holds an invisible format character
+    (:func:`scheduler.text.format_character`)."""
+    ch = format_character(v)
+    if ch is not None:
+        raise ValueError(f"holds the invisible format character {describe_character(ch)} at "
+                         f"position {v.index(ch) + 1} (it can show text backwards or make "
+                         "two names look the same)")
+
+
+def _one_line(limit: int, collapse: bool = False, nonempty: bool = False) -> Any:
     """A validator of one line of printable text of at most ``limit`` characters (runs of
-    spaces become one with ``collapse``): a control character (CR, LF, TAB, ESC, NUL, DEL,
-    C1) would break a CSV row, a calendar line or the terminal."""
+    spaces become one with ``collapse``; not empty or only spaces with ``nonempty``): a
+    control character (CR, LF, TAB, ESC, NUL, DEL, C1) would break a CSV row, a calendar line
+    or the terminal; an invisible format character (U+202E, U+200B, U+FEFF) would disguise
+    the text."""
     def check(v: str) -> str:
         ch = control_character(v)
         if ch is not None:
             raise ValueError(f"must be one line of printable text; it holds the control "
                              f"character {describe_character(ch)} at position "
                              f"{v.index(ch) + 1}")
+        _invisible(v)
+        if nonempty and not v.strip():
+            raise ValueError("is empty; give the text people will see")
         if collapse:
             v = re.sub(r" {2,}", " ", v)
         if len(v) > limit:
@@ -282,15 +298,16 @@ def _text(limit: int) -> Any:
         if ch is not None:
             raise ValueError(f"holds the control character {describe_character(ch)} at "
                              f"position {v.index(ch) + 1}")
+        _invisible(v)
         if len(v) > limit:
             raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
         return v
     return AfterValidator(check)
 
 
-OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True)]
+OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True, nonempty=True)]
 """A name shown in calendar titles: one line of printable text (runs of spaces become one)."""
-Title = Annotated[str, _one_line(MAX_NAME_LENGTH)]
+Title = Annotated[str, _one_line(MAX_NAME_LENGTH, nonempty=True)]
 """A tournament's title: one line of printable text."""
 Address = Annotated[str, _one_line(MAX_TEXT_LENGTH)]
 Text = Annotated[str, _text(MAX_TEXT_LENGTH)]
@@ -303,14 +320,34 @@ MAX_WHOLE = 1_000_000
 typing mistake, and would overflow the date arithmetic and the model."""
 
 
-def _whole(v: Any) -> Any:
+def _whole(v: Any, limit: int = MAX_WHOLE) -> Any:
     """An integer field's value: ``true``/``false`` is not a number (pydantic would read it as
-    1/0), and a number over :data:`MAX_WHOLE` is refused."""
+    1/0), nor is ``2.0`` (a number with a decimal point) or text such as ``0x10`` (YAML 1.1
+    reads hex and octal; the loader keeps them text); a number over ``limit`` (the field's own
+    maximum, else :data:`MAX_WHOLE`) is refused with that maximum."""
     if isinstance(v, bool):
         raise ValueError("expected a whole number, not true/false")
-    if isinstance(v, int) and abs(v) > MAX_WHOLE:
-        raise ValueError(f"at most {MAX_WHOLE:,} is allowed")
+    if isinstance(v, float | Decimal):
+        raise ValueError(f"expected a whole number, not {v!r} (write it without a decimal "
+                         "point)")
+    if isinstance(v, str):
+        raise ValueError("expected a whole number (an integer) in decimal digits")
+    if isinstance(v, int) and abs(v) > limit:
+        raise ValueError(f"at most {limit:,} is allowed")
     return v
+
+
+def _field_max(fld: Any) -> int:
+    """The field's own ``le`` (or ``lt - 1``) when below :data:`MAX_WHOLE`, else MAX_WHOLE."""
+    limit = MAX_WHOLE
+    for m in getattr(fld, "metadata", ()):
+        le = getattr(m, "le", None)
+        lt = getattr(m, "lt", None)
+        if isinstance(le, int):
+            limit = min(limit, le)
+        if isinstance(lt, int):
+            limit = min(limit, lt - 1)
+    return limit
 
 
 def _is_int_field(ann: Any) -> bool:
@@ -328,10 +365,11 @@ class _Model(BaseModel):
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         """Every integer field (also those added later) gets :func:`_whole`."""
         super().__pydantic_init_subclass__(**kwargs)
-        whole: Any = Annotated[int, BeforeValidator(_whole)]
         changed = False
         for fld in cls.model_fields.values():
             ann: Any = fld.annotation
+            whole: Any = Annotated[int, BeforeValidator(
+                functools.partial(_whole, limit=_field_max(fld)))]
             if ann is int:
                 fld.annotation = whole
             elif _is_int_field(ann):  # int | None, int | Literal["all"]
@@ -451,7 +489,9 @@ class Operator(_Model):
         if v is not None:
             try:
                 ZoneInfo(v)
-            except (ZoneInfoNotFoundError, ValueError):
+            # OSError: a folder of the zone database ("America") or a name too long for a
+            # file name; zoneinfo opens the file named by the key
+            except (ZoneInfoNotFoundError, ValueError, OSError):
                 raise ValueError(f"unknown IANA time zone {v!r} (e.g. America/Denver)") from None
         return v
 
@@ -747,9 +787,9 @@ _Loader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver(
+_Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
     "tag:yaml.org,2002:int",
-    re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
     list("-+0123456789"),
 )
 
@@ -864,6 +904,17 @@ def _pydantic_problems(
     problems = []
     errors = err.errors()
     locs = [tuple(e["loc"]) for e in errors]
+    # a union such as ``int | Literal["all"]`` fails once per branch: one problem, the
+    # literal's choices added to the other's message ("count = true: expected a whole
+    # number, not true/false (or 'all')")
+    def clean(loc: Any) -> tuple[Any, ...]:
+        return tuple(p for p in loc if not (isinstance(p, str) and (
+            p.startswith("function-") or p in ("int", "str", "literal['all']", "date"))))
+    others = {clean(e["loc"]) for e in errors if e["type"] != "literal_error"}
+    choices = {clean(e["loc"]): str(e.get("ctx", {}).get("expected", ""))
+               for e in errors if e["type"] == "literal_error" and clean(e["loc"]) in others}
+    errors = [e for e in errors if not (e["type"] == "literal_error"
+                                        and clean(e["loc"]) in choices)]
     for e in errors:
         if e["type"] == "too_short" and any(
                 other[:len(e["loc"])] == tuple(e["loc"]) and other != tuple(e["loc"])
@@ -887,6 +938,8 @@ def _pydantic_problems(
             value = _MISSING
         elif e["type"] == "missing":
             msg = "required field is missing"
+        if choices.get(loc):
+            msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(_path_str(loc), value, "SCENARIO", msg, line))
     return problems
 

@@ -70,6 +70,7 @@ from scheduler.comparison import TOTAL_COLUMNS, Comparison, compare
 from scheduler.limits import (
     MAX_NAME_LENGTH,
     MAX_PROBLEMS_SHOWN,
+    MAX_VARIANTS_CEILING,
     MAX_VARIANTS_DEFAULT,
     LimitError,
     check_yaml_node,
@@ -79,7 +80,7 @@ from scheduler.plan import Plan
 from scheduler.pool import process_pool
 from scheduler.scenario import Scenario, ScenarioError, _line_index, _Loader, read_yaml_text
 from scheduler.solver import AuditError, Interrupted, SolverError, solve
-from scheduler.text import cell, control_character, describe_character
+from scheduler.text import cell, control_character, describe_character, format_character
 
 VARY_KEYS = ("grid", "variants", "combine", "baseline")
 """The top-level keys of a vary file."""
@@ -377,11 +378,18 @@ def read_vary(path: str | Path, scenario: Scenario, *,
 
 def _bad_name(name: str) -> str | None:
     """Why ``name`` cannot name a variant (it is shown on the terminal and in sweep.csv):
-    a control character or more than 200 characters; else None."""
+    a control character, an invisible format character, empty, or more than 200 characters;
+    else None."""
     ch = control_character(name)
     if ch is not None:
         return (f"must be one line of printable text; it holds the control character "
                 f"{describe_character(ch)}")
+    ch = format_character(name)
+    if ch is not None:
+        return (f"holds the invisible format character {describe_character(ch)} (it can show "
+                "text backwards or make two names look the same)")
+    if not name.strip():
+        return "is empty; give a name to show in sweep.csv"
     if len(name) > MAX_NAME_LENGTH:
         return f"is {len(name):,} characters long; at most {MAX_NAME_LENGTH} are allowed"
     return None
@@ -394,6 +402,7 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
     """Check the keys and lists, then build every variant; raise :class:`VaryError` with
     every problem found (a problem of a variant is told at the key and value that cause it
     when that can be told, once however many variants share it)."""
+    max_variants = min(max_variants, MAX_VARIANTS_CEILING)  # library callers too
     probs = probs or _Problems(None, {})
     keys = [str(k) for _, values, _ in grids for k in values]
     keys += [str(k) for _, _, changes in singles for k in changes]
