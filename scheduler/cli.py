@@ -907,8 +907,9 @@ def deadlines_command(
     except LedgerError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(exc.exit_code) from None
-    if fmt == "csv":
-        typer.echo(df.to_csv(index=False, lineterminator="\n"), nl=False)
+    if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)
+        safe = df.map(lambda x: cell(x) if isinstance(x, str) else x)
+        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     else:
         typer.echo(render(df), nl=False)
         counts = df["state"].value_counts()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 from icalendar import Calendar
 
+from scheduler.limits import read_calendar
 from scheduler.text import uncell
 
 
@@ -50,8 +51,8 @@ def _cancelled_uids(folder: Path) -> set[str] | None:
     if not ics.is_file():
         return None
     try:
-        cal = Calendar.from_ical(ics.read_bytes())
-    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
+        cal = Calendar.from_ical(read_calendar(ics))  # bounded: docs/limits.md
+    except Exception as exc:  # LimitError; icalendar raises ValueError, KeyError, ...
         raise DiffError(f"{ics}: not a readable iCalendar file ({exc})") from None
     return {str(e.get("UID", "")) for e in cal.walk("VEVENT")
             if str(e.get("STATUS", "")).upper() == "CANCELLED"}

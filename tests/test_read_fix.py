@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -517,3 +518,24 @@ def test_previous_warns_of_a_cut_series(tmp_path: Path) -> None:
     assert res.returncode in (0, 1), res.stderr
     assert "tourney: warning: cal.ics: event 'night title'" in res.stderr
     assert "repeats more than 5,000 times" in res.stderr
+
+
+def test_diff_and_publish_read_calendars_within_the_limits(tmp_path: Path) -> None:
+    # a plan whose calendar.ics gained 20,001 EXDATE values (the limit is 20,000 RDATE/EXDATE
+    # values per file, docs/limits.md): `tourney diff` refuses it (DiffError, exit 2) and
+    # publish refuses to read its operator calendar (PublishError), before icalendar parses
+    from scheduler.diff import DiffError, diff_plans  # the engine in process
+    from scheduler.export.caldav import PublishError, read_plan_calendars
+
+    plan = solve_into(tmp_path, room_scenario([large("night", weekdays=["sat"])]))
+    flood = "".join(f"EXDATE;VALUE=DATE:2027{1 + k % 12:02d}{1 + k % 28:02d}\r\n"
+                    for k in range(20_001)).encode()
+    for ics in (plan / "calendar.ics", *sorted((plan / "calendars").glob("*.ics"))):
+        data = ics.read_bytes()
+        at = data.index(b"END:VEVENT")
+        ics.write_bytes(data[:at] + flood + data[at:])
+    # (the first limit met is 1,000 properties in one event)
+    with pytest.raises(DiffError, match="limits.md"):
+        diff_plans(plan, plan)
+    with pytest.raises(PublishError, match="limits.md"):
+        read_plan_calendars(plan)

@@ -50,6 +50,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 from icalendar import Calendar, Component
 
+from scheduler.limits import read_calendar as read_ics_bounded
 from scheduler.scenario import ID_PATTERN
 from scheduler.timing import MT_NOTICE_DAYS
 from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, licence_day
@@ -277,7 +278,7 @@ def read_plan_calendars(plan_dir: str | Path) -> list[OperatorCalendar]:
     out = []
     for path, operator_id in zip(files, ids, strict=True):
         try:
-            out.append(read_calendar(operator_id, path.read_bytes()))
+            out.append(read_calendar(operator_id, read_ics_bounded(path)))  # docs/limits.md
         except (OSError, ValueError) as exc:
             raise PublishError(f"cannot read {path}: {exc}") from None
     return out
