@@ -142,3 +142,17 @@ def usd(x: Decimal | int | float) -> str:
     d = Decimal(x)
     return f"${d:,.0f}" if d == d.to_integral_value() else f"${d:,.2f}"
 
+
+def day_span(first: dt.date, last: dt.date) -> str:
+    """``2027-06-30`` for one day, ``2027-06-30..2027-07-02`` for several (inclusive)."""
+    return first.isoformat() if first == last else f"{first}..{last}"
+
+
+def licence_row_violation(rule: str, lic: License, message: str,
+                          refs: tuple[str, ...] | None = None) -> Violation:
+    """A violation of ``rule`` (MT-PERMIT-FEES or ME-FEES) about one licenses.csv row: its
+    operator, the occurrences it lists (or ``refs``), its validity as the dates, and
+    ``message`` after the licence id."""
+    return Violation(rule, lic.operator_id, lic.covers if refs is None else refs,
+                     day_span(lic.valid_from, lic.valid_to),
+                     f"licence {lic.license_id}: {message}")

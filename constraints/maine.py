@@ -16,7 +16,16 @@ from typing import cast
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Audit, License, Placed, Rule, Violation, usd
+from constraints.base import (
+    Audit,
+    License,
+    Placed,
+    Rule,
+    Violation,
+    day_span,
+    licence_row_violation,
+    usd,
+)
 from constraints.modelling import (
     LicenseOption,
     ModelContext,
@@ -638,9 +647,6 @@ def statute_fee(kind: str, tier: str) -> int | None:
     return None
 
 
-def _span(first: dt.date, last: dt.date) -> str:
-    return first.isoformat() if first == last else f"{first}..{last}"
-
 
 def _label(kind: str) -> str:
     return {"me-per-tournament": "per-tournament licence", "me-monthly": "monthly licence",
@@ -663,13 +669,6 @@ def _within(p: Placed, lic: License) -> bool:
     """ME-FEES: every day ``p`` is conducted (``Timing.days``) lies in the licence's validity."""
     return all(lic.valid_from <= d <= _statutory_end(lic) for d in p.timing.days)
 
-
-def _row_violation(lic: License, message: str, refs: tuple[str, ...] | None = None
-                   ) -> Violation:
-    """ME-FEES about one licences.csv row: its operator, the occurrences it lists (or
-    ``refs``), its validity as the dates, and the sentence after the licence id."""
-    return Violation("ME-FEES", lic.operator_id, lic.covers if refs is None else refs,
-                     _span(lic.valid_from, lic.valid_to), f"licence {lic.license_id}: {message}")
 
 
 def _licence_rows(a: Audit) -> Iterator[License]:
@@ -699,7 +698,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
     placed = {p.ref: p for p in a.placed}
     for lic in _licence_rows(a):
         oid, kind, tier, refs = lic.operator_id, lic.kind, lic.tier, lic.covers
-        bad = partial(_row_violation, lic)
+        bad = partial(licence_row_violation, "ME-FEES", lic)
 
         op = ops.get(oid)
         if op is None or op.jurisdiction != "ME":
@@ -746,7 +745,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
             if p is None:
                 continue  # a licence bought for a game not held: not unlawful
             t = p.tournament
-            days = _span(p.first_day, p.timing.last_day)
+            days = day_span(p.first_day, p.timing.last_day)
             want = "super-cribbage" if kind == "me-super-cribbage" else "tournament-game"
             if t.type != want:
                 yield bad(f"it lists {ref}, a {t.type}; {_a(label)} covers a {want} "
@@ -769,7 +768,7 @@ def _check_licence_rows(a: Audit) -> Iterator[Violation]:
             elif not one_game and not all(lic.valid_from <= x <= lic.valid_to
                                           for x in p.timing.days):
                 yield bad(f"it lists {ref}, conducted {days}, but is valid only "
-                          f"{_span(lic.valid_from, lic.valid_to)}: a licence covers a "
+                          f"{day_span(lic.valid_from, lic.valid_to)}: a licence covers a "
                           f"game only if every day the game is conducted lies within its "
                           f"validity ({cite})", (ref,))
 
@@ -812,7 +811,7 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
             what = ("a super cribbage licence of its own ($75, 17 M.R.S. § 1836(4-A))"
                     if t.type == "super-cribbage" else "a licence of its tier")
             yield Violation("ME-FEES", t.operators[0], (p.ref,), p.first_day.isoformat(),
-                            f"{p.ref} on {_span(p.first_day, p.timing.last_day)} ({players} "
+                            f"{p.ref} on {day_span(p.first_day, p.timing.last_day)} ({players} "
                             f"players) is not covered by {what} on every day it is conducted "
                             f"(tier_coverage: {cov})")
 

@@ -14,7 +14,16 @@ from functools import partial
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Audit, License, Placed, Rule, Violation, usd
+from constraints.base import (
+    Audit,
+    License,
+    Placed,
+    Rule,
+    Violation,
+    day_span,
+    licence_row_violation,
+    usd,
+)
 from constraints.modelling import LicenseOption, ModelContext, covers_period, sum_by
 from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
 from scheduler.timing import Timing, notice_due, notice_ok
@@ -564,16 +573,6 @@ def _encode_permits(ctx: ModelContext) -> None:
                                          py, end, every_day=False)))
 
 
-def _span(first: dt.date, last: dt.date) -> str:
-    return first.isoformat() if first == last else f"{first}..{last}"
-
-
-def _row_violation(lic: License, message: str, refs: tuple[str, ...] | None = None
-                   ) -> Violation:
-    """MT-PERMIT-FEES about one licences.csv row: its operator, the occurrences it lists (or
-    ``refs``), its validity as the dates, and the sentence after the licence id."""
-    return Violation("MT-PERMIT-FEES", lic.operator_id, lic.covers if refs is None else refs,
-                     _span(lic.valid_from, lic.valid_to), f"licence {lic.license_id}: {message}")
 
 
 def _permit_rows(a: Audit) -> Iterator[License]:
@@ -600,7 +599,7 @@ def _check_permit_rows(a: Audit) -> Iterator[Violation]:
     placed = {p.ref: p for p in a.placed}
     for lic in _permit_rows(a):
         oid, refs = lic.operator_id, lic.covers
-        bad = partial(_row_violation, lic)
+        bad = partial(licence_row_violation, "MT-PERMIT-FEES", lic)
 
         op = ops.get(oid)
         if op is None or op.jurisdiction != "MT":
@@ -638,9 +637,9 @@ def _check_permit_rows(a: Audit) -> Iterator[Violation]:
                           f"{'large' if large else 'small'}-stakes tournaments "
                           f"(MCA 23-5-317{clause})", (ref,))
             elif not any(lic.valid_from <= d <= lic.valid_to for d in p.timing.days):
-                yield bad(f"it lists {ref}, played {_span(p.first_day, p.timing.last_day)}, "
+                yield bad(f"it lists {ref}, played {day_span(p.first_day, p.timing.last_day)}, "
                           f"but no day of play falls in its validity "
-                          f"{_span(lic.valid_from, lic.valid_to)}", (ref,))
+                          f"{day_span(lic.valid_from, lic.valid_to)}", (ref,))
 
 
 def _check_permits(a: Audit) -> Iterator[Violation]:
@@ -665,10 +664,10 @@ def _check_permits(a: Audit) -> Iterator[Violation]:
                         lic.valid_from <= d <= _effective_end(op, lic) for lic in mine)]
                     if missing:
                         yield Violation(
-                            "MT-PERMIT-FEES", op.id, (p.ref,), _span(missing[0], missing[-1]),
-                            f"{op.name} holds {p.ref} on {_span(p.first_day, p.timing.last_day)}"
+                            "MT-PERMIT-FEES", op.id, (p.ref,), day_span(missing[0], missing[-1]),
+                            f"{op.name} holds {p.ref} on {day_span(p.first_day, p.timing.last_day)}"
                             f" without a {_permit_label(kind)} for the {py} permit year "
-                            f"({usd(fee)}): play on {_span(missing[0], missing[-1])} falls in "
+                            f"({usd(fee)}): play on {day_span(missing[0], missing[-1])} falls in "
                             "it, and a permit is needed for every permit year a day of play "
                             "falls in")
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from test_hostile_input import large, room_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNEY = [sys.executable, "-c", "from scheduler.cli import main; main()"]
@@ -38,20 +39,6 @@ def bounded_run(args: list[str], cwd: Path, timeout: float = TIMEOUT,
     return subprocess.run([*TOURNEY, *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, preexec_fn=_limit_memory,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
-
-
-def room_scenario(tournaments: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
-    """One Montana card room and ``tournaments`` in 2027 (notices from Dec 1, 2026)."""
-    return {"name": "read fix", "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
-            "notice_from": "2026-12-01",
-            "operators": [{"id": "room", "name": "Bitterroot Card Room", "jurisdiction": "MT",
-                           "live_tables": 2}],
-            "tournaments": tournaments, **top}
-
-
-def large(tid: str, **kw: Any) -> dict[str, Any]:
-    return {"id": tid, "title": f"{tid} title", "type": "large-stakes", "operators": ["room"],
-            "start_time": "12:00", "hours": 10, "count": 1, "entry_fee": 375, **kw}
 
 
 def write_yaml(folder: Path, data: Any, name: str = "scenario.yaml") -> Path:
