@@ -36,7 +36,7 @@ from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, 
     _tree,
     runner,
 )
-from test_publish import Server, _answers, _free_port, server  # noqa: F401  (Radicale)
+from test_publish import Server, _free_port, radicale_server, server  # noqa: F401  (Radicale)
 
 from scheduler.atomic import MANIFEST
 from scheduler.cli import app
@@ -261,44 +261,8 @@ ODD = "p@ss/w#rd?x"
 def odd_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Radicale on 127.0.0.1 (a free port), user alice with the password :data:`ODD`;
     stopped at the end of the module."""
-    root = tmp_path_factory.mktemp("radicale-odd")
-    (root / "users").write_text(f"alice:{ODD}\n", encoding="utf-8")
-    port = _free_port()
-    (root / "config").write_text(textwrap.dedent(f"""\
-        [server]
-        hosts = 127.0.0.1:{port}
-        [auth]
-        type = htpasswd
-        htpasswd_filename = {root / "users"}
-        htpasswd_encryption = plain
-        delay = 0
-        [rights]
-        type = owner_only
-        [storage]
-        filesystem_folder = {root / "collections"}
-        [web]
-        type = none
-        [logging]
-        level = warning
-        """), encoding="utf-8")
-    with open(root / "log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "radicale", "-C", str(root / "config")],
-                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + 30
-            while not _answers(port):
-                assert proc.poll() is None and time.monotonic() < deadline, \
-                    (root / "log").read_text(errors="replace")
-                time.sleep(0.1)
-            yield Server(url=f"http://127.0.0.1:{port}/", storage=root / "collections",
-                         password=ODD)
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with radicale_server(tmp_path_factory.mktemp("radicale-odd"), "alice", ODD) as srv:
+        yield srv
 
 
 def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatch

@@ -8,6 +8,7 @@ with the caldav client and from the storage folder. Nothing leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import http.client
 import socket
@@ -191,11 +192,13 @@ def _answers(port: int) -> bool:
         conn.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("radicale")
-    srv = Server(url="", storage=root / "collections")
-    (root / "users").write_text(f"{srv.user}:{srv.password}\n", encoding="utf-8")
+@contextlib.contextmanager
+def radicale_server(root: Path, user: str = Server.user, password: str = Server.password
+             ) -> Iterator[Server]:
+    """A real Radicale server on 127.0.0.1 (a free port) with one htpasswd user, its
+    collections under ``root``; stopped when the block ends (shared by the publish tests)."""
+    storage = root / "collections"
+    (root / "users").write_text(f"{user}:{password}\n", encoding="utf-8")
     port = _free_port()
     (root / "config").write_text(f"""\
 [server]
@@ -208,31 +211,37 @@ delay = 0
 [rights]
 type = owner_only
 [storage]
-filesystem_folder = {srv.storage}
+filesystem_folder = {storage}
 [web]
 type = none
 [logging]
 level = warning
 """, encoding="utf-8")
-    log = open(root / "log", "wb")  # noqa: SIM115  (closed below, after the process)
-    proc = subprocess.Popen([sys.executable, "-m", "radicale", "-C", str(root / "config")],
-                            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 30
-        while not _answers(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("Radicale did not start:\n"
-                            + (root / "log").read_text(errors="replace"))
-            time.sleep(0.1)
-        yield Server(url=f"http://127.0.0.1:{port}/", storage=srv.storage)
-    finally:
-        proc.terminate()
+    with open(root / "log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "radicale", "-C", str(root / "config")],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            deadline = time.monotonic() + 30
+            while not _answers(port):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("Radicale did not start:\n"
+                                + (root / "log").read_text(errors="replace"))
+                time.sleep(0.1)
+            yield Server(url=f"http://127.0.0.1:{port}/", storage=storage, user=user,
+                         password=password)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with radicale_server(tmp_path_factory.mktemp("radicale")) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="module")
