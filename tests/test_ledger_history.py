@@ -12,10 +12,14 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
+import subprocess
+import sys
+import threading
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 import test_ledger
 import yaml
@@ -412,3 +416,78 @@ def test_cli_solve_and_check_with_the_ledger(year: Ledger, tmp_path: Path) -> No
     assert "Traceback" not in r.output
     r = run_(app, ["check", str(path)])
     assert r.exit_code == 2 and "--ledger" in r.output
+
+
+# ------------------------------------------------ nothing lost: many writers at once (§ 3)
+_WRITER = """
+import sys, datetime as dt
+from scheduler.ledger import Ledger, api
+lg = Ledger(sys.argv[1])
+for i in range(int(sys.argv[3])):
+    api.record_licence(lg, operator="room-a", agency_number=f"{sys.argv[2]}-{i}",
+                       kind="mt-large-stakes-permit", fee_usd=120,
+                       valid_from=dt.date(2026, 7, 1), valid_to=dt.date(2027, 6, 30),
+                       by=sys.argv[2])
+"""
+
+
+def test_many_processes_and_threads_recording_at_once_lose_nothing(year: Ledger) -> None:
+    if year.dialect == "sqlite":  # WAL and a busy timeout, as scheduler/ledger/store.py says
+        with year.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30_000
+    per = 8
+    # 3 processes and 3 threads of this process (one Ledger, its connection pool) at once:
+    # 6 writers x 8 entries = 48 entries, each exactly once
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER, year.url, f"p{k}", str(per)],
+                              cwd=test_ledger.REPO, stderr=subprocess.PIPE)
+             for k in range(3)]
+    errors: list[BaseException] = []
+
+    def write(who: str) -> None:
+        try:
+            for i in range(per):
+                api.record_licence(year, operator="room-a", agency_number=f"{who}-{i}",
+                                   kind="mt-large-stakes-permit", fee_usd=120,
+                                   valid_from=d("2026-07-01"), valid_to=d("2027-06-30"),
+                                   by=who)
+        except BaseException as exc:  # reported below: a thread's exception is otherwise lost
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(f"t{k}",)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err.decode()[-2000:]
+    assert errors == []
+    numbers = list(year.licences(current=False)["agency_number"])
+    want = [f"{w}{k}-{i}" for w in ("p", "t") for k in range(3) for i in range(per)]
+    assert sorted(numbers) == sorted(want)  # every entry there, none twice
+    assert len(set(year.licences(current=False)["key"])) == 6 * per
+
+
+# ------------------------------------------------------------------- the DataFrames (§ 2)
+FRAMES = ("held", "filings", "licences", "reports")
+
+
+def test_the_frames_have_one_dtype_whatever_the_rows(year: Ledger) -> None:
+    empty = {n: dict(getattr(year, n)().dtypes.astype(str)) for n in FRAMES}
+    held(year, "holdem#1", "2027-02-20", "2027-02-21", entry_fees_usd="100", prizes_usd="75")
+    api.record_filed(year, "me-application", license_ref=HOLDEM, filed_on=d("2027-01-20"),
+                     by="ann", today=TODAY)
+    api.record_licence(year, operator="room-a", agency_number="GCD-1",
+                       kind="mt-large-stakes-permit", fee_usd=120, valid_from=d("2026-07-01"),
+                       valid_to=d("2027-06-30"), by="ann")
+    api.record_report(year, HOLDEM, period_end=d("2027-02-21"), filed_on=d("2027-03-01"),
+                      by="ann", today=TODAY)
+    full = {n: dict(getattr(year, n)().dtypes.astype(str)) for n in FRAMES}
+    assert empty == full  # a column of only empty values (note, tier) keeps its dtype
+    h = full["held"]
+    assert (h["first_day"], h["recorded_at"], h["prizes_usd"], h["occurrence"], h["note"]) == (
+        "datetime64[ns]", "datetime64[ns, UTC]", "Float64", "Int64", "string")
+    row = year.held().iloc[0]
+    assert (row["first_day"], row["prizes_usd"]) == (dt.datetime(2027, 2, 20), 75.0)
+    assert pd.isna(row["players"]) and pd.isna(row["note"])  # not recorded: <NA>
