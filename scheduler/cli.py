@@ -361,10 +361,10 @@ def check(
         _err(f"tourney: --format must be table, csv or json, not {fmt!r}")
         raise typer.Exit(2)
     sc = _load(scenario)
-    if schedule is None and ledger is None:
-        _err("tourney: give the SCHEDULE to audit, or --ledger to audit what was held")
-        raise typer.Exit(2)
     if schedule is None:
+        if ledger is None:
+            _err("tourney: give the SCHEDULE to audit, or --ledger to audit what was held")
+            raise typer.Exit(2)
         _check_ledger(sc, ledger, as_of, fmt)
         return
     try:
@@ -381,6 +381,9 @@ def check(
                  f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
                  f"audited as {operator}'s")
     violations = audit(sc, read)
+    held = _ledger_audit(sc, ledger, as_of) if ledger is not None else None
+    if held is not None:  # check --ledger: what was held, in the same table
+        violations = [*violations, *held[0]]
     table = violation_table(violations)
     from scheduler.limits import MAX_LINES_SHOWN, cap_lines  # start-up time
     if (read.unmatched or read.not_checked) and fmt != "table":
@@ -418,18 +421,17 @@ def check(
     if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
         for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
             typer.echo(f"not checked: {line}")
-    if ledger is not None:
-        _check_ledger(sc, ledger, as_of, fmt, then=bool(violations or read.unmatched))
+    if held is not None and fmt == "table":
+        typer.echo(_held_line(*held))
     if violations or read.unmatched:
         raise typer.Exit(1)
 
 
-def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
-                  then: bool = False) -> None:
-    """``check --ledger``: audit what the ledger records as held (scheduler/ledger/audit.py),
-    printed as `tourney check` prints violations; exit 1 when any (or ``then``)."""
+def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None
+                  ) -> tuple[list[Any], Any]:
+    """``check --ledger``: the violations in what the ledger records as held, filed and
+    reported (scheduler/ledger/audit.py), and what was read; a ledger problem exits 2."""
     # start-up time: sqlalchemy only with --ledger
-    from scheduler.check import violation_table
     from scheduler.ledger.audit import audit_ledger
     from scheduler.ledger.store import LedgerError
 
@@ -439,12 +441,25 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
         _err(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)")
         raise typer.Exit(2) from None
     try:
-        violations, actuals = audit_ledger(ledger, sc, as_of=day)
+        return audit_ledger(ledger, sc, as_of=day)
     except LedgerError as exc:
         _err(f"tourney: {exc}")
         raise typer.Exit(2) from None
+
+
+def _held_line(violations: list[Any], actuals: Any) -> str:
+    return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
+            f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
+
+
+def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
+    """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
+    check` prints violations; exit 1 when any."""
+    from scheduler.check import violation_table  # start-up time, as in check
+
+    violations, actuals = _ledger_audit(sc, ledger, as_of)
     table = violation_table(violations)
-    if fmt == "csv":
+    if fmt == "csv":  # every text cell spreadsheet-safe, as in check
         typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
                    nl=False)
     elif fmt == "json":
@@ -452,10 +467,8 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
     else:
         for v in violations:
             typer.echo(v.render_line())
-        typer.echo(f"{len(violations)} violation(s) in {len(actuals.held)} held "
-                   f"occurrence(s) and {len(actuals.reports)} report(s) owed in the ledger "
-                   f"(as of {actuals.as_of})")
-    if violations or then:
+        typer.echo(_held_line(violations, actuals))
+    if violations:
         raise typer.Exit(1)
 
 

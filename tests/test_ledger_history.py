@@ -408,6 +408,16 @@ def test_cli_solve_and_check_with_the_ledger(year: Ledger, tmp_path: Path) -> No
     assert [(x["rule"], x["occurrence"], x["dates"]) for x in rows] == [
         ("MT-NOTICE", "17", "2026-10-26"), ("MT-LARGE-LIMIT", "17", "2026-10-26")]
     assert rows[1]["citation"] == "MCA 23-5-317(1)(a)"
+    # the plan and what was held in one audit, one JSON document: the plan (b not placed) is
+    # clean, the ledger's two findings are there
+    r = run_(app, ["check", str(path), str(out / "schedule.csv"), "--ledger", year.url,
+                   "--format", "json"])
+    assert r.exit_code == 1
+    assert [x["rule"] for x in json.loads(r.output)] == ["MT-NOTICE", "MT-LARGE-LIMIT"]
+    r = run_(app, ["check", str(path), str(out / "schedule.csv"), "--ledger", year.url])
+    assert r.exit_code == 1
+    assert r.output.splitlines()[-1].startswith(
+        "2 violation(s) in 17 held occurrence(s) and 0 report(s) owed in the ledger")
     bad = path.with_name("bad.yaml")
     bad.write_text(path.read_text().replace("live_tables: 2", "live_tables: 2\n  "
                                             "held_in_current_permit_year: {large_stakes: 3}"))
