@@ -34,6 +34,7 @@ from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, read_actuals
 from scheduler.ledger.history import from_ledger, read_history, with_history
 from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.solver import solve
 from scheduler.timing import report_due
 
 # the database fixtures of tests/test_ledger.py: a SQLite file and a PostgreSQL database
@@ -156,9 +157,8 @@ def test_fifteen_held_and_one_wanted_is_placed(year: Ledger) -> None:
 
 def test_sixteen_held_and_the_seventeenth_is_not_placed(year: Ledger) -> None:
     hold_past(year, 16)
-    sc, _ = from_ledger(mt_scenario([mt_large("b", window={"start": "2027-01-10",
-                                                           "end": "2027-01-20"})]), year)
-    plan = run(sc)
+    sc = mt_scenario([mt_large("b", window={"start": "2027-01-10", "end": "2027-01-20"})])
+    plan = solve(sc, ledger=year, time_limit=10, seed=0, workers=1)  # as solve --ledger
     # 16 held: the 17th would exceed 16 (MT-LARGE-LIMIT)
     assert firsts(plan, "b") == []
     assert missing(plan, "b") and all("MT-LARGE-LIMIT" in r for r in missing(plan, "b"))
