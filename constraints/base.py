@@ -7,7 +7,9 @@ A rule contributes any of:
   placed at all (a *sched* rule encoded as a domain restriction of the day-indexed model);
 - ``encode(ctx)`` → constraints / fee terms on the CP-SAT model (*sched* and *cost* rules);
 - ``check(audit)`` → violations found in a finished schedule, in plain Python, without the
-  solver (the independent second reading of the clause).
+  solver (the independent second reading of the clause);
+- ``actuals(held)`` → violations in what was actually held, filed and reported, as the
+  ledger records it (:class:`Actuals`; ``tourney check --ledger``).
 """
 
 from __future__ import annotations
@@ -108,11 +110,65 @@ class Violation:
         return f"{cite(self.rule)} | {self.operator_id} | {refs} | {self.dates} | {self.message}"
 
 
+@dataclass(frozen=True)
+class Actual:
+    """One occurrence as held at one operator (``tourney record held``), with what the
+    ledger records about it. Amounts in USD (None when not recorded); days inclusive."""
+
+    tournament_id: str
+    occurrence: int
+    operator_id: str
+    jurisdiction: str
+    """``MT`` or ``ME``."""
+    type: str
+    """The tournament type as in schedule.csv (``large-stakes``, ``super-cribbage``, ...)."""
+    charitable: bool
+    first_day: dt.date
+    last_day: dt.date
+    entry_fees_usd: Decimal | None = None
+    prizes_usd: Decimal | None = None
+    charity_usd: Decimal | None = None
+    notice_filed_on: dt.date | None = None
+    """MT-NOTICE: the day the notice of this occurrence was filed (None: none recorded)."""
+    entry: int | None = None
+    """The ledger entry id (``held`` table) this was read from."""
+
+    @property
+    def ref(self) -> str:
+        return f"{self.tournament_id}#{self.occurrence}"
+
+
+@dataclass(frozen=True)
+class ReportOwed:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: one disposition-of-funds report a Maine licence owes
+    for the licensed period ending ``period_end``, due ``due``; ``filed_on`` the day the
+    ledger records it filed (None: not filed)."""
+
+    license_id: str
+    operator_id: str
+    period_end: dt.date
+    due: dt.date
+    filed_on: dt.date | None = None
+
+
+@dataclass
+class Actuals:
+    """What was held and reported, to audit (``tourney check --ledger``): the scenario (its
+    operators' permit years), the occurrences held, the reports owed, and the day of the audit
+    ``as_of`` (a report not filed is late only once its due day is before it)."""
+
+    scenario: Scenario
+    held: list[Actual]
+    reports: list[ReportOwed] = field(default_factory=list)
+    as_of: dt.date = field(default_factory=dt.date.today)
+
+
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]
 Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
 AllowsDay = Callable[["Scenario", "Tournament", dt.date], bool]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
+CheckActuals = Callable[[Actuals], Iterable[Violation]]
 
 
 @dataclass(frozen=True)
@@ -127,6 +183,8 @@ class Rule:
     allows_day: AllowsDay | None = None
     """A cheaper test than ``allows`` that needs only the first day: the model skips a day it
     rejects before the day's timing is computed (``allows`` must reject that day too)."""
+    actuals: CheckActuals | None = None
+    """The rule read against what was actually held (:class:`Actuals`), in plain Python."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:

@@ -17,6 +17,7 @@ from typing import cast
 from ortools.sat.python import cp_model
 
 from constraints.base import (
+    Actuals,
     Audit,
     License,
     Placed,
@@ -521,8 +522,82 @@ def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
                                 + f"; at most {SUPER_CRIBBAGE_LIMIT}")
 
 
+def _held_super_cribbage(a: Actuals) -> Iterator[Violation]:
+    """ME-SUPER-CRIBBAGE on what was held (17 M.R.S. § 1836(4-A)): a super cribbage game's
+    charity paid must be at least 50 % of its proceeds after prizes:
+    ``charity_usd >= (entry_fees_usd - prizes_usd) / 2`` (figures not recorded: not
+    judged)."""
+    for x in a.held:
+        if (x.type != "super-cribbage" or x.entry_fees_usd is None or x.prizes_usd is None
+                or x.charity_usd is None):
+            continue
+        proceeds = x.entry_fees_usd - x.prizes_usd
+        if x.charity_usd * 2 < proceeds:
+            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,),
+                            day_span(x.first_day, x.last_day),
+                            f"{x.ref} paid {usd(x.charity_usd)} to charity, under 50% of its "
+                            f"proceeds after prizes ({usd(x.entry_fees_usd)} entry fees - "
+                            f"{usd(x.prizes_usd)} prizes = {usd(proceeds)}; 50% = "
+                            f"{usd(proceeds / 2)})")
+
+
 ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
-                         encode=_encode_super_cribbage, check=_check_super_cribbage)
+                         encode=_encode_super_cribbage, check=_check_super_cribbage,
+                         actuals=_held_super_cribbage)
+
+
+# ------------------------------------------------------------------ on what was held
+def _held_prizes(a: Actuals) -> Iterator[Violation]:
+    """ME-PRIZES on what was held (17 M.R.S. § 1836(5)): a licensed Maine game (tournament
+    game, super cribbage) paid at least 75 % of its entry fees as prizes:
+    ``prizes_usd >= 0.75 * entry_fees_usd`` exactly, in cents (74.99 % is under). Figures
+    not recorded: not judged."""
+    for x in a.held:
+        if (x.type not in ("tournament-game", "super-cribbage") or x.entry_fees_usd is None
+                or x.prizes_usd is None):
+            continue
+        if x.prizes_usd < PRIZE_SHARE * x.entry_fees_usd:
+            share = (x.prizes_usd / x.entry_fees_usd * 100).quantize(Decimal("0.01"))
+            yield Violation("ME-PRIZES", x.operator_id, (x.ref,),
+                            day_span(x.first_day, x.last_day),
+                            f"{x.ref} paid {usd(x.prizes_usd)} in prizes of "
+                            f"{usd(x.entry_fees_usd)} entry fees ({share}%); at least 75% "
+                            f"({usd(PRIZE_SHARE * x.entry_fees_usd)}) must be paid as prizes")
+
+
+def _held_cribbage_reg(a: Actuals) -> Iterator[Violation]:
+    """ME-CRIBBAGE-REG on what was held (17 M.R.S. § 1836(4-B)): a charitable cribbage
+    tournament awarded all its entry fees as prizes or donated them:
+    ``prizes_usd + charity_usd >= entry_fees_usd``. Figures not recorded: not judged."""
+    for x in a.held:
+        if (x.type != "charitable-cribbage" or x.entry_fees_usd is None
+                or x.prizes_usd is None or x.charity_usd is None):
+            continue
+        if x.prizes_usd + x.charity_usd < x.entry_fees_usd:
+            kept = x.entry_fees_usd - x.prizes_usd - x.charity_usd
+            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,),
+                            day_span(x.first_day, x.last_day),
+                            f"{x.ref} took {usd(x.entry_fees_usd)} in entry fees and paid "
+                            f"{usd(x.prizes_usd)} in prizes and {usd(x.charity_usd)} to "
+                            f"charity: {usd(kept)} was neither awarded nor donated")
+
+
+def _held_report(a: Actuals) -> Iterator[Violation]:
+    """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
+    (:class:`~constraints.base.ReportOwed`, its due day from
+    :func:`scheduler.timing.report_due`) filed on or before its due day; one not filed is
+    late once its due day is before ``as_of``."""
+    for r in a.reports:
+        if r.filed_on is None and r.due < a.as_of:
+            yield Violation("ME-REPORT", r.operator_id, (), r.period_end.isoformat(),
+                            f"licence {r.license_id}: the disposition-of-funds report for "
+                            f"the licensed period ending {r.period_end} was due {r.due} and "
+                            f"is not filed (as of {a.as_of})")
+        elif r.filed_on is not None and r.filed_on > r.due:
+            yield Violation("ME-REPORT", r.operator_id, (), r.period_end.isoformat(),
+                            f"licence {r.license_id}: the disposition-of-funds report for "
+                            f"the licensed period ending {r.period_end} was filed "
+                            f"{r.filed_on}, after it was due ({r.due})")
 
 
 # ------------------------------------------------------------------ ME-FEES
@@ -820,11 +895,13 @@ ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)
 
 RULES = [
     Rule("ME-ELIGIBLE", validate=_validate_organization),
-    Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg),
+    Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg, actuals=_held_cribbage_reg),
+    Rule("ME-PRIZES", actuals=_held_prizes),
     ME_DURATION,
     ME_OTHER_GAMES,
     ME_APPLICATION,
     ME_MONTHLY,
     ME_SUPER_CRIBBAGE,
     ME_FEES,
+    Rule("ME-REPORT", actuals=_held_report),
 ]

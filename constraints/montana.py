@@ -15,6 +15,7 @@ from functools import partial
 from ortools.sat.python import cp_model
 
 from constraints.base import (
+    Actuals,
     Audit,
     License,
     Placed,
@@ -25,8 +26,8 @@ from constraints.base import (
     usd,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_period, sum_by
-from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
-from scheduler.timing import Timing, notice_due, notice_ok
+from scheduler.scenario import HeldBefore, Operator, Scenario, TermProblem, Tournament
+from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
 
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
@@ -231,7 +232,27 @@ def _check_notice(a: Audit) -> Iterator[Violation]:
                                     f"before the earliest filing day {a.scenario.notice_from}")
 
 
-MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice)
+def _held_notice(a: Actuals) -> Iterator[Violation]:
+    """MT-NOTICE on what was held: every Montana large-stakes occurrence held needs its notice
+    filed at least 5 days before its actual first day (filed on or before
+    ``notice_due(first_day)``; day -5 is on time, day -4 late)."""
+    for x in a.held:
+        if x.jurisdiction != "MT" or x.type != "large-stakes":
+            continue
+        due = notice_due(x.first_day)
+        if x.notice_filed_on is None:
+            yield Violation("MT-NOTICE", x.operator_id, (x.ref,), x.first_day.isoformat(),
+                            f"{x.ref} was held from {x.first_day} at {x.operator_id} and no "
+                            f"notice of it is recorded; it was due by {due}")
+        elif x.notice_filed_on > due:
+            late = (x.notice_filed_on - due).days
+            yield Violation("MT-NOTICE", x.operator_id, (x.ref,), x.first_day.isoformat(),
+                            f"{x.ref} was held from {x.first_day} at {x.operator_id}; its "
+                            f"notice was filed {x.notice_filed_on}, {late} day(s) after it was "
+                            f"due ({due}, {MT_NOTICE_DAYS} days before the first day)")
+
+
+MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
 
 
 # ------------------------------------------------------------------ MT-DURATION
@@ -476,8 +497,38 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
                     f"{LARGE_LIMIT} are used by {' and '.join(held)}")
 
 
+def _held_large_limit(a: Actuals) -> Iterator[Violation]:
+    """MT-LARGE-LIMIT on what was held: the 17th and every later counted large-stakes
+    tournament an operator of the scenario actually held in one permit year (its permit
+    year, MT-PERMIT-YEAR, from its ``permit_year_start``), counted by :func:`large_tally`
+    over the held ones alone (the ledger is the record: the scenario's
+    ``held_in_current_permit_year`` is not added), the first 3 charitable ones not counted
+    (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = {x.ref: x for x in a.held if x.operator_id == op.id
+                and x.jurisdiction == "MT" and x.type == "large-stakes"}
+        bare = op.model_copy(update={"held_in_current_permit_year": HeldBefore()})
+        tallies = large_tally(sc, bare, [(x.first_day, x.tournament_id, x.occurrence,
+                                          x.charitable) for x in mine.values()])
+        for py, tally in tallies.items():
+            for n, ref in enumerate(tally.counted_order, start=1):
+                if n <= LARGE_LIMIT:
+                    continue
+                x = mine[ref]
+                free = _free_text(tally)
+                why = (f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
+                       if free else "")
+                yield Violation(
+                    "MT-LARGE-LIMIT", op.id, (ref,), x.first_day.isoformat(),
+                    f"{op.name} held its {_ordinal(n)} counted large-stakes tournament of the "
+                    f"{py} permit year on {x.first_day} ({ref}){why}; at most {LARGE_LIMIT}")
+
+
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
-                      check=_check_large_limit)
+                      check=_check_large_limit, actuals=_held_large_limit)
 MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT")
 """MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
 :func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it."""

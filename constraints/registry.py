@@ -5,7 +5,7 @@ then Montana, then Maine; domain filters (``allows``) run before any encoding, a
 from __future__ import annotations
 
 from constraints import common, maine, montana
-from constraints.base import Audit, Rule, Violation
+from constraints.base import Actuals, Audit, Rule, Violation
 from scheduler.scenario import Scenario, TermProblem
 
 RULES: list[Rule] = [*common.RULES, *montana.RULES, *maine.RULES]
@@ -32,4 +32,14 @@ def check(audit: Audit, *, rules: list[Rule] | None = None) -> list[Violation]:
     for rule in rules if rules is not None else RULES:
         if rule.check is not None:
             out.extend(rule.check(audit))
+    return out
+
+
+def check_actuals(actuals: Actuals) -> list[Violation]:
+    """Every violation in what was actually held and reported (``tourney check --ledger``),
+    rule by rule in registry order (each rule's ``actuals`` reading)."""
+    out: list[Violation] = []
+    for rule in RULES:
+        if rule.actuals is not None:
+            out.extend(rule.actuals(actuals))
     return out

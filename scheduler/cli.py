@@ -145,6 +145,9 @@ def solve(
         help="Refuse a model whose largest independent part has more candidate "
              "(tournament, first day) pairs than this (see docs/limits.md).",
         min=1)] = MAX_MODEL_CELLS_DEFAULT,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Take the history from this ledger (file or URL): tournaments "
+                         "held, permits bought, occurrences held or filed stay.")] = None,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
@@ -154,6 +157,8 @@ def solve(
 
     try:
         sc = load_scenario(scenario)
+        if ledger is not None:
+            sc = _with_ledger(sc, ledger)
         _check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
@@ -249,6 +254,23 @@ def solve(
         raise typer.Exit(1)
 
 
+def _with_ledger(sc: Scenario, ledger: str) -> Scenario:
+    """``solve --ledger``: the scenario with its history from the ledger, each thing taken
+    said on stderr; a ledger problem exits 2."""
+    # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger.history import describe, from_ledger
+    from scheduler.ledger.store import LedgerError
+
+    try:
+        sc, history = from_ledger(sc, ledger)
+    except LedgerError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+    for line in describe(history):
+        _err(f"tourney: from the ledger: {line}")
+    return sc
+
+
 def _check_model_size(sc: Scenario, limit: int, what: str = "") -> None:
     """Refuse (exit 2) a scenario whose model would be larger than ``limit`` cells
     (:func:`scheduler.decompose.model_size`), saying its size and what to change; ``what``
@@ -315,17 +337,23 @@ def diff(
 @_interruptible
 def check(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
-    schedule: Annotated[Path, typer.Argument(
+    schedule: Annotated[Path | None, typer.Argument(
         help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
-             "in a calendar application).")],
+             "in a calendar application). Optional with --ledger.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
     operator: Annotated[str | None, typer.Option(
         "--operator", help="Audit the file as this operator's schedule (its operator id). "
                            "Default: the operator an .ics file names (X-TOURNEY-OPERATOR or "
                            "its calendar name), else the whole scenario.")] = None,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Also audit what this ledger (file or URL) records as held, filed "
+                         "and reported.")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
+                        "a report due before it and not filed is late.")] = None,
 ) -> None:
-    """Audit a schedule against every rule, without the solver. Exit 0 clean, 1 violations,
-    2 unreadable input."""
+    """Audit a schedule against every rule, without the solver; with --ledger, also what
+    was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.check import ScheduleError, audit, read_schedule, violation_table
 
@@ -333,6 +361,12 @@ def check(
         _err(f"tourney: --format must be table, csv or json, not {fmt!r}")
         raise typer.Exit(2)
     sc = _load(scenario)
+    if schedule is None:
+        if ledger is None:
+            _err("tourney: give the SCHEDULE to audit, or --ledger to audit what was held")
+            raise typer.Exit(2)
+        _check_ledger(sc, ledger, as_of, fmt)
+        return
     try:
         read = read_schedule(sc, schedule, operator)
     except ScheduleError as exc:
@@ -347,6 +381,9 @@ def check(
                  f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
                  f"audited as {operator}'s")
     violations = audit(sc, read)
+    held = _ledger_audit(sc, ledger, as_of) if ledger is not None else None
+    if held is not None:  # check --ledger: what was held, in the same table
+        violations = [*violations, *held[0]]
     table = violation_table(violations)
     from scheduler.limits import MAX_LINES_SHOWN, cap_lines  # start-up time
     if (read.unmatched or read.not_checked) and fmt != "table":
@@ -384,7 +421,54 @@ def check(
     if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
         for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
             typer.echo(f"not checked: {line}")
+    if held is not None and fmt == "table":
+        typer.echo(_held_line(*held))
     if violations or read.unmatched:
+        raise typer.Exit(1)
+
+
+def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None
+                  ) -> tuple[list[Any], Any]:
+    """``check --ledger``: the violations in what the ledger records as held, filed and
+    reported (scheduler/ledger/audit.py), and what was read; a ledger problem exits 2."""
+    # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger.audit import audit_ledger
+    from scheduler.ledger.store import LedgerError
+
+    try:
+        day = _dt.date.fromisoformat(as_of) if as_of is not None else None
+    except ValueError:
+        _err(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)")
+        raise typer.Exit(2) from None
+    try:
+        return audit_ledger(ledger, sc, as_of=day)
+    except LedgerError as exc:
+        _err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
+
+
+def _held_line(violations: list[Any], actuals: Any) -> str:
+    return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
+            f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
+
+
+def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
+    """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
+    check` prints violations; exit 1 when any."""
+    from scheduler.check import violation_table  # start-up time, as in check
+
+    violations, actuals = _ledger_audit(sc, ledger, as_of)
+    table = violation_table(violations)
+    if fmt == "csv":  # every text cell spreadsheet-safe, as in check
+        typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
+                   nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
+    else:
+        for v in violations:
+            typer.echo(v.render_line())
+        typer.echo(_held_line(violations, actuals))
+    if violations:
         raise typer.Exit(1)
 
 

@@ -128,7 +128,8 @@ def solve(scenario: Scenario, *, time_limit: float | None = ...,
           deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
           jobs: int = ..., previous: list[Announced] | str | Path | None = ...,
           alternatives: None = ..., min_difference: int = ...,
-          progress: Callable[[Progress], None] | None = ...) -> Plan: ...
+          progress: Callable[[Progress], None] | None = ...,
+          ledger: Any = ...) -> Plan: ...
 
 
 @overload
@@ -136,7 +137,8 @@ def solve(scenario: Scenario, *, time_limit: float | None = ...,
           deterministic_time: float | None = ..., seed: int = ..., workers: int = ...,
           jobs: int = ..., previous: list[Announced] | str | Path | None = ...,
           alternatives: int, min_difference: int = ...,
-          progress: Callable[[Progress], None] | None = ...) -> list[Plan]: ...
+          progress: Callable[[Progress], None] | None = ...,
+          ledger: Any = ...) -> list[Plan]: ...
 
 
 def solve(
@@ -145,6 +147,7 @@ def solve(
     jobs: int = 1, previous: list[Announced] | str | Path | None = None,
     alternatives: int | None = None,
     min_difference: int = 1, progress: Callable[[Progress], None] | None = None,
+    ledger: Any = None,
 ) -> Plan | list[Plan]:
     """Place the scenario's tournaments and choose the licences.
 
@@ -171,7 +174,13 @@ def solve(
     each next plan is the best one whose first days differ from every earlier plan's in at
     least ``min_difference`` occurrences. Fewer than K come back when no more exist.
 
-    ``progress`` is called as parts and stages finish (:class:`Progress`). Ctrl-C stops the
+    ``ledger`` (a :class:`scheduler.ledger.Ledger`, a ledger file or URL) takes the history
+    from the ledger first (:func:`scheduler.ledger.history.from_ledger`: held counts and
+    permits, super cribbage licences, held and filed occurrences pinned), as ``tourney solve
+    --ledger``; it raises :class:`scheduler.ledger.LedgerError` for a ledger that cannot be
+    read and :class:`scheduler.scenario.ScenarioError` for a YAML count that contradicts it.
+
+        ``progress`` is called as parts and stages finish (:class:`Progress`). Ctrl-C stops the
     search: the best plan found so far comes back with ``interrupted`` set (its status
     FEASIBLE, its ``gap`` the distance to the proven bounds).
 
@@ -185,6 +194,11 @@ def solve(
     if seed < 0 or workers < 1 or jobs < 1:
         raise ValueError(f"seed must be at least 0, workers and jobs at least 1 (got seed "
                          f"{seed}, workers {workers}, jobs {jobs})")
+    if ledger is not None:
+        # start-up time: sqlalchemy only when a ledger is given
+        from scheduler.ledger.history import from_ledger
+
+        scenario, _ = from_ledger(scenario, ledger)
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
     opts = Options(time_limit, deterministic_time, seed, workers)

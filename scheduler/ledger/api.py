@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import pandas as pd
 from icalendar import Calendar
-from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
+from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, Text, func, select
 from sqlalchemy.orm import Session
 
 from scheduler.ledger.deadlines import deadlines
@@ -87,7 +87,13 @@ class Ledger(Store):
     def deadlines(self, plan_dir: str | os.PathLike[str], as_of: dt.date | None = None
                   ) -> pd.DataFrame:
         """:func:`scheduler.ledger.deadlines.deadlines` of plan folder ``plan_dir`` as of
-        ``as_of`` (default today), the states from this ledger."""
+        ``as_of`` (default today), the states from this ledger: one row per deadline, sorted
+        by date; columns (``scheduler.ledger.deadlines.COLUMNS``) ``date`` (a
+        ``datetime.date``: the last day, inclusive), ``state`` (str: due, overdue, done,
+        done late, not needed), ``rule`` (str: MT-NOTICE, ME-APPLICATION-WINDOW,
+        ME-REPORT), ``operator_id``, ``what``, ``occurrence``, ``license_id`` (str),
+        ``opens`` and ``done_on`` (``datetime.date`` or None), ``entry`` (Int64: the ledger
+        entry that did it)."""
         return deadlines(plan_dir, as_of=as_of, ledger=self)
 
 
@@ -606,6 +612,12 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
 
 # --------------------------------------------------------------------- DataFrames
 _META = ("id", "key", "recorded_at", "recorded_by", "supersedes_id")
+FRAME_DTYPES = {"Date": "datetime64[ns] (a calendar day, no time zone)",
+                "DateTime": "datetime64[ns, UTC]", "Numeric": "Float64 (USD)", "Integer": "Int64",
+                "String": "string", "Text": "string"}
+"""The dtype each column type of the ledger's tables has in :func:`held_frame`,
+:func:`filings_frame`, :func:`licences_frame` and :func:`reports_frame` (``organization``:
+string), whatever rows there are (none, or only empty values)."""
 
 
 def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) -> pd.DataFrame:
@@ -620,23 +632,40 @@ def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) ->
     for c in columns:
         col = model.__table__.c[c]
         if isinstance(col.type, Date):
-            df[c] = pd.to_datetime(df[c])
+            df[c] = pd.to_datetime(df[c]).astype("datetime64[ns]")
         elif isinstance(col.type, DateTime):
-            df[c] = pd.to_datetime(df[c], utc=True)
+            df[c] = pd.to_datetime(df[c], utc=True).astype("datetime64[ns, UTC]")
         elif isinstance(col.type, Numeric):
             df[c] = df[c].astype("Float64")
         elif isinstance(col.type, Integer):
             df[c] = df[c].astype("Int64")
+        elif isinstance(col.type, String | Text):
+            # one dtype whatever the rows: a column of only empty values would be object
+            df[c] = df[c].astype("string")
+    df["organization"] = df["organization"].astype("string")
     return df
 
 
 def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
-    """One row per occurrence outcome recorded (current entries only unless
-    ``current=False``): organization, operator_id, tournament_id, occurrence, outcome
-    (held/cancelled), first_day, last_day (datetime64), players, entries (Int64),
-    entry_fees_usd, prizes_usd, charity_usd (USD, Float64), uid, recurrence_id (a series
-    night's day), note, and the entry's id,
-    key, recorded_at (UTC), recorded_by, supersedes_id."""
+    """One row per occurrence outcome recorded (``tourney record held|cancelled``), in entry
+    order; current entries only unless ``current=False`` (then corrected ones too).
+
+    Columns and dtypes (:data:`FRAME_DTYPES`; missing values ``<NA>``/``NaT``):
+
+    - ``organization``, ``operator_id``, ``tournament_id`` (string), ``occurrence`` (Int64:
+      its number in the plan version it was recorded against), ``outcome`` (string:
+      ``held`` or ``cancelled``);
+    - ``first_day``, ``last_day`` (datetime64, a calendar day, no time zone; inclusive; NaT
+      when cancelled);
+    - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``
+      (Float64, USD, cents exact to 2 places);
+    - ``uid`` (string: the occurrence's calendar UID), ``recurrence_id`` (datetime64: the
+      night of a weekly series, else NaT), ``note`` (string);
+    - the entry's own: ``id`` (Int64, as ``--corrects`` takes it), ``key`` (string, 32 hex),
+      ``recorded_at`` (datetime64, UTC), ``recorded_by`` (string), ``supersedes_id`` (Int64:
+      the entry it corrects).
+
+    Raises :class:`LedgerError` for a missing or uninitialised ledger."""
     return _frame(ledger, Held, ["operator_id", "tournament_id", "occurrence", "outcome",
                                  "first_day", "last_day", "players", "entries",
                                  "entry_fees_usd", "prizes_usd", "charity_usd", "uid",
@@ -644,34 +673,49 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
 
 
 def filings_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
-    """One row per filing (MT notice, ME application): organization, operator_id, kind,
-    tournament_id, occurrence, license_ref, filed_on (datetime64), agency_number, uid, note,
-    and the entry's columns as :func:`held_frame`."""
+    """One row per filing (``tourney record filed``), in entry order: ``organization``,
+    ``operator_id``, ``kind`` (string: ``mt-notice`` for MT-NOTICE, MCA 23-5-317(1)(d);
+    ``me-application`` for ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2), ``tournament_id``
+    (string) and ``occurrence`` (Int64) of an MT notice, ``license_ref`` (string: the plan
+    licence an ME application is for), ``filed_on`` (datetime64, a calendar day),
+    ``agency_number`` (string: the licence number issued), ``uid`` (string), ``note``
+    (string), and the entry's columns as :func:`held_frame`. ``current`` as there."""
     return _frame(ledger, Filing, ["operator_id", "kind", "tournament_id", "occurrence",
                                    "license_ref", "filed_on", "agency_number", "uid", "note",
                                    *_META], current)
 
 
 def licences_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
-    """One row per licence or permit bought: organization, operator_id, kind, tier,
-    agency_number, fee_usd (USD), valid_from, valid_to (datetime64, inclusive), license_ref,
-    note, and the entry's columns as :func:`held_frame`."""
+    """One row per licence or permit bought (``tourney record licence``), in entry order:
+    ``organization``, ``operator_id``, ``kind`` (string, as licenses.csv:
+    ``mt-large-stakes-permit``, ``me-annual``, ...), ``tier`` (string: the Maine tier, e.g.
+    ``51-100``), ``agency_number`` (string), ``fee_usd`` (Float64, USD paid), ``valid_from``,
+    ``valid_to`` (datetime64, calendar days, inclusive), ``license_ref`` (string: the plan
+    licence it buys), ``note`` (string), and the entry's columns as :func:`held_frame`.
+    ``current`` as there."""
     return _frame(ledger, LicenceBought, ["operator_id", "kind", "tier", "agency_number",
                                           "fee_usd", "valid_from", "valid_to", "license_ref",
                                           "note", *_META], current)
 
 
 def reports_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
-    """One row per report filed: organization, operator_id, rule, license_ref, period_end,
-    filed_on (datetime64), note, and the entry's columns as :func:`held_frame`."""
+    """One row per report filed (``tourney record report``), in entry order:
+    ``organization``, ``operator_id``, ``rule`` (string: ``ME-REPORT``, 16-633 CMR ch. 32
+    § 8), ``license_ref`` (string), ``period_end`` (datetime64: the last day of the licensed
+    period reported), ``filed_on`` (datetime64), ``note`` (string), and the entry's columns
+    as :func:`held_frame`. ``current`` as there."""
     return _frame(ledger, ReportFiled, ["operator_id", "rule", "license_ref", "period_end",
                                         "filed_on", "note", *_META], current)
 
 
 def events_frame(ledger: Ledger) -> pd.DataFrame:
-    """Every adopted plan version's occurrences: lineage, version, uid, recurrence_id,
-    sequence, status, tournament_id, occurrence, operator_id, jurisdiction, type, first_day,
-    last_day."""
+    """Every adopted plan version's occurrences, one row per occurrence and operator, in
+    adoption order: ``lineage`` (str, 10 hex), ``version`` (int64), ``uid`` (str),
+    ``recurrence_id`` (a ``datetime.date`` or None: the night of a weekly series),
+    ``sequence`` (int64, the calendar SEQUENCE), ``status`` (str: ``CONFIRMED`` or
+    ``CANCELLED``), ``tournament_id`` (str), ``occurrence`` (int64), ``operator_id``,
+    ``jurisdiction``, ``type`` (str), ``first_day``, ``last_day`` (``datetime.date``
+    objects, inclusive)."""
     with ledger.read() as s:
         rows = s.execute(select(Lineage.lineage, PlanVersion.version, PlanEvent)
                          .join(PlanVersion, PlanVersion.lineage_id == Lineage.id)

@@ -1,0 +1,318 @@
+"""The planner reads the ledger: ``tourney solve SCENARIO --ledger`` (issue #13 § 2).
+
+:func:`read_history` gathers what the ledger records of a scenario's operators and
+:func:`with_history` returns the scenario with it filled in, so the plan counts what was held
+and does not move what was filed:
+
+- MT-LARGE-LIMIT / MT-CHARITY-LIMIT (MCA 23-5-317(1)(a), (1)(f)): the Montana large-stakes
+  tournaments each operator held (current ``held`` entries) from the first day of the permit
+  year containing ``horizon.start`` up to the day before it become its
+  ``held_in_current_permit_year.large_stakes`` (non-charitable) and ``.charitable``;
+- MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): a Montana permit bought (current ``licences``
+  entry of kind ``mt-large-stakes-permit`` / ``mt-small-stakes-permit``) valid on
+  ``horizon.start`` is a permit already held (``held_in_current_permit_year.permits``), not
+  bought again;
+- ME-SUPER-CRIBBAGE (17 M.R.S. § 1836(4-A)): super cribbage licences the organization bought
+  that ended before ``horizon.start`` count toward the 15 of their calendar year
+  (added to ``settings.super_cribbage_licenses_issued``); those reaching into the horizon are
+  the plan's own and are counted by the model;
+- occurrences held (first day in the horizon) are history: pinned to their actual first day
+  (``fixed_dates`` and ``filed_dates``);
+- occurrences with an MT notice filed (MT-NOTICE, MCA 23-5-317(1)(d)) or whose ME licence
+  application was received (ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2) are pinned to the
+  day the newest adopted plan has them (``fixed_dates`` and ``filed_dates``); one recorded
+  as cancelled is not.
+
+A count typed in the YAML that differs from the ledger's is an input error
+(:class:`~scheduler.scenario.ScenarioError`) naming the field, both values and the rule.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from scheduler.ledger.api import Ledger
+from scheduler.ledger.models import (
+    Filing,
+    Held,
+    LicenceBought,
+    Lineage,
+    Operator,
+    Organization,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+    select_current,
+)
+from scheduler.ledger.store import LedgerError
+from scheduler.scenario import InputProblem, Scenario, ScenarioError
+
+PERMIT_KINDS = {"mt-large-stakes-permit": "large-stakes",
+                "mt-small-stakes-permit": "small-stakes"}
+"""Ledger licence kinds (as licenses.csv) -> ``held_in_current_permit_year.permits`` values."""
+
+
+@dataclass
+class History:
+    """What the ledger records of a scenario's operators, as the scenario's fields read it.
+
+    ``large_stakes`` / ``charitable``: operator id -> Montana large-stakes tournaments
+    (non-charitable / charitable) held in the permit year containing ``horizon.start``,
+    before it; ``permits``: operator id -> permit kinds held on ``horizon.start``
+    (``large-stakes``, ``small-stakes``); ``super_cribbage``: calendar year -> super cribbage
+    licences of the organization that ended before ``horizon.start``; ``pins``: tournament id
+    -> first day -> why it is pinned (``held``, ``MT notice filed 2027-02-20``, ...);
+    ``notes``: what was ignored, one sentence each."""
+
+    organization: str | None = None
+    large_stakes: dict[str, int] = field(default_factory=dict)
+    charitable: dict[str, int] = field(default_factory=dict)
+    permits: dict[str, set[str]] = field(default_factory=dict)
+    super_cribbage: dict[int, int] = field(default_factory=dict)
+    pins: dict[str, dict[dt.date, str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def organization_of(s: Session, sc: Scenario, name: str | None) -> Organization | None:
+    """The organization whose operators the scenario's are: ``name``, else the only one
+    that has one of the scenario's operator ids; None when none has."""
+    if name is not None:
+        org = s.scalar(select(Organization).where(Organization.name == name))
+        if org is None:
+            raise LedgerError(f"--organization {name!r} is not in the ledger")
+        return org
+    ids = [o.id for o in sc.operators]
+    orgs = list(s.scalars(select(Organization).join(
+        Operator, Operator.organization_id == Organization.id).where(
+        Operator.operator_id.in_(ids)).distinct().order_by(Organization.id)))
+    if len(orgs) > 1:
+        raise LedgerError("the scenario's operators are in several organizations of the "
+                          "ledger (" + ", ".join(o.name for o in orgs)
+                          + "): give --organization")
+    return orgs[0] if orgs else None
+
+
+def _newest_events(s: Session, org: Organization) -> dict[tuple[str, str], PlanEvent]:
+    """(UID, operator) -> the occurrence in the newest adopted version of its lineage."""
+    newest = (select(PlanVersion.lineage_id, func.max(PlanVersion.version).label("v"))
+              .group_by(PlanVersion.lineage_id).subquery())
+    q = (select(PlanEvent).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+         .join(newest, (PlanVersion.lineage_id == newest.c.lineage_id)
+               & (PlanVersion.version == newest.c.v))
+         .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+         .where(Lineage.organization_id == org.id).order_by(PlanEvent.id))
+    return {(e.uid, e.operator_id): e for e in s.scalars(q) if e.recurrence_id is None}
+
+
+def _any_event(s: Session, uid: str, operator: str) -> PlanEvent | None:
+    """The newest adopted plan event of ``uid`` at ``operator`` (any lineage version)."""
+    return s.scalar(select(PlanEvent).where(PlanEvent.uid == uid,
+                                            PlanEvent.operator_id == operator)
+                    .order_by(PlanEvent.id.desc()).limit(1))
+
+
+def read_history(ledger: Ledger, scenario: Scenario, *,
+                 organization: str | None = None) -> History:
+    """What ``ledger`` records of ``scenario``'s operators (see the module docstring), in
+    one read transaction. The organization is ``organization`` or the only one of the ledger
+    with one of the scenario's operator ids; a ledger with none (nothing adopted yet) gives
+    an empty :class:`History`. Raises :class:`~scheduler.ledger.store.LedgerError` for an
+    unknown ``organization``, or operators found in several organizations."""
+    sc = scenario
+    start, end = sc.horizon.start, sc.horizon.end
+    known = {o.id: o for o in sc.operators}
+    h = History()
+    with ledger.read() as s:
+        org = organization_of(s, sc, organization)
+        if org is None:
+            return h
+        h.organization = org.name
+        events = _newest_events(s, org)
+        held = [x for x in s.scalars(select_current(Held).where(
+            Held.organization_id == org.id).order_by(Held.id))]
+        cancelled = {(x.uid, x.operator_id) for x in held if x.outcome == "cancelled"}
+
+        # what was held: counted before the horizon, pinned inside it
+        for x in held:
+            if x.outcome != "held" or x.first_day is None or x.operator_id not in known:
+                continue
+            ev = events.get((x.uid, x.operator_id)) or _any_event(s, x.uid, x.operator_id)
+            jur = ev.jurisdiction if ev is not None else known[x.operator_id].jurisdiction
+            typ = ev.type if ev is not None else ""
+            charitable = bool(ev.charitable) if ev is not None else False
+            op = known[x.operator_id]
+            if x.first_day < start:
+                if (jur == "MT" and typ == "large-stakes"
+                        and op.permit_year_of(start) <= x.first_day):
+                    counts = h.charitable if charitable else h.large_stakes
+                    counts[op.id] = counts.get(op.id, 0) + 1
+            elif x.first_day <= end:
+                h.pins.setdefault(x.tournament_id, {})[x.first_day] = "held"
+
+        # what was filed: pinned where the newest adopted plan has it
+        lic_covers: dict[str, tuple[str, ...]] = {}
+        for f in s.scalars(select_current(Filing).where(Filing.organization_id == org.id)
+                           .order_by(Filing.id)):
+            if f.kind == "mt-notice" and f.uid is not None:
+                targets = [events.get((f.uid, f.operator_id))]
+                why = f"MT notice filed {f.filed_on}"
+            elif f.kind == "me-application" and f.license_ref is not None:
+                if f.license_ref not in lic_covers:
+                    lic = s.scalar(select(PlanLicence).where(
+                        PlanLicence.license_id == f.license_ref)
+                        .order_by(PlanLicence.id.desc()).limit(1))
+                    lic_covers[f.license_ref] = tuple(lic.covers.split()) if lic else ()
+                refs = set(lic_covers[f.license_ref])
+                targets = [e for e in events.values() if e.operator_id == f.operator_id
+                           and f"{e.tournament_id}#{e.occurrence}" in refs]
+                why = f"ME licence application received {f.filed_on}"
+            else:
+                continue
+            for ev in targets:
+                if (ev is None or ev.status != "CONFIRMED" or ev.operator_id not in known
+                        or (ev.uid, ev.operator_id) in cancelled
+                        or not start <= ev.first_day <= end):
+                    continue
+                h.pins.setdefault(ev.tournament_id, {}).setdefault(ev.first_day, why)
+
+        # licences and permits bought
+        for lic_b in s.scalars(select_current(LicenceBought).where(
+                LicenceBought.organization_id == org.id).order_by(LicenceBought.id)):
+            if lic_b.kind in PERMIT_KINDS and lic_b.operator_id in known:
+                if lic_b.valid_from <= start <= lic_b.valid_to:
+                    h.permits.setdefault(lic_b.operator_id, set()).add(
+                        PERMIT_KINDS[lic_b.kind])
+            elif lic_b.kind == "me-super-cribbage" and lic_b.valid_to < start:
+                year = lic_b.valid_from.year
+                h.super_cribbage[year] = h.super_cribbage.get(year, 0) + 1
+    return h
+
+
+def _problem(i: int, name: str, typed: int, ledger_n: int, rule: str, op_id: str,
+             py: dt.date, start: dt.date, what: str) -> InputProblem:
+    return InputProblem(
+        f"operators[{i}].held_in_current_permit_year.{name}", typed, rule,
+        f"the YAML says {typed} {what} held by {op_id} in the permit year beginning {py} "
+        f"before {start}, the ledger records {ledger_n}: remove the field (the ledger's count "
+        f"is used) or record what is missing in the ledger (tourney ledger adopt, tourney "
+        f"record held)")
+
+
+def with_history(scenario: Scenario, history: History) -> Scenario:
+    """``scenario`` with ``history`` (:func:`read_history`) filled in: the held counts and
+    permits of each Montana operator, super cribbage licences issued, and the pinned
+    occurrences added to ``fixed_dates`` and ``filed_dates`` (see the module docstring).
+
+    Raises :class:`~scheduler.scenario.ScenarioError` (exit 2) when a count typed in the
+    YAML (``held_in_current_permit_year.large_stakes`` / ``.charitable``) differs from the
+    ledger's, naming both values, the field and MT-LARGE-LIMIT / MT-CHARITY-LIMIT; when a
+    held occurrence in the horizon belongs to a tournament the scenario does not have; or
+    when more occurrences of a tournament are pinned than its ``count``."""
+    sc = scenario
+    start = sc.horizon.start
+    problems: list[InputProblem] = []
+    ops = []
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction != "MT":
+            ops.append(op)
+            continue
+        typed = op.held_in_current_permit_year
+        given = typed.model_fields_set if (
+            "held_in_current_permit_year" in op.model_fields_set) else set()
+        py = op.permit_year_of(start)
+        n_large = history.large_stakes.get(op.id, 0)
+        n_char = history.charitable.get(op.id, 0)
+        if "large_stakes" in given and typed.large_stakes != n_large:
+            problems.append(_problem(i, "large_stakes", typed.large_stakes, n_large,
+                                     "MT-LARGE-LIMIT", op.id, py, start,
+                                     "non-charitable large-stakes tournaments"))
+        if "charitable" in given and typed.charitable != n_char:
+            problems.append(_problem(i, "charitable", typed.charitable, n_char,
+                                     "MT-CHARITY-LIMIT", op.id, py, start,
+                                     "charitable large-stakes tournaments"))
+        permits = tuple(sorted({*typed.permits, *history.permits.get(op.id, set())}))
+        new = typed.model_copy(update={
+            "large_stakes": n_large if "large_stakes" not in given else typed.large_stakes,
+            "charitable": n_char if "charitable" not in given else typed.charitable,
+            "permits": permits})
+        changed = (new.large_stakes, new.charitable, new.permits) != (
+            typed.large_stakes, typed.charitable, typed.permits)
+        ops.append(op.model_copy(update={"held_in_current_permit_year": new}) if changed
+                   else op)
+    by_id = {t.id: t for t in sc.tournaments}
+    for tid, days in sorted(history.pins.items()):
+        if tid not in by_id:
+            held = sorted(d for d, why in days.items() if why == "held")
+            if held:
+                problems.append(InputProblem(
+                    "tournaments", tid, "SCENARIO",
+                    f"the ledger records {tid} held on {', '.join(map(str, held))}, in the "
+                    f"horizon, but the scenario has no tournament {tid}: add it (its held "
+                    f"occurrences count toward the limits) or start the horizon after them"))
+    ts = []
+    for t in sc.tournaments:
+        days = history.pins.get(t.id, {})
+        extra = sorted(d for d in days if d not in t.fixed_dates)
+        n_fixed = len(set(t.fixed_dates) | set(days))
+        if isinstance(t.count, int) and n_fixed > t.count:
+            problems.append(InputProblem(
+                f"tournaments[{sc.tournaments.index(t)}].count", t.count, "SCENARIO",
+                f"{n_fixed} occurrences of {t.id} must stay where they are (fixed_dates, and "
+                "in the ledger: " + "; ".join(f"{d} {why}" for d, why in sorted(days.items()))
+                + f"); raise count to at least {n_fixed}"))
+        if extra or set(days) - set(t.filed_dates):
+            t = t.model_copy(update={
+                "fixed_dates": tuple(sorted({*t.fixed_dates, *extra})),
+                "filed_dates": tuple(sorted({*t.filed_dates, *days}))})
+        ts.append(t)
+    if problems:
+        raise ScenarioError(problems)
+    update: dict[str, Any] = {"operators": tuple(ops), "tournaments": tuple(ts)}
+    if history.super_cribbage:
+        issued = defaultdict(int, sc.settings.super_cribbage_licenses_issued)
+        for year, n in history.super_cribbage.items():
+            issued[year] += n
+        update["settings"] = sc.settings.model_copy(
+            update={"super_cribbage_licenses_issued": dict(sorted(issued.items()))})
+    return sc.model_copy(update=update)
+
+
+def from_ledger(scenario: Scenario, ledger: Ledger | str | None = None, *,
+                organization: str | None = None) -> tuple[Scenario, History]:
+    """``tourney solve SCENARIO --ledger``: ``scenario`` with its history from ``ledger`` (a
+    :class:`~scheduler.ledger.api.Ledger`, or a path or URL; None: ``$TOURNEY_LEDGER`` or
+    ``./tourney-ledger.sqlite``), and that history. Pass the result to
+    :func:`scheduler.solver.solve`. Raises :class:`~scheduler.ledger.store.LedgerError` and
+    :class:`~scheduler.scenario.ScenarioError` (both exit 2) as :func:`read_history` and
+    :func:`with_history` do."""
+    lg = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
+    history = read_history(lg, scenario, organization=organization)
+    return with_history(scenario, history), history
+
+
+def describe(history: History) -> list[str]:
+    """What :func:`with_history` took from the ledger, one line each (for the terminal)."""
+    if history.organization is None:
+        return ["the ledger has no operator of this scenario yet: no history taken from it"]
+    lines = []
+    for op in sorted({*history.large_stakes, *history.charitable}):
+        lines.append(f"{op}: {history.large_stakes.get(op, 0)} non-charitable and "
+                     f"{history.charitable.get(op, 0)} charitable large-stakes tournament(s) "
+                     "held earlier in the permit year (MT-LARGE-LIMIT, MT-CHARITY-LIMIT)")
+    for op, kinds in sorted(history.permits.items()):
+        lines.append(f"{op}: permit(s) already held: {', '.join(sorted(kinds))} "
+                     "(MT-PERMIT-FEES)")
+    for year, n in sorted(history.super_cribbage.items()):
+        lines.append(f"{n} super cribbage licence(s) issued in {year} before the horizon "
+                     "(ME-SUPER-CRIBBAGE)")
+    for tid, days in sorted(history.pins.items()):
+        for day, why in sorted(days.items()):
+            lines.append(f"{tid} stays on {day}: {why}")
+    return lines or [f"nothing of organization {history.organization!r} before or in the "
+                     "horizon in the ledger"]
