@@ -629,7 +629,9 @@ def _unwritable(out: Path) -> str | None:
 import datetime as _dt  # noqa: E402  (the ledger commands' dates; kept with them)
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
-    from scheduler.ledger import Ledger
+    import pandas as pd  # start-up time: no pandas in --help
+
+    from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -916,6 +918,18 @@ def deadlines_command(
         typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
                    + (f" (done from the ledger {lg.where})" if lg is not None
                       else " (no ledger: nothing marked done)"))
+    _exit_if_overdue(df)
+
+
+def _exit_if_overdue(df: pd.DataFrame) -> None:
+    """``tourney deadlines``: exit 1 (like a failed check) with one line on stderr when a
+    deadline is ``overdue`` (not done, its date before the as-of day); else return (exit 0)."""
+    late = df[df["state"] == "overdue"]
+    if len(late):
+        first = late.iloc[0]
+        _err(f"tourney: {len(late)} deadline(s) overdue, the first {first['date']} "
+             f"{first['rule']} ({first['operator_id']}); exit 1.")
+        raise typer.Exit(1)
 
 
 def main() -> None:
