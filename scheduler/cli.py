@@ -763,6 +763,37 @@ def ledger_import(
     _ledger_run(ledger, run)
 
 
+@ledger_app.command("funds")
+def ledger_funds(
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="YYYY-MM: the periods ending that month; YYYY-MM-DD: the period "
+                         "holding that day. Default: every period.")] = None,
+    licence: Annotated[str | None, typer.Option(
+        "--licence", help="Only this licence (license_id of licenses.csv).")] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
+    the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
+    page per period)."""
+    # start-up time: no sqlalchemy in --help
+    from scheduler.atomic import write_files
+    from scheduler.ledger.funds import funds, funds_csv, funds_html
+
+    def run(lg: Ledger) -> None:
+        periods = funds(lg, period=period, license_ref=licence)
+        try:
+            write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
+                         out / "funds.html": funds_html(periods).encode("utf-8")})
+        except OSError as exc:
+            _err(f"tourney: cannot write into {out}: {exc.strerror or exc}")
+            raise typer.Exit(2) from None
+        typer.echo(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
+                   f"{out / 'funds.csv'} and {out / 'funds.html'}.")
+    _ledger_run(ledger, run)
+
+
 def _recorded(entry: object, lg: Ledger) -> None:
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
