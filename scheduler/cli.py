@@ -724,7 +724,8 @@ def ledger_adopt(
 @ledger_app.command("export")
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
-        "--out", help="CSV file to write (default: the terminal).")] = None,
+        "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
+                      "terminal, CSV).")] = None,
     ledger: LedgerOpt = None,
 ) -> None:
     """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
@@ -733,6 +734,9 @@ def ledger_export(
     from scheduler.ledger import api
 
     def run(lg: Ledger) -> None:
+        if out is not None and out.suffix.lower() == ".xlsx":
+            _export_xlsx(lg, out)
+            return
         buf = io.StringIO()
         n = api.export_csv(lg, buf)
         if out is None:
@@ -747,9 +751,24 @@ def ledger_export(
     _ledger_run(ledger, run)
 
 
+def _export_xlsx(lg: Ledger, out: Path) -> None:
+    """``tourney ledger export --out FILE.xlsx``: the CSV export's rows as a workbook."""
+    from scheduler.atomic import write_files  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.workbook import export_xlsx  # start-up time: openpyxl
+
+    data, n = export_xlsx(lg)
+    try:
+        write_files({out: data})
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+
+
 @ledger_app.command("import")
 def ledger_import(
-    file: Annotated[Path, typer.Argument(help="A CSV written by `tourney ledger export`.")],
+    file: Annotated[Path, typer.Argument(
+        help="A .csv or .xlsx file written by `tourney ledger export`.")],
     ledger: LedgerOpt = None,
 ) -> None:
     """Add the entries of an exported CSV (those already in the ledger are skipped), all or
@@ -757,7 +776,12 @@ def ledger_import(
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
-        res = api.import_csv(lg, file)
+        if file.suffix.lower() == ".xlsx":
+            from scheduler.ledger.workbook import import_xlsx  # start-up time: openpyxl
+
+            res = import_xlsx(lg, file)
+        else:
+            res = api.import_csv(lg, file)
         typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
                    f"{res.skipped} already there.")
     _ledger_run(ledger, run)

@@ -4,9 +4,10 @@ reported, in a SQLite file or a PostgreSQL database, append-only.
 ``Ledger(url)`` opens one (:mod:`scheduler.ledger.api`, over the database of
 :mod:`scheduler.ledger.store`); the commands' logic and the DataFrames are in
 :mod:`scheduler.ledger.api`; the to-do list of filings in :mod:`scheduler.ledger.deadlines`;
-what is read of a plan folder in :mod:`scheduler.ledger.plans`; the tables in
-:mod:`scheduler.ledger.models`. Imports run one way: api > deadlines > plans > store >
-models.
+the ME-REPORT disposition-of-funds figures in :mod:`scheduler.ledger.funds`; the .xlsx
+export and import in :mod:`scheduler.ledger.workbook`; what is read of a plan folder in
+:mod:`scheduler.ledger.plans`; the tables in :mod:`scheduler.ledger.models`. Imports run one
+way: workbook > api > deadlines, funds > plans > store > models.
 """
 
 from scheduler.ledger.api import Ledger
