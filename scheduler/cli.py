@@ -713,7 +713,9 @@ def _unwritable(out: Path) -> str | None:
 import datetime as _dt  # noqa: E402  (the ledger commands' dates; kept with them)
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
-    from scheduler.ledger import Ledger
+    import pandas as pd  # start-up time: no pandas in --help
+
+    from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -806,7 +808,8 @@ def ledger_adopt(
 @ledger_app.command("export")
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
-        "--out", help="CSV file to write (default: the terminal).")] = None,
+        "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
+                      "terminal, CSV).")] = None,
     ledger: LedgerOpt = None,
 ) -> None:
     """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
@@ -815,6 +818,9 @@ def ledger_export(
     from scheduler.ledger import api
 
     def run(lg: Ledger) -> None:
+        if out is not None and out.suffix.lower() == ".xlsx":
+            _export_xlsx(lg, out)
+            return
         buf = io.StringIO()
         n = api.export_csv(lg, buf)
         if out is None:
@@ -829,9 +835,24 @@ def ledger_export(
     _ledger_run(ledger, run)
 
 
+def _export_xlsx(lg: Ledger, out: Path) -> None:
+    """``tourney ledger export --out FILE.xlsx``: the CSV export's rows as a workbook."""
+    from scheduler.atomic import write_files  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.workbook import export_xlsx  # start-up time: openpyxl
+
+    data, n = export_xlsx(lg)
+    try:
+        write_files({out: data})
+    except OSError as exc:
+        _err(f"tourney: cannot write {out}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+
+
 @ledger_app.command("import")
 def ledger_import(
-    file: Annotated[Path, typer.Argument(help="A CSV written by `tourney ledger export`.")],
+    file: Annotated[Path, typer.Argument(
+        help="A .csv or .xlsx file written by `tourney ledger export`.")],
     ledger: LedgerOpt = None,
 ) -> None:
     """Add the entries of an exported CSV (those already in the ledger are skipped), all or
@@ -839,9 +860,45 @@ def ledger_import(
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
-        res = api.import_csv(lg, file)
+        if file.suffix.lower() == ".xlsx":
+            from scheduler.ledger.workbook import import_xlsx  # start-up time: openpyxl
+
+            res = import_xlsx(lg, file)
+        else:
+            res = api.import_csv(lg, file)
         typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
                    f"{res.skipped} already there.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("funds")
+def ledger_funds(
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="YYYY-MM: the periods ending that month; YYYY-MM-DD: the period "
+                         "holding that day. Default: every period.")] = None,
+    licence: Annotated[str | None, typer.Option(
+        "--licence", help="Only this licence (license_id of licenses.csv).")] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
+    the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
+    page per period)."""
+    # start-up time: no sqlalchemy in --help
+    from scheduler.atomic import write_files
+    from scheduler.ledger.funds import funds, funds_csv, funds_html
+
+    def run(lg: Ledger) -> None:
+        periods = funds(lg, period=period, license_ref=licence)
+        try:
+            write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
+                         out / "funds.html": funds_html(periods).encode("utf-8")})
+        except OSError as exc:
+            _err(f"tourney: cannot write into {out}: {exc.strerror or exc}")
+            raise typer.Exit(2) from None
+        typer.echo(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
+                   f"{out / 'funds.csv'} and {out / 'funds.html'}.")
     _ledger_run(ledger, run)
 
 
@@ -1000,6 +1057,18 @@ def deadlines_command(
         typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
                    + (f" (done from the ledger {lg.where})" if lg is not None
                       else " (no ledger: nothing marked done)"))
+    _exit_if_overdue(df)
+
+
+def _exit_if_overdue(df: pd.DataFrame) -> None:
+    """``tourney deadlines``: exit 1 (like a failed check) with one line on stderr when a
+    deadline is ``overdue`` (not done, its date before the as-of day); else return (exit 0)."""
+    late = df[df["state"] == "overdue"]
+    if len(late):
+        first = late.iloc[0]
+        _err(f"tourney: {len(late)} deadline(s) overdue, the first {first['date']} "
+             f"{first['rule']} ({first['operator_id']}); exit 1.")
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -744,14 +744,16 @@ def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
     r = run(app, ["record", "held", "deep#1", "--first-day", "2027-3-5", "--last-day", "x"])
     assert r.exit_code == 2 and "--first-day '2027-3-5' is not a date" in r.output
     r = run(app, ["deadlines", str(plan), "--as-of", "2027-03-01", "--format", "csv"])
-    assert r.exit_code == 0
-    rows = list(csv.DictReader(io.StringIO(r.output)))
+    assert r.exit_code == 1  # one overdue (below): exit 1, like a failed check
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
     # deep#1 was cancelled: its notice (due 2027-02-28) is not needed
     assert (rows[1]["date"], rows[1]["state"], rows[1]["rule"]) == (
         "2027-02-28", "not needed", "MT-NOTICE")
     r = run(app, ["deadlines", str(plan), "--as-of", "2027-03-01"])
-    assert r.exit_code == 0
-    lines = r.output.splitlines()
+    assert r.exit_code == 1
+    assert r.stderr == ("tourney: 1 deadline(s) overdue, the first 2027-02-05 "
+                        "ME-APPLICATION-WINDOW (post-1); exit 1.\n")
+    lines = r.stdout.splitlines()
     assert lines[1].split()[:4] == ["2027-02-28", "not", "needed", "MT-NOTICE"]
     # as of 2027-03-01: overdue the ME application (due 2027-02-05); due the ME report
     # (2027-03-05) and the 2 notices of prog#1 (2027-04-05)

@@ -27,7 +27,7 @@ KERNEL = "python3"
 
 def test_the_three_notebooks_are_there() -> None:
     assert {p.stem for p in NOTEBOOKS} >= {
-        "01_plan_a_year", "02_licence_what_if", "03_rules_study"}
+        "01_plan_a_year", "02_licence_what_if", "03_rules_study", "04_the_year_so_far"}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
@@ -148,3 +148,33 @@ def test_03_rules_study(kernel_home: Path, tmp_path: Path) -> None:
     for reading in r["me"]:
         assert r["me"][reading] == me
         assert r["fees"][reading] == fees
+
+
+def test_04_the_year_so_far(kernel_home: Path, tmp_path: Path) -> None:
+    r = run("04_the_year_so_far", """result = {
+        "usage": {str(k): int(v) for k, v in usage["held"].items()},
+        "fees_paid": fees_paid, "states": {k: int(v) for k, v in states.items()},
+        "march": [[str(x) for x in row] for row in march[
+            ["period_end", "report_due", "prizes_pct", "proceeds_after_prizes_usd",
+             "charity_required_usd"]].itertuples(index=False)],
+        "bars": [float(p.get_height()) for p in fig.axes[0].patches],
+        "left": Path(work.name).exists()}""", tmp_path)
+    # games held per month (ME-MONTHLY-LIMIT, 2): Jan 9 + Jan 10; Feb 6 (Feb 7 cancelled);
+    # the super cribbage Mar 5-6 + Mar 13
+    assert r["usage"] == {"2027-01": 2, "2027-02": 1, "2027-03": 2}
+    # licences bought: Saturday (100 players, 51-100) $75 x 3 + Sunday (48, up to 50) $40 x 2
+    # + super cribbage $75 = 225 + 80 + 75
+    assert r["fees_paid"] == 3 * 75 + 2 * 40 + 75 == 380
+    # 24 per-tournament licences -> 24 application windows + 24 reports = 48 deadlines;
+    # done: 5 applications on time + 3 reports; done late: Sunday #2's application (due
+    # 2027-01-25, received 01-26); overdue as of 2027-03-20: the reports of the cancelled
+    # Sunday #2 (due 02-22) and of the super cribbage (period ending 03-06, due 03-19)
+    assert r["states"] == {"due": 48 - 8 - 1 - 2, "done": 5 + 3, "done late": 1,
+                           "overdue": 2}
+    # March: super cribbage 7200 fees, 5400 prizes = 75.0 %, proceeds 1800, half to charity
+    # 900 (17 M.R.S. § 1836(4-A)(F)); due Mar 8-12 (5), 15-19 (10) -> 03-19. Saturday #3:
+    # 8000 / 10000 = 80.0 %, proceeds 2000; due Mar 15-19 (5), 22-26 (10) -> 03-26
+    assert r["march"] == [["2027-03-06", "2027-03-19", "75.0", "1800.00", "900.00"],
+                          ["2027-03-13", "2027-03-26", "80.0", "2000.00", "None"]]
+    assert r["bars"] == [2, 1, 2]             # the figure: one bar per month, as above
+    assert r["left"] is False                 # the notebook removes its temporary folder

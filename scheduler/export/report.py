@@ -2,7 +2,8 @@
 
 The page holds the summary, the limit usage and fees charts, the year picture of every
 operator, the licences to buy (periods, fees, what each covers, why, when to apply), the
-occurrences not placed with their reasons, the readings (settings) used, and the
+occurrences not placed with their reasons, the deadlines (deadlines.csv's lines: what to
+file or do by when), the readings (settings) used, and the
 not-legal-advice note. Figures are embedded as base64 PNG; the page has no script, no
 stylesheet or font link and no external URL, so it opens offline and can be mailed as one file.
 
@@ -23,6 +24,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from scheduler.export import figures
 from scheduler.export.checklist import readings
+from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import summary_text
 from scheduler.plan import Plan
 from scheduler.timing import MT_NOTICE_DAYS
@@ -231,6 +233,23 @@ def _unscheduled(plan: Plan) -> str:
     return out
 
 
+def _deadlines(plan: Plan) -> str:
+    """The Deadlines table: the lines of deadlines.csv
+    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order."""
+    lines = plan_deadlines(plan)
+    if not lines:
+        return "<p>Nothing to file: no Montana large-stakes tournament and no Maine licence.</p>"
+    head = ("<tr><th>Date</th><th>Rule</th><th>Operator</th><th>What</th>"
+            "<th>Occurrence</th></tr>")
+    rows = [f"<tr><td>{_e(d['date'])}</td><td>{_e(cite(str(d['rule'])))}</td>"
+            f"<td>{_e(d['operator_id'])}</td><td>{_e(d['what'])}</td>"
+            f"<td>{_e(d['occurrence'])}</td></tr>" for d in lines]
+    return ("<table>" + head + "\n" + "\n".join(rows) + "</table>\n"
+            '<p class="muted">The last day (inclusive) to do each; the same lines as '
+            "deadlines.csv and <code>tourney deadlines</code>, which also says what the ledger "
+            "records as done.</p>")
+
+
 def _readings(plan: Plan) -> str:
     sc = plan.scenario
     items = "".join(f"<li>{_e(line)}</li>" for line in readings(sc))
@@ -296,6 +315,8 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         parts.append(f'<h2 id="unscheduled{anchor}">Not placed{_e(suffix)}</h2>')
         parts.append(_unscheduled(p))
     parts += [
+        '<h2 id="deadlines">Deadlines</h2>',
+        _deadlines(plan),
         '<h2 id="readings">Readings used</h2>',
         _readings(plan),
         '<h2 id="not-legal-advice">Not legal advice</h2>',

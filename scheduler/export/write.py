@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from scheduler.atomic import claim, replace_dir
+from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import fingerprint, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
@@ -91,12 +92,14 @@ REPORT_FILE = "report.html"
 
 def plan_files(plan: Plan, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None) -> dict[str, bytes]:
-    """Every output file of a plan, by relative path; ``report.html`` too when ``report``
+    """Every output file of a plan, by relative path (deadlines.csv among them);
+    ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
     calendars, identity = render(plan, dtstamp(plan))
     files = csv_files(plan, identity)
     files.update(calendars)
     files["summary.txt"] = summary_text(plan).encode("utf-8")
+    files[DEADLINES_FILE] = deadlines_csv(plan)
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
         sub = plan_files(alt)
@@ -109,11 +112,15 @@ def plan_files(plan: Plan, *, report: bool = False,
     return files
 
 
+DEADLINES_FILE = "deadlines.csv"
+"""What to file or do by when (:func:`scheduler.export.deadlines.deadlines_csv`), in every
+plan folder (and every ``alternative-<k>/``)."""
+
 ALTERNATIVE = "alternative-"
 """``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
 
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
-                          "calendars", "summary.txt", REPORT_FILE})
+                          "calendars", "summary.txt", DEADLINES_FILE, REPORT_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
 

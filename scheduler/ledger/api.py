@@ -18,7 +18,7 @@ import io
 import os
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -828,7 +828,6 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     Raises :class:`LedgerError` naming the line and column of an unreadable value, an
     unknown table, or a reference to a key that is nowhere."""
     path = Path(path)
-    by_name = {t.name: t for t in _tables()}
     try:
         with path.open(newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
@@ -836,6 +835,17 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
         raise LedgerError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
+    return import_rows(ledger, rows, lambda i, column: f"{path} line {i}")
+
+
+def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
+                locate: Callable[[int, str | None], str]) -> Imported:
+    """Add ``rows`` (dicts of text cells keyed by :func:`export_csv`'s columns; the first
+    is line 2, after the header) in one transaction, as :func:`import_csv` does.
+    ``locate(line, column)`` names where a value is for messages (``column`` None: the
+    row), e.g. ``"ledger.csv line 7"`` or ``"ledger.xlsx Ledger!C7"``. Raises
+    :class:`LedgerError` as :func:`import_csv`."""
+    by_name = {t.name: t for t in _tables()}
     added = skipped = 0
     with ledger.write() as s:
         conn = s.connection()
@@ -879,14 +889,15 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             return ids[(table.name, key)]
 
         for i, r in enumerate(rows, start=2):
-            where = f"{path} line {i}"
+            where = locate(i, None)
             t = by_name.get(r.get("table") or "")
             if t is None:
-                raise LedgerError(f"{where}: table {r.get('table')!r} is not a ledger table "
+                raise LedgerError(f"{locate(i, 'table')}: table {r.get('table')!r} is not a "
+                                  "ledger table "
                                   "(a file written by `tourney ledger export`?)")
             key = r.get("key") or ""
             if not re.fullmatch(r"[0-9a-f]{32}", key):
-                raise LedgerError(f"{where}: key {key!r} is not 32 hex digits")
+                raise LedgerError(f"{locate(i, 'key')}: key {key!r} is not 32 hex digits")
             if (t.name, key) in ids or (t.name, key) in in_batch:
                 skipped += 1
                 continue
@@ -897,13 +908,14 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
                 text = r.get(c.name)
                 if text is None:
                     raise LedgerError(f"{where}: column {c.name} is missing")
+                at = locate(i, c.name)
                 target = _fk_target(c)
                 if target is not None and text != "":
-                    values[c.name] = resolve_key(target, text, where)
+                    values[c.name] = resolve_key(target, text, at)
                 else:
-                    values[c.name] = _value(c, text, where)
+                    values[c.name] = _value(c, text, at)
                 if values[c.name] is None and not c.nullable:
-                    raise LedgerError(f"{where}: column {c.name} is empty")
+                    raise LedgerError(f"{at}: column {c.name} is empty")
             if batch_table and batch_table[0] is not t:
                 flush()
             batch_table[:1] = [t]

@@ -20,6 +20,7 @@ import pandas as pd
 from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
 from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
+from scheduler.text import uncell
 from scheduler.timing import (
     application_due,
     application_opens,
@@ -138,7 +139,8 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
             state, filed = _state(due, filed_, as_of), filed_
         out.append({"date": due, "state": state, "rule": "MT-NOTICE",
                     "operator_id": r["operator_id"],
-                    "what": f"notify the department of {r['title']} ({ref}), first day {first}",
+                    "what": f"notify the department of {uncell(r['title'])} ({ref}), first day "
+                            f"{first}",
                     "occurrence": ref, "license_id": "", "opens": None,
                     "done_on": filed[0] if filed else None, "entry": filed[1] if filed else None})
     for lic in lics:

@@ -1,0 +1,338 @@
+"""ME-REPORT disposition-of-funds figures (16-633 CMR ch. 32 § 8; 17 M.R.S. § 1836(5),
+(4-A)(F)): per licensed period of each Maine licence, the actuals recorded with ``tourney
+record held``, as a CSV and a printable HTML page (one page per period), ready to copy into
+the Gambling Control Unit's form (``tourney ledger funds``).
+
+The licences and their periods are those of the newest adopted version of each plan lineage
+(:func:`scheduler.timing.report_periods`: each calendar month of an annual licence, else the
+licence's one period); the games of a licence are the occurrences its ``covers`` names at its
+operator; a game falls in the period holding its actual first day (held) or its planned first
+day (cancelled, not recorded yet). Amounts are USD (cents exact, ``Decimal``).
+
+The ledger does not record expenses: the form's expenses line is filled in by hand.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import html
+import io
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from scheduler.ledger.models import (
+    Held,
+    LicenceBought,
+    Lineage,
+    Organization,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+    ReportFiled,
+    select_current,
+)
+from scheduler.ledger.plans import ME_LICENCE_KINDS
+from scheduler.ledger.store import LedgerError, Store
+from scheduler.text import cell
+from scheduler.timing import report_due, report_periods
+
+FUNDS_COLUMNS = [
+    "organization", "operator_id", "license_id", "kind", "tier", "agency_number",
+    "period_start", "period_end", "report_due", "report_filed_on", "games_held",
+    "games_cancelled", "games_not_recorded", "players", "entries", "entry_fees_usd",
+    "prizes_usd", "prizes_pct", "charity_usd", "proceeds_after_prizes_usd",
+    "charity_required_usd"]
+"""The columns of funds.csv, one row per licensed period: the licence (``license_id`` of
+licenses.csv, ``agency_number`` the number of the licence bought, when recorded), the period
+(``period_start``..``period_end`` inclusive), ``report_due`` (ME-REPORT: the 10th Maine
+business day after the period) and ``report_filed_on`` (from the ledger, else empty); games
+held, cancelled and planned but not recorded yet; the sums over the games held of
+``players``, ``entries``, ``entry_fees_usd``, ``prizes_usd`` and ``charity_usd`` (USD);
+``prizes_pct`` prizes as a percentage of entry fees, one decimal (ME-PRIZES, 17 M.R.S.
+§ 1836(5): at least 75); ``proceeds_after_prizes_usd`` entry fees − prizes;
+``charity_required_usd`` for a super cribbage licence half of that (ME-SUPER-CRIBBAGE,
+17 M.R.S. § 1836(4-A)(F)), else empty. Empty when nothing of that was recorded."""
+
+CENT = Decimal("0.01")
+
+
+@dataclass
+class Game:
+    """One game (occurrence at the licensee) of a licensed period: ``outcome`` ``held``,
+    ``cancelled`` or ``not recorded``; ``day`` its actual first day (held) or planned one;
+    figures as recorded (USD), None when not recorded."""
+
+    ref: str
+    title: str
+    outcome: str
+    day: dt.date
+    players: int | None = None
+    entries: int | None = None
+    entry_fees_usd: Decimal | None = None
+    prizes_usd: Decimal | None = None
+    charity_usd: Decimal | None = None
+
+
+@dataclass
+class Period:
+    """One licensed period of one Maine licence with its games and the figures of
+    :data:`FUNDS_COLUMNS` (:meth:`row`)."""
+
+    organization: str
+    operator_id: str
+    license_id: str
+    kind: str
+    tier: str
+    agency_number: str
+    start: dt.date
+    end: dt.date
+    filed_on: dt.date | None
+    games: list[Game] = field(default_factory=list)
+
+    def _sum(self, name: str) -> Decimal | int | None:
+        values = [getattr(g, name) for g in self.games if g.outcome == "held"]
+        known = [v for v in values if v is not None]
+        return sum(known) if known else None
+
+    def row(self) -> dict[str, object]:
+        """The funds.csv row (:data:`FUNDS_COLUMNS`): dates ``datetime.date``, USD
+        ``Decimal`` with cents, counts ``int``, None for empty."""
+        fees, prizes = self._sum("entry_fees_usd"), self._sum("prizes_usd")
+        proceeds = (Decimal(fees) - Decimal(prizes)) if fees is not None and prizes is not None \
+            else None
+        pct = (Decimal(prizes) * 100 / Decimal(fees)).quantize(Decimal("0.1"), ROUND_HALF_UP) \
+            if fees and prizes is not None else None
+        required = (proceeds / 2).quantize(CENT, ROUND_HALF_UP) \
+            if proceeds is not None and self.kind == "me-super-cribbage" else None
+        count = {o: sum(g.outcome == o for g in self.games)
+                 for o in ("held", "cancelled", "not recorded")}
+
+        def usd(v: Decimal | int | None) -> Decimal | None:
+            return None if v is None else Decimal(v).quantize(CENT)
+
+        return {
+            "organization": self.organization, "operator_id": self.operator_id,
+            "license_id": self.license_id, "kind": self.kind, "tier": self.tier,
+            "agency_number": self.agency_number, "period_start": self.start,
+            "period_end": self.end, "report_due": report_due(self.end),
+            "report_filed_on": self.filed_on, "games_held": count["held"],
+            "games_cancelled": count["cancelled"], "games_not_recorded": count["not recorded"],
+            "players": self._sum("players"), "entries": self._sum("entries"),
+            "entry_fees_usd": usd(fees), "prizes_usd": usd(prizes), "prizes_pct": pct,
+            "charity_usd": usd(self._sum("charity_usd")),
+            "proceeds_after_prizes_usd": usd(proceeds), "charity_required_usd": required}
+
+
+def _latest(s: Session) -> list[PlanVersion]:
+    """The newest adopted version of each lineage, in lineage order."""
+    newest: dict[int, PlanVersion] = {}
+    for v in s.scalars(select(PlanVersion).order_by(PlanVersion.id)):
+        if v.lineage_id not in newest or v.version > newest[v.lineage_id].version:
+            newest[v.lineage_id] = v
+    return [newest[k] for k in sorted(newest)]
+
+
+def funds(ledger: Store, *, period: str | None = None,
+          license_ref: str | None = None) -> list[Period]:
+    """The licensed periods of every Maine licence (ME-REPORT, 16-633 CMR ch. 32 § 8) of the
+    newest adopted plans in ``ledger``, with their games and recorded actuals, sorted by
+    period end, operator, licence.
+
+    Parameters
+    ----------
+    period
+        ``YYYY-MM``: the periods ending in that month; ``YYYY-MM-DD``: the periods holding
+        that day; None: all.
+    license_ref
+        Only this licence (a ``license_id`` of licenses.csv).
+
+    Raises
+    ------
+    LedgerError
+        A ``period`` that is not a month or a day, an unknown licence, or no Maine licence
+        (or none in ``period``) in the ledger.
+    """
+    day: dt.date | None = None
+    month: tuple[int, int] | None = None
+    if period is not None:
+        try:
+            if len(period.strip()) == 7:
+                y, m = period.strip().split("-")
+                month = (int(y), int(m))
+                dt.date(month[0], month[1], 1)
+            else:
+                day = dt.date.fromisoformat(period.strip())
+        except ValueError:
+            raise LedgerError(f"--period {period!r} is not a month (YYYY-MM) or a day "
+                              "(YYYY-MM-DD)") from None
+    out: list[Period] = []
+    with ledger.read() as s:
+        orgs = {o.id: o.name for o in s.scalars(select(Organization))}
+        held = {(h.uid, h.operator_id, h.recurrence_id): h
+                for h in s.scalars(select_current(Held).order_by(Held.id))}
+        bought = {b.license_ref: b.agency_number
+                  for b in s.scalars(select_current(LicenceBought).order_by(LicenceBought.id))
+                  if b.license_ref}
+        filed = {(r.license_ref, r.period_end): r.filed_on
+                 for r in s.scalars(select_current(ReportFiled).order_by(ReportFiled.id))}
+        found = False
+        for v in _latest(s):
+            lineage = s.get(Lineage, v.lineage_id)
+            org = orgs[lineage.organization_id] if lineage is not None else ""
+            events = list(s.scalars(select(PlanEvent).where(PlanEvent.version_id == v.id,
+                                                            PlanEvent.status == "CONFIRMED")
+                                    .order_by(PlanEvent.id)))
+            lics = s.scalars(select(PlanLicence).where(PlanLicence.version_id == v.id)
+                             .order_by(PlanLicence.license_id))
+            for lic in lics:
+                if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+                    continue
+                if license_ref is not None and lic.license_id != license_ref:
+                    continue
+                found = True
+                covers = set(lic.covers.split())
+                games = []
+                for e in events:
+                    ref = f"{e.tournament_id}#{e.occurrence}"
+                    if ref not in covers or e.operator_id != lic.operator_id:
+                        continue
+                    h = held.get((e.uid, e.operator_id, e.recurrence_id))
+                    if h is None:
+                        games.append(Game(ref, e.title, "not recorded", e.first_day))
+                    elif h.outcome == "cancelled" or h.first_day is None:
+                        games.append(Game(ref, e.title, "cancelled", e.first_day))
+                    else:
+                        games.append(Game(ref, e.title, "held", h.first_day, h.players,
+                                          h.entries, h.entry_fees_usd, h.prizes_usd,
+                                          h.charity_usd))
+                start = lic.valid_from
+                for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
+                    p = Period(org, lic.operator_id, lic.license_id, lic.kind,
+                               lic.tier or "", bought.get(lic.license_id, ""), start, end,
+                               filed.get((lic.license_id, end)),
+                               sorted((g for g in games if start <= g.day <= end),
+                                      key=lambda g: (g.day, g.ref)))
+                    start = end + dt.timedelta(days=1)
+                    if day is not None and not p.start <= day <= p.end:
+                        continue
+                    if month is not None and (p.end.year, p.end.month) != month:
+                        continue
+                    out.append(p)
+    if license_ref is not None and not found:
+        raise LedgerError(f"unknown licence {license_ref!r}: no adopted plan lists it as a "
+                          "Maine licence in licenses.csv")
+    if not found:
+        raise LedgerError("no adopted plan has a Maine licence: ME-REPORT applies to Maine "
+                          "licences only")
+    if not out:
+        raise LedgerError(f"no licensed period of a Maine licence in --period {period}")
+    out.sort(key=lambda p: (p.end, p.operator_id, p.license_id))
+    return out
+
+
+def _text(v: object) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, dt.date):
+        return v.isoformat()
+    return str(v)
+
+
+def funds_csv(periods: list[Period]) -> str:
+    """funds.csv: a header of :data:`FUNDS_COLUMNS` and one line per period (``\\n`` line
+    ends; USD with cents; text cells spreadsheet-safe, :func:`scheduler.text.cell`)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(FUNDS_COLUMNS)
+    for p in periods:
+        r = p.row()
+        w.writerow([cell(_text(r[c])) if isinstance(r[c], str) else _text(r[c])
+                    for c in FUNDS_COLUMNS])
+    return buf.getvalue()
+
+
+_STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em;
+       color: #222; max-width: 60em; }
+h1 { font-size: 1.3em; margin: 0 0 0.3em; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.warn { color: #a00; font-weight: bold; }
+.muted { color: #666; font-size: 0.85em; }
+section.period { margin-bottom: 2.5em; }
+@page { size: letter; margin: 0.6in; }
+@media print {
+  body { margin: 0; max-width: none; }
+  section.period { break-after: page; page-break-after: always; margin: 0; }
+  section.period:last-of-type { break-after: auto; page-break-after: auto; }
+}
+"""
+
+
+def _e(v: object) -> str:
+    return html.escape(_text(v), quote=True)
+
+
+def _usd(v: object) -> str:
+    return "" if v is None else f"${Decimal(str(v)):,.2f}"
+
+
+def _page(p: Period) -> str:
+    r = p.row()
+    head = ("<tr><th>Day</th><th>Game</th><th>Title</th><th>Outcome</th><th>Players</th>"
+            "<th>Entries</th><th>Entry fees</th><th>Prizes paid</th><th>Charity paid</th></tr>")
+    games = "\n".join(
+        f"<tr><td>{_e(g.day)}</td><td>{_e(g.ref)}</td><td>{_e(g.title)}</td>"
+        f"<td>{_e(g.outcome)}</td><td class=\"num\">{_e(g.players)}</td>"
+        f"<td class=\"num\">{_e(g.entries)}</td><td class=\"num\">{_usd(g.entry_fees_usd)}</td>"
+        f"<td class=\"num\">{_usd(g.prizes_usd)}</td>"
+        f"<td class=\"num\">{_usd(g.charity_usd)}</td></tr>" for g in p.games)
+    if not p.games:
+        games = '<tr><td colspan="9">No game in this period.</td></tr>'
+    pct = r["prizes_pct"]
+    low = pct is not None and Decimal(str(pct)) < 75
+    figures = [
+        ("Games held / cancelled / not recorded yet",
+         f"{r['games_held']} / {r['games_cancelled']} / {r['games_not_recorded']}"),
+        ("Players", _e(r["players"])), ("Entries", _e(r["entries"])),
+        ("Total entry fees", _usd(r["entry_fees_usd"])),
+        ("Prizes paid", _usd(r["prizes_usd"])),
+        ("Prizes as % of entry fees (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75 %)",
+         ("" if pct is None else f'<span class="{"warn" if low else ""}">{pct} %'
+          + (" — under 75 %" if low else "") + "</span>")),
+        ("Proceeds after prizes", _usd(r["proceeds_after_prizes_usd"])),
+        ("Paid to charity", _usd(r["charity_usd"])),
+    ]
+    if p.kind == "me-super-cribbage":
+        figures.append(("Charity required: 50 % of proceeds after prizes (ME-SUPER-CRIBBAGE, "
+                        "17 M.R.S. § 1836(4-A)(F))", _usd(r["charity_required_usd"])))
+    figures.append(("Expenses", "(not recorded in the ledger: fill in by hand)"))
+    rows = "\n".join(f'<tr><th>{k}</th><td class="num">{v}</td></tr>' for k, v in figures)
+    filed = (f"filed {_e(p.filed_on)}" if p.filed_on is not None else "not recorded as filed")
+    warn = (f'<p class="warn">{r["games_not_recorded"]} game(s) not recorded yet: record '
+            "them (tourney record held / cancelled) before filing.</p>"
+            if r["games_not_recorded"] else "")
+    return (f'<section class="period">\n<h1>Disposition of funds: {_e(p.license_id)}</h1>\n'
+            f"<p>{_e(p.organization)}, operator {_e(p.operator_id)}; licence {_e(p.kind)}"
+            f"{', tier ' + _e(p.tier) if p.tier else ''}"
+            f"{', number ' + _e(p.agency_number) if p.agency_number else ''}.<br>"
+            f"Licensed period {_e(p.start)} to {_e(p.end)}; report due {_e(r['report_due'])} "
+            f"(ME-REPORT, 16-633 CMR ch. 32 § 8), {filed}.</p>\n{warn}"
+            f"<table>{head}\n{games}</table>\n<table>{rows}</table>\n"
+            '<p class="muted">From the actuals recorded in the ledger (tourney record held). '
+            "Not legal advice: check the figures against your books before filing.</p>\n"
+            "</section>")
+
+
+def funds_html(periods: list[Period], title: str = "Disposition of funds") -> str:
+    """A printable page of ``periods``: one section per period, each printed on its own page
+    (print CSS), self-contained (no script, no external link). Same periods, same text."""
+    body = "\n".join(_page(p) for p in periods)
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
+            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style></head>\n<body>\n"
+            f"{body}\n</body>\n</html>\n")

@@ -1,0 +1,160 @@
+"""The ledger as an Excel workbook (``tourney ledger export --out x.xlsx``, ``tourney ledger
+import x.xlsx``): one sheet ``Ledger`` with exactly the columns and rows of the CSV export
+(:func:`scheduler.ledger.api.export_csv`), every cell text, so export → import into an empty
+ledger → export gives the same rows. Errors name the sheet and cell (``Ledger!C7``) and the
+column.
+
+openpyxl (a dependency of tourney) is imported when a workbook is read or written, not at
+start-up.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Date, DateTime
+
+from scheduler.ledger.api import Imported, Ledger, _tables, export_csv, import_rows
+from scheduler.ledger.store import LedgerError
+
+SHEET = "Ledger"
+"""The name of the one sheet."""
+_FIXED = dt.datetime(2000, 1, 1)
+"""The workbook's created/modified times and every zip entry's time: the same ledger gives
+the same bytes."""
+
+
+def _openpyxl() -> Any:
+    try:
+        import openpyxl  # start-up time: only `.xlsx` files need it
+    except ImportError:
+        raise LedgerError("reading or writing .xlsx needs openpyxl, which tourney "
+                          "installs: pip install openpyxl (or use a .csv file)") from None
+    return openpyxl
+
+
+def export_xlsx(ledger: Ledger) -> tuple[bytes, int]:
+    """Every entry of ``ledger`` as an .xlsx workbook (sheet :data:`SHEET`, the columns of
+    :func:`~scheduler.ledger.api.export_csv`, every cell text, header row frozen). Returns
+    the bytes and the number of entries. Deterministic: the same ledger, the same bytes."""
+    openpyxl = _openpyxl()
+    buf = io.StringIO()
+    n = export_csv(ledger, buf)
+    rows = list(csv.reader(io.StringIO(buf.getvalue())))
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = SHEET
+    for r, values in enumerate(rows, start=1):
+        for c, value in enumerate(values, start=1):
+            if value == "":
+                continue
+            cell = ws.cell(row=r, column=c)
+            cell.value = value
+            cell.data_type = "s"  # text, never a formula (a note starting with '=')
+    ws.freeze_panes = "A2"
+    wb.properties.creator = "tourney"
+    wb.properties.created = wb.properties.modified = _FIXED
+    raw = io.BytesIO()
+    wb.save(raw)
+    return _fixed_zip(raw.getvalue()), n
+
+
+def _fixed_zip(data: bytes) -> bytes:
+    """``data`` (a zip) rewritten with every entry at one fixed time, and the modified time
+    openpyxl stamps into docProps/core.xml replaced by the fixed one."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, \
+            zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                text = body.decode("utf-8")
+                start = text.find("<dcterms:modified")
+                if start >= 0:
+                    end = text.find("</dcterms:modified>", start)
+                    head = text[start:text.find(">", start) + 1]
+                    text = (text[:start] + head + _FIXED.strftime("%Y-%m-%dT%H:%M:%SZ")
+                            + text[end:])
+                body = text.encode("utf-8")
+            dst.writestr(zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0)),
+                         body, compress_type=zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def _date_columns() -> tuple[set[str], set[str]]:
+    dates = {c.name for t in _tables() for c in t.columns if isinstance(c.type, Date)}
+    times = {c.name for t in _tables() for c in t.columns if isinstance(c.type, DateTime)}
+    return dates, times
+
+
+def _text(value: Any, column: str, dates: set[str], times: set[str]) -> str:
+    """A cell as the CSV text :func:`~scheduler.ledger.api.import_rows` reads: text as is;
+    a date or time a spreadsheet made of it back to ISO 8601 (a day for a day column, UTC
+    for a time column); numbers without a trailing ``.0``."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dt.datetime):
+        if column in dates:
+            return value.date().isoformat()
+        if column in times:
+            v = value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value
+            return v.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
+    """``tourney ledger import FILE.xlsx``: add the entries of sheet :data:`SHEET` of a
+    workbook :func:`export_xlsx` wrote (or a person edited: dates and numbers a spreadsheet
+    made of the text are read back), in one transaction, as
+    :func:`~scheduler.ledger.api.import_csv`. Raises :class:`LedgerError` naming the file,
+    the sheet and cell (``Ledger!C7``) and the column of a value at fault, a missing sheet,
+    or a file that is not a workbook."""
+    openpyxl = _openpyxl()
+    from openpyxl.utils import get_column_letter  # optional: as openpyxl above
+
+    path = Path(path)
+    if not path.exists():
+        raise LedgerError(f"{path} does not exist")
+    try:
+        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        raise LedgerError(f"cannot read {path} as an .xlsx workbook: {exc}") from None
+    try:
+        if SHEET not in wb.sheetnames:
+            raise LedgerError(f"{path} has no sheet {SHEET!r} (sheets: "
+                              + ", ".join(wb.sheetnames) + "): give a workbook written by "
+                              "`tourney ledger export --out FILE.xlsx`")
+        grid = [list(r) for r in wb[SHEET].iter_rows(values_only=True)]
+    finally:
+        wb.close()
+    if not grid:
+        raise LedgerError(f"{path} {SHEET}!A1: the sheet is empty (no header row)")
+    header = ["" if h is None else str(h).strip() for h in grid[0]]
+    letters = {name: get_column_letter(k) for k, name in enumerate(header, start=1) if name}
+    dates, times = _date_columns()
+    rows = []
+    for values in grid[1:]:
+        if all(v is None or v == "" for v in values):
+            continue  # a blank row a person left
+        rows.append({name: _text(values[k] if k < len(values) else None, name, dates, times)
+                     for k, name in enumerate(header) if name})
+
+    def locate(line: int, column: str | None) -> str:
+        if column is None or column not in letters:
+            return f"{path} sheet {SHEET} row {line}"
+        return f"{path} {SHEET}!{letters[column]}{line}"
+
+    return import_rows(ledger, rows, locate)

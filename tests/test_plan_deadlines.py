@@ -1,0 +1,120 @@
+"""deadlines.csv in every plan folder and the Deadlines table of report.html (issue #13): the
+lines of ``tourney deadlines`` without a ledger, from the plan alone, through the deadline
+functions of scheduler/timing.py.
+
+- MT-NOTICE, MCA 23-5-317(1)(d): first day − 5 days.
+- ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received from 90 days before the first day
+  to the 10th Maine business day before it.
+- ME-REPORT, 16-633 CMR ch. 32 § 8: the 10th Maine business day after each licensed period.
+
+No Maine state holiday falls in March 2027 (Patriots' Day is April 19).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import load, mt_large, mt_room, run
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.export.deadlines import DEADLINE_COLUMNS, deadlines_csv
+from scheduler.export.report import report_html
+from scheduler.export.write import write_plan
+from scheduler.ledger.deadlines import deadlines
+from scheduler.plan import Plan
+
+POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
+        "organized_on": "1946-05-12", "local_approval": True,
+        "beneficiaries": ["Post 212 Scholarship Fund"]}
+ME_GAME: dict[str, Any] = {
+    "id": "holdem", "title": "Hold'em", "type": "tournament-game", "operators": ["post"],
+    "players": 80, "entry_fee": 100, "prize_share": 0.8, "start_time": "12:00", "hours": 10,
+    "fixed_dates": ["2027-03-13"]}
+
+
+def _plan() -> Plan:
+    # a title a spreadsheet would run as a formula: written with a leading '
+    mt = mt_large("deep", fixed_dates=["2027-03-06"], title="=deep stack")
+    return run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+
+
+def _rows(data: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+
+
+def test_deadlines_csv_hand_computed_dates() -> None:
+    rows = _rows(deadlines_csv(_plan()))
+    assert list(rows[0]) == DEADLINE_COLUMNS
+    got = [(r["date"], r["rule"], r["operator_id"], r["occurrence"], r["opens"]) for r in rows]
+    assert got == [
+        # ME: Sat 2027-03-13; 10 business days back: Fri 12, Thu 11, Wed 10, Tue 9, Mon 8,
+        # Fri 5, Thu 4, Wed 3, Tue 2, Mon 1 -> 2027-03-01; opens 90 days before: 2026-12-13
+        ("2027-03-01", "ME-APPLICATION-WINDOW", "post", "holdem#1", "2026-12-13"),
+        # MT: Sat 2027-03-06 - 5 days = Mon 2027-03-01 (same day: sorted by rule ID)
+        ("2027-03-01", "MT-NOTICE", "room-a", "deep#1", ""),
+        # per-tournament licence, period ending 2027-03-13: Mon 15 .. Fri 19 (5), Mon 22 ..
+        # Fri 26 (10) -> 2027-03-26
+        ("2027-03-26", "ME-REPORT", "post", "holdem#1", ""),
+    ]
+    assert [r["citation"] for r in rows] == ["16-633 CMR ch. 32 § 2", "MCA 23-5-317(1)(d)",
+                                             "16-633 CMR ch. 32 § 8"]
+    assert rows[1]["what"] == ("notify the department of =deep stack (deep#1), first day "
+                               "2027-03-06")  # mid-sentence: not a formula, no quote
+    assert rows[0]["license_id"] == rows[2]["license_id"] != ""
+
+
+def test_the_plan_folder_has_deadlines_csv_equal_to_tourney_deadlines(tmp_path: Path) -> None:
+    plan = _plan()
+    out = write_plan(plan, tmp_path / "plan")
+    data = (out / "deadlines.csv").read_bytes()
+    assert data == deadlines_csv(plan)
+    df = deadlines(out)  # the ledger's reading of the same folder, no ledger
+    ours = [(r["date"], r["rule"], r["operator_id"], r["what"], r["occurrence"],
+             r["license_id"], r["opens"]) for r in _rows(data)]
+    theirs = [(str(r["date"]), r["rule"], r["operator_id"], r["what"], r["occurrence"],
+               r["license_id"], "" if r["opens"] is None else str(r["opens"]))
+              for r in df.to_dict(orient="records")]
+    assert ours == theirs
+    assert write_plan(plan, tmp_path / "again").joinpath("deadlines.csv").read_bytes() == data
+
+
+def test_a_plan_without_deadlines_has_the_header_only() -> None:
+    # a small-stakes Montana tournament: no MT-NOTICE, no licence to file for
+    sc = load(operators=[mt_room("room-a")],
+              tournaments=[mt_large("small", type="small-stakes",
+                                    fixed_dates=["2027-03-06"])])
+    plan = run(sc)
+    assert deadlines_csv(plan) == (",".join(DEADLINE_COLUMNS) + "\n").encode()
+    assert "Nothing to file" in report_html(plan)
+
+
+def test_report_has_the_deadlines_table() -> None:
+    page = report_html(_plan())
+    section = page.split('<h2 id="deadlines">Deadlines</h2>')[1].split("<h2")[0]
+    assert section.count("<tr><td>") == 3
+    assert ("<tr><td>2027-03-01</td><td>MT-NOTICE, MCA 23-5-317(1)(d)</td><td>room-a</td>"
+            "<td>notify the department of =deep stack (deep#1), first day 2027-03-06</td>"
+            "<td>deep#1</td></tr>") in section
+    assert "2027-03-26</td><td>ME-REPORT, 16-633 CMR ch. 32 § 8" in section
+
+
+def test_tourney_deadlines_exits_1_when_something_is_overdue(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = write_plan(_plan(), tmp_path / "plan")
+    monkeypatch.chdir(tmp_path)  # no ./tourney-ledger.sqlite: nothing is marked done
+    monkeypatch.delenv("TOURNEY_LEDGER", raising=False)
+    # as of the due day 2027-03-01 itself: the ME application and the MT notice are due
+    r = CliRunner().invoke(app, ["deadlines", str(out), "--as-of", "2027-03-01"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines()[-1] == "3 due (no ledger: nothing marked done)"
+    # a day later both are overdue: exit 1 and one line on stderr
+    r = CliRunner().invoke(app, ["deadlines", str(out), "--as-of", "2027-03-02"])
+    assert r.exit_code == 1
+    assert r.stderr == ("tourney: 2 deadline(s) overdue, the first 2027-03-01 "
+                        "ME-APPLICATION-WINDOW (post); exit 1.\n")
+    assert r.stdout.splitlines()[-1].startswith("1 due, 2 overdue")
