@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read or written
     from openpyxl.worksheet.worksheet import Worksheet
 
 WEEKDAY_CHOICES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
