@@ -574,6 +574,16 @@ def _letter(index: int) -> str:
 
 
 # --------------------------------------------------------------------------- writing
+def set_cell(ws: Worksheet, row: int, column: int, value: Any) -> Any:
+    """Put ``value`` into the cell (1-based row and column) and return the cell; text
+    beginning with ``=`` stays text (openpyxl would write it as a formula, which a
+    spreadsheet would run)."""
+    cell = ws.cell(row=row, column=column, value=value)
+    if isinstance(value, str) and value.startswith("="):
+        cell.data_type = "s"
+    return cell
+
+
 _FORMATS = {"date": "yyyy-mm-dd", "time": "hh:mm", "money": '"$"#,##0.00',
             "share": "0%", "hours": "0.##"}
 
@@ -688,7 +698,7 @@ def _records_sheet(wb: Any, sheet: str, columns: Sequence[Column],
         for i, record in enumerate(records, start=2):
             value = _written(column, _get(record, column.path))
             if value is not None:
-                _style(ws.cell(row=i, column=j, value=value), column, value)
+                _style(set_cell(ws, i, j, value), column, value)
         for i in range(len(records) + 2, rows + 2):
             _style(ws.cell(row=i, column=j), column, None)
         _validation(ws, column, f"{_letter(j - 1)}2:{_letter(j - 1)}{rows + 1}")
@@ -734,7 +744,7 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     for i, column in enumerate(SETTINGS, start=2):
         ws.cell(row=i, column=1, value=column.header).font = bold
         value = _written(column, _get(data, column.path))
-        cell = ws.cell(row=i, column=2, value=value)
+        cell = set_cell(ws, i, 2, value)
         _style(cell, column, value)
         cell.comment = Comment(column.note, "tourney", width=320, height=140)
         ws.cell(row=i, column=3, value=column.note)
@@ -771,5 +781,10 @@ def pinned_xlsx(wb: Any, when: dt.datetime | None = None) -> bytes:
             pinned = zipfile.ZipInfo(info.filename, date_time=stamp.timetuple()[:6])
             pinned.compress_type = zipfile.ZIP_DEFLATED
             pinned.external_attr = 0o600 << 16
-            dst.writestr(pinned, src.read(info.filename))
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":  # openpyxl stamps "modified" when saving
+                body = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)",
+                              rb"\g<1>" + f"{stamp:%Y-%m-%dT%H:%M:%SZ}".encode() + rb"\g<2>",
+                              body)
+            dst.writestr(pinned, body)
     return out.getvalue()
