@@ -112,7 +112,8 @@ def _load(path: Path) -> Scenario:
 @_interruptible
 def solve(
     ctx: typer.Context,
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float | None, typer.Option(
         help="Wall-clock seconds per objective stage and part (default: none; results then "
@@ -314,7 +315,7 @@ def diff(
 @app.command()
 @_interruptible
 def check(
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file or .xlsx workbook.")],
     schedule: Annotated[Path, typer.Argument(
         help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
              "in a calendar application).")],
@@ -521,7 +522,8 @@ def template(
 @app.command(context_settings={"allow_extra_args": True})
 def sweep(
     ctx: typer.Context,
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (the base).")],
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (the base).")],
     vary: Annotated[Path, typer.Option(
         "--vary", help="YAML file of what-if variants: grid: {KEY: [VALUES]} (every "
                        "combination) and/or variants: [{name, set: {KEY: VALUE}}]; keys "
