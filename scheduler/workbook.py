@@ -44,7 +44,8 @@ class Column:
 
     ``kind`` says how a cell is written and read: ``text``, ``int``, ``count`` (int or
     ``all``), ``money`` (USD), ``share`` (a percentage, read as a fraction: 50 % → 0.5),
-    ``date``, ``time`` (HH:MM), ``hours``, ``bool``, ``choice`` (one of ``choices``),
+    ``date``, ``monthday`` (MM-DD), ``time`` (HH:MM), ``hours``, ``bool``, ``choice`` (one
+    of ``choices``),
     ``list`` (comma list, e.g. ``tue, thu``), ``days`` (comma list of dates and
     ``FIRST..LAST`` ranges), ``names`` (semicolon list of names), ``games`` (semicolon list
     ``tue 18:00-22:00``), ``years`` (comma list ``2027: 11``).
@@ -110,8 +111,9 @@ OPERATORS = (
        "tournaments on one calendar day (MAX-CONCURRENT)."),
     _c("live_tables", "int", "MT. Permitted live card tables (tables); >= 1 to hold any "
        "tournament: MT-PERMIT-PREREQ (MCA 23-5-317(1)(a), (2)(a))."),
-    _c("permit_year_start", "text", "MT. First day of the permit year as MM-DD, default 07-01 "
-       "(MT-PERMIT-YEAR, MCA 23-5-317(1)(a),(b)). Type it as text: '07-01."),
+    _c("permit_year_start", "monthday", "MT. First day of the permit year as MM-DD, default "
+       "07-01 (MT-PERMIT-YEAR, MCA 23-5-317(1)(a),(b)); a date cell's month and day are "
+       "read."),
     _c("late_hours_ordinance", "bool", "MT. TRUE when a local ordinance extends hours, so "
        "MT-PLAY-HOURS (ARM 23.16.1101, no play 2-8 a.m.) does not apply. Default FALSE."),
     _c("owns_premises", "bool", "ME. TRUE when the licensee owns the premises: up to 300 "
@@ -381,6 +383,8 @@ def cell_value(column: Column, value: Any) -> Any:
         return _share(value)
     if kind == "date" and isinstance(value, dt.datetime):
         return value.date()
+    if kind == "monthday" and isinstance(value, dt.date):  # a spreadsheet made 07-01 a date
+        return f"{value:%m-%d}"
     if kind == "hours":
         if isinstance(value, dt.time):
             return _hhmm(value.hour, value.minute)
@@ -585,7 +589,7 @@ def set_cell(ws: Worksheet, row: int, column: int, value: Any) -> Any:
 
 
 _FORMATS = {"date": "yyyy-mm-dd", "time": "hh:mm", "money": '"$"#,##0.00',
-            "share": "0%", "hours": "0.##"}
+            "share": "0%", "hours": "0.##", "monthday": "@"}
 
 
 def _written(column: Column, value: Any) -> Any:
@@ -678,7 +682,7 @@ def _validation(ws: Worksheet, column: Column, ref: str) -> None:
 
 def _style(cell: Any, column: Column, value: Any) -> None:
     fmt = _FORMATS.get(column.kind)
-    if fmt and not isinstance(value, str):
+    if fmt and (not isinstance(value, str) or fmt == "@"):
         cell.number_format = fmt
 
 
@@ -699,6 +703,8 @@ def _records_sheet(wb: Any, sheet: str, columns: Sequence[Column],
             value = _written(column, _get(record, column.path))
             if value is not None:
                 _style(set_cell(ws, i, j, value), column, value)
+            else:  # an empty cell of the example's rows gets the column's format too
+                _style(ws.cell(row=i, column=j), column, None)
         for i in range(len(records) + 2, rows + 2):
             _style(ws.cell(row=i, column=j), column, None)
         _validation(ws, column, f"{_letter(j - 1)}2:{_letter(j - 1)}{rows + 1}")

@@ -186,6 +186,18 @@ def test_percentages_are_read_as_shares(book: tuple[openpyxl.Workbook, Path]) ->
     assert load_scenario(_save(wb, path)).tournaments[1].charity_share == Decimal("0.55")
 
 
+def test_a_permit_year_start_made_a_date_by_the_spreadsheet(
+        book: tuple[openpyxl.Workbook, Path]) -> None:
+    wb, path = book
+    ops = wb["Operators"]
+    column = _column(ops, "permit_year_start")
+    assert ops.cell(row=2, column=column).number_format == "@"  # typed text stays text
+    ops.cell(row=2, column=column, value=dt.datetime(2027, 7, 1))  # "07-01" made a date
+    assert load_scenario(_save(wb, path)).operators[0].permit_year_start == "07-01"
+    ops.cell(row=2, column=column, value="10-01")
+    assert load_scenario(_save(wb, path)).operators[0].permit_year_start == "10-01"
+
+
 def test_history_names_operators_of_the_operators_sheet(
         book: tuple[openpyxl.Workbook, Path]) -> None:
     wb, path = book
