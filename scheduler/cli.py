@@ -112,7 +112,8 @@ def _load(path: Path) -> Scenario:
 @_interruptible
 def solve(
     ctx: typer.Context,
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (see docs/scenario.md).")],
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float | None, typer.Option(
         help="Wall-clock seconds per objective stage and part (default: none; results then "
@@ -336,7 +337,7 @@ def diff(
 @app.command()
 @_interruptible
 def check(
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file.")],
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file or .xlsx workbook.")],
     schedule: Annotated[Path | None, typer.Argument(
         help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
              "in a calendar application). Optional with --ledger.")] = None,
@@ -569,10 +570,44 @@ def generate(
                f"rooms, {kinds['maine']:,} Maine), {year}, seed {seed}.")
 
 
+@app.command()
+@_interruptible
+def template(
+    out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx; replaced if it "
+                                             "exists).")],
+    example: Annotated[str, typer.Option(
+        "--example", help="The example rows: montana (a card room) or maine (a Legion "
+                          "post).")] = "montana",
+) -> None:
+    """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
+    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options or not writable."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.atomic import shown, write_files
+    from scheduler.scenario import load_scenario
+    from scheduler.workbook import EXAMPLES
+
+    if example not in EXAMPLES:
+        _err(f"tourney: --example must be one of {', '.join(EXAMPLES)}, not {example!r}")
+        raise typer.Exit(2)
+    if out.suffix.lower() != ".xlsx":
+        _err(f"tourney: {out} does not end in .xlsx; tourney solve reads a workbook by its "
+             ".xlsx suffix")
+        raise typer.Exit(2)
+    data = load_scenario(EXAMPLES[example]).to_xlsx()
+    try:
+        write_files({out: data})
+    except OSError as exc:  # WriteRefused (a read-only folder) is an OSError too
+        _err(f"tourney: cannot write {out}: {exc.strerror or exc}. Nothing was written.")
+        raise typer.Exit(2) from None
+    typer.echo(f"Wrote {shown(out)}: the {example} example; fill in the sheets (each header's "
+               f"comment gives the unit and rule), then: tourney solve {shown(out)}")
+
+
 @app.command(context_settings={"allow_extra_args": True})
 def sweep(
     ctx: typer.Context,
-    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file (the base).")],
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (the base).")],
     vary: Annotated[Path, typer.Option(
         "--vary", help="YAML file of what-if variants: grid: {KEY: [VALUES]} (every "
                        "combination) and/or variants: [{name, set: {KEY: VALUE}}]; keys "

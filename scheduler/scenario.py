@@ -54,6 +54,7 @@ from scheduler.limits import (
     read_bounded,
 )
 from scheduler.text import control_character, describe_character, format_character
+from scheduler.workbook import WorkbookError, read_workbook, write_workbook
 
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
@@ -98,13 +99,17 @@ class InputProblem:
     value: Any
     rule: str
     message: str
-    line: int | None = None
+    line: int | str | None = None
+    """The 1-based line of a YAML file, or a workbook's cell (``"Tournaments!F7
+    (entry_fee)"``, shown in place of the field path)."""
 
     def render(self, file: str | None) -> str:
         where = file or "<scenario>"
+        shown = "" if self.value is _MISSING else f" = {_show(self.value)}"
+        if isinstance(self.line, str):  # a workbook: sheet, cell, column header
+            return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
         if self.line is not None:
             where += f":{self.line}"
-        shown = "" if self.value is _MISSING else f" = {_show(self.value)}"
         return f"{where}: {self.path}{shown}: {self.message} ({cite(self.rule)})"
 
 
@@ -661,6 +666,23 @@ class Scenario(_Model):
         return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
                          sort_keys=False, allow_unicode=True)
 
+    def to_xlsx(self) -> bytes:
+        """The scenario as an Excel workbook (the layout of ``tourney template``,
+        :func:`scheduler.workbook.write_workbook`) that :func:`load_scenario` reads back to an
+        equal Scenario; the same scenario gives byte-identical bytes."""
+        return write_workbook(self._plain_data())
+
+    @classmethod
+    def from_excel(cls, path: str | Path, *, today: dt.date | None = None) -> Scenario:
+        """The scenario of an Excel workbook (``.xlsx``, the layout of ``tourney template``),
+        validated as a YAML file is: :func:`load_scenario`. Raises :class:`ScenarioError`,
+        each problem naming the sheet, cell and column header (``Tournaments!F7
+        (entry_fee)``)."""
+        if not str(path).lower().endswith(".xlsx"):
+            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
+                                              "expected an Excel workbook (.xlsx)")], str(path))
+        return load_scenario(path, today=today)
+
     # ------------------------------------------------------------------ DataFrames, what-if
     @classmethod
     def from_frames(
@@ -899,7 +921,7 @@ def _model_in(ann: Any) -> type[BaseModel] | None:
 
 
 def _pydantic_problems(
-    err: ValidationError, data: Any, lines: Mapping[tuple[Any, ...], int]
+    err: ValidationError, data: Any, lines: Mapping[tuple[Any, ...], int | str]
 ) -> list[InputProblem]:
     problems = []
     errors = err.errors()
@@ -950,7 +972,9 @@ def load_scenario(
 ) -> Scenario:
     """Load and validate a scenario.
 
-    ``source`` is a path to a YAML file or an already-parsed mapping. ``notice_from``
+    ``source`` is a path to a YAML file, an Excel workbook (``.xlsx``, the layout of
+    ``tourney template``, read by :func:`scheduler.workbook.read_workbook`: its problems
+    name the sheet, cell and column header) or an already-parsed mapping. ``notice_from``
     defaults to ``today`` (the current date when not given).
 
     Raises :class:`ScenarioError` listing every problem found: YAML syntax, unknown keys
@@ -958,9 +982,17 @@ def load_scenario(
     ``SCENARIO``), and every *input* rule of RULES.md (``MT-ENTRY-CAP``, ``ME-PLAYER-CAP``, …).
     """
     file: str | None = None
-    lines: dict[tuple[Any, ...], int] = {}
+    lines: Mapping[tuple[Any, ...], int | str] = {}
     if isinstance(source, Mapping):
         data: Any = dict(source)
+    elif str(source).lower().endswith(".xlsx"):  # a workbook: cells in place of lines
+        file = str(source)
+        try:
+            data, lines = read_workbook(read_bounded(source))
+        except (LimitError, WorkbookError) as exc:
+            found = exc.problems if isinstance(exc, WorkbookError) else [("<file>", str(exc))]
+            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO", msg, cell)
+                                 for cell, msg in found], file) from None
     else:
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(
@@ -1056,7 +1088,8 @@ class _LazyLines(dict[tuple[Any, ...], int]):
         return super().get(key, default)
 
 
-def _nearest_line(lines: Mapping[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:
+def _nearest_line(lines: Mapping[tuple[Any, ...], int | str],
+                  loc: tuple[Any, ...]) -> int | str | None:
     for k in range(len(loc), -1, -1):
         if loc[:k] in lines:
             return lines[loc[:k]]

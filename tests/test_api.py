@@ -323,6 +323,7 @@ def test_to_ics_and_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     out = plan.write(tmp_path / "plan")
     assert sorted(p.name for p in out.iterdir()) == [
         ".tourney-plan", "calendar.ics", "calendars", "deadlines.csv", "licenses.csv",
+        "plan.xlsx",
         "schedule.csv", "summary.txt", "unscheduled.csv"]
     assert (out / "summary.txt").read_text(encoding="utf-8") == plan.summary()
 

@@ -21,6 +21,7 @@ from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import fingerprint, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
+from scheduler.export.xlsx import plan_xlsx
 from scheduler.plan import Plan
 from scheduler.replan import previous_dtstamp
 from scheduler.uid import LINEAGE_PROPERTY
@@ -86,6 +87,8 @@ def replaced_events(folder: str | Path, lineage: str
     return out, previous_dtstamp(folder)
 
 
+XLSX_FILE = "plan.xlsx"
+"""The plan as a workbook (:func:`scheduler.export.xlsx.plan_xlsx`), in every plan folder."""
 REPORT_FILE = "report.html"
 """The report page ``tourney solve --report`` adds to a plan folder."""
 
@@ -100,6 +103,7 @@ def plan_files(plan: Plan, *, report: bool = False,
     files.update(calendars)
     files["summary.txt"] = summary_text(plan).encode("utf-8")
     files[DEADLINES_FILE] = deadlines_csv(plan)
+    files[XLSX_FILE] = plan_xlsx(plan, source_date_epoch())
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
         sub = plan_files(alt)
@@ -120,7 +124,8 @@ ALTERNATIVE = "alternative-"
 """``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
 
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
-                          "calendars", "summary.txt", DEADLINES_FILE, REPORT_FILE})
+                          "calendars", "summary.txt", DEADLINES_FILE, REPORT_FILE,
+                          XLSX_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
 

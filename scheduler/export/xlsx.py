@@ -1,0 +1,161 @@
+"""plan.xlsx: a plan as a workbook to print and filter (issue #14).
+
+Sheets *Schedule* (schedule.csv's rows), *Licences* (licenses.csv), *Deadlines* (what to file
+by when: MT-NOTICE per operator and occurrence; ME-APPLICATION-WINDOW and ME-REPORT per Maine
+licence, from the functions of :mod:`scheduler.timing` the calendars use), *Not placed*
+(unscheduled.csv) and *Limits* (:meth:`scheduler.plan.Plan.usage`). Dates are Excel dates,
+times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
+sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
+fitting the page width. Deterministic: the same plan gives byte-identical bytes
+(:func:`scheduler.workbook.pinned_xlsx`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+
+from constraints.catalogue import cite
+from scheduler.export.ical import ME_LICENCE_KINDS
+from scheduler.plan import Plan
+from scheduler.timing import application_window, report_due, report_periods
+from scheduler.workbook import pinned_xlsx, set_cell
+
+DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
+
+_Col = tuple[str, str, int]
+"""(header, number format or "", width in characters)."""
+
+SCHEDULE = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operator_id", "", 16),
+            ("jurisdiction", "", 8), ("type", "", 18), ("charitable", "", 10),
+            ("title", "", 34), ("start", DATETIME, 17), ("end", DATETIME, 17),
+            ("time_zone", "", 17), ("first_day", DATE, 11), ("last_day", DATE, 11),
+            ("notice_due", DATE, 11), ("permit_year", DATE, 11), ("counted", "", 9),
+            ("players", "0", 9), ("license_id", "", 24)]
+LICENCES = [("license_id", "", 24), ("operator_id", "", 16), ("jurisdiction", "", 8),
+            ("kind", "", 22), ("tier", "", 9), ("valid_from", DATE, 11), ("valid_to", DATE, 11),
+            ("fee_usd", USD, 10), ("covers", "", 60)]
+DEADLINES = [("due", DATE, 11), ("deadline", "", 34), ("rule", "", 40), ("operator_id", "", 16),
+             ("for", "", 34), ("first_day", DATE, 11)]
+NOT_PLACED = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operators", "", 22),
+              ("required", "", 9), ("reason", "", 90), ("rule_ids", "", 30)]
+LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 12),
+          ("period_end", DATE, 12), ("used", "0", 7), ("limit", "0", 7), ("charitable", "0", 10)]
+
+
+def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
+    """What to file by when, sorted by due day: ``(due, deadline, rule, operator_id, for,
+    first_day)``.
+
+    - MT-NOTICE (MCA 23-5-317(1)(d),(f)): each operator of a placed large-stakes occurrence
+      notifies the department by ``Row.notice_due`` (5 days before the first day);
+    - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): per Maine licence, the application
+      window's opening and due days before the first day it covers
+      (:func:`scheduler.timing.application_window`, opening at ``notice_from`` at the
+      earliest);
+    - ME-REPORT (16-633 CMR ch. 32 § 8): the disposition-of-funds report of each licensed period
+      (each month of an annual licence), 10 Maine business days after it ends.
+    """
+    out: list[tuple[Any, ...]] = []
+    for r in plan.rows:
+        if r.jurisdiction == "MT" and r.notice_due is not None:
+            out.append((r.notice_due, "Notice to the Montana Gambling Control Division",
+                        cite("MT-NOTICE"), r.operator_id, f"{r.title} ({r.ref})", r.first_day))
+    for lic in plan.license_list:
+        if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+            continue
+        covered = [r for ref in lic.covers for r in plan.rows_of_occurrence(ref)
+                   if r.operator_id == lic.operator_id] or \
+            [r for ref in lic.covers for r in plan.rows_of_occurrence(ref)]
+        first = min((r.first_day for r in covered), default=lic.valid_from)
+        opens, due = application_window(first, plan.scenario.notice_from)
+        what = f"licence {lic.license_id}"
+        out.append((opens, "Maine licence application window opens",
+                    cite("ME-APPLICATION-WINDOW"), lic.operator_id, what, first))
+        out.append((due, "Maine licence application due", cite("ME-APPLICATION-WINDOW"),
+                    lic.operator_id, what, first))
+        for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
+            out.append((report_due(end), f"Disposition-of-funds report (period ending "
+                        f"{end.isoformat()})", cite("ME-REPORT"), lic.operator_id, what, first))
+    return sorted(out, key=lambda d: (d[0], d[3], d[4], d[1]))
+
+
+def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
+           rows: Sequence[Sequence[Any]]) -> None:
+    ws = wb.create_sheet(title)
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDEBF7")
+    for j, (head, _, width) in enumerate(columns, start=1):
+        cell = ws.cell(row=1, column=j, value=head)
+        cell.font, cell.fill = bold, fill
+        ws.column_dimensions[cell.column_letter].width = width
+    for i, row in enumerate(rows, start=2):
+        for j, ((_, fmt, _), value) in enumerate(zip(columns, row, strict=True), start=1):
+            cell = set_cell(ws, i, j, value)
+            if fmt and value is not None and value != "":
+                cell.number_format = fmt
+            if isinstance(value, str) and len(value) > 60:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+    last = ws.cell(row=max(1, len(rows) + 1), column=len(columns)).coordinate
+    ws.auto_filter.ref = f"A1:{last}"
+    ws.freeze_panes = "A2"
+    ws.print_title_rows = "1:1"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+
+def _local(t: dt.datetime) -> dt.datetime:
+    """An aware local time as the naive wall-clock time a spreadsheet shows."""
+    return t.replace(tzinfo=None)
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
+    """plan.xlsx: the plan's Schedule, Licences, Deadlines, Not placed and Limits sheets.
+
+    Parameters
+    ----------
+    plan
+        The solved plan.
+    when
+        The document's created/modified time (SOURCE_DATE_EPOCH's when set); default a fixed
+        date, so the same plan gives byte-identical bytes.
+
+    Returns
+    -------
+    bytes
+        The .xlsx file. Dates are dates, ``start``/``end`` local date-times (zone in
+        ``time_zone``), ``fee_usd`` USD; empty cells where schedule.csv has empty fields.
+    """
+    wb = Workbook()
+    default = wb.active
+    if default is not None:
+        wb.remove(default)
+    schedule = [(r.tournament_id, r.occurrence, r.operator_id, r.jurisdiction, r.type,
+                 _yes(r.charitable), r.title, _local(r.start), _local(r.end),
+                 str(getattr(r.start.tzinfo, "key", r.start.tzinfo)), r.first_day, r.last_day,
+                 r.notice_due, r.permit_year, _yes(r.counted), r.players, r.license_id)
+                for r in plan.rows]
+    _sheet(wb, "Schedule", SCHEDULE, schedule)
+    licences = [(lic.license_id, lic.operator_id, lic.jurisdiction, lic.kind, lic.tier,
+                 lic.valid_from, lic.valid_to, lic.fee_usd, " ".join(lic.covers))
+                for lic in plan.license_list]
+    _sheet(wb, "Licences", LICENCES, licences)
+    _sheet(wb, "Deadlines", DEADLINES, deadline_rows(plan))
+    missing = [(u.tournament_id, u.occurrence, " ".join(u.operators), _yes(u.required),
+                u.reason, " ".join(u.rule_ids)) for u in plan.unscheduled_list]
+    _sheet(wb, "Not placed", NOT_PLACED, missing)
+    usage: list[dict[Any, Any]] = plan.usage().to_dict("records")
+    limits = [(str(u["operator_id"]), str(u["rule_id"]), u["period_start"].date(),
+               u["period_end"].date(), int(u["used"]), int(u["limit"]), int(u["charitable"]))
+              for u in usage]
+    _sheet(wb, "Limits", LIMITS, limits)
+    return pinned_xlsx(wb, when)
