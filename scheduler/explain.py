@@ -103,8 +103,8 @@ def _literals(ct: ConstraintProto) -> list[int]:
 
 def _family_text(rid: str, scope: str, texts: list[str]) -> str:
     """One line for a family's instances: the common words around the one that varies
-    (``room holds at most one small-stakes tournament on 2027-01-01..2028-12-31 (each of
-    731)``), else the rule's summary and the count."""
+    (``room holds at most one small-stakes tournament on each of 2027-01-01..2028-12-31
+    (731 limits)``), else the rule's summary and the count."""
     if len(texts) == 1:
         return texts[0]
     words = [t.split(" ") for t in texts]
@@ -119,7 +119,7 @@ def _family_text(rid: str, scope: str, texts: list[str]) -> str:
     if pre and all(len(m) == 1 for m in mids):
         seen = list(dict.fromkeys(m[0] for m in mids))
         shown = (", ".join(seen) if len(seen) <= 3
-                 else f"{seen[0]}..{seen[-1]} (each of {len(seen)})")
+                 else f"each of {seen[0]}..{seen[-1]} ({len(seen)} limits)")
         return " ".join([*words[0][:pre], shown, *words[0][len(words[0]) - suf:]])
     who = "" if scope == "*" else f" of {scope}"
     return f"{CATALOGUE[rid].summary} ({len(texts)} limits{who})"
