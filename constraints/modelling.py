@@ -175,10 +175,11 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
     Returns
     -------
     Overfull | None
-        The first such S found (the whole set, then each tournament with those whose periods
-        lie within its own), shrunk until dropping any one tournament breaks the count; the
-        periods of the whole horizon when the count holds over them, else the usable ones
-        and the exclusions that take the others away. Deterministic.
+        The first such S found (the whole set, then, for each distinct set of periods a
+        tournament can use, the tournaments whose periods lie within it), shrunk until
+        dropping any one tournament breaks the count; the periods of the whole horizon when
+        the count holds over them, else the usable ones and the exclusions that take the
+        others away. Deterministic.
     """
     tids = sorted(demand)
     usable: dict[str, set[Any]] = {}
@@ -201,7 +202,10 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
     def holds(group: list[str], of: dict[str, set[Any]]) -> bool:
         return sum(demand[t] for t in group) > per_slot * len(union(of, group))
 
-    for group in [tids, *([u for u in tids if usable[u] <= usable[t]] for t in tids)]:
+    # the whole set, then per distinct set of periods (at most 64, in first-seen order) the
+    # tournaments whose periods lie within it
+    shapes = list(dict.fromkeys(frozenset(usable[t]) for t in tids))[:64]
+    for group in [tids, *([u for u in tids if usable[u] <= shape] for shape in shapes)]:
         if not group or not holds(group, usable):
             continue
         of = every if holds(group, every) else usable
