@@ -10,6 +10,9 @@ A rule contributes any of:
   solver (the independent second reading of the clause);
 - ``actuals(held)`` → violations in what was actually held, filed and reported, as the
   ledger records it (:class:`Actuals`; ``tourney check --ledger``).
+- ``certificate(ctx, tournament_ids)`` → counting arguments (:class:`Certificate`) that the
+  ``required`` occurrences of those tournaments cannot all be placed under the rule: the
+  first answer of the conflict explanation (``scheduler.explain``), before any search.
 """
 
 from __future__ import annotations
@@ -172,6 +175,30 @@ CheckActuals = Callable[[Actuals], Iterable[Violation]]
 
 
 @dataclass(frozen=True)
+class Certificate:
+    """A counting argument that some ``required`` occurrences cannot all be placed: more
+    required than one rule's limit allows in a period (e.g. 800 small-stakes tournaments at
+    most one a day in 731 days, MT-SMALL-DAILY). Claimed only when the arithmetic proves it.
+    """
+
+    rule: str
+    """The rule ID of the limit (e.g. ``MT-SMALL-DAILY``)."""
+    operator_id: str
+    """Whose limit it is: the conflict holds that operator's constraints of ``rule``."""
+    tournaments: tuple[str, ...]
+    """The tournaments whose ``required`` occurrences are counted (ids, sorted)."""
+    excluded: tuple[tuple[str, str], ...]
+    """(tournament id, rule ID) exclusions of first days the count relies on: the days or
+    periods other rules (WINDOW, MT-NOTICE, ...) take away; empty when the count holds over
+    the whole horizon."""
+    text: str
+    """The argument in words, with its numbers and the rule ID."""
+
+
+Certify = Callable[[ModelContext, frozenset[str]], Iterable[Certificate]]
+
+
+@dataclass(frozen=True)
 class Rule:
     """A rule of RULES.md (or a scenario request) and what it contributes."""
 
@@ -185,6 +212,10 @@ class Rule:
     rejects before the day's timing is computed (``allows`` must reject that day too)."""
     actuals: CheckActuals | None = None
     """The rule read against what was actually held (:class:`Actuals`), in plain Python."""
+    certificate: Certify | None = None
+    """Counting arguments over the explain-mode model (every day a candidate, ``rejected``
+    telling the excluded days) for the tournaments given whose ``required`` occurrences
+    cannot all fit under this rule (see :class:`Certificate`)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:
@@ -204,6 +235,14 @@ def usd(x: Decimal | int | float) -> str:
 def day_span(first: dt.date, last: dt.date) -> str:
     """``2027-06-30`` for one day, ``2027-06-30..2027-07-02`` for several (inclusive)."""
     return first.isoformat() if first == last else f"{first}..{last}"
+
+
+def counted_sum(values: list[int]) -> str:
+    """How a certificate's required total is made up: ``4 × 200`` when equal, else
+    ``200 + 150`` (at most 6 terms), else ``7 tournaments``."""
+    if len(set(values)) == 1:
+        return f"{len(values)} × {values[0]}" if len(values) > 1 else str(values[0])
+    return " + ".join(map(str, values)) if len(values) <= 6 else f"{len(values)} tournaments"
 
 
 def licence_row_violation(rule: str, lic: License, message: str,

@@ -19,10 +19,12 @@ from ortools.sat.python import cp_model
 from constraints.base import (
     Actuals,
     Audit,
+    Certificate,
     License,
     Placed,
     Rule,
     Violation,
+    counted_sum,
     day_span,
     licence_row_violation,
     usd,
@@ -32,6 +34,7 @@ from constraints.modelling import (
     ModelContext,
     covers_occurrence,
     covers_period,
+    overfull,
     sum_by,
 )
 from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
@@ -461,7 +464,35 @@ def _check_monthly(a: Audit) -> Iterator[Violation]:
                                 f"{a.scenario.settings.month_rule})")
 
 
-ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly)
+def _certify_monthly(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
+    """Per organization: the licensed games required of the tournaments ``tids`` against
+    2 times the calendar months they can be counted in (ME-MONTHLY-LIMIT,
+    17 M.R.S. § 1836(4)): every game counts in at least one of those months."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "ME":
+            continue
+        demand = {t.id: t.required for t in sc.tournaments
+                  if t.id in tids and op.id in t.operators and _licensed(t) and t.required}
+        found = (overfull(ctx, demand, lambda c: counted_months(sc, c.timing), MONTHLY_LIMIT)
+                 if demand else None)
+        if found is None:
+            continue
+        months = [f"{y}-{m:02d}" for y, m in found.slots]
+        shown = ", ".join(months) if len(months) <= 3 else f"{months[0]}..{months[-1]}"
+        where = "in the horizon" if found.whole_horizon else "they can be held in"
+        yield Certificate(
+            "ME-MONTHLY-LIMIT", op.id, found.tournaments, found.excluded,
+            f"{found.required} required games of {op.name}"
+            + (f" ({counted_sum([demand[t] for t in found.tournaments])})"
+               if len(found.tournaments) > 1 else "") + ", at most "
+            f"{MONTHLY_LIMIT} a month (ME-MONTHLY-LIMIT, month_rule: "
+            f"{sc.settings.month_rule}), {len(months)} month(s) {where} ({shown}): at least "
+            f"{found.required - MONTHLY_LIMIT * len(months)} cannot be placed")
+
+
+ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly,
+                  certificate=_certify_monthly)
 
 
 # ------------------------------------------------------------------ ME-SUPER-CRIBBAGE

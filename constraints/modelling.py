@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -132,3 +133,92 @@ def sum_by(
         for k in keys(c):
             out[k].append(v)
     return out
+
+
+@dataclass(frozen=True)
+class Overfull:
+    """What :func:`overfull` found: more required occurrences than a per-period limit lets
+    into the periods they can use."""
+
+    tournaments: tuple[str, ...]
+    """The tournaments counted (ids, sorted); dropping any one breaks the count."""
+    required: int
+    """Their ``required`` occurrences together."""
+    slots: tuple[Any, ...]
+    """The periods (days, months, ...) they can use, sorted."""
+    whole_horizon: bool
+    """True: ``slots`` are every period the horizon offers them (no exclusion relied on)."""
+    excluded: tuple[tuple[str, str], ...]
+    """(tournament id, rule ID) exclusions that take the other periods away (empty when
+    ``whole_horizon``)."""
+
+
+def overfull(ctx: ModelContext, demand: dict[str, int],
+             slots: Callable[[Candidate], Iterable[Any]], per_slot: int) -> Overfull | None:
+    """A pigeonhole argument for certificates (``Rule.certificate``): a set S of tournaments
+    whose required occurrences exceed ``per_slot`` times the number of periods they can use,
+    sum(demand[t] for t in S) > per_slot * |slots of S|; None when there is none.
+
+    Parameters
+    ----------
+    ctx
+        The model's context; a candidate day of a tournament is usable unless
+        ``ctx.rejected`` lists it (in explain mode every day is a candidate).
+    demand
+        Tournament id -> occurrences required (``required``), each > 0.
+    slots
+        The periods an occurrence starting on a candidate counts in (e.g. its first day for
+        MT-SMALL-DAILY, the months it touches for ME-MONTHLY-LIMIT); each must be sortable.
+    per_slot
+        The limit per period (1 a day, 2 a month).
+
+    Returns
+    -------
+    Overfull | None
+        The first such S found (the whole set, then, for each distinct set of periods a
+        tournament can use, the tournaments whose periods lie within it), shrunk until
+        dropping any one tournament breaks the count; the periods of the whole horizon when
+        the count holds over them, else the usable ones and the exclusions that take the
+        others away. Deterministic.
+    """
+    tids = sorted(demand)
+    usable: dict[str, set[Any]] = {}
+    every: dict[str, set[Any]] = {}
+    for tid in tids:
+        rej = ctx.rejected[tid]
+        usable[tid], every[tid] = set(), set()
+        for c in ctx.candidates.get(tid, []):
+            s = set(slots(c))
+            every[tid] |= s
+            if c.first_day not in rej:
+                usable[tid] |= s
+
+    def union(of: dict[str, set[Any]], group: list[str]) -> set[Any]:
+        out: set[Any] = set()
+        for t in group:
+            out |= of[t]
+        return out
+
+    def holds(group: list[str], of: dict[str, set[Any]]) -> bool:
+        return sum(demand[t] for t in group) > per_slot * len(union(of, group))
+
+    # the whole set, then per distinct set of periods (at most 64, in first-seen order) the
+    # tournaments whose periods lie within it
+    shapes = list(dict.fromkeys(frozenset(usable[t]) for t in tids))[:64]
+    for group in [tids, *([u for u in tids if usable[u] <= shape] for shape in shapes)]:
+        if not group or not holds(group, usable):
+            continue
+        of = every if holds(group, every) else usable
+        for t in list(group):
+            if len(group) > 1 and holds([u for u in group if u != t], of):
+                group = [u for u in group if u != t]
+        used = union(of, group)
+        excluded: set[tuple[str, str]] = set()
+        if of is usable:
+            for t in group:
+                for c in ctx.candidates.get(t, []):
+                    if not set(slots(c)) <= used:
+                        excluded.update((t, rid) for rid in ctx.rejected[t].get(c.first_day, ()))
+        return Overfull(tuple(group), sum(demand[t] for t in group), tuple(sorted(used)),
+                        of is every, tuple(sorted(excluded)))
+    return None

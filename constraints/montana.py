@@ -17,15 +17,17 @@ from ortools.sat.python import cp_model
 from constraints.base import (
     Actuals,
     Audit,
+    Certificate,
     License,
     Placed,
     Rule,
     Violation,
+    counted_sum,
     day_span,
     licence_row_violation,
     usd,
 )
-from constraints.modelling import LicenseOption, ModelContext, covers_period, sum_by
+from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
 from scheduler.scenario import HeldBefore, Operator, Scenario, TermProblem, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
 
@@ -527,8 +529,55 @@ def _held_large_limit(a: Actuals) -> Iterator[Violation]:
                     f"{py} permit year on {x.first_day} ({ref}){why}; at most {LARGE_LIMIT}")
 
 
+def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
+    """Per operator and permit year: the counted large-stakes occurrences required of the
+    tournaments ``tids`` that can start only in that permit year, against 16 less the counted
+    ones held before the plan (N + hl + max(0, C + hc - 3) > 16, as the encoding counts; the
+    first 3 charitable ones are not counted, MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        req = [t for t in sc.tournaments
+               if t.id in tids and op.id in t.operators and t.is_large and t.required]
+        usable = {t.id: {op.permit_year_of(c.first_day) for c in ctx.candidates.get(t.id, [])
+                         if c.first_day not in ctx.rejected[t.id]} for t in req}
+        for py in sorted(set().union(*usable.values())):
+            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
+            free_left = max(0, CHARITY_LIMIT - hc)
+
+            def counted(group: list[Tournament], free_left: int = free_left) -> int:
+                non = sum(t.required for t in group if not t.charitable)
+                return non + max(0, sum(t.required for t in group if t.charitable) - free_left)
+
+            group = [t for t in req if usable[t.id] == {py}]
+            if counted(group) <= allowed:
+                continue
+            for t in list(group):
+                if len(group) > 1 and counted([u for u in group if u is not t]) > allowed:
+                    group = [u for u in group if u is not t]
+            excluded = sorted({(t.id, rid) for t in group for c in ctx.candidates.get(t.id, [])
+                               if op.permit_year_of(c.first_day) != py
+                               for rid in ctx.rejected[t.id].get(c.first_day, ())})
+            held = (f"; {LARGE_LIMIT - allowed} counted ones held before the plan"
+                    if allowed < LARGE_LIMIT else "")
+            free = (f"; the first {CHARITY_LIMIT} charitable ones are not counted "
+                    f"(MT-CHARITY-LIMIT)" + (f", {hc} of them held before the plan" if hc
+                                             else "")
+                    if any(t.charitable for t in group) else "")
+            yield Certificate(
+                "MT-LARGE-LIMIT", op.id, tuple(sorted(t.id for t in group)), tuple(excluded),
+                f"{counted(group)} required, {max(allowed, 0)} allowed: counted large-stakes "
+                f"tournaments of {op.name} in the {py} permit year ("
+                + (f"{counted_sum([t.required for t in sorted(group, key=lambda t: t.id)])}; "
+                   if len(group) > 1 else "")
+                + f"MT-LARGE-LIMIT: at most {LARGE_LIMIT} a permit year{held}{free})")
+
+
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
-                      check=_check_large_limit, actuals=_held_large_limit)
+                      check=_check_large_limit, actuals=_held_large_limit,
+                      certificate=_certify_large_limit)
 MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT")
 """MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
 :func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it."""
@@ -568,7 +617,31 @@ def _check_small_daily(a: Audit) -> Iterator[Violation]:
                                 f"on {d} ({', '.join(refs)}); at most one a day")
 
 
-MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", encode=_encode_small_daily, check=_check_small_daily)
+def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
+    """Per operator: the small-stakes occurrences required of the tournaments ``tids``
+    against the days they can start, at most one a day (MT-SMALL-DAILY,
+    MCA 23-5-317(2)(a)): a count over days, the model's own limit summed."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        demand = {t.id: t.required for t in sc.tournaments
+                  if t.id in tids and op.id in t.operators and t.is_small and t.required}
+        found = overfull(ctx, demand, lambda c: [c.first_day], 1) if demand else None
+        if found is None:
+            continue
+        n = len(found.slots)
+        days = (f"{n} days in the horizon" if found.whole_horizon
+                else f"{n} days they can start")
+        yield Certificate(
+            "MT-SMALL-DAILY", op.id, found.tournaments, found.excluded,
+            f"{found.required} required small-stakes tournaments at {op.name}"
+            + (f" ({counted_sum([demand[t] for t in found.tournaments])})"
+               if len(found.tournaments) > 1 else "") + ", at most one a day "
+            f"(MT-SMALL-DAILY), {days} ({day_span(found.slots[0], found.slots[-1])}): at "
+            f"least {found.required - n} cannot be placed")
+
+
+MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", encode=_encode_small_daily, check=_check_small_daily,
+                      certificate=_certify_small_daily)
 
 
 # ------------------------------------------------------------------ MT-PERMIT-FEES

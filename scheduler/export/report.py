@@ -228,7 +228,10 @@ def _unscheduled(plan: Plan) -> str:
                     f"<td>{_e(' '.join(u.rule_ids))}</td></tr>")
     out = "<table>" + head + "\n" + "\n".join(rows) + "</table>"
     for k, conflict in enumerate(plan.conflicts, start=1):
-        out += (f"<p>Conflict {k}: these cannot all hold:</p><ul>"
+        cert = getattr(conflict, "certificate", None)
+        out += (f"<p>Conflict {k}: these cannot all hold"
+                + ("" if getattr(conflict, "minimal", True) else " (not proven minimal)")
+                + (f", because {_e(cert)}" if cert else "") + ":</p><ul>"
                 + "".join(f"<li>{_e(m.render())}</li>" for m in conflict) + "</ul>")
     return out
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT
-from scheduler.plan import Plan
+from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
 
 
@@ -51,14 +51,29 @@ def summary_text(plan: Plan) -> str:
     required = [u for u in plan.unscheduled_list if u.required]
     if required:
         lines.append("Required occurrences that cannot be placed:")
+        # a run of one tournament's occurrences with the same reason is one line
+        runs: list[list[Unscheduled]] = []
         for u in required:
-            lines.append(f"  {u.tournament_id}#{u.occurrence}: {u.reason}")
+            last = runs[-1][-1] if runs else None
+            if (last is not None and (last.tournament_id, last.reason, last.occurrence + 1)
+                    == (u.tournament_id, u.reason, u.occurrence)):
+                runs[-1].append(u)
+            else:
+                runs.append([u])
+        for run in runs:
+            u = run[0]
+            lines.append(f"  {u.tournament_id}#{u.occurrence}: {u.reason}" if len(run) == 1
+                         else f"  {u.tournament_id}#{u.occurrence}..#{run[-1].occurrence} "
+                              f"({len(run)} occurrences): {u.reason}")
         for k, conflict in enumerate(plan.conflicts, start=1):
             lines.append(f"Conflict {k}: these cannot all hold " + (
                 "(a minimal set: drop any one and the rest fit):"
                 if getattr(conflict, "minimal", True) else
-                "(the search ran out of time: the set may hold more than is needed; "
-                "try a longer --time-limit):"))
+                "(not proven minimal: the explanation's search budget ran out, so the set "
+                "may hold more than is needed):"))
+            certificate = getattr(conflict, "certificate", None)
+            if certificate:
+                lines.append(f"  because {certificate}")
             lines.extend(f"  - {m.render()}" for m in conflict)
     elif plan.unscheduled_list:
         by_t = Counter(u.tournament_id for u in plan.unscheduled_list)
