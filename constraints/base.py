@@ -113,6 +113,9 @@ Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
 AllowsDay = Callable[["Scenario", "Tournament", dt.date], bool]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
+Checklist = Callable[["Scenario", "Tournament"], "str | None"]
+"""A *list*-kind rule's obligation for one tournament: one sentence ending with ``(RULE-ID,
+citation).``, or None when the rule does not apply to it."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,9 @@ class Rule:
     allows_day: AllowsDay | None = None
     """A cheaper test than ``allows`` that needs only the first day: the model skips a day it
     rejects before the day's timing is computed (``allows`` must reject that day too)."""
+    checklist: Checklist | None = None
+    """A *list*-kind rule (an obligation the scheduler cannot enforce): its sentence for a
+    tournament it applies to, printed with each event (:func:`duty`)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:
@@ -146,6 +152,25 @@ def usd(x: Decimal | int | float) -> str:
 def day_span(first: dt.date, last: dt.date) -> str:
     """``2027-06-30`` for one day, ``2027-06-30..2027-07-02`` for several (inclusive)."""
     return first.isoformat() if first == last else f"{first}..{last}"
+
+
+def day_text(d: dt.date) -> str:
+    """``Fri 2027-06-04``: a day as the calendars' and checklists' texts show it."""
+    return f"{d:%a} {d.isoformat()}"
+
+
+def duty(rule_id: str, sentence: str,
+         applies: Callable[[Scenario, Tournament], bool]) -> Checklist:
+    """The :attr:`Rule.checklist` of the *list*-kind rule ``rule_id``: ``sentence`` (no final
+    full stop) with ``(RULE-ID, citation).`` for every tournament ``applies`` to, else None.
+    Raises AssertionError when ``rule_id`` is not a *list*-kind rule of the catalogue."""
+    assert RULES[rule_id].kind == "list", rule_id
+    text = f"{sentence} ({cite(rule_id)})."
+
+    def checklist(scenario: Scenario, tournament: Tournament) -> str | None:
+        return text if applies(scenario, tournament) else None
+
+    return checklist
 
 
 def licence_row_violation(rule: str, lic: License, message: str,
