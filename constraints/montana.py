@@ -238,7 +238,7 @@ MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice)
 
 
 def notice_deadline(who: str, title: str, first_day: dt.date) -> tuple[dt.date, str]:
-    """MT-NOTICE, MCA 23-5-317(1)(e), as a deadline: the day the notice of a large-stakes
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the day the notice of a large-stakes
     tournament is due (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days
     before ``first_day``) and the sentence that says so, for operator ``who`` (a name) and
     tournament ``title``."""
@@ -251,7 +251,7 @@ def notice_deadline(who: str, title: str, first_day: dt.date) -> tuple[dt.date, 
 
 def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
-    23-5-317(1)(e))``, ``due`` the notice day (:func:`notice_deadline`)."""
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_deadline`)."""
     return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
 
 

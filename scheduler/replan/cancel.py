@@ -84,7 +84,7 @@ def dropped(scenario: Scenario, cancelled: Iterable[Cancelled],
     """The announced occurrences the new plan drops (``cancelled``, from
     :func:`scheduler.replan.assign.assign`), each with its UID and SEQUENCE + 1 (RFC 5545
     §3.8.1.11), so subscribed calendars remove it. A Montana large-stakes one takes its
-    MT-NOTICE deadline of each operator with it (MCA 23-5-317(1)(e); the day from
+    MT-NOTICE deadline of each operator with it (MCA 23-5-317(1)(d); the day from
     :func:`scheduler.timing.notice_due`). A timed (Maine) game is cancelled as a timed event,
     an all-day (Montana) one as an all-day event, as each was published. Nights announced
     only inside a weekly series are left to :func:`dropped_series`."""
