@@ -196,6 +196,9 @@ class Certificate:
 
 
 Certify = Callable[[ModelContext, frozenset[str]], Iterable[Certificate]]
+Checklist = Callable[["Scenario", "Tournament"], "str | None"]
+"""A *list*-kind rule's obligation for one tournament: one sentence ending with ``(RULE-ID,
+citation).``, or None when the rule does not apply to it."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +219,9 @@ class Rule:
     """Counting arguments over the explain-mode model (every day a candidate, ``rejected``
     telling the excluded days) for the tournaments given whose ``required`` occurrences
     cannot all fit under this rule (see :class:`Certificate`)."""
+    checklist: Checklist | None = None
+    """A *list*-kind rule (an obligation the scheduler cannot enforce): its sentence for a
+    tournament it applies to, printed with each event (:func:`duty`)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:
@@ -243,6 +249,23 @@ def counted_sum(values: list[int]) -> str:
     if len(set(values)) == 1:
         return f"{len(values)} × {values[0]}" if len(values) > 1 else str(values[0])
     return " + ".join(map(str, values)) if len(values) <= 6 else f"{len(values)} tournaments"
+def day_text(d: dt.date) -> str:
+    """``Fri 2027-06-04``: a day as the calendars' and checklists' texts show it."""
+    return f"{d:%a} {d.isoformat()}"
+
+
+def duty(rule_id: str, sentence: str,
+         applies: Callable[[Scenario, Tournament], bool]) -> Checklist:
+    """The :attr:`Rule.checklist` of the *list*-kind rule ``rule_id``: ``sentence`` (no final
+    full stop) with ``(RULE-ID, citation).`` for every tournament ``applies`` to, else None.
+    Raises AssertionError when ``rule_id`` is not a *list*-kind rule of the catalogue."""
+    assert RULES[rule_id].kind == "list", rule_id
+    text = f"{sentence} ({cite(rule_id)})."
+
+    def checklist(scenario: Scenario, tournament: Tournament) -> str | None:
+        return text if applies(scenario, tournament) else None
+
+    return checklist
 
 
 def licence_row_violation(rule: str, lic: License, message: str,

@@ -26,9 +26,12 @@ from constraints.base import (
     Violation,
     counted_sum,
     day_span,
+    day_text,
+    duty,
     licence_row_violation,
     usd,
 )
+from constraints.catalogue import cite
 from constraints.modelling import (
     LicenseOption,
     ModelContext,
@@ -39,6 +42,9 @@ from constraints.modelling import (
 )
 from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
 from scheduler.timing import (
+    ME_APPLICATION_BUSINESS_DAYS,
+    ME_APPLICATION_MAX_DAYS,
+    ME_REPORT_BUSINESS_DAYS,
     Timing,
     application_due,
     application_earliest_first_day,
@@ -414,6 +420,32 @@ def _check_application(a: Audit) -> Iterator[Violation]:
 
 
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)
+
+
+def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
+                            earliest: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a deadline: the
+    sentence saying when the licence application for a game starting ``first_day`` must be
+    received, between ``opens`` and ``due`` (:func:`scheduler.timing.application_window`);
+    ``earliest`` is the day 90 days before (:func:`scheduler.timing.application_opens`),
+    noted when the window is shown from the plan's ``notice_from`` instead."""
+    text = (f"The application must be received between {day_text(opens)} "
+            f"and {day_text(due)}: at most {ME_APPLICATION_MAX_DAYS} days and at least "
+            f"{ME_APPLICATION_BUSINESS_DAYS} Maine business days before the first day it "
+            f"covers, {day_text(first_day)} ({cite('ME-APPLICATION-WINDOW')}).")
+    if opens != earliest:
+        text += (f" ({ME_APPLICATION_MAX_DAYS} days before is {day_text(earliest)}, before "
+                 f"this plan's notice_from; the window is shown from notice_from.)")
+    return text
+
+
+def report_text(period: str, due: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline: the sentence saying the
+    disposition-of-funds report for ``period`` (words, e.g. "the month ending ...") is due on
+    ``due`` (:func:`scheduler.timing.report_due`)."""
+    return (f"File the disposition-of-funds report for {period} by {day_text(due)}, "
+            f"{ME_REPORT_BUSINESS_DAYS} business days after the period ends, also if the game "
+            f"was cancelled ({cite('ME-REPORT')}).")
 
 
 # ------------------------------------------------------------------ ME-MONTHLY-LIMIT
@@ -924,6 +956,29 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
 
 ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)
 
+# ------------------------------------------------------------------ checklist (list kind)
+def _licensed_game(sc: Scenario, t: Tournament) -> bool:
+    # charitable cribbage (ME-CRIBBAGE-REG): registration, no licensed-game duties
+    return sc.jurisdiction_of(t) == "ME" and t.is_me_licensed_game
+
+
+# obligations the scheduler cannot enforce, printed with every licensed Maine game, in this
+# order
+CHECKLIST = [
+    Rule("ME-NO-CURRENCY", checklist=duty(
+        "ME-NO-CURRENCY", "No currency may be used in tournament play", _licensed_game)),
+    Rule("ME-DISPLAY", checklist=duty(
+        "ME-DISPLAY", "Display the rules of the tournament game and the licence issued for it "
+        "at the game", _licensed_game)),
+    Rule("ME-PAYMENT", checklist=duty(
+        "ME-PAYMENT", "Pay every prize (including high-hand prizes) in cash or by check",
+        _licensed_game)),
+    Rule("ME-REPORT", checklist=duty(
+        "ME-REPORT", f"File the disposition-of-funds report within {ME_REPORT_BUSINESS_DAYS} "
+        "business days after the licensed period (after each calendar month under an annual "
+        "licence), also if the game is cancelled", _licensed_game), actuals=_held_report),
+]
+
 RULES = [
     Rule("ME-ELIGIBLE", validate=_validate_organization),
     Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg, actuals=_held_cribbage_reg),
@@ -934,5 +989,5 @@ RULES = [
     ME_MONTHLY,
     ME_SUPER_CRIBBAGE,
     ME_FEES,
-    Rule("ME-REPORT", actuals=_held_report),
+    *CHECKLIST,
 ]

@@ -24,9 +24,12 @@ from constraints.base import (
     Violation,
     counted_sum,
     day_span,
+    day_text,
+    duty,
     licence_row_violation,
     usd,
 )
+from constraints.catalogue import cite
 from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
 from scheduler.scenario import HeldBefore, Operator, Scenario, TermProblem, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
@@ -255,6 +258,24 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
 
 
 MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
+
+
+def notice_deadline(who: str, title: str, first_day: dt.date) -> tuple[dt.date, str]:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the day the notice of a large-stakes
+    tournament is due (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days
+    before ``first_day``) and the sentence that says so, for operator ``who`` (a name) and
+    tournament ``title``."""
+    due = notice_due(first_day)
+    return due, (f"{who} must notify the Montana Gambling Control Division of {title} by "
+                 f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
+                 f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
+                 f"held on several premises files its own notice.")
+
+
+def notice_note(due: dt.date) -> str:
+    """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_deadline`)."""
+    return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
 
 
 # ------------------------------------------------------------------ MT-DURATION
@@ -798,6 +819,34 @@ def _check_permits(a: Audit) -> Iterator[Violation]:
 
 MT_PERMIT_FEES = Rule("MT-PERMIT-FEES", encode=_encode_permits, check=_check_permits)
 
+
+# ------------------------------------------------------------------ checklist (list kind)
+def _in_mt(sc: Scenario, t: Tournament) -> bool:
+    return sc.jurisdiction_of(t) == "MT"
+
+
+def _mt_small(sc: Scenario, t: Tournament) -> bool:
+    return sc.jurisdiction_of(t) == "MT" and t.is_small
+
+
+# obligations the scheduler cannot enforce, printed with every Montana event, in this order
+CHECKLIST = [
+    Rule("MT-RULES-POSTED", checklist=duty(
+        "MT-RULES-POSTED", "Give every participant a copy of the tournament rules before the "
+        "start, and post a copy in plain view in each area where the tournament is played",
+        _in_mt)),
+    Rule("MT-SUPERVISOR", checklist=duty(
+        "MT-SUPERVISOR", "Have a person on the premises throughout the tournament to oversee "
+        "play and settle disputes between players (a licensed dealer may do this)", _in_mt)),
+    Rule("MT-DEALER", checklist=duty(
+        "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
+    Rule("MT-CHIP-VALUE", checklist=duty(
+        "MT-CHIP-VALUE", "The face value of the chips does not set the prize pool", _in_mt)),
+    Rule("MT-SMALL-TABLE", checklist=duty(
+        "MT-SMALL-TABLE", "One additional live card table may be placed for this tournament, "
+        "and it may be used only for small-stakes tournaments", _mt_small)),
+]
+
 RULES = [
     Rule("MT-PERMIT-PREREQ", validate=_validate_prereq),
     Rule("MT-PROGRESSIVE", validate=_validate_progressive),
@@ -812,6 +861,7 @@ RULES = [
     MT_CHARITY_LIMIT,
     MT_SMALL_DAILY,
     MT_PERMIT_FEES,
+    *CHECKLIST,
 ]
 
 __all__ = ["RULES", "LargeTally", "License", "calendar_days", "large_tally", "most_paid"]

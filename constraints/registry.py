@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from constraints import common, maine, montana
 from constraints.base import Actuals, Audit, Rule, Violation
-from scheduler.scenario import Scenario, TermProblem
+from scheduler.scenario import Scenario, TermProblem, Tournament
 
 RULES: list[Rule] = [*common.RULES, *montana.RULES, *maine.RULES]
 
@@ -42,4 +42,26 @@ def check_actuals(actuals: Actuals) -> list[Violation]:
     for rule in RULES:
         if rule.actuals is not None:
             out.extend(rule.actuals(actuals))
+    return out
+
+
+def checklist_rules(scenario: Scenario, tournament: Tournament) -> list[str]:
+    """IDs of the *list*-kind rules that apply to ``tournament``, in registry order (each
+    rule's :attr:`constraints.base.Rule.checklist` says whether it applies)."""
+    return [r.id for r in RULES
+            if r.checklist is not None and r.checklist(scenario, tournament) is not None]
+
+
+def checklist(scenario: Scenario, tournament: Tournament) -> list[str]:
+    """The obligations (*list*-kind rules of RULES.md) that apply to ``tournament``, one
+    sentence each, in registry order, each ending with ``(RULE-ID, citation).``: for Montana
+    (large- and small-stakes) MT-RULES-POSTED, MT-SUPERVISOR, MT-DEALER, MT-CHIP-VALUE, and
+    MT-SMALL-TABLE for small-stakes; for Maine licensed games (tournament-game,
+    super-cribbage) ME-NO-CURRENCY, ME-DISPLAY, ME-PAYMENT, ME-REPORT; none for charitable
+    cribbage (ME-CRIBBAGE-REG)."""
+    out = []
+    for r in RULES:
+        line = r.checklist(scenario, tournament) if r.checklist is not None else None
+        if line is not None:
+            out.append(line)
     return out

@@ -243,6 +243,16 @@ def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
     return tuple(first + dt.timedelta(days=k) for k in range((last - first).days + 1))
 
 
+
+def _years_later(day: dt.date, years: int) -> dt.date:
+    """The same day ``years`` calendar years later (earlier when negative); Feb 29 becomes
+    Feb 28 in a common year. Bounds how far around the horizon a calendar is read (a year
+    either side), not a legal period."""
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # Feb 29
+        return dt.date(day.year + years, 2, 28)
+
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     unmatched: list[str] = []
     not_checked: list[str] = []
@@ -258,8 +268,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         # expand RRULE/RDATE/EXDATE (a weekly series is many occurrences) over the horizon
         # and a year either side (an instance with a mistyped year is reported: HORIZON),
         # at most MAX_SERIES_INSTANCES per event (an hourly rule is cut and reported)
-        first = max(scenario.horizon.start - dt.timedelta(days=366), dt.date(FIRST_YEAR, 1, 1))
-        last = min(scenario.horizon.end + dt.timedelta(days=366), dt.date(LAST_YEAR, 12, 31))
+        first = max(_years_later(scenario.horizon.start, -1), dt.date(FIRST_YEAR, 1, 1))
+        last = min(_years_later(scenario.horizon.end, 1), dt.date(LAST_YEAR, 12, 31))
         budget = [max_calendar_events()]
         events = []
         seen: set[tuple[str, str, str]] = set()

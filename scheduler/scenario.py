@@ -522,10 +522,10 @@ class Operator(_Model):
 
     def permit_year_end(self, day: dt.date) -> dt.date:
         """MT-PERMIT-YEAR: last day of the permit year containing ``day`` (the day before the
-        next permit year's first day; a permit year is 365 or 366 days long, so 366 days after
-        its first day always lies in the next one)."""
+        next permit year's first day)."""
+        month, mday = (int(x) for x in self.permit_year_start.split("-"))
         start = self.permit_year_of(day)
-        return self.permit_year_of(start + dt.timedelta(days=366)) - dt.timedelta(days=1)
+        return _safe_date(start.year + 1, month, mday) - dt.timedelta(days=1)
 
     def permit_years_of(self, days: Sequence[dt.date]) -> tuple[dt.date, ...]:
         """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): first days of every permit year that one

@@ -1,60 +1,19 @@
 """Checklist obligations and the readings a plan was made under, as plain sentences.
 
-*list*-kind rules of ``docs/law/RULES.md`` are obligations the scheduler cannot enforce; they
-are printed with each tournament (event description, report). Every line ends with
-``(RULE-ID, citation)`` from :func:`constraints.catalogue.cite`.
+*list*-kind rules of ``docs/law/RULES.md`` are obligations the scheduler cannot enforce; each
+rule owns its sentence (``Rule.checklist`` in ``constraints/montana.py`` and
+``constraints/maine.py``), and :func:`checklist` (``constraints.registry.checklist``) gives
+those of a tournament for the event descriptions. Every line ends with ``(RULE-ID,
+citation)`` from :func:`constraints.catalogue.cite`.
 """
 
 from __future__ import annotations
 
-from constraints.catalogue import RULES, cite
-from scheduler.scenario import Scenario, Tournament
+from constraints.catalogue import cite
+from constraints.registry import checklist, checklist_rules
+from scheduler.scenario import Scenario
 
-_SENTENCES: dict[str, str] = {
-    "MT-RULES-POSTED": "Give every participant a copy of the tournament rules before the start, "
-    "and post a copy in plain view in each area where the tournament is played",
-    "MT-SUPERVISOR": "Have a person on the premises throughout the tournament to oversee play "
-    "and settle disputes between players (a licensed dealer may do this)",
-    "MT-DEALER": "Only dealers licensed under MCA 23-5-308 may deal",
-    "MT-CHIP-VALUE": "The face value of the chips does not set the prize pool",
-    "MT-SMALL-TABLE": "One additional live card table may be placed for this tournament, and it "
-    "may be used only for small-stakes tournaments",
-    "ME-NO-CURRENCY": "No currency may be used in tournament play",
-    "ME-DISPLAY": "Display the rules of the tournament game and the licence issued for it at "
-    "the game",
-    "ME-PAYMENT": "Pay every prize (including high-hand prizes) in cash or by check",
-    "ME-REPORT": "File the disposition-of-funds report within 10 business days after the "
-    "licensed period (after each calendar month under an annual licence), also if the game is "
-    "cancelled",
-}
-
-_MT_ALL = ("MT-RULES-POSTED", "MT-SUPERVISOR", "MT-DEALER", "MT-CHIP-VALUE")
-_ME_LICENSED = ("ME-NO-CURRENCY", "ME-DISPLAY", "ME-PAYMENT", "ME-REPORT")
-
-
-def _line(rule_id: str) -> str:
-    assert RULES[rule_id].kind == "list", rule_id
-    return f"{_SENTENCES[rule_id]} ({cite(rule_id)})."
-
-
-def checklist_rules(scenario: Scenario, tournament: Tournament) -> list[str]:
-    """IDs of the *list*-kind rules that apply to ``tournament``, in RULES.md order."""
-    if scenario.jurisdiction_of(tournament) == "MT":
-        return [*_MT_ALL, *(("MT-SMALL-TABLE",) if tournament.is_small else ())]
-    if tournament.is_me_licensed_game:
-        return list(_ME_LICENSED)
-    return []  # charitable cribbage (ME-CRIBBAGE-REG): registration, no licensed-game duties
-
-
-def checklist(scenario: Scenario, tournament: Tournament) -> list[str]:
-    """The obligations of RULES.md (kind *list*) that apply to ``tournament``, one sentence each.
-
-    Montana (large- and small-stakes): MT-RULES-POSTED, MT-SUPERVISOR, MT-DEALER, MT-CHIP-VALUE,
-    and MT-SMALL-TABLE for small-stakes. Maine licensed games (tournament-game, super-cribbage):
-    ME-NO-CURRENCY, ME-DISPLAY, ME-PAYMENT, ME-REPORT. Each line ends with
-    ``(RULE-ID, citation).``
-    """
-    return [_line(r) for r in checklist_rules(scenario, tournament)]
+__all__ = ["checklist", "checklist_rules", "readings"]
 
 
 def readings(scenario: Scenario) -> list[str]:

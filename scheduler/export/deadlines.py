@@ -22,6 +22,7 @@ import datetime as dt
 import pandas as pd
 
 from constraints.catalogue import RULES
+from constraints.maine import LICENCE_KINDS
 from scheduler.plan import Plan, Row
 from scheduler.text import cell
 from scheduler.timing import (
@@ -40,11 +41,6 @@ DEADLINE_COLUMNS = ["date", "rule", "citation", "operator_id", "what", "occurren
 licence covers (shortened past three: ``a#1 … a#23 (23)``); ``license_id`` the Maine
 licence (licenses.csv) of an ME-APPLICATION-WINDOW or ME-REPORT line; ``opens`` the first day
 an ME application may be received (else empty)."""
-
-_ME_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
-"""The Maine licence kinds (ME-APPLICATION-WINDOW and ME-REPORT apply), as
-``scheduler.ledger.plans.ME_LICENCE_KINDS``."""
-
 
 def _covers(covers: tuple[str, ...]) -> str:
     """The occurrences a licence covers, shortened past three: ``a#1 … a#23 (23)``."""
@@ -71,7 +67,7 @@ def plan_deadlines(plan: Plan) -> list[dict[str, object]]:
                             f"{r.first_day}",
                     "occurrence": ref, "license_id": "", "opens": None})
     for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in _ME_KINDS:
+        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
             continue
         covered = [r for ref in lic.covers for r in by_ref.get(ref, [])]
         mine = [r for r in covered if r.operator_id == lic.operator_id] or covered

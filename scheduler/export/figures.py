@@ -26,7 +26,7 @@ import warnings
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
-from constraints.maine import MONTHLY_LIMIT
+from constraints.maine import LICENCE_KINDS, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.plan import Plan, Row
 from scheduler.plan import limit_usage as usage
@@ -55,8 +55,6 @@ FEE_KINDS: dict[str, str] = {
 }
 """Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
 
-ME_LICENCE_KINDS = ("me-per-tournament", "me-annual", "me-super-cribbage")
-"""Maine licences applied for (ME-APPLICATION-WINDOW); charitable cribbage is registered."""
 
 BLACKOUT_COLOUR = "#d62728"
 OTHER_GAME_COLOUR = "#7f7f7f"
@@ -121,7 +119,7 @@ def application_deadlines(plan: Plan, operator_id: str) -> list[tuple[dt.date, s
     Maine business days before the first day the licence covers), sorted."""
     out = []
     for lic in plan.license_list:
-        if lic.operator_id != operator_id or lic.kind not in ME_LICENCE_KINDS:
+        if lic.operator_id != operator_id or lic.kind not in LICENCE_KINDS:
             continue
         refs = set(lic.covers)
         firsts = [r.first_day for r in plan.rows if r.ref in refs]

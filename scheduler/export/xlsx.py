@@ -20,7 +20,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 
 from constraints.catalogue import cite
-from scheduler.export.ical import ME_LICENCE_KINDS
+from constraints.maine import LICENCE_KINDS
 from scheduler.plan import Plan
 from scheduler.timing import application_window, report_due, report_periods
 from scheduler.workbook import pinned_xlsx, set_cell
@@ -66,7 +66,7 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
             out.append((r.notice_due, "Notice to the Montana Gambling Control Division",
                         cite("MT-NOTICE"), r.operator_id, f"{r.title} ({r.ref})", r.first_day))
     for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
             continue
         covered = [r for ref in lic.covers for r in plan.rows_of_occurrence(ref)
                    if r.operator_id == lic.operator_id] or \

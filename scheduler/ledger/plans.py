@@ -9,9 +9,10 @@ import csv
 import datetime as dt
 from pathlib import Path
 
+from constraints.maine import LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
 
-ME_LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+ME_LICENCE_KINDS = LICENCE_KINDS
 """The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
 
 

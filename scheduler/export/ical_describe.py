@@ -1,0 +1,210 @@
+"""The words of a plan's calendars: event descriptions, checklists, and the deadline events
+with their reminders (VALARM).
+
+- An occurrence's or series' DESCRIPTION: title, dates, type, players, venues with their
+  licences and MT-NOTICE day, the checklist of the *list*-kind rules that apply (each rule's
+  own sentence, ``constraints.registry.checklist``) and the readings used.
+- Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
+  (MT-NOTICE, one per operator), the Maine licence application window
+  (ME-APPLICATION-WINDOW) and the disposition-of-funds report (ME-REPORT). Their days come
+  from ``scheduler.timing`` (``notice_due``, ``application_window``, ``report_due``), the
+  functions the model and the check use, and their sentences from the rules
+  (``constraints.montana.notice_deadline``, ``constraints.maine.application_window_text``,
+  ``constraints.maine.report_text``); the window opens on the later of 90 days before and
+  ``notice_from``, so no deadline of an occurrence not yet filed is before ``notice_from``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from icalendar import Alarm, Event
+
+from constraints.base import License
+from constraints.maine import LICENCE_KINDS, application_window_text, report_text
+from constraints.montana import notice_deadline, notice_note
+from scheduler.export.checklist import checklist, readings
+from scheduler.export.ical_text import (
+    _all_day,
+    _day,
+    _Item,
+    _midnight,
+    _new_event,
+    _operator,
+    _text,
+    _tournament,
+    operators_value,
+    plan_lineage,
+)
+from scheduler.plan import Plan, Row
+from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
+from scheduler.scenario import Operator, Scenario
+from scheduler.timing import application_opens, application_window, report_due, report_periods
+from scheduler.uid import licence_uid as new_licence_uid
+from scheduler.uid import notice_uid
+
+_KIND_LABEL = {
+    "me-per-tournament": "per-tournament",
+    "me-annual": "annual",
+    "me-super-cribbage": "super cribbage",
+}
+_TYPE_LABEL = {
+    "large-stakes": "Montana large-stakes tournament",
+    "small-stakes": "Montana small-stakes tournament",
+    "tournament-game": "Maine tournament game",
+    "super-cribbage": "Maine super cribbage tournament",
+    "charitable-cribbage": "Maine charitable cribbage tournament",
+}
+DEADLINE_ALARM = dt.timedelta(days=-7)
+"""Reminder before a due date (notice, application, report)."""
+WINDOW_ALARM = dt.timedelta(days=-1)
+"""Reminder before an application window opens."""
+
+
+def _venue(op: Operator) -> str:
+    return op.address or op.name
+
+
+def _place(op: Operator) -> str:
+    """Name and address, without repeating a name the address already starts with."""
+    if not op.address:
+        return op.name
+    return op.address if op.address.startswith(op.name) else f"{op.name}, {op.address}"
+
+
+def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> list[str]:
+    """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
+    lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
+    for r, licence in zip(rows, licences, strict=True):
+        op = _operator(scenario, r.operator_id)
+        place = _place(op) if op else r.operator_id
+        line = f"- {place}: licence/permit {licence}"
+        if r.notice_due is not None:
+            line += f"; {notice_note(r.notice_due)}"
+        lines.append(line + ".")
+    return lines
+
+
+def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: str,
+              venues: list[str], which: str) -> None:
+    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
+    first = rows[0]
+    t = _tournament(scenario, tid)
+    ops = [_operator(scenario, r.operator_id) for r in rows]
+    ev.add("location", _text(" / ".join(_venue(op) if op else r.operator_id
+                                        for r, op in zip(rows, ops, strict=True))))
+    ev.add("categories", [first.type])
+    kind = _TYPE_LABEL.get(first.type, first.type)
+    lines = [
+        first.title,
+        dates,
+        f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
+        f"Players: {first.players if first.players is not None else 'not set'}.",
+        *venues,
+        f"Tournament {tid}, {which}.",
+    ]
+    items = checklist(scenario, t) if t is not None else []
+    if items:
+        lines += ["Checklist:", *(f"- {c}" for c in items)]
+    lines += readings(scenario)
+    ev.add("description", _text("\n".join(lines)))
+    ev.add("x-tourney-tournament", tid)
+    ev.add("x-tourney-operators",
+           operators_value(dict.fromkeys(r.operator_id for r in rows)))
+
+
+def _alarm(ev: Event, text: str, trigger: dt.timedelta) -> None:
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("description", _text(text))
+    alarm.add("trigger", trigger)
+    ev.add_component(alarm)
+
+
+def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
+              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> _Item:
+    ev = _new_event(uid, stamp, summary, sequence)
+    _all_day(ev, day, day)
+    ev.add("transp", "TRANSPARENT")
+    ev.add("categories", ["deadline"])
+    ev.add("description", _text(description + "\nNot legal advice."))
+    ev.add("x-tourney-deadline", kind)
+    ev.add("x-tourney-kind", DEADLINE_KIND[kind])
+    _alarm(ev, summary, alarm)
+    return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
+
+
+def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
+    for row in plan.rows:
+        if row.jurisdiction != "MT" or row.notice_due is None:
+            continue
+        op = _operator(plan.scenario, row.operator_id)
+        who = op.name if op else row.operator_id
+        summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
+        due, duty = notice_deadline(who, row.title, row.first_day)  # MT-NOTICE's own words
+        text = f"{duty} Permit: {row.license_id or 'none'}."
+        # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
+        item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
+                         text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
+        item.event.add("x-tourney-tournament", row.tournament_id)
+        item.event.add("x-tourney-occurrence", str(row.occurrence))
+        yield item
+
+
+def _covered_rows(plan: Plan, lic: License) -> list[Row]:
+    # in plan order (rows are sorted by first day, tournament, occurrence, operator)
+    every = sorted((r for ref in set(lic.covers) for r in plan.rows_of_occurrence(ref)),
+                   key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
+    rows = [r for r in every if r.operator_id == lic.operator_id]
+    return rows or every
+
+
+def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    lineage = plan_lineage(plan)
+    announced = licence_deadline_uids(plan.previous_events)
+
+    def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str,
+                    lineage: str, suffix: str = "") -> str:
+        # a re-plan keeps an announced deadline's UID (its domain may have changed since)
+        fresh = new_licence_uid(scenario, kind, licence_id, operator_id, lineage, suffix)
+        return announced.get(fresh.rpartition("@")[0], fresh)
+
+    for lic in plan.license_list:
+        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+            continue
+        rows = _covered_rows(plan, lic)
+        first = min((r.first_day for r in rows), default=lic.valid_from)
+        titles = sorted({r.title for r in rows})
+        label = f"Maine {_KIND_LABEL[lic.kind]} licence {lic.license_id}"
+        subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
+        games = "; ".join(f"{r.title} on {_day(r.first_day)}"
+                          for r in sorted({(r.first_day, r.ref): r for r in rows}.values(),
+                                          key=lambda r: (r.first_day, r.ref))) or "none"
+        about = (f"{label}, tier {lic.tier}, valid {_day(lic.valid_from)} to "
+                 f"{_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
+        opens, due = application_window(first, plan.scenario.notice_from)
+        window = application_window_text(opens, due, first, application_opens(first))
+        yield _deadline(licence_uid(plan.scenario, "application-opens", lic.license_id,
+                                    lic.operator_id, lineage), stamp,
+                        f"Application window opens: {subject}", opens,
+                        f"{about}\n{window}", "me-application-opens", WINDOW_ALARM,
+                        lic.operator_id)
+        yield _deadline(licence_uid(plan.scenario, "application-due", lic.license_id,
+                                    lic.operator_id, lineage), stamp,
+                        f"Application due: {subject}", due,
+                        f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
+                        lic.operator_id)
+        periods = report_periods(lic.kind, lic.valid_from, lic.valid_to)
+        for end in periods:
+            due = report_due(end)
+            suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
+            period = (f"the month ending {_day(end)}" if lic.kind == "me-annual"
+                      else f"the licensed period ending {_day(end)}")
+            text = f"{about}\n{report_text(period, due)}"
+            yield _deadline(licence_uid(plan.scenario, "report", lic.license_id,
+                                        lic.operator_id, lineage, suffix), stamp,
+                            f"Disposition-of-funds report due: {subject}"
+                            + (f", {end:%B %Y}" if lic.kind == "me-annual" else ""), due, text,
+                            "me-report", DEADLINE_ALARM, lic.operator_id)

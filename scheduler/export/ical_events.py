@@ -1,0 +1,175 @@
+"""The VEVENTs of a plan's calendars: one per placed occurrence, the weekly series
+(:mod:`scheduler.export.ical_series`), and the cancellations the re-plan policy decides
+(:mod:`scheduler.replan.cancel`), each written as it was published.
+
+- Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file),
+  except weekly Montana small-stakes nights. A tournament on the premises of several
+  operators appears once in ``calendar.ics`` with every venue in LOCATION and DESCRIPTION,
+  and the same VEVENT appears in each co-host's file.
+- Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
+  day + 1, exclusive, RFC 5545 §3.6.1; a "day" is a calendar day, ARM 23.16.101) with
+  X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do not show; Maine
+  occurrences are timed events in the operator's zone (``DTSTART;TZID=...``).
+- A cancellation (STATUS:CANCELLED) keeps the value type its event was published with, so
+  that a client updates the event it holds rather than seeing another kind.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from icalendar.prop import vRecur
+
+from scheduler.export.ical_describe import _describe, _venue_lines
+from scheduler.export.ical_series import _series_item, _weekly_series
+from scheduler.export.ical_text import (
+    _all_day,
+    _ambiguous,
+    _clock,
+    _day,
+    _Item,
+    _midnight,
+    _new_event,
+    _operator,
+    _play,
+    _text,
+    _tournament,
+    operators_value,
+    plan_lineage,
+)
+from scheduler.plan import Plan, Row
+from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
+from scheduler.scenario import Scenario
+
+
+def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
+    groups: dict[tuple[str, int], list[Row]] = {}
+    for row in plan.rows:
+        groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
+    for (tid, _), rows in groups.items():
+        t = _tournament(plan.scenario, tid)
+        order = {o: i for i, o in enumerate(t.operators)} if t else {}
+        rows.sort(key=lambda r: (order.get(r.operator_id, len(order)), r.operator_id))
+    return groups
+
+
+def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+    """Every placed occurrence as its VEVENT, the weekly series as one each (UIDs of
+    announced series kept, SEQUENCE raised when they change), and the series a re-plan
+    drops, cancelled."""
+    groups = _group(plan)
+    series = _weekly_series(groups, plan.scenario, plan_lineage(plan))
+    if plan.previous_series or plan.previous_events:
+        # a re-plan: announced series keep their UIDs, last year's are left to it
+        uids = series_uids(plan.scenario, [(u, m[0][0].tournament_id,
+                                            [rs[0].first_day for rs in m]) for u, m in series],
+                           plan.previous_series, plan.previous_events)
+        series = [(u, m) for u, (_, m) in zip(uids, series, strict=True)]
+    in_series = {(rows[0].tournament_id, rows[0].occurrence)
+                 for _, members in series for rows in members}
+    for (tid, occ), rows in sorted(groups.items()):
+        if (tid, occ) not in in_series:
+            yield _occurrence_item(plan.scenario, tid, occ, rows, stamp)
+    before = {s.uid: s for s in plan.previous_series}
+    for uid, members in series:
+        item = _series_item(plan.scenario, uid, members, stamp)
+        old = before.get(uid)
+        if old is not None:
+            # RFC 5545 §3.8.7.4: the re-plan policy raises it when the nights or the play
+            # time changed
+            item.event["SEQUENCE"] = series_sequence(
+                old, tuple(sorted(rs[0].first_day for rs in members)),
+                str(item.event.get("X-TOURNEY-PLAY", "")),
+                max(rs[0].sequence for rs in members))
+        yield item
+    # the series the new plan no longer writes, as the re-plan policy cancels them
+    for c in dropped_series(plan.scenario, plan.previous_series, {uid for uid, _ in series}):
+        yield cancellation_item(plan.scenario, c, stamp)
+
+
+def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
+                     stamp: dt.datetime) -> _Item:
+    first = rows[0]
+    ev = _new_event(first.uid, stamp, first.title, first.sequence)
+    tzid: str | None = None
+    if first.jurisdiction == "MT":
+        _all_day(ev, first.first_day, first.last_day)
+        _play(ev, first)
+        key = _midnight(first.first_day)
+        dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
+                 f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
+                 f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
+    else:
+        op0 = _operator(scenario, first.operator_id)
+        tz = op0.tz if op0 is not None else first.start.tzinfo
+        start, end = first.start.astimezone(tz), first.end.astimezone(tz)
+        # a local time in the repeated hour (clocks fall back) would be read as the first of
+        # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
+        ev.add("dtstart", start if not _ambiguous(start) else start.astimezone(dt.UTC))
+        ev.add("dtend", end if not _ambiguous(end) else end.astimezone(dt.UTC))
+        tzid = str(getattr(start.tzinfo, "key", start.tzname()))
+        key = start.replace(tzinfo=None)
+        # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
+        hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
+        dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
+                 f"{hours:g} hours.")
+    venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
+    _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
+    ev.add("x-tourney-occurrence", str(occ))
+    ev.add("x-tourney-kind", "occurrence")
+    return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
+                 (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
+
+
+def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.date | None
+          ) -> tuple[dt.date, dt.date | None, str | None, dt.datetime]:
+    """DTSTART, DTEND, TZID and sort key of a cancelled event written as it was published:
+    a timed event stays timed (in its zone, or UTC), an all-day one all-day."""
+    if isinstance(start, dt.datetime):
+        op = _operator(scenario, operator_id) if operator_id else None
+        if start.tzinfo is None:  # floating: read in the operator's zone
+            start = start.replace(tzinfo=op.tz if op else dt.UTC)
+        if isinstance(end, dt.datetime) and end.tzinfo is None:
+            end = end.replace(tzinfo=start.tzinfo)
+        key = getattr(start.tzinfo, "key", None)
+        if not key and op is not None:  # a fixed UTC offset (schedule.csv): the zone
+            start, key = start.astimezone(op.tz), op.tz.key
+            end = end.astimezone(op.tz) if isinstance(end, dt.datetime) else end
+        if not key or key == "UTC":
+            start = start.astimezone(dt.UTC)
+            end = end.astimezone(dt.UTC) if isinstance(end, dt.datetime) else end
+            key = None
+        return start, end, key, start.replace(tzinfo=None)
+    return start, end if end is not None else start + dt.timedelta(days=1), None, \
+        _midnight(start)
+
+
+def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -> _Item:
+    """The STATUS:CANCELLED VEVENT of ``c`` (decided by :mod:`scheduler.replan.cancel`), with
+    the value type (DATE or DATE-TIME) it was published with, so that a client updates the
+    event it holds rather than seeing another kind; ``stamp`` is its DTSTAMP (UTC)."""
+    ops = tuple(dict.fromkeys(c.operators))
+    ev = _new_event(c.uid, stamp, c.summary, c.sequence)
+    ev.add("status", "CANCELLED")
+    first, last, tzid, key = _when(scenario, ops[0] if ops else None, c.start, c.end)
+    ev.add("dtstart", first)
+    if last is not None:
+        ev.add("dtend", last)
+    if ops and c.operators_property:
+        ev.add("x-tourney-operators", operators_value(ops))
+    a = first.date() if isinstance(first, dt.datetime) else first
+    b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
+    span = (a, max(a, b))
+    if c.rrule:
+        ev.add("rrule", vRecur.from_ical(c.rrule))
+        span = (a, max(span[1], c.last_day or span[1]))
+    if c.tournament_id:
+        ev.add("x-tourney-tournament", c.tournament_id)
+    if c.deadline:
+        ev.add("x-tourney-deadline", c.deadline)
+    if c.kind:
+        ev.add("x-tourney-kind", c.kind)
+    if c.description:  # carried as it was published, or new text
+        ev.add("description", c.description if c.carried else _text(c.description))
+    return _Item((key, c.uid), frozenset(ops), ev, tzid, span)

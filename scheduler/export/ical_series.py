@@ -1,0 +1,136 @@
+"""Weekly series of a plan's calendars (RFC 5545 RRULE).
+
+The placed occurrences of a Montana small-stakes tournament on one weekday (at least two)
+are one recurring VEVENT: DTSTART the first occurrence's day,
+``RRULE:FREQ=WEEKLY;UNTIL=<last occurrence's day>;BYDAY=..`` (RFC 5545 §3.8.5.3, UNTIL a DATE
+like DTSTART) and an ``EXDATE;VALUE=DATE`` (§3.8.5.1) for every week in between without an
+occurrence (blackouts, skipped weeks), so the expansion is exactly the placed days. UID
+``<tournament>.series@<operator>.<lineage>.<domain>``, or ``<tournament>.<weekday>.series@...``
+when the tournament is placed on several weekdays (one series per weekday); no
+X-TOURNEY-OCCURRENCE (``tourney check`` numbers a series' occurrences by date, as the plan
+does). schedule.csv gives each night the series UID and its RECURRENCE-ID.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from scheduler.export.ical_describe import _describe, _venue_lines
+from scheduler.export.ical_text import (
+    _BYDAY,
+    _WEEKDAY_NAMES,
+    _all_day,
+    _day,
+    _Item,
+    _midnight,
+    _new_event,
+    _operator,
+    _play,
+)
+from scheduler.plan import Row
+from scheduler.scenario import Scenario
+from scheduler.uid import series_uid
+
+
+def _shape(rows: list[Row]) -> tuple[tuple[str, ...], int]:
+    """What must be the same for every occurrence of a series: venues and length in days."""
+    return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
+
+
+def _weekly_series(groups: dict[tuple[str, int], list[Row]], scenario: Scenario,
+                   lineage: str) -> list[tuple[str, list[list[Row]]]]:
+    """The weekly series of Montana small-stakes tournaments: ``(uid, occurrences)`` with the
+    occurrences (each its rows, one per operator) in date order.
+
+    One series per tournament and weekday with at least two occurrences, all with the same
+    venues and length; anything else stays one VEVENT per occurrence.
+    """
+    by_t: dict[str, dict[int, list[list[Row]]]] = {}
+    for (tid, _), rows in sorted(groups.items()):
+        r = rows[0]
+        if r.jurisdiction == "MT" and r.type == "small-stakes":
+            by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
+    out: list[tuple[str, list[list[Row]]]] = []
+    for tid, by_wd in sorted(by_t.items()):
+        for wd, members in sorted(by_wd.items()):
+            members.sort(key=lambda rs: (rs[0].first_day, rs[0].occurrence))
+            days = [rs[0].first_day for rs in members]
+            if (len(members) < 2 or len(set(days)) < len(days)
+                    or len({_shape(rs) for rs in members}) > 1):
+                continue
+            # "." never occurs in a tournament id, so no two series can share a UID
+            out.append((series_uid(scenario, tid, None if len(by_wd) == 1 else wd,
+                                   members[0][0].operator_id, lineage), members))
+    return out
+
+
+def _numbers(occs: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    parts: list[str] = []
+    for n in sorted(occs):
+        if parts and n == int(parts[-1].rpartition("-")[2]) + 1:
+            parts[-1] = f"{parts[-1].partition('-')[0]}-{n}"
+        else:
+            parts.append(str(n))
+    return ", ".join(parts)
+
+
+def _licence_runs(rows: list[Row]) -> str:
+    """One operator's licence over a series (``rows`` in date order): the licence, or each
+    licence with the days it covers when it changes (e.g. a new permit year)."""
+    runs: list[tuple[str, dt.date, dt.date]] = []
+    for r in rows:
+        lid = r.license_id or "none"
+        if runs and runs[-1][0] == lid:
+            runs[-1] = (lid, runs[-1][1], r.first_day)
+        else:
+            runs.append((lid, r.first_day, r.first_day))
+    if len(runs) == 1:
+        return runs[0][0]
+    return "; ".join(f"{lid} ({_day(a)} to {_day(b)})" if a != b else f"{lid} ({_day(a)})"
+                     for lid, a, b in runs)
+
+
+def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
+                 stamp: dt.datetime) -> _Item:
+    rows = members[0]
+    first = rows[0]
+    tid = first.tournament_id
+    days = [rs[0].first_day for rs in members]
+    start, until = days[0], days[-1]
+    wd = start.weekday()
+    placed = set(days)
+    skipped = [d for k in range((until - start).days // 7 + 1)
+               if (d := start + dt.timedelta(weeks=k)) not in placed]
+    # the series changes when any of its nights moved in a re-plan
+    ev = _new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
+    _all_day(ev, first.first_day, first.last_day)
+    _play(ev, first)
+    ev.add("rrule", {"freq": "weekly", "until": until, "byday": _BYDAY[wd]})
+    for d in skipped:
+        ev.add("exdate", d)
+    length = (first.last_day - first.first_day).days + 1
+    n = len(members)
+    later = (first.end.date() - first.start.date()).days
+    ends = f"{first.end:%H:%M}" + ("" if not later else " the next day" if later == 1
+                                   else f" {later} days later")
+    dates = (f"Dates: every {_WEEKDAY_NAMES[wd]} from {_day(start)} to {_day(until)}, "
+             f"{n} occurrence{'s' if n != 1 else ''} (all day, {length} calendar day(s) "
+             f"each); play starts {first.start:%H:%M} and ends {ends} (local time).")
+    if skipped:
+        blackout = {op.name: set(op.blackout) for r in rows
+                    if (op := _operator(scenario, r.operator_id)) is not None}
+        notes = []
+        for d in skipped:
+            closed = [name for name, days_off in blackout.items() if d in days_off]
+            notes.append(_day(d) + (f" (blackout day of {', '.join(closed)})" if closed else ""))
+        dates += f"\nNo occurrence in the week(s) of: {'; '.join(notes)}."
+    venues = _venue_lines(scenario, rows, [_licence_runs([rs[i] for rs in members])
+                                           for i in range(len(rows))])
+    _describe(ev, scenario, tid, rows, dates, venues,
+              f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
+    ev.add("x-tourney-kind", "series")
+    return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
+                 (first.start.date(), members[-1][0].end.date()),
+                 tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)
+                       for rs in members))

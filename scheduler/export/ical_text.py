@@ -1,0 +1,184 @@
+"""The iCalendar text of a plan's calendars: values, lines, bare VEVENTs (RFC 5545).
+
+Components are built with the ``icalendar`` library (escaping through :class:`_Text`, CRLF);
+lines are folded at 75 octets by :func:`fold`, a faster copy of icalendar 7.x's own folding
+that gives the same bytes. The helpers every VEVENT builder of :mod:`scheduler.export.ical`
+shares: :class:`_Item` (a VEVENT and whose calendars show it), :func:`_new_event`,
+:func:`_all_day`, day and clock texts, the scenario look-ups.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from icalendar import Component, Event, vText
+
+from scheduler.plan import Plan, Row
+from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key
+
+PRODID = "-//tourney//tourney 0.1//EN"
+CALENDAR_FILE = "calendar.ics"
+_BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+KINDS = ("occurrence", "series", "notice", "application", "report")
+"""Values of ``X-TOURNEY-KIND``, written on every VEVENT: what the event is. ``tourney check``
+reads an event's kind from it (never from its UID): occurrences and series are checked, the
+deadlines (notice, application, report) are listed as not checked."""
+
+
+class _Text(vText):
+    r"""A TEXT value escaped exactly as RFC 5545 §3.3.11 says: ``\\``, ``\;``, ``\,`` and
+    line breaks as ``\n``. (icalendar's own escaping first turns a literal ``\N`` into a
+    line break, so a title holding ``\N`` would show two lines; and it does not escape NAME
+    and X-WR-CALNAME at all, so "Post 88, Saco Bay" was read back as "Post 88".)"""
+
+    def to_ical(self) -> bytes:
+        text = (str(self).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+                .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
+        return text.encode("utf-8")
+
+
+def _text(value: str) -> _Text:
+    """``value`` as a TEXT property value (:class:`_Text`)."""
+    return _Text(value)
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One VEVENT and the operators whose per-operator file shows it."""
+
+    sort_key: tuple[dt.datetime, str]
+    operators: frozenset[str]
+    event: Event
+    tzid: str | None
+    span: tuple[dt.date, dt.date]
+    members: tuple[tuple[str, int, dt.date], ...] = ()
+    """The occurrences (tournament, number, first day) the event shows: one, or a series'
+    nights."""
+
+
+def fingerprint(event_text: bytes | str) -> str:
+    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
+    hashed: equal for an event written again unchanged."""
+    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
+    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
+    keep = [ln for ln in lines if ln and not ln.upper().startswith(
+        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
+    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
+
+
+def fold(line: str) -> str:
+    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``:
+    segments of at most 74 octets, never splitting a character or after a ``\\`` or ``^``
+    escape), but a slice at a time where icalendar goes a character at a time (calendars of
+    a statewide plan hold millions of characters). ``tests/test_ical.py`` checks the two
+    agree."""
+    parts = []
+    pos = 0
+    while True:
+        seg = line[pos:pos + 74]
+        if seg.isascii():
+            n = len(seg)
+        else:  # count octets: a character that would reach the 75th starts the next line
+            n = count = 0
+            for ch in seg:
+                size = len(ch.encode("utf-8"))
+                if n and count + size >= 75:
+                    break
+                count += size
+                n += 1
+        if pos + n >= len(line):
+            parts.append(line[pos:])
+            return "\r\n ".join(parts)
+        if n > 1 and line[pos + n - 1] in "\\^":  # an escape goes on with what it escapes
+            n -= 1
+        parts.append(line[pos:pos + n])
+        pos += n
+
+
+def ical_bytes(component: Component) -> bytes:
+    """``component.to_ical()``, byte for byte, with :func:`fold`'s faster folding."""
+    return b"".join(fold(line).encode("utf-8") + b"\r\n"
+                    for line in component.content_lines() if line)
+
+
+def operators_value(ops: Iterable[str]) -> str:
+    """X-TOURNEY-OPERATORS of an event: its operator ids separated by single spaces.
+
+    Not commas: vobject (and so Radicale) reads an unescaped comma as a list separator and
+    keeps the first item only, and icalendar does not unescape ``\\,`` in an X- property;
+    operator ids never contain a space (``ID_PATTERN``), and both libraries read a space
+    back as written."""
+    return " ".join(ops)
+
+
+def _ambiguous(t: dt.datetime) -> bool:
+    """Whether the wall-clock time of ``t`` happens twice (the hour clocks fall back)."""
+    return t.replace(fold=0).utcoffset() != t.replace(fold=1).utcoffset()
+
+
+def _utc(stamp: dt.datetime) -> dt.datetime:
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=dt.UTC)
+    return stamp.astimezone(dt.UTC).replace(microsecond=0)
+
+
+def _new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
+    ev = Event()
+    ev.add("uid", uid)
+    ev.add("dtstamp", stamp)
+    ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
+    ev.add("summary", _text(summary))
+    return ev
+
+
+def _all_day(ev: Event, first: dt.date, last: dt.date) -> None:
+    """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
+    ev.add("dtstart", first)
+    ev.add("dtend", last + dt.timedelta(days=1))
+
+
+def _midnight(day: dt.date) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time())
+
+
+def _day(d: dt.date) -> str:
+    return f"{d:%a} {d.isoformat()}"
+
+
+def _clock(t: dt.datetime) -> str:
+    return f"{_day(t.date())} {t:%H:%M} {t.tzname()}"
+
+
+def _tournament(scenario: Scenario, tid: str) -> Tournament | None:
+    try:
+        return scenario.tournament(tid)
+    except KeyError:
+        return None
+
+
+def _operator(scenario: Scenario, oid: str) -> Operator | None:
+    try:
+        return scenario.operator(oid)
+    except KeyError:
+        return None
+
+
+def _play(ev: Event, row: Row) -> None:
+    """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
+    of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
+    calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""
+    ev.add("x-tourney-play", f"{row.start.isoformat()}/{row.end.isoformat()}")
+
+
+def plan_lineage(plan: Plan) -> str:
+    """The plan's lineage key: ``plan.lineage``, else the one its rows' UIDs carry, else the
+    scenario's own (:func:`scheduler.uid.lineage_key`)."""
+    return (plan.lineage or inherited_lineage(r.uid for r in plan.rows)
+            or lineage_key(plan.scenario))

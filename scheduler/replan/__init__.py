@@ -1,0 +1,69 @@
+"""Re-planning without chaos: keep what was announced, move as little as possible.
+
+``tourney solve SCENARIO --previous OLD`` (a plan directory or its ``calendar.ics``):
+
+- an occurrence that was announced keeps its UID (RFC 5545 §3.8.4.7); when it moves, its
+  SEQUENCE goes up by one (§3.8.7.4) and DTSTAMP is new;
+- an occurrence whose filing deadline has passed (MT notice due, ME application due, or the
+  first day itself for unlicensed events, before ``notice_from``) or whose tournament is
+  ``locked`` is pinned to its day;
+- the others move as little as possible: after the lexicographic objective of a plan
+  (placed, fees, preferred weekdays), fewest moved occurrences, then fewest days moved;
+- an announced occurrence that is no longer in the plan is published as STATUS:CANCELLED
+  with its UID, so subscribers' calendars drop it.
+
+The package, one module per responsibility (docs/architecture.md):
+
+- :mod:`scheduler.replan.previous`: the previous plan's calendars read back (occurrences,
+  series, every event); a calendar that cannot be read is an error naming the file;
+- :mod:`scheduler.replan.read`: a previous plan folder, schedule.csv or calendar.ics read
+  (:func:`read_previous`), of the scenario's operators only;
+- :mod:`scheduler.replan.assign`: pins, UIDs and SEQUENCEs of the new occurrences and series,
+  the announced occurrences dropped;
+- :mod:`scheduler.replan.cancel`: the cancellation policy: what the new calendars publish as
+  STATUS:CANCELLED, and the SEQUENCE every event gets (the calendar writer renders it, it does
+  not decide).
+"""
+
+from scheduler.replan.assign import (
+    Identity,
+    assign,
+    deadline_passed,
+    licence_deadline_uids,
+    pinned,
+    series_history,
+    series_tournament,
+    series_uids,
+    with_pins,
+)
+from scheduler.replan.cancel import (
+    DEADLINE_KIND,
+    Cancellation,
+    dropped,
+    dropped_series,
+    replaced_sequence,
+    sequence_floor,
+    series_sequence,
+    vanished,
+)
+from scheduler.replan.previous import (
+    Announced,
+    Cancelled,
+    PreviousError,
+    PreviousEvent,
+    PreviousSeries,
+    previous_dtstamp,
+    previous_events,
+    previous_operators,
+    previous_series,
+)
+from scheduler.replan.read import Previous, holds_plan, own_previous, read_previous
+
+__all__ = [
+    "DEADLINE_KIND", "Announced", "Cancellation", "Cancelled", "Identity", "Previous",
+    "PreviousError", "PreviousEvent", "PreviousSeries", "assign", "deadline_passed",
+    "dropped", "dropped_series", "holds_plan", "licence_deadline_uids", "own_previous",
+    "pinned", "previous_dtstamp", "previous_events", "previous_operators", "previous_series",
+    "read_previous", "replaced_sequence", "sequence_floor", "series_history",
+    "series_sequence", "series_tournament", "series_uids", "vanished", "with_pins",
+]

@@ -1,0 +1,227 @@
+"""The re-plan cancellation policy: what a plan's calendars publish as STATUS:CANCELLED, and
+the SEQUENCE (RFC 5545 §3.8.7.4) every event gets across re-plans.
+
+The calendar writer (:mod:`scheduler.export.ical`) renders what these functions decide; it
+decides nothing itself:
+
+- :func:`dropped`: an announced occurrence the new plan drops, with its UID and SEQUENCE + 1
+  (§3.8.1.11), as published (timed or all day); a Montana large-stakes one takes its
+  MT-NOTICE deadlines with it (their days from :func:`scheduler.timing.notice_due`);
+- :func:`dropped_series`: a weekly series the new plan no longer writes, with its recurrence;
+- :func:`vanished`: any other event the previous calendars published that the new ones do
+  not write (a moved game's licence deadlines, ...); a cancellation already published is
+  carried again, unchanged, until its date is before ``notice_from``;
+- :func:`sequence_floor`, :func:`series_sequence`, :func:`replaced_sequence`: an event's
+  SEQUENCE never goes down, and goes up by one when it changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scheduler.replan.assign import series_history
+from scheduler.replan.previous import Cancelled, PreviousEvent, PreviousSeries
+from scheduler.scenario import Scenario
+from scheduler.timing import notice_due
+from scheduler.uid import licence_day, notice_uid
+from scheduler.uid import parse as parse_uid
+
+DEADLINE_KIND = {"mt-notice": "notice", "me-application-opens": "application",
+                 "me-application-due": "application", "me-report": "report"}
+"""X-TOURNEY-KIND of a deadline event by its X-TOURNEY-DEADLINE."""
+_KIND_OF_UID = {"occurrence": "occurrence", "series": "series", "notice": "notice",
+                "application-opens": "application", "application-due": "application",
+                "report": "report"}
+"""X-TOURNEY-KIND of a cancelled event that an earlier calendar wrote without one (the
+writer names what it cancels; ``tourney check`` never reads a kind from a UID)."""
+_BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+@dataclass(frozen=True)
+class Cancellation:
+    """One STATUS:CANCELLED event a plan's calendars publish.
+
+    ``start``/``end``: DTSTART and DTEND as the event was published (dates for an all-day
+    event, DTEND exclusive; date-times for a timed one; ``end`` None when it had none).
+    ``operators``: whose per-operator calendars show it; ``operators_property``: whether it
+    names them in X-TOURNEY-OPERATORS. ``rrule``: the RRULE (RFC 5545 text) of a recurring
+    event, ``last_day`` its last day. ``description``: new text (``carried`` False) or the
+    DESCRIPTION as published, written again unchanged (``carried`` True)."""
+
+    uid: str
+    summary: str
+    sequence: int
+    start: dt.date
+    end: dt.date | None
+    operators: tuple[str, ...]
+    operators_property: bool = True
+    tournament_id: str = ""
+    deadline: str = ""
+    kind: str = ""
+    rrule: str = ""
+    last_day: dt.date | None = None
+    description: str = ""
+    carried: bool = False
+
+
+def _day(d: dt.date) -> str:
+    return f"{d:%a} {d.isoformat()}"
+
+
+def _span_of(text: str) -> tuple[dt.datetime, dt.datetime] | None:
+    try:
+        a, _, b = text.partition("|")
+        return dt.datetime.fromisoformat(a), dt.datetime.fromisoformat(b)
+    except ValueError:
+        return None
+
+
+def dropped(scenario: Scenario, cancelled: Iterable[Cancelled],
+            previous_events: Iterable[PreviousEvent],
+            previous_series: Iterable[PreviousSeries]) -> list[Cancellation]:
+    """The announced occurrences the new plan drops (``cancelled``, from
+    :func:`scheduler.replan.assign.assign`), each with its UID and SEQUENCE + 1 (RFC 5545
+    §3.8.1.11), so subscribed calendars remove it. A Montana large-stakes one takes its
+    MT-NOTICE deadline of each operator with it (MCA 23-5-317(1)(d); the day from
+    :func:`scheduler.timing.notice_due`). A timed (Maine) game is cancelled as a timed event,
+    an all-day (Montana) one as an all-day event, as each was published. Nights announced
+    only inside a weekly series are left to :func:`dropped_series`."""
+    known = {t.id: t for t in scenario.tournaments}
+    before = {e.uid: e for e in previous_events}
+    # nights that were announced only inside a weekly series have no UID of their own
+    in_series = {(s.tournament_id, d) for s in previous_series for d in s.nights}
+    out: list[Cancellation] = []
+    for c in cancelled:
+        if (c.tournament_id, c.first_day) in in_series:
+            continue
+        t = known.get(c.tournament_id)
+        if t is not None and t.is_large:
+            due = notice_due(c.first_day)
+            out += [Cancellation(notice_uid(c.uid, oid), f"Cancelled: notice for {c.title}",
+                                 c.sequence, due, due + dt.timedelta(days=1), (oid,),
+                                 operators_property=False, deadline="mt-notice", kind="notice")
+                    for oid in c.operators]
+        old = before.get(c.uid)
+        span = _span_of(c.span) if c.span else None
+        start: dt.date
+        end: dt.date | None
+        if old is not None and old.dtstart is not None:
+            start, end = old.dtstart, old.dtend
+        elif span is not None and (t is None or scenario.jurisdiction_of(t) == "ME"):
+            start, end = span
+        else:
+            start, end = c.first_day, c.first_day + dt.timedelta(days=1)
+        out.append(Cancellation(
+            c.uid, f"Cancelled: {c.title}", c.sequence, start, end, tuple(c.operators),
+            tournament_id=c.tournament_id, kind="occurrence",
+            description=f"{c.title} on {_day(c.first_day)} is cancelled in this plan."))
+    return out
+
+
+def dropped_series(scenario: Scenario, previous_series: Iterable[PreviousSeries],
+                   written: set[str]) -> list[Cancellation]:
+    """The previous weekly series the new plan no longer writes (UIDs not in ``written``:
+    pattern changed or tournament dropped), cancelled with their recurrence (so a series is
+    history only after its last night), SEQUENCE + 1, in UID order. Last year's series (all
+    nights before the horizon, :func:`scheduler.replan.assign.series_history`) are left
+    alone."""
+    out = []
+    by_uid = {s.uid: s for s in previous_series}
+    for old in sorted(by_uid.values(), key=lambda s: s.uid):
+        if old.uid in written or series_history(scenario, old):
+            continue
+        first, last = old.nights[0], old.nights[-1]
+        rrule = (f"FREQ=WEEKLY;UNTIL={last:%Y%m%d};BYDAY={_BYDAY[first.weekday()]}"
+                 if len(old.nights) > 1 else "")
+        out.append(Cancellation(old.uid, f"Cancelled: {old.title}", old.sequence + 1, first,
+                                first + dt.timedelta(days=1), tuple(old.operators),
+                                tournament_id=old.tournament_id, kind="series", rrule=rrule,
+                                last_day=last))
+    return out
+
+
+def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
+             written: set[str]) -> list[Cancellation]:
+    """Any event the previous calendars published that this plan no longer writes (UIDs not
+    in ``written``: a moved game's licence deadlines, a dropped series, ...), with its UID and
+    SEQUENCE + 1, so that imported and subscribed calendars drop it too.
+
+    A cancellation the previous calendars carried is carried again, unchanged (same
+    SEQUENCE, same DESCRIPTION), until the event's last day (for a deadline: the day of the
+    game or licence it is for) is before the plan's ``notice_from`` (the day it is made as
+    of): a subscriber who skipped the version that cancelled it still sees it go. A live
+    event before the new horizon is history, left alone."""
+    events = list(previous_events)
+    start = scenario.horizon.start
+    days = {e.uid: e.day for e in events}
+    known = {t.id: t for t in scenario.tournaments}
+    out = []
+    for old in events:
+        if old.uid in written:
+            continue
+        # the day that says whether it is history: a licence deadline's licence start (in
+        # its UID), a notice's occurrence, else the event's own day
+        parsed = parse_uid(old.uid)
+        lday = licence_day(old.uid)
+        day = (dt.date.fromisoformat(lday) if lday
+               else days.get(parsed.occurrence_uid or "", old.day)
+               if parsed is not None and parsed.kind == "notice" else old.day)
+        if old.cancelled:
+            if max(day, old.last_day) < scenario.notice_from:
+                continue  # its date has passed: nobody needs the cancellation any more
+            summary, seq = old.summary, old.sequence
+        else:
+            if day < start:
+                continue  # history before the new horizon
+            summary, seq = f"Cancelled: {old.summary}", old.sequence + 1
+        t = known.get(old.tournament_id)
+        ops = old.operators or (t.operators if t is not None else ())
+        kind = old.kind or DEADLINE_KIND.get(old.deadline, "") or (
+            _KIND_OF_UID.get(parsed.kind, "") if parsed is not None else "")
+        carried = bool(old.cancelled and old.description)
+        out.append(Cancellation(
+            old.uid, summary, seq, old.dtstart if old.dtstart is not None else old.day,
+            old.dtend, tuple(ops), tournament_id=old.tournament_id, deadline=old.deadline,
+            kind=kind, rrule=old.rrule, last_day=old.last_day if old.rrule else None,
+            description=old.description if carried else "", carried=carried))
+    return out
+
+
+def sequence_floor(old: PreviousEvent | None, sequence: int, cancelled_now: bool) -> int:
+    """RFC 5545 §3.8.7.4 across re-plans: the SEQUENCE of an event (``sequence`` as
+    computed) that the previous calendars published as ``old``: never lower than theirs, and
+    one more when that UID had been cancelled (a UID given back after a cancellation, e.g. a
+    series or a licence deadline that returns) and is not cancelled now."""
+    if old is None:
+        return sequence
+    return max(sequence, old.sequence + (1 if old.cancelled and not cancelled_now else 0))
+
+
+def _play_shape(play: str) -> tuple[str, float] | None:
+    """X-TOURNEY-PLAY ``start/end`` as (local start time, hours): what a weekly series keeps
+    from night to night."""
+    try:
+        a, _, b = play.partition("/")
+        start, end = dt.datetime.fromisoformat(a), dt.datetime.fromisoformat(b)
+    except ValueError:
+        return None
+    return f"{start:%H:%M}", (end - start).total_seconds() / 3600
+
+
+def series_sequence(old: PreviousSeries, nights: tuple[dt.date, ...], play: str,
+                    members: int) -> int:
+    """The SEQUENCE of a weekly series the previous calendars published as ``old``: its
+    SEQUENCE + 1 when the re-plan changes its nights (EXDATE, UNTIL) or its play time
+    (X-TOURNEY-PLAY ``play``), RFC 5545 §3.8.7.4; at least ``members``, the highest SEQUENCE
+    of its nights."""
+    retimed = bool(old.play) and _play_shape(old.play) != _play_shape(play)
+    return max(old.sequence + (nights != old.nights or retimed), members)
+
+
+def replaced_sequence(sequence: int, before: int, unchanged: bool) -> int:
+    """Solved again into the folder of an earlier plan of the same lineage: an event whose
+    content changed gets SEQUENCE + 1 over the earlier one's (``before``), RFC 5545
+    §3.8.7.4; an unchanged one keeps at least the earlier SEQUENCE."""
+    return max(sequence, before if unchanged else before + 1)
