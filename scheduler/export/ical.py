@@ -46,7 +46,6 @@ mapped to bytes and writes nothing. Components are built with the ``icalendar`` 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -57,6 +56,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from scheduler.export.checklist import checklist, readings
 from scheduler.plan import Plan, Row
+from scheduler.publishing import fingerprint
 from scheduler.replan import licence_deadline_uids, series_history, series_uids
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
@@ -216,16 +216,6 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
         for tid, occ, day in i.members:
             identity[(tid, occ)] = (uid, day.isoformat() if series else "", seq)
     return files, identity
-
-
-def fingerprint(event_text: bytes | str) -> str:
-    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
-    hashed: equal for an event written again unchanged."""
-    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
-    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
-    keep = [ln for ln in lines if ln and not ln.upper().startswith(
-        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
-    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
 
 
 def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime:
