@@ -3,7 +3,9 @@ fixed dates, minimum gaps and how many tournaments an operator runs at once.
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
 (``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
-``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``).
+``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``). What a plan is worth
+(each placed occurrence's ``priority``, the shortfall below ``required`` and the fixed dates,
+``prefer_weekdays``) is not a constraint: it is the objective, in ``scheduler/objective.py``.
 """
 
 from __future__ import annotations
