@@ -5,7 +5,7 @@ the components of the benchmark set (issue 6, section 2).
         [--deterministic-time D] [--configs lin0,lin1,lin2,max_lp,max_lp2] [--seed S]
         [--no-product] [--out CSV]
 
-**The core problem** is the first lexicographic stage of ``scheduler/solver.py``: maximise
+**The core problem** is the first lexicographic stage of ``scheduler/objective.py``: maximise
 ``placed - big * shortfall`` (``placed``: priority-weighted occurrences; ``shortfall``:
 required occurrences missing, plus fixed dates not met; ``big`` = the sum of every candidate's
 priority + 1, as the product computes it) under exactly these rules, the same in both
@@ -26,7 +26,7 @@ formulations:
 Left out: MT-PERMIT-FEES and ME-FEES (they only price a plan: stage 2) and preferred weekdays
 (stage 3). Every rule that can make a placement impossible is in, so the core optimum is the
 product's stage-1 optimum; the formulation ``product`` (``build_model(part)`` with the fee
-rules, objective as solver.py) checks that on every part.
+rules, objective as scheduler/objective.py) checks that on every part.
 
 **Formulations**
 
@@ -141,7 +141,7 @@ class Core:
     @property
     def big(self) -> int:
         """The weight of one unit of shortfall: every candidate's priority summed, + 1 (as
-        scheduler/solver.py: ``sum(w for _, w in ctx.placed_terms) + 1``)."""
+        scheduler/objective.py: ``sum(w for _, w in ctx.placed_terms) + 1``)."""
         return sum(t.priority * len(self.candidates.get(t.id, []))
                    for t in self.scenario.tournaments) + 1
 
@@ -182,7 +182,8 @@ class Built:
 
 def _stage1(model: cp_model.CpModel, placed: Sequence[tuple[object, int]],
             penalties: Sequence[object], big: int) -> None:
-    """maximize sum(priority * placed) - big * sum(penalties), as solver.py's stage 1."""
+    """maximize sum(priority * placed) - big * sum(penalties), as scheduler/objective.py's
+    stage 1."""
     placed_expr = cp_model.LinearExpr.weighted_sum([v for v, _ in placed],
                                                    [w for _, w in placed])
     short = cp_model.LinearExpr.weighted_sum(list(penalties),
@@ -196,24 +197,28 @@ def day_indexed(core: Core) -> Built:
     ``constraints/*.py`` except the cost rules MT-PERMIT-FEES and ME-FEES) over the ``z`` of
     ``core``. Call it at most once per ``core`` (it adds to ``core.ctx.model``)."""
     from constraints.registry import RULES
+    from scheduler.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = core.ctx
     for rule in RULES:
         if rule.encode is not None and rule.id not in COST_RULES:
             rule.encode(ctx)
+    add_terms(ctx)
     _stage1(ctx.model, ctx.placed_terms, [v * w for v, w in ctx.required_terms],
             sum(w for _, w in ctx.placed_terms) + 1)
     return Built("day", ctx.model, core.domain_s, time.perf_counter() - t0)
 
 
 def product(part: Scenario) -> Built:
-    """``build_model(part)`` as the product builds it (fee rules too) with solver.py's stage-1
-    objective; ``encode_s`` is the whole build, ``domain_s`` 0."""
+    """``build_model(part)`` as the product builds it (fee rules too) with
+    scheduler/objective.py's stage-1 objective; ``encode_s`` is the whole build, ``domain_s`` 0."""
     from scheduler.model import build_model
+    from scheduler.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = build_model(part)
+    add_terms(ctx)
     _stage1(ctx.model, ctx.placed_terms, [v * w for v, w in ctx.required_terms],
             sum(w for _, w in ctx.placed_terms) + 1)
     return Built("product", ctx.model, 0.0, time.perf_counter() - t0)

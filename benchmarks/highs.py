@@ -17,7 +17,7 @@ constraint, so both solvers see exactly the same variables, domains and constrai
   the kind; the product's models use only ``linear`` and enforced ``bool_and`` (the benchmark
   run prints the kinds it met).
 
-The lexicographic objective is the product's (scheduler/solver.py): (1) maximise
+The lexicographic objective is the product's (scheduler/objective.py): (1) maximise
 ``placed - big * shortfall`` (``big`` = total priority + 1); (2) with (1) fixed, minimise fees
 (USD); (3) with (2) fixed, maximise preferred-weekday starts, then (3b) minimise the sum of first-
 day offsets from the horizon start (the product's earliest-days tie-break; the product folds
@@ -368,9 +368,11 @@ def solve_part(part: Scenario, *, time_limit: float | None = None,
     """Build the product's model of ``part`` (``scheduler.model.build_model``) and solve it
     with :func:`solve_context`; ``build_s`` is the build time (wall s)."""
     from scheduler.model import build_model
+    from scheduler.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = build_model(part)
+    add_terms(ctx)
     build = time.perf_counter() - t0
     left = None if time_limit is None else max(0.0, time_limit - build)
     res = solve_context(ctx, time_limit=left, stages=stages)

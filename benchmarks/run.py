@@ -105,6 +105,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
 
     from scheduler.decompose import components
     from scheduler.model import build_model
+    from scheduler.objective import add_terms
     from scheduler.solver import Options
 
     parts = components(sc)
@@ -113,6 +114,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     for part in parts:
         t0 = time.perf_counter()
         ctx = build_model(part)
+        add_terms(ctx)  # the objective's terms, as scheduler.parts.solve_part adds them
         build = time.perf_counter() - t0
         proto = ctx.model.proto
         result["z_vars"] += len(ctx.z)
@@ -123,7 +125,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
         for c in proto.constraints:
             k = kind_of(c) + ("+enf" if len(c.enforcement_literal) else "")
             result["kinds"][k] = result["kinds"].get(k, 0) + 1
-        # the product's first stage (scheduler/solver.py), stopped at its first solution
+        # the product's first stage (scheduler/objective.py), stopped at its first solution
         placed = cp_model.LinearExpr.weighted_sum([v for v, _ in ctx.placed_terms],
                                                   [w for _, w in ctx.placed_terms])
         short = cp_model.LinearExpr.weighted_sum([v for v, _ in ctx.required_terms],

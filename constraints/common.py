@@ -3,7 +3,9 @@ fixed dates, minimum gaps and how many tournaments an operator runs at once.
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
 (``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
-``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``).
+``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``). What a plan is worth
+(each placed occurrence's ``priority``, the shortfall below ``required`` and the fixed dates,
+``prefer_weekdays``) is not a constraint: it is the objective, in ``scheduler/objective.py``.
 """
 
 from __future__ import annotations
@@ -192,10 +194,11 @@ def _check_blackout(a: Audit) -> Iterator[Violation]:
 BLACKOUT = Rule("BLACKOUT", allows=_no_blackout, check=_check_blackout)
 
 
-# ------------------------------------------------------------------ COUNT (and the objective)
+# ------------------------------------------------------------------ COUNT
 def _encode_count(ctx: ModelContext) -> None:
-    """At most ``count`` occurrences; each placed one earns ``priority``; the shortfall below
-    ``must_place`` is penalised (required occurrences)."""
+    """At most ``count`` occurrences, the fixed dates among them. What each placed one earns
+    (``priority``) and the shortfall below ``must_place`` are objective terms
+    (:func:`scheduler.objective.add_terms`), not constraints."""
     m = ctx.model
     for t in ctx.scenario.tournaments:
         lits = [v for _, v in ctx.starts(t)]
@@ -209,15 +212,6 @@ def _encode_count(ctx: ModelContext) -> None:
                 m.add(sum(free) <= t.count - len(t.fixed_dates)).with_name(
                     f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among its "
                     f"{t.count} occurrences")
-        ctx.placed_terms.extend((v, t.priority) for v in lits)
-        if t.must_place:
-            short = m.new_int_var(0, t.must_place, f"shortfall[{t.id}]")
-            m.add(short >= t.must_place - sum(lits))
-            ctx.required_terms.append((short, 1))
-        prefer = set(t.prefer_weekdays)
-        if prefer:
-            ctx.preference_terms.extend(
-                (v, 1) for c, v in ctx.starts(t) if _weekday(c.first_day) in prefer)
 
 
 def _check_count(a: Audit) -> Iterator[Violation]:
@@ -249,14 +243,9 @@ REQUIRED = Rule("REQUIRED", check=_check_required)
 
 
 # ------------------------------------------------------------------ FIXED-DATES
-def _encode_fixed(ctx: ModelContext) -> None:
-    """Each fixed date is a required occurrence on exactly that first day."""
-    for t in ctx.scenario.tournaments:
-        for d in t.fixed_dates:
-            v = ctx.z.get((t.id, d))
-            ctx.required_terms.append((1 - v if v is not None else 1, 1))
-
-
+# A fixed date is a required occurrence on exactly that first day: in the model, a term of
+# the objective's required shortfall (scheduler.objective.add_terms), so a date that cannot
+# be honoured is reported as unplaced, not as an infeasible model.
 def _check_fixed(a: Audit) -> Iterator[Violation]:
     starts = {(p.tid, p.first_day) for p in a.placed}
     for t in a.scenario.tournaments:
@@ -268,7 +257,7 @@ def _check_fixed(a: Audit) -> Iterator[Violation]:
                                 f"{t.id} is pinned to start on {d} but does not")
 
 
-FIXED_DATES = Rule("FIXED-DATES", encode=_encode_fixed, check=_check_fixed)
+FIXED_DATES = Rule("FIXED-DATES", check=_check_fixed)
 
 
 # ------------------------------------------------------------------ MIN-GAP

@@ -187,23 +187,27 @@ def solve(
 
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.export.summary import summary_text
-    from scheduler.export.write import replaced_events, write_plan
+    from scheduler.export.write import write_plan
     from scheduler.replan import holds_plan
-    from scheduler.solver import AuditError, Interrupted, SolverError
+    from scheduler.solver import AuditError, Interrupted, SolverError, solve_alternatives
     from scheduler.solver import solve as run
 
     show = _progress_printer() if sys.stderr.isatty() else None
+    # not a re-plan into a folder holding a plan: a changed event must still not keep its
+    # SEQUENCE and DTSTAMP (solve() reads the folder's calendar for that)
+    replacing = out if previous is None and holds_plan(out) else None
     try:
         if alternatives > 1:
-            plans = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
-                        seed=seed, workers=workers, jobs=jobs or os.cpu_count() or 1,
-                        previous=announced, alternatives=alternatives,
-                        min_difference=min_difference, progress=show)
+            plans = solve_alternatives(
+                sc, alternatives, min_difference=min_difference, time_limit=time_limit,
+                deterministic_time=deterministic_time, seed=seed, workers=workers,
+                jobs=jobs or os.cpu_count() or 1, previous=announced, replacing=replacing,
+                progress=show)
             plan, others = plans[0], plans[1:]
         else:
             plan = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
                        seed=seed, workers=workers, jobs=jobs or os.cpu_count() or 1,
-                       previous=announced, progress=show)
+                       previous=announced, replacing=replacing, progress=show)
             others = []
         if show is not None:
             _err("")
@@ -213,9 +217,7 @@ def solve(
             _err(f"tourney: warning: the previous plan {previous} has events of "
                  f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
                  f"alone (not cancelled, not in the new calendars)")
-        if previous is None and holds_plan(out):
-            # not a re-plan: a changed event must still not keep its SEQUENCE and DTSTAMP
-            plan.replaced_events, plan.replaced_dtstamp = replaced_events(out, plan.lineage)
+        if replacing is not None:
             _err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
                  f"replaces without re-planning from it (events it announced keep no "
                  f"promise: dropped ones are not cancelled, moved ones may get other "

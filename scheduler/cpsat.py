@@ -1,7 +1,7 @@
 """Every CP-SAT solve of tourney goes through here: one parameter builder, one interruptible
 search.
 
-The lexicographic stages of :mod:`scheduler.solver` and the conflict explanation of
+The lexicographic stages of :mod:`scheduler.objective` and the conflict explanation of
 :mod:`scheduler.explain` both build their ``CpSolver`` with :func:`new_solver`, so both stop
 on CP-SAT's *deterministic* time (the same answer on any machine and under any load; a
 wall-clock ``time_limit`` only when asked for), with a fixed ``random_seed``.

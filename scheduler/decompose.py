@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scheduler.plan import Plan
+from scheduler.plan import Plan, PlanStatus
 from scheduler.replan import Announced
 from scheduler.scenario import WEEKDAYS, Scenario
 
@@ -95,7 +95,8 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
     keys = plans[0].objective.keys()
     return Plan(
         scenario, rows, licenses, unscheduled,
-        "OPTIMAL" if all(p.status == "OPTIMAL" for p in plans) else "FEASIBLE",
+        PlanStatus.OPTIMAL if all(p.status == PlanStatus.OPTIMAL for p in plans)
+        else PlanStatus.FEASIBLE,
         objective={k: sum(p.objective[k] for p in plans) for k in keys},
         bound={k: sum(p.bound[k] for p in plans) + 0.0 for k in keys},
         seed=plans[0].seed,

@@ -1,10 +1,13 @@
 """The result of a solve: placed occurrences, licences to buy, what could not be placed.
 
-A :class:`Plan` is a plain value (no solver objects): writers in ``scheduler/export`` are
-functions of it. Layers (docs/architecture.md): the engine below (``replan``, ``explain``,
-the rules) gives its fields their types; ``scheduler.solver`` assembles a Plan; the export
-layer above reads it. The methods that draw, summarise or write (``plot_*``, ``summary``,
-``to_ics``, ``write``) call the export layer when called, never at import.
+A :class:`Plan` is a finished, immutable value (a frozen dataclass, no solver objects):
+writers in ``scheduler/export`` are functions of it, and nothing fills it in after
+``scheduler.solver.solve`` returns it (a changed plan is a new one, ``dataclasses.replace``).
+Layers (docs/architecture.md): the engine below (``replan``, ``explain``, the rules) gives its
+fields their types; the solver modules (``scheduler.extract``, ``scheduler.parts``,
+``scheduler.publishing``) assemble a Plan; the export layer above reads it. The methods
+that draw, summarise or write (``plot_*``, ``summary``, ``to_ics``, ``write``) call the
+export layer when called, never at import.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import datetime as dt
 import html
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,13 +90,30 @@ class Unscheduled:
     required: bool = False
 
 
-@dataclass
-class Plan:
-    """A solved scenario.
+class PlanStatus(StrEnum):
+    """How good a plan is known to be. The value is the text summary.txt, report.html and the
+    comparisons print (a ``str``: ``PlanStatus.OPTIMAL == "OPTIMAL"``)."""
 
-    ``status`` is ``OPTIMAL`` (proven) or ``FEASIBLE`` (time limit reached); ``objective`` holds
-    the three lexicographic values (priority-weighted occurrences placed, fees in USD,
-    occurrences on preferred weekdays) and ``bound`` the proven bound of each stage.
+    OPTIMAL = "OPTIMAL"
+    """Every lexicographic stage of every part was proven optimal."""
+    FEASIBLE = "FEASIBLE"
+    """Legal, not proven optimal (a time limit was reached, or the search was stopped)."""
+    NOT_REACHED = "NOT_REACHED"
+    """A part the search was stopped before reaching: nothing placed (never a whole plan)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A solved scenario: a finished, immutable result.
+
+    ``status`` is :attr:`PlanStatus.OPTIMAL` (proven) or :attr:`PlanStatus.FEASIBLE` (time
+    limit reached or search stopped); ``objective`` holds the three lexicographic values
+    (priority-weighted occurrences placed, fees in USD, occurrences on preferred weekdays) and
+    ``bound`` the proven bound of each stage; ``runtime_s`` the wall seconds the solve took
+    (not compared: equal plans of two runs are equal). The publishing state (``lineage``,
+    ``cancelled``, ``previous_*``, ``replaced_*``) is set by the solver
+    (:mod:`scheduler.publishing`), so ``plan.write(dir)`` writes what ``tourney solve`` writes.
+    Fields are not reassigned; the lists are not to be changed in place either.
     """
 
     scenario: Scenario
@@ -101,11 +122,12 @@ class Plan:
     """The licences and permits to buy (``licenses`` is the same as a DataFrame)."""
     unscheduled_list: list[Unscheduled]
     """Wanted occurrences not placed (``unscheduled`` is the same as a DataFrame)."""
-    status: str
+    status: PlanStatus
     objective: dict[str, int] = field(default_factory=dict)
     bound: dict[str, float] = field(default_factory=dict)
     seed: int = 0
     cancelled: list[Cancelled] = field(default_factory=list)
+    """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
     previous_series: list[PreviousSeries] = field(default_factory=list)
     """Re-plan: the weekly series of the previous calendar (updated or cancelled by UID)."""
     previous_events: list[PreviousEvent] = field(default_factory=list)
@@ -122,7 +144,6 @@ class Plan:
     event that changed gets a higher SEQUENCE (RFC 5545 §3.8.7.4)."""
     replaced_dtstamp: dt.datetime | None = None
     """The earlier plan's DTSTAMP in that case: a changed calendar is stamped later."""
-    """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
@@ -133,8 +154,11 @@ class Plan:
     """How many independent parts the scenario was solved in (operators linked by a shared
     tournament or by the statewide super cribbage cap are one part)."""
     rank: int = 1
-    """Among alternatives (``solve(..., alternatives=K)``): 1 for the best plan, 2 for the
-    next best that differs from it, and so on."""
+    """Among alternatives (:func:`scheduler.solver.solve_alternatives`): 1 for the best plan,
+    2 for the next best that differs from it, and so on."""
+    runtime_s: float = field(default=0.0, compare=False)
+    """Wall seconds the solve took (0.0 for a plan not made by ``solve``); never written to
+    the plan folder (its files stay byte-identical from run to run)."""
 
     @property
     def gap(self) -> dict[str, float]:

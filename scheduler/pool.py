@@ -1,4 +1,4 @@
-"""The one process pool of tourney: independent parts of a solve (``scheduler.solver``) and
+"""The one process pool of tourney: independent parts of a solve (``scheduler.parts``) and
 the variants of a sweep (``scheduler.sweep``) each run as tasks of it.
 
 Workers are started by ``fork`` where the platform has it: they start at once with everything

@@ -17,6 +17,7 @@ import csv
 import datetime as dt
 import hashlib
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -326,14 +327,14 @@ def test_cancellation_is_dropped_once_its_date_has_passed(tmp_path: Path) -> Non
     _solve(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
     sc = load_scenario(drop)
     plan = solve(sc, previous=read_previous(sc, tmp_path / "v2"), time_limit=10)
-    plan.previous_events = previous_events(tmp_path / "v2")
-    plan.previous_series = previous_series(tmp_path / "v2")
+    plan = replace(plan, previous_events=previous_events(tmp_path / "v2"),
+                   previous_series=previous_series(tmp_path / "v2"))
     stamp = dt.datetime(2027, 2, 1, tzinfo=dt.UTC)
     carried = {u for u, e in _events(calendar_files(plan, stamp)["calendar.ics"]).items()
                if u.startswith("hold-") and str(e["STATUS"]) == "CANCELLED"}
     assert len(carried) == 2
     # made as of 2027-04-01, after both March games: the cancellations are history
-    plan.scenario = sc.model_copy(update={"notice_from": dt.date(2027, 4, 1)})
+    plan = replace(plan, scenario=sc.model_copy(update={"notice_from": dt.date(2027, 4, 1)}))
     data = calendar_files(plan, stamp)["calendar.ics"]
     assert not [u for u in _events(data) if u.startswith("hold-")]
 

@@ -278,9 +278,9 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # The search is stopped before the fee stage (as Ctrl-C would): the plan found by then is
     # legal, written whole, and the summary and the exit code (130) say it was interrupted.
-    import scheduler.solver as solver
+    import scheduler.parts as parts
 
-    real = solver._solve_part
+    real = parts.solve_part
 
     def stopped_after_first_stage(*args: object, **kw: object) -> object:
         began: list[str] = []
@@ -288,7 +288,7 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
         kw["stop"] = lambda: "fees_usd" in began
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(solver, "_solve_part", stopped_after_first_stage)
+    monkeypatch.setattr(parts, "solve_part", stopped_after_first_stage)
     out = tmp_path / "plan"
     result = CliRunner().invoke(app, ["solve", str(EXAMPLES / "montana-card-room.yaml"),
                                       "--out", str(out), "--jobs", "1"])

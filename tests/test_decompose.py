@@ -10,7 +10,9 @@ import pytest
 from conftest import d, load, mt_large, mt_room
 
 from scheduler.decompose import components
-from scheduler.solver import Options, _audit, _solve_part, solve
+from scheduler.extract import audit_of
+from scheduler.parts import solve_part
+from scheduler.solver import Options, solve, solve_alternatives
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +70,7 @@ def test_merged_optimum_equals_the_undivided_optimum_on_the_combined_example() -
     sc = load_scenario(ROOT / "data" / "examples" / "combined.yaml")
     assert len(components(sc)) == 5
     merged = solve(sc, seed=0)
-    whole = _solve_part(sc, Options(seed=0))
+    whole = solve_part(sc, Options(seed=0))
     assert merged.components == 5 and merged.status == whole.status == "OPTIMAL"
     assert merged.objective == whole.objective
     assert merged.bound == whole.bound
@@ -97,7 +99,7 @@ def test_merged_optimum_on_parts_with_limits_that_bind() -> None:
               tournaments=[mt_large("a-open", ("a",), count=18, **window),
                            mt_large("b-open", ("b",), count=10, **window)])
     merged = solve(sc, seed=0)
-    whole = _solve_part(sc, Options(seed=0))
+    whole = solve_part(sc, Options(seed=0))
     assert merged.components == 2
     assert merged.objective["placed"] == whole.objective["placed"]
     assert merged.objective["fees_usd"] == whole.objective["fees_usd"] == 240
@@ -114,7 +116,7 @@ def test_a_stopped_search_returns_the_last_stages_plan_with_its_gap() -> None:
               tournaments=[mt_large("open", ("a",), count=3,
                                     window={"start": "2027-03-01", "end": "2027-03-31"})])
     began: list[str] = []
-    plan = _solve_part(sc, Options(seed=0), on_stage=began.append,
+    plan = solve_part(sc, Options(seed=0), on_stage=began.append,
                        stop=lambda: "fees_usd" in began)
     assert began == ["placed", "fees_usd"]
     assert plan.interrupted and plan.status == "FEASIBLE"
@@ -123,7 +125,7 @@ def test_a_stopped_search_returns_the_last_stages_plan_with_its_gap() -> None:
     assert plan.gap["fees_usd"] == (1.0 if plan.objective["fees_usd"] else 0.0)
     from constraints.registry import check
 
-    assert check(_audit(plan)) == []
+    assert check(audit_of(plan)) == []
 
 
 def whole_placed(sc: Any) -> int:
@@ -137,7 +139,7 @@ def test_alternatives_differ_and_come_best_first() -> None:
     sc = load(operators=[mt_room("a")],
               tournaments=[mt_large("open", ("a",),
                                     window={"start": "2027-03-01", "end": "2027-03-03"})])
-    plans = solve(sc, seed=0, alternatives=4)
+    plans = solve_alternatives(sc, 4, seed=0)
     assert [p.rank for p in plans] == [1, 2, 3]
     assert [p.rows[0].first_day for p in plans] == [d("2027-03-01"), d("2027-03-02"),
                                                     d("2027-03-03")]
@@ -153,11 +155,11 @@ def test_alternatives_may_cost_more() -> None:
     sc = load(operators=[mt_room("a")],
               tournaments=[mt_large("open", ("a",), count=2,
                                     window={"start": "2027-06-28", "end": "2027-07-01"})])
-    one = solve(sc, seed=0, alternatives=2, min_difference=1)
+    one = solve_alternatives(sc, 2, seed=0, min_difference=1)
     assert [p.objective["fees_usd"] for p in one] == [120, 120]
     assert [sorted(r.first_day for r in p.rows) for p in one] == [
         [d("2027-06-28"), d("2027-06-29")], [d("2027-06-28"), d("2027-06-30")]]
-    two = solve(sc, seed=0, alternatives=2, min_difference=2)
+    two = solve_alternatives(sc, 2, seed=0, min_difference=2)
     assert [p.objective["fees_usd"] for p in two] == [120, 240]
     assert sorted(r.first_day for r in two[1].rows) == [d("2027-06-30"), d("2027-07-01")]
 
@@ -166,7 +168,7 @@ def test_alternatives_may_cost_more() -> None:
 def test_alternatives_must_be_positive(bad: int) -> None:
     sc = load(operators=[mt_room("a")], tournaments=[mt_large("open", ("a",))])
     with pytest.raises(ValueError, match="at least 1"):
-        solve(sc, alternatives=bad)
+        solve_alternatives(sc, bad)
 
 
 def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> None:
@@ -174,13 +176,13 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
     # weekly night with count "all" are unscheduled. Bounds: placed ≤ 3 × 2 + 365 × 1 = 371
     # (every day of 2027 for "all"), preferred ≤ 3 (open prefers Saturdays), fees ≥ 0.
     from scheduler.export.summary import summary_text
-    from scheduler.solver import _not_reached
+    from scheduler.parts import not_reached
 
     sc = load(operators=[mt_room("a")], tournaments=[
         mt_large("open", ("a",), count=3, priority=2, prefer_weekdays=["sat"]),
         {"id": "night", "title": "Night", "type": "small-stakes", "operators": ["a"],
          "start_time": "19:00", "hours": 4, "entry_fee": 60, "count": "all"}])
-    plan = _not_reached(sc)
+    plan = not_reached(sc)
     assert plan.rows == [] and plan.interrupted
     assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled_list] == [
         ("open", 1), ("open", 2), ("open", 3), ("night", 1)]
@@ -241,7 +243,7 @@ def test_alternatives_of_several_parts_change_one_part_each() -> None:
               tournaments=[mt_large("a-open", ("a",), window=window),
                            mt_large("b-open", ("b",), window=window)])
     for jobs in (1, 2):
-        plans = solve(sc, seed=0, jobs=jobs, alternatives=4)
+        plans = solve_alternatives(sc, 4, seed=0, jobs=jobs)
         assert [p.rank for p in plans] == [1, 2, 3, 4]
         assert [[(r.tournament_id, r.first_day.day) for r in p.rows] for p in plans] == [
             [("a-open", 1), ("b-open", 1)],

@@ -2,7 +2,7 @@
 model) reach the same hand-computed stage-1 optimum on tiny scenarios, and the script runs on
 N = 1 (values only; no timing is asserted).
 
-Stage-1 objective (scheduler/solver.py): priority-weighted occurrences placed − big × shortfall,
+Stage-1 objective (scheduler/objective.py): priority-weighted occurrences placed − big × shortfall,
 big = the sum of every candidate first day's priority + 1. Calendar facts: 2027-08-02 and
 2027-03-01 are Mondays; the Montana permit year starting 2027-07-01 holds Aug-Dec 2027.
 """

@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -384,10 +385,9 @@ def _small_rows(days: list[dt.date]) -> list[Row]:
 
 def _series_plan(days: list[dt.date] | None = None) -> Plan:
     plan = _plan(_series_scenario())
-    plan.rows = sorted([*plan.rows, *_small_rows(WEDNESDAYS if days is None else days)],
-                       key=lambda r: (r.first_day, r.tournament_id, r.occurrence,
-                                      r.operator_id))
-    return plan
+    return replace(plan, rows=sorted(
+        [*plan.rows, *_small_rows(WEDNESDAYS if days is None else days)],
+        key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id)))
 
 
 def _expanded(data: bytes, tid: str = "mt-daily") -> list[dt.date]:

@@ -22,7 +22,7 @@ from scheduler.diff import DiffError, diff_plans
 from scheduler.export.write import write_plan
 from scheduler.replan import Previous, PreviousError, read_previous
 from scheduler.scenario import load_scenario
-from scheduler.solver import solve
+from scheduler.solver import solve, solve_alternatives
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,7 +103,7 @@ def test_python_replan_alternatives_cancel_like_the_best_plan(tmp_path: Path,
                               str(cli), "--jobs", "1", "--alternatives", "2"])
     assert res.exit_code == 0, res.output
     sc = load_scenario(v2)
-    plans = solve(sc, previous=read_previous(sc, first_plan), alternatives=2)
+    plans = solve_alternatives(sc, 2, previous=read_previous(sc, first_plan))
     assert [p.rank for p in plans] == [1, 2]
     write_plan(plans[0], tmp_path / "py", alternatives=plans[1:])
     assert _files(tmp_path / "py") == _files(cli)

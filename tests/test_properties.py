@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from constraints.registry import check
+from scheduler.extract import audit_of
 from scheduler.scenario import WEEKDAYS, load_scenario
-from scheduler.solver import _audit, solve
+from scheduler.solver import solve
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
 END = dt.date(2027, 7, 31)
@@ -102,7 +103,7 @@ def test_random_scenarios_solve_to_legal_plans(data: dict) -> None:
     plan = solve(sc, time_limit=10, seed=0, workers=1)
     # the independent checker, run again here on the finished plan: nothing illegal; a pinned
     # date that could not be honoured is exactly an unscheduled required occurrence
-    found = check(_audit(plan))
+    found = check(audit_of(plan))
     assert [v for v in found if v.rule not in ("FIXED-DATES", "REQUIRED")] == []
     assert sorted((v.refs[0], v.dates) for v in found if v.rule == "FIXED-DATES") == sorted(
         (u.tournament_id, u.reason.split()[3]) for u in plan.unscheduled_list

@@ -263,7 +263,7 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
     # next Mar 2; the report lists the change: only in the best plan 2027-03-01, only in
     # alternative 2 2027-03-02.
     from scheduler.scenario import load_scenario
-    from scheduler.solver import solve
+    from scheduler.solver import solve_alternatives
 
     sc = load_scenario({
         "name": "alt", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
@@ -272,7 +272,7 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
         "tournaments": [{"id": "open", "title": "Open", "type": "large-stakes",
                          "operators": ["a"], "start_time": "12:00", "hours": 10,
                          "window": {"start": "2027-03-01", "end": "2027-03-03"}}]})
-    best, second = solve(sc, seed=0, alternatives=2)
+    best, second = solve_alternatives(sc, 2, seed=0)
     text = _plain(report_html(best, [second]))
     assert "First days that differ from the best plan" in text
     assert "Alternative 2 open Open 2027-03-01 2027-03-02" in " ".join(text.split())

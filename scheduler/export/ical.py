@@ -40,13 +40,13 @@ from scheduler.export.ical_text import (
     _Item,
     _text,
     _utc,
-    fingerprint,
     fold,
     ical_bytes,
     operators_value,
     plan_lineage,
 )
 from scheduler.plan import Plan
+from scheduler.publishing import fingerprint
 from scheduler.replan import dropped, replaced_sequence, sequence_floor, vanished
 from scheduler.uid import LINEAGE_PROPERTY, OPERATOR_NAME_PROPERTY
 

@@ -10,7 +10,6 @@ shares: :class:`_Item` (a VEVENT and whose calendars show it), :func:`_new_event
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ from icalendar import Component, Event, vText
 
 from scheduler.plan import Plan, Row
 from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key
+from scheduler.uid import inherited_lineage, lineage_key
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
@@ -61,16 +60,6 @@ class _Item:
     members: tuple[tuple[str, int, dt.date], ...] = ()
     """The occurrences (tournament, number, first day) the event shows: one, or a series'
     nights."""
-
-
-def fingerprint(event_text: bytes | str) -> str:
-    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
-    hashed: equal for an event written again unchanged."""
-    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
-    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
-    keep = [ln for ln in lines if ln and not ln.upper().startswith(
-        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
-    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
 
 
 def fold(line: str) -> str:

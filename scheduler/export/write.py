@@ -12,19 +12,16 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from scheduler.atomic import claim, replace_dir
 from scheduler.export.deadlines import deadlines_csv
-from scheduler.export.ical import fingerprint, render
+from scheduler.export.ical import render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.plan import Plan
-from scheduler.replan import previous_dtstamp
-from scheduler.uid import LINEAGE_PROPERTY
 
 
 def source_date_epoch() -> dt.datetime | None:
@@ -54,37 +51,6 @@ def dtstamp(plan: Plan) -> dt.datetime:
         # a re-plan made as of the same day: still newer than what subscribers hold
         stamp = before.astimezone(dt.UTC) + dt.timedelta(seconds=1)
     return stamp
-
-
-def replaced_events(folder: str | Path, lineage: str
-                    ) -> tuple[dict[str, tuple[int, str]], dt.datetime | None]:
-    """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
-    content fingerprint, :func:`scheduler.export.ical.fingerprint`) and its DTSTAMP: what a
-    new plan solved into the same folder without a re-plan must not contradict with the same
-    SEQUENCE and DTSTAMP (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4). A missing or non-UTF-8
-    calendar.ics holds no such events; one that is not iCalendar raises
-    :class:`scheduler.replan.PreviousError` (from :func:`scheduler.replan.previous_dtstamp`).
-    """
-    ics = Path(folder) / "calendar.ics"
-    try:
-        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError):
-        return {}, None
-    out: dict[str, tuple[int, str]] = {}
-    for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
-        event = m.group(0)
-        props: dict[str, str] = {}
-        for line in event.replace("\n ", "").split("\n"):
-            name, _, value = line.partition(":")
-            props.setdefault(name.split(";", 1)[0].upper(), value)
-        if props.get(LINEAGE_PROPERTY) != lineage or "UID" not in props:
-            continue
-        try:
-            seq = int(props.get("SEQUENCE", "0"))
-        except ValueError:
-            seq = 0
-        out[props["UID"]] = (seq, fingerprint(event))
-    return out, previous_dtstamp(folder)
 
 
 XLSX_FILE = "plan.xlsx"

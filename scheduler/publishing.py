@@ -1,0 +1,117 @@
+"""A solved plan's identity and publishing state: what its calendars must agree with.
+
+Every plan ``scheduler.solver.solve`` returns leaves here finished, so ``plan.write(dir)``
+from Python writes the calendars ``tourney solve`` writes:
+
+- :func:`identify`: the rows' UIDs and SEQUENCEs, the plan lineage, and for a re-plan the
+  previous calendars' publishing state (what they published: updated or cancelled by UID);
+- and :func:`with_replaced`: solved again into a folder that holds an earlier plan of the same
+  lineage without a re-plan, an event that changed gets a higher SEQUENCE and the calendars a
+  later DTSTAMP (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4), from :func:`replaced_events`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from scheduler.plan import Plan
+from scheduler.replan import Announced, Previous, assign, holds_plan, previous_dtstamp
+from scheduler.scenario import Scenario
+from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key, occurrence_uid
+
+__all__ = ["fingerprint", "identify", "replaced_events", "with_replaced"]
+
+
+def identify(plan: Plan, scenario: Scenario, previous: list[Announced] | None) -> Plan:
+    """``plan`` (freshly solved, of ``scenario``) with its rows' UIDs and SEQUENCEs: a new
+    Plan (``plan`` is not changed). The plan lineage is the previous plan's (a re-plan keeps
+    its UIDs, :func:`scheduler.replan.assign`) or the scenario's own
+    (:func:`scheduler.uid.lineage_key`); without ``previous`` occurrence ``n`` of a
+    tournament is UID ``<tournament>-<n>@<first operator>.<lineage>.<domain>``, SEQUENCE 0.
+
+    With a :class:`scheduler.replan.Previous` (what ``read_previous`` returns) the plan also
+    gets the previous plan's publishing state (``previous_series``, ``previous_events``,
+    ``previous_dtstamp``): its calendars update or cancel what the previous ones published;
+    ``cancelled`` lists the announced occurrences it drops.
+    """
+    if isinstance(previous, Previous):
+        plan = replace(plan, previous_dtstamp=previous.dtstamp,
+                       previous_series=list(previous.series),
+                       previous_events=list(previous.events))
+    lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
+        or lineage_key(scenario)
+    known = {t.id: t for t in scenario.tournaments}
+    if previous is None:
+        return replace(plan, lineage=lineage, rows=[replace(r, uid=occurrence_uid(
+            scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
+            lineage), sequence=0) for r in plan.rows])
+    days: dict[str, list[dt.date]] = {}
+    spans: dict[tuple[str, dt.date], str] = {}
+    for r in plan.rows:
+        if (r.tournament_id, r.first_day) not in spans:
+            days.setdefault(r.tournament_id, []).append(r.first_day)
+            spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
+    ids, cancelled = assign(scenario, previous, days, spans, lineage)
+    return replace(plan, lineage=lineage, cancelled=cancelled,
+                   rows=[replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
+                                 sequence=ids[(r.tournament_id, r.first_day)].sequence)
+                         for r in plan.rows])
+
+
+def fingerprint(event_text: bytes | str) -> str:
+    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
+    hashed: equal for an event written again unchanged (16 hex digits of its SHA-256)."""
+    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
+    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
+    keep = [ln for ln in lines if ln and not ln.upper().startswith(
+        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
+    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
+
+
+def replaced_events(folder: str | Path, lineage: str
+                    ) -> tuple[dict[str, tuple[int, str]], dt.datetime | None]:
+    """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
+    content fingerprint, :func:`fingerprint`) and its DTSTAMP: what a new plan solved into
+    the same folder without a re-plan must not contradict with the same SEQUENCE and DTSTAMP
+    (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4). A missing or non-UTF-8 calendar.ics holds no such
+    events; one that is not iCalendar raises :class:`scheduler.replan.PreviousError` (from
+    :func:`scheduler.replan.previous_dtstamp`).
+    """
+    ics = Path(folder) / "calendar.ics"
+    try:
+        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
+    except (OSError, UnicodeDecodeError):
+        return {}, None
+    out: dict[str, tuple[int, str]] = {}
+    for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
+        event = m.group(0)
+        props: dict[str, str] = {}
+        for line in event.replace("\n ", "").split("\n"):
+            name, _, value = line.partition(":")
+            props.setdefault(name.split(";", 1)[0].upper(), value)
+        if props.get(LINEAGE_PROPERTY) != lineage or "UID" not in props:
+            continue
+        try:
+            seq = int(props.get("SEQUENCE", "0"))
+        except ValueError:
+            seq = 0
+        out[props["UID"]] = (seq, fingerprint(event))
+    return out, previous_dtstamp(folder)
+
+
+def with_replaced(plan: Plan, folder: str | Path | None) -> Plan:
+    """``plan`` to be written into ``folder`` in place of the plan it holds (not a re-plan):
+    a new Plan with ``replaced_events`` and ``replaced_dtstamp`` read from it
+    (:func:`replaced_events`, this plan's lineage), so its calendars give a changed event a
+    higher SEQUENCE and a later DTSTAMP. ``plan`` itself when ``folder`` is None or holds no
+    plan (:func:`scheduler.replan.holds_plan`). Raises
+    :class:`scheduler.replan.PreviousError` when the folder's calendar.ics is not iCalendar.
+    """
+    if folder is None or not holds_plan(folder):
+        return plan
+    events, stamp = replaced_events(folder, plan.lineage)
+    return replace(plan, replaced_events=events, replaced_dtstamp=stamp)

@@ -1,0 +1,149 @@
+"""Why a wanted occurrence was not placed: the reason of each, computed from the rules.
+
+For each allowed first day the occurrence is added to the plan and the independent check says
+which rules it would break (against the placements already made); days no occurrence may
+take at all are put down to the rules that excluded them (``ModelContext.rejected``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from constraints.base import Audit, Placed, Rule
+from constraints.catalogue import cite
+from constraints.registry import RULES, check
+from scheduler.extract import placed_of
+from scheduler.model import Candidate, ModelContext
+from scheduler.plan import Plan, Unscheduled
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import timing, tournament_tz
+
+__all__ = ["unscheduled"]
+
+_STOPPED = ("not placed when the search was stopped (interrupted); solve again without "
+            "interrupting for the reason")
+
+
+def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[Unscheduled]:
+    """Every wanted occurrence not placed, with the reason computed from the rules.
+
+    For each allowed first day, the occurrence is added to the plan and the checker says which
+    rules it would break (against the placements already made); days no occurrence may take at
+    all are attributed to the rules that excluded them. Without ``reasons`` (a search that
+    was stopped) the reason says so and no rule is named.
+    """
+    sc = plan.scenario
+    placed = placed_of(plan)
+    # A candidate day passed every rule's domain filter, and a rule the model does not
+    # encode across occurrences cannot be broken by adding one more: only those that link
+    # occurrences (limits, gaps, concurrency) can block a candidate day.
+    sched_rules = [r for r in RULES if r.check is not None and r.encode is not None
+                   and r.id not in ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "FIXED-DATES")]
+    by_t: dict[str, list[Placed]] = defaultdict(list)
+    for p in placed:
+        by_t[p.tid].append(p)
+    out: list[Unscheduled] = []
+    for t in sc.tournaments:
+        have = by_t.get(t.id, [])
+        cands = ctx.candidates[t.id]
+        wanted = len(cands) if t.count == "all" else t.count
+        starts = {p.first_day for p in have}
+        missing_fixed = [d for d in t.fixed_dates if d not in starts]
+        if len(have) >= wanted and not missing_fixed:
+            continue
+        related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
+                   or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
+
+        n = len(have)
+        if not reasons:
+            out.extend(Unscheduled(t.id, k, t.operators, _STOPPED, (), k <= t.must_place)
+                       for k in range(n + 1, max(wanted, n + len(missing_fixed)) + 1))
+            continue
+        for d in missing_fixed:
+            n += 1
+            rej = ctx.rejected[t.id].get(d)
+            if rej:
+                rules = rej
+                reason = f"its fixed date {d} is not allowed: " + _why_not(sc, t, n, d, rej)
+            else:
+                tally, example = _blocked(sc, t, related, starts,
+                                          [c for c in cands if c.first_day == d], sched_rules, n)
+                rules = tuple(sorted(tally))
+                reason = (f"its fixed date {d} is taken: " +
+                          "; ".join(f"{example[r]} ({cite(r)})" for r in rules)) if rules else \
+                    f"its fixed date {d} competes with other required occurrences"
+            out.append(Unscheduled(t.id, n, t.operators, reason, tuple(rules), True))
+        rest = wanted - n
+        if rest <= 0:
+            continue
+        reason, rules = _explain(
+            t, ctx, *_blocked(sc, t, related, starts, cands, sched_rules, n + 1), len(cands))
+        need = max(0, t.must_place - n)
+        for k in range(rest):
+            n += 1
+            out.append(Unscheduled(t.id, n, t.operators, reason, rules, k < need))
+    return out
+
+
+def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
+             rule_ids: Sequence[str]) -> str:
+    """The checker's own sentences for the rules that exclude ``day`` as a first day."""
+    tm = timing(t, tournament_tz(sc, t), day)
+    if tm is None:
+        return (f"{t.start_time:%H:%M} does not exist on {day} in {tournament_tz(sc, t).key}: "
+                "the clocks spring forward (CLOCK-CHANGE)")
+    found = check(
+        Audit(sc, [Placed(t, occurrence, tm)], []),
+        rules=[r for r in RULES if r.id in rule_ids])
+    if not found:
+        return "; ".join(cite(r) for r in rule_ids)
+    return "; ".join(f"{v.message} ({cite(v.rule)})" for v in found)
+
+
+def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.date],
+             days: list[Candidate], rules: list[Rule], occurrence: int = 0
+             ) -> tuple[Counter[str], dict[str, str]]:
+    """For each day, the rules one more occurrence of ``t`` starting then would break:
+    how many days each rule blocks, and the checker's sentence for its first such day."""
+    tally: Counter[str] = Counter()
+    example: dict[str, str] = {}
+    for c in days:
+        if c.first_day in starts:
+            continue
+        trial = Audit(sc, [*related, Placed(t, occurrence, c.timing)], [])
+        found = check(trial, rules=rules)
+        tally.update({v.rule for v in found})
+        for v in found:
+            example.setdefault(v.rule, v.message)
+    return tally, example
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],
+             n_cands: int) -> tuple[str, tuple[str, ...]]:
+    rej = Counter(r for rs in ctx.rejected[t.id].values() for r in rs)
+    total = len(ctx.rejected[t.id]) + n_cands
+    parts = []
+    if n_cands == 0:
+        parts.append(f"none of the {total} days of the horizon can be a first day")
+    else:
+        free = n_cands
+        parts.append(f"{free} of the {total} days of the horizon could be a first day; on "
+                     f"those days one more occurrence would break " +
+                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in tally.most_common()))
+        if tally:
+            top = tally.most_common(1)[0][0]
+            parts.append(f"for example: {example[top]}")
+    if rej:
+        parts.append("days excluded by: " +
+                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in rej.most_common()))
+    rules = tuple(r for r, _ in tally.most_common()) + tuple(
+        r for r, _ in rej.most_common() if r not in tally)
+    if not rules:
+        rules = ("COUNT",)
+    return "; ".join(parts), rules
