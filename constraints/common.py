@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 from constraints.base import Audit, Placed, Rule, Violation
 from constraints.modelling import ModelContext, sum_by
-from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, Tournament
 from scheduler.timing import Timing, local
 
 

@@ -33,7 +33,8 @@ from constraints.modelling import (
     covers_period,
     sum_by,
 )
-from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
     Timing,
     application_due,

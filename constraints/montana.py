@@ -25,7 +25,8 @@ from constraints.base import (
     usd,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_period, sum_by
-from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import Timing, notice_due, notice_ok
 
 LARGE_LIMIT = 16

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from constraints import common, maine, montana
 from constraints.base import Audit, Rule, Violation
-from scheduler.scenario import Scenario, TermProblem
+from scheduler.problems import TermProblem
+from scheduler.scenario import Scenario
 
 RULES: list[Rule] = [*common.RULES, *montana.RULES, *maine.RULES]
 

@@ -99,7 +99,8 @@ def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
 def _load(path: Path) -> Scenario:
     """The validated scenario; its problems printed and exit 2 when it is not valid."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.scenario import ScenarioError, load_scenario
+    from scheduler.load import load_scenario
+    from scheduler.scenario import ScenarioError
 
     try:
         return load_scenario(path)
@@ -149,8 +150,9 @@ def solve(
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.write import source_date_epoch
+    from scheduler.load import load_scenario
     from scheduler.replan import PreviousError, read_previous
-    from scheduler.scenario import ScenarioError, load_scenario
+    from scheduler.scenario import ScenarioError
 
     try:
         sc = load_scenario(scenario)

@@ -30,6 +30,7 @@ from constraints.registry import RULES, check
 from scheduler.cpsat import DETERMINISTIC_TIME, Interrupted, Options, search, solve_interruptibly
 from scheduler.decompose import components, merge, split_previous
 from scheduler.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
+from scheduler.load import validate_scenario
 from scheduler.model import Candidate, ModelContext, build_model
 from scheduler.plan import Plan, Row, Unscheduled
 from scheduler.pool import pool_context, process_pool
@@ -176,15 +177,19 @@ def solve(
     FEASIBLE, its ``gap`` the distance to the proven bounds).
 
     Returns a :class:`Plan` whose ``status`` is OPTIMAL when every stage of every part was
-    proven optimal. Raises ``ValueError`` for a negative seed or fewer than 1 worker, job or
-    alternative; :class:`scheduler.replan.PreviousError` when ``previous`` is a path that
-    cannot be read; :class:`SolverError` when no solution is found in time,
-    :class:`Interrupted` when stopped before any legal plan was found, :class:`AuditError`
-    when the independent checker finds a violation in the solver's plan (a bug).
+    proven optimal. Raises :class:`~scheduler.problems.ScenarioError` when the scenario breaks
+    an input rule (``MT-ENTRY-CAP``, ...: :func:`scheduler.load.validate_scenario`; a scenario
+    built in Python has had only its fields checked); ``ValueError`` for a negative seed or
+    fewer than 1 worker, job or alternative; :class:`scheduler.replan.PreviousError` when
+    ``previous`` is a path that cannot be read; :class:`SolverError` when no solution is
+    found in time, :class:`Interrupted` when stopped before any legal plan was found,
+    :class:`AuditError` when the independent checker finds a violation in the solver's plan
+    (a bug).
     """
     if seed < 0 or workers < 1 or jobs < 1:
         raise ValueError(f"seed must be at least 0, workers and jobs at least 1 (got seed "
                          f"{seed}, workers {workers}, jobs {jobs})")
+    validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
     opts = Options(time_limit, deterministic_time, seed, workers)

@@ -76,9 +76,10 @@ from scheduler.limits import (
     check_yaml_node,
     variants_count,
 )
+from scheduler.load import _line_index, _Loader, read_yaml_text, validate_scenario
 from scheduler.plan import Plan
 from scheduler.pool import process_pool
-from scheduler.scenario import Scenario, ScenarioError, _line_index, _Loader, read_yaml_text
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import AuditError, Interrupted, SolverError, solve
 from scheduler.text import cell, control_character, describe_character, format_character
 
@@ -225,7 +226,7 @@ def apply_changes(scenario: Scenario, changes: Mapping[str, Any]) -> Scenario:
     for (root, item_id), changed in items.items():
         sc = (sc.with_tournament(item_id, **changed) if root == "tournaments"
               else sc.with_operator(item_id, **changed))
-    return sc
+    return validate_scenario(sc)  # the input rules, as the loader checks them
 
 
 def _current(scenario: Scenario, root: str | None, item_id: str, fld: str) -> Any:

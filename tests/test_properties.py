@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from constraints.registry import check
-from scheduler.scenario import WEEKDAYS, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import WEEKDAYS
 from scheduler.solver import _audit, solve
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
