@@ -9,6 +9,8 @@ built in Python never skips a legal input rule.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from constraints.registry import RULES
 from scheduler.check import ReadSchedule, audit
 from scheduler.load import load_scenario, validate_scenario
 from scheduler.scenario import Scenario, ScenarioError, parse_scenario
@@ -109,3 +112,68 @@ def test_the_scenario_types_import_no_rule() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "['constraints.catalogue']"
+
+
+# ------------------------------------------------------------------ input rules with a home
+def test_every_emitted_input_rule_id_has_its_own_registered_rule() -> None:
+    # issue #12, "input rules without a home": every rule ID a module's input checks emit
+    # (TermProblem(..., "ID", ...)) is a Rule of that module's RULES with its own validate,
+    # so `grep ID constraints/` finds the rule
+    for name in ("common", "montana", "maine"):
+        path = ROOT / "constraints" / f"{name}.py"
+        emitted = {
+            arg.value for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "TermProblem"
+            for arg in ast.walk(node.args[1])
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}
+        module = importlib.import_module(f"constraints.{name}")
+        homes = {r.id for r in module.RULES if r.validate is not None}
+        assert emitted <= homes, f"constraints/{name}.py: {sorted(emitted - homes)}"
+
+
+def _broken() -> dict[str, object]:
+    """A Maine organization breaking every operator rule, one tournament game breaking every
+    term of a licensed game, and a super cribbage weekend 8 hours too long."""
+    post = {"id": "post", "name": "Post", "jurisdiction": "ME", "organized_on": "2026-01-01"}
+    game = {"id": "game", "title": "Game", "type": "tournament-game", "operators": ["post"],
+            "players": 151, "entry_fee": 101, "reentries": 1, "prize_share": 0.7,
+            "raffles": 2, "high_hand_competitions": 2, "elimination": False,
+            "hours": 49, "days": 2}
+    crib = {"id": "crib", "title": "Crib", "type": "super-cribbage", "operators": ["post"],
+            "players": 40, "prize_share": 0.8, "charity_share": 0.5, "hours": 80}
+    return {"name": "maine", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+            "notice_from": "2026-12-01", "operators": [post], "tournaments": [game, crib]}
+
+
+def test_each_rule_validates_only_its_own_id() -> None:
+    sc = parse_scenario(_broken())
+    for rule in RULES:
+        if rule.validate is not None:
+            assert {p.rule for p in rule.validate(sc)} <= {rule.id}, rule.id
+
+
+def test_the_problems_come_in_the_order_they_came_before() -> None:
+    # one operator, then one tournament game in the order its terms were checked when one
+    # validator (ME-DURATION's) emitted them all; then super cribbage. Hand-computed:
+    # organized 2026-01-01 is after 2025-03-01 (2 years before the horizon, ME-ELIGIBLE);
+    # 151 players > 150 (ME-PLAYER-CAP); $101 > $100 (ME-ENTRY-CAP); 0.7 < 0.75 (ME-PRIZES);
+    # 2 raffles > 1 (ME-RAFFLE); 2 high-hand competitions > 1 (ME-HIGH-HAND); 49 h > 48 h and
+    # 2 days (ME-DURATION); super cribbage 80 h > 72 h (ME-SUPER-CRIBBAGE)
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(_broken())
+    assert [(p.rule, p.path) for p in exc.value.problems] == [
+        ("ME-LOCAL-APPROVAL", "operators[0].local_approval"),
+        ("ME-BENEFICIARY", "operators[0].beneficiaries"),
+        ("ME-ELIGIBLE", "operators[0].organized_on"),
+        ("ME-ELIMINATION", "tournaments[0].elimination"),
+        ("ME-PLAYER-CAP", "tournaments[0].players"),
+        ("ME-ENTRY-CAP", "tournaments[0].entry_fee"),
+        ("ME-ENTRY-CAP", "tournaments[0].reentries"),
+        ("ME-PRIZES", "tournaments[0].prize_share"),
+        ("ME-RAFFLE", "tournaments[0].raffles"),
+        ("ME-HIGH-HAND", "tournaments[0].high_hand_competitions"),
+        ("ME-DURATION", "tournaments[0].hours"),
+        ("ME-DURATION", "tournaments[0].days"),
+        ("ME-SUPER-CRIBBAGE", "tournaments[1].hours")]
+    assert "tournaments[1].hours = 80: a game must be completed within 72 hours of its start " \
+           "(ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A))" in str(exc.value)
