@@ -104,6 +104,8 @@ class TermProblem:
 
 
 def path_str(loc: Sequence[Any]) -> str:
+    """A field path as the messages show it: ``("tournaments", 2, "entry_fee")`` ->
+    ``tournaments[2].entry_fee``; ``<top>`` for the empty path."""
     s = ""
     for part in loc:
         s += f"[{part}]" if isinstance(part, int) else (f".{part}" if s else str(part))
@@ -111,6 +113,8 @@ def path_str(loc: Sequence[Any]) -> str:
 
 
 def value_at(data: Any, loc: Sequence[Any]) -> Any:
+    """The value the input mapping ``data`` gives at the field path ``loc``; :data:`MISSING`
+    when it gives none."""
     cur = data
     for part in loc:
         try:
@@ -137,6 +141,8 @@ def known_fields(model: type[BaseModel], data: Any, loc: Sequence[Any]) -> list[
 
 
 def model_in(ann: Any) -> type[BaseModel] | None:
+    """The pydantic model a field annotation holds (``DateRange | None`` -> ``DateRange``);
+    None when it holds none."""
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return ann
     for a in getattr(ann, "__args__", ()) or ():
@@ -199,6 +205,8 @@ def pydantic_problems(
 
 
 def nearest_line(lines: Mapping[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:
+    """The line of ``loc`` in ``lines``, else of its nearest enclosing field; None when the
+    input was no file."""
     for k in range(len(loc), -1, -1):
         if loc[:k] in lines:
             return lines[loc[:k]]
