@@ -11,8 +11,8 @@ import argparse
 import time
 from pathlib import Path
 
+from scheduler.load import load_scenario
 from scheduler.model import build_model
-from scheduler.scenario import load_scenario
 from scheduler.solver import solve
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"

@@ -32,7 +32,8 @@ from scheduler.generate import (  # noqa: E402
     scenario_text,
     write_text_atomic,
 )
-from scheduler.scenario import Scenario, load_scenario  # noqa: E402
+from scheduler.load import load_scenario  # noqa: E402
+from scheduler.scenario import Scenario  # noqa: E402
 
 SEED = 2027
 INSTANCES: list[tuple[int, int]] = [(n, SEED) for n in (1, 10, 50, 200, 1_000, 5_000)]

@@ -25,7 +25,8 @@ from functools import cached_property
 
 from constraints.catalogue import RULES, cite
 from constraints.modelling import ModelContext
-from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import Timing
 
 

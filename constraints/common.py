@@ -3,9 +3,10 @@ fixed dates, minimum gaps and how many tournaments an operator runs at once.
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
 (``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
-``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``). What a plan is worth
-(each placed occurrence's ``priority``, the shortfall below ``required`` and the fixed dates,
-``prefer_weekdays``) is not a constraint: it is the objective, in ``scheduler/objective.py``.
+``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``) and fixed dates whose
+start time the clocks skip (``CLOCK-CHANGE``). What a plan is worth (each placed occurrence's
+``priority``, the shortfall below ``required`` and the fixed dates, ``prefer_weekdays``) is not
+a constraint: it is the objective, in ``scheduler/objective.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from collections.abc import Iterator
 
 from constraints.base import Audit, Placed, Rule, Violation
 from constraints.modelling import ModelContext, sum_by
-from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, Tournament
 from scheduler.timing import Timing, local
 
 
@@ -88,12 +90,6 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
             elif t.window.end < sc.horizon.start or t.window.start > sc.horizon.end:
                 yield TermProblem((*loc, "window"), "SCENARIO", "window lies outside the horizon")
         for j, d in enumerate(t.fixed_dates):
-            if all(o in ops for o in t.operators) and local(
-                    d, t.start_time, ops[t.operators[0]].tz) is None:
-                yield TermProblem((*loc, "fixed_dates", j), "CLOCK-CHANGE",
-                                  f"{t.start_time:%H:%M} does not exist on {d} in "
-                                  f"{ops[t.operators[0]].tz.key} (the clocks spring forward); "
-                                  "choose another start time or day")
             if d not in sc.horizon:
                 yield TermProblem((*loc, "fixed_dates", j), "SCENARIO",
                                   f"fixed date outside the horizon {sc.horizon.start}.."
@@ -110,6 +106,32 @@ def _years_later(day: dt.date, years: int) -> dt.date:
 
 
 SCENARIO = Rule("SCENARIO", validate=validate_references)
+
+
+# ------------------------------------------------------------------ CLOCK-CHANGE (fixed dates)
+def validate_clock_change(sc: Scenario) -> Iterator[TermProblem]:
+    """CLOCK-CHANGE: a fixed date whose start time does not exist in the first operator's time
+    zone (the clocks spring forward past it, e.g. 02:30 on 2027-03-14 in America/Denver). A
+    cross reference, checked with ``SCENARIO`` before the other input rules
+    (:func:`constraints.registry.validate_terms`); the model leaves such days out of every
+    other tournament's domain (``scheduler.model``)."""
+    ops = {o.id: o for o in sc.operators}
+    for i, t in enumerate(sc.tournaments):
+        if not all(o in ops for o in t.operators):
+            continue  # an unknown operator: SCENARIO names it
+        tz = ops[t.operators[0]].tz
+        for j, d in enumerate(t.fixed_dates):
+            if local(d, t.start_time, tz) is None:
+                yield TermProblem(("tournaments", i, "fixed_dates", j), "CLOCK-CHANGE",
+                                  f"{t.start_time:%H:%M} does not exist on {d} in "
+                                  f"{tz.key} (the clocks spring forward); "
+                                  "choose another start time or day")
+
+
+CLOCK_CHANGE = Rule("CLOCK-CHANGE", validate=validate_clock_change)
+REFERENCES = (SCENARIO, CLOCK_CHANGE)
+"""The rules whose input checks are cross references: the other input rules run only when
+these find nothing (:func:`constraints.registry.validate_terms`)."""
 
 
 # ------------------------------------------------------------------ HORIZON
@@ -334,5 +356,5 @@ def _v(rule: str, p: Placed, message: str) -> Violation:
     return Violation(rule, p.tournament.operators[0], (p.ref,), p.first_day.isoformat(), message)
 
 
-RULES = [SCENARIO, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED, FIXED_DATES,
-         MIN_GAP, MAX_CONCURRENT]
+RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED,
+         FIXED_DATES, MIN_GAP, MAX_CONCURRENT]

@@ -40,7 +40,8 @@ from constraints.modelling import (
     overfull,
     sum_by,
 )
-from scheduler.scenario import Operator, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
@@ -161,14 +162,38 @@ def _ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
     return [(i, o) for i, o in enumerate(sc.operators) if o.id in t.operators]
 
 
+def _holders(sc: Scenario) -> list[tuple[int, Operator]]:
+    """The operators (index, operator) that hold a licensed Maine game of the scenario."""
+    holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
+    return [(i, op) for i, op in enumerate(sc.operators) if op.id in holders]
+
+
+def _validate_local_approval(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-LOCAL-APPROVAL: an operator holding a licensed game has the local governing
+    authority's approval (``local_approval: true``)."""
+    for i, op in _holders(sc):
+        if op.local_approval is not True:
+            yield TermProblem(("operators", i, "local_approval"), "ME-LOCAL-APPROVAL",
+                              "the local governing authority's approval is required "
+                              "(local_approval: true)")
+
+
+def _validate_beneficiary(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-BENEFICIARY: an operator holding a licensed game names at least one charitable
+    organization the proceeds benefit (``beneficiaries``)."""
+    for i, op in _holders(sc):
+        if not op.beneficiaries:
+            yield TermProblem(("operators", i, "beneficiaries"), "ME-BENEFICIARY",
+                              "name at least one charitable organization the proceeds benefit")
+
+
 def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
-    """ME-LOCAL-APPROVAL, ME-BENEFICIARY, ME-ELIGIBLE for operators holding licensed games.
+    """ME-ELIGIBLE for operators holding licensed games (17 M.R.S. § 1832(2)).
 
     A nationally chartered cribbage 501(c)(3) (``organization_type: national-cribbage-501c3``)
     is eligible only under 17 M.R.S. § 1836(4-A)(A): it needs no ``organized_on`` (the 2 years
     in Maine of § 1832(2) do not apply to it; ME-SUPER-CRIBBAGE checks its organizer's 3 years
     of membership instead) and may hold no licensed game but super cribbage."""
-    holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
     national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
     for i, t in _me(sc):
         if t.type == "tournament-game":
@@ -182,19 +207,10 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
     start = sc.horizon.start
     two_years_before = start.replace(year=start.year - 2, day=min(start.day, 28)) \
         if (start.month, start.day) == (2, 29) else start.replace(year=start.year - 2)
-    for i, op in enumerate(sc.operators):
-        if op.id not in holders:
-            continue
-        loc = ("operators", i)
-        if op.local_approval is not True:
-            yield TermProblem((*loc, "local_approval"), "ME-LOCAL-APPROVAL",
-                              "the local governing authority's approval is required "
-                              "(local_approval: true)")
-        if not op.beneficiaries:
-            yield TermProblem((*loc, "beneficiaries"), "ME-BENEFICIARY",
-                              "name at least one charitable organization the proceeds benefit")
+    for i, op in _holders(sc):
         if op.id in national:
             continue
+        loc = ("operators", i)
         if op.organized_on is None:
             yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
                               "give the date the organization was organized in Maine "
@@ -205,15 +221,28 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
                               f"(on or before {two_years_before})")
 
 
-def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
+def _games(sc: Scenario) -> Iterator[tuple[tuple[str, int], Tournament]]:
+    """The licensed Maine games (tournament game, super cribbage) with their field path;
+    charitable cribbage has its own terms (ME-CRIBBAGE-REG)."""
     for i, t in _me(sc):
-        loc = ("tournaments", i)
-        owned = all(o.owns_premises for _, o in _ops_of(sc, t))
+        if t.type != "charitable-cribbage":
+            yield ("tournaments", i), t
+
+
+def _validate_elimination(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-ELIMINATION: winners are determined by a process of elimination (every Maine
+    tournament, charitable cribbage too)."""
+    for i, t in _me(sc):
         if not t.elimination:
-            yield TermProblem((*loc, "elimination"), "ME-ELIMINATION",
+            yield TermProblem(("tournaments", i, "elimination"), "ME-ELIMINATION",
                               "winners are determined by a process of elimination")
-        if t.type == "charitable-cribbage":
-            continue
+
+
+def _validate_player_cap(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-PLAYER-CAP: a licensed game gives its player cap (it sets the licence tier); a
+    tournament game has at most 150 players, 300 on premises the licensee owns."""
+    for loc, t in _games(sc):
+        owned = all(o.owns_premises for _, o in _ops_of(sc, t))
         if t.players is None:
             yield TermProblem((*loc, "players"), "ME-PLAYER-CAP",
                               "give the player cap (it sets the licence tier)")
@@ -224,6 +253,13 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
                                   f"at most {cap} players"
                                   + ("" if owned else
                                      " (300 only on premises the licensee owns: owns_premises)"))
+
+
+def _validate_entry_cap(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-ENTRY-CAP, 17 M.R.S. § 1836(4): an entry fee of at most $100 per person, one entry
+    fee only (no re-entry, rebuy or add-on), and a licence-fee surcharge (USD, all players
+    together) within :func:`surcharge_cap`."""
+    for loc, t in _games(sc):
         if t.entry_fee > ENTRY_CAP:
             yield TermProblem((*loc, "entry_fee"), "ME-ENTRY-CAP",
                               f"the entry fee may not exceed {usd(ENTRY_CAP)} per person")
@@ -236,22 +272,42 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
             yield TermProblem((*loc, "license_surcharge_total"), "ME-ENTRY-CAP",
                               f"the licence-fee surcharge may total at most {usd(most)} across "
                               f"all players ({why})")
+
+
+def _validate_prizes(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-PRIZES: at least 75% of the entry fees are paid as prizes (``prize_share``)."""
+    for loc, t in _games(sc):
         if t.prize_share is None or t.prize_share < PRIZE_SHARE:
             yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
                               "at least 75% of entry fees must be paid as prizes "
                               "(prize_share >= 0.75)")
+
+
+def _validate_raffle(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-RAFFLE: at most one 50/50 raffle per tournament, its prize at most the cap (USD)."""
+    for loc, t in _games(sc):
         if t.raffles > 1 or t.raffle_prize > RAFFLE_PRIZE_CAP:
             yield TermProblem((*loc, "raffles" if t.raffles > 1 else "raffle_prize"), "ME-RAFFLE",
                               f"at most one 50/50 raffle per tournament, prize at most "
                               f"{usd(RAFFLE_PRIZE_CAP)}")
+
+
+def _validate_high_hand(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-HIGH-HAND: at most one high-hand competition per game."""
+    for loc, t in _games(sc):
         if t.high_hand_competitions > 1:
             yield TermProblem((*loc, "high_hand_competitions"), "ME-HIGH-HAND",
                               "at most one high-hand competition per game")
-        limit = SUPER_CRIBBAGE_HOURS if t.type == "super-cribbage" else MAX_HOURS
-        if t.hours > limit:
-            yield TermProblem((*loc, "hours"),
-                              "ME-SUPER-CRIBBAGE" if t.type == "super-cribbage" else "ME-DURATION",
-                              f"a game must be completed within {limit} hours of its start")
+
+
+def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-DURATION: a tournament game is one session completed within 48 hours of its start
+    (``days: 1``); super cribbage's 72 hours are ME-SUPER-CRIBBAGE's
+    (:func:`_validate_super_cribbage`)."""
+    for loc, t in _games(sc):
+        if t.type != "super-cribbage" and t.hours > MAX_HOURS:
+            yield TermProblem((*loc, "hours"), "ME-DURATION",
+                              f"a game must be completed within {MAX_HOURS} hours of its start")
         if t.days != 1:
             yield TermProblem((*loc, "days"), "ME-DURATION",
                               "a Maine game is one session of `hours` from start_time (days: 1)")
@@ -274,6 +330,10 @@ def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
         if t.type != "super-cribbage":
             continue
         loc = ("tournaments", i)
+        if t.hours > SUPER_CRIBBAGE_HOURS:
+            yield TermProblem((*loc, "hours"), "ME-SUPER-CRIBBAGE",
+                              f"a game must be completed within {SUPER_CRIBBAGE_HOURS} hours of "
+                              "its start")
         if t.players is not None and not 30 <= t.players <= PLAYER_CAP_OWNED:
             yield TermProblem((*loc, "players"), "ME-SUPER-CRIBBAGE",
                               "a super cribbage tournament has at least 30 and at most 300 "
@@ -980,9 +1040,16 @@ CHECKLIST = [
 ]
 
 RULES = [
+    Rule("ME-LOCAL-APPROVAL", validate=_validate_local_approval),
+    Rule("ME-BENEFICIARY", validate=_validate_beneficiary),
     Rule("ME-ELIGIBLE", validate=_validate_organization),
     Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg, actuals=_held_cribbage_reg),
-    Rule("ME-PRIZES", actuals=_held_prizes),
+    Rule("ME-ELIMINATION", validate=_validate_elimination),
+    Rule("ME-PLAYER-CAP", validate=_validate_player_cap),
+    Rule("ME-ENTRY-CAP", validate=_validate_entry_cap),
+    Rule("ME-PRIZES", validate=_validate_prizes, actuals=_held_prizes),
+    Rule("ME-RAFFLE", validate=_validate_raffle),
+    Rule("ME-HIGH-HAND", validate=_validate_high_hand),
     ME_DURATION,
     ME_OTHER_GAMES,
     ME_APPLICATION,

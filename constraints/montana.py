@@ -31,7 +31,8 @@ from constraints.base import (
 )
 from constraints.catalogue import cite
 from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
-from scheduler.scenario import HeldBefore, Operator, Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
 
 LARGE_LIMIT = 16
@@ -83,27 +84,34 @@ def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
 
 
 # ------------------------------------------------------------------ input rules
+def _held_from_year_start(sc: Scenario, op: Operator) -> str | None:
+    """Why ``held_in_current_permit_year`` must be 0 when ``horizon.start`` is the first day
+    of its permit year (the history counts what was held before it in that permit year);
+    None when the horizon starts later in the permit year."""
+    start = sc.horizon.start
+    if op.permit_year_of(start) != start:
+        return None
+    return (f"counts what was held before horizon.start ({start}) in the permit year "
+            f"that contains it; that permit year begins on {start} (permit_year_start "
+            f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
+            "be 0 (tournaments of the previous permit year do not count)")
+
+
 def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
-    """MT-LARGE-LIMIT / MT-CHARITY-LIMIT, MCA 23-5-317(1)(a), (1)(f): the history
-    ``held_in_current_permit_year`` must be possible. It counts what was held before
-    ``horizon.start`` in the permit year that contains it, so it is 0 when ``horizon.start`` is
-    that permit year's first day; and the counted ones (``large_stakes`` plus the charitable
-    ones beyond the first 3) cannot exceed 16."""
+    """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): the history ``held_in_current_permit_year`` must
+    be possible. It counts what was held before ``horizon.start`` in the permit year that
+    contains it, so ``large_stakes`` is 0 when ``horizon.start`` is that permit year's first
+    day; and the counted ones (``large_stakes`` plus the charitable ones beyond the first 3)
+    cannot exceed 16."""
     for i, op in enumerate(sc.operators):
         if op.jurisdiction != "MT":
             continue
         h = op.held_in_current_permit_year
         loc = ("operators", i, "held_in_current_permit_year")
-        start = sc.horizon.start
-        if op.permit_year_of(start) == start:
-            why = (f"counts what was held before horizon.start ({start}) in the permit year "
-                   f"that contains it; that permit year begins on {start} (permit_year_start "
-                   f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
-                   "be 0 (tournaments of the previous permit year do not count)")
+        why = _held_from_year_start(sc, op)
+        if why is not None:
             if h.large_stakes:
                 yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT", why)
-            if h.charitable:
-                yield TermProblem((*loc, "charitable"), "MT-CHARITY-LIMIT", why)
             continue
         beyond = max(0, h.charitable - CHARITY_LIMIT)
         if h.large_stakes > LARGE_LIMIT:
@@ -152,18 +160,26 @@ def _validate_entry(sc: Scenario) -> Iterator[TermProblem]:
                                   f"{usd(t.entry_fee)} x {1 + (t.reentries if counts else 0)}"
                                   f" + rebuys {usd(t.rebuy_fee)} x {t.max_rebuys} + add-on "
                                   f"{usd(t.addon_fee)}); the cap is {usd(ENTRY_CAP)}")
-        else:
-            if t.entry_fee > SMALL_ENTRY_CAP:
-                yield TermProblem((*loc, "entry_fee"), "MT-SMALL-ENTRY",
-                                  f"a small-stakes entry may not exceed {usd(SMALL_ENTRY_CAP)}")
-            for f in ("reentries", "max_rebuys"):
-                if getattr(t, f):
-                    yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
-                                      "small-stakes: no rebuy, add-on or re-entry")
-            for f in ("rebuy_fee", "addon_fee"):
-                if getattr(t, f):
-                    yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
-                                      "small-stakes: no rebuy, add-on or re-entry")
+
+
+def _validate_small_entry(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-SMALL-ENTRY, MCA 23-5-317(2)(c): a small-stakes entry is at most $80 in all, with no
+    rebuy, add-on or re-entry."""
+    for i, t in _mt(sc):
+        if t.is_large:
+            continue
+        loc = ("tournaments", i)
+        if t.entry_fee > SMALL_ENTRY_CAP:
+            yield TermProblem((*loc, "entry_fee"), "MT-SMALL-ENTRY",
+                              f"a small-stakes entry may not exceed {usd(SMALL_ENTRY_CAP)}")
+        for f in ("reentries", "max_rebuys"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                  "small-stakes: no rebuy, add-on or re-entry")
+        for f in ("rebuy_fee", "addon_fee"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                  "small-stakes: no rebuy, add-on or re-entry")
 
 
 def _validate_satellite(sc: Scenario) -> Iterator[TermProblem]:
@@ -194,12 +210,6 @@ def _validate_rake(sc: Scenario) -> Iterator[TermProblem]:
 def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
     for i, t in _mt(sc):
         loc = ("tournaments", i)
-        if t.is_small and t.days != 1:
-            yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
-                              "a small-stakes tournament is played within one day (days: 1)")
-        if t.is_small and _mins(t)[1] > 24 * 60:
-            yield TermProblem((*loc, "hours"), "MT-SMALL-DAILY",
-                              "a small-stakes tournament must end by midnight of its day")
         if t.is_large and calendar_days(t) > MAX_DAYS:
             yield TermProblem((*loc, "days"), "MT-DURATION",
                               f"{t.days} play days use {calendar_days(t)} calendar days (play "
@@ -599,7 +609,23 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
                       check=_check_large_limit, actuals=_held_large_limit,
                       certificate=_certify_large_limit)
-MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT")
+
+
+def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): the charitable ones of
+    ``held_in_current_permit_year`` are 0 when ``horizon.start`` is the first day of its
+    permit year (nothing can have been held in it yet); those beyond the first 3 count toward
+    MT-LARGE-LIMIT's 16 (:func:`_validate_held`)."""
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction != "MT":
+            continue
+        why = _held_from_year_start(sc, op)
+        if why is not None and op.held_in_current_permit_year.charitable:
+            yield TermProblem(("operators", i, "held_in_current_permit_year", "charitable"),
+                              "MT-CHARITY-LIMIT", why)
+
+
+MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable)
 """MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
 :func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it."""
 
@@ -661,7 +687,21 @@ def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
             f"least {found.required - n} cannot be placed")
 
 
-MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", encode=_encode_small_daily, check=_check_small_daily,
+def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-SMALL-DAILY, MCA 23-5-317(2)(a): a small-stakes tournament is played within one
+    calendar day (``days: 1``, ending by midnight)."""
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_small and t.days != 1:
+            yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament is played within one day (days: 1)")
+        if t.is_small and _mins(t)[1] > 24 * 60:
+            yield TermProblem((*loc, "hours"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament must end by midnight of its day")
+
+
+MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", validate=_validate_small_daily,
+                      encode=_encode_small_daily, check=_check_small_daily,
                       certificate=_certify_small_daily)
 
 
@@ -851,6 +891,7 @@ RULES = [
     Rule("MT-PERMIT-PREREQ", validate=_validate_prereq),
     Rule("MT-PROGRESSIVE", validate=_validate_progressive),
     Rule("MT-ENTRY-CAP", validate=_validate_entry),
+    Rule("MT-SMALL-ENTRY", validate=_validate_small_entry),
     Rule("MT-SATELLITE", validate=_validate_satellite),
     Rule("MT-CHARITY-SHARE", validate=_validate_charity),
     Rule("MT-NO-RAKE", validate=_validate_rake),

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from constraints import common, maine, montana
 from constraints.base import Actuals, Audit, Rule, Violation
-from scheduler.scenario import Scenario, TermProblem, Tournament
+from scheduler.problems import TermProblem
+from scheduler.scenario import Scenario, Tournament
 
 RULES: list[Rule] = [*common.RULES, *montana.RULES, *maine.RULES]
 
@@ -15,13 +16,15 @@ assert len(_seen) == len(set(_seen)), "a rule is registered twice"
 
 
 def validate_terms(scenario: Scenario) -> list[TermProblem]:
-    """Every *input* problem of ``scenario``. Cross references (``SCENARIO``) are checked
-    first; the other rules run only when those are sound."""
-    problems = list(common.validate_references(scenario))
+    """Every *input* problem of ``scenario``, rule by rule in registry order. Cross references
+    (``SCENARIO``, ``CLOCK-CHANGE``: :data:`constraints.common.REFERENCES`) are checked first;
+    the other rules run only when those are sound."""
+    problems = [p for rule in common.REFERENCES if rule.validate is not None
+                for p in rule.validate(scenario)]
     if problems:
         return problems
     for rule in RULES:
-        if rule.validate is not None and rule is not common.SCENARIO:
+        if rule.validate is not None and all(rule is not r for r in common.REFERENCES):
             problems.extend(rule.validate(scenario))
     return problems
 

@@ -13,7 +13,8 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "load_scenario": "scheduler.scenario",
+    "load_scenario": "scheduler.load",
+    "validate_scenario": "scheduler.load",
     "Scenario": "scheduler.scenario",
     "ScenarioError": "scheduler.scenario",
     "Settings": "scheduler.scenario",

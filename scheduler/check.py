@@ -31,6 +31,7 @@ from scheduler.limits import (
     read_calendar,
     regular_file_problem,
 )
+from scheduler.load import validate_scenario
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, local, timing, tournament_tz
@@ -532,7 +533,12 @@ def _midnight_to_midnight(ev: object, start: object, end: object) -> bool:
 
 # ------------------------------------------------------------------------------ auditing
 def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
-    """Every violation of the schedule, in registry order then by date."""
+    """Every violation of the schedule, in registry order then by date.
+
+    Raises :class:`~scheduler.problems.ScenarioError` when the scenario itself breaks an
+    input rule (:func:`scheduler.load.validate_scenario`), as ``tourney check`` refuses it.
+    """
+    validate_scenario(scenario)  # a scenario built in Python skips no input rule
     rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]
     return check(Audit(scenario, read.placed, read.licenses or [], read.operators), rules=rules)
 

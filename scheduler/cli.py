@@ -99,7 +99,8 @@ def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
 def _load(path: Path) -> Scenario:
     """The validated scenario; its problems printed and exit 2 when it is not valid."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.scenario import ScenarioError, load_scenario
+    from scheduler.load import load_scenario
+    from scheduler.scenario import ScenarioError
 
     try:
         return load_scenario(path)
@@ -153,8 +154,9 @@ def solve(
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.write import source_date_epoch
+    from scheduler.load import load_scenario
     from scheduler.replan import PreviousError, read_previous
-    from scheduler.scenario import ScenarioError, load_scenario
+    from scheduler.scenario import ScenarioError
 
     try:
         sc = load_scenario(scenario)
@@ -585,7 +587,7 @@ def template(
     to fill in and give to `tourney solve`. Exit 0 written, 2 bad options or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.atomic import shown, write_files
-    from scheduler.scenario import load_scenario
+    from scheduler.load import load_scenario
     from scheduler.workbook import EXAMPLES
 
     if example not in EXAMPLES:

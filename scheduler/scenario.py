@@ -1,9 +1,11 @@
-"""Load and validate a scenario: the tournaments an operator wants in a year.
+"""The scenario: the tournaments an operator wants in a year, as frozen, typed values.
 
-``load_scenario(path)`` reads the YAML file described in ``docs/scenario.md`` and returns a
-frozen, typed :class:`Scenario`. Every problem is collected and raised together as one
-:class:`ScenarioError`, each naming the file, the line (where the YAML parser knows it), the
-field path, the value and the rule ID (e.g. ``MT-ENTRY-CAP``, ``SCENARIO`` for format errors).
+:class:`Scenario` holds the operators (:class:`Operator`) and their wanted tournaments
+(:class:`Tournament`) with the readings of ambiguous clauses (:class:`Settings`). Its fields
+are checked as they are built (``scheduler.fields``; problems of rule ``SCENARIO``); the
+*input rules* of RULES.md (``MT-ENTRY-CAP``, ...) are the rules' own and run above them, in
+:func:`scheduler.load.load_scenario` and, for a scenario built in Python, in
+:func:`scheduler.load.validate_scenario`, which ``solve()`` and the check call.
 
 Units: dates are ``datetime.date``; times of day are local ``datetime.time`` in the operator's
 IANA time zone; ``hours`` are elapsed hours; money is ``Decimal`` US dollars.
@@ -11,15 +13,9 @@ IANA time zone; ``hours`` are elapsed hours; money is ``Decimal`` US dollars.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import difflib
-import functools
-import re
-import types
-import typing
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import cached_property
 from pathlib import Path
@@ -27,33 +23,27 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from constraints.catalogue import cite
-from scheduler.limits import (
-    FIRST_YEAR,
-    LAST_YEAR,
-    MAX_HORIZON_DAYS,
-    MAX_ID_LENGTH,
-    MAX_MONEY_USD,
-    MAX_NAME_LENGTH,
-    MAX_PROBLEMS_SHOWN,
-    MAX_TEXT_LENGTH,
-    LimitError,
-    check_yaml_node,
-    read_bounded,
+from scheduler.fields import (
+    Address,
+    Date,
+    DateRange,
+    DayList,
+    Hours,
+    Id,
+    Money,
+    OneLine,
+    Share,
+    Text,
+    TimeOfDay,
+    Title,
+    UidDomain,
+    _Model,
 )
-from scheduler.text import control_character, describe_character, format_character
+from scheduler.frames import frame_rows, relabel
+from scheduler.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH, LimitError, read_bounded
+from scheduler.problems import MISSING, InputProblem, ScenarioError, pydantic_problems
 from scheduler.workbook import WorkbookError, read_workbook, write_workbook
 
 if TYPE_CHECKING:
@@ -68,348 +58,6 @@ TournamentType = Literal[
     "large-stakes", "small-stakes", "tournament-game", "super-cribbage", "charitable-cribbage"
 ]
 DEFAULT_TIMEZONE = {"MT": "America/Denver", "ME": "America/New_York"}
-ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
-DOMAIN_PATTERN = r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?$"
-"""A lower-case DNS domain name of at least two labels (``uid_domain``)."""
-
-
-def _uid_domain(v: str) -> str:
-    if len(v) > 200 or not re.match(DOMAIN_PATTERN, v):
-        raise ValueError(f"expected a domain name your organization controls, lower case, "
-                         f"e.g. legion-post-88.example.org (it ends every calendar UID, "
-                         f"RFC 5545 §3.8.4.7), got {v!r}")
-    long = [label for label in v.split(".") if len(label) > 63]
-    if long:
-        raise ValueError(f"a domain name's labels are at most 63 characters long (RFC 1035 "
-                         f"§2.3.4), but {long[0]!r} in {v!r} has {len(long[0])}")
-    return v
-
-
-UidDomain = Annotated[str, BeforeValidator(lambda v: v.strip().lower().rstrip(".")
-                                           if isinstance(v, str) else v),
-                      AfterValidator(_uid_domain)]
-
-
-# --------------------------------------------------------------------------- errors
-@dataclass(frozen=True)
-class InputProblem:
-    """One problem in a scenario: where it is, what value, which rule, what is wrong."""
-
-    path: str
-    value: Any
-    rule: str
-    message: str
-    line: int | str | None = None
-    """The 1-based line of a YAML file, or a workbook's cell (``"Tournaments!F7
-    (entry_fee)"``, shown in place of the field path)."""
-
-    def render(self, file: str | None) -> str:
-        where = file or "<scenario>"
-        shown = "" if self.value is _MISSING else f" = {_show(self.value)}"
-        if isinstance(self.line, str):  # a workbook: sheet, cell, column header
-            return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
-        if self.line is not None:
-            where += f":{self.line}"
-        return f"{where}: {self.path}{shown}: {self.message} ({cite(self.rule)})"
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING: Any = _Missing()
-
-
-def _show(value: Any) -> str:
-    """A value as the user would write it in YAML (dates ISO, true/false, flow lists)."""
-    if isinstance(value, str):
-        if len(value) > 80:  # a 10 MB value would make a 10 MB message
-            return f"{value[:80]!r}... ({len(value):,} characters)"
-        return repr(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dt.date | dt.time):
-        return value.isoformat()
-    if isinstance(value, dict | list | tuple):
-        def plain(x: Any) -> Any:
-            if isinstance(x, dict):
-                return {str(k): plain(v) for k, v in x.items()}
-            if isinstance(x, list | tuple):
-                return [plain(v) for v in x]
-            return x.isoformat() if isinstance(x, dt.date | dt.time) else x
-        text = yaml.safe_dump(plain(value), default_flow_style=True, width=10_000).strip()
-        return text if len(text) <= 200 else f"{text[:200]}... ({len(text):,} characters)"
-    text = str(value)
-    return text if len(text) <= 80 else f"{text[:80]}... ({len(text):,} characters)"
-
-
-class ScenarioError(ValueError):
-    """Invalid scenario input. ``problems`` lists every problem found (all in one run)."""
-
-    def __init__(self, problems: Sequence[InputProblem], file: str | None = None):
-        self.problems = list(problems)
-        self.file = file
-        super().__init__(self.render())
-
-    def render(self) -> str:
-        """Every problem on its own line; at most :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`
-        of them, the rest counted."""
-        head = f"{len(self.problems)} problem(s) in {self.file or 'the scenario'}:"
-        shown = ["  " + p.render(self.file) for p in self.problems[:MAX_PROBLEMS_SHOWN]]
-        if len(self.problems) > MAX_PROBLEMS_SHOWN:
-            shown.append(f"  ... and {len(self.problems) - MAX_PROBLEMS_SHOWN:,} more "
-                         "problem(s); fix these and run again to see the rest")
-        return "\n".join([head, *shown])
-
-
-# --------------------------------------------------------------------------- parsing helpers
-_TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
-
-
-def _parse_time(v: Any) -> Any:
-    if isinstance(v, str):
-        m = _TIME_RE.match(v.strip())
-        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
-            raise ValueError(f"expected a time of day as HH:MM (e.g. \"18:00\"), got {v!r}")
-        return dt.time(int(m.group(1)), int(m.group(2)))
-    if isinstance(v, dt.time):
-        return v
-    raise ValueError(f"expected a time of day as \"HH:MM\" in quotes (e.g. \"18:00\"), "
-                     f"got {v!r}")
-
-
-def _parse_hours(v: Any) -> Any:
-    """``10``, ``10.5`` or ``"48:01"`` (hours:minutes) → Decimal hours."""
-    if isinstance(v, bool):
-        raise ValueError("expected a number of hours")
-    if isinstance(v, str):
-        m = re.match(r"^(\d+):(\d{2})$", v.strip())
-        if m:
-            return Decimal(int(m.group(1))) + Decimal(int(m.group(2))) / 60
-    return v
-
-
-def _parse_date(v: Any) -> Any:
-    if isinstance(v, dt.datetime):
-        return v.date()
-    if isinstance(v, str):
-        try:
-            return dt.date.fromisoformat(v.strip())
-        except ValueError:
-            raise ValueError(f"expected a date as YYYY-MM-DD, got {v!r}") from None
-    return v
-
-
-def _year_ok(v: Any) -> Any:
-    """A date in the years the product can compute with (:data:`~scheduler.limits.FIRST_YEAR`
-    to :data:`~scheduler.limits.LAST_YEAR`)."""
-    if isinstance(v, dt.date) and not FIRST_YEAR <= v.year <= LAST_YEAR:
-        raise ValueError(f"a date in the years {FIRST_YEAR} to {LAST_YEAR} is expected, got "
-                         f"{v.isoformat()}")
-    return v
-
-
-def _expand_days(v: Any) -> Any:
-    """Blackout list: dates and ``"YYYY-MM-DD..YYYY-MM-DD"`` ranges → sorted tuple of dates."""
-    if v is None:
-        return ()
-    if not isinstance(v, list | tuple):
-        v = [v]
-    out: set[dt.date] = set()
-    for item in v:
-        if isinstance(item, str) and ".." in item:
-            a, b = (_parse_date(s) for s in item.split("..", 1))
-            if not isinstance(a, dt.date) or not isinstance(b, dt.date) or b < a:
-                raise ValueError(f"expected a range FIRST..LAST with FIRST <= LAST, got {item!r}")
-            _year_ok(a), _year_ok(b)
-            out.update(a + dt.timedelta(days=i) for i in range((b - a).days + 1))
-        else:
-            d = _parse_date(item)
-            if not isinstance(d, dt.date):
-                raise ValueError(f"expected a date or a range FIRST..LAST, got {item!r}")
-            out.add(_year_ok(d))
-    return tuple(sorted(out))
-
-
-Date = Annotated[dt.date, BeforeValidator(_parse_date), AfterValidator(_year_ok)]
-TimeOfDay = Annotated[dt.time, BeforeValidator(_parse_time),
-                     PlainSerializer(lambda t: t.strftime("%H:%M"), when_used="json")]
-MIN_HOURS, MAX_HOURS = Decimal("0.25"), Decimal(120)
-"""``hours`` from 15 minutes (a shorter game would end at its start in a calendar) to 120 h
-(5 x 24 h, MT-DURATION's five calendar days; the rules of each type limit it further)."""
-
-
-def _hours_range(v: Decimal) -> Decimal:
-    if not MIN_HOURS <= v <= MAX_HOURS:
-        raise ValueError(f"expected from {MIN_HOURS} hours (15 minutes) to {MAX_HOURS} hours "
-                         "(5 days)")
-    return v
-
-
-def _money_range(v: Decimal) -> Decimal:
-    if v > MAX_MONEY_USD:
-        raise ValueError(f"at most ${MAX_MONEY_USD:,} is allowed")
-    return v
-
-
-Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(allow_inf_nan=False),
-                  AfterValidator(_hours_range),
-                  PlainSerializer(lambda h: float(h) if h == round(h, 6) else str(h),
-                                  when_used="json")]
-Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), AfterValidator(_money_range)]
-DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
-Share = Annotated[Decimal, Field(ge=0, le=1)]
-
-
-def _invisible(v: str) -> None:
-    """Raise ValueError when ``v`` holds an invisible format character
-    (:func:`scheduler.text.format_character`)."""
-    ch = format_character(v)
-    if ch is not None:
-        raise ValueError(f"holds the invisible format character {describe_character(ch)} at "
-                         f"position {v.index(ch) + 1} (it can show text backwards or make "
-                         "two names look the same)")
-
-
-def _one_line(limit: int, collapse: bool = False, nonempty: bool = False) -> Any:
-    """A validator of one line of printable text of at most ``limit`` characters (runs of
-    spaces become one with ``collapse``; not empty or only spaces with ``nonempty``): a
-    control character (CR, LF, TAB, ESC, NUL, DEL, C1) would break a CSV row, a calendar line
-    or the terminal; an invisible format character (U+202E, U+200B, U+FEFF) would disguise
-    the text."""
-    def check(v: str) -> str:
-        ch = control_character(v)
-        if ch is not None:
-            raise ValueError(f"must be one line of printable text; it holds the control "
-                             f"character {describe_character(ch)} at position "
-                             f"{v.index(ch) + 1}")
-        _invisible(v)
-        if nonempty and not v.strip():
-            raise ValueError("is empty; give the text people will see")
-        if collapse:
-            v = re.sub(r" {2,}", " ", v)
-        if len(v) > limit:
-            raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
-        return v
-    return AfterValidator(check)
-
-
-def _text(limit: int) -> Any:
-    """A validator of free text (line breaks allowed, no other control character) of at most
-    ``limit`` characters."""
-    def check(v: str) -> str:
-        ch = control_character(v.replace("\n", ""))
-        if ch is not None:
-            raise ValueError(f"holds the control character {describe_character(ch)} at "
-                             f"position {v.index(ch) + 1}")
-        _invisible(v)
-        if len(v) > limit:
-            raise ValueError(f"is {len(v):,} characters long; at most {limit:,} are allowed")
-        return v
-    return AfterValidator(check)
-
-
-OneLine = Annotated[str, _one_line(MAX_NAME_LENGTH, collapse=True, nonempty=True)]
-"""A name shown in calendar titles: one line of printable text (runs of spaces become one)."""
-Title = Annotated[str, _one_line(MAX_NAME_LENGTH, nonempty=True)]
-"""A tournament's title: one line of printable text."""
-Address = Annotated[str, _one_line(MAX_TEXT_LENGTH)]
-Text = Annotated[str, _text(MAX_TEXT_LENGTH)]
-Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
-"""An operator or tournament id: lowercase letters, digits and hyphens, at most 64."""
-
-
-MAX_WHOLE = 1_000_000
-"""Largest whole number of any integer field (counts, players, days...): a larger one is a
-typing mistake, and would overflow the date arithmetic and the model."""
-
-
-def _whole(v: Any, limit: int = MAX_WHOLE) -> Any:
-    """An integer field's value: ``true``/``false`` is not a number (pydantic would read it as
-    1/0), nor is ``2.0`` (a number with a decimal point) or text such as ``0x10`` (YAML 1.1
-    reads hex and octal; the loader keeps them text); a number over ``limit`` (the field's own
-    maximum, else :data:`MAX_WHOLE`) is refused with that maximum."""
-    if isinstance(v, bool):
-        raise ValueError("expected a whole number, not true/false")
-    if isinstance(v, float | Decimal):
-        raise ValueError(f"expected a whole number, not {v!r} (write it without a decimal "
-                         "point)")
-    if isinstance(v, str):
-        raise ValueError("expected a whole number (an integer) in decimal digits")
-    if isinstance(v, int) and abs(v) > limit:
-        raise ValueError(f"at most {limit:,} is allowed")
-    return v
-
-
-def _field_max(fld: Any) -> int:
-    """The field's own ``le`` (or ``lt - 1``) when below :data:`MAX_WHOLE`, else MAX_WHOLE."""
-    limit = MAX_WHOLE
-    for m in getattr(fld, "metadata", ()):
-        le = getattr(m, "le", None)
-        lt = getattr(m, "lt", None)
-        if isinstance(le, int):
-            limit = min(limit, le)
-        if isinstance(lt, int):
-            limit = min(limit, lt - 1)
-    return limit
-
-
-def _is_int_field(ann: Any) -> bool:
-    """``int``, or a union with ``int`` in it (``int | None``, ``int | Literal["all"]``);
-    not ``dict[int, ...]`` or ``tuple[int, ...]``."""
-    if ann is int:
-        return True
-    return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
-
-    @classmethod
-    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
-        """Every integer field (also those added later) gets :func:`_whole`."""
-        super().__pydantic_init_subclass__(**kwargs)
-        changed = False
-        for fld in cls.model_fields.values():
-            ann: Any = fld.annotation
-            whole: Any = Annotated[int, BeforeValidator(
-                functools.partial(_whole, limit=_field_max(fld)))]
-            if ann is int:
-                fld.annotation = whole
-            elif _is_int_field(ann):  # int | None, int | Literal["all"]
-                union: Any = typing.Union[tuple(  # noqa: UP007
-                    whole if a is int else a for a in ann.__args__)]
-                fld.annotation = union
-            else:
-                continue
-            changed = True
-        if changed:
-            cls.model_rebuild(force=True)
-
-
-class DateRange(_Model):
-    """Inclusive range of days."""
-
-    start: Date
-    end: Date
-
-    def days(self) -> Iterator[dt.date]:
-        d = self.start
-        while d <= self.end:
-            yield d
-            d += dt.timedelta(days=1)
-
-    def __contains__(self, day: object) -> bool:
-        return isinstance(day, dt.date) and self.start <= day <= self.end
-
-    @model_validator(mode="after")
-    def _length(self) -> DateRange:
-        days = (self.end - self.start).days + 1
-        if days > MAX_HORIZON_DAYS:
-            raise ValueError(f"{self.start} to {self.end} is {days:,} days; at most "
-                             f"{MAX_HORIZON_DAYS:,} (about ten years) are allowed")
-        return self
 
 
 class Settings(_Model):
@@ -522,10 +170,10 @@ class Operator(_Model):
 
     def permit_year_end(self, day: dt.date) -> dt.date:
         """MT-PERMIT-YEAR: last day of the permit year containing ``day`` (the day before the
-        next permit year's first day)."""
-        month, mday = (int(x) for x in self.permit_year_start.split("-"))
+        next permit year's first day; a permit year is 365 or 366 days long, so 366 days after
+        its first day always lies in the next one)."""
         start = self.permit_year_of(day)
-        return _safe_date(start.year + 1, month, mday) - dt.timedelta(days=1)
+        return self.permit_year_of(start + dt.timedelta(days=366)) - dt.timedelta(days=1)
 
     def permit_years_of(self, days: Sequence[dt.date]) -> tuple[dt.date, ...]:
         """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): first days of every permit year that one
@@ -621,7 +269,8 @@ class Tournament(_Model):
 
 
 class Scenario(_Model):
-    """A validated scenario. Build it with :func:`load_scenario`."""
+    """A validated scenario. Build it with :func:`scheduler.load.load_scenario` (a file),
+    :meth:`from_frames` (tables) or :func:`parse_scenario` (a mapping)."""
 
     name: OneLine
     horizon: DateRange
@@ -660,7 +309,8 @@ class Scenario(_Model):
         return "MT" if t.type in MT_TYPES else "ME"
 
     def to_yaml(self) -> str:
-        """The scenario as YAML text that :func:`load_scenario` reads back to an equal Scenario."""
+        """The scenario as YAML text that :func:`scheduler.load.load_scenario` reads back to an
+        equal Scenario."""
         data = self.model_dump(mode="json", exclude_defaults=True)
         data["notice_from"] = self.notice_from.isoformat()
         return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),
@@ -668,20 +318,26 @@ class Scenario(_Model):
 
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
-        :func:`scheduler.workbook.write_workbook`) that :func:`load_scenario` reads back to an
-        equal Scenario; the same scenario gives byte-identical bytes."""
+        :func:`scheduler.workbook.write_workbook`) that :func:`scheduler.load.load_scenario`
+        reads back to an equal Scenario; the same scenario gives byte-identical bytes."""
         return write_workbook(self._plain_data())
 
     @classmethod
-    def from_excel(cls, path: str | Path, *, today: dt.date | None = None) -> Scenario:
+    def from_excel(cls, path: str | Path) -> Scenario:
         """The scenario of an Excel workbook (``.xlsx``, the layout of ``tourney template``),
-        validated as a YAML file is: :func:`load_scenario`. Raises :class:`ScenarioError`,
-        each problem naming the sheet, cell and column header (``Tournaments!F7
-        (entry_fee)``)."""
-        if not str(path).lower().endswith(".xlsx"):
-            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO",
-                                              "expected an Excel workbook (.xlsx)")], str(path))
-        return load_scenario(path, today=today)
+        every field checked as :func:`parse_scenario` checks a YAML mapping; the input rules
+        of RULES.md run when it is solved or checked (or by
+        :func:`scheduler.load.validate_scenario`; :func:`scheduler.load.load_scenario` of the
+        same path does both at once).
+
+        Raises
+        ------
+        ScenarioError
+            Each problem naming the sheet, cell and column header (``Tournaments!F7
+            (entry_fee)``); a file that is not an ``.xlsx`` workbook or is too large.
+        """
+        data, cells = read_workbook_file(path)
+        return parse_scenario(data, lines=cells, file=str(path))
 
     # ------------------------------------------------------------------ DataFrames, what-if
     @classmethod
@@ -713,11 +369,16 @@ class Scenario(_Model):
         - a whole-number float (a number column with gaps reads as float) is an integer.
 
         ``settings`` is a :class:`Settings` or a mapping of its fields; ``notice_from``
-        defaults to ``today`` (the current date when not given), as in :func:`load_scenario`.
+        defaults to ``today`` (the current date when not given), as in
+        :func:`scheduler.load.load_scenario`.
 
-        Raises :class:`ScenarioError` with the same checks and messages as the YAML loader;
-        a problem's path names the frame, the row's index label and the column, e.g.
-        ``tournaments[2].entry_fee = 2000: ... (MT-ENTRY-CAP, MCA 23-5-317(1)(g))``.
+        Raises :class:`ScenarioError` with the same field checks and messages as the YAML
+        loader; a problem's path names the frame, the row's index label and the column, e.g.
+        ``tournaments['sat'].entry_fee = 'x': ...``. The input rules of RULES.md
+        (``MT-ENTRY-CAP``, ...) are the rules' own: ``solve()`` and the check refuse a scenario
+        that breaks one (:func:`scheduler.load.validate_scenario`, which a caller may also run
+        first), naming the tournament by its position, e.g. ``tournaments[2].entry_fee = 2000:
+        ... (MT-ENTRY-CAP, MCA 23-5-317(1)(g))``.
         """
         data: dict[str, Any] = {"name": name,
                                 "horizon": {"start": horizon_start, "end": horizon_end}}
@@ -729,29 +390,32 @@ class Scenario(_Model):
         problems: list[InputProblem] = []
         for key, frame, model in (("operators", operators, Operator),
                                   ("tournaments", tournaments, Tournament)):
-            rows, labels[key] = _frame_rows(key, frame, model, problems)
+            rows, labels[key] = frame_rows(key, frame, model, problems)
             data[key] = rows
         if problems:
             raise ScenarioError(problems)
+        if "notice_from" not in data and today is not None:
+            data["notice_from"] = today
         try:
-            return load_scenario(data, today=today)
+            return parse_scenario(data)
         except ScenarioError as err:
-            raise ScenarioError([_relabel(p, labels) for p in err.problems]) from None
+            raise ScenarioError([relabel(p, labels) for p in err.problems]) from None
 
     def replace(self, **changes: Any) -> Scenario:
         """A new scenario with top-level fields changed (``name``, ``horizon``,
-        ``notice_from``, ``settings``, ``operators``, ``tournaments``), validated like a
-        loaded file. Values may be models or plain YAML-like values (dates as
-        ``datetime.date`` or ISO text)::
+        ``notice_from``, ``settings``, ``operators``, ``tournaments``), its fields validated
+        like a loaded file's (the input rules run in ``solve()`` and
+        :func:`scheduler.load.validate_scenario`). Values may be models or plain YAML-like
+        values (dates as ``datetime.date`` or ISO text)::
 
             earlier = scenario.replace(notice_from=scenario.notice_from - timedelta(days=14))
 
-        Raises :class:`ScenarioError` (rule ``SCENARIO`` or the input rule broken), e.g. for
-        an unknown field or a value the loader would refuse.
+        Raises :class:`ScenarioError` (rule ``SCENARIO``), e.g. for an unknown field or a
+        value the loader would refuse.
         """
         data = self._plain_data()
         data.update({k: _plain(v) for k, v in changes.items()})
-        return load_scenario(data)
+        return parse_scenario(data)
 
     def with_settings(self, **changes: Any) -> Scenario:
         """A new scenario with readings changed, e.g. ``with_settings(month_rule="start")``
@@ -792,327 +456,39 @@ class Scenario(_Model):
         item = {**items[i], **{k: _plain(v) for k, v in changes.items()}}
         items[i] = {k: v for k, v in item.items() if v is not None}
         data[key] = items
-        return load_scenario(data)
+        return parse_scenario(data)
 
 
 def _today() -> dt.date:
     return dt.date.today()
 
 
-# --------------------------------------------------------------------------- YAML with lines
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
-    keeps ``18:00`` a string (YAML 1.1 would read it as 1080)."""
+def parse_scenario(data: Mapping[str, Any], *,
+                   lines: Mapping[tuple[Any, ...], int | str] | None = None,
+                   file: str | None = None) -> Scenario:
+    """A :class:`Scenario` from a YAML-like mapping, every field checked (rule ``SCENARIO``);
+    not the input rules of RULES.md (:func:`scheduler.load.validate_scenario` runs them).
 
+    Parameters
+    ----------
+    data
+        The scenario as the YAML file gives it (``docs/scenario.md``).
+    lines
+        Field path -> 1-based line of the YAML text (or a workbook's cell, e.g.
+        ``"Tournaments!F7 (entry_fee)"``), to name where each problem is.
+    file
+        The file's name, for the messages.
 
-_Loader.yaml_implicit_resolvers = {
-    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
-    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
-    "tag:yaml.org,2002:int",
-    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
-    list("-+0123456789"),
-)
-
-
-def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
-    try:
-        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-    except ValueError:  # e.g. 2027-02-30: keep the text; validation names it with the rest
-        return str(node.value)
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
-    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
-                key_node.start_mark)
-        seen[key] = key_node.start_mark.line + 1
-    return yaml.SafeLoader.construct_yaml_map(loader, node)
-
-
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
-_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
-
-
-def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
-    """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
-    out: dict[tuple[Any, ...], int] = {}
-    if node is None:
-        return out
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            key = k.value
-            out[(*path, key)] = k.start_mark.line + 1
-            out.update({p: ln for p, ln in _line_index(v, (*path, key)).items()
-                        if p != (*path, key)})
-    elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value):
-            out.update(_line_index(v, (*path, i)))
-    return out
-
-
-def _path_of_mark(node: yaml.Node | None, mark: Any,
-                  path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
-    """The field path of the node that starts at ``mark`` (where a value failed to load)."""
-    if node is None:
-        return None
-    if (node.start_mark.line, node.start_mark.column) == (mark.line, mark.column):
-        return path
-    children: list[tuple[Any, yaml.Node]] = []
-    if isinstance(node, yaml.MappingNode):
-        children = [(k.value, v) for k, v in node.value]
-    elif isinstance(node, yaml.SequenceNode):
-        children = list(enumerate(node.value))
-    for key, child in children:
-        found = _path_of_mark(child, mark, (*path, key))
-        if found is not None:
-            return found
-    return None
-
-
-def _path_str(loc: Sequence[Any]) -> str:
-    s = ""
-    for part in loc:
-        s += f"[{part}]" if isinstance(part, int) else (f".{part}" if s else str(part))
-    return s or "<top>"
-
-
-def _value_at(data: Any, loc: Sequence[Any]) -> Any:
-    cur = data
-    for part in loc:
-        try:
-            cur = cur[part]
-        except (KeyError, IndexError, TypeError):
-            return _MISSING
-    return cur
-
-
-def _known_fields(model: type[BaseModel], data: Any, loc: Sequence[Any]) -> list[str]:
-    """Field names of the pydantic model found at ``loc`` (for 'did you mean')."""
-    cur: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        fld = getattr(cur, "model_fields", {}).get(part)
-        if fld is None:
-            return []
-        ann = fld.annotation
-        cur = _model_in(ann)
-        if cur is None:
-            return []
-    return list(getattr(cur, "model_fields", {}))
-
-
-def _model_in(ann: Any) -> type[BaseModel] | None:
-    if isinstance(ann, type) and issubclass(ann, BaseModel):
-        return ann
-    for a in getattr(ann, "__args__", ()) or ():
-        m = _model_in(a)
-        if m is not None:
-            return m
-    return None
-
-
-def _pydantic_problems(
-    err: ValidationError, data: Any, lines: Mapping[tuple[Any, ...], int | str]
-) -> list[InputProblem]:
-    problems = []
-    errors = err.errors()
-    locs = [tuple(e["loc"]) for e in errors]
-    # a union such as ``int | Literal["all"]`` fails once per branch: one problem, the
-    # literal's choices added to the other's message ("count = true: expected a whole
-    # number, not true/false (or 'all')")
-    def clean(loc: Any) -> tuple[Any, ...]:
-        return tuple(p for p in loc if not (isinstance(p, str) and (
-            p.startswith("function-") or p in ("int", "str", "literal['all']", "date"))))
-    others = {clean(e["loc"]) for e in errors if e["type"] != "literal_error"}
-    choices = {clean(e["loc"]): str(e.get("ctx", {}).get("expected", ""))
-               for e in errors if e["type"] == "literal_error" and clean(e["loc"]) in others}
-    errors = [e for e in errors if not (e["type"] == "literal_error"
-                                        and clean(e["loc"]) in choices)]
-    for e in errors:
-        if e["type"] == "too_short" and any(
-                other[:len(e["loc"])] == tuple(e["loc"]) and other != tuple(e["loc"])
-                for other in locs):
-            continue  # "at least 1 item" only because its items failed: say that instead
-        loc = tuple(p for p in e["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-        # drop pydantic's union/type tags such as 'int' in loc
-        loc = tuple(p for p in loc if not (isinstance(p, str) and p in
-                                            ("int", "str", "literal['all']", "date")))
-        line = None
-        for k in range(len(loc), -1, -1):
-            if loc[:k] in lines:
-                line = lines[loc[:k]]
-                break
-        msg = e["msg"].removeprefix("Value error, ")
-        value: Any = _value_at(data, loc)
-        if e["type"] == "extra_forbidden":
-            known = _known_fields(Scenario, data, loc[:-1])
-            near = difflib.get_close_matches(str(loc[-1]), known, n=1)
-            msg = "unknown field" + (f"; did you mean '{near[0]}'?" if near else "")
-            value = _MISSING
-        elif e["type"] == "missing":
-            msg = "required field is missing"
-        if choices.get(loc):
-            msg += f" (or {choices.pop(loc)})"
-        problems.append(InputProblem(_path_str(loc), value, "SCENARIO", msg, line))
-    return problems
-
-
-# --------------------------------------------------------------------------- loading
-def load_scenario(
-    source: str | Path | Mapping[str, Any], *, today: dt.date | None = None
-) -> Scenario:
-    """Load and validate a scenario.
-
-    ``source`` is a path to a YAML file, an Excel workbook (``.xlsx``, the layout of
-    ``tourney template``, read by :func:`scheduler.workbook.read_workbook`: its problems
-    name the sheet, cell and column header) or an already-parsed mapping. ``notice_from``
-    defaults to ``today`` (the current date when not given).
-
-    Raises :class:`ScenarioError` listing every problem found: YAML syntax, unknown keys
-    (with the nearest known name), wrong types, unknown operator ids, bad dates (rule
-    ``SCENARIO``), and every *input* rule of RULES.md (``MT-ENTRY-CAP``, ``ME-PLAYER-CAP``, …).
+    Raises
+    ------
+    ScenarioError
+        Every field's problem: unknown keys (with the nearest known name), wrong types, bad
+        dates, values out of range.
     """
-    file: str | None = None
-    lines: Mapping[tuple[Any, ...], int | str] = {}
-    if isinstance(source, Mapping):
-        data: Any = dict(source)
-    elif str(source).lower().endswith(".xlsx"):  # a workbook: cells in place of lines
-        file = str(source)
-        try:
-            data, lines = read_workbook(read_bounded(source))
-        except (LimitError, WorkbookError) as exc:
-            found = exc.problems if isinstance(exc, WorkbookError) else [("<file>", str(exc))]
-            raise ScenarioError([InputProblem("<file>", _MISSING, "SCENARIO", msg, cell)
-                                 for cell, msg in found], file) from None
-    else:
-        file = str(source)
-        text = read_yaml_text(source, lambda msg: ScenarioError(
-            [InputProblem("<file>", _MISSING, "SCENARIO", msg)], file))
-        loader = _Loader(text)
-        node = None
-        try:
-            node = loader.get_single_node()
-            check_yaml_node(node)
-            data = loader.construct_document(node) if node is not None else None
-        except LimitError as exc:
-            raise ScenarioError([InputProblem("<yaml>", _MISSING, "SCENARIO",
-                                              f"refused: {exc}")], file) from None
-        except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
-            raise ScenarioError([InputProblem("<yaml>", _MISSING, "SCENARIO",
-                                              "a value cannot be read: "
-                                              f"{str(exc).split(';')[0][:200]}")],
-                                file) from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = _path_of_mark(node, mark) if mark is not None else None
-            raise ScenarioError([InputProblem(
-                _path_str(where) if where else "<yaml>", _MISSING, "SCENARIO",
-                f"not valid YAML: {getattr(exc, 'problem', exc)}",
-                mark.line + 1 if mark else None)], file) from None
-        finally:
-            loader.dispose()
-        lines = _LazyLines(node)
-    if not isinstance(data, dict):
-        raise ScenarioError([InputProblem("<top>", _MISSING, "SCENARIO",
-                                          "expected a mapping with name, horizon, operators, "
-                                          "tournaments")], file)
-    if "notice_from" not in data and today is not None:
-        data = {**data, "notice_from": today}
     try:
-        scenario = Scenario.model_validate(data)
+        return Scenario.model_validate(data)
     except ValidationError as err:
-        raise ScenarioError(_pydantic_problems(err, data, lines), file) from None
-
-    # the one upward import left (docs/architecture.md): the loader runs the rules' input
-    # checks, and the rules import the types above; phase B moves the loader out of here
-    from constraints.registry import validate_terms
-
-    problems = [
-        InputProblem(p.path, _value_at(data, p.loc), p.rule, p.message,
-                     _nearest_line(lines, p.loc))
-        for p in validate_terms(scenario)
-    ]
-    if problems:
-        raise ScenarioError(problems, file)
-    return scenario
-
-
-def read_yaml_text(source: str | Path, error: Any) -> str:
-    """The text of a YAML input file (a scenario or vary file), read within the limits of
-    :func:`scheduler.limits.read_bounded`; ``error(message)`` builds the exception raised
-    when it cannot be read (missing, a folder or device, too large, not UTF-8)."""
-    try:
-        raw = read_bounded(source)
-    except LimitError as exc:
-        raise error(str(exc)) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise error("the file is not UTF-8 text") from None
-
-
-class _LazyLines(dict[tuple[Any, ...], int]):
-    """The line of every field path (:func:`_line_index`), indexed only when an error needs
-    one (a valid statewide file has millions of nodes)."""
-
-    def __init__(self, node: yaml.Node | None) -> None:
-        super().__init__()
-        self._node: yaml.Node | None = node
-        self._done = False
-
-    def _fill(self) -> None:
-        if not self._done:
-            self._done = True
-            self.update(_line_index(self._node))
-            self._node = None
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return super().__contains__(key)
-
-    def __getitem__(self, key: tuple[Any, ...]) -> int:
-        self._fill()
-        return super().__getitem__(key)
-
-    def get(self, key: tuple[Any, ...], default: Any = None) -> Any:
-        self._fill()
-        return super().get(key, default)
-
-
-def _nearest_line(lines: Mapping[tuple[Any, ...], int | str],
-                  loc: tuple[Any, ...]) -> int | str | None:
-    for k in range(len(loc), -1, -1):
-        if loc[:k] in lines:
-            return lines[loc[:k]]
-    return None
-
-
-@dataclass(frozen=True)
-class TermProblem:
-    """A problem found by a rule's term validation; ``loc`` is the field path as a tuple."""
-
-    loc: tuple[Any, ...]
-    rule: str
-    message: str
-    path: str = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "path", _path_str(self.loc))
-
-
-# --------------------------------------------------------------------------- DataFrames, what-if
-_TEXT_LISTS = frozenset({"beneficiaries"})
-"""List fields of free text (names with spaces): a cell is split on semicolons or line breaks."""
-_OTHER_GAME = re.compile(r"^([A-Za-z]+)\s+(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
+        raise ScenarioError(pydantic_problems(err, data, Scenario, lines), file) from None
 
 
 def _plain(value: Any) -> Any:
@@ -1126,113 +502,25 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _cell(value: Any) -> Any:
-    """A DataFrame cell as a YAML-like value; ``_MISSING`` for an empty cell."""
-    import numpy as np  # start-up time: only DataFrame input needs numpy and pandas
-    import pandas as pd
 
-    if isinstance(value, str):
-        return value.strip() or _MISSING
-    if isinstance(value, np.ndarray):
-        value = value.tolist()
-    if isinstance(value, list | tuple | Mapping):
-        return value
-    if value is None or pd.isna(value):
-        return _MISSING
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return value
+def read_workbook_file(path: str | Path) -> tuple[dict[str, Any], dict[tuple[Any, ...], str]]:
+    """The raw scenario mapping of the workbook at ``path`` and where each field is (field
+    path -> ``"Sheet!A1 (header)"``), within the size limits of
+    :func:`scheduler.limits.read_bounded`.
 
-
-def _field_annotation(model: type[BaseModel], parts: Sequence[str]) -> Any:
-    """The annotation of the (dotted) field ``parts`` of ``model``; None when unknown."""
-    cur: type[BaseModel] | None = model
-    ann: Any = None
-    for part in parts:
-        fld = cur.model_fields.get(part) if cur is not None else None
-        if fld is None:
-            return None
-        ann = fld.annotation
-        cur = _model_in(ann)
-    return ann
-
-
-def _is_tuple(ann: Any) -> bool:
-    return getattr(ann, "__origin__", None) is tuple or any(
-        _is_tuple(a) for a in getattr(ann, "__args__", ()) or () if a is not ann)
-
-
-def _cell_value(model: type[BaseModel], parts: Sequence[str], value: Any) -> Any:
-    """A cell of the column ``parts`` read as the loader expects it (lists split, a window
-    range ``FIRST..LAST`` as ``{start, end}``)."""
-    ann = _field_annotation(model, parts)
-    name = parts[-1]
-    if ann is None:
-        return value
-    if _is_tuple(ann):
-        if not isinstance(value, str):
-            return list(value) if isinstance(value, list | tuple) else [value]
-        if name in _TEXT_LISTS:
-            return [x.strip() for x in re.split(r"[;\n]", value) if x.strip()]
-        items = [x for x in re.split(r"[\s,;]+", value) if x]
-        if name == "other_games":
-            items = [x.strip() for x in re.split(r"[;,\n]", value) if x.strip()]
-            return [{"weekday": m.group(1).lower(), "start": m.group(2), "end": m.group(3)}
-                    if (m := _OTHER_GAME.match(x)) else x for x in items]
-        return items
-    if _model_in(ann) is DateRange and isinstance(value, str) and ".." in value:
-        start, end = value.split("..", 1)
-        return {"start": start.strip(), "end": end.strip()}
-    return value
-
-
-def _frame_rows(key: str, frame: pd.DataFrame | None, model: type[BaseModel],
-                problems: list[InputProblem]) -> tuple[list[dict[str, Any]], list[Any]]:
-    """The rows of ``frame`` as scenario mappings, and each row's index label."""
-    if frame is None:
-        return [], []
-    index = frame.index
-    if "id" not in frame.columns and index.name == "id":
-        frame = frame.reset_index()
-    rows: list[dict[str, Any]] = []
-    labels: list[Any] = []
-    for label, record in zip(index, frame.to_dict("records"), strict=True):
-        row: dict[str, Any] = {}
-        for column, cell in record.items():
-            value = _cell(cell)
-            if value is _MISSING:
-                continue
-            parts = [p.strip() for p in str(column).strip().split(".")]
-            node = row
-            for part in parts[:-1]:
-                node = node.setdefault(part, {})
-                if not isinstance(node, dict):
-                    break
-            if not isinstance(node, dict) or parts[-1] in node:
-                problems.append(InputProblem(
-                    f"{key}[{_label(label)}].{'.'.join(parts)}", value, "SCENARIO",
-                    "given twice (as a column and inside another column's value)"))
-                continue
-            node[parts[-1]] = _cell_value(model, parts, value)
-        if row:
-            rows.append(row)
-            labels.append(label)
-    return rows, labels
-
-
-def _label(label: Any) -> str:
-    import numpy as np  # start-up time: only DataFrame input needs numpy
-
-    return str(int(label)) if isinstance(label, int | np.integer) else repr(str(label))
-
-
-def _relabel(problem: InputProblem, labels: Mapping[str, list[Any]]) -> InputProblem:
-    """A problem of a frame-built scenario, its row named by the frame's index label."""
-    m = re.match(r"^(operators|tournaments)\[(\d+)\]", problem.path)
-    if not m or int(m.group(2)) >= len(labels[m.group(1)]):
-        return problem
-    label = _label(labels[m.group(1)][int(m.group(2))])
-    return dataclasses.replace(
-        problem, path=f"{m.group(1)}[{label}]{problem.path[m.end():]}")
+    Raises
+    ------
+    ScenarioError
+        When the file is not an ``.xlsx`` workbook, is too large, or its layout is wrong
+        (a sheet or header missing), naming the sheet and cell.
+    """
+    file = str(path)
+    if not file.lower().endswith(".xlsx"):
+        raise ScenarioError([InputProblem("<file>", MISSING, "SCENARIO",
+                                          "expected an Excel workbook (.xlsx)")], file)
+    try:
+        return read_workbook(read_bounded(path))
+    except (LimitError, WorkbookError) as exc:
+        found = exc.problems if isinstance(exc, WorkbookError) else [("<file>", str(exc))]
+        raise ScenarioError([InputProblem("<file>", MISSING, "SCENARIO", msg, cell)
+                             for cell, msg in found], file) from None

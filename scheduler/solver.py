@@ -24,6 +24,7 @@ from scheduler.alternatives import alternatives
 from scheduler.cpsat import DETERMINISTIC_TIME, Interrupted, Options, solve_interruptibly
 from scheduler.decompose import components, merge, split_previous
 from scheduler.extract import placed_of
+from scheduler.load import validate_scenario
 from scheduler.objective import STAGES, SolverError
 from scheduler.parts import AuditError, Progress, solve_parts
 from scheduler.plan import Plan, PlanStatus
@@ -101,16 +102,20 @@ def solve(
     FEASIBLE, its ``gap`` the distance to the proven bounds).
 
     Returns a :class:`Plan` whose ``status`` is :attr:`PlanStatus.OPTIMAL` when every stage
-    of every part was proven optimal (else FEASIBLE). Raises ``ValueError`` for a negative
-    seed or fewer than 1 worker or job; :class:`scheduler.replan.PreviousError` when
-    ``previous`` is a path that cannot be read or ``replacing``'s calendar is not
-    iCalendar; :class:`SolverError` when no solution is found in time,
-    :class:`Interrupted` when stopped before any legal plan was found, :class:`AuditError`
-    when the independent checker finds a violation in the solver's plan (a bug).
+    of every part was proven optimal (else FEASIBLE). Raises
+    :class:`~scheduler.problems.ScenarioError` when the scenario breaks an input rule
+    (``MT-ENTRY-CAP``, ...: :func:`scheduler.load.validate_scenario`; a scenario built in
+    Python has had only its fields checked); ``ValueError`` for a negative seed or fewer than
+    1 worker or job; :class:`scheduler.replan.PreviousError` when ``previous`` is a path that
+    cannot be read or ``replacing``'s calendar is not iCalendar; :class:`SolverError` when no
+    solution is found in time, :class:`Interrupted` when stopped before any legal plan was
+    found, :class:`AuditError` when the independent checker finds a violation in the solver's
+    plan (a bug).
     """
     began = time.perf_counter()
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
     scenario = _with_history(scenario, ledger)
+    validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
     parts = components(scenario)
@@ -148,6 +153,7 @@ def solve_alternatives(
     began = time.perf_counter()
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
     scenario = _with_history(scenario, ledger)
+    validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
     plans = alternatives(scenario, opts, k, min_difference, previous, jobs, progress)

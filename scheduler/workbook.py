@@ -7,7 +7,7 @@ row, one column a field) and *History* (the tournaments held before the plan, pe
 ``docs/scenario.md`` ("The workbook").
 
 :func:`read_workbook` turns a workbook into the same raw mapping the YAML loader validates
-(:func:`scheduler.scenario.load_scenario` dispatches on the ``.xlsx`` suffix), and a
+(:func:`scheduler.load.load_scenario` dispatches on the ``.xlsx`` suffix), and a
 :class:`Cells` map from field path to cell, so that every problem names the sheet, the cell
 and the column header (``Tournaments!F7 (entry_fee)``), never a 0-based index.
 :func:`write_workbook` is the writer (the template filled from a scenario's fields).
@@ -453,7 +453,7 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
     Returns
     -------
     (mapping, cells)
-        The mapping :func:`scheduler.scenario.load_scenario` validates (as a YAML file gives
+        The mapping :func:`scheduler.load.load_scenario` validates (as a YAML file gives
         it), and :class:`Cells`, every field path's sheet, cell and column header.
 
     Raises

@@ -18,8 +18,9 @@ from hypothesis import settings
 
 from constraints.base import Audit, License, Placed
 from constraints.registry import check
+from scheduler.load import load_scenario
 from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.timing import timing, tournament_tz
 

@@ -27,6 +27,7 @@ from scheduler import (
     compare,
     load_scenario,
     solve,
+    validate_scenario,
 )
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
@@ -195,13 +196,17 @@ def test_from_frames_round_trips_through_yaml(tmp_path: Path) -> None:
 
 
 def test_from_frames_bad_cell_names_row_field_value() -> None:
-    # MT-ENTRY-CAP: $500 x (1 + 3 re-entries) = $2,000 > $1,875 on the row labelled 'sat'
+    # MT-ENTRY-CAP: $500 x (1 + 3 re-entries) = $2,000 > $1,875 on the row labelled 'sat',
+    # the first tournament: the frame's fields are sound, the input rule (the rules' own,
+    # docs/architecture.md) refuses it in validate_scenario, which solve() runs first
     bad = TOURNAMENTS.assign(reentries=[3, 0], entry_fee=[500, 50]).set_index("id")
-    with pytest.raises(ScenarioError) as exc:
-        frames(tournaments=bad)
-    (p,) = exc.value.problems
-    assert (p.path, p.value, p.rule) == ("tournaments['sat'].entry_fee", 500, "MT-ENTRY-CAP")
-    assert "tournaments['sat'].entry_fee = 500: a participant could pay $2,000" in str(exc.value)
+    sc = frames(tournaments=bad)
+    for refuse in (validate_scenario, run):
+        with pytest.raises(ScenarioError) as exc:
+            refuse(sc)
+        (p,) = exc.value.problems
+        assert (p.path, p.value, p.rule) == ("tournaments[0].entry_fee", 500, "MT-ENTRY-CAP")
+        assert "tournaments[0].entry_fee = 500: a participant could pay $2,000" in str(exc.value)
 
     # a weekday that is not one: the second row (label 1), second item of the list
     bad = TOURNAMENTS.assign(weekdays=["fri, sat", "sat sunday"])
@@ -245,9 +250,10 @@ def test_what_if_errors() -> None:
         sc.with_tournament("galla", priority=2)
     with pytest.raises(ScenarioError, match=r"operators = 'nobody': no operator has this id"):
         sc.with_operator("nobody", live_tables=2)
-    # MT-CHARITY-SHARE: a charitable tournament pays at least half of its entry fees
+    # MT-CHARITY-SHARE: a charitable tournament pays at least half of its entry fees; the
+    # input rule refuses the changed scenario in validate_scenario (run by solve())
     with pytest.raises(ScenarioError) as exc:
-        sc.with_tournament("gala", charity_share=0.4)
+        validate_scenario(sc.with_tournament("gala", charity_share=0.4))
     assert [(p.rule, p.path) for p in exc.value.problems] == [
         ("MT-CHARITY-SHARE", "tournaments[1].charity_share")]
     with pytest.raises(ScenarioError, match=r"settings\.month_rul: unknown field; did you "
@@ -258,9 +264,10 @@ def test_what_if_errors() -> None:
     with pytest.raises(ScenarioError, match=r"horizon_end: unknown field; did you mean "
                                             r"'horizon'\?"):
         sc.replace(horizon_end="2027-04-30")
-    with pytest.raises(ScenarioError, match=r"horizon\.end = '2027-02-01': horizon ends "
+    # a cross reference (rule SCENARIO, constraints/common.py): checked with the input rules
+    with pytest.raises(ScenarioError, match=r"horizon\.end = 2027-02-01: horizon ends "
                                             r"before it starts"):
-        sc.replace(horizon={"start": "2027-03-01", "end": "2027-02-01"})
+        validate_scenario(sc.replace(horizon={"start": "2027-03-01", "end": "2027-02-01"}))
 
 
 # ------------------------------------------------------------------------------- Plan methods

@@ -30,7 +30,7 @@ from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa:
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.scenario import load_scenario
+from scheduler.load import load_scenario
 from scheduler.uid import DEFAULT_DOMAIN, lineage_key
 
 runner = CliRunner()

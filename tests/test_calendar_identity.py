@@ -31,8 +31,8 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.export.caldav import OperatorCalendar, ServerObject, plan_sync
 from scheduler.export.ical import calendar_files
+from scheduler.load import load_scenario
 from scheduler.replan import previous_events, previous_series, read_previous
-from scheduler.scenario import load_scenario
 from scheduler.solver import solve
 from scheduler.uid import DEFAULT_DOMAIN, lineage_key, parse
 

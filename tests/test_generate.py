@@ -19,7 +19,8 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.generate import generate, generate_data, operator_counts, scenario_text
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

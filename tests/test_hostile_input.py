@@ -40,7 +40,8 @@ from scheduler.limits import (
     MAX_SERIES_INSTANCES,
     variants_count,
 )
-from scheduler.scenario import ScenarioError, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import ScenarioError
 from scheduler.text import cell, uncell
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -30,8 +30,9 @@ from constraints.base import License
 from scheduler.cli import app
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
+from scheduler.load import load_scenario
 from scheduler.plan import Plan, Row
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.scenario import Scenario
 from scheduler.uid import DEFAULT_DOMAIN, lineage_key
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -20,8 +20,8 @@ from scheduler.cli import app
 from scheduler.cpsat import DETERMINISTIC_TIME, Options, new_solver
 from scheduler.diff import DiffError, diff_plans
 from scheduler.export.write import write_plan
+from scheduler.load import load_scenario
 from scheduler.replan import Previous, PreviousError, read_previous
-from scheduler.scenario import load_scenario
 from scheduler.solver import solve, solve_alternatives
 
 runner = CliRunner()
@@ -178,8 +178,6 @@ def test_every_solver_stops_on_deterministic_time() -> None:
 
 _REASONS = ("start-up time", "optional")
 """The only reasons for an import inside a function (or under TYPE_CHECKING)."""
-_UPWARD = {("scheduler/scenario.py", "constraints.registry")}
-"""The one upward import left for phase B (the loader's input checks; pyproject.toml)."""
 
 
 def _nested_imports(path: Path) -> list[tuple[int, str]]:
@@ -212,14 +210,12 @@ def _block(lines: list[str], lineno: int) -> str:
 
 def test_imports_inside_functions_say_why() -> None:
     # every import inside a function (or under TYPE_CHECKING) has a comment on its line or
-    # in its block of imports giving one of _REASONS; only _UPWARD may point up a layer
+    # in its block of imports giving one of _REASONS; none points up a layer (lint-imports)
     for path in sorted([*(ROOT / "scheduler").rglob("*.py"), *(ROOT / "constraints").rglob(
             "*.py")]):
         rel = str(path.relative_to(ROOT))
         lines = path.read_text().splitlines()
         for lineno, module in _nested_imports(path):
-            if (rel, module) in _UPWARD:
-                continue
             near = _block(lines, lineno).lower()
             assert any(r in near for r in _REASONS), f"{rel}:{lineno}: import {module} " \
                 "inside a function without a comment saying why (start-up time, optional)"

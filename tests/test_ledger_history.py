@@ -33,7 +33,8 @@ from scheduler.cli import app
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, read_actuals
 from scheduler.ledger.history import from_ledger, read_history, with_history
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.timing import report_due
 

@@ -36,8 +36,9 @@ from typer.testing import CliRunner
 from constraints.base import Audit
 from constraints.registry import check
 from scheduler.cli import app
+from scheduler.load import load_scenario
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.scenario import Scenario
 from scheduler.solver import placed_of
 from scheduler.timing import timing, tournament_tz
 

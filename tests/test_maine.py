@@ -27,8 +27,9 @@ import pytest
 from constraints.base import Audit, License, Placed
 from constraints.maine import monthly_never_cheaper
 from constraints.registry import check
+from scheduler.load import load_scenario
 from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.timing import is_maine_business_day, timing, tournament_tz
 

@@ -39,8 +39,9 @@ from scheduler.cli import app
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
+from scheduler.load import load_scenario
 from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.timing import timing, tournament_tz
 

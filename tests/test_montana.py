@@ -35,7 +35,7 @@ from conftest import (
 from constraints.base import License, Placed
 from constraints.catalogue import cite
 from constraints.montana import calendar_days, most_paid
-from scheduler.scenario import load_scenario
+from scheduler.load import load_scenario
 from scheduler.timing import notice_due, timing
 
 SUMMER = {"start": "2027-07-01", "end": "2027-08-31"}  # 62 days, all in permit year 2027-07-01

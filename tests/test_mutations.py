@@ -22,8 +22,9 @@ from test_properties import scenarios
 
 from constraints.base import Audit, License, Placed, Violation
 from constraints.registry import RULES, check
+from scheduler.load import load_scenario
 from scheduler.plan import Plan
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.scenario import Scenario
 from scheduler.solver import placed_of, solve
 from scheduler.timing import Timing, timing, tournament_tz
 

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from constraints.registry import check
 from scheduler.extract import audit_of
-from scheduler.scenario import WEEKDAYS, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import WEEKDAYS
 from scheduler.solver import solve
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year

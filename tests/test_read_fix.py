@@ -361,7 +361,8 @@ class TestFormatCharacters:
 
     @staticmethod
     def problems(data: dict[str, Any]) -> list[tuple[str, str]]:
-        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+        from scheduler.load import load_scenario  # the loader in process
+        from scheduler.scenario import ScenarioError
 
         try:
             load_scenario(data)
@@ -451,7 +452,8 @@ class TestMessages:
 
     @staticmethod
     def problems(**fields: Any) -> list[tuple[str, str]]:
-        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+        from scheduler.load import load_scenario  # the loader in process
+        from scheduler.scenario import ScenarioError
 
         try:
             load_scenario(room_scenario([large("night", **fields)]))
@@ -476,7 +478,8 @@ class TestMessages:
         assert path == "tournaments[0].count" and "not 2.0" in msg
         [(path, msg)] = self.problems(players=2.0)
         assert path == "tournaments[0].players" and "not 2.0" in msg
-        from scheduler.scenario import ScenarioError, load_scenario  # the loader in process
+        from scheduler.load import load_scenario  # the loader in process
+        from scheduler.scenario import ScenarioError
 
         text = yaml.safe_dump(room_scenario([large("night", count=1)]), sort_keys=False)
         (tmp_path / "s.yaml").write_text(text.replace("count: 1", "count: 0x10"),

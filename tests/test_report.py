@@ -262,7 +262,7 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
     # One 1-day tournament in Mon 2027-03-01 .. Wed 03-03: the best plan takes Mar 1, the
     # next Mar 2; the report lists the change: only in the best plan 2027-03-01, only in
     # alternative 2 2027-03-02.
-    from scheduler.scenario import load_scenario
+    from scheduler.load import load_scenario
     from scheduler.solver import solve_alternatives
 
     sc = load_scenario({

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 
 ROOT = Path(__file__).resolve().parents[1]
 

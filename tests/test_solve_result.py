@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 from constraints.common import COUNT, FIXED_DATES
 from scheduler.cli import app
+from scheduler.load import load_scenario
 from scheduler.model import build_model
 from scheduler.objective import add_terms
 from scheduler.plan import Plan, PlanStatus
-from scheduler.scenario import load_scenario
 from scheduler.solver import solve, solve_alternatives
 
 runner = CliRunner()

@@ -15,6 +15,7 @@ from constraints.maine import application_window_text, report_text
 from constraints.montana import notice_deadline
 from constraints.registry import checklist, checklist_rules
 from scheduler.check import _years_later
+from scheduler.load import load_scenario
 from scheduler.replan import (
     Cancelled,
     PreviousError,
@@ -28,7 +29,7 @@ from scheduler.replan import (
     series_sequence,
     vanished,
 )
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.scenario import Scenario
 
 COMBINED = Path(__file__).resolve().parent.parent / "data" / "examples" / "combined.yaml"
 

@@ -38,7 +38,8 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import _looks_like_address, app
-from scheduler.scenario import Scenario, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import Scenario
 from scheduler.solver import SolverError
 from scheduler.sweep import (
     Sweep,

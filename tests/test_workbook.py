@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.export.xlsx import deadline_rows, plan_xlsx
-from scheduler.scenario import Scenario, ScenarioError, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.workbook import EXAMPLES, OPERATORS, SETTINGS, TOURNAMENTS, read_workbook
 

@@ -50,8 +50,8 @@ from urllib.parse import quote, unquote, urlsplit
 
 from icalendar import Calendar, Component
 
+from scheduler.fields import ID_PATTERN
 from scheduler.limits import read_calendar as read_ics_bounded
-from scheduler.scenario import ID_PATTERN
 from scheduler.timing import MT_NOTICE_DAYS
 from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, licence_day
 from scheduler.uid import parse as parse_uid

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from scheduler.limits import (
     MAX_PROBLEMS_SHOWN,
 )
+from scheduler.load import validate_scenario
 from scheduler.scenario import Scenario
 
 VARY_KEYS = ("grid", "variants", "combine", "baseline")
@@ -153,7 +154,7 @@ def apply_changes(scenario: Scenario, changes: Mapping[str, Any]) -> Scenario:
     for (root, item_id), changed in items.items():
         sc = (sc.with_tournament(item_id, **changed) if root == "tournaments"
               else sc.with_operator(item_id, **changed))
-    return sc
+    return validate_scenario(sc)  # the input rules, as the loader checks them
 
 
 def _current(scenario: Scenario, root: str | None, item_id: str, fld: str) -> Any:

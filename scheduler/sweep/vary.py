@@ -22,7 +22,8 @@ from scheduler.limits import (
     check_yaml_node,
     variants_count,
 )
-from scheduler.scenario import Scenario, ScenarioError, _line_index, _Loader, read_yaml_text
+from scheduler.load import _line_index, _Loader, read_yaml_text
+from scheduler.scenario import Scenario, ScenarioError
 from scheduler.sweep.variants import (
     VARY_KEYS,
     Variant,
