@@ -53,6 +53,26 @@ class WriteRefused(OSError):
     folder, a folder another tourney command is writing). Nothing was changed."""
 
 
+def unwritable(out: str | Path) -> str | None:
+    """Why the file ``out`` cannot be written, checked before a long run (a sweep), else None.
+
+    Returns
+    -------
+    str or None
+        ``"it is a folder; ..."`` when ``out`` is a folder, ``"<folder> is not writable"``
+        when the nearest existing folder above it is not writable, else None.
+    """
+    out = Path(out)
+    if out.is_dir():
+        return "it is a folder; give a file name such as results.csv"
+    parent = out.parent if str(out.parent) else Path(".")
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not os.access(parent, os.W_OK):
+        return f"{parent} is not writable"
+    return None
+
+
 def shown(path: str | Path) -> str:
     """A path or name for a message: as it is when every character is printable, else its
     ``repr`` (no raw control character or escape sequence reaches the terminal)."""

@@ -558,3 +558,19 @@ def violation_table(violations: list[Violation]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["rule", "citation", "operator_id", "tournament_id",
                                        "occurrence", "dates", "message"])
 
+
+
+def check_table(violations: list[Violation], read: ReadSchedule) -> pd.DataFrame:
+    """What ``tourney check --format csv|json`` lists: :func:`violation_table`, then one row
+    per event read but not matched (rule ``UNMATCHED``) and per event not checked (rule
+    ``NOT-CHECKED``), its text in ``message``, the other columns empty. Same columns."""
+    table = violation_table(violations)
+    if not (read.unmatched or read.not_checked):
+        return table
+    extra = pd.DataFrame([{"rule": rule, "citation": "", "operator_id": "",
+                           "tournament_id": "", "occurrence": "", "dates": "",
+                           "message": line}
+                          for rule, lines in (("UNMATCHED", read.unmatched),
+                                              ("NOT-CHECKED", read.not_checked))
+                          for line in lines])
+    return pd.concat([table, extra], ignore_index=True)

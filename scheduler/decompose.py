@@ -141,3 +141,35 @@ def _candidate_days(scenario: Scenario, t: Any) -> int:
         extra = sum(1 for k in range(rest) if (first.weekday() + k) % 7 in wanted)
         days = weeks * len(wanted) + extra
     return days
+
+
+class ModelTooLarge(ValueError):
+    """A scenario whose model would be larger than allowed (see docs/limits.md); the message
+    says its size, where, and what to change."""
+
+
+def check_model_size(scenario: Scenario, limit: int, what: str = "") -> None:
+    """Refuse a scenario whose largest independent part (:func:`model_size`) has more
+    candidate (tournament, first day) pairs than ``limit``, before any model is built.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (or a sweep's variant of it).
+    limit : int
+        The most candidate pairs one part may have (``--max-model``).
+    what : str
+        Put before the message, e.g. ``"variant 'x': "`` for a sweep's variant.
+
+    Raises
+    ------
+    ModelTooLarge
+        When the largest part is larger than ``limit``.
+    """
+    cells, where = model_size(scenario)
+    if cells > limit:
+        raise ModelTooLarge(
+            f"{what}the model would have {cells:,} candidate (tournament, first day) "
+            f"pairs in one part ({where}); at most {limit:,} are allowed. Narrow the "
+            "tournaments' windows or weekdays, lower their counts, split the scenario into "
+            "several files, or raise the limit with --max-model (see docs/limits.md)")

@@ -346,7 +346,7 @@ def test_redact_hides_url_credentials_and_the_password() -> None:
 def test_log_records_of_the_http_libraries_are_redacted() -> None:
     import logging
 
-    from scheduler.export.caldav import _Redacting
+    from scheduler.export.caldav.redaction import _Redacting
 
     record = logging.LogRecord("urllib3", logging.DEBUG, __file__, 1,
                                "GET %s with %s", ("https://bob:pw-123@h/x", "pw-123"), None)

@@ -37,7 +37,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from scheduler.cli import _looks_like_address, app
+from scheduler.cli import app
+from scheduler.cli.generate import looks_like_address as _looks_like_address
 from scheduler.load import load_scenario
 from scheduler.scenario import Scenario
 from scheduler.solver import SolverError

@@ -85,3 +85,36 @@ def summary_text(plan: Plan) -> str:
     lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
                  "Gambling Control Division / Unit) before filing.")
     return "\n".join(lines) + "\n"
+
+
+def alternatives_text(best: Plan, others: list[Plan], wanted: int, min_difference: int) -> str:
+    """The list of plans ``tourney solve --alternatives K`` prints after the summary.
+
+    Parameters
+    ----------
+    best : Plan
+        The best plan (rank 1).
+    others : list of Plan
+        The next-best plans found (ranks 2, ...), each written to ``alternative-<rank>/``.
+    wanted : int
+        K, how many plans were asked for.
+    min_difference : int
+        How many occurrence dates each plan differs from the others by, at least.
+
+    Returns
+    -------
+    str
+        One heading line and one line per plan (occurrences placed, fees in USD, preferred
+        days), and a last line when fewer than ``wanted`` exist; no final newline.
+    """
+    lines = [f"Alternatives (each differs from the others in at least {min_difference} "
+             f"date(s)):"]
+    for p in [best, *others]:
+        where = "" if p.rank == 1 else f" -> alternative-{p.rank}/"
+        placed = len({(r.tournament_id, r.occurrence) for r in p.rows})
+        lines.append(f"  {p.rank}. {placed:,} occurrences placed, fees ${p.total_fees_usd:,}, "
+                     f"preferred {p.objective.get('preferred', 0)}{where}")
+    if len(others) + 1 < wanted:
+        lines.append(f"  Only {len(others) + 1} of the {wanted} asked for exist: no other "
+                     "plan places as many occurrences and differs enough.")
+    return "\n".join(lines)

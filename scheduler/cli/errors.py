@@ -1,0 +1,201 @@
+"""One table from exception to exit code and message (:data:`ERRORS`), applied by one wrapper
+(:func:`handled`) around every command and by :func:`scheduler.cli.main`.
+
+Exit codes (README.md): **0** done; **1** a required occurrence cannot be placed (``solve``)
+or violations found (``check``); **2** invalid input, or a file that cannot be written (file,
+line, field, value, rule; nothing written); **3** an internal failure (the solver found
+nothing in time, the plan failed its own audit, a bug; nothing written); **130** interrupted
+(Ctrl-C). An operator never sees a traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
+
+The table names exception classes by module and name, so that ``tourney --help`` imports no
+engine: an exception is matched by the first class of its MRO the table names (the most
+specific one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import os
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+import typer
+
+EXIT_INPUT = 2
+"""Invalid input or an output that cannot be written; nothing written."""
+EXIT_INTERNAL = 3
+"""An internal failure; nothing written."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT)."""
+
+Entry = tuple[int | None, Callable[[Any], str]]
+"""An exit code (None: the exception's own ``exit_code``) and the message of an exception."""
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_INTERNAL = "builtins.Exception"
+_SECRETS: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "tourney_secrets", default=())
+"""What the running command keeps out of a bug's message (:func:`keep_secret`)."""
+
+
+class CommandError(Exception):
+    """A failure a command found itself (an option's value, a file it cannot write): the
+    message as printed and the exit code (2 unless said)."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_INPUT) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+def _internal(exc: BaseException) -> str:
+    return (f"tourney: internal error ({type(exc).__name__}: {str(exc)[:500]}). Nothing was "
+            "written. Please report this with your scenario file; TOURNEY_DEBUG=1 shows "
+            "details.")
+
+
+def _redacted(exc: BaseException) -> str:
+    """A publishing error: the server's words without the URL's credentials."""
+    from scheduler.export.caldav.redaction import redact  # start-up time: --help imports none
+
+    return redact(f"tourney: {exc}")
+
+
+def _said(exc: BaseException) -> str:
+    return f"tourney: {exc}"
+
+
+def _then(sentence: str) -> Callable[[BaseException], str]:
+    return lambda exc: f"tourney: {exc}. {sentence}"
+
+
+ERRORS: dict[str, Entry] = {
+    "scheduler.cli.errors.CommandError": (None, lambda e: e.message),
+    # invalid input: exit 2, nothing written
+    "scheduler.scenario.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
+    "scheduler.sweep.VaryError": (
+        EXIT_INPUT, lambda e: e.render() + "\nNothing was solved or written."),
+    "scheduler.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
+    "scheduler.replan.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
+    "scheduler.diff.DiffError": (EXIT_INPUT, _said),
+    "scheduler.check.ScheduleError": (EXIT_INPUT, _said),
+    "scheduler.atomic.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
+    "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
+    "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
+    # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
+    "scheduler.sweep.SweepError": (None, _then("Nothing was written.")),
+    # internal failures: exit 3, nothing written
+    "scheduler.solver.SolverError": (
+        EXIT_INTERNAL, _then("Try a longer --time-limit. Nothing was written.")),
+    "scheduler.solver.AuditError": (
+        EXIT_INTERNAL, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
+    # Ctrl-C: the writers are atomic, so nothing half written
+    "scheduler.cpsat.Interrupted": (
+        EXIT_INTERRUPTED,
+        lambda e: "tourney: interrupted before any plan was found; nothing was written."),
+    "builtins.KeyboardInterrupt": (
+        EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+    # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
+    _INTERNAL: (EXIT_INTERNAL, _internal),
+}
+"""Exception class (``module.QualName``) -> (exit code, message). The one place that says how
+a failure ends a command."""
+
+
+def _name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def outcome(exc: BaseException, overrides: Mapping[str, Entry] | None = None
+            ) -> tuple[str, int, str] | None:
+    """How ``exc`` ends a command: ``(class named, exit code, message)`` from ``overrides``
+    (a command's own wording), else :data:`ERRORS`; None for an exception not in them
+    (SystemExit, typer's usage errors and exits: click handles those)."""
+    for cls in type(exc).__mro__:
+        name = _name(cls)
+        entry = (overrides or {}).get(name) or ERRORS.get(name)
+        if entry is not None:
+            code, message = entry
+            if code is None:  # SweepError, LedgerError, CommandError: their own exit code
+                code = int(exc.exit_code)  # type: ignore[attr-defined]
+            return name, code, message(exc)
+    return None
+
+
+def err(message: str) -> None:
+    """``message`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS`
+    long."""
+    from scheduler.limits import cap_message  # start-up time: --help imports no more
+
+    typer.echo(cap_message(message), err=True)
+
+
+def report(exc: BaseException, overrides: Mapping[str, Entry] | None = None,
+           secrets: tuple[str, ...] = ()) -> int:
+    """Print how ``exc`` ends the command (its message) and return the exit code. A bug's
+    message (whose text no one checked) is printed without ``secrets``. Re-raises ``exc``
+    when it is not in the table, or is a bug and ``TOURNEY_DEBUG`` is set."""
+    found = outcome(exc, overrides)
+    if found is None or (found[0] == _INTERNAL and os.environ.get("TOURNEY_DEBUG")):
+        raise exc
+    name, code, message = found
+    if secrets and name == _INTERNAL:
+        from scheduler.export.caldav.redaction import redact  # start-up time, as above
+
+        message = redact(message, secrets)
+    err(message)
+    return code
+
+
+def keep_secret(secret: str) -> None:
+    """Keep ``secret`` (a password) out of every message of the running command."""
+    _SECRETS.set((*_SECRETS.get(), secret))
+
+
+def handled(overrides: Mapping[str, Entry] | None = None) -> Callable[[_F], _F]:
+    """Wrap a command: an exception it raises ends it with the exit code and message of
+    :data:`ERRORS` (or of ``overrides``, the command's own wording of an entry); typer's
+    exits and usage errors pass through."""
+    def wrap(command: _F) -> _F:
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            kept = _SECRETS.set(())
+            try:
+                return command(*args, **kwargs)
+            except (typer.Exit, typer.Abort, typer.TyperException):
+                raise
+            except (Exception, KeyboardInterrupt) as exc:
+                raise typer.Exit(report(exc, overrides, _SECRETS.get())) from None
+            finally:
+                _SECRETS.reset(kept)
+        return run  # type: ignore[return-value]
+    return wrap
+
+
+@contextlib.contextmanager
+def reading_input() -> Iterator[None]:
+    """A block that reads the user's input: a plain ``ValueError`` raised in it (one the
+    table does not name more precisely, e.g. a bad ``SOURCE_DATE_EPOCH``) is invalid input,
+    ``tourney: <message>``, exit 2; elsewhere it would be a bug (exit 3)."""
+    try:
+        yield
+    except ValueError as exc:
+        found = outcome(exc)
+        if found is not None and found[0] != _INTERNAL:
+            raise
+        raise CommandError(f"tourney: {exc}") from None
+
+
+@contextlib.contextmanager
+def writing(where: object, then: str = "", *, reason: str = "exc") -> Iterator[None]:
+    """A block that claims or writes ``where``: an ``OSError`` raised in it is
+    ``tourney: cannot write WHERE: REASON. THEN`` (``reason``: ``"exc"`` the error as it
+    says itself, ``"strerror"`` the system's short reason), exit 2."""
+    try:
+        yield
+    except OSError as exc:
+        why = exc if reason == "exc" else (exc.strerror or exc)
+        raise CommandError(f"tourney: cannot write {where}: {why}"
+                           + (f". {then}" if then else "")) from None

@@ -1,0 +1,196 @@
+"""``tourney generate`` (a synthetic scenario, :mod:`scheduler.generate`) and ``tourney
+sweep`` (a grid of what-if variants, :mod:`scheduler.sweep`)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scheduler.cli.errors import (
+    EXIT_INTERRUPTED,
+    CommandError,
+    Entry,
+    err,
+    handled,
+    reading_input,
+    writing,
+)
+from scheduler.cli.solve import load
+from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_CEILING, MAX_VARIANTS_DEFAULT
+
+
+@handled()
+def generate(
+    operators: Annotated[int, typer.Option(
+        "--operators", "-n", help="How many operators: 70 % Montana card rooms, 30 % Maine "
+                                  "organizations.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The scenario YAML file to write "
+                                                          "(replaced if it exists).")],
+    seed: Annotated[int, typer.Option(help="Random seed: the same --operators and --seed "
+                                           "give the same file.", min=0)] = 0,
+    year: Annotated[int, typer.Option(help="The calendar year to plan.")] = 2027,
+) -> None:
+    """Write a synthetic statewide scenario (for benchmarks and scale tests; the operators
+    are invented). Exit 0 written, 2 bad options or the file cannot be written."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.generate import operator_counts, scenario_text, write_text_atomic
+
+    with reading_input():
+        text = scenario_text(operators, seed, year=year)
+    with writing(out, "Nothing was written.", reason="strerror"):
+        where = write_text_atomic(text, out)
+    kinds = operator_counts(operators)
+    typer.echo(f"Wrote {where}: {operators:,} operators ({kinds['montana']:,} Montana card "
+               f"rooms, {kinds['maine']:,} Maine), {year}, seed {seed}.")
+
+
+@handled()
+def template(
+    out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx; replaced if it "
+                                             "exists).")],
+    example: Annotated[str, typer.Option(
+        "--example", help="The example rows: montana (a card room) or maine (a Legion "
+                          "post).")] = "montana",
+) -> None:
+    """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
+    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options or not writable."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.atomic import shown, write_files
+    from scheduler.load import load_scenario
+    from scheduler.workbook import EXAMPLES
+
+    if example not in EXAMPLES:
+        raise CommandError(f"tourney: --example must be one of {', '.join(EXAMPLES)}, not "
+                           f"{example!r}")
+    if out.suffix.lower() != ".xlsx":
+        raise CommandError(f"tourney: {out} does not end in .xlsx; tourney solve reads a "
+                           "workbook by its .xlsx suffix")
+    data = load_scenario(EXAMPLES[example]).to_xlsx()
+    with writing(out, "Nothing was written.", reason="strerror"):
+        write_files({out: data})
+    typer.echo(f"Wrote {shown(out)}: the {example} example; fill in the sheets (each header's "
+               f"comment gives the unit and rule), then: tourney solve {shown(out)}")
+
+
+def _progress_line() -> str:
+    """A newline that ends the progress line, when one is shown (on a terminal)."""
+    return "\n" if sys.stderr.isatty() else ""
+
+
+_SWEEPING: dict[str, Entry] = {
+    "scheduler.sweep.SweepError": (
+        None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
+    "builtins.KeyboardInterrupt": (
+        EXIT_INTERRUPTED,
+        lambda e: f"{_progress_line()}tourney: interrupted; nothing was written."),
+}
+"""How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
+
+
+@handled(_SWEEPING)
+def sweep(
+    ctx: typer.Context,
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (the base).")],
+    vary: Annotated[Path, typer.Option(
+        "--vary", help="YAML file of what-if variants: grid: {KEY: [VALUES]} (every "
+                       "combination) and/or variants: [{name, set: {KEY: VALUE}}]; keys "
+                       "notice_from, settings.month_rule, tournaments.ID.count, "
+                       "operators.ID.FIELD, ... (see README).")],
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="CSV to write, one row per variant (replaced if it exists); "
+                            "STEM.usage.csv and STEM.moved.csv are written beside it.")
+    ] = Path("sweep.csv"),
+    jobs: Annotated[int, typer.Option(
+        help="Variants solved at once: local processes, or Dask workers of the embedded "
+             "cluster (0: one per CPU core).", min=0)] = 0,
+    dask: Annotated[bool, typer.Option(
+        "--dask", help="Run each variant as a Dask task: on an embedded LocalCluster, or "
+                       "on a running cluster given as `--dask tcp://HOST:8786` (its "
+                       "workers need tourney installed). Needs tourney[dask].")] = False,
+    timeout: Annotated[float, typer.Option(
+        help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
+             "one) and a first worker; while solving, for a worker when none is left, or for "
+             "a variant to finish or a worker to answer (a hung worker) (then exit 3).",
+        min=0.1)] = 10.0,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
+    deterministic_time: Annotated[float, typer.Option(
+        help="CP-SAT deterministic time per objective stage and part (the same results on "
+             "every machine and engine).", min=0.1)] = 30.0,
+    max_variants: Annotated[int, typer.Option(
+        help="Refuse a vary file of more variants than this (counted before any is built; "
+             "see docs/limits.md).", min=1, max=MAX_VARIANTS_CEILING)] = MAX_VARIANTS_DEFAULT,
+    max_model: Annotated[int, typer.Option(
+        help="Refuse a variant whose model's largest independent part has more candidate "
+             "(tournament, first day) pairs than this (see docs/limits.md).",
+        min=1)] = MAX_MODEL_CELLS_DEFAULT,
+) -> None:
+    """Solve a grid of what-if variants of a scenario (readings, notice_from, a tournament's
+    count or priority, licence choices) and write one comparison table: per variant, what
+    changed, placed, not placed, fees, limits used, occurrences moved. Exit 0 written, 2 bad
+    input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
+    be solved."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.atomic import lock, refuse_inputs, shown, unwritable
+    from scheduler.decompose import check_model_size
+    from scheduler.sweep import Sweep, read_vary
+    from scheduler.sweep import sweep as run
+
+    scenario, address = _scenario_and_address([str(scenario), *ctx.args], dask)
+    refuse_inputs(Sweep.outputs(out), [scenario, vary])
+    problem = unwritable(out)
+    if problem:
+        raise CommandError(f"tourney: cannot write {out}: {problem}. Nothing was written.")
+    # held to the end: a second sweep into the same --out is refused at once
+    with writing(shown(out), "Nothing was solved or written."):
+        ctx.with_resource(lock(out.resolve()))
+    sc = load(scenario)
+    variants = read_vary(vary, sc, max_variants=max_variants)
+    check_model_size(sc, max_model)
+    for variant in variants:  # each variant estimated before any is solved
+        check_model_size(variant.scenario, max_model, f"variant {variant.name!r}: ")
+
+    def show(done: int, total: int, name: str) -> None:
+        typer.echo(f"\r  variants {done:,}/{total:,} solved (last: {name})\x1b[K", err=True,
+                   nl=False)
+
+    where = f" on {address}" if address else (" on a local Dask cluster" if dask else "")
+    err(f"Solving {len(variants):,} variant(s){where}...")
+    res = run(sc, variants, engine="dask" if dask else "local", address=address,
+              jobs=jobs, seed=seed, deterministic_time=deterministic_time, timeout=timeout,
+              progress=show if sys.stderr.isatty() else None)
+    if sys.stderr.isatty():
+        err("")
+    with writing(out, "Nothing was written.", reason="strerror"):
+        paths = res.write_csv(out)
+    typer.echo(res.summary(), nl=False)
+    typer.echo(f"Wrote {paths[0]} ({len(variants):,} variants; limits used and what moved "
+               f"in {', '.join(p.name for p in paths[1:])})")
+
+
+def _scenario_and_address(positional: list[str], dask: bool) -> tuple[Path, str | None]:
+    """The scenario file and the Dask scheduler's address (typer gives ``--dask ADDRESS``'s
+    address as a positional argument: ``--dask`` is a flag). A :class:`CommandError` (exit
+    2) for two addresses or extra arguments."""
+    address = None
+    if dask:
+        addresses = [a for a in positional if looks_like_address(a)]
+        if len(addresses) > 1:
+            raise CommandError(f"tourney: give one Dask scheduler address, not "
+                               f"{', '.join(addresses)}")
+        address = addresses[0] if addresses else None
+        positional = [a for a in positional if a != address]
+    if len(positional) != 1:
+        extra = ", ".join(positional[1:])
+        raise CommandError(f"tourney: unexpected argument(s): {extra} (one scenario file; a "
+                           "Dask address goes after --dask, e.g. --dask tcp://scheduler:8786)")
+    return Path(positional[0]), address
+
+
+def looks_like_address(arg: str) -> bool:
+    """A Dask scheduler address: ``tcp://host:8786``, ``tls://...``, or ``host:port``."""
+    return "://" in arg or re.fullmatch(r"[\w.\-]+:\d+|\[[0-9a-fA-F:]+\]:\d+", arg) is not None

@@ -1,0 +1,369 @@
+"""``tourney deadlines``, ``tourney ledger ...`` and ``tourney record ...``: thin commands over
+:mod:`scheduler.ledger.api` (issue #13): parse options, call one function; a LedgerError ends
+the command with exit 2 and nothing written (every command is one transaction)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from scheduler.cli.errors import CommandError, Entry, err, handled, writing
+from scheduler.text import cell
+
+if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
+    import pandas as pd  # start-up time: no pandas in --help
+
+    from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
+
+_READING: dict[str, Entry] = {
+    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}"),
+}
+"""``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
+
+ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="The operating year's ledger: what was announced, filed, bought, "
+                              "held and reported (SQLite file or PostgreSQL URL).")
+record_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
+                         help="Record one fact in the ledger (append-only; a correction is a "
+                              "new entry: --corrects ID).")
+
+LedgerOpt = Annotated[str | None, typer.Option(
+    "--ledger", help="Ledger file (SQLite) or URL (postgresql+psycopg://USER@HOST/DB). "
+                     "Default: $TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")]
+ByOpt = Annotated[str | None, typer.Option(
+    "--by", help="Who records (default: $TOURNEY_USER, else your login name).")]
+CorrectsOpt = Annotated[int | None, typer.Option(
+    "--corrects", help="The id of the entry this one corrects (it stays, superseded).")]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="A remark kept with the entry.")]
+OperatorOpt = Annotated[str | None, typer.Option(
+    "--operator", help="The operator (venue) it is about, when the occurrence is shared.")]
+LineageOpt = Annotated[str | None, typer.Option(
+    "--lineage", help="The plan lineage (10 hex digits of the UIDs), when several plans "
+                      "have the occurrence.")]
+
+
+def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
+    """Open the ledger and run ``action(ledger)`` (a LedgerError: one line, exit 2, as
+    :data:`scheduler.cli.errors.ERRORS` says)."""
+    from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
+
+    lg = Ledger(ledger)
+    try:
+        return action(lg)
+    finally:
+        lg.dispose()
+
+
+def _date_opt(value: str, option: str) -> dt.date:
+    """A YYYY-MM-DD option as a date; a CommandError (exit 2) naming the option."""
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"tourney: {option} {value!r} is not a date (YYYY-MM-DD)") from None
+
+
+@ledger_app.command("init")
+@handled()
+def ledger_init(ledger: LedgerOpt = None) -> None:
+    """Create the ledger, or migrate one made by an older tourney to this version's schema."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    def run(lg: Ledger) -> None:
+        before, after = api.init(lg)
+        if before is None:
+            typer.echo(f"Created the ledger {lg.where} (schema {after}).")
+        elif before == after:
+            typer.echo(f"The ledger {lg.where} is up to date (schema {after}).")
+        else:
+            typer.echo(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("adopt")
+@handled()
+def ledger_adopt(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="The organization the plan is for (default: the ledger's "
+                               "only one; 'default' in a new ledger).")] = None,
+    ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record a plan as announced: the next version of its lineage, every occurrence's UID,
+    SEQUENCE and status, and its licences."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    def run(lg: Ledger) -> None:
+        a = api.adopt(lg, plan_dir, organization=organization, by=by)
+        if not a.new:
+            typer.echo(f"{plan_dir} is already version {a.version} of plan lineage "
+                       f"{a.lineage} in {lg.where}; nothing recorded.")
+            return
+        typer.echo(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
+                   f"({a.organization}): {a.confirmed} occurrence rows, {a.cancelled} "
+                   f"cancelled, {a.licences} licences, in {lg.where}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("export")
+@handled()
+def ledger_export(
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
+                      "terminal, CSV).")] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
+    # start-up time: no sqlalchemy in --help
+    from scheduler.atomic import write_files
+    from scheduler.ledger import api
+
+    def run(lg: Ledger) -> None:
+        if out is not None and out.suffix.lower() == ".xlsx":
+            _export_xlsx(lg, out)
+            return
+        buf = io.StringIO()
+        n = api.export_csv(lg, buf)
+        if out is None:
+            typer.echo(buf.getvalue(), nl=False)
+            return
+        with writing(out, reason="strerror"):
+            write_files({out: buf.getvalue().encode("utf-8")})
+        typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+    _ledger_run(ledger, run)
+
+
+def _export_xlsx(lg: Ledger, out: Path) -> None:
+    """``tourney ledger export --out FILE.xlsx``: the CSV export's rows as a workbook."""
+    from scheduler.atomic import write_files  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.workbook import export_xlsx  # start-up time: openpyxl
+
+    data, n = export_xlsx(lg)
+    with writing(out, reason="strerror"):
+        write_files({out: data})
+    typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+
+
+@ledger_app.command("import")
+@handled()
+def ledger_import(
+    file: Annotated[Path, typer.Argument(
+        help="A .csv or .xlsx file written by `tourney ledger export`.")],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Add the entries of an exported CSV (those already in the ledger are skipped), all or
+    nothing."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    def run(lg: Ledger) -> None:
+        if file.suffix.lower() == ".xlsx":
+            from scheduler.ledger.workbook import import_xlsx  # start-up time: openpyxl
+
+            res = import_xlsx(lg, file)
+        else:
+            res = api.import_csv(lg, file)
+        typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
+                   f"{res.skipped} already there.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("funds")
+@handled()
+def ledger_funds(
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
+    period: Annotated[str | None, typer.Option(
+        "--period", help="YYYY-MM: the periods ending that month; YYYY-MM-DD: the period "
+                         "holding that day. Default: every period.")] = None,
+    licence: Annotated[str | None, typer.Option(
+        "--licence", help="Only this licence (license_id of licenses.csv).")] = None,
+    ledger: LedgerOpt = None,
+) -> None:
+    """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
+    the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
+    page per period)."""
+    # start-up time: no sqlalchemy in --help
+    from scheduler.atomic import write_files
+    from scheduler.ledger.funds import funds, funds_csv, funds_html
+
+    def run(lg: Ledger) -> None:
+        periods = funds(lg, period=period, license_ref=licence)
+        with writing(f"into {out}", reason="strerror"):
+            write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
+                         out / "funds.html": funds_html(periods).encode("utf-8")})
+        typer.echo(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
+                   f"{out / 'funds.csv'} and {out / 'funds.html'}.")
+    _ledger_run(ledger, run)
+
+
+def _recorded(entry: object, lg: Ledger) -> None:
+    old = getattr(entry, "supersedes_id", None)
+    corr = f", correcting #{old}" if old is not None else ""
+    typer.echo(f"Recorded {getattr(entry, '__tablename__', '')} entry "
+               f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
+
+
+@record_app.command("held")
+@handled()
+def record_held(
+    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
+    first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
+    last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
+    players: Annotated[int | None, typer.Option("--players")] = None,
+    entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
+                       ] = None,
+    entry_fees: Annotated[str | None, typer.Option("--entry-fees", help="Total USD.")] = None,
+    prizes: Annotated[str | None, typer.Option("--prizes", help="Prizes paid, USD.")] = None,
+    charity: Annotated[str | None, typer.Option("--charity", help="Charity paid, USD.")
+                       ] = None,
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record that an occurrence was held, with its actual days and figures."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_held(
+        lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
+        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity, operator=operator,
+        lineage=lineage, corrects=corrects, note=note, by=by), lg))
+
+
+@record_app.command("cancelled")
+@handled()
+def record_cancelled(
+    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record that an occurrence was not held."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    _ledger_run(ledger, lambda lg: _recorded(api.record_cancelled(
+        lg, occurrence, operator=operator, lineage=lineage, corrects=corrects, note=note,
+        by=by), lg))
+
+
+@record_app.command("filed")
+@handled()
+def record_filed(
+    kind: Annotated[str, typer.Argument(help="mt-notice or me-application.")],
+    occurrence: Annotated[str | None, typer.Argument(
+        help="mt-notice: TOURNAMENT#N or UID.")] = None,
+    on: Annotated[str, typer.Option("--on", help="Day filed / received (YYYY-MM-DD).")] = "",
+    licence: Annotated[str | None, typer.Option(
+        "--licence", help="me-application: the license_id of licenses.csv.")] = None,
+    number: Annotated[str | None, typer.Option(
+        "--number", help="me-application: the licence number issued.")] = None,
+    operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+) -> None:
+    """Record a filing: an MT notice (MT-NOTICE) or an ME licence application
+    (ME-APPLICATION-WINDOW)."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    if not on:
+        raise CommandError("tourney: --on DATE is required (the day it was filed or received)")
+    day = _date_opt(on, "--on")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_filed(
+        lg, kind, filed_on=day, occurrence=occurrence, license_ref=licence,
+        agency_number=number, operator=operator, lineage=lineage, corrects=corrects,
+        note=note, by=by), lg))
+
+
+@record_app.command("licence")
+@handled()
+def record_licence(
+    operator: Annotated[str, typer.Option("--operator", help="The operator that bought it.")],
+    number: Annotated[str, typer.Option("--number", help="The agency's licence/permit number.")],
+    kind: Annotated[str, typer.Option("--kind", help="As licenses.csv: mt-large-stakes-permit, "
+                                                      "me-annual, ...")],
+    fee: Annotated[str, typer.Option("--fee", help="Fee paid, USD.")],
+    valid_from: Annotated[str, typer.Option("--valid-from")],
+    valid_to: Annotated[str, typer.Option("--valid-to")],
+    tier: Annotated[str | None, typer.Option("--tier", help="Maine player tier, e.g. 51-100.")
+                    ] = None,
+    plan_licence: Annotated[str | None, typer.Option(
+        "--plan-licence", help="The license_id of licenses.csv it buys.")] = None,
+    organization: Annotated[str | None, typer.Option("--organization")] = None,
+    corrects: CorrectsOpt = None, note: NoteOpt = None, ledger: LedgerOpt = None,
+    by: ByOpt = None,
+) -> None:
+    """Record a licence or permit bought."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    vf, vt = _date_opt(valid_from, "--valid-from"), _date_opt(valid_to, "--valid-to")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_licence(
+        lg, operator=operator, agency_number=number, kind=kind, fee_usd=fee, valid_from=vf,
+        valid_to=vt, tier=tier, license_ref=plan_licence, organization=organization,
+        corrects=corrects, note=note, by=by), lg))
+
+
+@record_app.command("report")
+@handled()
+def record_report(
+    licence: Annotated[str, typer.Argument(help="The license_id of licenses.csv.")],
+    period_end: Annotated[str, typer.Option("--period-end", help="Last day of the period.")],
+    on: Annotated[str, typer.Option("--on", help="Day filed (YYYY-MM-DD).")],
+    corrects: CorrectsOpt = None, note: NoteOpt = None, ledger: LedgerOpt = None,
+    by: ByOpt = None,
+) -> None:
+    """Record an ME-REPORT disposition-of-funds report filed."""
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    end, day = _date_opt(period_end, "--period-end"), _date_opt(on, "--on")
+    _ledger_run(ledger, lambda lg: _recorded(api.record_report(
+        lg, licence, period_end=end, filed_on=day, corrects=corrects, note=note, by=by), lg))
+
+
+@handled(_READING)
+def deadlines_command(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    as_of: Annotated[str | None, typer.Option("--as-of", help="The day (default today).")
+                     ] = None,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Ledger file or URL whose filings mark deadlines done. Default: "
+                         "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite when it exists.")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table or csv.")] = "table",
+) -> None:
+    """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
+    of a plan: due, overdue, done (from the ledger)."""
+    # start-up time: sqlalchemy and pandas only when the command runs
+    from scheduler.ledger import Ledger
+    from scheduler.ledger.deadlines import STATES, deadlines, render
+    from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER
+
+    if fmt not in ("table", "csv"):
+        raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")
+    day = _date_opt(as_of, "--as-of") if as_of is not None else None
+    lg = None
+    if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
+        lg = Ledger(ledger)
+    df = deadlines(plan_dir, as_of=day, ledger=lg)
+    if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)
+        safe = df.map(lambda x: cell(x) if isinstance(x, str) else x)
+        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+    else:
+        typer.echo(render(df), nl=False)
+        counts = df["state"].value_counts()
+        typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
+                   + (f" (done from the ledger {lg.where})" if lg is not None
+                      else " (no ledger: nothing marked done)"))
+    _exit_if_overdue(df)
+
+
+def _exit_if_overdue(df: pd.DataFrame) -> None:
+    """``tourney deadlines``: exit 1 (like a failed check) with one line on stderr when a
+    deadline is ``overdue`` (not done, its date before the as-of day); else return (exit 0)."""
+    late = df[df["state"] == "overdue"]
+    if len(late):
+        first = late.iloc[0]
+        err(f"tourney: {len(late)} deadline(s) overdue, the first {first['date']} "
+            f"{first['rule']} ({first['operator_id']}); exit 1.")
+        raise typer.Exit(1)

@@ -1,0 +1,91 @@
+"""``tourney publish``: put a plan's calendars on a CalDAV server
+(:mod:`scheduler.export.caldav`). The password never reaches a message."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scheduler.cli.errors import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    CommandError,
+    Entry,
+    err,
+    handled,
+    keep_secret,
+)
+
+_PUBLISHING: dict[str, Entry] = {
+    "builtins.KeyboardInterrupt": (
+        EXIT_INTERRUPTED,
+        lambda e: "tourney: interrupted; the server may hold part of the changes: publish "
+                  "again."),
+    "builtins.Exception": (  # never a traceback, never a credential
+        EXIT_INTERNAL,
+        lambda e: f"tourney: internal error while publishing ({type(e).__name__}: {e}). "
+                  "Please report this; TOURNEY_DEBUG=1 shows details."),
+}
+"""How a failure ends ``tourney publish`` where it is worded otherwise than
+:data:`scheduler.cli.errors.ERRORS`: Ctrl-C may leave part of the changes on the server."""
+
+
+def _password(user: str, env: str) -> str:
+    """The CalDAV password: ``env``, else asked for on a terminal, else the first line of
+    standard input; a :class:`CommandError` (exit 2) when there is none."""
+    password = os.environ.get(env)
+    if password is None:
+        try:
+            if sys.stdin is not None and sys.stdin.isatty():
+                password = typer.prompt(f"CalDAV password for {user}", hide_input=True,
+                                        err=True)
+            else:  # piped: the first line of standard input
+                line = sys.stdin.readline() if sys.stdin is not None else ""
+                password = line.rstrip("\r\n") if line else None
+        except (typer.Abort, OSError, ValueError):
+            password = None
+        if password is None:
+            raise CommandError(f"tourney: no password (set {env} or type it at the prompt)")
+    return password
+
+
+@handled(_PUBLISHING)
+def publish(
+    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    url: Annotated[str, typer.Option("--caldav", help="The CalDAV server's URL, e.g. "
+                                     "https://cal.example.org/dav/.")],
+    user: Annotated[str, typer.Option("--user", help="CalDAV user name.")],
+    timeout: Annotated[float, typer.Option(
+        help="Seconds one request to the server may take in all (connecting, sending and "
+             "the whole answer).", min=0.1, max=3600)] = 30.0,
+    allow_insecure_http: Annotated[bool, typer.Option(
+        "--allow-insecure-http", help="Allow an http:// URL to another machine: the "
+                                      "password then crosses the network unencrypted.")
+    ] = False,
+    take_over: Annotated[bool, typer.Option(
+        "--take-over", help="Overwrite or delete server events that another plan lineage "
+                            "(another year's, scenario's or organization's plan) published "
+                            "under the same UIDs; without it such a publish stops, exit 2, "
+                            "naming them.")] = False,
+) -> None:
+    """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
+    <operator> (created when missing): events updated by UID, removed or cancelled ones
+    deleted, nothing else touched (events of other plan lineages neither). The password is
+    read from TOURNEY_CALDAV_PASSWORD, else asked for. https:// only (http:// to this
+    machine, or with --allow-insecure-http); credentials are never printed. Exit 0 done, 2 a
+    problem (folder, URL, password, server, --timeout passed, or events of another plan
+    lineage in the way)."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.export.caldav import PASSWORD_ENV, publish_to, summary, warnings
+
+    password = _password(user, PASSWORD_ENV)
+    keep_secret(password)
+    results = publish_to(plan_dir, url, user, password, timeout=timeout,
+                         allow_insecure_http=allow_insecure_http, take_over=take_over)
+    typer.echo(summary(results, url, [password]), nl=False)
+    for line in warnings(results):
+        err(f"tourney: warning: {line}")

@@ -1,0 +1,313 @@
+"""``tourney solve``, ``tourney diff`` and ``tourney check``: plan a scenario, compare two
+plans, audit a schedule. Each parses its options and calls the engine; how a failure ends it
+is :data:`scheduler.cli.errors.ERRORS`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from scheduler.cli.errors import CommandError, Entry, err, handled, reading_input, writing
+from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, cap_lines
+from scheduler.text import cell
+
+if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
+    from scheduler.scenario import Scenario
+    from scheduler.solver import Progress
+
+
+def load(path: Path) -> Scenario:
+    """The validated scenario (a :class:`scheduler.scenario.ScenarioError` when it is not
+    valid: its problems printed, exit 2)."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.load import load_scenario
+
+    return load_scenario(path)
+
+
+_LEDGER_READ: dict[str, Entry] = {
+    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was written."),
+}
+"""``solve --ledger`` and ``check --ledger`` only read the ledger: its errors say nothing of
+recording."""
+
+
+@handled(_LEDGER_READ)
+def solve(
+    ctx: typer.Context,
+    scenario: Annotated[Path, typer.Argument(
+        help="Scenario YAML file or .xlsx workbook (see docs/scenario.md).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
+    time_limit: Annotated[float | None, typer.Option(
+        help="Wall-clock seconds per objective stage and part (default: none; results then "
+             "do not depend on the machine's speed or load).", min=0.1)] = None,
+    deterministic_time: Annotated[float, typer.Option(
+        help="CP-SAT deterministic time per objective stage and part (about seconds, but "
+             "the same on every machine).", min=0.1)] = 30.0,
+    seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
+    workers: Annotated[int, typer.Option(help="CP-SAT search workers per part (1 to 64).",
+                                         min=1, max=64)] = 1,
+    jobs: Annotated[int, typer.Option(
+        help="Processes solving independent parts at once (0: one per CPU core; at most "
+             "256).", min=0, max=256)] = 0,
+    alternatives: Annotated[int, typer.Option(
+        help="Also find up to K-1 next-best plans, each differing from the others in at "
+             "least --min-difference dates (written to DIR/alternative-2, ...); at most 100.",
+        min=1, max=100)] = 1,
+    min_difference: Annotated[int, typer.Option(
+        help="With --alternatives: how many occurrence dates each plan must differ by.",
+        min=1, max=1_000_000)] = 1,
+    previous: Annotated[Path | None, typer.Option(
+        help="Re-plan from an earlier plan (its folder or calendar.ics): announced "
+             "occurrences keep their UID, those past their filing deadline or locked stay, "
+             "the rest move as little as possible.")] = None,
+    report: Annotated[bool, typer.Option(
+        "--report", help="Also write DIR/report.html: one self-contained page with the "
+                         "summary, the year pictures, licences, what was not placed and "
+                         "the readings used.")] = False,
+    max_model: Annotated[int, typer.Option(
+        help="Refuse a model whose largest independent part has more candidate "
+             "(tournament, first day) pairs than this (see docs/limits.md).",
+        min=1)] = MAX_MODEL_CELLS_DEFAULT,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Take the history from this ledger (file or URL): tournaments "
+                         "held, permits bought, occurrences held or filed stay.")] = None,
+) -> None:
+    """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.decompose import check_model_size
+    from scheduler.export.write import source_date_epoch
+    from scheduler.replan import read_previous
+
+    with reading_input():
+        sc = load(scenario)
+        if ledger is not None:
+            sc = _with_ledger(sc, ledger)
+        check_model_size(sc, max_model)
+        source_date_epoch()
+        announced = read_previous(sc, previous) if previous is not None else None
+    foreign = announced.foreign if announced is not None else []
+    for line in cap_lines(announced.notes if announced is not None else []):
+        err(f"tourney: warning: {line}")  # a recurring event cut at a limit
+
+    # start-up time: the plan folder's lock only once the input is read
+    from scheduler.atomic import shown
+    from scheduler.export.write import claim_plan_folder
+
+    # held from before solving to the end: a second solve into it is refused at once
+    with writing(shown(out), "Nothing was changed; nothing was solved."):
+        ctx.with_resource(claim_plan_folder(out, inputs=[scenario]))
+
+    # start-up time: the solver (ortools) only once the input is read
+    from scheduler.export.summary import alternatives_text, summary_text
+    from scheduler.export.write import write_plan
+    from scheduler.replan import holds_plan
+    from scheduler.solver import solve as run
+    from scheduler.solver import solve_alternatives
+
+    show = _progress_printer() if sys.stderr.isatty() else None
+    # not a re-plan into a folder holding a plan: a changed event must still not keep its
+    # SEQUENCE and DTSTAMP (solve() reads the folder's calendar for that)
+    replacing = out if previous is None and holds_plan(out) else None
+    if alternatives > 1:
+        plans = solve_alternatives(
+            sc, alternatives, min_difference=min_difference, time_limit=time_limit,
+            deterministic_time=deterministic_time, seed=seed, workers=workers,
+            jobs=jobs or os.cpu_count() or 1, previous=announced, replacing=replacing,
+            progress=show)
+        plan, others = plans[0], plans[1:]
+    else:
+        plan = run(sc, time_limit=time_limit, deterministic_time=deterministic_time,
+                   seed=seed, workers=workers, jobs=jobs or os.cpu_count() or 1,
+                   previous=announced, replacing=replacing, progress=show)
+        others = []
+    if show is not None:
+        err("")
+    # a re-plan's publishing state (what the previous calendars published) comes with
+    # every plan solve() returns: read_previous reads it, solve() sets it
+    if previous is not None and foreign:
+        err(f"tourney: warning: the previous plan {previous} has events of "
+            f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
+            f"alone (not cancelled, not in the new calendars)")
+    if replacing is not None:
+        err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
+            f"replaces without re-planning from it (events it announced keep no "
+            f"promise: dropped ones are not cancelled, moved ones may get other "
+            f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
+            f"--previous {out} --out {out}")
+    with writing(shown(out), "Nothing was changed."):
+        where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
+    typer.echo(summary_text(plan), nl=False)
+    if alternatives > 1:
+        typer.echo(alternatives_text(plan, others, alternatives, min_difference))
+    typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, calendar.ics, "
+               f"calendars/, summary.txt{', report.html' if report else ''})")
+    if plan.interrupted:
+        gap = plan.gap
+        err("tourney: interrupted; the best plan found so far was written (legal, not "
+            f"proven optimal: gap placed {gap.get('placed', 0):.1%}, "
+            f"fees {gap.get('fees_usd', 0):.1%}).")
+        raise typer.Exit(130)
+    if not plan.required_met:
+        err("tourney: some required occurrences cannot be placed (see above); "
+            "the best legal plan was written.")
+        raise typer.Exit(1)
+
+
+def _with_ledger(sc: Scenario, ledger: str) -> Scenario:
+    """``solve --ledger``: the scenario with its history from the ledger, each thing taken
+    said on stderr (a LedgerError: exit 2, :data:`_LEDGER_READ`)."""
+    # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger.history import describe, from_ledger
+
+    sc, history = from_ledger(sc, ledger)
+    for line in describe(history):
+        err(f"tourney: from the ledger: {line}")
+    return sc
+
+
+def _progress_printer() -> Callable[[Progress], None]:
+    """A one-line progress display on the terminal (stderr): parts done, placed and fees of
+    the parts done with their bounds, the stage running."""
+
+    def show(p: Progress) -> None:
+        stage = f", now {p.stage}" if p.stage else ""
+        typer.echo(f"\r  parts {p.parts_done:,}/{p.parts:,}: placed {p.placed:,} "
+                   f"(bound {p.placed_bound:,.0f}, gap {p.gap:.1%}), fees ${p.fees_usd:,} "
+                   f"(bound ${p.fees_bound:,.0f}){stage}\x1b[K", err=True, nl=False)
+    return show
+
+
+@handled()
+def diff(
+    old: Annotated[Path, typer.Argument(help="The earlier plan's folder.")],
+    new: Annotated[Path, typer.Argument(help="The later plan's folder.")],
+) -> None:
+    """What changed between two plans: moved, added and cancelled occurrences (matched by
+    UID), and the change in fees."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.diff import diff_plans
+
+    typer.echo(diff_plans(old, new), nl=False)
+
+
+@handled(_LEDGER_READ)
+def check(
+    scenario: Annotated[Path, typer.Argument(help="Scenario YAML file or .xlsx workbook.")],
+    schedule: Annotated[Path | None, typer.Argument(
+        help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
+             "in a calendar application). Optional with --ledger.")] = None,
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    operator: Annotated[str | None, typer.Option(
+        "--operator", help="Audit the file as this operator's schedule (its operator id). "
+                           "Default: the operator an .ics file names (X-TOURNEY-OPERATOR or "
+                           "its calendar name), else the whole scenario.")] = None,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="Also audit what this ledger (file or URL) records as held, filed "
+                         "and reported.")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
+                        "a report due before it and not filed is late.")] = None,
+) -> None:
+    """Audit a schedule against every rule, without the solver; with --ledger, also what
+    was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.check import audit, calendar_operator, check_table, read_schedule
+    from scheduler.limits import MAX_LINES_SHOWN
+
+    if fmt not in ("table", "csv", "json"):
+        raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
+    sc = load(scenario)
+    if schedule is None:
+        if ledger is None:
+            raise CommandError("tourney: give the SCHEDULE to audit, or --ledger to audit "
+                               "what was held")
+        _check_ledger(sc, ledger, as_of, fmt)
+        return
+    read = read_schedule(sc, schedule, operator)
+    if operator is not None and schedule.suffix.lower() == ".ics":
+        named = calendar_operator(sc, schedule)
+        if named is not None and named != operator:
+            err(f"tourney: warning: {schedule} says it is {named}'s calendar "
+                f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
+                f"audited as {operator}'s")
+    violations = audit(sc, read)
+    held = _ledger_audit(sc, ledger, as_of) if ledger is not None else None
+    if held is not None:  # check --ledger: what was held, in the same table
+        violations = [*violations, *held[0]]
+    if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
+        safe = check_table(violations, read).map(lambda x: cell(str(x)))
+        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps(check_table(violations, read).to_dict(orient="records"),
+                              indent=2, ensure_ascii=False))
+    else:
+        rendered = [line if len(line := v.render_line()) <= 400
+                    else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
+        for line in cap_lines(rendered, 4 * MAX_LINES_SHOWN,
+                              "violation(s) (--format csv lists every one)"):
+            typer.echo(line)
+        n = len({(p.tid, p.occurrence) for p in read.placed})
+        own = ""
+        if read.operators is not None:  # one operator's calendar: how many are its own
+            mine = {(p.tid, p.occurrence) for p in read.placed
+                    if read.operators & set(p.tournament.operators)}
+            own = f", {len(mine)} of them {', '.join(sorted(read.operators))}'s"
+        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
+                   + ("" if read.licenses is not None else
+                      " (no licenses.csv beside it: fees not checked)"))
+    for line in cap_lines(read.unmatched, MAX_LINES_SHOWN, "event(s) not matched"):
+        err(f"not matched: {line}")
+    if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
+        for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
+            typer.echo(f"not checked: {line}")
+    if held is not None and fmt == "table":
+        typer.echo(_held_line(*held))
+    if violations or read.unmatched:
+        raise typer.Exit(1)
+
+
+def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None) -> tuple[list[Any], Any]:
+    """``check --ledger``: the violations in what the ledger records as held, filed and
+    reported (scheduler/ledger/audit.py), and what was read (a LedgerError: exit 2)."""
+    import datetime as dt
+
+    # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger.audit import audit_ledger
+
+    try:
+        day = dt.date.fromisoformat(as_of) if as_of is not None else None
+    except ValueError:
+        raise CommandError(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
+    return audit_ledger(ledger, sc, as_of=day)
+
+
+def _held_line(violations: list[Any], actuals: Any) -> str:
+    return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
+            f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
+
+
+def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
+    """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
+    check` prints violations; exit 1 when any."""
+    from scheduler.check import violation_table  # start-up time, as in check
+
+    violations, actuals = _ledger_audit(sc, ledger, as_of)
+    table = violation_table(violations)
+    if fmt == "csv":  # every text cell spreadsheet-safe, as in check
+        typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
+                   nl=False)
+    elif fmt == "json":
+        typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
+    else:
+        for v in violations:
+            typer.echo(v.render_line())
+        typer.echo(_held_line(violations, actuals))
+    if violations:
+        raise typer.Exit(1)
