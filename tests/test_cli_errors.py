@@ -46,6 +46,9 @@ def test_every_class_the_table_names_exists() -> None:
         module, _, name = key.rpartition(".")
         cls = getattr(importlib.import_module(module), name)
         assert isinstance(cls, type) and issubclass(cls, BaseException), key
+        # and it is the class's own home: a key naming a re-export never matches (the table
+        # matches an exception by the module and name of each class of its MRO)
+        assert f"{cls.__module__}.{cls.__qualname__}" == key, key
 
 
 def test_exit_codes_are_the_readmes() -> None:
@@ -66,7 +69,7 @@ def test_exit_codes_are_the_readmes() -> None:
 def test_the_most_specific_class_wins() -> None:
     # PreviousError is a ValueError: its own entry, not the catch-all (a bug, exit 3)
     assert outcome(PreviousError("x.ics: not a readable iCalendar file")) == (
-        "scheduler.replan.PreviousError", 2,
+        "scheduler.replan.previous.PreviousError", 2,
         "tourney: x.ics: not a readable iCalendar file. Nothing was written.")
     assert outcome(ValueError("boom"))[:2] == ("builtins.Exception", 3)  # type: ignore[index]
     # typer's own exits are not the table's: click ends those
@@ -123,3 +126,26 @@ def test_python_dash_m_runs_the_cli() -> None:
                           text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "tourney: --format must be table, csv or json, not 'xml'"
+
+
+def test_every_command_override_names_a_class_at_its_home() -> None:
+    # the commands' own wordings (handled(overrides)) are keyed as the table is
+    import scheduler.cli.generate
+    import scheduler.cli.ledger
+    import scheduler.cli.publish
+    import scheduler.cli.solve
+
+    found = 0
+    for mod in (scheduler.cli.generate, scheduler.cli.ledger, scheduler.cli.publish,
+                scheduler.cli.solve):
+        for value in vars(mod).values():
+            if not (isinstance(value, dict) and value
+                    and all(isinstance(k, str) and k.startswith(("scheduler.", "builtins."))
+                            for k in value)):
+                continue
+            for key in value:
+                module, _, name = key.rpartition(".")
+                cls = getattr(importlib.import_module(module), name)
+                assert f"{cls.__module__}.{cls.__qualname__}" == key, (mod.__name__, key)
+                found += 1
+    assert found >= 4  # sweep's, deadlines', publish's and solve/check's ledger wordings

@@ -74,22 +74,22 @@ def _then(sentence: str) -> Callable[[BaseException], str]:
 ERRORS: dict[str, Entry] = {
     "scheduler.cli.errors.CommandError": (None, lambda e: e.message),
     # invalid input: exit 2, nothing written
-    "scheduler.scenario.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
-    "scheduler.sweep.VaryError": (
+    "scheduler.problems.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
+    "scheduler.sweep.variants.VaryError": (
         EXIT_INPUT, lambda e: e.render() + "\nNothing was solved or written."),
     "scheduler.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.replan.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
+    "scheduler.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
     "scheduler.diff.DiffError": (EXIT_INPUT, _said),
     "scheduler.check.ScheduleError": (EXIT_INPUT, _said),
     "scheduler.atomic.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
     "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
     "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
     # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
-    "scheduler.sweep.SweepError": (None, _then("Nothing was written.")),
+    "scheduler.sweep.variants.SweepError": (None, _then("Nothing was written.")),
     # internal failures: exit 3, nothing written
-    "scheduler.solver.SolverError": (
+    "scheduler.objective.SolverError": (
         EXIT_INTERNAL, _then("Try a longer --time-limit. Nothing was written.")),
-    "scheduler.solver.AuditError": (
+    "scheduler.parts.AuditError": (
         EXIT_INTERNAL, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
     # Ctrl-C: the writers are atomic, so nothing half written
     "scheduler.cpsat.Interrupted": (

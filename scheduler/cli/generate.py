@@ -82,7 +82,7 @@ def _progress_line() -> str:
 
 
 _SWEEPING: dict[str, Entry] = {
-    "scheduler.sweep.SweepError": (
+    "scheduler.sweep.variants.SweepError": (
         None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
     "builtins.KeyboardInterrupt": (
         EXIT_INTERRUPTED,
