@@ -445,7 +445,8 @@ def _solve_part(
     # A fixed date that cannot be honoured is reported as an unplaced required occurrence
     # (exit 1), not as a violation of the plan.
     violations = check(_audit(plan), rules=[r for r in RULES
-                                            if r.id not in ("FIXED-DATES", "REQUIRED")])
+                                            if r.id not in ("FIXED-DATES", "REQUIRED",
+                                                            "PER-MONTH-MIN", "PER-WEEK-MIN")])
     if violations:
         raise AuditError(violations)
     plan.unscheduled_list = unscheduled(ctx, plan, reasons=not stopped)
