@@ -12,6 +12,7 @@ Sun Jan 10 (Jan 1-3 belong to 2026-W53).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 from conftest import (
@@ -27,10 +28,12 @@ from conftest import (
     scenario,
     violations,
 )
+from typer.testing import CliRunner
 
 from constraints.base import Audit, License, Placed
 from constraints.registry import check
 from constraints.requests import month_of, periods, week_of
+from scheduler.cli import app
 from scheduler.scenario import Scenario, load_scenario
 
 large = mt_large
@@ -275,13 +278,45 @@ class TestDealersAndTables:
 
 
 # =========================================================================== the example
+EXAMPLE = ROOT / "data" / "examples" / "monthly-series.yaml"
+runner = CliRunner()
+
+
 def test_bundled_example_solves_and_checks() -> None:
-    sc = load_scenario(ROOT / "data" / "examples" / "monthly-series.yaml")
+    sc = load_scenario(EXAMPLE)
     plan = run(sc)
-    assert plan.required_met and plan.conflicts == []
-    by_month = [months(firsts(plan, "deepstack")).count(k) for k in range(1, 13)]
-    assert by_month == [1] * 12  # per_month: 1 over 2027
-    assert len(firsts(plan, "poker-run")) == 18  # spread: even, 18 = 6 x 2 + 6 x 1
+    assert plan.required_met and plan.conflicts == [] and plan.unscheduled_list == []
+    # per_month: 1 on the first Saturday of each month of 2027, but October: the championship
+    # (Fri Oct 1 - Sun Oct 3) needs 10 dealers a day, the deepstack 8, the room has 12
+    # (10 + 8 = 18 > 12): the deepstack moves from Sat Oct 2 to Sat Oct 9
+    assert [str(x) for x in firsts(plan, "deepstack")] == [
+        "2027-01-02", "2027-02-06", "2027-03-06", "2027-04-03", "2027-05-01", "2027-06-05",
+        "2027-07-03", "2027-08-07", "2027-09-04", "2027-10-09", "2027-11-06", "2027-12-04"]
+    # spread: even, 18 over 12 months = 6 months of 2 and 6 of 1; earlier first days win the
+    # tie, so January to June get 2
+    per = [months(firsts(plan, "poker-run")).count(k) for k in range(1, 13)]
+    assert per == [2] * 6 + [1] * 6
     audit = Audit(sc, [placed(sc, r.tournament_id, r.first_day, r.occurrence)
                        for r in plan.rows], plan.license_list)
     assert check(audit) == []
+
+
+def test_bundled_example_through_tourney_check(tmp_path: Path) -> None:
+    # tourney solve writes schedule.csv; tourney check reads it back: clean (exit 0). Moved to
+    # Sat Oct 2 (12:00 to 24:00), the 10th deepstack shares a day with the championship:
+    # 10 + 8 = 18 dealers > 12, MT-DEALER (exit 1)
+    res = runner.invoke(app, ["solve", str(EXAMPLE), "--out", str(tmp_path / "plan")])
+    assert res.exit_code == 0, res.output
+    schedule = tmp_path / "plan" / "schedule.csv"
+    res = runner.invoke(app, ["check", str(EXAMPLE), str(schedule), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    lines = schedule.read_text(encoding="utf-8").splitlines(keepends=True)
+    moved = [ln.replace("2027-10-09", "2027-10-02").replace("2027-10-10", "2027-10-03")
+             if ln.startswith("deepstack,10,") else ln for ln in lines]
+    assert moved != lines
+    schedule.write_text("".join(moved), encoding="utf-8")
+    res = runner.invoke(app, ["check", str(EXAMPLE), str(schedule), "--format", "json"])
+    assert res.exit_code == 1, res.output
+    (v,) = json.loads(res.stdout)
+    assert (v["rule"], v["dates"]) == ("MT-DEALER", "2027-10-02")
+    assert "need 18 dealers (championship#1 10 + deepstack#10 8); it has 12" in v["message"]
