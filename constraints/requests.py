@@ -11,8 +11,8 @@ Rules (each with its ``encode`` and its independent ``check`` side by side):
   days in each month (week) that has a day in the tournament's window (the horizon when it has
   none), partial ones at the ends included. These are required occurrences: the model places
   them before any optional one (a unit of shortfall weighs as a missing ``required``
-  occurrence); when they cannot all be placed the plan's conflicts name the rules in the way
-  (the explanation's model holds them as hard constraints).
+  occurrence); when they cannot all be met, the plan's conflicts name each unmet minimum as a
+  request with the rules in its way (``minimums`` gives them to ``scheduler.explain``).
 - ``SPREAD``: ``spread: even``: the numbers of first days in the calendar months of the window
   (the horizon when it has none, partial months included) differ by at most 1. A hard rule.
 - ``TABLES`` and ``MT-DEALER`` (MCA 23-5-317(6): only licensed dealers deal): on every calendar
@@ -203,28 +203,32 @@ def _check_max(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
     return check
 
 
-def _encode_min(k: _Kind) -> Callable[[ModelContext], None]:
-    def encode(ctx: ModelContext) -> None:
-        """At least ``min`` first days in each period of the window: required occurrences
-        (the shortfall below ``min`` is penalised like a missing required one); in the
-        explanation's model, a hard (guarded) constraint per period."""
-        m = ctx.model
-        for t in ctx.scenario.tournaments:
+def minimums(ctx: ModelContext) -> Iterator[tuple[cp_model.LinearExpr, int, str]]:
+    """Every per-period minimum of every tournament (PER-MONTH-MIN, PER-WEEK-MIN): the sum of
+    the tournament's ``z`` of first days in one month (ISO week) of its window, the minimum,
+    and the request in words (for the explanation of a conflict)."""
+    for t in ctx.scenario.tournaments:
+        for k in (MONTH, WEEK):
             pp = k.of(t)
             if pp is None or not pp.min:
                 continue
             by = _by_period(ctx, t, k.key)
             for p in periods(ctx.scenario, t, k.key):
-                starts = cp_model.LinearExpr.sum(by.get(p, []))
-                if ctx.explain:
-                    m.add(starts >= pp.min).with_name(
-                        f"{k.min_rule}: {t.id} starts at least {_times(pp.min)} in "
-                        f"{k.label(p)} ({k.field}.min)")
-                else:
-                    short = m.new_int_var(0, pp.min, f"{k.field}_short[{t.id},{k.label(p)}]")
-                    m.add(short >= pp.min - starts)
-                    ctx.required_terms.append((short, 1))
-    return encode
+                yield (cp_model.LinearExpr.sum(by.get(p, [])), pp.min,
+                       f"{t.id} needs at least {pp.min} first day(s) in {k.label(p)} "
+                       f"({k.field}.min, {k.min_rule})")
+
+
+def _encode_minimums(ctx: ModelContext) -> None:
+    """At least ``min`` first days in each period of the window: required occurrences, the
+    shortfall below ``min`` penalised like a missing required one. (The explanation's model
+    holds each as a guarded request instead: ``scheduler.explain``.)"""
+    if ctx.explain:
+        return
+    for n, (starts, least, _) in enumerate(minimums(ctx)):
+        short = ctx.model.new_int_var(0, least, f"minimum_short[{n}]")
+        ctx.model.add(short >= least - starts)
+        ctx.required_terms.append((short, 1))
 
 
 def _check_min(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
@@ -244,22 +248,18 @@ def _check_min(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
     return check
 
 
-def _encode_period(k: _Kind) -> Callable[[ModelContext], None]:
-    max_, min_ = _encode_max(k), _encode_min(k)
-
-    def encode(ctx: ModelContext) -> None:
-        """The maximum (hard) and the minimum (required occurrences) of ``k``'s field."""
-        max_(ctx)
-        min_(ctx)
-    return encode
+def _encode_per_month(ctx: ModelContext) -> None:
+    """PER-MONTH's maximum (hard) and the minimums of both periods (required occurrences)."""
+    _encode_max(MONTH)(ctx)
+    _encode_minimums(ctx)
 
 
-# The minimums are encoded with the maximums (PER-MONTH, PER-WEEK); their rules only check,
-# like REQUIRED: a plan that cannot meet them is still a plan (its conflicts say why), and
-# adding an occurrence never breaks them (so reasons for an unplaced one do not name them).
-PER_MONTH = Rule("PER-MONTH", validate=_validate, encode=_encode_period(MONTH),
+# The minimums are encoded with PER-MONTH; their rules only check, like REQUIRED: a plan that
+# cannot meet them is still a plan (its conflicts say why), and adding an occurrence never
+# breaks them (so the reasons for an unplaced one do not name them).
+PER_MONTH = Rule("PER-MONTH", validate=_validate, encode=_encode_per_month,
                  check=_check_max(MONTH))
-PER_WEEK = Rule("PER-WEEK", encode=_encode_period(WEEK), check=_check_max(WEEK))
+PER_WEEK = Rule("PER-WEEK", encode=_encode_max(WEEK), check=_check_max(WEEK))
 PER_MONTH_MIN = Rule("PER-MONTH-MIN", check=_check_min(MONTH))
 PER_WEEK_MIN = Rule("PER-WEEK-MIN", check=_check_min(WEEK))
 REQUESTED_MINIMUMS = ("PER-MONTH-MIN", "PER-WEEK-MIN")

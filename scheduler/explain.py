@@ -20,6 +20,7 @@ from ortools.sat.python import cp_model
 
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
+from constraints.requests import minimums
 from scheduler.cpsat import new_solver, solve_interruptibly
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
@@ -87,6 +88,10 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
                 m.add(pinned == 1).only_enforce_if(g)
             members[g.index] = Member("REQUEST", f"{t.id} is pinned to start on {d} "
                                                  f"(fixed_dates)")
+    for n, (starts, least, text) in enumerate(minimums(ctx)):
+        g = m.new_bool_var(f"minimum[{n}]")  # PER-MONTH-MIN, PER-WEEK-MIN
+        m.add(starts >= least).only_enforce_if(g)
+        members[g.index] = Member("REQUEST", text)
     return _Guarded(m, members)
 
 
