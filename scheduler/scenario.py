@@ -482,6 +482,10 @@ class Operator(_Model):
     address: Address | None = None
     blackout: DayList = ()
     max_concurrent: int = Field(1, ge=1)
+    concurrency: Literal["time", "day"] = "time"
+    """MAX-CONCURRENT: ``time``: at most ``max_concurrent`` tournaments in play at the same
+    moment (their play sessions overlap in time); ``day``: on the same calendar day (every
+    day an occurrence touches)."""
     tables: int | None = Field(None, ge=0)
     """TABLES: tournament tables available on each calendar day (None: not limited)."""
     dealers: int | None = Field(None, ge=0)
