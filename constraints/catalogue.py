@@ -121,7 +121,8 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("FIXED-DATES", "scenario", "sched", "a pinned first day"),
     RuleInfo("MIN-GAP", "scenario", "sched", "minimum days between consecutive first days"),
     RuleInfo("MAX-CONCURRENT", "scenario", "sched",
-             "how many of an operator's tournaments may run on one day"),
+             "how many of an operator's tournaments may be in play at once (sessions "
+             "overlapping in time; with concurrency: day, on one calendar day)"),
     RuleInfo("PER-MONTH", "scenario", "sched",
              "at most per_month.max first days of a tournament in one calendar month"),
     RuleInfo("PER-MONTH-MIN", "scenario", "sched",

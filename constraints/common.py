@@ -1,5 +1,6 @@
 """The scenario's own requests, for either state: horizon, windows, weekdays, blackouts, counts,
-fixed dates, minimum gaps and how many tournaments an operator runs at once.
+fixed dates, minimum gaps and how many tournaments an operator runs at once (play sessions
+overlapping in time, or per calendar day).
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
 (``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
@@ -24,7 +25,7 @@ from scheduler.scenario import (
     TermProblem,
     Tournament,
 )
-from scheduler.timing import UTC, Timing, local, tournament_tz
+from scheduler.timing import Timing, local, sessions
 
 
 def _weekday(day: dt.date) -> str:
@@ -317,31 +318,6 @@ MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap)
 # ------------------------------------------------------------------ MAX-CONCURRENT
 def _counts_concurrency(t: Tournament) -> bool:
     return not t.is_small
-
-
-def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime, dt.datetime]]:
-    """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
-    in UTC, end exclusive, in order.
-
-    One session from start to end, except a Montana tournament of several ``days``: a session
-    each play day, from the first day's local start time (in the tournament's zone) for
-    ``hours`` on the wall clock, as ``scheduler.timing.timing`` reads them, the last ending
-    at ``tm.end``. Between two sessions nothing is in play (MAX-CONCURRENT's ``time``
-    reading)."""
-    start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
-    if t.days <= 1:
-        return [(start, end)]
-    tz = tournament_tz(sc, t)
-    wall = tm.start.astimezone(tz).replace(tzinfo=None)
-    hours = dt.timedelta(hours=float(t.hours))
-    out = []
-    for k in range(t.days):
-        s = wall + dt.timedelta(days=k)
-        a = s.replace(tzinfo=tz).astimezone(UTC)
-        b = end if k == t.days - 1 else min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
-        if a < b:
-            out.append((a, b))
-    return out
 
 
 _K = TypeVar("_K")

@@ -13,8 +13,8 @@ from typing import Any
 from conftest import d, firsts, load, missing, mt_large, mt_room, placed, run, violations
 
 from constraints.base import Audit, License
-from constraints.common import sessions
 from constraints.registry import check
+from scheduler.timing import sessions
 
 AUG = {"start": "2027-08-01", "end": "2027-08-31"}
 NOTICE = "2027-07-01"
