@@ -119,6 +119,7 @@ class TestPerMonth:
                   tournaments=[large("m", count=12, per_month=1)])
         plan = run(sc)
         assert months(firsts(plan)) == [1, 2, 4, 5, 6, 7, 9, 10, 11, 12]
+        assert not plan.required_met  # tourney solve exits 1
         assert [[m.rule for m in c] for c in plan.conflicts] == [["REQUEST", "BLACKOUT"]] * 2
         assert [c[0].render() for c in plan.conflicts] == [
             f"request: m needs at least 1 first day(s) in 2027-{mm} (per_month.min, "
