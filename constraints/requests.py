@@ -132,16 +132,13 @@ def _validate(sc: Scenario) -> Iterator[TermProblem]:
             if pp.min is not None and pp.max is not None and pp.min > pp.max:
                 yield TermProblem((*loc, "min"), k.min_rule,
                                   f"min ({pp.min}) exceeds max ({pp.max})")
-            n = len(periods(sc, t, k.key)) if first_days(sc, t)[0] <= first_days(sc, t)[1] \
-                else 0
+            n = len(periods(sc, t, k.key))  # 0 when the window lies outside the horizon
             if pp.min and isinstance(t.count, int) and pp.min * n > t.count:
                 yield TermProblem((*loc, "min"), k.min_rule,
                                   f"{pp.min} in each of the {n} {k.name}s of the window needs "
                                   f"{pp.min * n} occurrences but count is {t.count}")
         for j, oid in enumerate(t.operators):
-            op = next((o for o in sc.operators if o.id == oid), None)
-            if op is None:
-                continue
+            op = sc.operator(oid)  # known: the cross references are checked first
             for need, cap, rule in (("tables_needed", "tables", "TABLES"),
                                     ("dealers_needed", "dealers", "MT-DEALER")):
                 have = getattr(op, cap)
