@@ -16,7 +16,8 @@ formulations:
   ME-OTHER-GAMES, ME-APPLICATION-WINDOW), computed once per part in Python and shared;
 - COUNT (at most ``count`` occurrences; fixed dates are among them), REQUIRED (``required``),
   FIXED-DATES, MIN-GAP (first days at least ``min_gap_days`` apart; one start a day at most),
-  MAX-CONCURRENT (per operator and calendar day, small-stakes excluded), MT-LARGE-LIMIT (16
+  MAX-CONCURRENT (per operator and calendar day, small-stakes excluded: the ``concurrency:
+  day`` reading, which :func:`core_of` sets on every operator), MT-LARGE-LIMIT (16
   counted large-stakes per operator and permit year, minus those held earlier; a shared
   tournament counts for each venue), MT-CHARITY-LIMIT (the first 3 charitable ones of a permit
   year are not counted; later ones are), MT-SMALL-DAILY (one small-stakes
@@ -155,6 +156,8 @@ def core_of(part: Scenario) -> Core:
     one of :func:`scheduler.decompose.components`), by the product's own ``allows`` rules."""
     from constraints.registry import RULES
 
+    part = part.model_copy(update={"operators": tuple(
+        o.model_copy(update={"concurrency": "day"}) for o in part.operators)})
     t0 = time.perf_counter()
     ctx = ModelContext(part)
     build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],

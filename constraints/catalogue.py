@@ -59,7 +59,9 @@ _ROWS: tuple[RuleInfo, ...] = (
              "rules given to each participant before the start and posted"),
     RuleInfo("MT-SUPERVISOR", f"{_MT}(5)", "list",
              "a person on the premises oversees play and settles disputes"),
-    RuleInfo("MT-DEALER", f"{_MT}(6)", "list", "only licensed dealers deal"),
+    RuleInfo("MT-DEALER", f"{_MT}(6)", "list",
+             "only licensed dealers deal; optionally, a room's tournaments need at most the "
+             "licensed dealers it has on any calendar day"),
     RuleInfo("MT-CHIP-VALUE", f"{_MT}(7)", "list", "chip face value does not set the prize pool"),
     RuleInfo("MT-CHARITY-SHARE", f"{_MT}(8)", "input",
              "a charitable tournament pays at least 50% of entry fees to a nonprofit"),
@@ -119,7 +121,23 @@ _ROWS: tuple[RuleInfo, ...] = (
     RuleInfo("FIXED-DATES", "scenario", "sched", "a pinned first day"),
     RuleInfo("MIN-GAP", "scenario", "sched", "minimum days between consecutive first days"),
     RuleInfo("MAX-CONCURRENT", "scenario", "sched",
-             "how many of an operator's tournaments may run on one day"),
+             "how many of an operator's tournaments may be in play at once (sessions "
+             "overlapping in time; with concurrency: day, on one calendar day)"),
+    RuleInfo("PER-MONTH", "scenario", "sched",
+             "at most per_month.max first days of a tournament in one calendar month"),
+    RuleInfo("PER-MONTH-MIN", "scenario", "sched",
+             "at least per_month.min first days of a tournament in each calendar month of its "
+             "window (required occurrences)"),
+    RuleInfo("PER-WEEK", "scenario", "sched",
+             "at most per_week.max first days of a tournament in one ISO week"),
+    RuleInfo("PER-WEEK-MIN", "scenario", "sched",
+             "at least per_week.min first days of a tournament in each ISO week of its window "
+             "(required occurrences)"),
+    RuleInfo("SPREAD", "scenario", "sched",
+             "spread: even: a tournament's numbers of first days in the calendar months of its "
+             "window differ by at most 1"),
+    RuleInfo("TABLES", "scenario", "sched",
+             "an operator's tournaments need at most its tables on any calendar day"),
     RuleInfo("COUNT", "scenario", "sched", "the number of occurrences wanted"),
     RuleInfo("REQUIRED", "scenario", "sched", "occurrences that must be placed (required)"),
     RuleInfo("SCENARIO", "scenario", "input", "the scenario file's format"),

@@ -1,5 +1,6 @@
 """The scenario's own requests, for either state: horizon, windows, weekdays, blackouts, counts,
-fixed dates, minimum gaps and how many tournaments an operator runs at once.
+fixed dates, minimum gaps and how many tournaments an operator runs at once (play sessions
+overlapping in time, or per calendar day).
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
 (``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
@@ -13,13 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from constraints.base import Audit, Placed, Rule, Violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.problems import TermProblem
-from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Scenario, Tournament
-from scheduler.timing import Timing, local
+from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Operator, Scenario, Tournament
+from scheduler.timing import Timing, local, sessions
 
 
 def _weekday(day: dt.date) -> str:
@@ -321,31 +323,92 @@ def _counts_concurrency(t: Tournament) -> bool:
     return not t.is_small
 
 
+_K = TypeVar("_K")
+
+
+def _in_play(items: Sequence[tuple[dt.datetime, dt.datetime, _K]]
+             ) -> Iterator[tuple[dt.datetime, list[tuple[dt.datetime, dt.datetime, _K]]]]:
+    """For each distinct session start (in time order), the sessions in play then (start ≤
+    that instant < end). The most sessions in play at once is reached at some session's
+    start, so these instants are the only ones to count."""
+    todo = sorted(items, key=lambda x: (x[0], x[1]))
+    active: list[tuple[dt.datetime, dt.datetime, _K]] = []
+    i = 0
+    for at in sorted({x[0] for x in todo}):
+        while i < len(todo) and todo[i][0] <= at:
+            active.append(todo[i])
+            i += 1
+        active = [x for x in active if x[1] > at]
+        yield at, list(active)
+
+
+def _clock(x: dt.datetime, tz: object, day: dt.date | None = None) -> str:
+    local_ = x.astimezone(tz)  # type: ignore[arg-type]
+    return f"{local_:%H:%M}" if local_.date() == day else f"{local_:%Y-%m-%d %H:%M}"
+
+
 def _encode_max_concurrent(ctx: ModelContext) -> None:
-    """On each calendar day, at most ``max_concurrent`` of the operator's tournaments (small-
-    stakes excluded) are being conducted."""
+    """At most ``max_concurrent`` of the operator's tournaments (small-stakes excluded) are
+    conducted at once: with ``concurrency: time`` (the default), at every session start the
+    tournaments whose sessions are in play; with ``day``, on each calendar day they touch."""
     for op in ctx.scenario.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
-        for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
-            if len(lits) > op.max_concurrent:
+        if op.concurrency == "day":
+            for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
+                if len(lits) > op.max_concurrent:
+                    ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
+                        f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once on "
+                        f"{day}")
+            continue
+        done: set[frozenset[int]] = set()
+        for at, act in _in_play([(a, b, v) for c, v in items
+                                 for a, b in sessions(ctx.scenario, c.tournament, c.timing)]):
+            lits = list({v.index: v for _, _, v in act}.values())
+            key = frozenset(v.index for v in lits)
+            if len(lits) > op.max_concurrent and key not in done:
+                done.add(key)
                 ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
-                    f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once on {day}")
+                    f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once at "
+                    f"{_clock(at, op.tz)}")
 
 
 def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
     for op in a.scenario.operators:
-        per_day: dict[dt.date, list[Placed]] = defaultdict(list)
-        for p in a.of_operator(op):
-            if _counts_concurrency(p.tournament):
-                for d in p.timing.days:
-                    per_day[d].append(p)
-        for d in sorted(per_day):
-            ps = per_day[d]
-            if len(ps) > op.max_concurrent:
-                yield Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
-                                f"{op.name} would conduct {len(ps)} tournaments on {d} "
-                                f"({', '.join(p.ref for p in ps)}); at most "
-                                f"{op.max_concurrent} at once")
+        if op.concurrency == "day":
+            yield from _check_per_day(a, op)
+            continue
+        mine = [p for p in a.of_operator(op) if _counts_concurrency(p.tournament)]
+        done: set[frozenset[str]] = set()
+        for at, act in _in_play([(s, e, p) for p in mine
+                                 for s, e in sessions(a.scenario, p.tournament, p.timing)]):
+            first: dict[str, tuple[dt.datetime, dt.datetime, Placed]] = {}
+            for x in act:
+                first.setdefault(x[2].ref, x)
+            if len(first) <= op.max_concurrent or frozenset(first) in done:
+                continue
+            done.add(frozenset(first))
+            day = at.astimezone(op.tz).date()
+            shown = ", ".join(f"{ref} {_clock(s, op.tz, day)}-{_clock(e, op.tz, day)}"
+                              for ref, (s, e, _) in first.items())
+            yield Violation("MAX-CONCURRENT", op.id, tuple(first), day.isoformat(),
+                            f"{op.name} would have {len(first)} tournaments in play at once "
+                            f"at {_clock(at, op.tz)} ({shown}); at most {op.max_concurrent} "
+                            "at once")
+
+
+def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:
+    per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+    for p in a.of_operator(op):
+        if _counts_concurrency(p.tournament):
+            for d in p.timing.days:
+                per_day[d].append(p)
+    for d in sorted(per_day):
+        ps = per_day[d]
+        if len(ps) > op.max_concurrent:
+            yield Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
+                            f"{op.name} would conduct {len(ps)} tournaments on {d} "
+                            f"({', '.join(p.ref for p in ps)}); at most "
+                            f"{op.max_concurrent} at once (concurrency: day)")
 
 
 MAX_CONCURRENT = Rule("MAX-CONCURRENT", encode=_encode_max_concurrent,

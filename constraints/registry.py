@@ -1,15 +1,16 @@
-"""The one ordered list of rules. Order matters only for reading: scenario requests first,
-then Montana, then Maine; domain filters (``allows``) run before any encoding, and every
-``encode`` adds constraints over the same ``z`` variables, so encodings are independent."""
+"""The one ordered list of rules. Order matters only for reading: scenario requests first
+(those of rhythm and resources after the others), then Montana, then Maine; domain filters
+(``allows``) run before any encoding, and every ``encode`` adds constraints over the same
+``z`` variables, so encodings are independent."""
 
 from __future__ import annotations
 
-from constraints import common, maine, montana
+from constraints import common, maine, montana, requests
 from constraints.base import Actuals, Audit, Rule, Violation
 from scheduler.problems import TermProblem
 from scheduler.scenario import Scenario, Tournament
 
-RULES: list[Rule] = [*common.RULES, *montana.RULES, *maine.RULES]
+RULES: list[Rule] = [*common.RULES, *requests.RULES, *montana.RULES, *maine.RULES]
 
 _seen = [r.id for r in RULES]
 assert len(_seen) == len(set(_seen)), "a rule is registered twice"

@@ -33,6 +33,7 @@ from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
 from constraints.modelling import ModelContext
 from constraints.registry import RULES as REGISTRY
+from constraints.requests import minimums
 from scheduler.cpsat import new_solver, solve_interruptibly
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
@@ -189,6 +190,11 @@ def _guarded_model(scenario: Scenario) -> _Guarded:
             g.members[g_fix.index] = Member("REQUEST", f"{t.id} is pinned to start on {on} "
                                                        f"(fixed_dates)")
             g.top.append(g_fix.index)
+    for n, (starts, least, text) in enumerate(minimums(ctx)):
+        g_min = m.new_bool_var(f"minimum[{n}]")  # PER-MONTH-MIN, PER-WEEK-MIN
+        m.add(starts >= least).only_enforce_if(g_min)
+        g.members[g_min.index] = Member("REQUEST", text)
+        g.top.append(g_min.index)
     return g
 
 

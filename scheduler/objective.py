@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from constraints.requests import minimums
 from scheduler.cpsat import Options, search
 from scheduler.model import ModelContext
 from scheduler.replan import Announced
@@ -51,7 +52,8 @@ def add_terms(ctx: ModelContext) -> None:
     """Add the objective's terms to ``ctx`` (after the rules' ``encode``, which add the fee
     terms): ``placed_terms`` (each ``z`` of a tournament, weighted by its ``priority``,
     COUNT), ``required_terms`` (the shortfall below ``must_place``, REQUIRED, then each fixed
-    date not taken, FIXED-DATES; weight 1 each) and ``preference_terms`` (each ``z`` on one
+    date not taken, FIXED-DATES, then each per-month or per-week minimum's shortfall,
+    PER-MONTH-MIN and PER-WEEK-MIN; weight 1 each) and ``preference_terms`` (each ``z`` on one
     of the tournament's ``prefer_weekdays``, weight 1). Adds one integer variable and one
     constraint per tournament with ``must_place`` > 0."""
     m = ctx.model
@@ -71,6 +73,12 @@ def add_terms(ctx: ModelContext) -> None:
         for d in t.fixed_dates:
             z = ctx.z.get((t.id, d))
             ctx.required_terms.append((1 - z if z is not None else 1, 1))
+    # PER-MONTH-MIN, PER-WEEK-MIN: at least ``min`` first days in each period of the window,
+    # the shortfall below it weighed like a missing required occurrence
+    for n, (in_period, least, _) in enumerate(minimums(ctx)):
+        gap = m.new_int_var(0, least, f"minimum_short[{n}]")
+        m.add(gap >= least - in_period)
+        ctx.required_terms.append((gap, 1))
 
 
 def weighted(terms: Sequence[tuple[cp_model.LinearExprT, int]]) -> cp_model.LinearExpr:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from constraints.registry import RULES, check
+from constraints.requests import REQUESTED_MINIMUMS
 from scheduler.cpsat import Interrupted, Options
 from scheduler.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.extract import audit_of, extract
@@ -102,10 +103,10 @@ def solve_part(
     plan = extract(ctx, out.best, PlanStatus.OPTIMAL if out.proven else PlanStatus.FEASIBLE,
                    opts.seed)
     plan = replace(plan, interrupted=out.stopped, objective=out.objective, bound=out.bound)
-    # A fixed date that cannot be honoured is reported as an unplaced required occurrence
-    # (exit 1), not as a violation of the plan.
-    violations = check(audit_of(plan), rules=[r for r in RULES
-                                              if r.id not in ("FIXED-DATES", "REQUIRED")])
+    # A fixed date or a per-period minimum that cannot be honoured is reported as an
+    # unplaced required occurrence (exit 1), not as a violation of the plan.
+    requests = ("FIXED-DATES", "REQUIRED", *REQUESTED_MINIMUMS)
+    violations = check(audit_of(plan), rules=[r for r in RULES if r.id not in requests])
     if violations:
         raise AuditError(violations)
     plan = replace(plan, unscheduled_list=unscheduled(ctx, plan, reasons=not out.stopped))

@@ -187,7 +187,10 @@ class Plan:
 
     @property
     def required_met(self) -> bool:
-        return not any(u.required for u in self.unscheduled_list)
+        """No required occurrence is missing: none unscheduled is required, and no conflict
+        was found (a per-month or per-week minimum, PER-MONTH-MIN / PER-WEEK-MIN, short in
+        some period while the count is reached elsewhere shows only as a conflict)."""
+        return not any(u.required for u in self.unscheduled_list) and not self.conflicts
 
     @property
     def total_fees_usd(self) -> int:

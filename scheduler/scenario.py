@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
 
 from scheduler.fields import (
     Address,
@@ -103,6 +103,28 @@ class HeldBefore(_Model):
     permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
 
 
+class PerPeriod(_Model):
+    """How many occurrences of a tournament may start in one calendar month (``per_month``,
+    rule PER-MONTH) or one ISO week, Monday to Sunday (``per_week``, rule PER-WEEK); an
+    occurrence counts in the month (week) of its first day. ``None``: no bound that way."""
+
+    min: int | None = Field(None, ge=0)
+    """At least this many first days in each month (week) of the tournament's window (the
+    horizon when it has none): required occurrences, placed before any optional one."""
+    max: int | None = Field(None, ge=1)
+    """At most this many first days in any month (week): a hard rule."""
+
+
+def _per_period(v: Any) -> Any:
+    """``per_month: 1`` is short for ``per_month: {min: 1, max: 1}`` (exactly one)."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return {"min": v, "max": v}
+    return v
+
+
+PerPeriodField = Annotated[PerPeriod | None, BeforeValidator(_per_period)]
+
+
 class Operator(_Model):
     """A Montana licensed operator (card room) or a Maine licensed organization."""
 
@@ -113,6 +135,15 @@ class Operator(_Model):
     address: Address | None = None
     blackout: DayList = ()
     max_concurrent: int = Field(1, ge=1)
+    concurrency: Literal["time", "day"] = "time"
+    """MAX-CONCURRENT: ``time``: at most ``max_concurrent`` tournaments in play at the same
+    moment (their play sessions overlap in time); ``day``: on the same calendar day (every
+    day an occurrence touches)."""
+    tables: int | None = Field(None, ge=0)
+    """TABLES: tournament tables available on each calendar day (None: not limited)."""
+    dealers: int | None = Field(None, ge=0)
+    """MT-DEALER, MCA 23-5-317(6): licensed dealers available on each calendar day (None:
+    not limited; Montana only)."""
     # Montana
     live_tables: int | None = Field(None, ge=0)
     permit_year_start: str = "07-01"
@@ -215,6 +246,17 @@ class Tournament(_Model):
     prefer_weekdays: tuple[Weekday, ...] = ()
     fixed_dates: tuple[Date, ...] = ()
     min_gap_days: int = Field(0, ge=0, le=MAX_HORIZON_DAYS)
+    per_month: PerPeriodField = None
+    """PER-MONTH: first days per calendar month (of the first day), ``{min, max}``."""
+    per_week: PerPeriodField = None
+    """PER-WEEK: first days per ISO week (Monday to Sunday, of the first day), ``{min, max}``."""
+    spread: Literal["even"] | None = None
+    """SPREAD: ``even``: the numbers of first days in the calendar months of the window (the
+    horizon when it has none) differ by at most 1 (a hard rule)."""
+    dealers_needed: int = Field(0, ge=0)
+    """MT-DEALER: licensed dealers the tournament needs on each calendar day it is conducted."""
+    tables_needed: int = Field(0, ge=0)
+    """TABLES: tables the tournament needs on each calendar day it is conducted."""
     priority: int = Field(1, ge=1, le=1000)
     players: int | None = Field(None, ge=1)
     entry_fee: Money = Decimal(0)

@@ -251,3 +251,28 @@ def month_end(year: int, month: int) -> dt.date:
 def tournament_tz(scenario: Scenario, t: Tournament) -> ZoneInfo:
     """The zone of a tournament: its first operator's."""
     return scenario.operator(t.operators[0]).tz
+
+
+def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
+    in UTC, end exclusive, in order.
+
+    One session from start to end, except a Montana tournament of several ``days``: a session
+    each play day, from the first day's local start time (in the tournament's zone) for
+    ``hours`` on the wall clock, as :func:`timing` reads them, the last ending
+    at ``tm.end``. Between two sessions nothing is in play (MAX-CONCURRENT's ``time``
+    reading)."""
+    start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
+    if t.days <= 1:
+        return [(start, end)]
+    tz = tournament_tz(sc, t)
+    wall = tm.start.astimezone(tz).replace(tzinfo=None)
+    hours = dt.timedelta(hours=float(t.hours))
+    out = []
+    for k in range(t.days):
+        s = wall + dt.timedelta(days=k)
+        a = s.replace(tzinfo=tz).astimezone(UTC)
+        b = end if k == t.days - 1 else min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        if a < b:
+            out.append((a, b))
+    return out

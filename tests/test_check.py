@@ -685,13 +685,15 @@ def test_min_gap(tmp_path: Path) -> None:
 
 
 def test_max_concurrent_counts_the_day_after_midnight(tmp_path: Path) -> None:
-    # max_concurrent 1. Saturday's 12:00 + 14 h session ends Sun 02:00, so it is conducted on
-    # Sun 2027-01-10 too, the day the Sunday tournament runs. The twin holds the Sunday one a
-    # week later; a small-stakes game on Saturday's first day does not count.
+    # max_concurrent 1, concurrency: day (the per-day reading; in time, 02:00 is before 14:00
+    # and both are legal: tests/test_concurrency_in_time.py). Saturday's 12:00 + 14 h session
+    # ends Sun 02:00, so it is conducted on Sun 2027-01-10 too, the day the Sunday tournament
+    # runs. The twin holds the Sunday one a week later; a small-stakes game on Saturday's
+    # first day does not count.
     sat = large("saturday", "Saturday Deepstack", hours=14)
     sun = large("sunday", "Sunday Stack", start_time="14:00", hours=6)
     night = small("night", "Saturday Small Stakes")
-    data = scenario([room()], [sat, sun, night])
+    data = scenario([room(concurrency="day")], [sat, sun, night])
     base = mt_rows(sat, "room", ["2027-01-09"]) + mt_rows(night, "room", ["2027-01-09"])
     pair(tmp_path, data, HEADER + base + mt_rows(sun, "room", ["2027-01-10"]),
          HEADER + base + mt_rows(sun, "room", ["2027-01-17"]),

@@ -17,8 +17,8 @@ from scheduler.atomic import unwritable
 from scheduler.cli import app
 from scheduler.cli.errors import ERRORS, CommandError, outcome, reading_input
 from scheduler.decompose import ModelTooLarge, check_model_size
-from scheduler.replan import PreviousError
 from scheduler.load import load_scenario
+from scheduler.replan import PreviousError
 from scheduler.scenario import ScenarioError
 from scheduler.sweep import SweepError
 

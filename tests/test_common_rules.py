@@ -448,8 +448,9 @@ class TestMinGap:
 
 # =========================================================================== MAX-CONCURRENT
 class TestMaxConcurrent:
-    """MAX-CONCURRENT: at most ``max_concurrent`` of an operator's tournaments on one calendar
-    day (default 1); Montana small-stakes tournaments are not counted."""
+    """MAX-CONCURRENT: at most ``max_concurrent`` of an operator's tournaments in play at once
+    (default 1; sessions overlapping in time, or with ``concurrency: day`` on one calendar
+    day); Montana small-stakes tournaments are not counted."""
 
     def test_default_one_a_day(self) -> None:
         sc = aug(operators=[op()],
@@ -477,16 +478,21 @@ class TestMaxConcurrent:
         assert missing(plan) == [("MAX-CONCURRENT",)]
 
     def test_play_past_midnight_uses_the_next_day(self) -> None:
-        # 12:00 + 14 h from Aug 2 ends 02:00 Aug 3: clashes with a start on Aug 3;
-        # 12:00 + 12 h ends 24:00: does not
-        late = aug(operators=[op()],
+        # concurrency: day (the per-day reading): 12:00 + 14 h from Aug 2 ends 02:00 Aug 3:
+        # clashes with a start on Aug 3; 12:00 + 12 h ends 24:00: does not. In time (the
+        # default), 02:00 is before 12:00: both fit either way (tests/test_rhythms.py)
+        late = aug(operators=[op(concurrency="day")],
                    tournaments=[large("a", hours=14, fixed_dates=["2027-08-02"]),
                                 large("b", fixed_dates=["2027-08-03"])])
         assert len(run(late).rows) == 1
-        fits = aug(operators=[op()],
+        fits = aug(operators=[op(concurrency="day")],
                    tournaments=[large("a", hours=12, fixed_dates=["2027-08-02"]),
                                 large("b", fixed_dates=["2027-08-03"])])
         assert len(run(fits).rows) == 2
+        in_time = aug(operators=[op()],
+                      tournaments=[large("a", hours=14, fixed_dates=["2027-08-02"]),
+                                   large("b", fixed_dates=["2027-08-03"])])
+        assert len(run(in_time).rows) == 2
 
     def test_small_stakes_not_counted(self) -> None:
         sc = aug(operators=[op()],
