@@ -31,6 +31,7 @@ from constraints.base import (
 )
 from constraints.catalogue import cite
 from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
+from constraints.requests import DEALERS
 from scheduler.problems import TermProblem
 from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
@@ -878,7 +879,9 @@ CHECKLIST = [
     Rule("MT-SUPERVISOR", checklist=duty(
         "MT-SUPERVISOR", "Have a person on the premises throughout the tournament to oversee "
         "play and settle disputes between players (a licensed dealer may do this)", _in_mt)),
-    Rule("MT-DEALER", checklist=duty(
+    # MCA 23-5-317(6): the sentence for every Montana tournament, and the room's licensed
+    # dealers per day as an optional capacity (operators[].dealers, dealers_needed)
+    Rule("MT-DEALER", encode=DEALERS[0], check=DEALERS[1], checklist=duty(
         "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
     Rule("MT-CHIP-VALUE", checklist=duty(
         "MT-CHIP-VALUE", "The face value of the chips does not set the prize pool", _in_mt)),

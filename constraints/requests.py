@@ -348,8 +348,9 @@ def _capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], 
 
 
 _tables = _capacity("TABLES", "tables", "tables_needed")
-_dealers = _capacity("MT-DEALER", "dealers", "dealers_needed")
+DEALERS = _capacity("MT-DEALER", "dealers", "dealers_needed")
+"""MT-DEALER's model encoding and check of the ``dealers`` capacity (a Montana rule: registered
+with its checklist sentence in :mod:`constraints.montana`)."""
 TABLES = Rule("TABLES", encode=_tables[0], check=_tables[1])
-MT_DEALER = Rule("MT-DEALER", encode=_dealers[0], check=_dealers[1])
 
-RULES = [PER_MONTH, PER_MONTH_MIN, PER_WEEK, PER_WEEK_MIN, SPREAD, TABLES, MT_DEALER]
+RULES = [PER_MONTH, PER_MONTH_MIN, PER_WEEK, PER_WEEK_MIN, SPREAD, TABLES]
