@@ -53,12 +53,14 @@ import datetime as dt
 import math
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from benchmarks.highs import STAGES, HighsResult, Mip, solve_staged
+from constraints.base import Rule
 from constraints.maine import (
     ANNUAL_FEE,
     MONTHLY_LIMIT,
@@ -129,10 +131,10 @@ class Native:
         return mip
 
 
-def _check_rules() -> None:
-    """``NotImplementedError`` naming every registered rule with an ``encode`` that has no
-    rows here."""
-    missing = [r.id for r in RULES if r.encode is not None and r.id not in HANDLED]
+def check_rules(rules: Sequence[Rule] = RULES) -> None:
+    """Raise ``NotImplementedError`` naming every rule of ``rules`` (default: the registry's)
+    with an ``encode`` that :func:`formulate` has no rows for (not in :data:`HANDLED`)."""
+    missing = [r.id for r in rules if r.encode is not None and r.id not in HANDLED]
     if missing:
         raise NotImplementedError(f"the native MIP has no rows for rule(s) {', '.join(missing)}")
 
@@ -141,7 +143,7 @@ def formulate(ctx: ModelContext) -> Native:
     """The native MIP of a built model's candidates (module docstring): only
     ``ctx.scenario`` and ``ctx.candidates`` are read. Raises ``NotImplementedError`` for a
     registered rule with an ``encode`` it does not write (see :data:`HANDLED`)."""
-    _check_rules()
+    check_rules()
     sc = ctx.scenario
     m = Native()
     cands = {t.id: ctx.candidates.get(t.id, []) for t in sc.tournaments}
