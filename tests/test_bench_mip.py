@@ -115,3 +115,24 @@ def test_every_benchmark_part_has_one_optimum(n: int) -> None:
             got[peer.__name__] = {key: getattr(res, key) for key in KEYS}
         got["cpsat"] = _cpsat(part)
         assert got["benchmarks.mip"] == got["benchmarks.highs"] == got["cpsat"], (n, k)
+
+
+def test_run_compares_every_proven_optimum_and_greedys_loss() -> None:
+    """benchmarks/run.py's comparison: the native MIP's optimum is held against the
+    product's like the translated one's, and greedy's loss is a share of the product's."""
+    from benchmarks.run import COLUMNS, compare
+
+    opt = {"status": "OPTIMAL", "placed": 200, "shortfall": 0, "fees_usd": 620,
+           "preferred": 3, "offset_days": 900, "occurrences": 40}
+    gr = {"placed": 190, "shortfall": 0, "fees_usd": 500, "occurrences": 38}
+    row: dict[str, Any] = dict.fromkeys(COLUMNS, "") | {"n": 10}
+    assert compare(row, opt, gr, dict(opt), dict(opt)) == []
+    # greedy loses 200 - 190 = 10 of 200 placed: 5 %; it pays 620 - 500 = $120 less
+    assert (row["greedy_loss_pct"], row["fees_saved_usd"], row["optima_agree"]) == (5.0, -120,
+                                                                                   True)
+    worse = dict(opt, fees_usd=640)
+    failures = compare(row, opt, gr, dict(opt), worse)
+    assert failures == ["N=10: CP-SAT and native MIP optima differ: {'fees_usd': (620, 640)}"]
+    assert row["optima_agree"] is False
+    # a peer that did not prove its optimum is not compared
+    assert compare(row, opt, gr, dict(opt), dict(worse, status="TIME_LIMIT")) == []
