@@ -289,15 +289,34 @@ def solve_context(ctx: ModelContext, *, time_limit: float | None = None,
     of them), each stage's optimum fixed as a row before the next. ``time_limit`` (wall s)
     is shared by all stages. Requires highspy (``ImportError`` otherwise); raises
     ``NotImplementedError`` from :func:`translate`."""
-    import highspy
-
     res = HighsResult()
     t0 = time.perf_counter()
     mip = translate(ctx.model.proto)
     exprs = stage_expressions(ctx)
     res.translate_s = time.perf_counter() - t0
-    res.columns, res.rows, res.kinds = mip.n, mip.rows, dict(mip.kinds)
+    res.kinds = dict(mip.kinds)
+    z_cols = {key: v.index for key, v in ctx.z.items()}
+    left = None if time_limit is None else time_limit - res.translate_s
+    solve_staged(mip, exprs, z_cols, res, time_limit=left, stages=stages)
+    return res
 
+
+def solve_staged(mip: Mip, exprs: dict[str, tuple[dict[int, float], float]],
+                 z_cols: dict[tuple[str, Any], int], res: HighsResult, *,
+                 time_limit: float | None = None, stages: int = len(STAGES)) -> None:
+    """Solve ``mip`` with HiGHS lexicographically (:data:`STAGES`, the first ``stages``), each
+    stage's optimum fixed as a row before the next, and fill ``res`` (``solve_s``,
+    ``stage_s``, ``status``, the objective values, ``days``, ``columns``, ``rows``).
+
+    ``exprs`` holds the stage pieces as (coefficient by column, constant), keyed as
+    :func:`stage_expressions` returns them; ``z_cols`` maps (tournament id, first day) to the
+    column of its start Boolean. ``time_limit`` (wall s) is shared by all stages. Every column
+    is integer. Requires highspy (``ImportError`` otherwise). The translated model
+    (:func:`solve_context`) and the native MIP (``benchmarks/mip.py``) both solve here."""
+    import highspy
+
+    t0 = time.perf_counter()
+    res.columns, res.rows = mip.n, mip.rows
     t_solve = time.perf_counter()
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
@@ -357,10 +376,9 @@ def solve_context(ctx: ModelContext, *, time_limit: float | None = None,
     if x is not None:
         for key in ("placed", "shortfall", "fees_usd", "preferred", "offset_days"):
             setattr(res, key, round(_value(*exprs[key], x)))
-        for (tid, day), v in ctx.z.items():
-            if x[v.index] > 0.5:
+        for (tid, day), col in z_cols.items():
+            if x[col] > 0.5:
                 res.days.setdefault(tid, []).append(day.isoformat())
-    return res
 
 
 def solve_part(part: Scenario, *, time_limit: float | None = None,

@@ -1,8 +1,10 @@
-"""The benchmark set, side by side, in one run: the product (CP-SAT), a greedy earliest-fit
-planner and the same model as a MIP solved by HiGHS.
+"""The benchmark set, side by side, in one run: the product (CP-SAT) end to end and in
+``solve()``, a greedy earliest-fit planner and two MIP peers solved by HiGHS (the product's
+model translated, and a native MIP of the same rules).
 
     .venv/bin/python benchmarks/run.py [--max N | --n N ...] [--time-limit S] [--out DIR]
-                                       [--jobs J] [--jobs1] [--no-highs] [--no-greedy]
+                                       [--jobs J] [--jobs1] [--no-highs] [--no-mip]
+                                       [--no-greedy] [--no-e2e]
 
 For every instance of ``benchmarks/instances.py`` (N = 1, 10, 50, 200, 1,000, 5,000 operators;
 ``--max`` stops early, ``--n`` picks sizes) each method runs in a fresh child process (so
@@ -11,6 +13,11 @@ memory peaks don't accumulate and a stuck method can be stopped), with a wall-cl
 SIGINT (the product then returns its best plan with its gap, as on Ctrl-C), and its process
 group is killed if it has not answered 30 s later. The methods:
 
+``e2e``    the whole command a user runs, ``tourney solve INSTANCE.yaml --out DIR --jobs J
+           --deterministic-time D`` (Python start, YAML loading, solve, audit, writing every
+           file), as a subprocess of this script with the same cap; ``e2e_s`` its wall time,
+           ``e2e_peak_mb`` its peak, ``e2e_out_mb`` what it wrote (deleted afterwards). The
+           instance's YAML is written before the clock starts (``instances.instance_path``);
 ``probe``  per part: ``build_model`` (``build_s``: the sum over parts, one process), model size
            (``z_vars``; ``variables`` and ``constraints`` of the CP-SAT protos) and the first
            feasible solution of the first objective stage with the product's solver settings
@@ -27,21 +34,33 @@ group is killed if it has not answered 30 s later. The methods:
            HiGHS stage by stage (placed, fees, preferred weekdays, earliest days), parts in J
            processes like the product; ``highs_s`` is the wall time including ``build_model`` and
            the translation; ``highs_translate_s`` (translation, Python) and ``highs_solve_s``
-           (HiGHS itself) are sums over parts of per-process times.
+           (HiGHS itself) are sums over parts of per-process times;
+``mip``    ``benchmarks/mip.py``: the native MIP a MIP modeller would write (the same ``z[t, d]``
+           candidates from ``build_model``, aggregated counting rows, coverage rows for
+           permits and licences, no big-M), solved the same way, parts in J processes;
+           ``mip_s`` is its wall time including ``build_model`` (which builds the CP-SAT
+           model too) and the formulation (``mip_formulate_s``).
+
+The strongest peer is the faster of ``highs`` and ``mip`` among those that proved every
+part optimal (``peer``, ``peer_s``); ``cpsat_peer_ratio`` is ``cpsat_s / peer_s`` (below 1:
+the product's ``solve()`` is faster than the strongest peer, which is timed from the loaded
+scenario too). ``greedy_loss_pct`` is what greedy loses: ``100 * (placed - greedy_placed) /
+placed`` of the product's priority-weighted occurrences (``fees_saved_usd`` beside it).
 
 Columns of ``DIR/benchmark.csv`` (one row per N; seconds are wall seconds, memory is the peak
 resident set of the child process or of its largest pool worker, in MB): see :data:`COLUMNS`.
 ``placed`` is priority-weighted occurrences placed (the product's first objective with
 ``shortfall`` = required occurrences missing), ``fees_usd`` USD. ``placed_gain`` /
 ``placed_gain_pct`` / ``occurrences_gain`` / ``fees_saved_usd`` compare the product with the
-greedy plan; ``optima_agree`` compares the product's and HiGHS's optimal placed, shortfall,
-fees, preferred starts and sum of first-day offsets (all four stages); ``cpsat_highs_ratio`` is
+greedy plan; ``optima_agree`` compares the optimal placed, shortfall, fees, preferred starts and
+sum of first-day offsets (all four stages) of every exact method that proved its optimum
+(product, ``highs``, ``mip``); ``cpsat_highs_ratio`` is
 ``cpsat_s / highs_s`` (below 1: CP-SAT faster); ``load_avg_1m`` is the machine's load when the
 N started (the cores are shared), ``commit`` the code measured (:func:`code_version`).
 ``DIR/benchmark.png`` plots times and memory.
 
 Exit status 1 (after the table is written) when the product is worse than greedy on any
-instance (lexicographically: required shortfall, placed, fees) or when both exact solvers
+instance (lexicographically: required shortfall, placed, fees) or when two exact methods
 proved an optimum and the optima differ. No timing is asserted anywhere.
 """
 
@@ -83,6 +102,9 @@ COLUMNS = [
     "highs_s", "highs_translate_s", "highs_solve_s", "highs_status", "highs_placed",
     "highs_fees_usd", "highs_preferred",
     "highs_peak_mb", "optima_agree", "cpsat_highs_ratio",
+    "e2e_s", "e2e_status", "e2e_peak_mb", "e2e_out_mb",
+    "mip_s", "mip_formulate_s", "mip_solve_s", "mip_status", "mip_rows", "highs_rows",
+    "mip_peak_mb", "peer", "peer_s", "cpsat_peer_ratio", "greedy_loss_pct",
     "jobs", "time_limit_s", "load_avg_1m", "commit",
 ]
 """The CSV columns, in order."""
@@ -183,16 +205,20 @@ def _child_greedy(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     result.update(tot, wall_s=time.perf_counter() - t0, status=status)
 
 
-def _highs_task(part: Any, deadline: float) -> dict[str, Any]:
-    from benchmarks.highs import solve_part
+def _highs_task(part: Any, deadline: float, peer: str = "highs") -> dict[str, Any]:
+    import benchmarks.highs
+    import benchmarks.mip
 
+    solve_part = benchmarks.mip.solve_part if peer == "mip" else benchmarks.highs.solve_part
     r = solve_part(part, time_limit=max(0.1, deadline - time.perf_counter()))
     return {k: getattr(r, k) for k in ("status", "placed", "shortfall", "fees_usd",
                                        "preferred", "offset_days", "build_s", "translate_s",
                                        "solve_s", "columns", "rows", "kinds")}
 
 
-def _child_highs(sc: Any, jobs: int, deadline: float, result: dict[str, Any]) -> None:
+def _child_highs(sc: Any, jobs: int, deadline: float, result: dict[str, Any],
+                 peer: str = "highs") -> None:
+    """A HiGHS peer (``highs``: the translated proto; ``mip``: the native MIP) on every part."""
     from scheduler.decompose import components
 
     t0 = time.perf_counter()
@@ -203,9 +229,10 @@ def _child_highs(sc: Any, jobs: int, deadline: float, result: dict[str, Any]) ->
 
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         with ProcessPoolExecutor(max_workers=min(jobs, len(parts)), mp_context=ctx) as pool:
-            out = list(pool.map(_highs_task, parts, [deadline] * len(parts)))
+            out = list(pool.map(_highs_task, parts, [deadline] * len(parts),
+                                [peer] * len(parts)))
     else:
-        out = [_highs_task(p, deadline) for p in parts]
+        out = [_highs_task(p, deadline, peer) for p in parts]
     result["wall_s"] = time.perf_counter() - t0
     bad = [r["status"] for r in out if r["status"] != "OPTIMAL"]
     result["status"] = bad[0] if bad else "OPTIMAL"
@@ -237,8 +264,8 @@ def child_main(args: argparse.Namespace) -> None:
             _child_cpsat(sc, args.jobs, args.deterministic_time, result)
         elif args.child == "greedy":
             _child_greedy(sc, deadline, result)
-        elif args.child == "highs":
-            _child_highs(sc, args.jobs, deadline, result)
+        elif args.child in ("highs", "mip"):
+            _child_highs(sc, args.jobs, deadline, result, peer=args.child)
         else:  # pragma: no cover - argparse restricts the choices
             raise ValueError(args.child)
     except KeyboardInterrupt:
@@ -262,7 +289,7 @@ def run_child(method: str, n: int, seed: int, cap: float, out: Path, *, jobs: in
     workers, MB) and ``elapsed_s`` (wall, including Python start and instance generation)."""
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    tag = f"n{n}-{method}" + (f"-jobs{jobs}" if method in ("cpsat", "highs") else "")
+    tag = f"n{n}-{method}" + (f"-jobs{jobs}" if method in ("cpsat", "highs", "mip") else "")
     result_path = logs / f"{tag}.json"
     result_path.unlink(missing_ok=True)
     ready = Path(str(result_path) + ".ready")
@@ -276,6 +303,24 @@ def run_child(method: str, n: int, seed: int, cap: float, out: Path, *, jobs: in
     with open(logs / f"{tag}.log", "w") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
                                 start_new_session=True)
+    stage, rusage = _wait(proc, cap, ready=ready, load_s=LOAD_S)
+    ready.unlink(missing_ok=True)
+    try:
+        result = json.loads(result_path.read_text())
+    except (OSError, ValueError):
+        result = {"status": "KILLED" if stage == 2 else f"CRASHED (exit {proc.returncode})"}
+    result["peak_mb"] = rusage.ru_maxrss / 1024 if rusage is not None else float("nan")
+    result["elapsed_s"] = time.perf_counter() - t0
+    return result
+
+
+def _wait(proc: subprocess.Popen[Any], cap: float, *, ready: Path | None = None,
+          load_s: float = 0.0) -> tuple[int, Any]:
+    """Wait for ``proc`` (its own process group): SIGINT when the cap is over, its group
+    killed ``GRACE_S`` later. With ``ready``, the cap runs from when that file appears (or
+    from the start, past ``load_s``); without, from the start. Returns (0 finished,
+    1 interrupted, 2 killed; the ``wait4`` resource usage)."""
+    t0 = time.perf_counter()
     stage = 0  # 0 running, 1 SIGINT sent, 2 killed
     rusage = None
     t_ready: float | None = None
@@ -286,10 +331,12 @@ def run_child(method: str, n: int, seed: int, cap: float, out: Path, *, jobs: in
             proc.returncode = os.waitstatus_to_exitcode(status)
             break
         now = time.perf_counter()
-        if t_ready is None and ready.exists():
+        if ready is not None and t_ready is None and ready.exists():
             t_ready = now
-        # the cap runs from when the instance is loaded (or from the start, past LOAD_S)
-        over = (now - t_ready > cap) if t_ready is not None else (now - t0 > cap + LOAD_S)
+        if ready is None:
+            over = now - t0 > cap
+        else:
+            over = (now - t_ready > cap) if t_ready is not None else (now - t0 > cap + load_s)
         if stage == 0 and over:
             os.kill(proc.pid, signal.SIGINT)
             stage = 1
@@ -298,17 +345,47 @@ def run_child(method: str, n: int, seed: int, cap: float, out: Path, *, jobs: in
             os.killpg(proc.pid, signal.SIGKILL)
             stage = 2
         time.sleep(0.05)
-    ready.unlink(missing_ok=True)
     if stage:  # leave no pool worker behind
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-    try:
-        result = json.loads(result_path.read_text())
-    except (OSError, ValueError):
-        result = {"status": "KILLED" if stage == 2 else f"CRASHED (exit {proc.returncode})"}
-    result["peak_mb"] = rusage.ru_maxrss / 1024 if rusage is not None else float("nan")
-    result["elapsed_s"] = time.perf_counter() - t0
-    return result
+    return stage, rusage
+
+
+def run_e2e(n: int, seed: int, cap: float, out: Path, *, jobs: int,
+            deterministic_time: float | None) -> dict[str, Any]:
+    """``tourney solve`` on instance N's YAML as a user runs it, in its own process group with
+    a wall cap of ``cap`` seconds from its start (SIGINT, then killed ``GRACE_S`` later).
+    Returns ``wall_s`` (wall seconds of the whole command), ``status`` (``exit 0`` every
+    required occurrence placed, ``exit 1`` some not, else the failure), ``peak_mb``
+    (ru_maxrss of the command and its reaped workers, MB) and ``out_mb`` (size of what it
+    wrote, MB; the folder is removed afterwards)."""
+    import shutil
+
+    from benchmarks.instances import instance_path
+
+    path = instance_path(n, seed)  # written before the clock starts
+    logs = out / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    plan_dir = out / f"e2e-plan-n{n}"
+    shutil.rmtree(plan_dir, ignore_errors=True)
+    exe = Path(sys.executable).with_name("tourney")
+    cmd = [str(exe)] if exe.is_file() else [sys.executable, "-m", "scheduler.cli"]
+    cmd += ["solve", str(path), "--out", str(plan_dir), "--jobs", str(jobs), "--seed", "0"]
+    if deterministic_time is not None:
+        cmd += ["--deterministic-time", str(deterministic_time)]
+    t0 = time.perf_counter()
+    with open(logs / f"n{n}-e2e-jobs{jobs}.log", "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+                                start_new_session=True)
+    stage, rusage = _wait(proc, cap)
+    wall = time.perf_counter() - t0
+    size = sum(f.stat().st_size for f in plan_dir.rglob("*") if f.is_file()) \
+        if plan_dir.is_dir() else 0
+    shutil.rmtree(plan_dir, ignore_errors=True)
+    status = ("KILLED" if stage == 2 else "TIME_LIMIT" if stage == 1
+              else f"exit {proc.returncode}")
+    return {"wall_s": wall, "status": status, "out_mb": size / 1e6,
+            "peak_mb": rusage.ru_maxrss / 1024 if rusage is not None else float("nan")}
 
 
 def _r(x: Any, nd: int = 2) -> Any:
@@ -316,9 +393,9 @@ def _r(x: Any, nd: int = 2) -> Any:
 
 
 def compare(row: dict[str, Any], cp: dict[str, Any], gr: dict[str, Any],
-            hi: dict[str, Any]) -> list[str]:
+            hi: dict[str, Any], mi: dict[str, Any] | None = None) -> list[str]:
     """Fill the comparison columns of ``row``; return the failures (product worse than
-    greedy; proven optima that differ)."""
+    greedy; proven optima that differ between the product, ``highs`` and ``mip``)."""
     failures: list[str] = []
     n = row["n"]
     if "placed" in cp and "placed" in gr:
@@ -326,18 +403,24 @@ def compare(row: dict[str, Any], cp: dict[str, Any], gr: dict[str, Any],
         row["placed_gain_pct"] = round(100 * row["placed_gain"] / max(1, gr["placed"]), 2)
         row["occurrences_gain"] = cp["occurrences"] - gr["occurrences"]
         row["fees_saved_usd"] = gr.get("fees_usd", 0) - cp["fees_usd"]
+        row["greedy_loss_pct"] = round(100 * row["placed_gain"] / max(1, cp["placed"]), 2)
         mine = (cp["shortfall"], -cp["placed"], cp["fees_usd"])
         theirs = (gr["shortfall"], -gr["placed"], gr.get("fees_usd", math.inf))
         row["product_not_worse"] = mine <= theirs
         if mine > theirs:
             failures.append(f"N={n}: the product ({cp.get('status')}) is worse than greedy: "
                             f"shortfall/placed/fees {mine} vs {theirs}")
-    if cp.get("status") == "OPTIMAL" and hi.get("status") == "OPTIMAL":
+    proven = [(name, r) for name, r in (("CP-SAT", cp), ("HiGHS", hi), ("native MIP", mi or {}))
+              if r.get("status") == "OPTIMAL"]
+    if len(proven) > 1:
         keys = ("placed", "shortfall", "fees_usd", "preferred", "offset_days")
-        diff = {k: (cp[k], hi[k]) for k in keys if cp[k] != hi[k]}
-        row["optima_agree"] = not diff
-        if diff:
-            failures.append(f"N={n}: CP-SAT and HiGHS optima differ: {diff}")
+        (first, ref), agree = proven[0], True
+        for name, r in proven[1:]:
+            diff = {k: (ref[k], r[k]) for k in keys if ref[k] != r[k]}
+            if diff:
+                agree = False
+                failures.append(f"N={n}: {first} and {name} optima differ: {diff}")
+        row["optima_agree"] = agree
     return failures
 
 
@@ -349,8 +432,8 @@ def code_version() -> str:
                               capture_output=True, text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "scheduler",
                                 "constraints", "benchmarks/run.py", "benchmarks/greedy.py",
-                                "benchmarks/highs.py"], cwd=ROOT, capture_output=True,
-                               text=True, check=True).stdout.strip()
+                                "benchmarks/highs.py", "benchmarks/mip.py"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return ""
     return head + ("+dirty" if dirty else "")
@@ -372,6 +455,11 @@ def bench_one(n: int, seed: int, args: argparse.Namespace) -> tuple[dict[str, An
     if pr.get("kinds"):
         print(f"  N={n}: CP-SAT constraint kinds {pr['kinds']}", flush=True)
 
+    if not args.no_e2e:
+        e2 = run_e2e(n, seed, cap, out, jobs=args.jobs,
+                     deterministic_time=args.deterministic_time)
+        row.update(e2e_s=_r(e2["wall_s"]), e2e_status=e2["status"],
+                   e2e_peak_mb=_r(e2["peak_mb"], 0), e2e_out_mb=_r(e2["out_mb"], 1))
     cp = run_child("cpsat", n, seed, cap, out, jobs=args.jobs,
                    deterministic_time=args.deterministic_time)
     row.update(cpsat_s=_r(cp.get("wall_s", "")), cpsat_status=cp.get("status"),
@@ -398,10 +486,25 @@ def bench_one(n: int, seed: int, args: argparse.Namespace) -> tuple[dict[str, An
                    highs_translate_s=_r(hi.get("translate_s", "")),
                    highs_solve_s=_r(hi.get("solve_s", "")),
                    highs_placed=hi.get("placed", ""), highs_fees_usd=hi.get("fees_usd", ""),
-                   highs_preferred=hi.get("preferred", ""), highs_peak_mb=_r(hi["peak_mb"], 0))
+                   highs_preferred=hi.get("preferred", ""), highs_peak_mb=_r(hi["peak_mb"], 0),
+                   highs_rows=hi.get("rows", ""))
         if cp.get("wall_s") and hi.get("wall_s") and hi.get("status") == "OPTIMAL":
             row["cpsat_highs_ratio"] = round(cp["wall_s"] / hi["wall_s"], 3)
-    failures = compare(row, cp, gr, hi) if gr or hi else []
+    mi: dict[str, Any] = {}
+    if not args.no_mip:
+        mi = run_child("mip", n, seed, cap, out, jobs=args.jobs)
+        row.update(mip_s=_r(mi.get("wall_s", "")), mip_status=mi.get("status"),
+                   mip_formulate_s=_r(mi.get("translate_s", "")),
+                   mip_solve_s=_r(mi.get("solve_s", "")), mip_rows=mi.get("rows", ""),
+                   mip_peak_mb=_r(mi["peak_mb"], 0))
+    peers = [(r["wall_s"], name) for name, r in (("highs", hi), ("mip", mi))
+             if r.get("status") == "OPTIMAL" and r.get("wall_s")]
+    if peers:
+        peer_s, peer = min(peers)
+        row.update(peer=peer, peer_s=_r(peer_s))
+        if cp.get("wall_s"):
+            row["cpsat_peer_ratio"] = round(cp["wall_s"] / peer_s, 3)
+    failures = compare(row, cp, gr, hi, mi) if gr or hi or mi else []
     return row, failures
 
 
@@ -422,7 +525,9 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     for key, label, style in [
             ("cpsat_s", f"CP-SAT, product (jobs={jobs})", "o-"),
             ("cpsat_jobs1_s", "CP-SAT, product (jobs=1)", "o--"),
-            ("highs_s", f"HiGHS MIP (jobs={jobs})", "s-"),
+            ("e2e_s", f"tourney solve, end to end (jobs={jobs})", "o:"),
+            ("highs_s", f"HiGHS, translated model (jobs={jobs})", "s-"),
+            ("mip_s", f"HiGHS, native MIP (jobs={jobs})", "v-"),
             ("greedy_s", "greedy earliest-fit", "^-"),
             ("build_s", "model build (1 process)", "x:"),
             ("first_feasible_s", "first feasible (1 process)", "d:")]:
@@ -434,6 +539,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     ax1.grid(True, which="both", alpha=0.3)
     ax1.legend(fontsize=8)
     for key, label, style in [("peak_mb", f"CP-SAT (jobs={jobs})", "o-"),
+                              ("e2e_peak_mb", "tourney solve, end to end", "o:"),
+                              ("mip_peak_mb", "HiGHS, native MIP", "v-"),
                               ("cpsat_jobs1_peak_mb", "CP-SAT (jobs=1)", "o--"),
                               ("highs_peak_mb", "HiGHS", "s-"),
                               ("greedy_peak_mb", "greedy", "^-")]:
@@ -449,13 +556,13 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-SHOW = [("n", "N"), ("parts", "parts"), ("z_vars", "z"), ("variables", "vars"),
-        ("build_s", "build s"), ("first_feasible_s", "1st feas s"), ("cpsat_s", "CP-SAT s"),
-        ("cpsat_jobs1_s", "jobs=1 s"), ("cpsat_status", "status"), ("gap", "gap"),
-        ("peak_mb", "MB"), ("placed", "placed"), ("fees_usd", "fees $"),
-        ("greedy_placed", "greedy placed"), ("greedy_fees_usd", "greedy $"),
-        ("placed_gain_pct", "gain %"), ("highs_s", "HiGHS s"), ("optima_agree", "agree"),
-        ("cpsat_highs_ratio", "CP/HiGHS")]
+SHOW = [("n", "N"), ("parts", "parts"), ("z_vars", "z"), ("e2e_s", "e2e s"),
+        ("e2e_peak_mb", "e2e MB"), ("cpsat_s", "solve s"), ("cpsat_jobs1_s", "jobs=1 s"),
+        ("cpsat_status", "status"), ("gap", "gap"), ("peak_mb", "MB"), ("placed", "placed"),
+        ("fees_usd", "fees $"), ("highs_s", "HiGHS s"), ("mip_s", "MIP s"), ("peer", "peer"),
+        ("peer_s", "peer s"), ("cpsat_peer_ratio", "solve/peer"),
+        ("greedy_loss_pct", "greedy loss %"), ("fees_saved_usd", "fees saved $"),
+        ("optima_agree", "agree")]
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
@@ -469,7 +576,8 @@ def print_table(rows: list[dict[str, Any]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.instances import INSTANCES
 
-    ap = argparse.ArgumentParser(description="Benchmark the product against greedy and HiGHS.")
+    ap = argparse.ArgumentParser(description="Benchmark the product against greedy and two "
+                                             "HiGHS peers.")
     ap.add_argument("--max", type=int, default=1_000,
                     help="largest N of the benchmark set to run (default 1000)")
     ap.add_argument("--n", type=int, nargs="+", default=None,
@@ -487,9 +595,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="the product's deterministic limit per stage and part "
                          "(default: the product's default)")
     ap.add_argument("--no-greedy", action="store_true")
-    ap.add_argument("--no-highs", action="store_true")
+    ap.add_argument("--no-highs", action="store_true",
+                    help="skip the translated-model HiGHS peer")
+    ap.add_argument("--no-mip", action="store_true", help="skip the native MIP peer")
+    ap.add_argument("--no-e2e", action="store_true",
+                    help="skip timing the whole `tourney solve` command")
     # the child side (internal)
-    ap.add_argument("--child", choices=("probe", "cpsat", "greedy", "highs"),
+    ap.add_argument("--child", choices=("probe", "cpsat", "greedy", "highs", "mip"),
                     help=argparse.SUPPRESS)
     ap.add_argument("--instance", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=None, help=argparse.SUPPRESS)
