@@ -21,7 +21,8 @@ from constraints.registry import RULES  # noqa: E402
 from scheduler import solve  # noqa: E402
 from scheduler.decompose import components  # noqa: E402
 from scheduler.model import build_model  # noqa: E402
-from scheduler.scenario import Scenario, load_scenario  # noqa: E402
+from scheduler.load import load_scenario  # noqa: E402
+from scheduler.scenario import Scenario  # noqa: E402
 
 KEYS = ("placed", "shortfall", "fees_usd", "preferred", "offset_days")
 

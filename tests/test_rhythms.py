@@ -34,7 +34,8 @@ from constraints.base import Audit, License, Placed
 from constraints.registry import check
 from constraints.requests import month_of, periods, week_of
 from scheduler.cli import app
-from scheduler.scenario import PerPeriod, Scenario, load_scenario
+from scheduler.load import load_scenario
+from scheduler.scenario import PerPeriod, Scenario
 
 large = mt_large
 op = mt_room
