@@ -89,7 +89,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 import pandas as pd  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
-from scheduler.model import COST_RULES, Candidate, ModelContext, build_domain  # noqa: E402
+from scheduler.model import COST_RULES, ModelContext, Placement, build_domain  # noqa: E402
 from scheduler.scenario import Scenario, Tournament  # noqa: E402
 
 FORMULATIONS = ("day", "interval", "product")
@@ -134,7 +134,7 @@ class Core:
     ``domain_s`` wall seconds."""
 
     scenario: Scenario
-    candidates: dict[str, list[Candidate]]
+    candidates: dict[str, list[Placement]]
     domain_s: float
     ctx: ModelContext
     """The context ``build_domain`` filled (its ``z`` are the ``day`` formulation's)."""
@@ -261,7 +261,7 @@ class _Interval:
         self.m = cp_model.CpModel()
         self.sc = core.scenario
         self.occ: dict[str, list[_Occ]] = {}
-        self.cand: dict[str, dict[int, Candidate]] = {}
+        self.cand: dict[str, dict[int, Placement]] = {}
         self.horizon = core.offset(self.sc.horizon.end) + 1
 
     # -------------------------------------------------------------- variables
@@ -290,7 +290,7 @@ class _Interval:
                 occ.append(_Occ(t, k, s, p, dom))
             self.occ[t.id] = occ
 
-    def member(self, o: _Occ, key: object, inside: Callable[[Candidate], bool]
+    def member(self, o: _Occ, key: object, inside: Callable[[Placement], bool]
                ) -> cp_model.IntVar | None:
         """The literal "occurrence ``o`` is placed and starts on a day whose candidate
         satisfies ``inside``" (cached by ``key``); None when no allowed day does."""

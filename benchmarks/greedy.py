@@ -36,10 +36,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from constraints.base import Audit, Placed, Rule
+from constraints.base import Audit, Occurrence, Rule
 
 if TYPE_CHECKING:
-    from scheduler.model import Candidate, ModelContext
+    from scheduler.model import ModelContext, Placement
     from scheduler.scenario import Scenario, Tournament
 
 NOT_CHECKED = ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "REQUIRED", "FIXED-DATES")
@@ -103,14 +103,14 @@ def greedy_days(ctx: ModelContext, rules: list[Rule] | None = None
 
     sc = ctx.scenario
     rules = rules if rules is not None else scheduling_rules()
-    by_op: dict[str, list[Placed]] = defaultdict(list)
-    cribbage: list[Placed] = []
+    by_op: dict[str, list[Occurrence]] = defaultdict(list)
+    cribbage: list[Occurrence] = []
     days: dict[str, list[dt.date]] = defaultdict(list)
     resume: dict[str, int] = defaultdict(int)  # next candidate index to try, per tournament
     checks = 0
 
-    def related(t: Tournament) -> list[Placed]:
-        seen: dict[tuple[str, int], Placed] = {}
+    def related(t: Tournament) -> list[Occurrence]:
+        seen: dict[tuple[str, int], Occurrence] = {}
         for oid in t.operators:
             for p in by_op[oid]:
                 seen[(p.tid, p.occurrence)] = p
@@ -119,14 +119,14 @@ def greedy_days(ctx: ModelContext, rules: list[Rule] | None = None
                 seen[(p.tid, p.occurrence)] = p
         return list(seen.values())
 
-    def fits(t: Tournament, c: Candidate) -> bool:
+    def fits(t: Tournament, c: Placement) -> bool:
         nonlocal checks
         checks += 1
-        trial = Audit(sc, [*related(t), Placed(t, len(days[t.id]) + 1, c.timing)], [])
+        trial = Audit(sc, [*related(t), Occurrence(t, len(days[t.id]) + 1, c.timing)], [])
         return not check(trial, rules=rules)
 
-    def place(t: Tournament, c: Candidate) -> None:
-        p = Placed(t, len(days[t.id]) + 1, c.timing)
+    def place(t: Tournament, c: Placement) -> None:
+        p = Occurrence(t, len(days[t.id]) + 1, c.timing)
         for oid in t.operators:
             by_op[oid].append(p)
         if t.type == "super-cribbage":

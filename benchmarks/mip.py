@@ -77,7 +77,7 @@ from constraints.registry import RULES
 from scheduler.scenario import WEEKDAYS
 
 if TYPE_CHECKING:
-    from scheduler.model import Candidate, ModelContext
+    from scheduler.model import ModelContext, Placement
     from scheduler.scenario import Operator, Scenario
 
 HANDLED = ("COUNT", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "MT-LARGE-LIMIT",
@@ -271,7 +271,7 @@ def formulate(ctx: ModelContext) -> Native:
     return m
 
 
-def _montana(m: Native, sc: Scenario, op: Operator, items: list[tuple[Candidate, int]],
+def _montana(m: Native, sc: Scenario, op: Operator, items: list[tuple[Placement, int]],
              fees: dict[int, float]) -> None:
     """MT-LARGE-LIMIT / MT-CHARITY-LIMIT and MT-PERMIT-FEES rows of one Montana operator."""
     held = op.held_in_current_permit_year

@@ -31,7 +31,7 @@ from scheduler.timing import Timing
 
 
 @dataclass(frozen=True)
-class Placed:
+class Occurrence:
     """One placed occurrence, as the checker sees it."""
 
     tournament: Tournament
@@ -72,7 +72,7 @@ class Audit:
     """A schedule to check: the scenario, the placed occurrences and the licences bought."""
 
     scenario: Scenario
-    placed: list[Placed]
+    placed: list[Occurrence]
     licenses: list[License] = field(default_factory=list)
     operators: frozenset[str] | None = None
     """The operators the schedule covers (one operator's calendar); None: all of them."""
@@ -81,13 +81,13 @@ class Audit:
         """Whether the schedule is expected to hold ``t`` (for rules about what is missing)."""
         return self.operators is None or bool(self.operators & set(t.operators))
 
-    def of_operator(self, op: Operator) -> list[Placed]:
+    def of_operator(self, op: Operator) -> list[Occurrence]:
         """The occurrences ``op`` holds (alone or shared), in the order of ``placed``."""
         return self._by_operator.get(op.id, [])
 
     @cached_property
-    def _by_operator(self) -> dict[str, list[Placed]]:
-        out: dict[str, list[Placed]] = {}
+    def _by_operator(self) -> dict[str, list[Occurrence]]:
+        out: dict[str, list[Occurrence]] = {}
         for p in self.placed:
             for oid in p.tournament.operators:
                 out.setdefault(oid, []).append(p)

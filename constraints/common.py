@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
-from constraints.base import Audit, Placed, Rule, Violation
+from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.problems import TermProblem
 from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Operator, Scenario, Tournament
@@ -239,7 +239,7 @@ def _encode_count(ctx: ModelContext) -> None:
 
 
 def _check_count(a: Audit) -> Iterator[Violation]:
-    n: dict[str, list[Placed]] = defaultdict(list)
+    n: dict[str, list[Occurrence]] = defaultdict(list)
     for p in a.placed:
         n[p.tid].append(p)
     for tid, ps in n.items():
@@ -302,7 +302,7 @@ def _encode_min_gap(ctx: ModelContext) -> None:
 
 
 def _check_min_gap(a: Audit) -> Iterator[Violation]:
-    by_t: dict[str, list[Placed]] = defaultdict(list)
+    by_t: dict[str, list[Occurrence]] = defaultdict(list)
     for p in a.placed:
         by_t[p.tid].append(p)
     for ps in by_t.values():
@@ -381,7 +381,7 @@ def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
         done: set[frozenset[str]] = set()
         for at, act in _in_play([(s, e, p) for p in mine
                                  for s, e in sessions(a.scenario, p.tournament, p.timing)]):
-            first: dict[str, tuple[dt.datetime, dt.datetime, Placed]] = {}
+            first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]] = {}
             for x in act:
                 first.setdefault(x[2].ref, x)
             if len(first) <= op.max_concurrent or frozenset(first) in done:
@@ -397,7 +397,7 @@ def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
 
 
 def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:
-    per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+    per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
     for p in a.of_operator(op):
         if _counts_concurrency(p.tournament):
             for d in p.timing.days:
@@ -415,7 +415,7 @@ MAX_CONCURRENT = Rule("MAX-CONCURRENT", encode=_encode_max_concurrent,
                       check=_check_max_concurrent)
 
 
-def _v(rule: str, p: Placed, message: str) -> Violation:
+def _v(rule: str, p: Occurrence, message: str) -> Violation:
     return Violation(rule, p.tournament.operators[0], (p.ref,), p.first_day.isoformat(), message)
 
 

@@ -21,7 +21,7 @@ from constraints.base import (
     Audit,
     Certificate,
     License,
-    Placed,
+    Occurrence,
     Rule,
     Violation,
     counted_sum,
@@ -536,7 +536,7 @@ def _check_monthly(a: Audit) -> Iterator[Violation]:
     for op in a.scenario.operators:
         if op.jurisdiction != "ME":
             continue
-        per_month: dict[tuple[int, int], list[Placed]] = defaultdict(list)
+        per_month: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
         for p in a.of_operator(op):
             if _licensed(p.tournament):
                 days = p.timing.days
@@ -626,7 +626,7 @@ def _nth(n: int) -> str:
 
 
 def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
-    per_year: dict[int, list[Placed]] = defaultdict(list)
+    per_year: dict[int, list[Occurrence]] = defaultdict(list)
     for p in a.placed:
         if p.tournament.type == "super-cribbage":
             per_year[p.first_day.year].append(p)
@@ -863,7 +863,7 @@ def _statutory_end(lic: License) -> dt.date:
     return lic.valid_to
 
 
-def _within(p: Placed, lic: License) -> bool:
+def _within(p: Occurrence, lic: License) -> bool:
     """ME-FEES: every day ``p`` is conducted (``Timing.days``) lies in the licence's validity."""
     return all(lic.valid_from <= d <= _statutory_end(lic) for d in p.timing.days)
 

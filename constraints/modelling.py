@@ -24,7 +24,7 @@ from scheduler.timing import Timing
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Placement:
     """One allowed first day of a tournament, with its timing."""
 
     tournament: Tournament
@@ -91,7 +91,7 @@ class ModelContext:
 
     scenario: Scenario
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    candidates: dict[str, list[Candidate]] = field(default_factory=dict)
+    candidates: dict[str, list[Placement]] = field(default_factory=dict)
     rejected: dict[str, dict[dt.date, tuple[str, ...]]] = field(default_factory=dict)
     z: dict[tuple[str, dt.date], cp_model.IntVar] = field(default_factory=dict)
     placed_terms: list[tuple[cp_model.LinearExprT, int]] = field(default_factory=list)
@@ -111,11 +111,11 @@ class ModelContext:
     """The rule ID that added each constraint of the model, by index."""
 
     # ---------------------------------------------------------------- queries for rules
-    def starts(self, t: Tournament) -> list[tuple[Candidate, cp_model.IntVar]]:
+    def starts(self, t: Tournament) -> list[tuple[Placement, cp_model.IntVar]]:
         """Allowed first days of ``t`` with their ``z`` literal, in date order."""
         return [(c, self.z[(c.tid, c.first_day)]) for c in self.candidates.get(t.id, [])]
 
-    def of_operator(self, operator_id: str) -> list[tuple[Candidate, cp_model.IntVar]]:
+    def of_operator(self, operator_id: str) -> list[tuple[Placement, cp_model.IntVar]]:
         """Every candidate of every tournament held (also) by ``operator_id``."""
         out = []
         for t in self.scenario.tournaments:
@@ -129,8 +129,8 @@ class ModelContext:
 
 
 def sum_by(
-    items: list[tuple[Candidate, cp_model.IntVar]],
-    keys: Callable[[Candidate], list[object]],
+    items: list[tuple[Placement, cp_model.IntVar]],
+    keys: Callable[[Placement], list[object]],
 ) -> dict[object, list[cp_model.IntVar]]:
     """Group literals by every key an item belongs to (e.g. each day it touches)."""
     out: dict[object, list[cp_model.IntVar]] = defaultdict(list)
@@ -159,7 +159,7 @@ class Overfull:
 
 
 def overfull(ctx: ModelContext, demand: dict[str, int],
-             slots: Callable[[Candidate], Iterable[Any]], per_slot: int) -> Overfull | None:
+             slots: Callable[[Placement], Iterable[Any]], per_slot: int) -> Overfull | None:
     """A pigeonhole argument for certificates (``Rule.certificate``): a set S of tournaments
     whose required occurrences exceed ``per_slot`` times the number of periods they can use,
     sum(demand[t] for t in S) > per_slot * |slots of S|; None when there is none.

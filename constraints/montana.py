@@ -19,7 +19,7 @@ from constraints.base import (
     Audit,
     Certificate,
     License,
-    Placed,
+    Occurrence,
     Rule,
     Violation,
     counted_sum,
@@ -649,7 +649,7 @@ def _encode_small_daily(ctx: ModelContext) -> None:
 
 def _check_small_daily(a: Audit) -> Iterator[Violation]:
     for op in a.scenario.operators:
-        per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+        per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
         for p in a.of_operator(op):
             if p.tournament.is_small:
                 for d in p.timing.days:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Audit, Placed, Rule, Violation, day_span
+from constraints.base import Audit, Occurrence, Rule, Violation, day_span
 from constraints.modelling import ModelContext
 from scheduler.problems import TermProblem
 from scheduler.scenario import Operator, PerPeriod, Scenario, Tournament
@@ -185,7 +185,7 @@ def _encode_max(k: _Kind) -> Callable[[ModelContext], None]:
 
 def _check_max(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
     def check(a: Audit) -> Iterator[Violation]:
-        by: dict[tuple[str, Period], list[Placed]] = defaultdict(list)
+        by: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
         for p in a.placed:
             if k.of(p.tournament) is not None:
                 by[(p.tid, k.key(p.first_day))].append(p)
@@ -274,7 +274,7 @@ def _encode_spread(ctx: ModelContext) -> None:
 
 
 def _check_spread(a: Audit) -> Iterator[Violation]:
-    n: dict[tuple[str, Period], list[Placed]] = defaultdict(list)
+    n: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
     for p in a.placed:
         n[(p.tid, month_of(p.first_day))].append(p)
     for t in a.scenario.tournaments:
@@ -330,7 +330,7 @@ def _capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], 
             c = have(op)
             if c is None:
                 continue
-            per_day: dict[dt.date, list[Placed]] = defaultdict(list)
+            per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
             for p in a.of_operator(op):
                 if getattr(p.tournament, need):
                     for d in p.timing.days:

@@ -20,14 +20,14 @@ from scheduler.objective import SolverError, weighted
 from scheduler.parts import Progress, firsts, progress_of, solve_in_pool, solve_part
 from scheduler.plan import Plan
 from scheduler.publishing import identify
-from scheduler.replan import Announced
+from scheduler.replan import PublishedOccurrence
 from scheduler.scenario import Scenario
 
 __all__ = ["alternatives", "part_alternatives"]
 
 
 def alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int,
-                 previous: list[Announced] | None, jobs: int = 1,
+                 previous: list[PublishedOccurrence] | None, jobs: int = 1,
                  progress: Callable[[Progress], None] | None = None) -> list[Plan]:
     """Up to ``k`` plans of the scenario, best first (see :func:`part_alternatives`), each
     identified (:func:`scheduler.publishing.identify`) with ``previous``.
@@ -74,7 +74,7 @@ def alternatives(scenario: Scenario, opts: Options, k: int, min_difference: int,
     return [identify(p, scenario, previous) for p in plans]
 
 
-def part_alternatives(scenario: Scenario, opts: Options, previous: list[Announced] | None,
+def part_alternatives(scenario: Scenario, opts: Options, previous: list[PublishedOccurrence] | None,
                       k: int, min_difference: int) -> list[Plan]:
     """Up to ``k`` plans, best first. Each places as many (priority-weighted) occurrences as
     the best plan and differs from every earlier one in the first days of at least

@@ -19,7 +19,7 @@ from typing import Any
 import pandas as pd
 from icalendar import Calendar
 
-from constraints.base import Audit, License, Placed, Violation
+from constraints.base import Audit, License, Occurrence, Violation
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.registry import RULES, check
 from scheduler.limits import (
@@ -53,7 +53,7 @@ class ScheduleError(ValueError):
 class ReadSchedule:
     """What was read: occurrences matched to tournaments, and events that matched none."""
 
-    placed: list[Placed]
+    placed: list[Occurrence]
     unmatched: list[str] = field(default_factory=list)
     licenses: list[License] | None = None
     operators: frozenset[str] | None = None
@@ -125,7 +125,7 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
                             "schedule.csv written by `tourney solve`")
     known = {t.id: t for t in scenario.tournaments}
     seen: dict[tuple[str, int], list[Timing]] = {}
-    out: list[Placed] = []
+    out: list[Occurrence] = []
     notes: list[str] = []
     extra_numbers: dict[str, int] = {}
     for i, row in df.iterrows():
@@ -167,7 +167,7 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
                          f"({first}..{last}); read as occurrence {n + 1}")
             occ = n + 1
         same.append(tm)
-        out.append(Placed(t, occ, tm))
+        out.append(Occurrence(t, occ, tm))
     return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes)
 
 
@@ -364,7 +364,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                              f"outside the years {FIRST_YEAR} to {LAST_YEAR}: not checked")
             continue
         found.append((match, occ, tm))
-    placed: list[Placed] = []
+    placed: list[Occurrence] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
         used = {o for _, o, _ in mine if o is not None}
@@ -375,7 +375,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                     nxt += 1
                 occ = nxt
                 used.add(occ)
-            placed.append(Placed(t, occ, tm))
+            placed.append(Occurrence(t, occ, tm))
     return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched,
                         not_checked=not_checked)
 

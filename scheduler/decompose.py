@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scheduler.plan import Plan, PlanStatus
-from scheduler.replan import Announced
+from scheduler.replan import PublishedOccurrence
 from scheduler.scenario import WEEKDAYS, Scenario
 
 
@@ -64,14 +64,14 @@ def components(scenario: Scenario) -> list[Scenario]:
         "tournaments": tuple(tournaments[i])}) for i, members in enumerate(roots.values())]
 
 
-def split_previous(parts: Sequence[Scenario], previous: list[Announced] | None
-                   ) -> list[list[Announced] | None]:
+def split_previous(parts: Sequence[Scenario], previous: list[PublishedOccurrence] | None
+                   ) -> list[list[PublishedOccurrence] | None]:
     """The announced occurrences of a re-plan, per part (by tournament); those of
     tournaments no longer in the scenario go to the first part, which cancels them."""
     if previous is None:
         return [None] * len(parts)
     where = {t.id: i for i, p in enumerate(parts) for t in p.tournaments}
-    out: list[list[Announced] | None] = [[] for _ in parts]
+    out: list[list[PublishedOccurrence] | None] = [[] for _ in parts]
     for a in previous:
         out[where.get(a.tournament_id, 0)].append(a)  # type: ignore[union-attr]
     return out

@@ -14,10 +14,10 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.montana import large_tally
-from scheduler.model import Candidate, ModelContext
-from scheduler.plan import Plan, PlanStatus, Row
+from scheduler.model import ModelContext, Placement
+from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, _days_between, notice_due
 
@@ -36,7 +36,7 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
     those covering an occurrence); ``status`` and ``seed`` as given; nothing unscheduled yet,
     no UIDs (empty), no objective."""
     sc = ctx.scenario
-    placed: list[tuple[Tournament, int, Candidate]] = []
+    placed: list[tuple[Tournament, int, Placement]] = []
     for t in sc.tournaments:
         chosen = [c for c in ctx.candidates[t.id] if solver.value(ctx.z[(t.id, c.first_day)])]
         placed.extend((t, k, c) for k, c in enumerate(chosen, start=1))
@@ -75,14 +75,14 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                                 o.valid_from, o.valid_to, o.fee_usd, tuple(refs)))
 
     free = _free_charitable(sc, placed)
-    rows: list[Row] = []
+    rows: list[OperatorOccurrence] = []
     for t, k, c in placed:
         ref = f"{t.id}#{k}"
         for oid in t.operators:
             op = sc.operator(oid)
             mt = op.jurisdiction == "MT"
             counted = (t.is_large and (ref, oid) not in free) or t.is_me_licensed_game
-            rows.append(Row(
+            rows.append(OperatorOccurrence(
                 tournament_id=t.id, occurrence=k, operator_id=oid,
                 jurisdiction=op.jurisdiction, type=t.type, charitable=t.charitable,
                 title=t.title, start=c.timing.start, end=c.timing.end,
@@ -97,7 +97,7 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
     return Plan(sc, rows, licenses, [], status, seed=seed)
 
 
-def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Candidate]]
+def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement]]
                      ) -> set[tuple[str, str]]:
     """(ref, operator id) of the placed charitable large-stakes occurrences that are not
     counted toward the operator's 16 (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f); the reading of
@@ -119,12 +119,12 @@ def audit_of(plan: Plan) -> Audit:
     return Audit(plan.scenario, placed_of(plan), plan.license_list)
 
 
-def placed_of(plan: Plan) -> list[Placed]:
+def placed_of(plan: Plan) -> list[Occurrence]:
     """The plan's occurrences (one per occurrence, not per operator) for the checker."""
-    seen: dict[tuple[str, int], Placed] = {}
+    seen: dict[tuple[str, int], Occurrence] = {}
     for r in plan.rows:
         if (r.tournament_id, r.occurrence) not in seen:
-            seen[(r.tournament_id, r.occurrence)] = Placed(
+            seen[(r.tournament_id, r.occurrence)] = Occurrence(
                 plan.scenario.tournament(r.tournament_id), r.occurrence,
                 Timing(r.start, r.end, _days_between(r.start, r.end)))
     return list(seen.values())

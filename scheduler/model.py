@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 
 from constraints.modelling import (
-    Candidate,
     Covers,
     LicenseOption,
     ModelContext,
+    Placement,
     covers_occurrence,
     covers_period,
     sum_by,
@@ -27,7 +27,7 @@ from constraints.registry import RULES
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import UTC, Timing, _days_between, timing, tournament_tz
 
-__all__ = ["COST_RULES", "Candidate", "Covers", "LicenseOption", "ModelContext", "build_domain",
+__all__ = ["COST_RULES", "Placement", "Covers", "LicenseOption", "ModelContext", "build_domain",
            "build_model", "covers_occurrence", "covers_period", "sum_by"]
 
 
@@ -94,14 +94,14 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
     ctx.rejected = _Rejections(ctx, allows, allows_day)
     for t in sc.tournaments:
         tz = tournament_tz(sc, t)
-        cands: list[Candidate] = []
+        cands: list[Placement] = []
         if ctx.explain:
             rej = ctx.rejected[t.id]
             for day in days:
                 tm = timing(t, tz, day)
                 # a day in the daylight-saving gap is a day like any other, excluded by
                 # CLOCK-CHANGE
-                cands.append(Candidate(t, day, tm if tm is not None else
+                cands.append(Placement(t, day, tm if tm is not None else
                                        _gap_timing(t, tz, day)))
         else:
             rej = {}
@@ -115,7 +115,7 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
                     continue
                 tm = timing(t, tz, day)
                 if tm is not None and all(f(sc, t, tm) for f in tests):  # type: ignore[operator]
-                    cands.append(Candidate(t, day, tm))
+                    cands.append(Placement(t, day, tm))
         ctx.candidates[t.id] = cands
         for c in cands:
             z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")

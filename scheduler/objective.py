@@ -34,7 +34,7 @@ from ortools.sat.python import cp_model
 from constraints.requests import minimums
 from scheduler.cpsat import Options, search
 from scheduler.model import ModelContext
-from scheduler.replan import Announced
+from scheduler.replan import PublishedOccurrence
 from scheduler.scenario import WEEKDAYS
 
 __all__ = ["STAGES", "Outcome", "SolverError", "Stage", "Stages", "add_terms", "lexicographic",
@@ -177,7 +177,8 @@ class Outcome:
     shortfall: int
 
 
-def lexicographic(ctx: ModelContext, opts: Options, previous: list[Announced] | None = None,
+def lexicographic(ctx: ModelContext, opts: Options,
+                  previous: list[PublishedOccurrence] | None = None,
                   *, stop: Callable[[], bool] | None = None,
                   note: Callable[[str], None] | None = None) -> Outcome:
     """Run the stages (module docstring) on ``ctx``, whose terms :func:`add_terms` added.
@@ -236,24 +237,26 @@ def lexicographic(ctx: ModelContext, opts: Options, previous: list[Announced] | 
 
 
 # ---------------------------------------------------------------------------- re-plan terms
-def _active(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
+def _active(ctx: ModelContext, previous: list[PublishedOccurrence]) -> list[PublishedOccurrence]:
     return [a for a in previous if not a.cancelled and a.first_day in ctx.scenario.horizon
             and a.tournament_id in ctx.candidates]
 
 
-def _kept(ctx: ModelContext, previous: list[Announced]
-          ) -> list[tuple[Announced, cp_model.IntVar]]:
+def _kept(ctx: ModelContext, previous: list[PublishedOccurrence]
+          ) -> list[tuple[PublishedOccurrence, cp_model.IntVar]]:
     """Announced occurrences that can stay on their day, with their ``z``."""
     return [(a, ctx.z[(a.tournament_id, a.first_day)]) for a in _active(ctx, previous)
             if (a.tournament_id, a.first_day) in ctx.z]
 
 
-def _unplaceable(ctx: ModelContext, previous: list[Announced]) -> list[Announced]:
+def _unplaceable(ctx: ModelContext, previous: list[PublishedOccurrence]
+                 ) -> list[PublishedOccurrence]:
     """Announced occurrences whose day is no longer allowed at all (they must move)."""
     return [a for a in _active(ctx, previous) if (a.tournament_id, a.first_day) not in ctx.z]
 
 
-def _distance(ctx: ModelContext, moving: list[Announced]) -> list[tuple[cp_model.IntVar, int]]:
+def _distance(ctx: ModelContext, moving: list[PublishedOccurrence]
+              ) -> list[tuple[cp_model.IntVar, int]]:
     """[(z, days from the nearest day an announced occurrence of its tournament moves from)]."""
     by_t: dict[str, list[dt.date]] = defaultdict(list)
     for a in moving:

@@ -28,7 +28,7 @@ from scheduler.objective import add_terms, lexicographic
 from scheduler.plan import Plan, PlanStatus, Unscheduled
 from scheduler.pool import pool_context, process_pool
 from scheduler.reasons import unscheduled
-from scheduler.replan import Announced, with_pins
+from scheduler.replan import PublishedOccurrence, with_pins
 from scheduler.scenario import Scenario
 
 __all__ = ["AuditError", "Progress", "not_reached", "progress_of", "solve_in_pool",
@@ -77,7 +77,7 @@ def progress_of(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
 
 
 def solve_part(
-    scenario: Scenario, opts: Options, previous: list[Announced] | None = None, *,
+    scenario: Scenario, opts: Options, previous: list[PublishedOccurrence] | None = None, *,
     stop: Callable[[], bool] | None = None, on_stage: Callable[[str], None] | None = None,
     extra: Callable[[ModelContext], None] | None = None,
 ) -> Plan:
@@ -143,7 +143,7 @@ def not_reached(part: Scenario) -> Plan:
         interrupted=True)
 
 
-def solve_parts(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | None],
+def solve_parts(parts: Sequence[Scenario], prevs: Sequence[list[PublishedOccurrence] | None],
                 opts: Options, jobs: int, progress: Callable[[Progress], None] | None
                 ) -> list[Plan]:
     """The plan of each part (``prevs``: each part's announced occurrences), in order:
@@ -182,7 +182,7 @@ def _init_worker(stop: Any) -> None:
     _STOP = stop
 
 
-def _pool_part(part: Scenario, opts: Options, prev: list[Announced] | None) -> Plan:
+def _pool_part(part: Scenario, opts: Options, prev: list[PublishedOccurrence] | None) -> Plan:
     if _STOP is not None and _STOP.is_set():
         return not_reached(part)
     try:
@@ -191,7 +191,7 @@ def _pool_part(part: Scenario, opts: Options, prev: list[Announced] | None) -> P
         return not_reached(part)
 
 
-def solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[Announced] | None],
+def solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[PublishedOccurrence] | None],
                   opts: Options, jobs: int,
                   progress: Callable[[Progress], None] | None,
                   task: Callable[..., Any] | None = None, extra: tuple[Any, ...] = ()

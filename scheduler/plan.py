@@ -45,7 +45,7 @@ UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "ru
 
 
 @dataclass(frozen=True)
-class Row:
+class OperatorOccurrence:
     """One placed occurrence at one operator (a row of schedule.csv).
 
     ``start``/``end`` are aware local datetimes (``end`` exclusive); ``first_day``/``last_day``
@@ -117,7 +117,7 @@ class Plan:
     """
 
     scenario: Scenario
-    rows: list[Row]
+    rows: list[OperatorOccurrence]
     license_list: list[License]
     """The licences and permits to buy (``licenses`` is the same as a DataFrame)."""
     unscheduled_list: list[Unscheduled]
@@ -168,18 +168,19 @@ class Plan:
         return {k: abs(self.bound[k] - v) / max(1, abs(v))
                 for k, v in self.objective.items() if k in self.bound}
 
-    def rows_of(self, operator_id: str) -> list[Row]:
+    def rows_of(self, operator_id: str) -> list[OperatorOccurrence]:
         """The rows of one operator, in plan order (indexed once; the rows never change)."""
         return self._rows_index[0].get(operator_id, [])
 
-    def rows_of_occurrence(self, ref: str) -> list[Row]:
+    def rows_of_occurrence(self, ref: str) -> list[OperatorOccurrence]:
         """The rows (one per operator) of occurrence ``ref`` (``tournament_id#k``)."""
         return self._rows_index[1].get(ref, [])
 
     @cached_property
-    def _rows_index(self) -> tuple[dict[str, list[Row]], dict[str, list[Row]]]:
-        by_op: dict[str, list[Row]] = {}
-        by_ref: dict[str, list[Row]] = {}
+    def _rows_index(self) -> tuple[dict[str, list[OperatorOccurrence]],
+                                   dict[str, list[OperatorOccurrence]]]:
+        by_op: dict[str, list[OperatorOccurrence]] = {}
+        by_ref: dict[str, list[OperatorOccurrence]] = {}
         for r in self.rows:
             by_op.setdefault(r.operator_id, []).append(r)
             by_ref.setdefault(r.ref, []).append(r)

@@ -19,14 +19,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler.plan import Plan
-from scheduler.replan import Announced, Previous, assign, holds_plan, previous_dtstamp
+from scheduler.replan import Previous, PublishedOccurrence, assign, holds_plan, previous_dtstamp
 from scheduler.scenario import Scenario
 from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key, occurrence_uid
 
 __all__ = ["fingerprint", "identify", "replaced_events", "with_replaced"]
 
 
-def identify(plan: Plan, scenario: Scenario, previous: list[Announced] | None) -> Plan:
+def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence] | None) -> Plan:
     """``plan`` (freshly solved, of ``scenario``) with its rows' UIDs and SEQUENCEs: a new
     Plan (``plan`` is not changed). The plan lineage is the previous plan's (a re-plan keeps
     its UIDs, :func:`scheduler.replan.assign`) or the scenario's own

@@ -11,11 +11,11 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from constraints.base import Audit, Placed, Rule
+from constraints.base import Audit, Occurrence, Rule
 from constraints.catalogue import cite
 from constraints.registry import RULES, check
 from scheduler.extract import placed_of
-from scheduler.model import Candidate, ModelContext
+from scheduler.model import ModelContext, Placement
 from scheduler.plan import Plan, Unscheduled
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import timing, tournament_tz
@@ -41,7 +41,7 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
     # occurrences (limits, gaps, concurrency) can block a candidate day.
     sched_rules = [r for r in RULES if r.check is not None and r.encode is not None
                    and r.id not in ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "FIXED-DATES")]
-    by_t: dict[str, list[Placed]] = defaultdict(list)
+    by_t: dict[str, list[Occurrence]] = defaultdict(list)
     for p in placed:
         by_t[p.tid].append(p)
     out: list[Unscheduled] = []
@@ -95,15 +95,15 @@ def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
         return (f"{t.start_time:%H:%M} does not exist on {day} in {tournament_tz(sc, t).key}: "
                 "the clocks spring forward (CLOCK-CHANGE)")
     found = check(
-        Audit(sc, [Placed(t, occurrence, tm)], []),
+        Audit(sc, [Occurrence(t, occurrence, tm)], []),
         rules=[r for r in RULES if r.id in rule_ids])
     if not found:
         return "; ".join(cite(r) for r in rule_ids)
     return "; ".join(f"{v.message} ({cite(v.rule)})" for v in found)
 
 
-def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.date],
-             days: list[Candidate], rules: list[Rule], occurrence: int = 0
+def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set[dt.date],
+             days: list[Placement], rules: list[Rule], occurrence: int = 0
              ) -> tuple[Counter[str], dict[str, str]]:
     """For each day, the rules one more occurrence of ``t`` starting then would break:
     how many days each rule blocks, and the checker's sentence for its first such day."""
@@ -112,7 +112,7 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Placed], starts: set[dt.
     for c in days:
         if c.first_day in starts:
             continue
-        trial = Audit(sc, [*related, Placed(t, occurrence, c.timing)], [])
+        trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
         found = check(trial, rules=rules)
         tally.update({v.rule for v in found})
         for v in found:

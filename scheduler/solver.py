@@ -30,7 +30,7 @@ from scheduler.parts import AuditError, Progress, solve_parts
 from scheduler.plan import Plan, PlanStatus
 from scheduler.publishing import identify, with_replaced
 from scheduler.reasons import unscheduled
-from scheduler.replan import Announced, read_previous
+from scheduler.replan import PublishedOccurrence, read_previous
 from scheduler.scenario import Scenario
 
 __all__ = ["DETERMINISTIC_TIME", "STAGES", "AuditError", "Interrupted", "Options",
@@ -59,7 +59,7 @@ def _with_history(scenario: Scenario, ledger: Any) -> Scenario:
 def solve(
     scenario: Scenario, *, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
-    jobs: int = 1, previous: list[Announced] | str | Path | None = None,
+    jobs: int = 1, previous: list[PublishedOccurrence] | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
 ) -> Plan:
@@ -78,7 +78,7 @@ def solve(
 
     ``previous`` re-plans: the previous plan's folder or calendar.ics (read with
     :func:`scheduler.replan.read_previous`), or what that function returns, or a list of
-    :class:`scheduler.replan.Announced`. Announced occurrences keep their UID, those past
+    :class:`scheduler.replan.PublishedOccurrence`. Announced occurrences keep their UID, those past
     their filing deadline or ``locked`` are pinned, and after the three objectives the fewest
     occurrences move, then the fewest days. The plan carries the previous plan's publishing
     state (:func:`scheduler.publishing.identify`), so ``plan.write(dir)`` writes the calendars
@@ -131,7 +131,7 @@ def solve(
 def solve_alternatives(
     scenario: Scenario, k: int, *, min_difference: int = 1, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
-    jobs: int = 1, previous: list[Announced] | str | Path | None = None,
+    jobs: int = 1, previous: list[PublishedOccurrence] | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
 ) -> list[Plan]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from scheduler.load import load_scenario
 from scheduler.plan import Plan
@@ -64,24 +64,24 @@ def problems(data: dict[str, Any]) -> set[tuple[str, str]]:
     return {(p.rule, p.path) for p in exc.value.problems}
 
 
-def placed(sc: Scenario, tid: str, first_day: str | dt.date, occurrence: int = 1) -> Placed:
+def placed(sc: Scenario, tid: str, first_day: str | dt.date, occurrence: int = 1) -> Occurrence:
     """An occurrence of tournament ``tid`` starting on ``first_day``, timed as the model
     times it (scheduler.timing.timing in the first operator's zone)."""
     t = sc.tournament(tid)
     day = d(first_day) if isinstance(first_day, str) else first_day
     tm = timing(t, tournament_tz(sc, t), day)
     assert tm is not None, f"{tid} cannot start on {day}"
-    return Placed(t, occurrence, tm)
+    return Occurrence(t, occurrence, tm)
 
 
-def violations(sc: Scenario, occurrences: Iterable[Placed],
+def violations(sc: Scenario, occurrences: Iterable[Occurrence],
                licenses: Iterable[License] = ()) -> list[tuple[str, str, str]]:
     """(rule, operator_id, dates) of every violation the checker finds (no solver)."""
     audit = Audit(sc, list(occurrences), list(licenses))
     return [(v.rule, v.operator_id, v.dates) for v in check(audit)]
 
 
-def violated(sc: Scenario, occurrences: Iterable[Placed],
+def violated(sc: Scenario, occurrences: Iterable[Occurrence],
              licenses: Iterable[License] = ()) -> list[str]:
     """The rule IDs of every violation the checker finds, in report order."""
     return [r for r, _, _ in violations(sc, occurrences, licenses)]

@@ -25,7 +25,7 @@ from conftest import d, load, missing, mt_large, mt_room, placed, run, violated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.maine import ME_APPLICATION, earliest_first_day
 from constraints.montana import MT_NOTICE
 from scheduler.export import figures
@@ -247,7 +247,7 @@ def _allows_and_check(sc: Scenario, tid: str, first_day: dt.date, rule: Any) -> 
     t = sc.tournament(tid)
     tm = timing(t, tournament_tz(sc, t), first_day)
     assert tm is not None
-    return rule.allows(sc, t, tm), not list(rule.check(Audit(sc, [Placed(t, 1, tm)])))
+    return rule.allows(sc, t, tm), not list(rule.check(Audit(sc, [Occurrence(t, 1, tm)])))
 
 
 @given(NOTICE_FROM, OFFSET)

@@ -213,15 +213,15 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
     # their days and UIDs (nothing moves); gone-open goes to the first part and is cancelled
     # there, once, with SEQUENCE 0 + 1 = 1.
     from scheduler.decompose import split_previous
-    from scheduler.replan import Announced
+    from scheduler.replan import PublishedOccurrence
 
     window = {"start": "2027-03-01", "end": "2027-03-05"}
     sc = load(operators=[mt_room("a"), mt_room("b")],
               tournaments=[mt_large("a-open", ("a",), window=window),
                            mt_large("b-open", ("b",), window=window)])
-    before = [Announced("a-open", d("2027-03-01"), "a-open-1@a.tourney"),
-              Announced("b-open", d("2027-03-02"), "b-open-1@b.tourney"),
-              Announced("gone-open", d("2027-03-03"), "gone-open-1@a.tourney")]
+    before = [PublishedOccurrence("a-open", d("2027-03-01"), "a-open-1@a.tourney"),
+              PublishedOccurrence("b-open", d("2027-03-02"), "b-open-1@b.tourney"),
+              PublishedOccurrence("gone-open", d("2027-03-03"), "gone-open-1@a.tourney")]
     parts = components(sc)
     assert [[a.tournament_id for a in p or []] for p in split_previous(parts, before)] == [
         ["a-open", "gone-open"], ["b-open"]]

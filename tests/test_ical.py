@@ -31,7 +31,7 @@ from scheduler.cli import app
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
 from scheduler.load import load_scenario
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.scenario import Scenario
 from scheduler.uid import DEFAULT_DOMAIN, lineage_key
 
@@ -98,9 +98,10 @@ def _plan(scenario: Scenario | None = None, licenses: list[License] | None = Non
         players=120, uid=MT_UID,
     )
     rows = [
-        Row(operator_id="mt-elks", license_id="mt-elks-large-2026", **mt),
-        Row(operator_id="mt-club", license_id="mt-club-large-2026", **mt),
-        Row(tournament_id="me-winter", occurrence=1, operator_id="me-elks", jurisdiction="ME",
+        OperatorOccurrence(operator_id="mt-elks", license_id="mt-elks-large-2026", **mt),
+        OperatorOccurrence(operator_id="mt-club", license_id="mt-club-large-2026", **mt),
+        OperatorOccurrence(tournament_id="me-winter", occurrence=1, operator_id="me-elks",
+                           jurisdiction="ME",
             type="tournament-game", charitable=False, title=ME_TITLE,
             # 2027-01-31 18:00 EST + 30 h = 2027-02-01 24:00 = 2027-02-02 00:00 EST (no DST
             # change in Jan/Feb); the game ends exactly at midnight, so its last day is Feb 1.
@@ -372,10 +373,11 @@ def _series_scenario() -> Scenario:
     return load_scenario(data)
 
 
-def _small_rows(days: list[dt.date]) -> list[Row]:
+def _small_rows(days: list[dt.date]) -> list[OperatorOccurrence]:
     """Rows of mt-daily (Club Montana, 12:00 + 6 h) on ``days``, numbered by date as the solver
     numbers them."""
-    return [Row(tournament_id="mt-daily", occurrence=k, operator_id="mt-club", jurisdiction="MT",
+    return [OperatorOccurrence(tournament_id="mt-daily", occurrence=k, operator_id="mt-club",
+                               jurisdiction="MT",
                 type="small-stakes", charitable=False, title="Daily Deepstack",
                 start=dt.datetime.combine(day, dt.time(12), DENVER),
                 end=dt.datetime.combine(day, dt.time(18), DENVER), first_day=day, last_day=day,

@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.maine import monthly_never_cheaper
 from constraints.registry import check
 from scheduler.load import load_scenario
@@ -105,7 +105,7 @@ def d(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def at(sc: Scenario, tid: str, day: str, n: int = 1, **changes: Any) -> Placed:
+def at(sc: Scenario, tid: str, day: str, n: int = 1, **changes: Any) -> Occurrence:
     """Occurrence ``n`` of ``tid`` with first day ``day``, timed by ``scheduler.timing``.
     ``changes`` replace fields of the tournament without validation (to build illegal twins
     the loader would refuse, e.g. a 48 h 1 min game)."""
@@ -114,7 +114,7 @@ def at(sc: Scenario, tid: str, day: str, n: int = 1, **changes: Any) -> Placed:
         t = t.model_copy(update=changes)
     tm = timing(t, tournament_tz(sc, t), d(day))
     assert tm is not None
-    return Placed(t, n, tm)
+    return Occurrence(t, n, tm)
 
 
 # ME-FEES, 17 M.R.S. § 1836(3-A), per-tournament licence by player cap, typed from the statute:
@@ -124,7 +124,7 @@ PER_TOURNAMENT = ((50, "1-50", 40), (100, "51-100", 75), (150, "101-150", 300),
                   (200, "151-200", 400), (250, "201-250", 500), (300, "251-300", 600))
 
 
-def licence_for(p: Placed) -> License | None:
+def licence_for(p: Occurrence) -> License | None:
     """The licence a legal plan buys for one occurrence: a per-tournament licence of its tier,
     a $75 super cribbage licence (§ 1836(4-A)), none for registered charitable cribbage."""
     t = p.tournament
@@ -139,11 +139,11 @@ def licence_for(p: Placed) -> License | None:
                    p.first_day, p.timing.last_day, fee, (p.ref,))
 
 
-def licences(placed: list[Placed]) -> list[License]:
+def licences(placed: list[Occurrence]) -> list[License]:
     return [lic for p in placed if (lic := licence_for(p)) is not None]
 
 
-def broken(sc: Scenario, placed: list[Placed], bought: list[License] | None = None
+def broken(sc: Scenario, placed: list[Occurrence], bought: list[License] | None = None
            ) -> list[str]:
     """Rule IDs of every violation ``constraints.registry.check`` finds (no solver). Unless
     given, each occurrence gets the licence a legal plan would buy (so ME-FEES is quiet)."""

@@ -33,7 +33,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from scheduler.cli import app
 from scheduler.export.checklist import checklist, readings
@@ -115,20 +115,20 @@ def d(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def at(sc: Scenario, tid: str, day: str, n: int = 1) -> Placed:
+def at(sc: Scenario, tid: str, day: str, n: int = 1) -> Occurrence:
     t = sc.tournament(tid)
     tm = timing(t, tournament_tz(sc, t), d(day))
     assert tm is not None
-    return Placed(t, n, tm)
+    return Occurrence(t, n, tm)
 
 
-def licence(p: Placed, kind: str, tier: str, fee: int) -> License:
+def licence(p: Occurrence, kind: str, tier: str, fee: int) -> License:
     t = p.tournament
     return License(f"{t.operators[0]}/{kind}/{p.ref}", t.operators[0], "ME", kind, tier,
                    p.first_day, p.timing.last_day, fee, (p.ref,))
 
 
-def broken(sc: Scenario, placed: list[Placed], bought: list[License]) -> list[str]:
+def broken(sc: Scenario, placed: list[Occurrence], bought: list[License]) -> list[str]:
     return [v.rule for v in check(Audit(sc, placed, bought))]
 
 

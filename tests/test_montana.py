@@ -32,7 +32,7 @@ from conftest import (
     violations,
 )
 
-from constraints.base import License, Placed
+from constraints.base import License, Occurrence
 from constraints.catalogue import cite
 from constraints.montana import calendar_days, most_paid
 from scheduler.load import load_scenario
@@ -612,7 +612,7 @@ class TestMtDuration:
         t = sc.tournament("a").model_copy(update={"hours": Decimal(12) + Decimal(1) / 60})
         tm = timing(t, sc.operator("room-a").tz, d("2027-08-02"))
         assert tm is not None and len(tm.days) == 6
-        assert violations(sc, [Placed(t, 1, tm)], lic) == [
+        assert violations(sc, [Occurrence(t, 1, tm)], lic) == [
             ("MT-DURATION", "room-a", "2027-08-02..2027-08-07")]
 
 
@@ -730,7 +730,7 @@ class TestMtSmallDaily:
         tm = timing(t, sc.operator("room-a").tz, d("2027-08-04"))  # 20:00 + 5 h = 01:00
         assert tm is not None
         lic = [permit("room-a", "2027-07-01", small_stakes=True)]
-        assert violated(sc, [Placed(t, 1, tm)], lic) == ["MT-SMALL-DAILY"]
+        assert violated(sc, [Occurrence(t, 1, tm)], lic) == ["MT-SMALL-DAILY"]
 
 
 class TestMtPlayHours:
@@ -786,12 +786,12 @@ class TestMtPlayHours:
         late = sc.tournament("a").model_copy(update={"hours": Decimal("14.5")})
         tm = timing(late, tz, d("2027-08-06"))  # 12:00 + 14.5 h = 02:30
         assert tm is not None and tm.end.hour == 2 and tm.end.minute == 30
-        assert violated(sc, [Placed(late, 1, tm)], lic) == ["MT-PLAY-HOURS"]
+        assert violated(sc, [Occurrence(late, 1, tm)], lic) == ["MT-PLAY-HOURS"]
         early = sc.tournament("a").model_copy(update={"start_time": dt.time(7, 0),
                                                        "hours": 4})
         tm = timing(early, tz, d("2027-08-06"))
         assert tm is not None
-        assert violated(sc, [Placed(early, 1, tm)], lic) == ["MT-PLAY-HOURS"]
+        assert violated(sc, [Occurrence(early, 1, tm)], lic) == ["MT-PLAY-HOURS"]
 
     def test_checker_ordinance(self) -> None:
         sc = load(operators=[op(late_hours_ordinance=True)],

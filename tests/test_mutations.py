@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_properties import scenarios
 
-from constraints.base import Audit, License, Placed, Violation
+from constraints.base import Audit, License, Occurrence, Violation
 from constraints.registry import RULES, check
 from scheduler.load import load_scenario
 from scheduler.plan import Plan
@@ -80,14 +80,14 @@ def solved(which: str) -> Plan:
     return plan
 
 
-def audit(sc: Scenario, placed: list[Placed], licenses: list[License] | None = None
+def audit(sc: Scenario, placed: list[Occurrence], licenses: list[License] | None = None
           ) -> list[Violation]:
     if licenses is None:
         return check(Audit(sc, placed), rules=SCHEDULE_RULES)
     return check(Audit(sc, placed, licenses))
 
 
-def moved(sc: Scenario, p: Placed, day: dt.date) -> Placed:
+def moved(sc: Scenario, p: Occurrence, day: dt.date) -> Occurrence:
     """``p`` started on ``day`` instead, timed as the product times it."""
     tm = timing(p.tournament, tournament_tz(sc, p.tournament), day)
     assert tm is not None
@@ -100,7 +100,7 @@ def span(start: dt.datetime, end: dt.datetime) -> Timing:
                                     for k in range((last - start.date()).days + 1)))
 
 
-def swap(placed: list[Placed], old: Placed, new: Placed) -> list[Placed]:
+def swap(placed: list[Occurrence], old: Occurrence, new: Occurrence) -> list[Occurrence]:
     return [new if p.ref == old.ref else p for p in placed]
 
 
@@ -158,7 +158,7 @@ def test_add_a_17th_counted_tournament(data: st.DataObject) -> None:
     day = data.draw(st.sampled_from(free))
     tm = timing(t, tournament_tz(sc, t), day)
     assert tm is not None
-    extra = Placed(t, 3, tm)
+    extra = Occurrence(t, 3, tm)
     vs = audit(sc, [*placed, extra])
     latest = max([*placed, extra], key=lambda p: (p.first_day, p.ref))
     assert [(v.rule, v.operator_id, v.refs, v.dates) for v in vs] == [
@@ -182,7 +182,7 @@ def test_push_a_first_day_before_the_notice_date(data: st.DataObject) -> None:
 
 
 # ------------------------------------------------------------------------------ Maine
-def _touches_other_months(p: Placed) -> bool:
+def _touches_other_months(p: Occurrence) -> bool:
     return len({(d.year, d.month) for d in p.timing.days}) > 1
 
 
@@ -194,7 +194,7 @@ def test_stretch_a_maine_game_past_48_hours(data: st.DataObject) -> None:
     plan = solved("ME")
     sc, placed = plan.scenario, placed_of(plan)
 
-    def stretched(p: Placed, minutes: int) -> Placed:
+    def stretched(p: Occurrence, minutes: int) -> Occurrence:
         s = p.timing.start
         end = (s.astimezone(dt.UTC) + dt.timedelta(hours=48, minutes=minutes)).astimezone(
             s.tzinfo)

@@ -12,7 +12,7 @@ from conftest import load
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.replan import Announced
+from scheduler.replan import PublishedOccurrence
 from scheduler.solver import solve
 
 runner = CliRunner()
@@ -70,7 +70,7 @@ def test_new_blackout_moves_only_the_occurrence_it_touches(tmp_path: Path) -> No
 def test_past_notice_deadline_pins() -> None:
     # previous: Mar 20 and 27. notice_from 2027-03-16: Mar 20's notice was due Mar 15
     # (20 - 5) < Mar 16 -> pinned; Mar 27's is due Mar 22 -> free, and it stays (no move).
-    previous = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+    previous = [PublishedOccurrence("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
                 for k, d in enumerate([20, 27], start=1)]
     sc = load(horizon=MARCH, notice_from="2027-03-16", operators=[ROOM],
               tournaments=[_large(count=2)])
@@ -84,7 +84,7 @@ def test_past_notice_deadline_pins() -> None:
 def test_locked_tournament_keeps_its_days() -> None:
     # previous: Mar 27 only; prefer_weekdays [sat] is met anywhere, so a fresh plan would take
     # the earliest Saturday (Mar 6); locked keeps Mar 27 as a pinned date.
-    previous = [Announced("sat", dt.date(2027, 3, 27), "sat-1@room.tourney")]
+    previous = [PublishedOccurrence("sat", dt.date(2027, 3, 27), "sat-1@room.tourney")]
     sc = load(horizon=MARCH, notice_from="2027-02-01", operators=[ROOM],
               tournaments=[_large(count=1, locked=True)])
     plan = solve(sc, time_limit=10, previous=previous)
@@ -96,7 +96,7 @@ def test_dropped_occurrence_is_cancelled_and_new_one_gets_a_fresh_uid() -> None:
     # previous: 3 occurrences (Mar 6, 13, 20); now count 2 and Mar 13 blacked out: Mar 6
     # (sat-1) and Mar 20 (sat-3) are kept on their days, Mar 13 (sat-2) has no place left ->
     # cancelled with SEQUENCE 0 + 1 = 1.
-    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+    prev = [PublishedOccurrence("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
             for k, d in enumerate([6, 13, 20], start=1)]
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-13"]}], tournaments=[_large(count=2)])
@@ -128,7 +128,7 @@ def test_moved_and_cancelled_in_the_calendar(tmp_path: Path) -> None:
 
     from scheduler.export.ical import calendar_files
 
-    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+    prev = [PublishedOccurrence("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
             for k, d in enumerate([6, 13, 20], start=1)]
     # count 2, Mar 6 blacked out: Mar 13 and 20 kept (SEQUENCE 0), Mar 6 cancelled (1)
     sc = load(horizon=MARCH, notice_from="2027-02-01",
@@ -318,7 +318,7 @@ def test_notice_deadline_follows_its_occurrence() -> None:
 
     from scheduler.export.ical import calendar_files
 
-    prev = [Announced("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
+    prev = [PublishedOccurrence("sat", dt.date(2027, 3, d), f"sat-{k}@room.tourney")
             for k, d in enumerate([6, 13], start=1)]
     # count 1 and Mar 6 blacked out: sat-2 (Mar 13) is kept, sat-1 (Mar 6) is cancelled
     sc = load(horizon=MARCH, notice_from="2027-02-01",
@@ -340,8 +340,8 @@ def test_a_moved_occurrence_stays_near_its_old_day() -> None:
     # now. May 2 is as near to an announced day (May 3) as Jan 7 is to Jan 8, but the
     # occurrence that moves is the Jan 8 one: it lands on Jan 7 or Jan 9 (1 day), not on
     # May 2 (114 days from Jan 8)
-    prev = [Announced("ev", dt.date(2027, 1, 8), "ev-1@room.tourney"),
-            Announced("ev", dt.date(2027, 5, 3), "ev-2@room.tourney")]
+    prev = [PublishedOccurrence("ev", dt.date(2027, 1, 8), "ev-1@room.tourney"),
+            PublishedOccurrence("ev", dt.date(2027, 5, 3), "ev-2@room.tourney")]
     sc = load(horizon={"start": "2027-01-01", "end": "2027-06-30"}, notice_from="2026-12-01",
               operators=[{**ROOM, "blackout": ["2027-01-08"]}],
               tournaments=[{"id": "ev", "title": "Ev", "type": "large-stakes",
@@ -440,8 +440,8 @@ def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
     # Jun 12 (7 days) and Aug 7 -> Aug 14 (7 days); May 22 is new. (Pairing in date order
     # would move Jun 5 -> May 22 and Aug 7 -> Jun 12: 14 + 56 = 70 days instead of 14.)
     sc = load(operators=[ROOM], tournaments=[_large(count=5)])
-    prev = [Announced("sat", dt.date(2027, 6, 5), "sat-6@room.tourney"),
-            Announced("sat", dt.date(2027, 8, 7), "sat-8@room.tourney")]
+    prev = [PublishedOccurrence("sat", dt.date(2027, 6, 5), "sat-6@room.tourney"),
+            PublishedOccurrence("sat", dt.date(2027, 8, 7), "sat-8@room.tourney")]
     ids, cancelled = assign(sc, prev, {"sat": [dt.date(2027, 5, 22), dt.date(2027, 6, 12),
                                                 dt.date(2027, 8, 14)]})
     assert {d.isoformat(): (_short(i.uid), i.sequence) for (_, d), i in ids.items()} == {

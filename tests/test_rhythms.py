@@ -30,7 +30,7 @@ from conftest import (
 )
 from typer.testing import CliRunner
 
-from constraints.base import Audit, License, Placed
+from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from constraints.requests import month_of, periods, week_of
 from scheduler.cli import app
@@ -49,7 +49,7 @@ def permits(oid: str = "room-a") -> list[License]:
                     d(f"{y + 1}-06-30"), 120, ()) for y in (2026, 2027)]
 
 
-def rules_of(sc: Scenario, occurrences: list[Placed]) -> list[tuple[str, str, str]]:
+def rules_of(sc: Scenario, occurrences: list[Occurrence]) -> list[tuple[str, str, str]]:
     """(rule, operator, dates) of every violation, with the permits bought."""
     return violations(sc, occurrences, permits())
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from constraints.catalogue import RULES
 from constraints.maine import LICENCE_KINDS
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.text import cell
 from scheduler.timing import (
     application_due,
@@ -55,7 +55,7 @@ def plan_deadlines(plan: Plan) -> list[dict[str, object]]:
     but for ME-APPLICATION-WINDOW), sorted by date, rule, operator, occurrence, licence,
     what. Dates are calendar days (inclusive)."""
     out: list[dict[str, object]] = []
-    by_ref: dict[str, list[Row]] = {}
+    by_ref: dict[str, list[OperatorOccurrence]] = {}
     for r in plan.rows:
         ref = f"{r.tournament_id}#{r.occurrence}"
         by_ref.setdefault(ref, []).append(r)

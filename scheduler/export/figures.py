@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from constraints.maine import LICENCE_KINDS, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
 from scheduler.timing import application_due, month_end
 
@@ -68,7 +68,7 @@ def plain(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", r"\$")
 
 
-def category(row: Row) -> str:
+def category(row: OperatorOccurrence) -> str:
     """The calendar category (a key of :data:`CATEGORIES`) of a placed occurrence."""
     if row.type == "large-stakes" and row.charitable:
         return "charitable"
@@ -97,7 +97,7 @@ def _days(first: dt.date, last: dt.date) -> list[dt.date]:
     return [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
 
 
-def _lanes(rows: list[Row]) -> tuple[dict[str, int], int]:
+def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
     """Greedy lanes so that occurrences sharing a calendar day are drawn one above another."""
     lane_end: list[dt.date] = []
     lane_of: dict[str, int] = {}
@@ -166,7 +166,8 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
       stacked in lanes);
     - blackout days (BLACKOUT) hatched ``//`` in red, days of the operator's other games of
       chance (ME-OTHER-GAMES) hatched ``\\\\`` in grey;
-    - notice deadlines (MT-NOTICE, ``Row.notice_due``) as red downward triangles and Maine
+    - notice deadlines (MT-NOTICE, ``OperatorOccurrence.notice_due``) as red downward
+      triangles and Maine
       application deadlines (ME-APPLICATION-WINDOW) as cyan diamonds at the top of their day;
       deadlines before the horizon are listed under the picture;
     - days that do not exist (Feb 30) or lie outside the horizon are greyed out.

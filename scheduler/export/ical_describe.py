@@ -37,7 +37,7 @@ from scheduler.export.ical_text import (
     operators_value,
     plan_lineage,
 )
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
 from scheduler.scenario import Operator, Scenario
 from scheduler.timing import application_opens, application_window, report_due, report_periods
@@ -73,7 +73,8 @@ def _place(op: Operator) -> str:
     return op.address if op.address.startswith(op.name) else f"{op.name}, {op.address}"
 
 
-def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> list[str]:
+def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
+                 licences: list[str]) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
     lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
     for r, licence in zip(rows, licences, strict=True):
@@ -86,7 +87,7 @@ def _venue_lines(scenario: Scenario, rows: list[Row], licences: list[str]) -> li
     return lines
 
 
-def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[Row], dates: str,
+def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
               venues: list[str], which: str) -> None:
     """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
     first = rows[0]
@@ -153,7 +154,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         yield item
 
 
-def _covered_rows(plan: Plan, lic: License) -> list[Row]:
+def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:
     # in plan order (rows are sorted by first day, tournament, occurrence, operator)
     every = sorted((r for ref in set(lic.covers) for r in plan.rows_of_occurrence(ref)),
                    key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))

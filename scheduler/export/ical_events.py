@@ -38,13 +38,13 @@ from scheduler.export.ical_text import (
     operators_value,
     plan_lineage,
 )
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
 from scheduler.scenario import Scenario
 
 
-def _group(plan: Plan) -> dict[tuple[str, int], list[Row]]:
-    groups: dict[tuple[str, int], list[Row]] = {}
+def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
+    groups: dict[tuple[str, int], list[OperatorOccurrence]] = {}
     for row in plan.rows:
         groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
     for (tid, _), rows in groups.items():
@@ -88,7 +88,7 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         yield cancellation_item(plan.scenario, c, stamp)
 
 
-def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Row],
+def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
                      stamp: dt.datetime) -> _Item:
     first = rows[0]
     ev = _new_event(first.uid, stamp, first.title, first.sequence)

@@ -27,30 +27,30 @@ from scheduler.export.ical_text import (
     _operator,
     _play,
 )
-from scheduler.plan import Row
+from scheduler.plan import OperatorOccurrence
 from scheduler.scenario import Scenario
 from scheduler.uid import series_uid
 
 
-def _shape(rows: list[Row]) -> tuple[tuple[str, ...], int]:
+def _shape(rows: list[OperatorOccurrence]) -> tuple[tuple[str, ...], int]:
     """What must be the same for every occurrence of a series: venues and length in days."""
     return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
 
 
-def _weekly_series(groups: dict[tuple[str, int], list[Row]], scenario: Scenario,
-                   lineage: str) -> list[tuple[str, list[list[Row]]]]:
+def _weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scenario: Scenario,
+                   lineage: str) -> list[tuple[str, list[list[OperatorOccurrence]]]]:
     """The weekly series of Montana small-stakes tournaments: ``(uid, occurrences)`` with the
     occurrences (each its rows, one per operator) in date order.
 
     One series per tournament and weekday with at least two occurrences, all with the same
     venues and length; anything else stays one VEVENT per occurrence.
     """
-    by_t: dict[str, dict[int, list[list[Row]]]] = {}
+    by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
     for (tid, _), rows in sorted(groups.items()):
         r = rows[0]
         if r.jurisdiction == "MT" and r.type == "small-stakes":
             by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
-    out: list[tuple[str, list[list[Row]]]] = []
+    out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
     for tid, by_wd in sorted(by_t.items()):
         for wd, members in sorted(by_wd.items()):
             members.sort(key=lambda rs: (rs[0].first_day, rs[0].occurrence))
@@ -75,7 +75,7 @@ def _numbers(occs: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _licence_runs(rows: list[Row]) -> str:
+def _licence_runs(rows: list[OperatorOccurrence]) -> str:
     """One operator's licence over a series (``rows`` in date order): the licence, or each
     licence with the days it covers when it changes (e.g. a new permit year)."""
     runs: list[tuple[str, dt.date, dt.date]] = []
@@ -91,7 +91,7 @@ def _licence_runs(rows: list[Row]) -> str:
                      for lid, a, b in runs)
 
 
-def _series_item(scenario: Scenario, uid: str, members: list[list[Row]],
+def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurrence]],
                  stamp: dt.datetime) -> _Item:
     rows = members[0]
     first = rows[0]

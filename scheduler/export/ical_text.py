@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from icalendar import Component, Event, vText
 
-from scheduler.plan import Plan, Row
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.uid import inherited_lineage, lineage_key
 
@@ -159,7 +159,7 @@ def _operator(scenario: Scenario, oid: str) -> Operator | None:
         return None
 
 
-def _play(ev: Event, row: Row) -> None:
+def _play(ev: Event, row: OperatorOccurrence) -> None:
     """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
     of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
     calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""

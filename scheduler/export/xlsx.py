@@ -52,7 +52,7 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
     first_day)``.
 
     - MT-NOTICE (MCA 23-5-317(1)(d),(f)): each operator of a placed large-stakes occurrence
-      notifies the department by ``Row.notice_due`` (5 days before the first day);
+      notifies the department by ``OperatorOccurrence.notice_due`` (5 days before the first day);
     - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): per Maine licence, the application
       window's opening and due days before the first day it covers
       (:func:`scheduler.timing.application_window`, opening at ``notice_from`` at the

@@ -47,11 +47,11 @@ from scheduler.replan.cancel import (
     vanished,
 )
 from scheduler.replan.previous import (
-    Announced,
     Cancelled,
     PreviousError,
     PreviousEvent,
     PreviousSeries,
+    PublishedOccurrence,
     previous_dtstamp,
     previous_events,
     previous_operators,
@@ -60,7 +60,7 @@ from scheduler.replan.previous import (
 from scheduler.replan.read import Previous, holds_plan, own_previous, read_previous
 
 __all__ = [
-    "DEADLINE_KIND", "Announced", "Cancellation", "Cancelled", "Identity", "Previous",
+    "DEADLINE_KIND", "PublishedOccurrence", "Cancellation", "Cancelled", "Identity", "Previous",
     "PreviousError", "PreviousEvent", "PreviousSeries", "assign", "deadline_passed",
     "dropped", "dropped_series", "holds_plan", "licence_deadline_uids", "own_previous",
     "pinned", "previous_dtstamp", "previous_events", "previous_operators", "previous_series",

@@ -7,11 +7,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 from scheduler.replan.previous import (
-    Announced,
     Cancelled,
     PreviousError,
     PreviousEvent,
     PreviousSeries,
+    PublishedOccurrence,
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import application_ok, notice_ok
@@ -93,7 +93,7 @@ def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bo
     return first_day < scenario.notice_from
 
 
-def pinned(scenario: Scenario, previous: list[Announced]) -> dict[str, list[dt.date]]:
+def pinned(scenario: Scenario, previous: list[PublishedOccurrence]) -> dict[str, list[dt.date]]:
     """Per tournament, the previous first days that stay where they are."""
     out: dict[str, list[dt.date]] = {}
     known = {t.id: t for t in scenario.tournaments}
@@ -106,7 +106,7 @@ def pinned(scenario: Scenario, previous: list[Announced]) -> dict[str, list[dt.d
     return {k: sorted(set(v)) for k, v in out.items()}
 
 
-def with_pins(scenario: Scenario, previous: list[Announced]) -> Scenario:
+def with_pins(scenario: Scenario, previous: list[PublishedOccurrence]) -> Scenario:
     """The scenario with every pinned previous occurrence added to its ``fixed_dates``, and
     those past their filing deadline to its ``filed_dates`` (the notice or application was
     filed for them)."""
@@ -151,7 +151,7 @@ def _same_span(a: str, b: str) -> bool:
         return True
 
 
-def assign(scenario: Scenario, previous: list[Announced],
+def assign(scenario: Scenario, previous: list[PublishedOccurrence],
            new_days: dict[str, list[dt.date]],
            spans: dict[tuple[str, dt.date], str] | None = None,
            lineage: str | None = None,
@@ -165,7 +165,7 @@ def assign(scenario: Scenario, previous: list[Announced],
     so that a re-plan of this year never gives a UID that next year's plan, made from the
     same previous plan, gave); announced ones left over are cancelled (SEQUENCE + 1).
 
-    A night of a weekly series (``Announced.night``) has no UID of its own: its series is
+    A night of a weekly series (``PublishedOccurrence.night``) has no UID of its own: its series is
     updated or cancelled by the calendar writer; a night on the same day gets a fresh
     occurrence UID, which shows only if it stops being part of a series."""
     inherited = inherited_lineage(a.uid for a in previous)
@@ -177,7 +177,7 @@ def assign(scenario: Scenario, previous: list[Announced],
     since = scenario.horizon.start if inherited is not None and lineage == inherited else None
     ids: dict[tuple[str, dt.date], Identity] = {}
     cancelled: list[Cancelled] = []
-    by_t: dict[str, list[Announced]] = {}
+    by_t: dict[str, list[PublishedOccurrence]] = {}
     taken = {a.uid for a in previous}  # cancelled ones too: a UID is never reused
     for a in previous:
         # occurrences outside the new horizon (held already, or beyond it) are left alone

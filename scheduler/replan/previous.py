@@ -1,6 +1,7 @@
 """The previous plan's calendars read back: what they announced and published.
 
-The occurrences (:class:`Announced`), weekly series (:class:`PreviousSeries`) and every event
+The occurrences (:class:`PublishedOccurrence`), weekly series (:class:`PreviousSeries`) and
+every event
 (:class:`PreviousEvent`) of a previous plan's ``calendar.ics`` and ``calendars/*.ics``, for
 ``tourney solve --previous`` (:mod:`scheduler.replan`). Every reader raises
 :class:`PreviousError` naming the file when a calendar cannot be read: an unreadable calendar
@@ -52,7 +53,7 @@ def _read_calendars(path: Path) -> list[Calendar]:
 
 
 @dataclass(frozen=True)
-class Announced:
+class PublishedOccurrence:
     """An occurrence of the previous plan: its tournament, first day, UID and SEQUENCE."""
 
     tournament_id: str
@@ -282,7 +283,8 @@ def _named(cal: object) -> dict[str, str]:
     return out
 
 
-def previous_operators(path: str | Path, previous: list[Announced]) -> dict[str, str | None]:
+def previous_operators(path: str | Path, previous: list[PublishedOccurrence]
+                       ) -> dict[str, str | None]:
     """The operators a previous plan is of: operator id -> name (None when the plan does not
     say it). Ids from its occurrences (``previous``) and calendars; names from the calendars'
     X-TOURNEY-OPERATOR-NAME properties (``calendar.ics`` and the per-operator calendars
@@ -345,7 +347,7 @@ def _expand(cal: Any, budget: list[int] | None = None,
     return events
 
 
-def _from_ics(path: Path, notes: list[str] | None = None) -> list[Announced]:
+def _from_ics(path: Path, notes: list[str] | None = None) -> list[PublishedOccurrence]:
     try:
         cals = _read_calendars(path)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")
@@ -361,7 +363,7 @@ def _from_ics(path: Path, notes: list[str] | None = None) -> list[Announced]:
         raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:  # recurring_ical_events raises on a broken RRULE, ...
         raise _unreadable(path, exc) from None
-    out: dict[tuple[str, str], Announced] = {}
+    out: dict[tuple[str, str], PublishedOccurrence] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))
         if ev.get("X-TOURNEY-DEADLINE") or is_deadline(uid):
@@ -380,9 +382,9 @@ def _from_ics(path: Path, notes: list[str] | None = None) -> list[Announced]:
         if uid in masters and not cancelled:
             # a night of a weekly series: the series UID and the night's RECURRENCE-ID, as
             # schedule.csv gives it (uid, recurrence_id)
-            out.setdefault((uid, day.isoformat()), Announced(
+            out.setdefault((uid, day.isoformat()), PublishedOccurrence(
                 tid, day, uid, seq, operators=ops, title=title, night=True))
         else:
-            out.setdefault((uid, ""), Announced(tid, day, uid, seq, cancelled, ops, title,
+            out.setdefault((uid, ""), PublishedOccurrence(tid, day, uid, seq, cancelled, ops, title,
                                                 _play(ev)))
     return sorted(out.values(), key=lambda a: (a.tournament_id, a.first_day, a.uid))

@@ -12,10 +12,10 @@ import pandas as pd
 
 from scheduler.limits import regular_file_problem
 from scheduler.replan.previous import (
-    Announced,
     PreviousError,
     PreviousEvent,
     PreviousSeries,
+    PublishedOccurrence,
     _from_ics,
     previous_dtstamp,
     previous_events,
@@ -33,9 +33,10 @@ def holds_plan(folder: str | Path) -> bool:
     return p.is_dir() and ((p / "calendar.ics").is_file() or (p / "schedule.csv").is_file())
 
 
-class Previous(list[Announced]):
+class Previous(list[PublishedOccurrence]):
     """A previous plan as :func:`read_previous` reads it: its occurrences (this list of
-    :class:`Announced`), and what its calendars published, which a re-plan's calendars must
+    :class:`PublishedOccurrence`), and what its calendars published, which a re-plan's
+    calendars must
     update or cancel: ``series`` (weekly series, :func:`previous_series`), ``events`` (every
     event, :func:`previous_events`) and ``dtstamp`` (the latest DTSTAMP,
     :func:`previous_dtstamp`; the re-plan's calendars are stamped later); ``foreign``: the
@@ -46,10 +47,10 @@ class Previous(list[Announced]):
 
     ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so
     the calendars a Python caller writes are those ``tourney solve --previous`` writes. A
-    plain list of :class:`Announced` re-plans the same but publishes no cancellation of
+    plain list of :class:`PublishedOccurrence` re-plans the same but publishes no cancellation of
     events it does not know."""
 
-    def __init__(self, announced: Iterable[Announced] = (), *,
+    def __init__(self, announced: Iterable[PublishedOccurrence] = (), *,
                  series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),
                  dtstamp: dt.datetime | None = None, foreign: Iterable[str] = (),
                  notes: Iterable[str] = ()) -> None:
@@ -83,7 +84,7 @@ def read_previous(scenario: Scenario, path: str | Path) -> Previous:
 
 
 def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
-               ) -> list[Announced]:
+               ) -> list[PublishedOccurrence]:
     if p.is_dir():
         ics = p / "calendar.ics"
         earlier = [a for a in _from_ics(ics, notes) if a.cancelled] if ics.is_file() else []
@@ -107,7 +108,7 @@ def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
     if missing:
         raise PreviousError(f"{p}: missing column(s) {', '.join(sorted(missing))}"
                             if p.suffix.lower() == ".csv" else what)
-    out: dict[tuple[str, str], Announced] = {}
+    out: dict[tuple[str, str], PublishedOccurrence] = {}
     hosts: dict[tuple[str, str], list[str]] = {}
     for i, r in df.iterrows():
         rid = str(r.get("recurrence_id", "") or "")
@@ -115,7 +116,7 @@ def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
         try:
             seq = int(r["sequence"]) if r.get("sequence", "") else 0
             day = dt.date.fromisoformat(rid or r["first_day"])
-            out.setdefault(key, Announced(
+            out.setdefault(key, PublishedOccurrence(
                 r["tournament_id"], day, r["uid"], seq,
                 title=uncell(r.get("title", "")),
                 span=f"{r['start']}|{r['end']}" if r.get("start") and r.get("end") else "",
@@ -128,8 +129,8 @@ def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
     return sorted(found, key=lambda a: (a.tournament_id, a.first_day, a.uid))
 
 
-def own_previous(scenario: Scenario, path: str | Path, previous: list[Announced]
-                 ) -> tuple[list[Announced], list[str]]:
+def own_previous(scenario: Scenario, path: str | Path, previous: list[PublishedOccurrence]
+                 ) -> tuple[list[PublishedOccurrence], list[str]]:
     """The previous plan's occurrences a re-plan of ``scenario`` manages, and the ids of the
     previous plan's operators that are not in the scenario (their events are left alone:
     neither kept nor cancelled). Raises :class:`PreviousError` when the previous plan has no
