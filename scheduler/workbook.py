@@ -108,7 +108,15 @@ OPERATORS = (
     _c("blackout", "days", "Days no occurrence may be conducted (BLACKOUT): a comma list of "
        "dates and FIRST..LAST ranges, e.g. 2027-07-04, 2027-12-24..2027-12-26.", width=30),
     _c("max_concurrent", "int", "Whole number >= 1, default 1: the most of this operator's "
-       "tournaments on one calendar day (MAX-CONCURRENT)."),
+       "tournaments in play at one moment (MAX-CONCURRENT; per calendar day with "
+       "concurrency day)."),
+    _c("concurrency", "choice", "How MAX-CONCURRENT counts: time (sessions overlapping in "
+       "time, the default) or day (tournaments touching one calendar day).",
+       ("time", "day")),
+    _c("tables", "int", "Tournament tables available on each calendar day (TABLES); empty: "
+       "not limited."),
+    _c("dealers", "int", "MT. Licensed dealers available on each calendar day (MT-DEALER, "
+       "MCA 23-5-317(6)); empty: not limited."),
     _c("live_tables", "int", "MT. Permitted live card tables (tables); >= 1 to hold any "
        "tournament: MT-PERMIT-PREREQ (MCA 23-5-317(1)(a), (2)(a))."),
     _c("permit_year_start", "monthday", "MT. First day of the permit year as MM-DD, default "
@@ -178,6 +186,19 @@ TOURNAMENTS = (
        "comma list.", WEEKDAY_CHOICES),
     _c("fixed_dates", "days", "First days pinned (FIXED-DATES), comma list of dates; each is "
        "a required occurrence."),
+    _c("per_month.min", "int", "At least this many first days in each calendar month of the "
+       "window (PER-MONTH-MIN); empty: none."),
+    _c("per_month.max", "int", "At most this many first days in any calendar month "
+       "(PER-MONTH); empty: no cap."),
+    _c("per_week.min", "int", "At least this many first days in each ISO week, Mon-Sun, of the "
+       "window (PER-WEEK-MIN); empty: none."),
+    _c("per_week.max", "int", "At most this many first days in any ISO week (PER-WEEK); "
+       "empty: no cap."),
+    _c("spread", "choice", "even: the monthly counts in the window differ by at most 1 "
+       "(SPREAD); empty: no rule.", ("even",)),
+    _c("dealers_needed", "int", "Licensed dealers needed on each day of play (MT-DEALER); "
+       "default 0."),
+    _c("tables_needed", "int", "Tables needed on each day of play (TABLES); default 0."),
     _c("min_gap_days", "int", "Days at least between consecutive first days (MIN-GAP); "
        "default 0."),
     _c("priority", "int", "1-1000, default 1: the weight of each placed occurrence when a "

@@ -154,7 +154,7 @@ def test_problems_name_sheet_cell_and_column(book: tuple[openpyxl.Workbook, Path
                              "'mon', 'tue', 'wed', 'thu', 'fri', 'sat' or 'sun' (SCENARIO)")
                for line in lines), lines
     assert any("Tournaments!B2 (title): required field is missing" in x for x in lines), lines
-    assert any("Tournaments!AL4 (windw.start): unknown field; did you mean 'window'?" in x
+    assert any("Tournaments!AS4 (windw.start): unknown field; did you mean 'window'?" in x
                for x in lines), lines
     assert not any("tournaments[" in x for x in lines)  # never a 0-based index
 
@@ -162,11 +162,12 @@ def test_problems_name_sheet_cell_and_column(book: tuple[openpyxl.Workbook, Path
 def test_a_rule_problem_names_the_cell(book: tuple[openpyxl.Workbook, Path]) -> None:
     wb, path = book
     tours = wb["Tournaments"]
-    # deepstack (row 2): entry_fee column S; 500 x (1 + 3 re-entries) = $2,000 > $1,875
-    tours["S2"] = 500
+    # deepstack (row 2): the entry_fee column; 500 x (1 + 3 re-entries) = $2,000 > $1,875
+    col = next(c.column_letter for c in tours[1] if c.value == "entry_fee")
+    tours[f"{col}2"] = 500
     lines = _problems(_save(wb, path))
     assert len(lines) == 1
-    assert "Tournaments!S2 (entry_fee) = 500:" in lines[0] and "MT-ENTRY-CAP" in lines[0]
+    assert f"Tournaments!{col}2 (entry_fee) = 500:" in lines[0] and "MT-ENTRY-CAP" in lines[0]
 
 
 def test_a_settings_date_that_does_not_exist(book: tuple[openpyxl.Workbook, Path]) -> None:
