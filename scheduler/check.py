@@ -34,7 +34,7 @@ from scheduler.limits import (
 from scheduler.load import validate_scenario
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, local, timing, tournament_tz
+from scheduler.timing import Timing, local, read_timing, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
 COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
@@ -155,7 +155,8 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
                 if end > start else
                 f"{path}:{line}: {tid}#{occ}: end {end.isoformat()} is not after start "
                 f"{start.isoformat()}")
-        tm = Timing(start, end, _span(first, last))
+        tm = (read_timing(scenario, t, start, end) if t.sessions  # flights: their sessions
+              else Timing(start, end, _span(first, last)))
         same = seen.setdefault((tid, occ), [])
         if any(x.start == tm.start and x.end == tm.end for x in same):
             continue  # one row per operator of a shared occurrence
