@@ -28,6 +28,7 @@ from conftest import (
 
 from constraints.base import Occurrence
 from scheduler.check import audit, read_schedule
+from scheduler.load import load_scenario
 from scheduler.timing import sessions, timing, tournament_tz
 from scheduler.uid import parse, session_uid
 
@@ -202,3 +203,24 @@ class TestCalendar:
             assert occ.timing.days == (d("2027-06-11"), d("2027-06-12"), d("2027-06-14"))
             assert len(occ.timing.sessions) == 3
             assert audit(sc, read) == []
+
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "examples" / "summer-series.yaml"
+
+
+def test_the_bundled_summer_series(tmp_path: Path) -> None:
+    # Billings: Day 1A Thu Jun 3, Day 1B Fri Jun 4, Day 2 Sun Jun 6 (notice due May 29 =
+    # Jun 3 - 5); the deepstack on Sat Jun 5, the day off (16 + 8 = 24 > 20 dealers on the
+    # days of play); 3 sessions x 2 Main Events + 3 deepstacks = 9 games, + 5 notices = 14
+    sc = load_scenario(EXAMPLE)
+    plan = run(sc)
+    assert plan.required_met and len(plan.unscheduled_list) == 0
+    main = next(r for r in plan.rows if r.tournament_id == "billings-main")
+    assert (main.first_day, main.last_day, main.notice_due) == (
+        d("2027-06-03"), d("2027-06-06"), d("2027-05-29"))
+    assert d("2027-06-05") in firsts(plan, "billings-side")
+    out = plan.write(tmp_path / "plan")
+    text = (out / "calendar.ics").read_text()
+    assert text.count("BEGIN:VEVENT") == 14 and text.count("X-TOURNEY-SESSION:") == 6
+    read = read_schedule(sc, out / "calendar.ics")
+    assert len(read.placed) == 5 and audit(sc, read) == []
