@@ -436,7 +436,20 @@ class Scenario(_Model):
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
         :func:`scheduler.workbook.write_workbook`) that :func:`scheduler.load.load_scenario`
-        reads back to an equal Scenario; the same scenario gives byte-identical bytes."""
+        reads back to an equal Scenario; the same scenario gives byte-identical bytes.
+
+        Raises
+        ------
+        ScenarioError
+            A tournament has ``sessions`` (flights), which the workbook has no column for:
+            written without them it would read back as another scenario (rule ``SCENARIO``).
+        """
+        flights = [InputProblem(f"tournaments[{i}].sessions", MISSING, "SCENARIO",
+                                f"{t.id} has sessions (flights), which a workbook cannot hold "
+                                "yet; keep this scenario in YAML")
+                   for i, t in enumerate(self.tournaments) if t.sessions]
+        if flights:
+            raise ScenarioError(flights)
         return write_workbook(self._plain_data())
 
     @classmethod

@@ -12,6 +12,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import (
     d,
     firsts,
@@ -29,6 +30,7 @@ from conftest import (
 from constraints.base import Occurrence
 from scheduler.check import audit, read_schedule
 from scheduler.load import load_scenario
+from scheduler.problems import ScenarioError
 from scheduler.timing import sessions, timing, tournament_tz
 from scheduler.uid import parse, session_uid
 
@@ -224,3 +226,12 @@ def test_the_bundled_summer_series(tmp_path: Path) -> None:
     assert text.count("BEGIN:VEVENT") == 14 and text.count("X-TOURNEY-SESSION:") == 6
     read = read_schedule(sc, out / "calendar.ics")
     assert len(read.placed) == 5 and audit(sc, read) == []
+
+
+def test_a_workbook_cannot_hold_sessions_yet() -> None:
+    # written without them it would read back as another scenario: refused, named
+    sc = load_scenario(EXAMPLE)
+    with pytest.raises(ScenarioError) as exc:
+        sc.to_xlsx()
+    assert [p.path for p in exc.value.problems] == ["tournaments[0].sessions",
+                                                    "tournaments[2].sessions"]
