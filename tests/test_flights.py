@@ -235,3 +235,13 @@ def test_a_workbook_cannot_hold_sessions_yet() -> None:
         sc.to_xlsx()
     assert [p.path for p in exc.value.problems] == ["tournaments[0].sessions",
                                                     "tournaments[2].sessions"]
+
+
+def test_concurrency_in_time_sees_each_session() -> None:
+    # max_concurrent 1: Sun Jun 13 (the empty day) 12:00-22:00 is free; Sat Jun 12 (Day 1B,
+    # 11:00-21:00) is not; the side event's window holds only those two days
+    plan = run(june(main_event(fixed_dates=["2027-06-11"]),
+                    mt_large("side", count=2, window={"start": "2027-06-12",
+                                                      "end": "2027-06-13"}),
+                    max_concurrent=1))
+    assert firsts(plan, "side") == [d("2027-06-13")]
