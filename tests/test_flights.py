@@ -245,3 +245,20 @@ def test_concurrency_in_time_sees_each_session() -> None:
                                                       "end": "2027-06-13"}),
                     max_concurrent=1))
     assert firsts(plan, "side") == [d("2027-06-13")]
+
+
+def test_check_reads_a_moved_day_2_from_the_calendar(tmp_path: Path) -> None:
+    # Day 2 (session 3) moved by hand from Mon Jun 14 to Tue Jun 15: Jun 11..15 = 5 calendar
+    # days, legal; to Wed Jun 16: Jun 11..16 = 6, MT-DURATION (MCA 23-5-317(1)(c))
+    sc = june(main_event(fixed_dates=["2027-06-11"]))
+    ics = run(sc).to_ics(tmp_path / "c.ics")
+    text = ics.read_text()
+    day2 = "DTSTART;VALUE=DATE:20270614\nDTEND;VALUE=DATE:20270615"
+    assert day2 in text
+    for moved, rules in (("15", []), ("16", ["MT-DURATION"])):
+        ics.write_text(text.replace(day2, f"DTSTART;VALUE=DATE:202706{moved}\n"
+                                          f"DTEND;VALUE=DATE:202706{int(moved) + 1}"))
+        read = read_schedule(sc, ics)
+        (occ,) = read.placed
+        assert occ.timing.last_day == d(f"2027-06-{moved}")
+        assert [v.rule for v in audit(sc, read)] == rules
