@@ -262,3 +262,17 @@ def test_check_reads_a_moved_day_2_from_the_calendar(tmp_path: Path) -> None:
         (occ,) = read.placed
         assert occ.timing.last_day == d(f"2027-06-{moved}")
         assert [v.rule for v in audit(sc, read)] == rules
+
+
+def test_a_session_in_the_spring_gap_is_named() -> None:
+    # Sun 2027-03-14 02:00-03:00 does not exist in America/Denver; a Day 2 at 02:30 on day 3
+    # of an event fixed on Fri Mar 12 cannot start (late_hours_ordinance lets play at 02:30)
+    gap = [{"day": 1, "start": "12:00", "hours": 10, "name": "Day 1"},
+           {"day": 3, "start": "02:30", "hours": 4, "name": "Day 2"}]
+    data = scenario(operators=[mt_room(late_hours_ordinance=True)], tournaments=[
+        main_event(sessions=gap, fixed_dates=["2027-03-12"])])
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(data)
+    (p,) = exc.value.problems
+    assert (p.rule, p.path) == ("CLOCK-CHANGE", "tournaments[0].fixed_dates[0]")
+    assert "Day 2's start 02:30 does not exist on 2027-03-14 in America/Denver" in p.message
