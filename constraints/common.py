@@ -123,6 +123,15 @@ def validate_clock_change(sc: Scenario) -> Iterator[TermProblem]:
             continue  # an unknown operator: SCENARIO names it
         tz = ops[t.operators[0]].tz
         for j, d in enumerate(t.fixed_dates):
+            if t.sessions:  # each session's start on its own day (flights)
+                for x in t.sessions:
+                    day = d + dt.timedelta(days=x.day - 1)
+                    if local(day, x.start, tz) is None:
+                        yield TermProblem(("tournaments", i, "fixed_dates", j), "CLOCK-CHANGE",
+                                          f"{x.label}'s start {x.start:%H:%M} does not exist "
+                                          f"on {day} in {tz.key} (the clocks spring forward); "
+                                          "choose another start time or day")
+                continue
             if local(d, t.start_time, tz) is None:
                 yield TermProblem(("tournaments", i, "fixed_dates", j), "CLOCK-CHANGE",
                                   f"{t.start_time:%H:%M} does not exist on {d} in "

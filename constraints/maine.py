@@ -303,8 +303,20 @@ def _validate_high_hand(sc: Scenario) -> Iterator[TermProblem]:
 def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
     """ME-DURATION: a tournament game is one session completed within 48 hours of its start
     (``days: 1``); super cribbage's 72 hours are ME-SUPER-CRIBBAGE's
-    (:func:`_validate_super_cribbage`)."""
+    (:func:`_validate_super_cribbage`). A game given as ``sessions`` is completed within 48
+    (super cribbage 72) hours of its first session's start."""
     for loc, t in _games(sc):
+        if t.sessions:
+            # sessions (flights): the game runs from the first session's start to the last
+            # one's end, the hours between sessions counted (wall clock; the check and the
+            # model read the real elapsed time)
+            span = Decimal(t.sessions[-1].minutes()[1] - t.sessions[0].minutes()[0]) / 60
+            if span > _hours_limit(t):
+                yield TermProblem((*loc, "sessions"), "ME-DURATION",
+                                  f"the sessions run {span:g} hours from the first one's start "
+                                  f"to the last one's end; a game must be completed within "
+                                  f"{_hours_limit(t)} hours of its start")
+            continue
         if t.type != "super-cribbage" and t.hours > MAX_HOURS:
             yield TermProblem((*loc, "hours"), "ME-DURATION",
                               f"a game must be completed within {MAX_HOURS} hours of its start")

@@ -73,7 +73,11 @@ def _mins(t: Tournament) -> tuple[int, int]:
 
 def calendar_days(t: Tournament) -> int:
     """MT-DURATION: calendar days used: the play days, plus every further day the last
-    session runs into (play past midnight uses the next day too; ending at 24:00 does not)."""
+    session runs into (play past midnight uses the next day too; ending at 24:00 does not).
+    With ``sessions``: from the first session's day to the day the last one ends, the empty
+    days between flights counted (5 consecutive calendar days from the first flight)."""
+    if t.sessions:
+        return (t.sessions[-1].minutes()[1] - 1) // (24 * 60) + 1
     _, end = _mins(t)
     return t.days - 1 + (end - 1) // (24 * 60) + 1
 
@@ -211,7 +215,15 @@ def _validate_rake(sc: Scenario) -> Iterator[TermProblem]:
 def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
     for i, t in _mt(sc):
         loc = ("tournaments", i)
-        if t.is_large and calendar_days(t) > MAX_DAYS:
+        if t.is_large and t.sessions and calendar_days(t) > MAX_DAYS:
+            last = t.sessions[-1]
+            yield TermProblem((*loc, "sessions"), "MT-DURATION",
+                              f"the sessions run from day 1 to day {calendar_days(t)} (the "
+                              f"last, {last.label}, on day {last.day} from {last.start:%H:%M} "
+                              f"for {last.hours} h); a tournament lasts at most {MAX_DAYS} "
+                              "consecutive calendar days from its first session, empty days "
+                              "between flights counted")
+        elif t.is_large and calendar_days(t) > MAX_DAYS:
             yield TermProblem((*loc, "days"), "MT-DURATION",
                               f"{t.days} play days use {calendar_days(t)} calendar days (play "
                               f"past midnight uses the next day too); at most {MAX_DAYS}")
@@ -221,6 +233,16 @@ def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
     known = {x.id for x in sc.operators}
     for i, t in _mt(sc):
         if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in known):
+            continue
+        if t.sessions:
+            for k, x in enumerate(t.sessions):
+                s, e = (m - (x.day - 1) * 24 * 60 for m in x.minutes())
+                if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
+                    yield TermProblem(("tournaments", i, "sessions", k, "hours"),
+                                      "MT-PLAY-HOURS",
+                                      f"{x.label}: play from {x.start:%H:%M} for {x.hours} h "
+                                      "falls between 2 a.m. and 8 a.m.; start at 08:00 or "
+                                      "later and stop by 02:00")
             continue
         s, e = _mins(t)
         if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
@@ -291,7 +313,9 @@ def notice_note(due: dt.date) -> str:
 
 # ------------------------------------------------------------------ MT-DURATION
 def _duration_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    return not t.is_large or len(tm.days) <= MAX_DAYS
+    """MT-DURATION: first to last calendar day of play (empty days between flights
+    counted) at most ``MAX_DAYS``."""
+    return not t.is_large or (tm.last_day - tm.first_day).days + 1 <= MAX_DAYS
 
 
 def _check_duration(a: Audit) -> Iterator[Violation]:
@@ -317,17 +341,23 @@ def _check_play_hours(a: Audit) -> Iterator[Violation]:
         # the schedule's own times: play starts at the start's wall-clock time each day and the
         # last session may not run past 02:00 the next morning (compared as instants, so the
         # night clocks spring forward 02:00 is the moment they jump)
-        start, end = p.timing.start, p.timing.end
-        tz = start.tzinfo
-        after_midnight = end.time() < start.time() or (end.time() == start.time()
-                                                      and end.date() > start.date())
-        session_day = end.date() - dt.timedelta(days=1) if after_midnight else end.date()
-        two_am = dt.datetime.combine(session_day + dt.timedelta(days=1),
-                                     dt.time(NO_PLAY_FROM // 60), tzinfo=tz)
-        late = end.astimezone(dt.UTC) > two_am.astimezone(dt.UTC)
-        if start.hour * 60 + start.minute < NO_PLAY_UNTIL or late:
+        if any(_played_early(start, end)
+               for start, end in p.timing.sessions or ((p.timing.start, p.timing.end),)):
             yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
                             f"{p.ref} is played between 2 a.m. and 8 a.m.")
+
+
+def _played_early(start: dt.datetime, end: dt.datetime) -> bool:
+    """MT-PLAY-HOURS: whether play from ``start`` to ``end`` (aware, local) starts before
+    08:00 or its last session runs past 02:00 the next morning."""
+    tz = start.tzinfo
+    after_midnight = end.time() < start.time() or (end.time() == start.time()
+                                                  and end.date() > start.date())
+    session_day = end.date() - dt.timedelta(days=1) if after_midnight else end.date()
+    two_am = dt.datetime.combine(session_day + dt.timedelta(days=1),
+                                 dt.time(NO_PLAY_FROM // 60), tzinfo=tz)
+    late = end.astimezone(dt.UTC) > two_am.astimezone(dt.UTC)
+    return start.hour * 60 + start.minute < NO_PLAY_UNTIL or late
 
 
 MT_PLAY_HOURS = Rule("MT-PLAY-HOURS", validate=_validate_play_hours, check=_check_play_hours)
@@ -693,6 +723,11 @@ def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
     calendar day (``days: 1``, ending by midnight)."""
     for i, t in _mt(sc):
         loc = ("tournaments", i)
+        if t.is_small and t.sessions and calendar_days(t) > 1:
+            yield TermProblem((*loc, "sessions"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament is played within one day: its "
+                              "sessions are all on day 1 and end by midnight")
+            continue
         if t.is_small and t.days != 1:
             yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
                               "a small-stakes tournament is played within one day (days: 1)")

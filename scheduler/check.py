@@ -34,7 +34,7 @@ from scheduler.limits import (
 from scheduler.load import validate_scenario
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, local, timing, tournament_tz
+from scheduler.timing import Timing, local, read_timing, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
 COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
@@ -155,7 +155,8 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
                 if end > start else
                 f"{path}:{line}: {tid}#{occ}: end {end.isoformat()} is not after start "
                 f"{start.isoformat()}")
-        tm = Timing(start, end, _span(first, last))
+        tm = (read_timing(scenario, t, start, end) if t.sessions  # flights: their sessions
+              else Timing(start, end, _span(first, last)))
         same = seen.setdefault((tid, occ), [])
         if any(x.start == tm.start and x.end == tm.end for x in same):
             continue  # one row per operator of a shared occurrence
@@ -317,6 +318,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     for t in scenario.tournaments:
         by_title.setdefault(t.title.strip().lower(), []).append(t)
     found: list[tuple[Tournament, int | None, Timing]] = []
+    parts: dict[tuple[str, int], list[Timing]] = {}  # the sessions of one occurrence
     for ev in events:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
@@ -349,8 +351,9 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             continue
         if uid_count.get(uid, 0) > 1:
             occ = None  # a recurring series: its occurrences are numbered by date
+        session = _session_of(ev, uid) if match.sessions else None
         try:
-            tm = _event_timing(scenario, match, ev, path)
+            tm = _event_timing(scenario, match, ev, path, session)
         except ScheduleError:
             raise
         except Exception as exc:
@@ -363,7 +366,11 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             unmatched.append(f"{path}: {what} is dated {tm.start.date()} to {tm.end.date()}, "
                              f"outside the years {FIRST_YEAR} to {LAST_YEAR}: not checked")
             continue
+        if session is not None and occ is not None:  # a session: joined to its occurrence
+            parts.setdefault((match.id, occ), []).append(tm)
+            continue
         found.append((match, occ, tm))
+    found += [(by_id[tid], occ, _joined(tms)) for (tid, occ), tms in sorted(parts.items())]
     placed: list[Occurrence] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
@@ -400,7 +407,8 @@ def event_kind(ev: Any) -> str | None:
 
 
 SINGLE_PROPERTIES = ("X-TOURNEY-KIND", "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OCCURRENCE",
-                     "X-TOURNEY-DEADLINE", "X-TOURNEY-PLAY", "STATUS", "SUMMARY")
+                     "X-TOURNEY-DEADLINE", "X-TOURNEY-PLAY", "STATUS", "SUMMARY",
+                     "X-TOURNEY-SESSION")
 """Properties that ``check`` reads of an event and that it may hold only once."""
 
 
@@ -470,7 +478,34 @@ def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
     return None, None
 
 
-def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path) -> Timing | None:
+def _session_of(ev: Any, uid: str) -> int | None:
+    """The session number of an event of a tournament with ``sessions``: its
+    X-TOURNEY-SESSION, else the one its UID names (:func:`scheduler.uid.session_uid`; the
+    first session has the occurrence's own UID and no number there), else None."""
+    text = str(ev.get("X-TOURNEY-SESSION", "")).strip()
+    if text.isdigit():
+        return int(text)
+    p = parse_uid(uid)
+    return p.session if p is not None and p.kind == "occurrence" else None
+
+
+def _joined(tms: list[Timing]) -> Timing:
+    """One occurrence of the sessions read as events (flights and day 2s): from the first
+    session's start to the last one's end, its days of play those the sessions touch."""
+    tms = sorted(tms, key=lambda x: (x.start, x.end))
+    return Timing(tms[0].start, max(x.end for x in tms),
+                  tuple(sorted({d for x in tms for d in x.days})),
+                  tuple((x.start, x.end) for x in tms))
+
+
+def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
+                  session: int | None = None) -> Timing | None:
+    """The timing an event shows; an all-day Montana event is played from the start time
+    (of its ``session``, 1-based, when the tournament has ``sessions``) for ``hours``."""
+    if session is not None and 1 <= session <= len(t.sessions):
+        x = t.sessions[session - 1]  # this session read as a one-day tournament
+        t = t.model_copy(update={"sessions": (), "start_time": x.start, "hours": x.hours,
+                                 "days": 1})
     start_p = ev.get("DTSTART")  # type: ignore[attr-defined]
     if start_p is None:
         return None

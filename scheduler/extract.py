@@ -19,7 +19,7 @@ from constraints.montana import large_tally
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, _days_between, notice_due
+from scheduler.timing import Timing, _days_between, notice_due, read_timing
 
 __all__ = ["audit_of", "extract", "placed_of"]
 
@@ -124,7 +124,9 @@ def placed_of(plan: Plan) -> list[Occurrence]:
     seen: dict[tuple[str, int], Occurrence] = {}
     for r in plan.rows:
         if (r.tournament_id, r.occurrence) not in seen:
+            t = plan.scenario.tournament(r.tournament_id)
             seen[(r.tournament_id, r.occurrence)] = Occurrence(
-                plan.scenario.tournament(r.tournament_id), r.occurrence,
-                Timing(r.start, r.end, _days_between(r.start, r.end)))
+                t, r.occurrence,
+                read_timing(plan.scenario, t, r.start, r.end) if t.sessions  # flights
+                else Timing(r.start, r.end, _days_between(r.start, r.end)))
     return list(seen.values())

@@ -23,7 +23,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from scheduler.fields import (
     Address,
@@ -227,6 +234,36 @@ class Satellite(_Model):
     expected_top_prize: Money
 
 
+class Session(_Model):
+    """One session of a tournament played in flights (Day 1A, Day 1B, ..., Day 2): one
+    tournament for the law (counted once, one notice, MT-DURATION from the first session's
+    day to the last's), one calendar event per session."""
+
+    day: int = Field(ge=1, le=MAX_HORIZON_DAYS)
+    """The day of play it is on, counted from the tournament's first day (1-based); days
+    between two sessions may be empty."""
+    start: TimeOfDay
+    """Local time of day the session starts (HH:MM, the operator's zone)."""
+    hours: Hours
+    """Length of the session in hours (MT: on the wall clock; ME: elapsed time)."""
+    name: OneLine | None = None
+    """Shown in the session's calendar title (``Main Event — Day 1A``); default ``Day <day>``."""
+
+    @property
+    def label(self) -> str:
+        """The session's name, else ``Day <day>``."""
+        return self.name or f"Day {self.day}"
+
+    def minutes(self) -> tuple[int, int]:
+        """(start, end) in wall-clock minutes after midnight of the tournament's first day."""
+        s = (self.day - 1) * 24 * 60 + self.start.hour * 60 + self.start.minute
+        return s, s + int(round(float(self.hours) * 60))
+
+
+SESSION_REPLACES = ("days", "start_time", "hours")
+"""The fields ``sessions`` replaces: a tournament gives either these or its sessions."""
+
+
 class Tournament(_Model):
     """A tournament the operator wants, possibly several times (``count``)."""
 
@@ -283,6 +320,44 @@ class Tournament(_Model):
     """First days whose MT notice / ME licence application is already filed (a re-plan sets
     them for announced occurrences past their deadline): MT-NOTICE and
     ME-APPLICATION-WINDOW hold for them whatever ``notice_from`` is."""
+    sessions: tuple[Session, ...] = ()
+    """Flights and day 2s: the sessions of one occurrence, replacing ``days``/``start_time``/
+    ``hours`` (``[{day: 1, start: "11:00", hours: 10, name: Day 1A}, {day: 4, ...}]``),
+    sorted by day and start, not overlapping; the first on day 1. Empty: ``days`` play days
+    from ``start_time`` for ``hours`` each."""
+
+    @model_validator(mode="after")
+    def _sessions_valid(self) -> Tournament:
+        if not self.sessions:
+            return self
+        both = [f for f in SESSION_REPLACES if f in self.model_fields_set]
+        if both:
+            raise ValueError(f"give either sessions or {'/'.join(SESSION_REPLACES)}, not both "
+                             f"({', '.join(both)} given with sessions)")
+        if self.sessions[0].day != 1:
+            raise ValueError(f"the first session is on day 1 (the tournament's first day), "
+                             f"not day {self.sessions[0].day}")
+        for k in range(1, len(self.sessions)):
+            a, b = self.sessions[k - 1], self.sessions[k]
+            if b.minutes()[0] < a.minutes()[1]:
+                raise ValueError(
+                    f"sessions[{k}] ({b.label}, day {b.day} {b.start:%H:%M}) starts before "
+                    f"sessions[{k - 1}] ({a.label}, day {a.day} {a.start:%H:%M} for {a.hours} "
+                    f"h) ends: sessions are sorted by day and start and do not overlap")
+        return self
+
+    @property
+    def play_sessions(self) -> tuple[Session, ...]:
+        """The sessions of one occurrence: ``sessions``, else ``days`` sessions, one a day
+        from ``start_time`` for ``hours``."""
+        return self.sessions or tuple(Session(day=k + 1, start=self.start_time,
+                                              hours=self.hours) for k in range(self.days))
+
+    @property
+    def span_days(self) -> int:
+        """Days from the first session's day to the last's, both counted (``days`` without
+        sessions): where the last session starts, not the calendar days it runs into."""
+        return self.sessions[-1].day if self.sessions else self.days
 
     @field_validator("count", mode="before")
     @classmethod
@@ -361,7 +436,20 @@ class Scenario(_Model):
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
         :func:`scheduler.workbook.write_workbook`) that :func:`scheduler.load.load_scenario`
-        reads back to an equal Scenario; the same scenario gives byte-identical bytes."""
+        reads back to an equal Scenario; the same scenario gives byte-identical bytes.
+
+        Raises
+        ------
+        ScenarioError
+            A tournament has ``sessions`` (flights), which the workbook has no column for:
+            written without them it would read back as another scenario (rule ``SCENARIO``).
+        """
+        flights = [InputProblem(f"tournaments[{i}].sessions", MISSING, "SCENARIO",
+                                f"{t.id} has sessions (flights), which a workbook cannot hold "
+                                "yet; keep this scenario in YAML")
+                   for i, t in enumerate(self.tournaments) if t.sessions]
+        if flights:
+            raise ScenarioError(flights)
         return write_workbook(self._plain_data())
 
     @classmethod

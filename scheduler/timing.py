@@ -40,6 +40,11 @@ class Timing:
     start: dt.datetime
     end: dt.datetime
     days: tuple[dt.date, ...]
+    sessions: tuple[tuple[dt.datetime, dt.datetime], ...] = ()
+    """A tournament with ``sessions`` (flights, a day 2): each session's ``(start, end)``,
+    aware local datetimes, end exclusive, in order; ``days`` are then the days the sessions
+    touch (the days between them, when empty, are not days of play), ``start`` the first
+    session's start and ``end`` the last one's end. Empty for any other tournament."""
 
     @property
     def first_day(self) -> dt.date:
@@ -86,8 +91,28 @@ def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     forward); the occurrence ends when the last play day's session ends. ME: one game of
     ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
+    if t.sessions:
+        return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
+                              t.type in ("large-stakes", "small-stakes"), tz, first_day)
     return _timing(t.start_time, t.hours, t.days, t.type in ("large-stakes", "small-stakes"),
                    tz, first_day)
+
+
+@lru_cache(maxsize=1 << 16)
+def _flight_timing(sessions: tuple[tuple[int, dt.time, Decimal], ...], wall_clock: bool,
+                   tz: ZoneInfo, first_day: dt.date) -> Timing | None:
+    """:func:`timing` of a tournament with ``sessions`` (``(day, start, hours)`` each, day
+    1-based from ``first_day``): each session read as a one-day tournament is read (MT: wall
+    clock, ME: elapsed time); None if any session's start is in a DST gap."""
+    out = []
+    for day, start_time, hours in sessions:
+        one = _timing(start_time, hours, 1, wall_clock, tz,
+                      first_day + dt.timedelta(days=day - 1))
+        if one is None:
+            return None
+        out.append((one.start, one.end))
+    days = sorted({d for a, b in out for d in _days_between(a, b)})
+    return Timing(out[0][0], out[-1][1], tuple(days), tuple(out))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -253,6 +278,22 @@ def tournament_tz(scenario: Scenario, t: Tournament) -> ZoneInfo:
     return scenario.operator(t.operators[0]).tz
 
 
+def read_timing(scenario: Scenario, t: Tournament, start: dt.datetime,
+                end: dt.datetime) -> Timing:
+    """The timing of an occurrence of ``t`` read back as ``start``/``end`` (aware; a
+    schedule row, a plan's row): for a tournament with ``sessions``, its sessions when
+    ``start``/``end`` are those of :func:`timing` from ``start``'s local day (the days of play
+    then exclude the empty days between sessions), else the days from ``start`` to ``end``
+    (end exclusive), one span."""
+    tz = tournament_tz(scenario, t)
+    s, e = start.astimezone(tz), end.astimezone(tz)
+    if t.sessions:
+        tm = timing(t, tz, s.date())
+        if tm is not None and tm.start == s and tm.end == e:
+            return tm
+    return Timing(s, e, _days_between(s, e))
+
+
 def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime, dt.datetime]]:
     """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
     in UTC, end exclusive, in order.
@@ -260,8 +301,10 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     One session from start to end, except a Montana tournament of several ``days``: a session
     each play day, from the first day's local start time (in the tournament's zone) for
     ``hours`` on the wall clock, as :func:`timing` reads them, the last ending
-    at ``tm.end``. Between two sessions nothing is in play (MAX-CONCURRENT's ``time``
-    reading)."""
+    at ``tm.end``. A tournament with ``sessions``: those of ``tm`` (``Timing.sessions``).
+    Between two sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
+    if tm.sessions:
+        return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
     start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
     if t.days <= 1:
         return [(start, end)]

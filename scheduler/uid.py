@@ -10,6 +10,10 @@ a ``@domain`` right-hand side). Every UID tourney writes is
   occurrence a re-plan adds: YYYYMMDD is the re-plan's horizon start, since the lineage it
   inherits may hold plans of other horizons, e.g. next year's made from this year's, whose
   new occurrences are numbered on from the same previous plan),
+  ``<occurrence local>.s<k>`` (the k-th session, k >= 2, of an occurrence given as
+  ``sessions``: flights and day 2s; its first session's event has the occurrence's UID, so a
+  plan without sessions and one with them keep the occurrence's UID; ``k`` is the session's
+  position in the tournament's ``sessions``),
   ``<tournament>[.<weekday>].series[-<n>]`` (a weekly series of Montana small-stakes
   nights; ``-<n>``, n >= 2, when an earlier series of the lineage, e.g. last year's, holds
   the UID without it),
@@ -57,6 +61,7 @@ DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "repor
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
 _OCC = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<since>\d{{8}}))?-(?P<occ>\d+)$")
+_SESSION = re.compile(rf"^(?P<occ>{_ID}(?:\.\d{{8}})?-\d+)\.s(?P<k>\d+)$")
 _SERIES = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<wd>{'|'.join(WEEKDAYS)}))?\.series(?:-\d+)?$")
 _NOTICE = re.compile(rf"^notice-(?P<op>{_ID})\.(?P<occ>{_ID}(?:\.\d{{8}})?-\d+)$")
 _LEGACY_NOTICE = re.compile(rf"^notice-(?P<uid>.+\.tourney)-(?P<op>{_ID})$")
@@ -83,6 +88,9 @@ class Uid:
     occurrence_uid: str | None = None
     """A notice's occurrence."""
     licence_id: str | None = None
+    session: int | None = None
+    """The session (2 for the second, ...) of an occurrence with sessions (kind
+    ``occurrence``), None for the occurrence's own UID (its first session)."""
 
 
 # --------------------------------------------------------------------------- identity
@@ -142,6 +150,16 @@ def occurrence_uid(scenario: Scenario, tournament_id: str, n: int, host: str,
     return f"{tournament_id}{tag}-{n}@{_rhs(scenario, host, lineage)}"
 
 
+def session_uid(occurrence: str, k: int) -> str:
+    """The UID of the ``k``-th session (1-based) of the occurrence whose UID is
+    ``occurrence``: ``occurrence`` itself for the first, ``<local>.s<k>@<rhs>`` for the
+    others (a stable suffix: the session's position in the tournament's ``sessions``)."""
+    if k <= 1:
+        return occurrence
+    local, at, rhs = occurrence.rpartition("@")
+    return f"{local}.s{k}@{rhs}" if at else f"{occurrence}.s{k}"
+
+
 def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host: str,
                lineage: str) -> str:
     """A weekly series' UID; ``weekday`` (0 Monday) only when the tournament has a series on
@@ -194,6 +212,11 @@ def parse(uid: str) -> Uid | None:
         return None
     if (m := _OCC.match(local)) and host is not None:
         return Uid("occurrence", host, lineage, dom, m.group("tid"), int(m.group("occ")))
+    if (m := _SESSION.match(local)) and host is not None:
+        occ_local = _OCC.match(m.group("occ"))
+        assert occ_local is not None
+        return Uid("occurrence", host, lineage, dom, occ_local.group("tid"),
+                   int(occ_local.group("occ")), session=int(m.group("k")))
     if (m := _SERIES.match(local)) and host is not None:
         wd = WEEKDAYS.index(m.group("wd")) if m.group("wd") else None
         return Uid("series", host, lineage, dom, m.group("tid"), weekday=wd)

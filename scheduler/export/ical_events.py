@@ -10,14 +10,21 @@
   day + 1, exclusive, RFC 5545 §3.6.1; a "day" is a calendar day, ARM 23.16.101) with
   X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do not show; Maine
   occurrences are timed events in the operator's zone (``DTSTART;TZID=...``).
+- An occurrence of a tournament given as ``sessions`` (flights, a day 2) is one VEVENT per
+  session (:func:`_session_items`), titled ``<title> — <session name>``, with
+  X-TOURNEY-SESSION (1, 2, ...): the first session's UID is the occurrence's, the k-th's the
+  occurrence's with the stable suffix ``.s<k>`` (:func:`scheduler.uid.session_uid`; separate
+  UIDs, no RECURRENCE-ID). A re-plan that drops the occurrence cancels the first with it and
+  the others as events it no longer writes (``scheduler.replan.cancel.vanished``).
 - A cancellation (STATUS:CANCELLED) keeps the value type its event was published with, so
   that a client updates the event it holds rather than seeing another kind.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from icalendar.prop import vRecur
 
@@ -41,6 +48,8 @@ from scheduler.export.ical_text import (
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
 from scheduler.scenario import Scenario
+from scheduler.timing import read_timing
+from scheduler.uid import session_uid
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
@@ -70,7 +79,7 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                  for _, members in series for rows in members}
     for (tid, occ), rows in sorted(groups.items()):
         if (tid, occ) not in in_series:
-            yield _occurrence_item(plan.scenario, tid, occ, rows, stamp)
+            yield from _session_items(plan.scenario, tid, occ, rows, stamp)
     before = {s.uid: s for s in plan.previous_series}
     for uid, members in series:
         item = _series_item(plan.scenario, uid, members, stamp)
@@ -86,6 +95,35 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     # the series the new plan no longer writes, as the re-plan policy cancels them
     for c in dropped_series(plan.scenario, plan.previous_series, {uid for uid, _ in series}):
         yield cancellation_item(plan.scenario, c, stamp)
+
+
+SESSION_PROPERTY = "X-TOURNEY-SESSION"
+"""The VEVENT property holding a session's number (1-based, its position in the tournament's
+``sessions``) on each event of an occurrence given as sessions."""
+
+
+def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
+                   stamp: dt.datetime) -> Iterator[_Item]:
+    """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
+    tournament with ``sessions``, each rendered as an occurrence of that session's own start,
+    end and days, titled ``<title> — <session name>``, UID :func:`scheduler.uid.session_uid`
+    of the occurrence's, property :data:`SESSION_PROPERTY`. Only the first session's event
+    stands for the occurrence in the plan's identity (its ``members``)."""
+    t = _tournament(scenario, tid)
+    first = rows[0]
+    tm = (read_timing(scenario, t, first.start, first.end)
+          if t is not None and t.sessions else None)
+    if t is None or tm is None or not tm.sessions:
+        yield _occurrence_item(scenario, tid, occ, rows, stamp)
+        return
+    for k, ((a, b), x) in enumerate(zip(tm.sessions, t.sessions, strict=True), start=1):
+        last = (b - dt.timedelta(microseconds=1)).date()
+        mine = [dataclasses.replace(r, uid=session_uid(r.uid, k), title=f"{r.title} — {x.label}",
+                                    start=a, end=b, first_day=a.date(), last_day=last)
+                for r in rows]
+        item = _occurrence_item(scenario, tid, occ, mine, stamp)
+        item.event.add(SESSION_PROPERTY.lower(), str(k))
+        yield item if k == 1 else dataclasses.replace(item, members=())
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],

@@ -370,6 +370,9 @@ def _from_ics(path: Path, notes: list[str] | None = None) -> list[PublishedOccur
             continue
         cancelled = str(ev.get("STATUS", "")).upper() == "CANCELLED"
         parsed = parse_uid(uid)
+        if (parsed is not None and parsed.session) or \
+                str(ev.get("X-TOURNEY-SESSION", "")).strip() not in ("", "1"):
+            continue  # a later session of an occurrence (flights): its first stands for it
         tid = str(ev.get("X-TOURNEY-TOURNAMENT", "")) or (
             parsed.tournament_id if parsed and parsed.tournament_id else "")
         start = ev.get("DTSTART")
