@@ -46,11 +46,16 @@ def needed_days(sc: Scenario, tour: Tour) -> int:
     """TOUR-SPACING: the fewest days (a count, first day of the first stop to the last day of
     the last one, inclusive) that the stops of ``tour`` need, in the listed order: for each
     stop but the last, ``max(min_days_between, its days)`` (the next stop starts at least
-    that many days after it starts, TOUR-SPACING and TOUR-ORDER), plus the last stop's days.
-    Three one-day stops at least 7 days apart: 7 + 7 + 1 = 15. The stops' ids must be known.
+    that many days after it starts, TOUR-SPACING and TOUR-ORDER), plus the last stop's days;
+    with ``order: any`` and no ``final``, the stop that saves most days goes last. Three
+    one-day stops at least 7 days apart: 7 + 7 + 1 = 15. The stops' ids must be known. A
+    lower bound: play past midnight adds a day the count leaves out.
     """
     days = [sc.tournament(s).days for s in tour.stops]
-    return sum(max(tour.min_days_between, d) for d in days[:-1]) + days[-1]
+    each = [max(tour.min_days_between, d) for d in days]
+    if tour.order == "any" and tour.final is None:
+        return sum(each) - max(e - d for e, d in zip(each, days, strict=True))
+    return sum(each[:-1]) + days[-1]
 
 
 def _validate_references(sc: Scenario) -> Iterator[TermProblem]:
@@ -302,8 +307,10 @@ def _check_spacing(a: Audit) -> Iterator[Violation]:
         low, high = tour.min_days_between, tour.max_days_between
         for x, y in zip(seq, seq[1:], strict=False):
             gap = (y.first_day - x.first_day).days
-            if gap < low or (high is not None and gap > high):
-                want = (f"at least {low}" if gap < low else f"at most {high}")
+            # a gap below 1 is TOUR-ORDER's (one stop after another), as in the model
+            short = low > 1 and gap < low
+            if short or (high is not None and gap > high):
+                want = f"at least {low}" if short else f"at most {high}"
                 yield Violation("TOUR-SPACING", _operator(y), (x.ref, y.ref),
                                 f"{x.first_day}, {y.first_day}",
                                 f"tour {tour.id}: {x.ref} ({x.first_day}) and {y.ref} "
