@@ -270,7 +270,24 @@ def _check_whole(a: Audit) -> Iterator[Violation]:
         yield Violation("TOUR-WHOLE", _operator(placed[0]), tuple(p.ref for p in placed),
                         ", ".join(p.first_day.isoformat() for p in placed),
                         f"tour {tour.id} places {', '.join(sorted(held))} but not "
-                        f"{', '.join(missing)}; a tour's stops are placed all or none")
+                        f"{', '.join(missing)}; a tour's stops are placed all or none "
+                        f"({_terms(tour)})")
+
+
+def _terms(tour: Tour) -> str:
+    """What the tour asks of its stops, in words: ``in the listed order, first days at least
+    7 and at most 21 days apart``."""
+    out = "in the listed order" if tour.order == "strict" else "in any order"
+    low, high = tour.min_days_between, tour.max_days_between
+    if low > 1 and high is not None:
+        out += f", first days at least {low} and at most {high} days apart"
+    elif low > 1:
+        out += f", first days at least {low} days apart"
+    elif high is not None:
+        out += f", first days at most {high} days apart"
+    if tour.final is not None:
+        out += f", {tour.final} last"
+    return out
 
 
 def _in_order(tour: Tour, placed: list[Occurrence]) -> list[Occurrence]:

@@ -258,6 +258,13 @@ class TestCheck:
         assert violations(sc, [placed(sc, "a", "2027-03-01"), placed(sc, "c", "2027-03-05")]) \
             == [("TOUR-WHOLE", "room-a", "2027-03-01, 2027-03-05")]
         assert violations(sc, []) == []  # none placed: a tour may be left out whole
+        assert _messages(sc, [placed(sc, "b", "2027-03-01")]) == [
+            "TOUR-WHOLE: tour t places b but not a, c; a tour's stops are placed all or none "
+            "(in the listed order)"]
+        sc = self.sc(order="any", min_days_between=7, final="c")
+        assert _messages(sc, [placed(sc, "b", "2027-03-01")]) == [
+            "TOUR-WHOLE: tour t places b but not a, c; a tour's stops are placed all or none "
+            "(in any order, first days at least 7 days apart, c last)"]
 
     def test_one_rooms_calendar_is_not_judged_on_the_others(self) -> None:
         sc = self.sc()
