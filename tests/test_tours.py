@@ -106,6 +106,37 @@ class TestSpacing:
         # optional stops: the tour is placed whole or not at all (TOUR-WHOLE)
         assert plan.rows == [] and len(plan.unscheduled_list) == 3
 
+    def test_a_required_stop_whose_partner_cannot_be_placed_is_a_conflict(self) -> None:
+        # b's room is blacked out all 20 days; a is required: a alone would break TOUR-WHOLE
+        sc = load(horizon=MARCH, operators=[
+                      mt_room("room-a"), mt_room("room-b", blackout=["2027-03-01..2027-03-20"])],
+                  tournaments=[stop("a", "room-a", required=1), stop("b", "room-b")],
+                  tours=[{"id": "t", "title": "T", "stops": ["a", "b"]}])
+        (conflict,) = run(sc).conflicts
+        assert [m.render() for m in conflict] == [
+            "request: a needs 1 occurrence(s) placed (required: 1)",
+            "the blackout days of Room-B rule out 20 days (2027-03-01..2027-03-20) for b "
+            "(BLACKOUT)",
+            "tour t places a and b together (TOUR-WHOLE)"]
+        assert conflict.minimal
+
+    def test_windows_in_the_wrong_order_are_a_conflict_naming_the_order(self) -> None:
+        # a (listed first) may start only Mar 10..20, b only Mar 1..9: b cannot follow a
+        sc = load(horizon=MARCH, operators=ROOMS[:2],
+                  tournaments=[stop("a", "room-a", required=1,
+                                    window={"start": "2027-03-10", "end": "2027-03-20"}),
+                               stop("b", "room-b", required=1,
+                                    window={"start": "2027-03-01", "end": "2027-03-09"})],
+                  tours=[{"id": "t", "title": "T", "stops": ["a", "b"]}])
+        (conflict,) = run(sc).conflicts
+        assert sorted(m.rule for m in conflict) == [
+            "REQUEST", "REQUEST", "TOUR-ORDER", "WINDOW", "WINDOW"]
+        assert "tour t starts b after a ends (TOUR-ORDER)" in [m.render() for m in conflict]
+        # in any order the same windows fit: b Mar 1, a Mar 10 (earliest days)
+        sc = sc.replace(tours=[{"id": "t", "title": "T", "stops": ["a", "b"],
+                                "order": "any"}])
+        assert days_of(run(sc)) == {"b": d("2027-03-01"), "a": d("2027-03-10")}
+
     def test_maximum_pulls_the_first_stop_late(self) -> None:
         # b may start only from Mar 10; at most 3 days after a: a >= Mar 7 (10 - 3)
         sc = load(horizon=MARCH, operators=ROOMS[:2],
