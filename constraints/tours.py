@@ -174,12 +174,13 @@ def _encode_whole(ctx: ModelContext) -> None:
 
 
 def _after(ctx: ModelContext, big: int, a: _Sums, b: _Sums, least: int, text: str,
-           only_if: cp_model.LiteralT | None = None) -> None:
-    """``s_b − x_a ≥ least`` when both are placed, x = e (TOUR-ORDER) or s (TOUR-SPACING),
-    as ``text`` says; ``only_if``: and that literal holds."""
+           only_if: cp_model.LiteralT | None, *, from_end: bool) -> None:
+    """``s_b − e_a ≥ least`` (``from_end``, TOUR-ORDER) or ``s_b − s_a ≥ least``
+    (TOUR-SPACING) when both stops are placed, named ``text``; ``only_if``: and that literal
+    holds."""
     if _none(a, b):
         return
-    x = a.e if text.startswith("TOUR-ORDER") else a.s
+    x = a.e if from_end else a.s
     ct = ctx.model.add(b.s - x + big * (2 - a.p - b.p) >= least).with_name(text)
     if only_if is not None:
         ct.only_enforce_if(only_if)
@@ -196,7 +197,7 @@ def _encode_order(ctx: ModelContext) -> None:
         sums = [_Sums(ctx, t) for t in stops]
         for a, b, o in _pairs(ctx, tour, sums, "TOUR-ORDER"):
             _after(ctx, big, a, b, 1, f"TOUR-ORDER: tour {tour.id} starts {b.id} after "
-                   f"{a.id} ends", o)
+                   f"{a.id} ends", o, from_end=True)
 
 
 def _encode_spacing(ctx: ModelContext) -> None:
@@ -212,7 +213,7 @@ def _encode_spacing(ctx: ModelContext) -> None:
         least, most = tour.min_days_between, tour.max_days_between
         for a, b, o in (_pairs(ctx, tour, sums, "TOUR-SPACING") if least > 1 else ()):
             _after(ctx, big, a, b, least, f"TOUR-SPACING: tour {tour.id} starts {b.id} "
-                   f"at least {least} days after {a.id}", o)
+                   f"at least {least} days after {a.id}", o, from_end=False)
         if most is not None and tour.order == "strict":
             for a, b in zip(sums, sums[1:], strict=False):
                 if _none(a, b):
