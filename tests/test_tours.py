@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import icalendar
+import openpyxl
 import pytest
 from conftest import d, firsts, load, missing, mt_large, mt_room, placed, problems, run, scenario
 from conftest import violations as _violations
@@ -445,3 +446,22 @@ class TestExample:
         path = tmp_path / "again.yaml"
         path.write_text(sc.to_yaml())
         assert load_scenario(path) == sc
+
+    def test_the_example_round_trips_through_a_workbook_with_a_tours_sheet(
+            self, tmp_path: Path) -> None:
+        sc = load_scenario(EXAMPLE)
+        path = tmp_path / "year.xlsx"
+        path.write_bytes(sc.to_xlsx())
+        wb = openpyxl.load_workbook(path)
+        assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "History", "Tours"]
+        assert wb["Tours"]["C2"].value == "tsp-round-1, tsp-round-2, tsp-final"
+        assert load_scenario(path) == sc
+        # a wrong stop id is named by its cell
+        wb["Tours"]["C2"].value = "tsp-round-1, tsp-round-3, tsp-final"
+        wb.save(path)
+        with pytest.raises(ScenarioError) as exc:
+            load_scenario(path)
+        assert "Tours!C2 (stops)" in str(exc.value) and "(TOUR-ORDER)" in str(exc.value)
+        # a scenario without tours has no Tours sheet (the template's four sheets)
+        path.write_bytes(sc.replace(tours=[]).to_xlsx())
+        assert "Tours" not in openpyxl.load_workbook(path).sheetnames
