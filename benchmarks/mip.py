@@ -84,9 +84,10 @@ HANDLED = ("COUNT", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "MT-LARGE-LIMIT"
            "MT-SMALL-DAILY", "MT-PERMIT-FEES", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE",
            "ME-FEES")
 """The rule IDs with an ``encode`` that :func:`formulate` writes as rows."""
-UNUSED = ("PER-MONTH", "PER-WEEK", "SPREAD", "TABLES", "MT-DEALER")
+UNUSED = ("PER-MONTH", "PER-WEEK", "SPREAD", "TABLES", "MT-DEALER", "TOUR-WHOLE", "TOUR-ORDER",
+          "TOUR-SPACING")
 """Rules whose ``encode`` adds nothing unless a scenario asks (``per_month``, ``per_week``,
-``spread``, ``tables``, ``dealers``): the generated benchmark scenarios never do, and
+``spread``, ``tables``, ``dealers``, ``tours``): the generated benchmark scenarios never do, and
 :func:`formulate` raises for a scenario that does."""
 
 

@@ -138,6 +138,14 @@ _ROWS: tuple[RuleInfo, ...] = (
              "window differ by at most 1"),
     RuleInfo("TABLES", "scenario", "sched",
              "an operator's tournaments need at most its tables on any calendar day"),
+    RuleInfo("TOUR-WHOLE", "scenario", "sched",
+             "a tour's stops are placed together: all of them or none"),
+    RuleInfo("TOUR-ORDER", "scenario", "sched",
+             "a tour's stops are held one after another (order: strict, in the listed order), "
+             "the final after every other stop"),
+    RuleInfo("TOUR-SPACING", "scenario", "sched",
+             "days from one stop's first day to the next stop's first day: at least "
+             "min_days_between, at most max_days_between"),
     RuleInfo("COUNT", "scenario", "sched", "the number of occurrences wanted"),
     RuleInfo("REQUIRED", "scenario", "sched", "occurrences that must be placed (required)"),
     RuleInfo("SCENARIO", "scenario", "input", "the scenario file's format"),

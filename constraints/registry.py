@@ -1,16 +1,17 @@
 """The one ordered list of rules. Order matters only for reading: scenario requests first
-(those of rhythm and resources after the others), then Montana, then Maine; domain filters
-(``allows``) run before any encoding, and every ``encode`` adds constraints over the same
-``z`` variables, so encodings are independent."""
+(those of rhythm and resources after the others, then tours across venues), then Montana,
+then Maine; domain filters (``allows``) run before any encoding, and every ``encode`` adds
+constraints over the same ``z`` variables, so encodings are independent."""
 
 from __future__ import annotations
 
-from constraints import common, maine, montana, requests
+from constraints import common, maine, montana, requests, tours
 from constraints.base import Actuals, Audit, Rule, Violation
 from scheduler.problems import TermProblem
 from scheduler.scenario import Scenario, Tournament
 
-RULES: list[Rule] = [*common.RULES, *requests.RULES, *montana.RULES, *maine.RULES]
+RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES, *montana.RULES,
+                      *maine.RULES]
 
 _seen = [r.id for r in RULES]
 assert len(_seen) == len(set(_seen)), "a rule is registered twice"

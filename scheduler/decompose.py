@@ -5,6 +5,8 @@ Two operators belong to one part when a rule counts their tournaments together:
 - a tournament held by several venues (a progressive, MT-PROGRESSIVE, MCA 23-5-317(1)(e))
   counts for every one of them (MT-LARGE-LIMIT, MCA 23-5-317(1)(a), (1)(d)), so its
   operators are one part;
+- a tour's stops are planned together (TOUR-WHOLE, TOUR-ORDER, TOUR-SPACING,
+  ``constraints/tours.py``), so the operators of all its stops are one part;
 - the statewide cap of super cribbage licences (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A))
   counts every operator with a super cribbage tournament together.
 
@@ -50,6 +52,11 @@ def components(scenario: Scenario) -> list[Scenario]:
             cribbage.append(t.operators[0])
     for o in cribbage[1:]:
         union(cribbage[0], o)
+    first_op = {t.id: t.operators[0] for t in scenario.tournaments}
+    for tour in scenario.tours:
+        hosts = [first_op[s] for s in tour.stops if s in first_op]
+        for o in hosts[1:]:
+            union(hosts[0], o)
     roots: dict[str, list[str]] = {}
     for o in ops:
         roots.setdefault(find(o), []).append(o)
@@ -61,7 +68,10 @@ def components(scenario: Scenario) -> list[Scenario]:
         tournaments[part_of[t.operators[0]]].append(t)
     return [scenario.model_copy(update={
         "operators": tuple(scenario.operator(o) for o in members),
-        "tournaments": tuple(tournaments[i])}) for i, members in enumerate(roots.values())]
+        "tournaments": tuple(tournaments[i]),
+        "tours": tuple(tour for tour in scenario.tours
+                       if any(part_of[first_op[s]] == i for s in tour.stops if s in first_op))})
+        for i, members in enumerate(roots.values())]
 
 
 def split_previous(parts: Sequence[Scenario], previous: list[PublishedOccurrence] | None

@@ -385,6 +385,32 @@ class Tournament(_Model):
         return max(self.required, len(self.fixed_dates))
 
 
+class Tour(_Model):
+    """A regional tour or a Montana progressive (MCA 23-5-317(1)(e)): stops (rounds) that
+    are ordinary tournaments, each at its own venue(s) and counted there, planned together
+    (TOUR-WHOLE, TOUR-ORDER, TOUR-SPACING; ``constraints/tours.py``)."""
+
+    id: Id
+    title: Title
+    stops: tuple[Annotated[str, Field(max_length=MAX_ID_LENGTH)], ...] = Field(min_length=2)
+    """Tournament ids of the stops, in the tour's order (each with ``count: 1``)."""
+    order: Literal["strict", "any"] = "strict"
+    """TOUR-ORDER: ``strict``: the stops are held in the listed order; ``any``: in any
+    order. Either way no two stops are in play on the same day."""
+    min_days_between: int = Field(0, ge=0, le=MAX_HORIZON_DAYS)
+    """TOUR-SPACING: days, at least, from one stop's first day to the next stop's first day
+    (in date order)."""
+    max_days_between: int | None = Field(None, ge=1, le=MAX_HORIZON_DAYS)
+    """TOUR-SPACING: days, at most, from one stop's first day to the next stop's first day
+    (``order: strict`` only; None: no bound)."""
+    final: str | None = None
+    """The final round's tournament id: the last stop listed, held after every other stop
+    (TOUR-ORDER; for a progressive, MT-PROGRESSIVE: the ultimate prize is awarded there)."""
+    progressive: bool = False
+    """MT-PROGRESSIVE, MCA 23-5-317(1)(e): a progressive large-stakes tournament whose rounds
+    are the stops (every stop large-stakes, at least two permitholders, a ``final``)."""
+
+
 class Scenario(_Model):
     """A validated scenario. Build it with :func:`scheduler.load.load_scenario` (a file),
     :meth:`from_frames` (tables) or :func:`parse_scenario` (a mapping)."""
@@ -395,6 +421,8 @@ class Scenario(_Model):
     settings: Settings = Settings()
     operators: tuple[Operator, ...] = Field(min_length=1)
     tournaments: tuple[Tournament, ...] = ()
+    tours: tuple[Tour, ...] = ()
+    """Tours and progressives across venues (TOUR-WHOLE, TOUR-ORDER, TOUR-SPACING)."""
     uid_domain: UidDomain | None = None
     """A domain the organization controls, the right-hand end of every calendar UID
     (RFC 5545 §3.8.4.7, ``scheduler.uid``); default ``tourney.invalid``."""

@@ -240,10 +240,29 @@ TOURNAMENTS = (
 )
 """The Tournaments sheet: one tournament a row."""
 
+TOURS = (
+    _c("id", "text", "Required. The tour's id: lower-case letters, digits and hyphens."),
+    _c("title", "text", "Required. The tour's name.", width=32),
+    _c("stops", "list", "Required. Tournament ids of the stops (rounds), in the tour's order, "
+       "comma list, at least 2; each a tournament with count 1 at its own venue(s) "
+       "(TOUR-ORDER, TOUR-WHOLE: all placed or none).", width=32),
+    _c("order", "choice", "strict (default): the stops in the listed order; any: in any "
+       "order; never two stops on one day (TOUR-ORDER).", ("strict", "any")),
+    _c("min_days_between", "int", "Days, at least, from one stop's first day to the next "
+       "one's (TOUR-SPACING). Default 0."),
+    _c("max_days_between", "int", "Days, at most, from one stop's first day to the next "
+       "one's, order strict only (TOUR-SPACING). Empty: no bound."),
+    _c("final", "text", "The final round's tournament id, the last of stops (TOUR-ORDER)."),
+    _c("progressive", "bool", "TRUE: a progressive large-stakes tournament (MT-PROGRESSIVE, "
+       "MCA 23-5-317(1)(e)): large-stakes rounds of at least two rooms, a final."),
+)
+"""The Tours sheet (written only for a scenario with tours): one tour a row."""
+
 SHEETS: dict[str, tuple[str, tuple[Column, ...]]] = {
     "Operators": ("operators", OPERATORS),
     "Tournaments": ("tournaments", TOURNAMENTS),
     "History": ("operators", HISTORY),
+    "Tours": ("tours", TOURS),
 }
 """Record sheets: name → (the scenario's list it fills, its columns)."""
 
@@ -510,7 +529,7 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
         if key not in out and sheet in wb.sheetnames and sheet != "History":
             out[key] = []
             cells[(key,)] = f"{sheet} sheet"
-    for sheet in ("Operators", "Tournaments"):
+    for sheet in ("Operators", "Tournaments", "Tours"):
         if sheet in wb.sheetnames:
             _read_records(wb[sheet], sheet, out, cells, problems)
     if "History" in wb.sheetnames:
@@ -752,8 +771,9 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     Returns
     -------
     bytes
-        An .xlsx file with the sheets Settings, Operators, Tournaments and History, header
-        comments (unit and rule of each field), drop-downs, frozen headers.
+        An .xlsx file with the sheets Settings, Operators, Tournaments and History (and
+        Tours when ``data`` has tours), header comments (unit and rule of each field),
+        drop-downs, frozen headers.
     """
     # start-up time: openpyxl only when a workbook is written
     from openpyxl import Workbook
@@ -788,6 +808,8 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
                 o["held_in_current_permit_year"]}
                for o in operators if o.get("held_in_current_permit_year")]
     _records_sheet(wb, "History", HISTORY, history, rows)
+    if data.get("tours"):  # TOUR-ORDER: a Tours sheet only when the scenario has tours
+        _records_sheet(wb, "Tours", TOURS, list(data["tours"]), rows)
     return pinned_xlsx(wb, when)
 
 
