@@ -4,6 +4,7 @@ is :data:`scheduler.cli.errors.ERRORS`."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import sys
@@ -276,8 +277,6 @@ def check(
 def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None) -> tuple[list[Any], Any]:
     """``check --ledger``: the violations in what the ledger records as held, filed and
     reported (scheduler/ledger/audit.py), and what was read (a LedgerError: exit 2)."""
-    import datetime as dt
-
     # start-up time: sqlalchemy only with --ledger
     from scheduler.ledger.audit import audit_ledger
 
