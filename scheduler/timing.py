@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import holidays
 
-from scheduler.scenario import Scenario, Tournament
+from scheduler.scenario import MT_TYPES, Scenario, Tournament
 
 UTC = dt.UTC
 MT_NOTICE_DAYS = 5
@@ -86,7 +86,7 @@ def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     forward); the occurrence ends when the last play day's session ends. ME: one game of
     ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
-    return _timing(t.start_time, t.hours, t.days, t.type in ("large-stakes", "small-stakes"),
+    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
                    tz, first_day)
 
 

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scheduler.scenario import Scenario
+from scheduler.scenario import WEEKDAYS, Scenario
 
 DEFAULT_DOMAIN = "tourney.invalid"
 """The UID domain when neither the scenario nor the operator sets ``uid_domain``: the
@@ -51,7 +51,6 @@ OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
 """The VCALENDAR property naming an operator the calendar is of, one per operator:
 ``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
 versions have none."""
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "report-")
 
 _ID = r"[a-z0-9][a-z0-9-]*"

@@ -74,7 +74,7 @@ def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
 
 
 def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
-    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
+    """Counted limits per operator and period.
 
     Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
     (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
@@ -84,6 +84,19 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
     scenario's ``month_rule``). The one count of limit usage that :func:`usage_table`
     (``Plan.usage``), ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
     ``scheduler.export.figures`` import it as ``usage``).
+
+    Parameters
+    ----------
+    plan
+        A plan (:class:`scheduler.plan.Plan`): its scenario and rows.
+
+    Returns
+    -------
+    list of dict
+        One per counted limit and period, in operator (scenario) order: ``operator_id``,
+        ``rule`` (rule ID), ``period`` (a permit year's first day ``YYYY-MM-DD`` for
+        Montana, ``YYYY-MM`` for Maine), ``used`` and ``limit`` (counts), ``charitable``
+        (Montana rows only).
     """
     sc = plan.scenario
     out: list[dict[str, object]] = []
@@ -138,6 +151,16 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
       ``"(statewide)"``) per calendar year of the horizon, when the scenario has super
       cribbage; ``used`` includes the licences issued outside the plan
       (``settings.super_cribbage_licenses_issued``).
+
+    Parameters
+    ----------
+    plan
+        A plan (:class:`scheduler.plan.Plan`): its scenario and rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`USAGE_COLUMNS`, one row per operator, rule and period.
     """
     sc = plan.scenario
     found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):

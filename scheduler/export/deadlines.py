@@ -28,16 +28,40 @@ an ME application may be received (else empty)."""
 
 
 def plan_deadlines(plan: Plan) -> list[Deadline]:
-    """The deadlines of ``plan`` (:func:`scheduler.deadlines.list_deadlines` of its rows and
-    licences, ME application windows opening no earlier than ``scenario.notice_from``),
-    sorted by date, rule, operator, occurrence, licence, what."""
+    """The deadlines of ``plan``.
+
+    Parameters
+    ----------
+    plan
+        The plan.
+
+    Returns
+    -------
+    list of scheduler.deadlines.Deadline
+        :func:`scheduler.deadlines.list_deadlines` of its rows and licences, ME application
+        windows (ME-APPLICATION-WINDOW) opening no earlier than ``scenario.notice_from``;
+        sorted by date, rule, operator, occurrence, licence, what.
+    """
     return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
 
 
 def deadlines_csv(plan: Plan) -> bytes:
-    """deadlines.csv of ``plan`` (UTF-8, ``\\n`` line ends, :data:`DEADLINE_COLUMNS`),
-    text cells spreadsheet-safe as schedule.csv's (:func:`scheduler.text.cell`): titles
-    are the user's. A plan with no deadline gives the header alone."""
+    """deadlines.csv of ``plan``.
+
+    Parameters
+    ----------
+    plan
+        The plan.
+
+    Returns
+    -------
+    bytes
+        UTF-8, ``\\n`` line ends, the columns :data:`DEADLINE_COLUMNS`, one line per
+        :func:`plan_deadlines` (dates ISO 8601, ``opens`` empty but for
+        ME-APPLICATION-WINDOW); text cells spreadsheet-safe as schedule.csv's
+        (:func:`scheduler.text.cell`): titles are the user's. A plan with no deadline gives
+        the header alone.
+    """
     rows = [{k: ("" if v is None else v.isoformat() if isinstance(v, dt.date)
                  else cell(str(v))) for k, v in asdict(d).items() if k in DEADLINE_COLUMNS}
             for d in plan_deadlines(plan)]
