@@ -149,6 +149,19 @@ def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host
     return f"{name}.series@{_rhs(scenario, host, lineage)}"
 
 
+def renumbered_series_uid(uid: str, n: int) -> str:
+    """A weekly series' UID ``uid`` with ``-n`` after ``.series`` (``sat.series@RHS`` ->
+    ``sat.series-2@RHS``): the series revived beside a cancelled one that holds ``uid``."""
+    local, _, rhs = uid.rpartition("@")
+    return f"{local}-{n}@{rhs}"
+
+
+def local_part(uid: str) -> str:
+    """The part of ``uid`` before its last ``@`` (the whole UID when it has none): what stays
+    when a plan's UID domain changes."""
+    return uid.rpartition("@")[0] or uid
+
+
 def notice_uid(occurrence: str, operator_id: str) -> str:
     """The MT-NOTICE deadline of an occurrence (by its UID) for one of its operators: it
     keeps the occurrence's right-hand side, so it moves with it."""
@@ -217,5 +230,5 @@ def is_deadline(uid: str) -> bool:
 
 def licence_day(uid: str) -> str | None:
     """The licence start day (ISO) a licence deadline's UID names, else None."""
-    m = _LICENCE.match(uid.rpartition("@")[0] or uid)
+    m = _LICENCE.match(local_part(uid))
     return m.group("day") if m else None
