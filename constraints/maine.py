@@ -41,7 +41,7 @@ from constraints.modelling import (
     sum_by,
 )
 from scheduler.problems import TermProblem
-from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.scenario import ME_TYPES, WEEKDAYS, Operator, Scenario, Tournament
 from scheduler.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
@@ -126,7 +126,7 @@ def annual_end(start: dt.date) -> dt.date:
 
 def _me(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
     for i, t in enumerate(sc.tournaments):
-        if t.type in ("tournament-game", "super-cribbage", "charitable-cribbage"):
+        if t.type in ME_TYPES:
             yield i, t
 
 
@@ -421,7 +421,7 @@ def other_game_sessions(op: Operator, start: dt.datetime, end: dt.datetime
     day = start.date() - dt.timedelta(days=1)
     while day <= end.date():
         for g in op.other_games:
-            if ("mon", "tue", "wed", "thu", "fri", "sat", "sun")[day.weekday()] != g.weekday:
+            if WEEKDAYS[day.weekday()] != g.weekday:
                 continue
             s = local(day, g.start, op.tz)
             e_day = day + dt.timedelta(days=1) if g.end <= g.start else day
@@ -993,7 +993,7 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
     cov = a.scenario.settings.tier_coverage
     used: set[int] = set()
     games = sorted((p for p in a.placed
-                    if p.tournament.type in ("tournament-game", "super-cribbage")),
+                    if p.tournament.is_me_licensed_game),
                    key=lambda p: (p.first_day, p.ref))
     for p in games:
         t = p.tournament

@@ -33,7 +33,7 @@ from constraints.catalogue import cite
 from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
 from constraints.requests import DEALERS
 from scheduler.problems import TermProblem
-from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
+from scheduler.scenario import MT_TYPES, HeldBefore, Operator, Scenario, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
 
 LARGE_LIMIT = 16
@@ -61,7 +61,7 @@ NO_PLAY_UNTIL = 8 * 60
 
 def _mt(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
     for i, t in enumerate(sc.tournaments):
-        if t.type in ("large-stakes", "small-stakes"):
+        if t.type in MT_TYPES:
             yield i, t
 
 
@@ -148,7 +148,7 @@ def _validate_progressive(sc: Scenario) -> Iterator[TermProblem]:
             yield TermProblem(("tournaments", i, "operators"), "MT-PROGRESSIVE",
                               "only a large-stakes tournament may be held by several operators")
     for i, t in enumerate(sc.tournaments):
-        if len(t.operators) > 1 and t.type not in ("large-stakes", "small-stakes"):
+        if len(t.operators) > 1 and t.type not in MT_TYPES:
             yield TermProblem(("tournaments", i, "operators"), "MT-PROGRESSIVE",
                               "only a Montana large-stakes tournament may have several operators")
     yield from _validate_progressive_tours(sc)
@@ -366,7 +366,7 @@ MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_
 def _check_play_hours(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         t = p.tournament
-        if t.type not in ("large-stakes", "small-stakes") or all(
+        if t.type not in MT_TYPES or all(
                 a.scenario.operator(o).late_hours_ordinance for o in t.operators):
             continue
         # the schedule's own times: play starts at the start's wall-clock time each day and the
@@ -884,7 +884,7 @@ def _check_permit_rows(a: Audit) -> Iterator[Violation]:
             if p is None:
                 continue  # a permit bought for an occurrence not held: not unlawful
             t = p.tournament
-            if t.type not in ("large-stakes", "small-stakes") or t.is_large != large:
+            if t.type not in MT_TYPES or t.is_large != large:
                 yield bad(f"it lists {ref}, a {t.type} tournament; a {label} covers only "
                           f"{'large' if large else 'small'}-stakes tournaments "
                           f"(MCA 23-5-317{clause})", (ref,))

@@ -33,7 +33,7 @@ from scheduler.limits import (
 )
 from scheduler.load import validate_scenario
 from scheduler.plan import LICENSE_COLUMNS
-from scheduler.scenario import Scenario, Tournament
+from scheduler.scenario import MT_TYPES, Scenario, Tournament
 from scheduler.timing import Timing, local, read_timing, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
@@ -532,7 +532,7 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
         last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)
         s = local(start, t.start_time, tz) or dt.datetime.combine(start, t.start_time, tz)
-        if t.type in ("large-stakes", "small-stakes"):
+        if t.type in MT_TYPES:
             # play days: the last one's session ends `hours` after its start
             last_session = timing(t.model_copy(update={"days": 1}), tz, last)
             e = last_session.end if last_session is not None else s

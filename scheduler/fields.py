@@ -44,6 +44,13 @@ from scheduler.text import control_character, describe_character, format_charact
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 DOMAIN_PATTERN = r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?$"
 """A lower-case DNS domain name of at least two labels (``uid_domain``)."""
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""The weekdays as a scenario spells them, Monday first (index = ``date.weekday()``); the
+one spelling the scenario types, the workbook, the UIDs and the rules read."""
+MT_TYPES = ("large-stakes", "small-stakes")
+"""The Montana tournament types (MCA 23-5-317)."""
+ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
+"""The Maine tournament types (17 M.R.S. § 1836)."""
 
 
 def _uid_domain(v: str) -> str:

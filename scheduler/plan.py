@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from constraints.base import License
-from constraints.maine import MONTHLY_LIMIT, PER_TOURNAMENT_FEE, SUPER_CRIBBAGE_LIMIT, tier_index
-from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
+from constraints.maine import PER_TOURNAMENT_FEE, tier_index
 from scheduler.atomic import write_files
 from scheduler.explain import Member
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
+from scheduler.usage import limit_usage as limit_usage  # read as scheduler.plan.limit_usage too
+from scheduler.usage import usage_table
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure  # start-up time: matplotlib only when drawing
@@ -289,64 +290,12 @@ class Plan:
             {c: "int64" for c in SUMMARY_COLUMNS[3:]})
 
     def usage(self) -> pd.DataFrame:
-        """Each counted limit per operator and period, one row each: ``operator_id,
-        rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
-        limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
-        large-stakes tournaments, 0 for Maine rows).
-
-        - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
-          per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
-          tournament, counting ``held_in_current_permit_year`` in the current one; a shared
-          progressive counts for each venue. As :func:`constraints.montana.large_tally` reads
-          them: MT-LARGE-LIMIT ``used`` = the counted ones (non-charitable, plus charitable
-          beyond the first 3 of the permit year, ``charitable`` of them); MT-CHARITY-LIMIT
-          ``used`` = the charitable ones not counted (at most 3), so free and counted
-          charitable tournaments are told apart;
-        - ``ME-MONTHLY-LIMIT`` (2), 17 M.R.S. § 1836: per ME operator that holds licensed
-          games, every calendar month of the horizon, counted under ``settings.month_rule``;
-        - ``ME-SUPER-CRIBBAGE`` (15 licences), § 1836(4-A): statewide (``operator_id``
-          ``"(statewide)"``) per calendar year of the horizon, when the scenario has super
-          cribbage; ``used`` includes the licences issued outside the plan
-          (``settings.super_cribbage_licenses_issued``).
-        """
-        sc = self.scenario
-        found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
-                 (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))))
-                 for u in limit_usage(self)}
-        months = []
-        first = sc.horizon.start.replace(day=1)
-        while first <= sc.horizon.end:
-            months.append(first)
-            first = _next_month(first)
-        records: list[dict[str, object]] = []
-        for op in sc.operators:
-            if op.jurisdiction == "MT":
-                for (oid, rule, period), (used, limit, charitable) in found.items():
-                    if oid == op.id:
-                        start = dt.date.fromisoformat(period)
-                        records.append(_usage(op.id, rule, start, op.permit_year_end(start),
-                                              used, limit, charitable))
-            elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
-                counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
-                for start in sorted(set(months) | counted):
-                    used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
-                                         (0, 0, 0))
-                    records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
-                                          _next_month(start) - dt.timedelta(days=1), used,
-                                          MONTHLY_LIMIT))
-        if any(t.type == "super-cribbage" for t in sc.tournaments):
-            firsts = {(r.tournament_id, r.occurrence): r.first_day for r in self.rows
-                      if r.type == "super-cribbage"}
-            for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
-                records.append(_usage(
-                    STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
-                    sum(1 for d in firsts.values() if d.year == year)
-                    + sc.settings.super_cribbage_licenses_issued.get(year, 0),
-                    SUPER_CRIBBAGE_LIMIT))
-        df = pd.DataFrame(records, columns=USAGE_COLUMNS)
-        for c in ("period_start", "period_end"):
-            df[c] = pd.to_datetime(df[c])
-        return df.astype({"used": "int64", "limit": "int64", "charitable": "int64"})
+        """Each counted limit per operator and period, one row each
+        (:func:`scheduler.usage.usage_table`: MT-LARGE-LIMIT, MT-CHARITY-LIMIT per permit
+        year; ME-MONTHLY-LIMIT per month; ME-SUPER-CRIBBAGE statewide per year): ``operator_id,
+        rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used, limit,
+        charitable`` (int64)."""
+        return usage_table(self)
 
     def fees(self) -> pd.DataFrame:
         """Licence and permit fees per operator and licence kind, one row each:
@@ -420,64 +369,5 @@ class Plan:
 
 SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",
                    "fees_usd"]
-USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit",
-                 "charitable"]
 FEE_COLUMNS = ["operator_id", "jurisdiction", "kind", "licences", "fee_usd",
                "per_tournament_usd"]
-STATEWIDE = "(statewide)"
-"""``Plan.usage`` operator_id of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
-
-
-def _next_month(first: dt.date) -> dt.date:
-    return (first + dt.timedelta(days=32)).replace(day=1)
-
-
-def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
-           limit: int, charitable: int = 0) -> dict[str, object]:
-    return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
-            "period_end": end, "used": used, "limit": limit, "charitable": charitable}
-
-
-def limit_usage(plan: Plan) -> list[dict[str, object]]:
-    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
-
-    Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
-    (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
-    large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
-    ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
-    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
-    scenario's ``month_rule``). The one count of limit usage that :meth:`Plan.usage`,
-    ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
-    ``scheduler.export.figures`` import it as ``usage``).
-    """
-    sc = plan.scenario
-    out: list[dict[str, object]] = []
-    for op in sc.operators:
-        rows = plan.rows_of(op.id)
-        if op.jurisdiction == "MT":
-            items = [(r.first_day, r.tournament_id, r.occurrence, r.charitable)
-                     for r in rows if r.type == "large-stakes"]
-            years = {r.permit_year for r in rows if r.permit_year}
-            for py, tally in large_tally(sc, op, items, years).items():
-                out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
-                                period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
-                                charitable=tally.charitable_counted))
-                out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
-                                period=py.isoformat(), used=tally.free_used,
-                                limit=CHARITY_LIMIT, charitable=tally.free_used))
-        else:
-            months: Counter[str] = Counter()
-            for r in rows:
-                if not r.counted:
-                    continue
-                if sc.settings.month_rule == "start":
-                    keys = {f"{r.first_day:%Y-%m}"}
-                else:
-                    last = (r.end - dt.timedelta(microseconds=1)).date()
-                    keys = {f"{r.first_day + dt.timedelta(days=i):%Y-%m}"
-                             for i in range((last - r.first_day).days + 1)}
-                months.update(keys)
-            for ym in sorted(months):
-                out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
-                                used=months[ym], limit=MONTHLY_LIMIT))
-    return out

@@ -32,6 +32,9 @@ from pydantic import (
     model_validator,
 )
 
+from scheduler.fields import ME_TYPES as ME_TYPES
+from scheduler.fields import MT_TYPES as MT_TYPES
+from scheduler.fields import WEEKDAYS as WEEKDAYS
 from scheduler.fields import (
     Address,
     Date,
@@ -56,11 +59,8 @@ from scheduler.workbook import WorkbookError, read_workbook, write_workbook
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
 
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 Jurisdiction = Literal["MT", "ME"]
-MT_TYPES = ("large-stakes", "small-stakes")
-ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
 TournamentType = Literal[
     "large-stakes", "small-stakes", "tournament-game", "super-cribbage", "charitable-cribbage"
 ]

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import holidays
 
-from scheduler.scenario import Scenario, Tournament
+from scheduler.scenario import MT_TYPES, Scenario, Tournament
 
 UTC = dt.UTC
 MT_NOTICE_DAYS = 5
@@ -93,8 +93,8 @@ def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     """
     if t.sessions:
         return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
-                              t.type in ("large-stakes", "small-stakes"), tz, first_day)
-    return _timing(t.start_time, t.hours, t.days, t.type in ("large-stakes", "small-stakes"),
+                              t.type in MT_TYPES, tz, first_day)
+    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
                    tz, first_day)
 
 

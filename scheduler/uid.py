@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scheduler.scenario import Scenario
+from scheduler.scenario import WEEKDAYS, Scenario
 
 DEFAULT_DOMAIN = "tourney.invalid"
 """The UID domain when neither the scenario nor the operator sets ``uid_domain``: the
@@ -55,7 +55,6 @@ OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
 """The VCALENDAR property naming an operator the calendar is of, one per operator:
 ``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
 versions have none."""
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "report-")
 
 _ID = r"[a-z0-9][a-z0-9-]*"
@@ -168,6 +167,19 @@ def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host
     return f"{name}.series@{_rhs(scenario, host, lineage)}"
 
 
+def renumbered_series_uid(uid: str, n: int) -> str:
+    """A weekly series' UID ``uid`` with ``-n`` after ``.series`` (``sat.series@RHS`` ->
+    ``sat.series-2@RHS``): the series revived beside a cancelled one that holds ``uid``."""
+    local, _, rhs = uid.rpartition("@")
+    return f"{local}-{n}@{rhs}"
+
+
+def local_part(uid: str) -> str:
+    """The part of ``uid`` before its last ``@`` (the whole UID when it has none): what stays
+    when a plan's UID domain changes."""
+    return uid.rpartition("@")[0] or uid
+
+
 def notice_uid(occurrence: str, operator_id: str) -> str:
     """The MT-NOTICE deadline of an occurrence (by its UID) for one of its operators: it
     keeps the occurrence's right-hand side, so it moves with it."""
@@ -241,5 +253,5 @@ def is_deadline(uid: str) -> bool:
 
 def licence_day(uid: str) -> str | None:
     """The licence start day (ISO) a licence deadline's UID names, else None."""
-    m = _LICENCE.match(uid.rpartition("@")[0] or uid)
+    m = _LICENCE.match(local_part(uid))
     return m.group("day") if m else None

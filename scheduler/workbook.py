@@ -27,12 +27,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
+from scheduler.fields import ME_TYPES, MT_TYPES, WEEKDAYS
+
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read or written
     from openpyxl.worksheet.worksheet import Worksheet
 
-WEEKDAY_CHOICES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-TYPE_CHOICES = ("large-stakes", "small-stakes", "tournament-game", "super-cribbage",
-                "charitable-cribbage")
+WEEKDAY_CHOICES = WEEKDAYS
+TYPE_CHOICES = MT_TYPES + ME_TYPES
 FIXED_TIME = dt.datetime(2000, 1, 1)
 """The time written into a workbook's document properties and zip entries when
 SOURCE_DATE_EPOCH is not set, so the same input gives a byte-identical file."""

@@ -30,6 +30,7 @@ from constraints.maine import LICENCE_KINDS, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
+from scheduler.scenario import WEEKDAYS
 from scheduler.timing import application_due, month_end
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
@@ -136,10 +137,9 @@ def calendar_cells(plan: Plan, operator_id: str) -> dict[str, list[dt.date]]:
     op = _operator(plan, operator_id)
     horizon = sc.horizon
     blackout = sorted({d for d in op.blackout if d in horizon})
-    weekdays = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
     other: set[dt.date] = set()
     for g in op.other_games:
-        wd = weekdays.index(g.weekday)
+        wd = WEEKDAYS.index(g.weekday)
         past_midnight = g.end <= g.start
         for d in horizon.days():
             if d.weekday() == wd:

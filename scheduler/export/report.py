@@ -244,9 +244,9 @@ def _deadlines(plan: Plan) -> str:
         return "<p>Nothing to file: no Montana large-stakes tournament and no Maine licence.</p>"
     head = ("<tr><th>Date</th><th>Rule</th><th>Operator</th><th>What</th>"
             "<th>Occurrence</th></tr>")
-    rows = [f"<tr><td>{_e(d['date'])}</td><td>{_e(cite(str(d['rule'])))}</td>"
-            f"<td>{_e(d['operator_id'])}</td><td>{_e(d['what'])}</td>"
-            f"<td>{_e(d['occurrence'])}</td></tr>" for d in lines]
+    rows = [f"<tr><td>{_e(d.date)}</td><td>{_e(cite(d.rule))}</td>"
+            f"<td>{_e(d.operator_id)}</td><td>{_e(d.what)}</td>"
+            f"<td>{_e(d.occurrence)}</td></tr>" for d in lines]
     return ("<table>" + head + "\n" + "\n".join(rows) + "</table>\n"
             '<p class="muted">The last day (inclusive) to do each; the same lines as '
             "deadlines.csv and <code>tourney deadlines</code>, which also says what the ledger "

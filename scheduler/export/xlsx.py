@@ -1,8 +1,7 @@
 """plan.xlsx: a plan as a workbook to print and filter (issue #14).
 
 Sheets *Schedule* (schedule.csv's rows), *Licences* (licenses.csv), *Deadlines* (what to file
-by when: MT-NOTICE per operator and occurrence; ME-APPLICATION-WINDOW and ME-REPORT per Maine
-licence, from the functions of :mod:`scheduler.timing` the calendars use), *Not placed*
+by when: :func:`scheduler.deadlines.list_deadlines`, as deadlines.csv), *Not placed*
 (unscheduled.csv) and *Limits* (:meth:`scheduler.plan.Plan.usage`). Dates are Excel dates,
 times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
 sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
@@ -20,9 +19,8 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 
 from constraints.catalogue import cite
-from constraints.maine import LICENCE_KINDS
+from scheduler.deadlines import list_deadlines
 from scheduler.plan import Plan
-from scheduler.timing import application_window, report_due, report_periods
 from scheduler.workbook import pinned_xlsx, set_cell
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
@@ -48,39 +46,40 @@ LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 1
 
 
 def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
-    """What to file by when, sorted by due day: ``(due, deadline, rule, operator_id, for,
-    first_day)``.
+    """The *Deadlines* sheet: the deadlines of :func:`scheduler.deadlines.list_deadlines`
+    (the lines of deadlines.csv), an ME-APPLICATION-WINDOW as two rows (its window opens,
+    its application due).
 
-    - MT-NOTICE (MCA 23-5-317(1)(d),(f)): each operator of a placed large-stakes occurrence
-      notifies the department by ``OperatorOccurrence.notice_due`` (5 days before the first day);
-    - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): per Maine licence, the application
-      window's opening and due days before the first day it covers
-      (:func:`scheduler.timing.application_window`, opening at ``notice_from`` at the
-      earliest);
-    - ME-REPORT (16-633 CMR ch. 32 § 8): the disposition-of-funds report of each licensed period
-      (each month of an annual licence), 10 Maine business days after it ends.
+    Parameters
+    ----------
+    plan
+        The plan.
+
+    Returns
+    -------
+    list of tuple
+        ``(due, deadline, rule, operator_id, for, first_day)`` per row, sorted by due day,
+        operator, ``for``, ``deadline``: ``due`` and ``first_day`` dates; ``rule`` the rule
+        ID with its citation; ``for`` the tournament (MT-NOTICE: ``TITLE (TOURNAMENT#N)``)
+        or the licence (``licence LICENSE_ID``).
     """
     out: list[tuple[Any, ...]] = []
-    for r in plan.rows:
-        if r.jurisdiction == "MT" and r.notice_due is not None:
-            out.append((r.notice_due, "Notice to the Montana Gambling Control Division",
-                        cite("MT-NOTICE"), r.operator_id, f"{r.title} ({r.ref})", r.first_day))
-    for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from):
+        rule = cite(d.rule)
+        if d.rule == "MT-NOTICE":
+            out.append((d.date, "Notice to the Montana Gambling Control Division", rule,
+                        d.operator_id, f"{d.title} ({d.occurrence})", d.first_day))
             continue
-        covered = [r for ref in lic.covers for r in plan.rows_of_occurrence(ref)
-                   if r.operator_id == lic.operator_id] or \
-            [r for ref in lic.covers for r in plan.rows_of_occurrence(ref)]
-        first = min((r.first_day for r in covered), default=lic.valid_from)
-        opens, due = application_window(first, plan.scenario.notice_from)
-        what = f"licence {lic.license_id}"
-        out.append((opens, "Maine licence application window opens",
-                    cite("ME-APPLICATION-WINDOW"), lic.operator_id, what, first))
-        out.append((due, "Maine licence application due", cite("ME-APPLICATION-WINDOW"),
-                    lic.operator_id, what, first))
-        for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
-            out.append((report_due(end), f"Disposition-of-funds report (period ending "
-                        f"{end.isoformat()})", cite("ME-REPORT"), lic.operator_id, what, first))
+        what = f"licence {d.license_id}"
+        if d.rule == "ME-APPLICATION-WINDOW":
+            out.append((d.opens, "Maine licence application window opens", rule,
+                        d.operator_id, what, d.first_day))
+            out.append((d.date, "Maine licence application due", rule, d.operator_id, what,
+                        d.first_day))
+        else:
+            end = d.period_end.isoformat() if d.period_end else ""
+            out.append((d.date, f"Disposition-of-funds report (period ending {end})", rule,
+                        d.operator_id, what, d.first_day))
     return sorted(out, key=lambda d: (d[0], d[3], d[4], d[1]))
 
 

@@ -1,10 +1,11 @@
 """``tourney deadlines``: what to file by when, for every operator of a plan, and whether the
 ledger says it is done.
 
-Every date comes from the deadline functions of :mod:`scheduler.timing` (``notice_due``,
-``application_opens``/``application_due``, ``report_due``) and the licensed periods from
-``report_periods``, which the calendar writer reads too, so this list, the calendars, the
-model and the audit cannot disagree.
+The lines are the plan folder's deadlines.csv, written from
+:func:`scheduler.deadlines.list_deadlines` (the one list of a plan's deadlines, which the
+report and plan.xlsx read too); a folder written before deadlines.csv existed gets the same
+function's lines from its schedule.csv and licenses.csv, its ME application windows opening
+90 days before (the day the plan was made as of is not in the folder).
 """
 
 from __future__ import annotations
@@ -17,17 +18,15 @@ from typing import Any
 
 import pandas as pd
 
+from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
-from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
+from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
 from scheduler.text import uncell
-from scheduler.timing import (
-    application_due,
-    application_opens,
-    notice_due,
-    report_due,
-    report_periods,
-)
+from scheduler.timing import report_due, report_periods
+
+DEADLINES_CSV = "deadlines.csv"
+"""The plan folder's deadlines (``scheduler.export.write.DEADLINES_FILE``)."""
 
 COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "license_id",
            "opens", "done_on", "entry"]
@@ -56,18 +55,61 @@ class _Licence:
     covers: tuple[str, ...]
 
 
-def _plan(plan_dir: Path) -> tuple[list[dict[str, str]], list[_Licence]]:
+@dataclass(frozen=True)
+class _Row:
+    """The fields of a schedule.csv row the deadline rules read
+    (:class:`scheduler.deadlines.HeldRow`)."""
+
+    tournament_id: str
+    occurrence: int
+    operator_id: str
+    jurisdiction: str
+    type: str
+    title: str
+    first_day: dt.date
+    uid: str
+
+
+def _plan(plan_dir: Path) -> list[Deadline]:
+    """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
+    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
     if not plan_dir.is_dir():
         raise LedgerError(f"{plan_dir} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
-    rows = read_csv(plan_dir / "schedule.csv")
+    rows = []
+    for i, r in enumerate(read_csv(plan_dir / "schedule.csv"), start=2):
+        where = f"{plan_dir / 'schedule.csv'} line {i}"
+        try:
+            occurrence = int(r["occurrence"])
+        except ValueError:
+            raise LedgerError(f"{where}: occurrence {r['occurrence']!r} is not a whole "
+                              "number") from None
+        rows.append(_Row(r["tournament_id"], occurrence, r["operator_id"], r["jurisdiction"],
+                         r["type"], uncell(r["title"]), parse_date(r["first_day"], where),
+                         r["uid"]))
     lics = []
     for i, r in enumerate(read_csv(plan_dir / "licenses.csv"), start=2):
         where = f"{plan_dir / 'licenses.csv'} line {i}"
         lics.append(_Licence(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
                              parse_date(r["valid_from"], where), parse_date(r["valid_to"], where),
                              tuple(r.get("covers", "").split())))
-    return rows, lics
+    if not (plan_dir / DEADLINES_CSV).is_file():
+        return list_deadlines(rows, lics, None)
+    uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
+    ends = {(lic.license_id, report_due(end)): end for lic in lics
+            for end in report_periods(lic.kind, lic.valid_from, lic.valid_to)}
+    out = []
+    for i, r in enumerate(read_csv(plan_dir / DEADLINES_CSV), start=2):
+        where = f"{plan_dir / DEADLINES_CSV} line {i}"
+        date = parse_date(r["date"], where)
+        ref, op, lic_id = uncell(r["occurrence"]), r["operator_id"], r["license_id"]
+        out.append(Deadline(
+            date=date, rule=r["rule"], citation=r["citation"], operator_id=op,
+            what=uncell(r["what"]), occurrence=ref, license_id=lic_id,
+            opens=parse_date(r["opens"], where) if r["opens"].strip() else None,
+            uid=uids.get((ref, op), "") if r["rule"] == "MT-NOTICE" else "",
+            period_end=ends.get((lic_id, date)) if r["rule"] == "ME-REPORT" else None))
+    return out
 
 
 def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, int]]:
@@ -90,13 +132,6 @@ def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, i
     return out
 
 
-def _covers(lic: _Licence) -> str:
-    """The occurrences a licence covers, shortened past three: ``a#1 … a#23 (23)``."""
-    if len(lic.covers) <= 3:
-        return " ".join(lic.covers)
-    return f"{lic.covers[0]} … {lic.covers[-1]} ({len(lic.covers)})"
-
-
 def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date) -> str:
     if done is None:
         return "due" if due >= as_of else "overdue"
@@ -105,70 +140,57 @@ def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date
 
 def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
               ledger: Store | None = None) -> pd.DataFrame:
-    """The to-do list of plan folder ``plan_dir`` as of ``as_of`` (default today): one row
-    per deadline, sorted by date, rule, operator, occurrence/licence (:data:`COLUMNS`):
+    """The to-do list of plan folder ``plan_dir`` as of ``as_of``.
 
-    - MT-NOTICE (MCA 23-5-317(1)(d)): each Montana large-stakes occurrence at each operator,
-      :func:`~scheduler.timing.notice_due` of its first day;
-    - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): each Maine licence, received between
-      :func:`~scheduler.timing.application_opens` and
-      :func:`~scheduler.timing.application_due` of the first day it covers;
-    - ME-REPORT (16-633 CMR ch. 32 § 8): each licensed period of each Maine licence,
-      :func:`~scheduler.timing.report_due` of the period's last day.
+    The lines are the plan's deadlines (:func:`scheduler.deadlines.list_deadlines`, read from
+    the folder's deadlines.csv): MT-NOTICE (MCA 23-5-317(1)(d)) per Montana large-stakes
+    occurrence and operator, ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2) per Maine licence,
+    ME-REPORT (16-633 CMR ch. 32 § 8) per licensed period.
 
-    With ``ledger``, the states come from its current filings, reports and cancellations
-    (:data:`STATES`); without, everything is due or overdue. Raises
-    :class:`~scheduler.ledger.store.LedgerError` for a folder that is not a plan."""
+    Parameters
+    ----------
+    plan_dir
+        A plan folder written by ``tourney solve --out``.
+    as_of
+        The day the states are judged on (default today): a deadline is due on and before
+        its ``date`` (inclusive), overdue after.
+    ledger
+        The ledger whose current filings, reports and cancellations say what is done; None:
+        nothing is done (everything due or overdue).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per deadline, columns :data:`COLUMNS` (``date``, ``opens``, ``done_on`` as
+        ``datetime.date``; ``state`` one of :data:`STATES`; ``entry`` Int64), sorted by
+        date, rule, operator, occurrence, licence, what.
+
+    Raises
+    ------
+    scheduler.ledger.store.LedgerError
+        For a folder that is not a plan, a missing or unreadable CSV file, a bad date.
+    """
     as_of = as_of or dt.date.today()
-    rows, lics = _plan(Path(plan_dir))
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
-    by_ref: dict[str, list[dict[str, str]]] = {}
-    for r in rows:
-        by_ref.setdefault(f"{r['tournament_id']}#{r['occurrence']}", []).append(r)
-        if r["jurisdiction"] != "MT" or r["type"] != "large-stakes":
-            continue
-        first = dt.date.fromisoformat(r["first_day"])
-        due = notice_due(first)
-        ref = f"{r['tournament_id']}#{r['occurrence']}"
-        if ("cancelled", r["uid"], r["operator_id"]) in done:
-            state, filed = "not needed", done[("cancelled", r["uid"], r["operator_id"])]
+    for d in _plan(Path(plan_dir)):
+        state = ""
+        if d.rule == "MT-NOTICE":
+            if ("cancelled", d.uid, d.operator_id) in done:
+                state, filed = "not needed", done[("cancelled", d.uid, d.operator_id)]
+            else:
+                filed = done.get(("MT-NOTICE", d.uid, d.operator_id))
+        elif d.rule == "ME-APPLICATION-WINDOW":
+            filed = done.get(("ME-APPLICATION-WINDOW", d.license_id))
         else:
-            filed_ = done.get(("MT-NOTICE", r["uid"], r["operator_id"]))
-            state, filed = _state(due, filed_, as_of), filed_
-        out.append({"date": due, "state": state, "rule": "MT-NOTICE",
-                    "operator_id": r["operator_id"],
-                    "what": f"notify the department of {uncell(r['title'])} ({ref}), first day "
-                            f"{first}",
-                    "occurrence": ref, "license_id": "", "opens": None,
-                    "done_on": filed[0] if filed else None, "entry": filed[1] if filed else None})
-    for lic in lics:
-        if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-            continue
-        covered = [r for ref in lic.covers for r in by_ref.get(ref, [])]
-        mine = [r for r in covered if r["operator_id"] == lic.operator_id] or covered
-        first = min((dt.date.fromisoformat(r["first_day"]) for r in mine),
-                    default=lic.valid_from)
-        opens, due = application_opens(first), application_due(first)
-        filed = done.get(("ME-APPLICATION-WINDOW", lic.license_id))
-        out.append({"date": due, "state": _state(due, filed, as_of),
-                    "rule": "ME-APPLICATION-WINDOW", "operator_id": lic.operator_id,
-                    "what": f"the {lic.kind} licence application received between {opens} and "
-                            f"{due} (first day covered {first})",
-                    "occurrence": _covers(lic), "license_id": lic.license_id,
-                    "opens": opens, "done_on": filed[0] if filed else None,
+            end = d.period_end.isoformat() if d.period_end else ""
+            filed = done.get(("ME-REPORT", d.license_id, end))
+        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of),
+                    "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
+                    "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
+                    "done_on": filed[0] if filed else None,
                     "entry": filed[1] if filed else None})
-        for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
-            due = report_due(end)
-            filed = done.get(("ME-REPORT", lic.license_id, end.isoformat()))
-            out.append({"date": due, "state": _state(due, filed, as_of), "rule": "ME-REPORT",
-                        "operator_id": lic.operator_id,
-                        "what": f"file the disposition-of-funds report for the licensed "
-                                f"period ending {end}",
-                        "occurrence": _covers(lic), "license_id": lic.license_id,
-                        "opens": None, "done_on": filed[0] if filed else None,
-                        "entry": filed[1] if filed else None})
     df = pd.DataFrame(out, columns=COLUMNS)
     df = df.sort_values(["date", "rule", "operator_id", "occurrence", "license_id", "what"],
                         kind="stable").reset_index(drop=True)

@@ -15,7 +15,13 @@ from scheduler.replan.previous import (
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import application_ok, notice_ok
-from scheduler.uid import inherited_lineage, lineage_key, occurrence_uid
+from scheduler.uid import (
+    inherited_lineage,
+    lineage_key,
+    local_part,
+    occurrence_uid,
+    renumbered_series_uid,
+)
 from scheduler.uid import parse as parse_uid
 
 
@@ -60,10 +66,9 @@ def series_uids(scenario: Scenario, wanted: list[tuple[str, str, list[dt.date]]]
             uid = best.uid
         else:
             uid, n = fresh, 1
-            local, _, rhs = fresh.partition("@")
             while uid in taken or uid in claimed:
                 n += 1
-                uid = f"{local}-{n}@{rhs}"
+                uid = renumbered_series_uid(fresh, n)
         claimed.add(uid)
         out.append(uid)
     return out
@@ -78,7 +83,7 @@ def licence_deadline_uids(events: list[PreviousEvent]) -> dict[str, str]:
         p = parse_uid(e.uid)
         if e.cancelled or p is None or p.licence_id is None:
             continue
-        out.setdefault(e.uid.rpartition("@")[0] or e.uid, e.uid)
+        out.setdefault(local_part(e.uid), e.uid)
     return out
 
 

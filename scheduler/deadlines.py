@@ -1,0 +1,188 @@
+"""A plan's deadlines: what to file or do by when, the one list every output reads.
+
+deadlines.csv and the report's table (:mod:`scheduler.export.deadlines`), plan.xlsx's
+*Deadlines* sheet (:mod:`scheduler.export.xlsx`) and ``tourney deadlines``
+(:mod:`scheduler.ledger.deadlines`) all read :func:`list_deadlines`; its days come from the
+deadline functions of :mod:`scheduler.timing` that the model, the check and the calendars
+read too:
+
+- MT-NOTICE (MCA 23-5-317(1)(d)): each Montana large-stakes occurrence at each operator,
+  :func:`~scheduler.timing.notice_due` of its first day (5 calendar days before);
+- ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): each Maine licence, received between the
+  two days of :func:`~scheduler.timing.application_window` for the first day it covers (90
+  days before it, or ``notice_from`` when that is later, to the 10th Maine business day
+  before it);
+- ME-REPORT (16-633 CMR ch. 32 § 8): each licensed period of each Maine licence,
+  :func:`~scheduler.timing.report_due` of the period's last day (the 10th Maine business day
+  after it).
+
+It works on what a plan holds and what a plan folder's CSV files hold alike (the
+:class:`HeldRow` and :class:`HeldLicence` protocols), so it sits below the plan and the
+ledger and imports neither.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from constraints.catalogue import RULES
+from constraints.maine import LICENCE_KINDS
+from scheduler.timing import (
+    application_due,
+    application_opens,
+    application_window,
+    notice_due,
+    report_due,
+    report_periods,
+)
+
+
+class HeldRow(Protocol):
+    """An occurrence at one operator as the deadlines read it (a row of schedule.csv,
+    :class:`scheduler.plan.OperatorOccurrence`)."""
+
+    @property
+    def tournament_id(self) -> str: ...
+    @property
+    def occurrence(self) -> int: ...
+    @property
+    def operator_id(self) -> str: ...
+    @property
+    def jurisdiction(self) -> str: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def first_day(self) -> dt.date: ...
+    @property
+    def uid(self) -> str: ...
+
+
+class HeldLicence(Protocol):
+    """A licence as the deadlines read it (a row of licenses.csv,
+    :class:`constraints.base.License`); ``valid_from``/``valid_to`` inclusive days."""
+
+    @property
+    def license_id(self) -> str: ...
+    @property
+    def operator_id(self) -> str: ...
+    @property
+    def jurisdiction(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def valid_from(self) -> dt.date: ...
+    @property
+    def valid_to(self) -> dt.date: ...
+    @property
+    def covers(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """One thing to file or do by a day (a line of deadlines.csv and of ``tourney
+    deadlines``)."""
+
+    date: dt.date
+    """The last day (inclusive) to do it."""
+    rule: str
+    """Its rule ID: ``MT-NOTICE``, ``ME-APPLICATION-WINDOW`` or ``ME-REPORT``."""
+    citation: str
+    """The law it comes from (:data:`constraints.catalogue.RULES`)."""
+    operator_id: str
+    """Who does it."""
+    what: str
+    """A sentence saying what to do (the tournament's title in it for MT-NOTICE)."""
+    occurrence: str
+    """``TOURNAMENT#N`` (MT-NOTICE), or the occurrences a Maine licence covers, shortened
+    past three (``a#1 … a#23 (23)``)."""
+    license_id: str
+    """The Maine licence (licenses.csv) of an ME line; empty for MT-NOTICE."""
+    opens: dt.date | None
+    """ME-APPLICATION-WINDOW: the first day the application may be received (never before
+    ``notice_from`` while the window is open then); None for the other rules."""
+    first_day: dt.date | None = None
+    """The occurrence's first day (MT-NOTICE), the first day the licence covers (ME); None
+    for a line read back from deadlines.csv (which has no such column)."""
+    title: str = ""
+    """MT-NOTICE: the tournament's title; else empty."""
+    uid: str = ""
+    """MT-NOTICE: the occurrence's UID (schedule.csv), what the ledger's filings name."""
+    period_end: dt.date | None = None
+    """ME-REPORT: the last day (inclusive) of the licensed period reported on."""
+
+
+def covers_text(covers: tuple[str, ...]) -> str:
+    """The occurrences a licence covers, shortened past three: ``a#1 … a#23 (23)``."""
+    if len(covers) <= 3:
+        return " ".join(covers)
+    return f"{covers[0]} … {covers[-1]} ({len(covers)})"
+
+
+def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
+                   notice_from: dt.date | None) -> list[Deadline]:
+    """The deadlines of a plan: its operator rows ``rows`` and its licences ``licences``.
+
+    Parameters
+    ----------
+    rows
+        The occurrences at each operator (schedule.csv's rows, ``Plan.rows``).
+    licences
+        The licences bought (licenses.csv's rows, ``Plan.license_list``); only Maine ones
+        (``constraints.maine.LICENCE_KINDS``) have deadlines.
+    notice_from
+        The day the plan is made as of (``Scenario.notice_from``): an ME-APPLICATION-WINDOW
+        opens no earlier (:func:`scheduler.timing.application_window`). None when unknown
+        (a plan folder written before deadlines.csv): the window opens 90 days before.
+
+    Returns
+    -------
+    list of Deadline
+        One per MT-NOTICE (per large-stakes occurrence and operator), ME-APPLICATION-WINDOW
+        (per Maine licence) and ME-REPORT (per licensed period), sorted by date, rule,
+        operator, occurrence, licence, what (deterministic). Empty when there is nothing to
+        file.
+    """
+    out: list[Deadline] = []
+    by_ref: dict[str, list[HeldRow]] = {}
+    for r in rows:
+        ref = f"{r.tournament_id}#{r.occurrence}"
+        by_ref.setdefault(ref, []).append(r)
+        if r.jurisdiction != "MT" or r.type != "large-stakes":
+            continue
+        out.append(Deadline(
+            date=notice_due(r.first_day), rule="MT-NOTICE",
+            citation=RULES["MT-NOTICE"].citation, operator_id=r.operator_id,
+            what=f"notify the department of {r.title} ({ref}), first day {r.first_day}",
+            occurrence=ref, license_id="", opens=None, first_day=r.first_day, title=r.title,
+            uid=r.uid))
+    for lic in licences:
+        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+            continue
+        covered = [r for ref in lic.covers for r in by_ref.get(ref, [])]
+        mine = [r for r in covered if r.operator_id == lic.operator_id] or covered
+        first = min((r.first_day for r in mine), default=lic.valid_from)
+        opens, due = ((application_opens(first), application_due(first))
+                      if notice_from is None else application_window(first, notice_from))
+        occ = covers_text(lic.covers)
+        out.append(Deadline(
+            date=due, rule="ME-APPLICATION-WINDOW",
+            citation=RULES["ME-APPLICATION-WINDOW"].citation, operator_id=lic.operator_id,
+            what=f"the {lic.kind} licence application received between {opens} and {due} "
+                 f"(first day covered {first})",
+            occurrence=occ, license_id=lic.license_id, opens=opens, first_day=first))
+        for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
+            out.append(Deadline(
+                date=report_due(end), rule="ME-REPORT", citation=RULES["ME-REPORT"].citation,
+                operator_id=lic.operator_id,
+                what=f"file the disposition-of-funds report for the licensed period ending "
+                     f"{end}",
+                occurrence=occ, license_id=lic.license_id, opens=None, first_day=first,
+                period_end=end))
+    out.sort(key=lambda d: (d.date, d.rule, d.operator_id, d.occurrence, d.license_id,
+                            d.what))
+    return out
