@@ -60,7 +60,9 @@ def test_every_scenario_field_has_a_column() -> None:
             out |= {f"{name}.{s}" for s in sub} if sub else {name}
         return out
 
-    assert flat(Tournament, set()) == {c.header for c in TOURNAMENTS}
+    # sessions (flights, Day 2) have no workbook spelling yet: to_xlsx refuses a scenario
+    # with them, naming each tournament (test_flights.py)
+    assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
     assert flat(Operator, {"held_in_current_permit_year"}) == {c.header for c in OPERATORS}
     top = flat(Scenario, {"operators", "tournaments", "settings"}) | {
         f"settings.{f}" for f in Settings.model_fields}
