@@ -64,7 +64,11 @@ def test_every_scenario_field_has_a_column() -> None:
     # with them, naming each tournament (test_flights.py)
     assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
     assert flat(Operator, {"held_in_current_permit_year"}) == {c.header for c in OPERATORS}
-    top = flat(Scenario, {"operators", "tournaments", "settings"}) | {
+    from scheduler.scenario import Tour
+    from scheduler.workbook import TOURS
+
+    assert flat(Tour, set()) == {c.header for c in TOURS}  # the Tours sheet
+    top = flat(Scenario, {"operators", "tournaments", "settings", "tours"}) | {
         f"settings.{f}" for f in Settings.model_fields}
     assert top == {c.header for c in SETTINGS}
 
