@@ -209,7 +209,7 @@ def _share_range(v: Decimal) -> Decimal:
     return v
 
 
-Money = Annotated[Decimal, BeforeValidator(_money_text), Field(ge=0, allow_inf_nan=False),
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), BeforeValidator(_money_text),
                   AfterValidator(_money_range)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
 Share = Annotated[Decimal, Field(ge=0), AfterValidator(_share_range)]

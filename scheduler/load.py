@@ -335,7 +335,9 @@ def _unique(problems: list[InputProblem]) -> list[InputProblem]:
 def by_position(problems: list[InputProblem]) -> list[InputProblem]:
     """``problems`` without repeats, in file order: by YAML line, or by a workbook's sheet (in
     the template's order), row and column; problems of no line (the file as a whole, a
-    scenario built in Python) first, each group in the order found."""
+    scenario built in Python) first, by the scenario's fields in their order and the
+    record's index (``operators[0]`` before ``tournaments[0]`` before ``tournaments[1]``);
+    problems of one place in the order found."""
     def key(p: InputProblem) -> tuple[int, int, int, int]:
         if isinstance(p.line, int):
             return (1, p.line, 0, 0)
@@ -349,7 +351,11 @@ def by_position(problems: list[InputProblem]) -> list[InputProblem]:
                     column = column * 26 + ord(ch) - ord("A") + 1
                 return (2, sheet, int(m.group(3) or m.group(4) or 0), column)
             return (2, len(_SHEET_ORDER), 0, 0)
-        return (0, 0, 0, 0)
+        m = re.match(r"^(\w+)(?:\[(\d+)\])?", p.path)  # no file: the fields' order
+        order = list(Scenario.model_fields)
+        first = m.group(1) if m else ""
+        return (0, order.index(first) if first in order else -1,
+                int(m.group(2)) if m and m.group(2) else -1, 0)
     return sorted(_unique(problems), key=key)
 
 
