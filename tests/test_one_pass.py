@@ -341,3 +341,24 @@ def test_workbook_mistakes_in_one_run_by_cell(tmp_path: Path) -> None:
     assert res.exit_code == 2 and not (tmp_path / "plan").exists()
     assert "9 problem(s) in" in res.output
     assert "tournaments[" not in res.output  # cells, never a 0-based index
+
+
+def test_a_wrong_horizon_stops_the_input_rules_not_the_field_checks(tmp_path: Path) -> None:
+    # every input rule reads the horizon: with it wrong only the field problems show (the
+    # key typo of t1, line 18), never a guess at the rules (t5's $2,000 entry, line 37)
+    text = TWELVE.replace("end: 2027-12-31}", "end: 2027-12-32}")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, text))
+    got = [(p.line, p.path) for p in err.value.problems]
+    assert (2, "horizon.end") in got and (18, "tournaments[0].entry_fe") in got
+    assert all(p.rule == "SCENARIO" for p in err.value.problems)
+    assert [line for line, _ in got] == sorted(line for line, _ in got)
+
+
+def test_a_wrong_name_does_not_stop_the_input_rules(tmp_path: Path) -> None:
+    # no rule reads the name: the entry fee over the cap (line 37) still shows
+    text = TWELVE.replace("name: Twelve mistakes 2027", "name: ''")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(_write(tmp_path, text))
+    got = [(p.line, p.rule) for p in err.value.problems]
+    assert got[0] == (1, "SCENARIO") and (37, "MT-ENTRY-CAP") in got
