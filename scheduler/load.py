@@ -251,7 +251,9 @@ def _one_pass_terms(scenario: Scenario, data: Any,
     ts = list(zip(ts_at, scenario.tournaments, strict=True))
     left_out = set(broken_ids)
     found: list[InputProblem] = []
-    for _ in range(3):  # the rounds: references, then (records they name left out) the rest
+    # the rounds: references, then (the records they name left out) again, until the
+    # references are sound and the rules have run; each round leaves a record out
+    for _ in range(len(ops) + len(ts) + 1):
         if not ops:
             break
         gone = left_out - {o.id for _, o in ops}  # a duplicate id left out still resolves
