@@ -11,6 +11,7 @@ no rule and no loader.
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import functools
 import re
@@ -97,6 +98,30 @@ def _parse_hours(v: Any) -> Any:
     return v
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+"""English month names (``calendar.month_name`` follows the locale; messages do not)."""
+_YMD_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def _no_such_day(text: str) -> str | None:
+    """Why ``YYYY-MM-DD`` text names no day of the calendar, in the operator's words
+    (``"2027-02-30 is not a day (February 2027 has 28 days)"``); None when it is not of that
+    shape or is a day."""
+    m = _YMD_RE.match(text)
+    if not m:
+        return None
+    year, month, day = (int(g) for g in m.groups())
+    if not 1 <= month <= 12:
+        return f"{text} is not a day (a year has 12 months, not {month})"
+    if year < 1:
+        return None
+    last = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= last:
+        return f"{text} is not a day ({_MONTHS[month - 1]} {year} has {last} days)"
+    return None
+
+
 def _parse_date(v: Any) -> Any:
     if isinstance(v, dt.datetime):
         return v.date()
@@ -104,7 +129,8 @@ def _parse_date(v: Any) -> Any:
         try:
             return dt.date.fromisoformat(v.strip())
         except ValueError:
-            raise ValueError(f"expected a date as YYYY-MM-DD, got {v!r}") from None
+            why = _no_such_day(v.strip())
+            raise ValueError(why or f"expected a date as YYYY-MM-DD, got {v!r}") from None
     return v
 
 
@@ -164,9 +190,36 @@ Hours = Annotated[Decimal, BeforeValidator(_parse_hours), Field(allow_inf_nan=Fa
                   AfterValidator(_hours_range),
                   PlainSerializer(lambda h: float(h) if h == round(h, 6) else str(h),
                                   when_used="json")]
-Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), AfterValidator(_money_range)]
+_DOLLARS_RE = re.compile(r"^(?:US)?\$\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*(?:USD)?$|"
+                         r"^([0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?)\s*(?:USD)?$|"
+                         r"^([0-9]+(?:\.[0-9]+)?)\s*USD$", re.IGNORECASE)
+
+
+def _money_text(v: Any) -> Any:
+    """Money written as text the way people write it (``"$50"``, ``"1,875"``, ``"50 USD"``)
+    is refused with the number to write instead: ``write 50 (USD)``."""
+    if isinstance(v, str):
+        m = _DOLLARS_RE.match(v.strip())
+        if m:
+            number = next(g for g in m.groups() if g is not None).replace(",", "")
+            raise ValueError(f"write {number} (USD): a plain number, without the $ sign, "
+                             "thousands separators or a currency")
+    return v
+
+
+def _share_range(v: Decimal) -> Decimal:
+    """A share is a fraction from 0 to 1; a percentage (``50``) is refused with the share to
+    write (``0.5 means 50 %``)."""
+    if v > 1:
+        hint = (f"; write {v / 100:g} for {v:g} %" if v <= 100 else "")
+        raise ValueError(f"a share is a fraction from 0 to 1: 0.5 means 50 %{hint}")
+    return v
+
+
+Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), BeforeValidator(_money_text),
+                  AfterValidator(_money_range)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
-Share = Annotated[Decimal, Field(ge=0, le=1)]
+Share = Annotated[Decimal, Field(ge=0), AfterValidator(_share_range)]
 
 
 def _invisible(v: str) -> None:

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
+from constraints.common import REFERENCES
 from constraints.registry import validate_terms
 from scheduler.limits import LimitError, check_yaml_node, read_bounded
 from scheduler.problems import (
@@ -30,9 +32,10 @@ from scheduler.problems import (
     ScenarioError,
     nearest_line,
     path_str,
+    pydantic_problems,
     value_at,
 )
-from scheduler.scenario import Scenario, parse_scenario, read_workbook_file
+from scheduler.scenario import Scenario, read_workbook_file
 
 
 # --------------------------------------------------------------------------- loading
@@ -90,9 +93,10 @@ def load_scenario(
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = _path_of_mark(node, mark) if mark is not None else None
+            tab = _tab_indented(text, mark.line) if mark is not None else None
             raise ScenarioError([InputProblem(
                 path_str(where) if where else "<yaml>", MISSING, "SCENARIO",
-                f"not valid YAML: {getattr(exc, 'problem', exc)}",
+                tab or f"not valid YAML: {getattr(exc, 'problem', exc)}",
                 mark.line + 1 if mark else None)], file) from None
         finally:
             loader.dispose()
@@ -103,11 +107,19 @@ def load_scenario(
                                           "tournaments")], file)
     if "notice_from" not in data and today is not None:
         data = {**data, "notice_from": today}
-    scenario = parse_scenario(data, lines=lines, file=file)
-    problems = _term_problems(scenario, data, lines)
-    if problems:
-        raise ScenarioError(problems, file)
-    return scenario
+    try:
+        return _checked(Scenario.model_validate(data), data, lines, file)
+    except ValidationError as err:
+        problems = pydantic_problems(err, data, Scenario, lines)
+        sound = _sound_part(data, err)
+    if sound is not None:
+        scenario, ops_at, ts_at = sound
+        broken_ids = {str(o["id"]).strip() for i, o in enumerate(data["operators"])
+                      if i not in ops_at and isinstance(o, Mapping)
+                      and isinstance(o.get("id"), str)}
+        problems += _one_pass_terms(scenario, data, lines, ops_at, ts_at, broken_ids)
+    problems += _duplicate_ids(data, lines)
+    raise ScenarioError(by_position(problems), file)
 
 
 def read_yaml_text(source: str | Path, error: Any) -> str:
@@ -166,19 +178,202 @@ def validate_scenario(scenario: Scenario) -> Scenario:
         Every input problem, each naming the field path, the value given (when it was given)
         and the rule ID with its citation.
     """
-    problems = _term_problems(scenario, scenario.model_dump(exclude_unset=True), {})
+    return _checked(scenario, scenario.model_dump(exclude_unset=True), {}, None)
+
+
+def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int | str],
+             file: str | None) -> Scenario:
+    """``scenario`` (its fields all valid) when it breaks no input rule; else raise every
+    problem of :func:`_one_pass_terms`, in file order."""
+    n_ops, n_ts = len(scenario.operators), len(scenario.tournaments)
+    problems = _one_pass_terms(scenario, data, lines, list(range(n_ops)),
+                               list(range(n_ts)), set())
     if problems:
-        raise ScenarioError(problems)
+        raise ScenarioError(by_position(problems), file)
     return scenario
 
 
-def _term_problems(scenario: Scenario, data: Any,
+# --------------------------------------------------------------------------- one pass
+_REFERENCE_RULES = frozenset(rule.id for rule in REFERENCES)
+_RECORDS = ("operators", "tournaments")
+_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "History")
+"""The sheets of a scenario workbook in the order ``tourney template`` writes them."""
+
+
+def _sound_part(data: Mapping[str, Any], err: ValidationError
+                ) -> tuple[Scenario, list[int], list[int]] | None:
+    """The scenario of the records of ``data`` whose fields are all valid (pydantic's
+    ``err`` names the others), with the original index of each kept operator and
+    tournament; None when a field outside the records is wrong (the horizon, the notice
+    date, a setting, the lists themselves), on which every input rule depends. A wrong
+    ``name``, ``uid_domain`` or unknown top-level key stands aside: no rule reads them."""
+    broken: dict[str, set[int]] = {key: set() for key in _RECORDS}
+    drop: set[str] = set()
+    for e in err.errors():
+        loc = tuple(e["loc"])
+        if len(loc) >= 2 and loc[0] in broken and isinstance(loc[1], int):
+            broken[loc[0]].add(loc[1])
+        elif loc and (loc[0] in ("name", "uid_domain")
+                      or (len(loc) == 1 and e["type"] == "extra_forbidden")):
+            drop.add(str(loc[0]))
+        elif not (loc == ("operators",) and e["type"] == "too_short"):
+            return None  # e.g. the horizon: every rule reads it
+    kept = {key: [i for i in range(len(data.get(key) or ())) if i not in broken[key]]
+            for key in _RECORDS}
+    sound = {k: v for k, v in data.items() if k not in drop}
+    sound["name"] = "-" if "name" in drop else sound.get("name")
+    for key in _RECORDS:
+        if key in data:
+            sound[key] = [data[key][i] for i in kept[key]]
+    try:
+        return Scenario.model_validate(sound), kept["operators"], kept["tournaments"]
+    except ValidationError:  # e.g. no operator is valid: the rules have nothing to read
+        return None
+
+
+def _one_pass_terms(scenario: Scenario, data: Any,
+                    lines: Mapping[tuple[Any, ...], int | str], ops_at: list[int],
+                    ts_at: list[int], broken_ids: set[str]) -> list[InputProblem]:
+    """Every input problem of the sound records of a scenario in one pass.
+
+    ``scenario`` holds the records whose fields are valid: its ``operators[k]`` is the
+    input's ``operators[ops_at[k]]``, its ``tournaments[k]`` the input's
+    ``tournaments[ts_at[k]]``; ``broken_ids`` are the ids of operator records left out
+    (a tournament's reference to one is dropped, not reported: its record has its own
+    problem). The cross references (``SCENARIO``, ``CLOCK-CHANGE``) run first; a record
+    they find wrong is left out in turn (and references to it) and the rules' input checks
+    (``MT-ENTRY-CAP``, ...: :func:`constraints.registry.validate_terms`) run on the rest, so
+    an unknown operator id in one tournament does not hide an entry fee over the cap in
+    another. Paths name the input's records; values are those ``data`` gives, lines those
+    of ``lines``.
+    """
+    ops = list(zip(ops_at, scenario.operators, strict=True))
+    ts = list(zip(ts_at, scenario.tournaments, strict=True))
+    left_out = set(broken_ids)
+    found: list[InputProblem] = []
+    # the rounds: references, then (the records they name left out) again, until the
+    # references are sound and the rules have run; each round leaves a record out
+    for _ in range(len(ops) + len(ts) + 1):
+        if not ops:
+            break
+        gone = left_out - {o.id for _, o in ops}  # a duplicate id left out still resolves
+        cur: list[tuple[int, Any, list[int]]] = []
+        for i, t in ts:
+            keep = [j for j, oid in enumerate(t.operators) if oid not in gone]
+            if keep:
+                if len(keep) < len(t.operators):
+                    t = t.model_copy(update={"operators": tuple(t.operators[j] for j in keep)})
+                cur.append((i, t, keep))
+        sc = scenario.model_copy(update={"operators": tuple(o for _, o in ops),
+                                         "tournaments": tuple(t for _, t, _ in cur)})
+        ops_back = [i for i, _ in ops]
+        ts_back = [(i, keep) for i, _, keep in cur]
+        terms = [(_original_loc(p.loc, ops_back, ts_back), p) for p in validate_terms(sc)]
+        found += [InputProblem(path_str(loc), value_at(data, loc), p.rule, p.message,
+                               nearest_line(lines, loc)) for loc, p in terms]
+        refs = [loc for loc, p in terms if p.rule in _REFERENCE_RULES]
+        if not refs or any(not (len(loc) >= 2 and loc[0] in _RECORDS
+                                and isinstance(loc[1], int)) for loc in refs):
+            break  # the rules ran, or a reference outside the records (the horizon) is wrong
+        wrong = {(loc[0], loc[1]) for loc in refs}
+        left_out |= {o.id for i, o in ops if ("operators", i) in wrong}
+        ops = [(i, o) for i, o in ops if ("operators", i) not in wrong]
+        ts = [(i, t) for i, t in ts if ("tournaments", i) not in wrong]
+    return _unique(found)
+
+
+def _original_loc(loc: tuple[Any, ...], ops_at: list[int],
+                  ts_at: list[tuple[int, list[int]]]) -> tuple[Any, ...]:
+    """A field path of the scenario of the kept records as a path of the input: operator
+    ``k`` is the input's ``ops_at[k]``; tournament ``k`` is the input's ``ts_at[k][0]``,
+    its ``operators[j]`` the input's ``operators[ts_at[k][1][j]]``."""
+    if len(loc) >= 2 and loc[0] == "operators" and isinstance(loc[1], int):
+        return ("operators", ops_at[loc[1]], *loc[2:])
+    if len(loc) >= 2 and loc[0] == "tournaments" and isinstance(loc[1], int):
+        i, keep = ts_at[loc[1]]
+        rest = loc[2:]
+        if len(rest) >= 2 and rest[0] == "operators" and isinstance(rest[1], int):
+            rest = ("operators", keep[rest[1]], *rest[2:])
+        return ("tournaments", i, *rest)
+    return loc
+
+
+def _duplicate_ids(data: Mapping[str, Any],
                    lines: Mapping[tuple[Any, ...], int | str]) -> list[InputProblem]:
-    """The rules' input problems of ``scenario``, with the value given in ``data`` (the input
-    mapping) and the line from ``lines`` (field path -> 1-based line)."""
-    return [InputProblem(p.path, value_at(data, p.loc), p.rule, p.message,
-                         nearest_line(lines, p.loc))
-            for p in validate_terms(scenario)]
+    """An id used twice among the operator (tournament) records of the input, whatever the
+    other fields of those records: a record whose fields fail still holds its id, so a second
+    record of that id is reported (rule ``SCENARIO``, the message the cross references give
+    when both records are sound)."""
+    out = []
+    for key in _RECORDS:
+        records = data.get(key)
+        if not isinstance(records, list):
+            continue
+        seen: set[str] = set()
+        for i, record in enumerate(records):
+            rid = record.get("id") if isinstance(record, Mapping) else None
+            if not isinstance(rid, str):
+                continue
+            if rid.strip() in seen:
+                loc = (key, i, "id")
+                out.append(InputProblem(path_str(loc), rid, "SCENARIO",
+                                        f"{key.removesuffix('s')} id is used twice",
+                                        nearest_line(lines, loc)))
+            seen.add(rid.strip())
+    return out
+
+
+def _unique(problems: list[InputProblem]) -> list[InputProblem]:
+    """``problems`` without repeats (one path, rule and message), in their order."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for p in problems:
+        if (p.path, p.rule, p.message) not in seen:
+            seen.add((p.path, p.rule, p.message))
+            out.append(p)
+    return out
+
+
+def by_position(problems: list[InputProblem]) -> list[InputProblem]:
+    """``problems`` without repeats, in file order: by YAML line, or by a workbook's sheet (in
+    the template's order), row and column; problems of no line (the file as a whole, a
+    scenario built in Python) first, by the scenario's fields in their order and the
+    record's index (``operators[0]`` before ``tournaments[0]`` before ``tournaments[1]``);
+    problems of one place in the order found."""
+    def key(p: InputProblem) -> tuple[int, int, int, int]:
+        if isinstance(p.line, int):
+            return (1, p.line, 0, 0)
+        if isinstance(p.line, str):
+            m = re.match(r"^(\w+)(?:!([A-Z]+)(\d+)| row (\d+))?", p.line)
+            if m:
+                sheet = (_SHEET_ORDER.index(m.group(1)) if m.group(1) in _SHEET_ORDER
+                         else len(_SHEET_ORDER))
+                column = 0
+                for ch in m.group(2) or "":
+                    column = column * 26 + ord(ch) - ord("A") + 1
+                return (2, sheet, int(m.group(3) or m.group(4) or 0), column)
+            return (2, len(_SHEET_ORDER), 0, 0)
+        m = re.match(r"^(\w+)(?:\[(\d+)\])?", p.path)  # no file: the fields' order
+        order = list(Scenario.model_fields)
+        first = m.group(1) if m else ""
+        return (0, order.index(first) if first in order else -1,
+                int(m.group(2)) if m and m.group(2) else -1, 0)
+    return sorted(_unique(problems), key=key)
+
+
+def _tab_indented(text: str, line: int) -> str | None:
+    """When the 0-based ``line`` of ``text`` (where the YAML parser stopped) is indented with
+    a tab, say so in the operator's words; else None."""
+    rows = text.splitlines()
+    if not 0 <= line < len(rows):
+        return None
+    row = rows[line]
+    if "\t" not in row[:len(row) - len(row.lstrip())]:
+        return None
+    more = sum(1 for r in rows[line + 1:] if "\t" in r[:len(r) - len(r.lstrip())])
+    return (f"line {line + 1} is indented with a tab; use spaces (YAML does not allow tabs "
+            "in indentation)" + (f"; {more} more line(s) below start with a tab too"
+                                 if more else ""))
 
 
 # --------------------------------------------------------------------------- YAML with lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -202,10 +203,57 @@ def pydantic_problems(
             value = MISSING
         elif e["type"] == "missing":
             msg = "required field is missing"
+        elif e["type"] == "literal_error" and isinstance(value, str):
+            guess = nearest_choice(value, _choices(str(e.get("ctx", {}).get("expected", ""))))
+            if guess is not None:
+                msg += f"; did you mean {guess!r}?"
+        elif e["type"] in ("tuple_type", "list_type") and value is not MISSING and not (
+                isinstance(value, Mapping)):
+            msg = f"write a list, e.g. {list_example(value)}"
         if choices.get(loc):
             msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(path_str(loc), value, "SCENARIO", msg, line))
     return problems
+
+
+_SYNONYMS = {"montana": "MT", "maine": "ME"}
+"""Words an operator may write for a choice that no spelling distance finds."""
+
+
+def _choices(expected: str) -> list[str]:
+    """The choices of pydantic's ``literal_error`` (``"'MT' or 'ME'"`` -> ``["MT", "ME"]``)."""
+    return re.findall(r"'([^']*)'", expected)
+
+
+def nearest_choice(value: str, choices: Sequence[str]) -> str | None:
+    """The choice an operator most likely meant by ``value`` ("did you mean"), or None:
+    the same word in other case or with spaces or underscores for hyphens (``"Large
+    stakes"`` -> ``large-stakes``), a name of the state (``Montana`` -> ``MT``), a choice the
+    value begins with or that begins with it (``"Tues"``, ``"Saturday"`` -> ``tue``,
+    ``sat``), else the nearest spelling (:func:`difflib.get_close_matches`)."""
+    word = re.sub(r"[\s_]+", "-", value.strip().lower())
+    if not word or not choices:
+        return None
+    lower = {c.lower(): c for c in choices}
+    if word in lower:
+        return lower[word]
+    if _SYNONYMS.get(word) in choices:
+        return _SYNONYMS[word]
+    starts = [c for c in choices if len(word) >= 2 and (
+        word.startswith(c.lower()) or c.lower().startswith(word))]
+    if len(starts) == 1:
+        return starts[0]
+    near = difflib.get_close_matches(word, list(lower), n=1)
+    return lower[near[0]] if near else None
+
+
+def list_example(value: Any) -> str:
+    """How to write ``value`` (one value, or text separated by commas or spaces) as the
+    YAML list a field wants: ``tue`` -> ``[tue]``, ``"tue, fri"`` -> ``[tue, fri]``."""
+    items = ([x for x in re.split(r"[\s,;]+", value.strip()) if x]
+             if isinstance(value, str) else [value])
+    return "[" + ", ".join(show(x).strip("'") if isinstance(x, str) else show(x)
+                           for x in items) + "]"
 
 
 def nearest_line(lines: Mapping[tuple[Any, ...], int | str],

@@ -193,28 +193,38 @@ class TestReferences:
 
 
 class TestStages:
-    """Errors come in stages: format, then cross references, then the input rules."""
+    """Errors of one record come in stages: format, then cross references, then the input
+    rules; a record's errors never hide another record's (issue #14, one pass)."""
 
     def test_format_errors_hide_reference_errors(self) -> None:
         data = scenario(tournaments=[{**LARGE, "operators": ["room-z"], "entry_fe": 1}])
         assert problems(data) == [("SCENARIO", "tournaments[0].entry_fe")]
 
-    def test_reference_errors_hide_rule_errors(self) -> None:
+    def test_reference_errors_do_not_hide_rule_errors_of_other_records(self) -> None:
+        # issue #14 (one pass): the unknown operator of tournament 1 leaves tournament 1 out
+        # of the input rules, not tournament 0, whose entry fee over the cap shows at once
         data = scenario(tournaments=[{**LARGE, "entry_fee": 5000},
                                      {**LARGE, "id": "x", "operators": ["room-z"]}])
-        assert problems(data) == [("SCENARIO", "tournaments[1].operators[0]")]
-        # and once the reference is fixed, the input rule shows
+        assert problems(data) == [("MT-ENTRY-CAP", "tournaments[0].entry_fee"),
+                                  ("SCENARIO", "tournaments[1].operators[0]")]
+        # and once the reference is fixed, the input rule still shows, alone
         data["tournaments"][1]["operators"] = ["room-a"]
         assert problems(data) == [("MT-ENTRY-CAP", "tournaments[0].entry_fee")]
 
 
 # ---------------------------------------------------------------------------- dates and times
 class TestDatesAndTimes:
-    @pytest.mark.parametrize("bad", ["2027-02-30", "2027/01/01", "01-01-2027"])
+    @pytest.mark.parametrize("bad", ["2027/01/01", "01-01-2027"])
     def test_bad_date(self, bad: str) -> None:
         [p] = error(scenario(horizon={"start": bad, "end": "2027-12-31"})).problems
         assert (p.rule, p.path, p.value) == ("SCENARIO", "horizon.start", bad)
         assert "YYYY-MM-DD" in p.message
+
+    def test_date_that_is_no_day(self) -> None:
+        # issue #14: the right shape but no day of the calendar (February 2027 has 28 days)
+        [p] = error(scenario(horizon={"start": "2027-02-30", "end": "2027-12-31"})).problems
+        assert (p.rule, p.path, p.value) == ("SCENARIO", "horizon.start", "2027-02-30")
+        assert p.message == "2027-02-30 is not a day (February 2027 has 28 days)"
 
     def test_bad_fixed_date(self) -> None:
         assert problems(scenario(tournaments=[{**LARGE, "fixed_dates": ["2027-13-01"]}])) == [

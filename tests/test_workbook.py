@@ -161,7 +161,8 @@ def test_problems_name_sheet_cell_and_column(book: tuple[openpyxl.Workbook, Path
     tours["B2"].value = None  # deepstack's title
     lines = _problems(_save(wb, path))
     assert any(line.endswith("Tournaments!M3 (weekdays), item 2 = 'Tues': Input should be "
-                             "'mon', 'tue', 'wed', 'thu', 'fri', 'sat' or 'sun' (SCENARIO)")
+                             "'mon', 'tue', 'wed', 'thu', 'fri', 'sat' or 'sun'; did you mean "
+                             "'tue'? (SCENARIO)")
                for line in lines), lines
     assert any("Tournaments!B2 (title): required field is missing" in x for x in lines), lines
     assert any("Tournaments!AS4 (windw.start): unknown field; did you mean 'window'?" in x
