@@ -298,10 +298,12 @@ def test_workbook_mistakes_in_one_run_by_cell(tmp_path: Path) -> None:
     path.write_bytes(load_scenario(EXAMPLES["montana"]).to_xlsx())
     wb = openpyxl.load_workbook(path)
     settings, ops, tours = wb["Settings"], wb["Operators"], wb["Tournaments"]
+    fee, share = (next(c.column_letter for c in tours[1] if c.value == h)
+                  for h in ("entry_fee", "charity_share"))
     settings["A7"], settings["B7"] = "notice_form", "2026-12-20"  # a key typo
     ops["A3"], ops["B3"], ops["C3"] = "room-b", "Electric City", "Montana"
-    tours["S2"] = 2000         # deepstack's entry fee (column S)
-    tours["X3"] = 50           # food-share-classic's charity_share (column X)
+    tours[f"{fee}2"] = 2000     # deepstack's entry fee
+    tours[f"{share}3"] = 50     # food-share-classic's charity_share
     tours["M4"] = "Tues"       # wednesday-bounty's weekdays (column M)
     for row, (tid, kind, room) in enumerate([("x5", "large stakes", "room-a"),
                                              ("x6", "large-stakes", "room-z"),
@@ -309,7 +311,7 @@ def test_workbook_mistakes_in_one_run_by_cell(tmp_path: Path) -> None:
                                              ("x8", "large-stakes", "room-a")], start=5):
         tours[f"A{row}"], tours[f"B{row}"] = tid, f"Tournament {tid}"
         tours[f"C{row}"], tours[f"D{row}"] = kind, room
-    tours["S7"] = "$50"
+    tours[f"{fee}7"] = "$50"
     tours["O8"] = "2027-02-30"
     wb.save(path)
     with pytest.raises(ScenarioError) as err:
@@ -319,12 +321,12 @@ def test_workbook_mistakes_in_one_run_by_cell(tmp_path: Path) -> None:
     assert got == [
         ("Settings!B7 (notice_form)", "SCENARIO"),
         ("Operators!C3 (jurisdiction)", "SCENARIO"),
-        ("Tournaments!S2 (entry_fee)", "MT-ENTRY-CAP"),
-        ("Tournaments!X3 (charity_share)", "SCENARIO"),
+        (f"Tournaments!{fee}2 (entry_fee)", "MT-ENTRY-CAP"),
+        (f"Tournaments!{share}3 (charity_share)", "SCENARIO"),
         ("Tournaments!M4 (weekdays), item 1", "SCENARIO"),
         ("Tournaments!C5 (type)", "SCENARIO"),
         ("Tournaments!D6 (operators), item 1", "SCENARIO"),
-        ("Tournaments!S7 (entry_fee)", "SCENARIO"),
+        (f"Tournaments!{fee}7 (entry_fee)", "SCENARIO"),
         ("Tournaments!O8 (fixed_dates), item 1", "SCENARIO"),
     ]
     messages = [p.message for p in err.value.problems]
