@@ -78,6 +78,9 @@ def solve(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Take the history from this ledger (file or URL): tournaments "
                          "held, permits bought, occurrences held or filed stay.")] = None,
+    use_ledger: Annotated[bool, typer.Option(
+        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
+                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
@@ -87,7 +90,7 @@ def solve(
 
     with reading_input():
         sc = load(scenario)
-        if ledger is not None:
+        if ledger is not None or use_ledger:
             sc = _with_ledger(sc, ledger)
         check_model_size(sc, max_model)
         source_date_epoch()
@@ -160,13 +163,21 @@ def solve(
         raise typer.Exit(1)
 
 
-def _with_ledger(sc: Scenario, ledger: str) -> Scenario:
-    """``solve --ledger``: the scenario with its history from the ledger, each thing taken
-    said on stderr (a LedgerError: exit 2, :data:`_LEDGER_READ`)."""
+def _with_ledger(sc: Scenario, ledger: str | None) -> Scenario:
+    """``solve --ledger`` (``ledger`` None: ``--use-ledger``, the ledger of
+    :func:`scheduler.ledger.store.resolve`): the scenario with its history from the ledger,
+    the ledger and each thing taken said on stderr (a LedgerError: exit 2,
+    :data:`_LEDGER_READ`)."""
     # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger import Ledger
     from scheduler.ledger.history import describe, from_ledger
 
-    sc, history = from_ledger(sc, ledger)
+    lg = Ledger(ledger)
+    try:
+        sc, history = from_ledger(sc, lg)
+    finally:
+        lg.dispose()
+    err(f"tourney: history from the ledger {lg.where}")
     for line in describe(history):
         err(f"tourney: from the ledger: {line}")
     return sc
@@ -211,6 +222,9 @@ def check(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Also audit what this ledger (file or URL) records as held, filed "
                          "and reported.")] = None,
+    use_ledger: Annotated[bool, typer.Option(
+        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
+                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
     as_of: Annotated[str | None, typer.Option(
         "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
                         "a report due before it and not filed is late.")] = None,
@@ -224,10 +238,11 @@ def check(
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
     sc = load(scenario)
+    with_ledger = ledger is not None or use_ledger
     if schedule is None:
-        if ledger is None:
-            raise CommandError("tourney: give the SCHEDULE to audit, or --ledger to audit "
-                               "what was held")
+        if not with_ledger:
+            raise CommandError("tourney: give the SCHEDULE to audit, or --ledger FILE|URL "
+                               "(or --use-ledger) to audit what was held")
         _check_ledger(sc, ledger, as_of, fmt)
         return
     read = read_schedule(sc, schedule, operator)
@@ -238,7 +253,7 @@ def check(
                 f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
                 f"audited as {operator}'s")
     violations = audit(sc, read)
-    held = _ledger_audit(sc, ledger, as_of) if ledger is not None else None
+    held = _ledger_audit(sc, ledger, as_of) if with_ledger else None
     if held is not None:  # check --ledger: what was held, in the same table
         violations = [*violations, *held[0]]
     if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
@@ -273,9 +288,11 @@ def check(
         raise typer.Exit(1)
 
 
-def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None) -> tuple[list[Any], Any]:
-    """``check --ledger``: the violations in what the ledger records as held, filed and
-    reported (scheduler/ledger/audit.py), and what was read (a LedgerError: exit 2)."""
+def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None
+                  ) -> tuple[list[Any], Any]:
+    """``check --ledger`` (``ledger`` None: ``--use-ledger``): the violations in what the
+    ledger records as held, filed and reported (scheduler/ledger/audit.py), and what was
+    read (a LedgerError: exit 2)."""
     import datetime as dt
 
     # start-up time: sqlalchemy only with --ledger
@@ -293,7 +310,7 @@ def _held_line(violations: list[Any], actuals: Any) -> str:
             f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
 
 
-def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
+def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str) -> None:
     """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
     check` prints violations; exit 1 when any."""
     from scheduler.check import violation_table  # start-up time, as in check

@@ -45,7 +45,7 @@ from scheduler.ledger.models import (
     ReportFiled,
     select_current,
 )
-from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
+from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS, parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store, now, who
 from scheduler.timing import report_periods as licensed_periods
 from scheduler.uid import parse
@@ -398,7 +398,8 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
         d = Decimal(str(value))
     except InvalidOperation:
         raise LedgerError(f"{what}: {value!r} is not an amount in USD") from None
-    if not d.is_finite() or d < 0 or d != d.quantize(Decimal("0.01")) or d >= 10**10:
+    # the bound first: quantizing 1e400 would itself raise InvalidOperation
+    if not d.is_finite() or d < 0 or d >= 10**10 or d != d.quantize(Decimal("0.01")):
         raise LedgerError(f"{what}: {value} is not an amount in USD (0 or more, at most "
                           "cents)")
     return d.quantize(Decimal("0.01"))
@@ -427,6 +428,10 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
     figure, or an occurrence already recorded (held or cancelled) without ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
+    figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
+               "entry_fees_usd": _usd(entry_fees_usd, "--entry-fees"),
+               "prizes_usd": _usd(prizes_usd, "--prizes"),
+               "charity_usd": _usd(charity_usd, "--charity")}
     _not_future(last_day, "--last-day", today)
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
@@ -437,11 +442,7 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 f"{ev.version.lineage.lineage}), not {first_day}..{last_day}: adopt the "
                 "re-plan that moved it first (tourney ledger adopt PLAN_DIR)")
         return _add_outcome(s, ev, "held", corrects, note, by, first_day=first_day,
-                            last_day=last_day, players=_count(players, "--players"),
-                            entries=_count(entries, "--entries"),
-                            entry_fees_usd=_usd(entry_fees_usd, "--entry-fees"),
-                            prizes_usd=_usd(prizes_usd, "--prizes"),
-                            charity_usd=_usd(charity_usd, "--charity"))
+                            last_day=last_day, **figures)
 
 
 def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = None,
@@ -538,13 +539,17 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
     """``tourney record licence``: a licence or permit bought by ``operator``: the agency's
     number, ``kind`` (as licenses.csv), Maine ``tier``, ``fee_usd`` paid (USD), valid
     ``valid_from``..``valid_to`` (inclusive); ``license_ref`` the plan licence it buys.
-    Raises :class:`LedgerError` for an operator no adopted plan has, a validity ending before
-    it starts, a bad fee, a plan licence of another operator or kind, or the same agency
+    Raises :class:`LedgerError` for an operator no adopted plan has, a kind not in
+    :data:`~scheduler.ledger.plans.LICENCE_KINDS`, a validity ending before it starts, a bad
+    fee, a plan licence of another operator or kind, or the same agency
     number and kind recorded already without ``corrects``."""
     if valid_to < valid_from:
         raise LedgerError(f"--valid-to {valid_to} is before --valid-from {valid_from}")
     if not agency_number.strip():
         raise LedgerError("--number: the agency's licence or permit number is empty")
+    if kind not in LICENCE_KINDS:
+        raise LedgerError(f"--kind {kind!r} is not a licence or permit kind: one of "
+                          + ", ".join(LICENCE_KINDS) + " (as licenses.csv's kind)")
     fee = _usd(fee_usd, "--fee")
     with ledger.write() as s:
         org = _organization(s, organization, by, create=False)
@@ -617,7 +622,8 @@ FRAME_DTYPES = {"Date": "datetime64[ns] (a calendar day, no time zone)",
                 "String": "string", "Text": "string"}
 """The dtype each column type of the ledger's tables has in :func:`held_frame`,
 :func:`filings_frame`, :func:`licences_frame` and :func:`reports_frame` (``organization``:
-string), whatever rows there are (none, or only empty values)."""
+string), whatever rows there are (none, or only empty values); :func:`events_frame` keeps
+the same."""
 
 
 def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) -> pd.DataFrame:
@@ -710,12 +716,13 @@ def reports_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
 
 def events_frame(ledger: Ledger) -> pd.DataFrame:
     """Every adopted plan version's occurrences, one row per occurrence and operator, in
-    adoption order: ``lineage`` (str, 10 hex), ``version`` (int64), ``uid`` (str),
-    ``recurrence_id`` (a ``datetime.date`` or None: the night of a weekly series),
-    ``sequence`` (int64, the calendar SEQUENCE), ``status`` (str: ``CONFIRMED`` or
-    ``CANCELLED``), ``tournament_id`` (str), ``occurrence`` (int64), ``operator_id``,
-    ``jurisdiction``, ``type`` (str), ``first_day``, ``last_day`` (``datetime.date``
-    objects, inclusive)."""
+    adoption order, with the dtypes of the other frames (:func:`held_frame`) whatever the
+    rows: ``lineage`` (string, 10 hex), ``version`` (Int64), ``uid`` (string),
+    ``recurrence_id`` (datetime64: the night of a weekly series, else NaT), ``sequence``
+    (Int64, the calendar SEQUENCE), ``status`` (string: ``CONFIRMED`` or ``CANCELLED``),
+    ``tournament_id`` (string), ``occurrence`` (Int64), ``operator_id``, ``jurisdiction``,
+    ``type`` (string), ``first_day``, ``last_day`` (datetime64, calendar days, inclusive).
+    Raises :class:`LedgerError` for a missing or uninitialised ledger."""
     with ledger.read() as s:
         rows = s.execute(select(Lineage.lineage, PlanVersion.version, PlanEvent)
                          .join(PlanVersion, PlanVersion.lineage_id == Lineage.id)
@@ -726,9 +733,17 @@ def events_frame(ledger: Ledger) -> pd.DataFrame:
                  "occurrence": e.occurrence, "operator_id": e.operator_id,
                  "jurisdiction": e.jurisdiction, "type": e.type, "first_day": e.first_day,
                  "last_day": e.last_day} for lin, ver, e in rows]
-    return pd.DataFrame(data, columns=["lineage", "version", "uid", "recurrence_id", "sequence",
-                                       "status", "tournament_id", "occurrence", "operator_id",
-                                       "jurisdiction", "type", "first_day", "last_day"])
+    df = pd.DataFrame(data, columns=["lineage", "version", "uid", "recurrence_id", "sequence",
+                                     "status", "tournament_id", "occurrence", "operator_id",
+                                     "jurisdiction", "type", "first_day", "last_day"])
+    for c in df.columns:
+        if c in ("recurrence_id", "first_day", "last_day"):
+            df[c] = pd.to_datetime(df[c]).astype("datetime64[ns]")
+        elif c in ("version", "sequence", "occurrence"):
+            df[c] = df[c].astype("Int64")
+        else:
+            df[c] = df[c].astype("string")
+    return df
 
 
 # ------------------------------------------------------------------ export / import
@@ -826,15 +841,21 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     wrote, in one transaction (all or nothing). Entries whose key the ledger already has are
     skipped; references are resolved by key (to entries of the file or of the ledger).
     Raises :class:`LedgerError` naming the line and column of an unreadable value, an
-    unknown table, or a reference to a key that is nowhere."""
+    unknown table, a reference to a key that is nowhere, or a file whose header is not
+    the export's."""
     path = Path(path)
     try:
         with path.open(newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            header = reader.fieldnames or []
     except FileNotFoundError:
         raise LedgerError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
+    if header[:2] != ["table", "key"]:
+        raise LedgerError(f"{path} line 1: not a file written by `tourney ledger export` "
+                          "(its first line is the header table,key,...)")
     return import_rows(ledger, rows, lambda i, column: f"{path} line {i}")
 
 

@@ -1,0 +1,206 @@
+"""The ledger tried as a new user would (issue #13): what broke, fixed.
+
+- an amount too large for a cent (``--entry-fees 1e400``) is a clear refusal, not exit 3;
+- ``tourney record licence --kind`` with a typo is refused, naming the kinds;
+- ``tourney ledger import`` of a file that is not an export is refused, not "0 added";
+- a YAML ``held_in_current_permit_year`` count stands when no adopted plan of the ledger
+  reaches into that permit year before the horizon (a ledger started with this year's plan
+  knows nothing of the months before it); it is checked against the ledger when one does;
+- ``tourney solve|check --use-ledger``: the ledger of ``$TOURNEY_LEDGER``;
+- ``Ledger.events()`` has the dtypes of the other frames, whatever the rows.
+
+Every ledger test runs on SQLite and on PostgreSQL (``ledger``/``url`` of tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import mt_large, mt_room, scenario
+from test_ledger import SCHEDULE_COLUMNS, TODAY, d, write_plan
+from test_ledger_history import _row, mt_scenario
+from test_ledger_history import write_plan as write_year
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.ledger import Ledger, LedgerError, api
+from scheduler.ledger.history import describe, from_ledger
+from scheduler.scenario import ScenarioError
+
+run = CliRunner().invoke
+
+
+@pytest.fixture
+def adopted(ledger: Ledger, tmp_path: Path) -> Ledger:
+    api.adopt(ledger, write_plan(tmp_path / "plan"), organization="Big Sky Tour", by="ann")
+    return ledger
+
+
+# ------------------------------------------------------------------------ amounts, kinds
+@pytest.mark.parametrize("fees", ["1e400", "10000000000", "-1", "NaN", "Infinity", "1.005"])
+def test_an_amount_out_of_range_is_refused_clearly(adopted: Ledger, fees: str) -> None:
+    # 1e400 once raised decimal.InvalidOperation while quantizing (exit 3); 10**10 USD is
+    # the first amount out of range (the column holds 9_999_999_999.99 at most)
+    with pytest.raises(LedgerError, match="--entry-fees: .* is not an amount in USD"):
+        api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
+                        last_day=d("2027-03-07"), entry_fees_usd=fees, today=TODAY)
+    assert adopted.held().empty
+
+
+def test_the_largest_amount_is_kept_to_the_cent(adopted: Ledger) -> None:
+    e = api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
+                        last_day=d("2027-03-07"), entry_fees_usd="9999999999.99",
+                        today=TODAY)
+    assert str(e.entry_fees_usd) == "9999999999.99"
+
+
+def test_cli_a_huge_amount_is_exit_2_not_an_internal_error(adopted: Ledger) -> None:
+    r = run(app, ["record", "held", "deep#1", "--first-day", "2027-03-05", "--last-day",
+                  "2027-03-07", "--entry-fees", "1e400", "--ledger", adopted.url])
+    assert r.exit_code == 2, r.output
+    assert "--entry-fees: 1e400 is not an amount in USD" in r.output
+    assert "internal error" not in r.output and "Traceback" not in r.output
+
+
+def test_a_licence_kind_with_a_typo_is_refused(adopted: Ledger) -> None:
+    with pytest.raises(LedgerError) as exc:
+        api.record_licence(adopted, operator="room-a", agency_number="LS-1",
+                           kind="mt-large-stake-permit", fee_usd=120,
+                           valid_from=d("2026-07-01"), valid_to=d("2027-06-30"))
+    assert str(exc.value) == (
+        "--kind 'mt-large-stake-permit' is not a licence or permit kind: one of "
+        "mt-large-stakes-permit, mt-small-stakes-permit, me-per-tournament, me-monthly, "
+        "me-annual, me-super-cribbage (as licenses.csv's kind)")
+    assert adopted.licences().empty
+    ok = api.record_licence(adopted, operator="room-a", agency_number="LS-1",
+                            kind="mt-large-stakes-permit", fee_usd=120,
+                            valid_from=d("2026-07-01"), valid_to=d("2027-06-30"))
+    assert ok.kind == "mt-large-stakes-permit"
+
+
+# ----------------------------------------------------------------------------- import
+def test_import_of_a_file_that_is_not_an_export_is_refused(ledger: Ledger,
+                                                           tmp_path: Path) -> None:
+    junk = tmp_path / "junk.csv"
+    junk.write_text("junk\n")
+    with pytest.raises(LedgerError, match="junk.csv line 1: not a file written by "
+                                          "`tourney ledger export`"):
+        api.import_csv(ledger, junk)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(LedgerError, match="empty.csv line 1: not a file written"):
+        api.import_csv(ledger, empty)
+    # the export of an empty ledger (its header only) imports: nothing to add
+    header = tmp_path / "header.csv"
+    with header.open("w") as f:
+        api.export_csv(ledger, f)
+    assert api.import_csv(ledger, header) == api.Imported(added=0, skipped=0)
+
+
+# ---------------------------------------------- held counts the ledger cannot know (§ 2)
+def _horizon_only_plan(folder: Path) -> Path:
+    """room-a: ``a#1..3`` in the horizon (2027-02-10, -17, -24), nothing before it."""
+    folder.mkdir(parents=True)
+    rows = [_row("a", k, "room-a", "MT", "large-stakes", day)
+            for k, day in enumerate(("2027-02-10", "2027-02-17", "2027-02-24"), start=1)]
+    with (folder / "schedule.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    (folder / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
+                                         "valid_from,valid_to,fee_usd,covers\n")
+    return folder
+
+
+def test_a_ledger_started_with_this_years_plan_keeps_the_typed_counts(
+        ledger: Ledger, tmp_path: Path) -> None:
+    api.adopt(ledger, _horizon_only_plan(tmp_path / "plan"), by="ann")
+    typed = {"large_stakes": 9, "charitable": 1}
+    sc, h = from_ledger(mt_scenario([mt_large("a", count=3)],
+                                    held_in_current_permit_year=typed), ledger)
+    got = sc.operator("room-a").held_in_current_permit_year
+    # no adopted occurrence of room-a in 2026-07-01..2026-12-31: the ledger's 0 is no
+    # record, the YAML's 9 and 1 are
+    assert (got.large_stakes, got.charitable) == (9, 1)
+    assert h.covered == set()
+    assert describe(h)[0] == (
+        "room-a: no adopted plan of the ledger has occurrences in the permit year beginning "
+        "2026-07-01 before 2027-01-01: the YAML's counts are used (9 non-charitable, 1 "
+        "charitable large-stakes tournaments held; MT-LARGE-LIMIT, MT-CHARITY-LIMIT)")
+    # nothing typed: 0, as before
+    sc, _ = from_ledger(mt_scenario([mt_large("a", count=3)]), ledger)
+    assert sc.operator("room-a").held_in_current_permit_year.large_stakes == 0
+
+
+def test_an_empty_ledger_keeps_the_typed_counts(ledger: Ledger) -> None:
+    sc, h = from_ledger(mt_scenario(held_in_current_permit_year={"large_stakes": 9}), ledger)
+    assert h.organization is None
+    assert sc.operator("room-a").held_in_current_permit_year.large_stakes == 9
+
+
+def test_a_ledger_that_covers_the_months_before_is_the_record(adopted_year: Ledger) -> None:
+    # the plan of test_ledger_history has past#1..17 from 2026-07-06: the ledger covers the
+    # permit year before the horizon, and records 0 held: a typed 9 contradicts it
+    with pytest.raises(ScenarioError, match="the YAML says 9 .* the ledger records 0"):
+        from_ledger(mt_scenario(held_in_current_permit_year={"large_stakes": 9}),
+                    adopted_year)
+
+
+@pytest.fixture
+def adopted_year(ledger: Ledger, tmp_path: Path) -> Ledger:
+    api.adopt(ledger, write_year(tmp_path / "year"), organization="Big Sky Tour", by="ann")
+    return ledger
+
+
+# ----------------------------------------------------------------------- --use-ledger
+def test_cli_use_ledger_reads_tourney_ledger(adopted_year: Ledger, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    for k, day in enumerate(("2026-07-06", "2026-07-13"), start=1):
+        api.record_held(adopted_year, f"past#{k}", first_day=d(day), last_day=d(day),
+                        today=TODAY)
+    path = tmp_path / "year.yaml"
+    path.write_text(yaml.safe_dump(scenario(
+        horizon={"start": "2027-01-01", "end": "2027-02-28"}, operators=[mt_room()],
+        tournaments=[mt_large("b", window={"start": "2027-01-10", "end": "2027-01-20"})])))
+    monkeypatch.chdir(tmp_path)  # no ./tourney-ledger.sqlite here
+    monkeypatch.setenv("TOURNEY_LEDGER", adopted_year.url)
+    r = run(app, ["check", str(path), "--use-ledger", "--as-of", "2027-03-01"])
+    # 2 held, neither with its notice filed (MT-NOTICE): exit 1
+    assert r.exit_code == 1, r.output
+    assert "2 violation(s) in 2 held occurrence(s)" in r.output
+    r = run(app, ["solve", str(path), "--use-ledger", "--out", str(tmp_path / "p"),
+                  "--deterministic-time", "5", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "room-a: 2 non-charitable and 0 charitable" in r.output
+    assert f"history from the ledger {adopted_year.where}" in r.output
+    # without it, and without --ledger: the schedule is needed
+    r = run(app, ["check", str(path)])
+    assert r.exit_code == 2 and "--use-ledger" in r.output
+    # --use-ledger with nothing there: the clear "no ledger" refusal
+    monkeypatch.delenv("TOURNEY_LEDGER")
+    r = run(app, ["check", str(path), "--use-ledger"])
+    assert r.exit_code == 2 and "no ledger at" in r.output
+    assert "Traceback" not in r.output
+
+
+# ---------------------------------------------------------------------- events frame
+EVENT_DTYPES: dict[str, Any] = {
+    "lineage": "string", "version": "Int64", "uid": "string",
+    "recurrence_id": "datetime64[ns]", "sequence": "Int64", "status": "string",
+    "tournament_id": "string", "occurrence": "Int64", "operator_id": "string",
+    "jurisdiction": "string", "type": "string", "first_day": "datetime64[ns]",
+    "last_day": "datetime64[ns]"}
+
+
+def test_the_events_frame_has_one_dtype_whatever_the_rows(ledger: Ledger,
+                                                          tmp_path: Path) -> None:
+    assert dict(ledger.events().dtypes.astype(str)) == EVENT_DTYPES
+    api.adopt(ledger, write_plan(tmp_path / "plan"), by="ann")
+    ev = ledger.events()
+    assert dict(ev.dtypes.astype(str)) == EVENT_DTYPES
+    deep = ev[ev["tournament_id"] == "deep"].iloc[0]
+    assert (deep["first_day"].date(), deep["version"]) == (d("2027-03-05"), 1)
