@@ -7,7 +7,9 @@
   reaches into that permit year before the horizon (a ledger started with this year's plan
   knows nothing of the months before it); it is checked against the ledger when one does;
 - ``tourney solve|check --use-ledger``: the ledger of ``$TOURNEY_LEDGER``;
-- ``Ledger.events()`` has the dtypes of the other frames, whatever the rows.
+- ``Ledger.events()`` has the dtypes of the other frames, whatever the rows;
+- expenses of a game held (``--expenses``, schema 0002): the committed 0001 ledger is
+  migrated in place and keeps its rows; an older export still imports; funds sum them.
 
 Every ledger test runs on SQLite and on PostgreSQL (``ledger``/``url`` of tests/conftest.py).
 """
@@ -15,19 +17,24 @@ Every ledger test runs on SQLite and on PostgreSQL (``ledger``/``url`` of tests/
 from __future__ import annotations
 
 import csv
+import io
+import shutil
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from conftest import mt_large, mt_room, scenario
-from test_ledger import SCHEDULE_COLUMNS, TODAY, d, write_plan
+from test_ledger import FIXTURE_0001, SCHEDULE_COLUMNS, TODAY, d, write_plan
+from test_ledger_funds import write_me_plan
 from test_ledger_history import _row, mt_scenario
 from test_ledger_history import write_plan as write_year
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
+from scheduler.ledger.funds import funds, funds_html
 from scheduler.ledger.history import describe, from_ledger
 from scheduler.scenario import ScenarioError
 
@@ -204,3 +211,72 @@ def test_the_events_frame_has_one_dtype_whatever_the_rows(ledger: Ledger,
     assert dict(ev.dtypes.astype(str)) == EVENT_DTYPES
     deep = ev[ev["tournament_id"] == "deep"].iloc[0]
     assert (deep["first_day"].date(), deep["version"]) == (d("2027-03-05"), 1)
+
+
+# ----------------------------------------------------- expenses (schema 0002, ME-REPORT)
+def test_the_committed_0001_ledger_migrates_to_0002_and_keeps_its_rows(
+        tmp_path: Path) -> None:
+    copy = tmp_path / "old.sqlite"
+    shutil.copyfile(FIXTURE_0001, copy)
+    lg = Ledger(copy)
+    assert lg.revision() == "0001"
+    # a command on the old schema is refused and says what to run
+    with pytest.raises(LedgerError, match="tourney ledger init"):
+        lg.held()
+    assert lg.upgrade() == ("0001", "0002") and lg.head() == "0002"
+    held = lg.held(current=False)
+    # the two deep#1 entries of the fixture (180 players by ann, corrected to 181 by bob)
+    # are there, unchanged; their expenses were never recorded: <NA>
+    assert list(zip(held["players"], held["recorded_by"], held["prizes_usd"],
+                    strict=True)) == [(180, "ann", 84000.5), (181, "bob", 84000.5)]
+    assert held["expenses_usd"].isna().all() and str(held["expenses_usd"].dtype) == "Float64"
+    assert api.current_entries(lg) == {"filings": 2, "licences": 1, "held": 1, "reports": 1}
+    # and it records expenses now: prog#1 at room-b, $1,234.56
+    e = api.record_held(lg, "prog#1", operator="room-b", first_day=d("2027-04-10"),
+                        last_day=d("2027-04-11"), expenses_usd="1234.56", today=TODAY)
+    assert str(e.expenses_usd) == "1234.56"
+    lg.dispose()
+
+
+def test_an_export_made_before_0002_imports(ledger: Ledger, tmp_path: Path) -> None:
+    api.adopt(ledger, write_plan(tmp_path / "plan"), by="ann")
+    api.record_held(ledger, "deep#1", first_day=d("2027-03-05"), last_day=d("2027-03-07"),
+                    prizes_usd="100", today=TODAY)
+    buf = io.StringIO()
+    api.export_csv(ledger, buf)
+    rows = list(csv.DictReader(io.StringIO(buf.getvalue())))
+    old = tmp_path / "old.csv"  # the same export without the column 0002 added
+    with old.open("w", newline="") as f:
+        w = csv.DictWriter(f, [c for c in rows[0] if c != "expenses_usd"],
+                           lineterminator="\n", extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    fresh = Ledger(f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    api.init(fresh)
+    assert api.import_csv(fresh, old).added == len(rows)
+    assert fresh.held()["expenses_usd"].isna().all()
+    assert list(fresh.held()["prizes_usd"]) == [100.0]
+    fresh.dispose()
+
+
+def test_funds_sum_the_expenses_recorded(ledger: Ledger, tmp_path: Path) -> None:
+    api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
+    api.record_held(ledger, "holdem#1", first_day=d("2027-01-16"), last_day=d("2027-01-16"),
+                    entry_fees_usd="8000", prizes_usd="6400", expenses_usd="350.25",
+                    today=TODAY)
+    api.record_held(ledger, "holdem#2", first_day=d("2027-01-30"), last_day=d("2027-01-30"),
+                    entry_fees_usd="9000", prizes_usd="6600", expenses_usd="149.75",
+                    today=TODAY)
+    (jan,) = [p.row() for p in funds(ledger, period="2027-01-31")]
+    assert jan["expenses_usd"] == Decimal("500.00")   # 350.25 + 149.75
+    (feb_p,) = funds(ledger, period="2027-02-28")
+    assert feb_p.row()["expenses_usd"] is None         # holdem#3 not recorded
+    page = funds_html(funds(ledger, period="2027-01-31"))
+    assert "<th>Expenses</th><td class=\"num\">$500.00</td>" in page
+    assert "fill in by hand" in funds_html([feb_p])
+
+
+def test_cli_record_held_expenses(adopted: Ledger) -> None:
+    r = run(app, ["record", "held", "deep#1", "--first-day", "2027-03-05", "--last-day",
+                  "2027-03-07", "--expenses", "-5", "--ledger", adopted.url])
+    assert r.exit_code == 2 and "--expenses: -5 is not an amount in USD" in r.output

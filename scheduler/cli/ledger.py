@@ -221,6 +221,9 @@ def record_held(
     prizes: Annotated[str | None, typer.Option("--prizes", help="Prizes paid, USD.")] = None,
     charity: Annotated[str | None, typer.Option("--charity", help="Charity paid, USD.")
                        ] = None,
+    expenses: Annotated[str | None, typer.Option(
+        "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
+    ] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
@@ -230,7 +233,8 @@ def record_held(
     first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
-        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity, operator=operator,
+        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
+        expenses_usd=expenses, operator=operator,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 

@@ -417,13 +417,15 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 entry_fees_usd: Decimal | float | str | None = None,
                 prizes_usd: Decimal | float | str | None = None,
                 charity_usd: Decimal | float | str | None = None,
+                expenses_usd: Decimal | float | str | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
                 today: dt.date | None = None) -> Held:
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
     ``first_day`` to ``last_day`` (inclusive, as the adopted plan has them: a tournament moved
     is adopted as a re-plan first), with ``players``, ``entries`` and the USD totals of entry
-    fees, prizes paid and charity paid. Raises :class:`LedgerError` for an unknown or
+    fees, prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
+    ME-REPORT disposition of funds; schema 0002). Raises :class:`LedgerError` for an unknown or
     ambiguous occurrence, days that contradict the plan or lie in the future, a negative
     figure, or an occurrence already recorded (held or cancelled) without ``corrects``."""
     if last_day < first_day:
@@ -431,7 +433,8 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
     figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
                "entry_fees_usd": _usd(entry_fees_usd, "--entry-fees"),
                "prizes_usd": _usd(prizes_usd, "--prizes"),
-               "charity_usd": _usd(charity_usd, "--charity")}
+               "charity_usd": _usd(charity_usd, "--charity"),
+               "expenses_usd": _usd(expenses_usd, "--expenses")}
     _not_future(last_day, "--last-day", today)
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
@@ -663,8 +666,8 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
       ``held`` or ``cancelled``);
     - ``first_day``, ``last_day`` (datetime64, a calendar day, no time zone; inclusive; NaT
       when cancelled);
-    - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``
-      (Float64, USD, cents exact to 2 places);
+    - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``,
+      ``expenses_usd`` (Float64, USD, cents exact to 2 places);
     - ``uid`` (string: the occurrence's calendar UID), ``recurrence_id`` (datetime64: the
       night of a weekly series, else NaT), ``note`` (string);
     - the entry's own: ``id`` (Int64, as ``--corrects`` takes it), ``key`` (string, 32 hex),
@@ -674,7 +677,8 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
     Raises :class:`LedgerError` for a missing or uninitialised ledger."""
     return _frame(ledger, Held, ["operator_id", "tournament_id", "occurrence", "outcome",
                                  "first_day", "last_day", "players", "entries",
-                                 "entry_fees_usd", "prizes_usd", "charity_usd", "uid",
+                                 "entry_fees_usd", "prizes_usd", "charity_usd",
+                                 "expenses_usd", "uid",
                                  "recurrence_id", "note", *_META], current)
 
 
@@ -927,6 +931,8 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                 if c.name == "id":
                     continue
                 text = r.get(c.name)
+                if text is None and c.nullable:
+                    text = ""  # a column added since (an export of an older ledger): empty
                 if text is None:
                     raise LedgerError(f"{where}: column {c.name} is missing")
                 at = locate(i, c.name)
