@@ -292,22 +292,30 @@ def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None
                   ) -> tuple[list[Any], Any]:
     """``check --ledger`` (``ledger`` None: ``--use-ledger``): the violations in what the
     ledger records as held, filed and reported (scheduler/ledger/audit.py), and what was
-    read (a LedgerError: exit 2)."""
-    import datetime as dt
+    read with the ledger's name (a LedgerError: exit 2)."""
+    import datetime as dt  # start-up time: as the engine, only when the command runs
 
     # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger import Ledger
     from scheduler.ledger.audit import audit_ledger
 
     try:
         day = dt.date.fromisoformat(as_of) if as_of is not None else None
     except ValueError:
         raise CommandError(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
-    return audit_ledger(ledger, sc, as_of=day)
+    lg = Ledger(ledger)
+    try:
+        violations, actuals = audit_ledger(lg, sc, as_of=day)
+    finally:
+        lg.dispose()
+    return violations, (actuals, lg.where)
 
 
-def _held_line(violations: list[Any], actuals: Any) -> str:
+def _held_line(violations: list[Any], read: tuple[Any, str]) -> str:
+    actuals, where = read
     return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
-            f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
+            f"{len(actuals.reports)} report(s) owed in the ledger {where} (as of "
+            f"{actuals.as_of})")
 
 
 def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str) -> None:
@@ -315,7 +323,7 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str)
     check` prints violations; exit 1 when any."""
     from scheduler.check import violation_table  # start-up time, as in check
 
-    violations, actuals = _ledger_audit(sc, ledger, as_of)
+    violations, read = _ledger_audit(sc, ledger, as_of)
     table = violation_table(violations)
     if fmt == "csv":  # every text cell spreadsheet-safe, as in check
         typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
@@ -325,6 +333,6 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str)
     else:
         for v in violations:
             typer.echo(v.render_line())
-        typer.echo(_held_line(violations, actuals))
+        typer.echo(_held_line(violations, read))
     if violations:
         raise typer.Exit(1)
