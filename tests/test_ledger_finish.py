@@ -280,3 +280,33 @@ def test_cli_record_held_expenses(adopted: Ledger) -> None:
     r = run(app, ["record", "held", "deep#1", "--first-day", "2027-03-05", "--last-day",
                   "2027-03-07", "--expenses", "-5", "--ledger", adopted.url])
     assert r.exit_code == 2 and "--expenses: -5 is not an amount in USD" in r.output
+
+
+# ------------------------------------------------------------- a weekly series' UID
+def test_the_uid_of_a_weekly_series_asks_for_one_night(ledger: Ledger,
+                                                       tmp_path: Path) -> None:
+    folder = tmp_path / "plan"
+    folder.mkdir()
+    uid = "bounty.series@room-a.0123456789.tourney.invalid"
+    rows = []
+    for n, night in enumerate(("2027-01-06", "2027-01-13", "2027-01-20"), start=1):
+        row = _row("bounty", n, "room-a", "MT", "small-stakes", night)
+        row.update(uid=uid, recurrence_id=night)
+        rows.append(row)
+    with (folder / "schedule.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    (folder / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
+                                         "valid_from,valid_to,fee_usd,covers\n")
+    api.adopt(ledger, folder, by="ann")
+    # once "shared by operators room-a, room-a, room-a"
+    with pytest.raises(LedgerError) as exc:
+        api.record_held(ledger, uid, first_day=d("2027-01-13"), last_day=d("2027-01-13"),
+                        today=TODAY)
+    assert str(exc.value) == (
+        f"{uid} is the UID of a weekly series of 3 nights (2027-01-06 .. 2027-01-20): "
+        "record one night by its TOURNAMENT#N, e.g. bounty#1")
+    e = api.record_held(ledger, "bounty#2", first_day=d("2027-01-13"),
+                        last_day=d("2027-01-13"), players=30, today=TODAY)
+    assert (e.uid, e.recurrence_id, e.players) == (uid, d("2027-01-13"), 30)

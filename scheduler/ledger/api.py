@@ -300,7 +300,8 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
                lineage: str | None = None) -> PlanEvent:
     """The planned occurrence ``occurrence`` (``TOURNAMENT#N`` or its UID) at ``operator``
     in the newest adopted version of its lineage. Raises :class:`LedgerError` when no adopted
-    plan has it, or when it is ambiguous (give ``--operator`` / ``--lineage``)."""
+    plan has it, when it is ambiguous (give ``--operator`` / ``--lineage``), or when it is
+    the UID of a weekly series (one night is named by its ``TOURNAMENT#N``)."""
     m = _OCC.match(occurrence.strip())
     versions = [v for v in _latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
@@ -331,6 +332,12 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
         raise LedgerError(f"occurrence {occurrence} is in several plan lineages ("
                           + ", ".join(sorted({e.version.lineage.lineage for e in found}))
                           + "): give --lineage")
+    nights = sorted({e.recurrence_id for e in found if e.recurrence_id is not None})
+    if len(nights) > 1:  # a weekly series' UID names every night of it
+        first = min(found, key=lambda e: (e.recurrence_id or e.first_day, e.id))
+        raise LedgerError(f"{occurrence} is the UID of a weekly series of {len(nights)} "
+                          f"nights ({nights[0]} .. {nights[-1]}): record one night by its "
+                          f"TOURNAMENT#N, e.g. {first.tournament_id}#{first.occurrence}")
     if len(found) > 1:
         raise LedgerError(f"occurrence {occurrence} is shared by operators "
                           + ", ".join(e.operator_id for e in found)
