@@ -310,3 +310,48 @@ def test_the_uid_of_a_weekly_series_asks_for_one_night(ledger: Ledger,
     e = api.record_held(ledger, "bounty#2", first_day=d("2027-01-13"),
                         last_day=d("2027-01-13"), players=30, today=TODAY)
     assert (e.uid, e.recurrence_id, e.players) == (uid, d("2027-01-13"), 30)
+
+
+# ------------------------------------------------- two organizations with the same rooms
+def test_cli_organization_picks_one_of_two_with_the_same_operators(
+        adopted_year: Ledger, tmp_path: Path) -> None:
+    # another organization's plan (another lineage) with an operator room-a too
+    other = tmp_path / "other"
+    other.mkdir()
+    row = _row("z", 1, "room-a", "MT", "large-stakes", "2026-08-03")
+    row["uid"] = "z-1@room-a.fedcba9876.tourney.invalid"
+    with (other / "schedule.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerow(row)
+    (other / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
+                                        "valid_from,valid_to,fee_usd,covers\n")
+    api.adopt(adopted_year, other, organization="Other Office", by="bob")
+    api.record_held(adopted_year, "past#1", first_day=d("2026-07-06"),
+                    last_day=d("2026-07-06"), today=TODAY)
+    path = tmp_path / "year.yaml"
+    path.write_text(yaml.safe_dump(scenario(
+        horizon={"start": "2027-01-01", "end": "2027-02-28"}, operators=[mt_room()],
+        tournaments=[])))
+    lg = ["--ledger", adopted_year.url]
+    r = run(app, ["check", str(path), *lg])
+    assert r.exit_code == 2
+    assert ("operators are in several organizations of the ledger (Big Sky Tour, Other "
+            "Office): give --organization") in r.output
+    r = run(app, ["check", str(path), *lg, "--organization", "Big Sky Tour"])
+    # past#1 held without a notice (MT-NOTICE): 1 violation
+    assert r.exit_code == 1 and "1 violation(s) in 1 held occurrence(s)" in r.output
+    r = run(app, ["check", str(path), *lg, "--organization", "Other Office"])
+    assert r.exit_code == 0 and "0 violation(s) in 0 held occurrence(s)" in r.output
+    r = run(app, ["check", str(path), *lg, "--organization", "Nobody"])
+    assert r.exit_code == 2 and "--organization 'Nobody' is not in the ledger" in r.output
+    r = run(app, ["solve", str(path), *lg, "--organization", "Big Sky Tour", "--out",
+                  str(tmp_path / "p"), "--deterministic-time", "2", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "room-a: 1 non-charitable and 0 charitable" in r.output
+    # the ledger's options without a ledger are refused, not ignored
+    for argv in (["check", str(path), "--as-of", "2027-01-01"],
+                 ["check", str(path), "--organization", "Big Sky Tour"],
+                 ["solve", str(path), "--organization", "Big Sky Tour"]):
+        r = run(app, argv)
+        assert r.exit_code == 2 and "is for the ledger: give --ledger" in r.output, argv
