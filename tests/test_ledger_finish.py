@@ -355,3 +355,16 @@ def test_cli_organization_picks_one_of_two_with_the_same_operators(
                  ["solve", str(path), "--organization", "Big Sky Tour"]):
         r = run(app, argv)
         assert r.exit_code == 2 and "is for the ledger: give --ledger" in r.output, argv
+
+
+def test_cli_funds_and_export_refusals_say_nothing_was_written(adopted: Ledger,
+                                                               tmp_path: Path) -> None:
+    # they only read the ledger: "Nothing was recorded" would suggest they could have
+    r = run(app, ["ledger", "funds", "--out", str(tmp_path / "f"), "--period", "2027-13",
+                  "--ledger", adopted.url])
+    assert r.exit_code == 2
+    assert r.output == ("tourney: --period '2027-13' is not a month (YYYY-MM) or a day "
+                        "(YYYY-MM-DD). Nothing was written.\n")
+    r = run(app, ["ledger", "export", "--ledger", str(tmp_path / "none.sqlite")])
+    assert r.exit_code == 2 and r.output.endswith("Nothing was written.\n")
+    assert not (tmp_path / "f").exists()

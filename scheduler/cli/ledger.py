@@ -25,6 +25,11 @@ _READING: dict[str, Entry] = {
     "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}"),
 }
 """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
+_WRITING: dict[str, Entry] = {
+    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was "
+                                                           "written."),
+}
+"""``tourney ledger export|funds`` read the ledger and write files: nothing recorded ever."""
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -111,7 +116,7 @@ def ledger_adopt(
 
 
 @ledger_app.command("export")
-@handled()
+@handled(_WRITING)
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
         "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
@@ -173,7 +178,7 @@ def ledger_import(
 
 
 @ledger_app.command("funds")
-@handled()
+@handled(_WRITING)
 def ledger_funds(
     out: Annotated[Path, typer.Option(
         "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
