@@ -9,8 +9,14 @@ the scenario's own timing, and the rule IDs the independent checker reports for 
 from __future__ import annotations
 
 import datetime as dt
+import glob
 import os
-from collections.abc import Iterable
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +24,7 @@ from hypothesis import settings
 
 from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
+from scheduler.ledger import Ledger, api
 from scheduler.load import load_scenario
 from scheduler.plan import Plan
 from scheduler.scenario import Scenario, ScenarioError
@@ -115,3 +122,88 @@ def mt_large(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[st
     """A one-day large-stakes tournament, 12:00 for 10 h (ends 22:00, one calendar day)."""
     return {"id": tid, "title": tid, "type": "large-stakes", "operators": list(ops),
             "start_time": "12:00", "hours": 10, **kw}
+
+
+# ---------------------------------------------------------------- the ledger's databases
+# One PostgreSQL cluster per test session (session scope, here only: a fixture imported into
+# several test modules would start one cluster each); ``url`` and ``ledger`` give each ledger
+# test a SQLite file and a new PostgreSQL database (tests/test_ledger*.py).
+def _pg_bin() -> Path | None:
+    """The folder of initdb/pg_ctl: Debian's /usr/lib/postgresql/<v>/bin, else PATH."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    if found:
+        return Path(found[-1]).parent
+    path = shutil.which("pg_ctl")
+    return Path(path).parent if path and shutil.which("initdb") else None
+
+
+def _require_postgres() -> Path:
+    path = _pg_bin()
+    if path is None:
+        if os.environ.get("TOURNEY_REQUIRE_POSTGRES") == "1":
+            pytest.fail("TOURNEY_REQUIRE_POSTGRES=1 but PostgreSQL is not installed "
+                        "(apt-get install postgresql)")
+        pytest.skip("PostgreSQL is not installed (Debian package postgresql)")
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[str]:
+    """A PostgreSQL server for this test session: its admin URL (database ``postgres``)."""
+    bindir = _require_postgres()
+    root = Path(tempfile.mkdtemp(prefix="tourney-pg-"))
+    data = root / "data"
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # postgres refuses to run as root
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(root, "postgres")
+    port = _free_port()
+    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
+                    "-A", "trust", "-E", "UTF8", "--no-sync"], check=True,
+                   capture_output=True, timeout=120)
+    opts = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off")
+    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
+                    "-o", opts, "-w", "start"], check=True, capture_output=True, timeout=120)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                        "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+_DB_COUNTER = iter(range(1, 1_000_000))
+
+
+def _new_database(admin_url: str) -> str:
+    """A new, empty database on the server of ``admin_url``: its URL."""
+    import psycopg  # optional dependency (tourney[postgres]): only for PostgreSQL tests
+
+    name = f"ledger_{os.getpid()}_{next(_DB_COUNTER)}"
+    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return admin_url.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
+    return _new_database(request.getfixturevalue("postgres"))
+
+
+@pytest.fixture
+def ledger(url: str) -> Iterator[Ledger]:
+    lg = Ledger(url)
+    api.init(lg)
+    yield lg
+    lg.dispose()

@@ -1,9 +1,10 @@
 """The ledger (issue #13): every test runs on SQLite AND on a real PostgreSQL server.
 
-PostgreSQL: a throwaway cluster made by this module (``initdb`` into a temporary folder,
-``pg_ctl start`` on a free port, as the ``postgres`` user when run as root), one new database
-per test. Without PostgreSQL's binaries the PostgreSQL half is skipped, unless
-``TOURNEY_REQUIRE_POSTGRES=1`` (``.ci/run`` sets it): then it fails.
+PostgreSQL: one throwaway cluster for the whole test session, made by the fixtures of
+tests/conftest.py (``initdb`` into a temporary folder, ``pg_ctl start`` on a free port, as
+the ``postgres`` user when run as root), one new database per test. Without PostgreSQL's
+binaries the PostgreSQL half is skipped, unless ``TOURNEY_REQUIRE_POSTGRES=1``
+(``.ci/run`` sets it): then it fails.
 
 The plan folder is written by hand (a few schedule.csv/licenses.csv rows) so every deadline
 below is computed by hand in a comment. No mocks: a real database each time.
@@ -15,19 +16,18 @@ import csv
 import datetime as dt
 import glob
 import io
-import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from conftest import _new_database, _require_postgres
 from sqlalchemy import select
 from typer.testing import CliRunner
 
@@ -43,87 +43,6 @@ TODAY = dt.date(2027, 12, 31)  # "today" for record commands: after every day of
 
 def d(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
-
-
-# ----------------------------------------------------------------------------- PostgreSQL
-def _pg_bin() -> Path | None:
-    """The folder of initdb/pg_ctl: Debian's /usr/lib/postgresql/<v>/bin, else PATH."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    if found:
-        return Path(found[-1]).parent
-    path = shutil.which("pg_ctl")
-    return Path(path).parent if path and shutil.which("initdb") else None
-
-
-def _require_postgres() -> Path:
-    path = _pg_bin()
-    if path is None:
-        if os.environ.get("TOURNEY_REQUIRE_POSTGRES") == "1":
-            pytest.fail("TOURNEY_REQUIRE_POSTGRES=1 but PostgreSQL is not installed "
-                        "(apt-get install postgresql)")
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql)")
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[str]:
-    """A PostgreSQL server for this test session: its admin URL (database ``postgres``)."""
-    bindir = _require_postgres()
-    root = Path(tempfile.mkdtemp(prefix="tourney-pg-"))
-    data = root / "data"
-    as_user: list[str] = []
-    if os.geteuid() == 0:  # postgres refuses to run as root
-        as_user = ["runuser", "-u", "postgres", "--"]
-        shutil.chown(root, "postgres")
-    port = _free_port()
-    subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-                    "-A", "trust", "-E", "UTF8", "--no-sync"], check=True,
-                   capture_output=True, timeout=120)
-    opts = (f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off")
-    subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(root / "log"),
-                    "-o", opts, "-w", "start"], check=True, capture_output=True, timeout=120)
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*as_user, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-_DB_COUNTER = iter(range(1, 1_000_000))
-
-
-def _new_database(admin_url: str) -> str:
-    import psycopg
-
-    name = f"ledger_{os.getpid()}_{next(_DB_COUNTER)}"
-    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return admin_url.rsplit("/", 1)[0] + "/" + name
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
-    return _new_database(request.getfixturevalue("postgres"))
-
-
-@pytest.fixture
-def ledger(url: str) -> Iterator[Ledger]:
-    lg = Ledger(url)
-    api.init(lg)
-    yield lg
-    lg.dispose()
 
 
 # ------------------------------------------------------------------------- the plan
@@ -338,7 +257,8 @@ def test_adopt_records_what_a_replan_cancels(adopted: Ledger, plan: Path) -> Non
     ev = adopted.events()
     gone = ev[(ev["version"] == 2) & (ev["tournament_id"] == "deep")]
     assert list(zip(gone["status"], gone["sequence"], gone["first_day"], gone["last_day"],
-                    strict=True)) == [("CANCELLED", 1, d("2027-03-05"), d("2027-03-07"))]
+                    strict=True)) == [("CANCELLED", 1, pd.Timestamp("2027-03-05"),
+                                       pd.Timestamp("2027-03-07"))]
     with pytest.raises(LedgerError, match="deep#1 is cancelled in plan version 2"):
         api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
                         last_day=d("2027-03-07"), today=TODAY)

@@ -19,7 +19,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import SCHEDULE_COLUMNS, TODAY, _row, postgres, url  # noqa: F401 (fixtures)
+from test_ledger import SCHEDULE_COLUMNS, TODAY, _row
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -53,7 +53,7 @@ def write_me_plan(folder: Path) -> Path:
 
 
 @pytest.fixture
-def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:  # noqa: F811 (the fixture)
+def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:
     """A ledger (SQLite, PostgreSQL) with the plan adopted and its year recorded."""
     ledger = Ledger(url)
     api.init(ledger)

@@ -1,10 +1,10 @@
 """The planner and the audit read the ledger (issue #13 § 2): ``tourney solve --ledger`` takes
 its history from it, ``tourney check --ledger`` audits what was held.
 
-Every ledger test runs on SQLite and on a real PostgreSQL server (the fixtures of
-tests/test_ledger.py); the plan folders are written by hand so every count and date below is
-computed by hand in a comment. The rules' readings of actuals are also tested alone, on plain
-values, at their boundaries.
+Every ledger test runs on SQLite and on a real PostgreSQL server (the fixtures ``url`` and
+``ledger`` of tests/conftest.py); the plan folders are written by hand so every count and
+date below is computed by hand in a comment. The rules' readings of actuals are also
+tested alone, on plain values, at their boundaries.
 """
 
 from __future__ import annotations
@@ -37,11 +37,6 @@ from scheduler.load import load_scenario
 from scheduler.scenario import Scenario, ScenarioError
 from scheduler.solver import solve
 from scheduler.timing import report_due
-
-# the database fixtures of tests/test_ledger.py: a SQLite file and a PostgreSQL database
-postgres = test_ledger.postgres
-url = test_ledger.url
-ledger = test_ledger.ledger
 
 
 def d(text: str) -> dt.date:

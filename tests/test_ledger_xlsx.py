@@ -20,10 +20,9 @@ from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.workbook import SHEET, export_xlsx, import_xlsx
 
-# test_ledger's fixtures: a ledger on SQLite and on PostgreSQL with its plan adopted
-postgres, url, ledger, plan, adopted = (test_ledger.postgres, test_ledger.url,
-                                        test_ledger.ledger, test_ledger.plan,
-                                        test_ledger.adopted)
+# test_ledger's fixtures: its plan, adopted in a ledger on SQLite and on PostgreSQL
+# (``ledger``: tests/conftest.py)
+plan, adopted = test_ledger.plan, test_ledger.adopted
 
 
 def _csv(lg: Ledger) -> str:

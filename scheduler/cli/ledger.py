@@ -25,6 +25,11 @@ _READING: dict[str, Entry] = {
     "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}"),
 }
 """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
+_WRITING: dict[str, Entry] = {
+    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was "
+                                                           "written."),
+}
+"""``tourney ledger export|funds`` read the ledger and write files: nothing recorded ever."""
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -111,7 +116,7 @@ def ledger_adopt(
 
 
 @ledger_app.command("export")
-@handled()
+@handled(_WRITING)
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
         "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
@@ -173,7 +178,7 @@ def ledger_import(
 
 
 @ledger_app.command("funds")
-@handled()
+@handled(_WRITING)
 def ledger_funds(
     out: Annotated[Path, typer.Option(
         "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
@@ -221,6 +226,9 @@ def record_held(
     prizes: Annotated[str | None, typer.Option("--prizes", help="Prizes paid, USD.")] = None,
     charity: Annotated[str | None, typer.Option("--charity", help="Charity paid, USD.")
                        ] = None,
+    expenses: Annotated[str | None, typer.Option(
+        "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
+    ] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
@@ -230,7 +238,8 @@ def record_held(
     first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
-        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity, operator=operator,
+        entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
+        expenses_usd=expenses, operator=operator,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 

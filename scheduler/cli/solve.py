@@ -79,6 +79,12 @@ def solve(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Take the history from this ledger (file or URL): tournaments "
                          "held, permits bought, occurrences held or filed stay.")] = None,
+    use_ledger: Annotated[bool, typer.Option(
+        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
+                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="With --ledger: the organization of the ledger the scenario "
+                               "is for (default: the only one with its operators).")] = None,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
@@ -86,10 +92,13 @@ def solve(
     from scheduler.export.write import source_date_epoch
     from scheduler.replan import read_previous
 
+    if organization is not None and ledger is None and not use_ledger:
+        raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
+                           "or --use-ledger too")
     with reading_input():
         sc = load(scenario)
-        if ledger is not None:
-            sc = _with_ledger(sc, ledger)
+        if ledger is not None or use_ledger:
+            sc = _with_ledger(sc, ledger, organization)
         check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
@@ -161,13 +170,21 @@ def solve(
         raise typer.Exit(1)
 
 
-def _with_ledger(sc: Scenario, ledger: str) -> Scenario:
-    """``solve --ledger``: the scenario with its history from the ledger, each thing taken
-    said on stderr (a LedgerError: exit 2, :data:`_LEDGER_READ`)."""
+def _with_ledger(sc: Scenario, ledger: str | None, organization: str | None) -> Scenario:
+    """``solve --ledger`` (``ledger`` None: ``--use-ledger``, the ledger of
+    :func:`scheduler.ledger.store.resolve`): the scenario with its history from the ledger,
+    the ledger and each thing taken said on stderr (a LedgerError: exit 2,
+    :data:`_LEDGER_READ`)."""
     # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger import Ledger
     from scheduler.ledger.history import describe, from_ledger
 
-    sc, history = from_ledger(sc, ledger)
+    lg = Ledger(ledger)
+    try:
+        sc, history = from_ledger(sc, lg, organization=organization)
+    finally:
+        lg.dispose()
+    err(f"tourney: history from the ledger {lg.where}")
     for line in describe(history):
         err(f"tourney: from the ledger: {line}")
     return sc
@@ -212,6 +229,12 @@ def check(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Also audit what this ledger (file or URL) records as held, filed "
                          "and reported.")] = None,
+    use_ledger: Annotated[bool, typer.Option(
+        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
+                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="With --ledger: the organization of the ledger the scenario "
+                               "is for (default: the only one with its operators).")] = None,
     as_of: Annotated[str | None, typer.Option(
         "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
                         "a report due before it and not filed is late.")] = None,
@@ -224,12 +247,17 @@ def check(
 
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
+    with_ledger = ledger is not None or use_ledger
+    for given, name in ((as_of, "--as-of"), (organization, "--organization")):
+        if given is not None and not with_ledger:
+            raise CommandError(f"tourney: {name} is for the ledger: give --ledger FILE|URL "
+                               "or --use-ledger too")
     sc = load(scenario)
     if schedule is None:
-        if ledger is None:
-            raise CommandError("tourney: give the SCHEDULE to audit, or --ledger to audit "
-                               "what was held")
-        _check_ledger(sc, ledger, as_of, fmt)
+        if not with_ledger:
+            raise CommandError("tourney: give the SCHEDULE to audit, or --ledger FILE|URL "
+                               "(or --use-ledger) to audit what was held")
+        _check_ledger(sc, ledger, as_of, fmt, organization)
         return
     read = read_schedule(sc, schedule, operator)
     if operator is not None and schedule.suffix.lower() == ".ics":
@@ -239,7 +267,7 @@ def check(
                 f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
                 f"audited as {operator}'s")
     violations = audit(sc, read)
-    held = _ledger_audit(sc, ledger, as_of) if ledger is not None else None
+    held = _ledger_audit(sc, ledger, as_of, organization) if with_ledger else None
     if held is not None:  # check --ledger: what was held, in the same table
         violations = [*violations, *held[0]]
     if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
@@ -274,30 +302,41 @@ def check(
         raise typer.Exit(1)
 
 
-def _ledger_audit(sc: Scenario, ledger: str, as_of: str | None) -> tuple[list[Any], Any]:
-    """``check --ledger``: the violations in what the ledger records as held, filed and
-    reported (scheduler/ledger/audit.py), and what was read (a LedgerError: exit 2)."""
+def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None,
+                  organization: str | None) -> tuple[list[Any], Any]:
+    """``check --ledger`` (``ledger`` None: ``--use-ledger``): the violations in what the
+    ledger records as held, filed and reported (scheduler/ledger/audit.py), and what was
+    read with the ledger's name (a LedgerError: exit 2)."""
     # start-up time: sqlalchemy only with --ledger
+    from scheduler.ledger import Ledger
     from scheduler.ledger.audit import audit_ledger
 
     try:
         day = dt.date.fromisoformat(as_of) if as_of is not None else None
     except ValueError:
         raise CommandError(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
-    return audit_ledger(ledger, sc, as_of=day)
+    lg = Ledger(ledger)
+    try:
+        violations, actuals = audit_ledger(lg, sc, as_of=day, organization=organization)
+    finally:
+        lg.dispose()
+    return violations, (actuals, lg.where)
 
 
-def _held_line(violations: list[Any], actuals: Any) -> str:
+def _held_line(violations: list[Any], read: tuple[Any, str]) -> str:
+    actuals, where = read
     return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
-            f"{len(actuals.reports)} report(s) owed in the ledger (as of {actuals.as_of})")
+            f"{len(actuals.reports)} report(s) owed in the ledger {where} (as of "
+            f"{actuals.as_of})")
 
 
-def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
+def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
+                  organization: str | None) -> None:
     """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
     check` prints violations; exit 1 when any."""
     from scheduler.check import violation_table  # start-up time, as in check
 
-    violations, actuals = _ledger_audit(sc, ledger, as_of)
+    violations, read = _ledger_audit(sc, ledger, as_of, organization)
     table = violation_table(violations)
     if fmt == "csv":  # every text cell spreadsheet-safe, as in check
         typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
@@ -307,6 +346,6 @@ def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> Non
     else:
         for v in violations:
             typer.echo(v.render_line())
-        typer.echo(_held_line(violations, actuals))
+        typer.echo(_held_line(violations, read))
     if violations:
         raise typer.Exit(1)

@@ -45,7 +45,7 @@ from scheduler.ledger.models import (
     ReportFiled,
     select_current,
 )
-from scheduler.ledger.plans import ME_LICENCE_KINDS, parse_date, read_csv
+from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS, parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store, now, who
 from scheduler.timing import report_periods as licensed_periods
 from scheduler.uid import parse
@@ -300,7 +300,8 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
                lineage: str | None = None) -> PlanEvent:
     """The planned occurrence ``occurrence`` (``TOURNAMENT#N`` or its UID) at ``operator``
     in the newest adopted version of its lineage. Raises :class:`LedgerError` when no adopted
-    plan has it, or when it is ambiguous (give ``--operator`` / ``--lineage``)."""
+    plan has it, when it is ambiguous (give ``--operator`` / ``--lineage``), or when it is
+    the UID of a weekly series (one night is named by its ``TOURNAMENT#N``)."""
     m = _OCC.match(occurrence.strip())
     versions = [v for v in _latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
@@ -331,6 +332,12 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
         raise LedgerError(f"occurrence {occurrence} is in several plan lineages ("
                           + ", ".join(sorted({e.version.lineage.lineage for e in found}))
                           + "): give --lineage")
+    nights = sorted({e.recurrence_id for e in found if e.recurrence_id is not None})
+    if len(nights) > 1:  # a weekly series' UID names every night of it
+        first = min(found, key=lambda e: (e.recurrence_id or e.first_day, e.id))
+        raise LedgerError(f"{occurrence} is the UID of a weekly series of {len(nights)} "
+                          f"nights ({nights[0]} .. {nights[-1]}): record one night by its "
+                          f"TOURNAMENT#N, e.g. {first.tournament_id}#{first.occurrence}")
     if len(found) > 1:
         raise LedgerError(f"occurrence {occurrence} is shared by operators "
                           + ", ".join(e.operator_id for e in found)
@@ -398,7 +405,8 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
         d = Decimal(str(value))
     except InvalidOperation:
         raise LedgerError(f"{what}: {value!r} is not an amount in USD") from None
-    if not d.is_finite() or d < 0 or d != d.quantize(Decimal("0.01")) or d >= 10**10:
+    # the bound first: quantizing 1e400 would itself raise InvalidOperation
+    if not d.is_finite() or d < 0 or d >= 10**10 or d != d.quantize(Decimal("0.01")):
         raise LedgerError(f"{what}: {value} is not an amount in USD (0 or more, at most "
                           "cents)")
     return d.quantize(Decimal("0.01"))
@@ -416,17 +424,24 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 entry_fees_usd: Decimal | float | str | None = None,
                 prizes_usd: Decimal | float | str | None = None,
                 charity_usd: Decimal | float | str | None = None,
+                expenses_usd: Decimal | float | str | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
                 today: dt.date | None = None) -> Held:
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
     ``first_day`` to ``last_day`` (inclusive, as the adopted plan has them: a tournament moved
     is adopted as a re-plan first), with ``players``, ``entries`` and the USD totals of entry
-    fees, prizes paid and charity paid. Raises :class:`LedgerError` for an unknown or
+    fees, prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
+    ME-REPORT disposition of funds; schema 0002). Raises :class:`LedgerError` for an unknown or
     ambiguous occurrence, days that contradict the plan or lie in the future, a negative
     figure, or an occurrence already recorded (held or cancelled) without ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
+    figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
+               "entry_fees_usd": _usd(entry_fees_usd, "--entry-fees"),
+               "prizes_usd": _usd(prizes_usd, "--prizes"),
+               "charity_usd": _usd(charity_usd, "--charity"),
+               "expenses_usd": _usd(expenses_usd, "--expenses")}
     _not_future(last_day, "--last-day", today)
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
@@ -437,11 +452,7 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 f"{ev.version.lineage.lineage}), not {first_day}..{last_day}: adopt the "
                 "re-plan that moved it first (tourney ledger adopt PLAN_DIR)")
         return _add_outcome(s, ev, "held", corrects, note, by, first_day=first_day,
-                            last_day=last_day, players=_count(players, "--players"),
-                            entries=_count(entries, "--entries"),
-                            entry_fees_usd=_usd(entry_fees_usd, "--entry-fees"),
-                            prizes_usd=_usd(prizes_usd, "--prizes"),
-                            charity_usd=_usd(charity_usd, "--charity"))
+                            last_day=last_day, **figures)
 
 
 def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = None,
@@ -538,13 +549,17 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
     """``tourney record licence``: a licence or permit bought by ``operator``: the agency's
     number, ``kind`` (as licenses.csv), Maine ``tier``, ``fee_usd`` paid (USD), valid
     ``valid_from``..``valid_to`` (inclusive); ``license_ref`` the plan licence it buys.
-    Raises :class:`LedgerError` for an operator no adopted plan has, a validity ending before
-    it starts, a bad fee, a plan licence of another operator or kind, or the same agency
+    Raises :class:`LedgerError` for an operator no adopted plan has, a kind not in
+    :data:`~scheduler.ledger.plans.LICENCE_KINDS`, a validity ending before it starts, a bad
+    fee, a plan licence of another operator or kind, or the same agency
     number and kind recorded already without ``corrects``."""
     if valid_to < valid_from:
         raise LedgerError(f"--valid-to {valid_to} is before --valid-from {valid_from}")
     if not agency_number.strip():
         raise LedgerError("--number: the agency's licence or permit number is empty")
+    if kind not in LICENCE_KINDS:
+        raise LedgerError(f"--kind {kind!r} is not a licence or permit kind: one of "
+                          + ", ".join(LICENCE_KINDS) + " (as licenses.csv's kind)")
     fee = _usd(fee_usd, "--fee")
     with ledger.write() as s:
         org = _organization(s, organization, by, create=False)
@@ -617,7 +632,8 @@ FRAME_DTYPES = {"Date": "datetime64[ns] (a calendar day, no time zone)",
                 "String": "string", "Text": "string"}
 """The dtype each column type of the ledger's tables has in :func:`held_frame`,
 :func:`filings_frame`, :func:`licences_frame` and :func:`reports_frame` (``organization``:
-string), whatever rows there are (none, or only empty values)."""
+string), whatever rows there are (none, or only empty values); :func:`events_frame` keeps
+the same."""
 
 
 def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) -> pd.DataFrame:
@@ -657,8 +673,8 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
       ``held`` or ``cancelled``);
     - ``first_day``, ``last_day`` (datetime64, a calendar day, no time zone; inclusive; NaT
       when cancelled);
-    - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``
-      (Float64, USD, cents exact to 2 places);
+    - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``,
+      ``expenses_usd`` (Float64, USD, cents exact to 2 places);
     - ``uid`` (string: the occurrence's calendar UID), ``recurrence_id`` (datetime64: the
       night of a weekly series, else NaT), ``note`` (string);
     - the entry's own: ``id`` (Int64, as ``--corrects`` takes it), ``key`` (string, 32 hex),
@@ -668,7 +684,8 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
     Raises :class:`LedgerError` for a missing or uninitialised ledger."""
     return _frame(ledger, Held, ["operator_id", "tournament_id", "occurrence", "outcome",
                                  "first_day", "last_day", "players", "entries",
-                                 "entry_fees_usd", "prizes_usd", "charity_usd", "uid",
+                                 "entry_fees_usd", "prizes_usd", "charity_usd",
+                                 "expenses_usd", "uid",
                                  "recurrence_id", "note", *_META], current)
 
 
@@ -710,12 +727,13 @@ def reports_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
 
 def events_frame(ledger: Ledger) -> pd.DataFrame:
     """Every adopted plan version's occurrences, one row per occurrence and operator, in
-    adoption order: ``lineage`` (str, 10 hex), ``version`` (int64), ``uid`` (str),
-    ``recurrence_id`` (a ``datetime.date`` or None: the night of a weekly series),
-    ``sequence`` (int64, the calendar SEQUENCE), ``status`` (str: ``CONFIRMED`` or
-    ``CANCELLED``), ``tournament_id`` (str), ``occurrence`` (int64), ``operator_id``,
-    ``jurisdiction``, ``type`` (str), ``first_day``, ``last_day`` (``datetime.date``
-    objects, inclusive)."""
+    adoption order, with the dtypes of the other frames (:func:`held_frame`) whatever the
+    rows: ``lineage`` (string, 10 hex), ``version`` (Int64), ``uid`` (string),
+    ``recurrence_id`` (datetime64: the night of a weekly series, else NaT), ``sequence``
+    (Int64, the calendar SEQUENCE), ``status`` (string: ``CONFIRMED`` or ``CANCELLED``),
+    ``tournament_id`` (string), ``occurrence`` (Int64), ``operator_id``, ``jurisdiction``,
+    ``type`` (string), ``first_day``, ``last_day`` (datetime64, calendar days, inclusive).
+    Raises :class:`LedgerError` for a missing or uninitialised ledger."""
     with ledger.read() as s:
         rows = s.execute(select(Lineage.lineage, PlanVersion.version, PlanEvent)
                          .join(PlanVersion, PlanVersion.lineage_id == Lineage.id)
@@ -726,9 +744,17 @@ def events_frame(ledger: Ledger) -> pd.DataFrame:
                  "occurrence": e.occurrence, "operator_id": e.operator_id,
                  "jurisdiction": e.jurisdiction, "type": e.type, "first_day": e.first_day,
                  "last_day": e.last_day} for lin, ver, e in rows]
-    return pd.DataFrame(data, columns=["lineage", "version", "uid", "recurrence_id", "sequence",
-                                       "status", "tournament_id", "occurrence", "operator_id",
-                                       "jurisdiction", "type", "first_day", "last_day"])
+    df = pd.DataFrame(data, columns=["lineage", "version", "uid", "recurrence_id", "sequence",
+                                     "status", "tournament_id", "occurrence", "operator_id",
+                                     "jurisdiction", "type", "first_day", "last_day"])
+    for c in df.columns:
+        if c in ("recurrence_id", "first_day", "last_day"):
+            df[c] = pd.to_datetime(df[c]).astype("datetime64[ns]")
+        elif c in ("version", "sequence", "occurrence"):
+            df[c] = df[c].astype("Int64")
+        else:
+            df[c] = df[c].astype("string")
+    return df
 
 
 # ------------------------------------------------------------------ export / import
@@ -826,15 +852,21 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     wrote, in one transaction (all or nothing). Entries whose key the ledger already has are
     skipped; references are resolved by key (to entries of the file or of the ledger).
     Raises :class:`LedgerError` naming the line and column of an unreadable value, an
-    unknown table, or a reference to a key that is nowhere."""
+    unknown table, a reference to a key that is nowhere, or a file whose header is not
+    the export's."""
     path = Path(path)
     try:
         with path.open(newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
+            reader = csv.DictReader(f)
+            rows = list(reader)
+            header = reader.fieldnames or []
     except FileNotFoundError:
         raise LedgerError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
+    if header[:2] != ["table", "key"]:
+        raise LedgerError(f"{path} line 1: not a file written by `tourney ledger export` "
+                          "(its first line is the header table,key,...)")
     return import_rows(ledger, rows, lambda i, column: f"{path} line {i}")
 
 
@@ -906,6 +938,8 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                 if c.name == "id":
                     continue
                 text = r.get(c.name)
+                if text is None and c.nullable:
+                    text = ""  # a column added since (an export of an older ledger): empty
                 if text is None:
                     raise LedgerError(f"{where}: column {c.name} is missing")
                 at = locate(i, c.name)

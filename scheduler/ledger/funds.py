@@ -9,7 +9,8 @@ licence's one period); the games of a licence are the occurrences its ``covers``
 operator; a game falls in the period holding its actual first day (held) or its planned first
 day (cancelled, not recorded yet). Amounts are USD (cents exact, ``Decimal``).
 
-The ledger does not record expenses: the form's expenses line is filled in by hand.
+Expenses are the sum of those recorded (``tourney record held --expenses``); when none is,
+the form's expenses line is filled in by hand.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ FUNDS_COLUMNS = [
     "period_start", "period_end", "report_due", "report_filed_on", "games_held",
     "games_cancelled", "games_not_recorded", "players", "entries", "entry_fees_usd",
     "prizes_usd", "prizes_pct", "charity_usd", "proceeds_after_prizes_usd",
-    "charity_required_usd"]
+    "charity_required_usd", "expenses_usd"]
 """The columns of funds.csv, one row per licensed period: the licence (``license_id`` of
 licenses.csv, ``agency_number`` the number of the licence bought, when recorded), the period
 (``period_start``..``period_end`` inclusive), ``report_due`` (ME-REPORT: the 10th Maine
@@ -55,7 +56,8 @@ held, cancelled and planned but not recorded yet; the sums over the games held o
 ``prizes_pct`` prizes as a percentage of entry fees, one decimal (ME-PRIZES, 17 M.R.S.
 § 1836(5): at least 75); ``proceeds_after_prizes_usd`` entry fees − prizes;
 ``charity_required_usd`` for a super cribbage licence half of that (ME-SUPER-CRIBBAGE,
-17 M.R.S. § 1836(4-A)(F)), else empty. Empty when nothing of that was recorded."""
+17 M.R.S. § 1836(4-A)(F)), else empty; ``expenses_usd`` the sum of the expenses recorded
+(``tourney record held --expenses``). Empty when nothing of that was recorded."""
 
 CENT = Decimal("0.01")
 
@@ -75,6 +77,7 @@ class Game:
     entry_fees_usd: Decimal | None = None
     prizes_usd: Decimal | None = None
     charity_usd: Decimal | None = None
+    expenses_usd: Decimal | None = None
 
 
 @dataclass
@@ -124,7 +127,8 @@ class Period:
             "players": self._sum("players"), "entries": self._sum("entries"),
             "entry_fees_usd": usd(fees), "prizes_usd": usd(prizes), "prizes_pct": pct,
             "charity_usd": usd(self._sum("charity_usd")),
-            "proceeds_after_prizes_usd": usd(proceeds), "charity_required_usd": required}
+            "proceeds_after_prizes_usd": usd(proceeds), "charity_required_usd": required,
+            "expenses_usd": usd(self._sum("expenses_usd"))}
 
 
 def _latest(s: Session) -> list[PlanVersion]:
@@ -208,7 +212,7 @@ def funds(ledger: Store, *, period: str | None = None,
                     else:
                         games.append(Game(ref, e.title, "held", h.first_day, h.players,
                                           h.entries, h.entry_fees_usd, h.prizes_usd,
-                                          h.charity_usd))
+                                          h.charity_usd, h.expenses_usd))
                 start = lic.valid_from
                 for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
                     p = Period(org, lic.operator_id, lic.license_id, lic.kind,
@@ -311,7 +315,8 @@ def _page(p: Period) -> str:
     if p.kind == "me-super-cribbage":
         figures.append(("Charity required: 50 % of proceeds after prizes (ME-SUPER-CRIBBAGE, "
                         "17 M.R.S. § 1836(4-A)(F))", _usd(r["charity_required_usd"])))
-    figures.append(("Expenses", "(not recorded in the ledger: fill in by hand)"))
+    figures.append(("Expenses", _usd(r["expenses_usd"]) if r["expenses_usd"] is not None
+                    else "(not recorded in the ledger: fill in by hand)"))
     rows = "\n".join(f'<tr><th>{k}</th><td class="num">{v}</td></tr>' for k, v in figures)
     filed = (f"filed {_e(p.filed_on)}" if p.filed_on is not None else "not recorded as filed")
     warn = (f'<p class="warn">{r["games_not_recorded"]} game(s) not recorded yet: record '

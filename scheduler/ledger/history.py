@@ -24,7 +24,10 @@ and does not move what was filed:
   as cancelled is not.
 
 A count typed in the YAML that differs from the ledger's is an input error
-(:class:`~scheduler.scenario.ScenarioError`) naming the field, both values and the rule.
+(:class:`~scheduler.scenario.ScenarioError`) naming the field, both values and the rule, when
+an adopted plan of the ledger reaches into that permit year before the horizon (the ledger
+is then the record of it); otherwise the ledger knows nothing of those months (a ledger
+started with this year's plan) and the typed count stands, said on the terminal.
 """
 
 from __future__ import annotations
@@ -68,9 +71,13 @@ class History:
     (``large-stakes``, ``small-stakes``); ``super_cribbage``: calendar year -> super cribbage
     licences of the organization that ended before ``horizon.start``; ``pins``: tournament id
     -> first day -> why it is pinned (``held``, ``MT notice filed 2027-02-20``, ...);
-    ``notes``: what was ignored, one sentence each."""
+    ``covered``: the ids of the Montana operators of which an adopted plan of the ledger has
+    an occurrence in the permit year containing ``horizon.start``, before it (the ledger's
+    counts of those are the record; of the others the ledger knows nothing, so a count typed
+    in the YAML stands); ``notes``: what was ignored, one sentence each."""
 
     organization: str | None = None
+    covered: set[str] = field(default_factory=set)
     large_stakes: dict[str, int] = field(default_factory=dict)
     charitable: dict[str, int] = field(default_factory=dict)
     permits: dict[str, set[str]] = field(default_factory=dict)
@@ -137,6 +144,16 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
         held = [x for x in s.scalars(select_current(Held).where(
             Held.organization_id == org.id).order_by(Held.id))]
         cancelled = {(x.uid, x.operator_id) for x in held if x.outcome == "cancelled"}
+
+        # the operators whose permit year before the horizon an adopted plan reaches into
+        for op in sc.operators:
+            if op.jurisdiction == "MT" and s.scalar(
+                    select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+                    .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+                    .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
+                           PlanEvent.first_day >= op.permit_year_of(start),
+                           PlanEvent.first_day < start).limit(1)) is not None:
+                h.covered.add(op.id)
 
         # what was held: counted before the horizon, pinned inside it
         for x in held:
@@ -228,6 +245,17 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
         py = op.permit_year_of(start)
         n_large = history.large_stakes.get(op.id, 0)
         n_char = history.charitable.get(op.id, 0)
+        if op.id not in history.covered:
+            # no adopted plan reaches before the horizon: the ledger cannot know what was
+            # held then (0 is no record, not a count); a typed count is the record
+            note = (f"{op.id}: no adopted plan of the ledger has occurrences in the permit "
+                    f"year beginning {py} before {start}: the YAML's counts are used "
+                    f"({typed.large_stakes} non-charitable, {typed.charitable} charitable "
+                    "large-stakes tournaments held; MT-LARGE-LIMIT, MT-CHARITY-LIMIT)")
+            if given & {"large_stakes", "charitable"} and note not in history.notes:
+                history.notes.append(note)
+            n_large = typed.large_stakes if "large_stakes" in given else n_large
+            n_char = typed.charitable if "charitable" in given else n_char
         if "large_stakes" in given and typed.large_stakes != n_large:
             problems.append(_problem(i, "large_stakes", typed.large_stakes, n_large,
                                      "MT-LARGE-LIMIT", op.id, py, start,
@@ -299,8 +327,9 @@ def from_ledger(scenario: Scenario, ledger: Ledger | str | None = None, *,
 def describe(history: History) -> list[str]:
     """What :func:`with_history` took from the ledger, one line each (for the terminal)."""
     if history.organization is None:
-        return ["the ledger has no operator of this scenario yet: no history taken from it"]
-    lines = []
+        return ["the ledger has no operator of this scenario yet: no history taken from it",
+                *history.notes]
+    lines = list(history.notes)
     for op in sorted({*history.large_stakes, *history.charitable}):
         lines.append(f"{op}: {history.large_stakes.get(op, 0)} non-charitable and "
                      f"{history.charitable.get(op, 0)} charitable large-stakes tournament(s) "

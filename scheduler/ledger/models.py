@@ -199,10 +199,11 @@ class LicenceBought(_Fact, Base):
 
 class Held(_Fact, Base):
     """What became of one occurrence at one operator: ``outcome`` ``held`` (actual
-    ``first_day``..``last_day``, players, entries, total entry fees, prizes paid and charity
-    paid, USD) or ``cancelled`` (days and figures empty). The occurrence is ``uid`` (and
-    ``recurrence_id`` for a night of a weekly series); ``tournament_id``/``occurrence`` name
-    it as the plan version it was recorded against numbered it."""
+    ``first_day``..``last_day``, players, entries, total entry fees, prizes paid, charity
+    paid and expenses, USD; expenses since schema 0002) or ``cancelled`` (days and figures
+    empty). The occurrence is ``uid`` (and ``recurrence_id`` for a night of a weekly
+    series); ``tournament_id``/``occurrence`` name it as the plan version it was recorded
+    against numbered it."""
 
     __tablename__ = "held"
     supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("held.id"), unique=True)
@@ -218,6 +219,7 @@ class Held(_Fact, Base):
     entry_fees_usd: Mapped[Decimal | None] = mapped_column(USD)
     prizes_usd: Mapped[Decimal | None] = mapped_column(USD)
     charity_usd: Mapped[Decimal | None] = mapped_column(USD)
+    expenses_usd: Mapped[Decimal | None] = mapped_column(USD)
 
 
 class ReportFiled(_Fact, Base):

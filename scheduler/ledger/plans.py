@@ -9,11 +9,14 @@ import csv
 import datetime as dt
 from pathlib import Path
 
-from constraints.maine import LICENCE_KINDS
+from constraints import maine, montana
 from scheduler.ledger.store import LedgerError
 
-ME_LICENCE_KINDS = LICENCE_KINDS
+ME_LICENCE_KINDS = maine.LICENCE_KINDS
 """The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
+LICENCE_KINDS = (*montana.PERMIT_KINDS, *maine.LICENCE_KINDS)
+"""Every kind of licenses.csv (``tourney record licence --kind``): the Montana permits
+(MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)) and the Maine licences."""
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
