@@ -291,8 +291,9 @@ class Plan:
     def usage(self) -> pd.DataFrame:
         """Each counted limit per operator and period, one row each: ``operator_id,
         rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
-        limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
-        large-stakes tournaments, 0 for Maine rows).
+        limit, charitable, held`` (int64; ``charitable``: how many of ``used`` are charitable
+        large-stakes tournaments, 0 for Maine rows; ``held``: how many of ``used`` were held
+        (or, ME-SUPER-CRIBBAGE, issued) before the plan, so ``used - held`` is planned).
 
         - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
           per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
@@ -311,7 +312,8 @@ class Plan:
         """
         sc = self.scenario
         found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
-                 (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))))
+                 (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))),
+                  int(str(u.get("held", 0))))
                  for u in limit_usage(self)}
         months = []
         first = sc.horizon.start.replace(day=1)
@@ -321,16 +323,16 @@ class Plan:
         records: list[dict[str, object]] = []
         for op in sc.operators:
             if op.jurisdiction == "MT":
-                for (oid, rule, period), (used, limit, charitable) in found.items():
+                for (oid, rule, period), (used, limit, charitable, held) in found.items():
                     if oid == op.id:
                         start = dt.date.fromisoformat(period)
                         records.append(_usage(op.id, rule, start, op.permit_year_end(start),
-                                              used, limit, charitable))
+                                              used, limit, charitable, held))
             elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
                 counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
                 for start in sorted(set(months) | counted):
                     used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
-                                         (0, 0, 0))
+                                         (0, 0, 0, 0))
                     records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
                                           _next_month(start) - dt.timedelta(days=1), used,
                                           MONTHLY_LIMIT))
@@ -338,15 +340,16 @@ class Plan:
             firsts = {(r.tournament_id, r.occurrence): r.first_day for r in self.rows
                       if r.type == "super-cribbage"}
             for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
+                issued = sc.settings.super_cribbage_licenses_issued.get(year, 0)
                 records.append(_usage(
                     STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
-                    sum(1 for d in firsts.values() if d.year == year)
-                    + sc.settings.super_cribbage_licenses_issued.get(year, 0),
-                    SUPER_CRIBBAGE_LIMIT))
+                    sum(1 for d in firsts.values() if d.year == year) + issued,
+                    SUPER_CRIBBAGE_LIMIT, held=issued))
         df = pd.DataFrame(records, columns=USAGE_COLUMNS)
         for c in ("period_start", "period_end"):
             df[c] = pd.to_datetime(df[c])
-        return df.astype({"used": "int64", "limit": "int64", "charitable": "int64"})
+        return df.astype({"used": "int64", "limit": "int64", "charitable": "int64",
+                          "held": "int64"})
 
     def fees(self) -> pd.DataFrame:
         """Licence and permit fees per operator and licence kind, one row each:
@@ -421,7 +424,7 @@ class Plan:
 SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",
                    "fees_usd"]
 USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit",
-                 "charitable"]
+                 "charitable", "held"]
 FEE_COLUMNS = ["operator_id", "jurisdiction", "kind", "licences", "fee_usd",
                "per_tournament_usd"]
 STATEWIDE = "(statewide)"
@@ -433,20 +436,24 @@ def _next_month(first: dt.date) -> dt.date:
 
 
 def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
-           limit: int, charitable: int = 0) -> dict[str, object]:
+           limit: int, charitable: int = 0, held: int = 0) -> dict[str, object]:
     return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
-            "period_end": end, "used": used, "limit": limit, "charitable": charitable}
+            "period_end": end, "used": used, "limit": limit, "charitable": charitable,
+            "held": held}
 
 
 def limit_usage(plan: Plan) -> list[dict[str, object]]:
-    """Counted limits per operator and period: ``operator_id, rule, period, used, limit``.
+    """Counted limits per operator and period: ``operator_id, rule, period, used, limit,
+    held`` (``held``: how many of ``used`` were held before the plan; the rest are planned).
 
     Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
     (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
     large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
     ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
-    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
-    scenario's ``month_rule``). The one count of limit usage that :meth:`Plan.usage`,
+    ones not counted (MCA 23-5-317(1)(f)) of 3; ``held`` = ``held_in_current_permit_year`` (or
+    the ledger's history) as the tally counts it (``LargeTally.held_counted``,
+    ``held_free``). ME-MONTHLY-LIMIT per calendar month (under the scenario's ``month_rule``),
+    ``held`` 0 (a Maine plan carries no games held before it). The one count of limit usage that :meth:`Plan.usage`,
     ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
     ``scheduler.export.figures`` import it as ``usage``).
     """
@@ -461,10 +468,11 @@ def limit_usage(plan: Plan) -> list[dict[str, object]]:
             for py, tally in large_tally(sc, op, items, years).items():
                 out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
                                 period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
-                                charitable=tally.charitable_counted))
+                                charitable=tally.charitable_counted, held=tally.held_counted))
                 out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
                                 period=py.isoformat(), used=tally.free_used,
-                                limit=CHARITY_LIMIT, charitable=tally.free_used))
+                                limit=CHARITY_LIMIT, charitable=tally.free_used,
+                                held=tally.held_free))
         else:
             months: Counter[str] = Counter()
             for r in rows:
@@ -479,5 +487,5 @@ def limit_usage(plan: Plan) -> list[dict[str, object]]:
                 months.update(keys)
             for ym in sorted(months):
                 out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
-                                used=months[ym], limit=MONTHLY_LIMIT))
+                                used=months[ym], limit=MONTHLY_LIMIT, held=0))
     return out

@@ -218,7 +218,13 @@ def check(
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.check import audit, calendar_operator, check_table, read_schedule
+    from scheduler.check import (
+        audit,
+        calendar_operator,
+        check_records,
+        check_table,
+        read_schedule,
+    )
     from scheduler.limits import MAX_LINES_SHOWN
 
     if fmt not in ("table", "csv", "json"):
@@ -245,8 +251,7 @@ def check(
         safe = check_table(violations, read).map(lambda x: cell(str(x)))
         typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_table(violations, read).to_dict(orient="records"),
-                              indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
     else:
         rendered = [line if len(line := v.render_line()) <= 400
                     else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
@@ -296,7 +301,7 @@ def _held_line(violations: list[Any], actuals: Any) -> str:
 def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> None:
     """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
     check` prints violations; exit 1 when any."""
-    from scheduler.check import violation_table  # start-up time, as in check
+    from scheduler.check import check_records, violation_table  # start-up time, as in check
 
     violations, actuals = _ledger_audit(sc, ledger, as_of)
     table = violation_table(violations)
@@ -304,7 +309,7 @@ def _check_ledger(sc: Scenario, ledger: str, as_of: str | None, fmt: str) -> Non
         typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
                    nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
     else:
         for v in violations:
             typer.echo(v.render_line())

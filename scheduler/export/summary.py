@@ -10,6 +10,14 @@ from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
 
 
+def _held_split(row: dict[str, object]) -> str:
+    """``"; 12 held before the plan + 4 planned"`` of a :func:`scheduler.plan.limit_usage`
+    row (MT-LARGE-LIMIT, MT-CHARITY-LIMIT): what the permit year had used before the plan
+    (``held_in_current_permit_year`` or the ledger's history) apart from what it plans."""
+    held = int(str(row.get("held", 0)))
+    return f"; {held} held before the plan + {int(str(row['used'])) - held} planned"
+
+
 def summary_text(plan: Plan) -> str:
     """A plain-text summary (what ``tourney solve`` prints)."""
     sc = plan.scenario
@@ -38,10 +46,11 @@ def summary_text(plan: Plan) -> str:
                              f"{row['used']}/{row['limit']} counted" + (
                                  f" ({int(str(row['used'])) - char} non-charitable + {char} "
                                  f"charitable beyond the first {CHARITY_LIMIT})"
-                                 if char else ""))
+                                 if char else "") + _held_split(row))
             elif row["operator_id"] == op.id and row["rule"] == "MT-CHARITY-LIMIT":
                 lines.append(f"    MT-CHARITY-LIMIT permit year {row['period']}: "
-                             f"{row['used']}/{row['limit']} charitable not counted")
+                             f"{row['used']}/{row['limit']} charitable not counted"
+                             + _held_split(row))
         me = [row for row in use
               if row["operator_id"] == op.id and row["rule"] == "ME-MONTHLY-LIMIT"]
         if me:
