@@ -453,8 +453,8 @@ def limit_usage(plan: Plan) -> list[dict[str, object]]:
     ones not counted (MCA 23-5-317(1)(f)) of 3; ``held`` = ``held_in_current_permit_year`` (or
     the ledger's history) as the tally counts it (``LargeTally.held_counted``,
     ``held_free``). ME-MONTHLY-LIMIT per calendar month (under the scenario's ``month_rule``),
-    ``held`` 0 (a Maine plan carries no games held before it). The one count of limit usage that :meth:`Plan.usage`,
-    ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
+    ``held`` 0 (a Maine plan carries no games held before it). The one count of limit usage
+    that :meth:`Plan.usage`, ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
     ``scheduler.export.figures`` import it as ``usage``).
     """
     sc = plan.scenario

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from icalendar.prop import vRecur
 
-from scheduler.export.ical_describe import _describe, _venue_lines
+from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
 from scheduler.export.ical_series import _series_item, _weekly_series
 from scheduler.export.ical_text import (
     _all_day,
@@ -114,7 +114,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
-    venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
+    venues = _venue_lines(scenario, rows, [licence_text(scenario, r) for r in rows])
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add("x-tourney-occurrence", str(occ))
     ev.add("x-tourney-kind", "occurrence")
