@@ -147,6 +147,9 @@ class Plan:
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
+    overasked: list[str] = field(default_factory=list)
+    """When more occurrences are wanted than the law allows: one line per counting argument
+    (``scheduler.reasons.overasked``), which the summary prints before the reasons."""
     interrupted: bool = False
     """The search was stopped (Ctrl-C) and this is the best plan found until then: legal,
     not proven optimal; parts not reached list their occurrences as unscheduled."""

@@ -218,13 +218,7 @@ def check(
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.check import (
-        audit,
-        calendar_operator,
-        check_records,
-        check_table,
-        read_schedule,
-    )
+    from scheduler.check import audit, calendar_operator, check_records, check_table, read_schedule
     from scheduler.limits import MAX_LINES_SHOWN
 
     if fmt not in ("table", "csv", "json"):

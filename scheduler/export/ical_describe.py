@@ -117,7 +117,8 @@ def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     for r, licence in zip(rows, licences, strict=True):
         op = _operator(scenario, r.operator_id)
         place = _place(op) if op else r.operator_id
-        line = f"- {place}: licence/permit {licence}"
+        line = (f"- {place}: {licence}" if licence == PERMIT_HELD
+                else f"- {place}: licence/permit {licence}")
         if r.notice_due is not None:
             line += f"; {notice_note(r.notice_due)}"
         lines.append(line + ".")
