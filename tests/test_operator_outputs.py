@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 from icalendar import Calendar
 from test_check import _seventeen, check
 from typer.testing import CliRunner
@@ -244,3 +245,21 @@ def test_check_records_split_every_ref() -> None:
         [{"tournament_id": "a", "occurrence": 2}, {"tournament_id": "a", "occurrence": 3}]]
     # the first ref stays in the flat columns, as in csv
     assert (recs[0]["tournament_id"], recs[0]["occurrence"]) == ("a", "1")
+
+
+# ------------------------------------------------------------------ plan.schedule dtypes
+def test_schedule_start_and_end_are_datetime64_utc_and_local() -> None:
+    # cheap starts 12:00 for 10 h on Mon Feb 1 and Tue Feb 2 2027 in America/New_York
+    # (EST = UTC-5): 12:00 EST = 17:00 UTC; 12:00 + 10 h = 22:00 EST = 03:00 UTC the next day
+    s = run(february()).schedule
+    assert str(s["start"].dtype) == "datetime64[ns, UTC]"
+    assert str(s["start_local"].dtype) == "datetime64[ns]"
+    assert list(s.columns[7:11]) == ["start", "end", "start_local", "end_local"]
+    assert list(s["start"]) == [pd.Timestamp("2027-02-01 17:00", tz="UTC"),
+                                pd.Timestamp("2027-02-02 17:00", tz="UTC")]
+    assert list(s["end"]) == [pd.Timestamp("2027-02-02 03:00", tz="UTC"),
+                              pd.Timestamp("2027-02-03 03:00", tz="UTC")]
+    assert list(s["start_local"]) == [pd.Timestamp("2027-02-01 12:00"),
+                                      pd.Timestamp("2027-02-02 12:00")]
+    assert list(s["end_local"]) == [pd.Timestamp("2027-02-01 22:00"),
+                                    pd.Timestamp("2027-02-02 22:00")]
