@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from constraints.base import Violation
 from scheduler.check import check_records
+from scheduler.cli import app
 from scheduler.export.figures import plot_usage
 from scheduler.export.ical import calendar_files
 from scheduler.export.write import dtstamp
@@ -263,3 +264,50 @@ def test_schedule_start_and_end_are_datetime64_utc_and_local() -> None:
                                       pd.Timestamp("2027-02-02 12:00")]
     assert list(s["end_local"]) == [pd.Timestamp("2027-02-01 22:00"),
                                     pd.Timestamp("2027-02-02 22:00")]
+
+
+# ------------------------------------------------------------------ calendar_style: timed
+def timed_room(style: str | None) -> dict[str, Any]:
+    """March 2027 in Montana (America/Denver, MST = UTC-7 until Mar 14): a Saturday
+    large-stakes 12:00 for 10 h, two Tuesday small-stakes nights 18:00 for 4 h."""
+    room = {**MT_ROOM, **({"calendar_style": style} if style else {})}
+    return {"name": "march", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+            "notice_from": "2027-02-20", "operators": [room],
+            "tournaments": [
+                {"id": "sat", "title": "Sat", "type": "large-stakes", "operators": ["room"],
+                 "weekdays": ["sat"], "count": 1},
+                {"id": "tue", "title": "Tue", "type": "small-stakes", "operators": ["room"],
+                 "weekdays": ["tue"], "count": 2, "start_time": "18:00", "hours": 4,
+                 "entry_fee": 20}]}
+
+
+def test_montana_timed_events_have_the_session_start_and_end(tmp_path: Path) -> None:
+    plan = run(load_scenario(timed_room("timed")))
+    data = calendar_files(plan, dtstamp(plan))["calendar.ics"]
+    # Sat Mar 6 12:00 + 10 h = 22:00; Tue Mar 2 and Mar 9 18:00 + 4 h = 22:00, each its own
+    # VEVENT (no weekly series of a timed room)
+    for line in (b"DTSTART;TZID=America/Denver:20270306T120000",
+                 b"DTEND;TZID=America/Denver:20270306T220000",
+                 b"DTSTART;TZID=America/Denver:20270302T180000",
+                 b"DTEND;TZID=America/Denver:20270302T220000",
+                 b"DTSTART;TZID=America/Denver:20270309T180000"):
+        assert line + b"\r\n" in data
+    assert b"RRULE" not in data and b"DTSTART;VALUE=DATE:20270306" not in data
+    desc = [d for d in descriptions(plan) if d.startswith("Sat\n")][0]
+    assert ("Dates: Sat 2027-03-06 to Sat 2027-03-06 (1 calendar day(s)); play starts "
+            "Sat 2027-03-06 12:00 MST and ends Sat 2027-03-06 22:00 MST (America/Denver).") \
+        in desc
+    # tourney check reads the timed calendar back: legal, nothing unmatched
+    (tmp_path / "s.yaml").write_text(json.dumps(timed_room("timed")), encoding="utf-8")
+    (tmp_path / "c.ics").write_bytes(data)
+    res = runner.invoke(app, ["check", str(tmp_path / "s.yaml"), str(tmp_path / "c.ics")])
+    assert res.exit_code == 0, res.output
+
+
+def test_montana_default_stays_all_day() -> None:
+    # no calendar_style: all-day events, the Tuesday nights one weekly series
+    plan = run(load_scenario(timed_room(None)))
+    data = calendar_files(plan, dtstamp(plan))["calendar.ics"]
+    assert b"DTSTART;VALUE=DATE:20270306\r\n" in data
+    assert b"RRULE:FREQ=WEEKLY;UNTIL=20270309;BYDAY=TU" in data
+    assert b"TZID=America/Denver:20270306T120000" not in data

@@ -26,6 +26,7 @@ from scheduler.export.ical_text import (
     _new_event,
     _operator,
     _play,
+    timed_style,
 )
 from scheduler.plan import OperatorOccurrence
 from scheduler.scenario import Scenario
@@ -43,12 +44,14 @@ def _weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scen
     occurrences (each its rows, one per operator) in date order.
 
     One series per tournament and weekday with at least two occurrences, all with the same
-    venues and length; anything else stays one VEVENT per occurrence.
+    venues and length; anything else, and the nights of an operator whose ``calendar_style``
+    is ``timed``, stays one VEVENT per occurrence.
     """
     by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
     for (tid, _), rows in sorted(groups.items()):
         r = rows[0]
-        if r.jurisdiction == "MT" and r.type == "small-stakes":
+        if r.jurisdiction == "MT" and r.type == "small-stakes" and not timed_style(scenario,
+                                                                                    rows):
             by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
     out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
     for tid, by_wd in sorted(by_t.items()):
