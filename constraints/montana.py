@@ -784,6 +784,16 @@ def _permit_already_held(op: Operator, sc: Scenario, py: dt.date, large: bool) -
     return kind in h.permits or (large and h.large_stakes + h.charitable > 0)
 
 
+def permit_held_before(op: Operator, sc: Scenario, day: dt.date, large: bool) -> bool:
+    """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): whether ``op``'s permit of the kind
+    (large-stakes when ``large``, else small-stakes) for the permit year (MT-PERMIT-YEAR) of
+    ``day`` was bought before the plan, so the plan buys none: the current permit year's
+    ``held_in_current_permit_year.permits`` (filled from the ledger's history by ``solve
+    --ledger``), or large-stakes tournaments held in it. The reading the model and the check
+    use (an event's description says "permit already held" instead of "none")."""
+    return _permit_already_held(op, sc, op.permit_year_of(day), large)
+
+
 PERMIT_KINDS = {"mt-large-stakes-permit": (True, LARGE_PERMIT_FEE, "(1)(b)"),
                 "mt-small-stakes-permit": (False, SMALL_PERMIT_FEE, "(2)(b)")}
 """MT-PERMIT-FEES: licences.csv ``kind`` -> (large-stakes?, USD per permit year, clause)."""

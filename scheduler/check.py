@@ -609,3 +609,33 @@ def check_table(violations: list[Violation], read: ReadSchedule) -> pd.DataFrame
                                               ("NOT-CHECKED", read.not_checked))
                           for line in lines])
     return pd.concat([table, extra], ignore_index=True)
+
+
+def _refs(v: Violation) -> list[dict[str, object]]:
+    """Every occurrence a violation names, ``tournament_id#N`` split into the id and the
+    1-based number N (an int); a ref without a number (a whole tournament) is left out."""
+    out: list[dict[str, object]] = []
+    for ref in v.refs:
+        for one in ref.split(","):  # a ref may list several, "a#1,a#2"
+            tid, _, occ = one.strip().partition("#")
+            if tid and occ.isdigit():
+                out.append({"tournament_id": tid, "occurrence": int(occ)})
+    return out
+
+
+def check_records(violations: list[Violation], read: ReadSchedule | None = None
+                  ) -> list[dict[str, object]]:
+    """What ``tourney check --format json`` prints: the rows of :func:`check_table` (of
+    :func:`violation_table` without ``read``), each violation with ``occurrences``, a list
+    of every occurrence it names, ``{"tournament_id": str, "occurrence": int}`` (1-based),
+    in the rule's order (the ``occurrence`` column names only the first, as text); an
+    UNMATCHED or NOT-CHECKED row has an empty list.
+    """
+    table = check_table(violations, read) if read is not None else violation_table(violations)
+    records: list[dict[str, object]] = [{str(k): v for k, v in r.items()}
+                                        for r in table.to_dict(orient="records")]
+    for rec, v in zip(records, violations, strict=False):
+        rec["occurrences"] = _refs(v)
+    for rec in records[len(violations):]:
+        rec["occurrences"] = []
+    return records

@@ -113,6 +113,7 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
         cancelled=sorted((c for p in plans for c in p.cancelled),
                          key=lambda c: c.tournament_id),
         conflicts=[c for p in plans for c in p.conflicts],
+        overasked=[line for p in plans for line in p.overasked],
         interrupted=any(p.interrupted for p in plans),
         components=len(plans))
 

@@ -27,7 +27,7 @@ from scheduler.model import ModelContext, build_model
 from scheduler.objective import add_terms, lexicographic
 from scheduler.plan import Plan, PlanStatus, Unscheduled
 from scheduler.pool import pool_context, process_pool
-from scheduler.reasons import unscheduled
+from scheduler.reasons import overasked, unscheduled
 from scheduler.replan import PublishedOccurrence, with_pins
 from scheduler.scenario import Scenario
 
@@ -110,6 +110,8 @@ def solve_part(
     if violations:
         raise AuditError(violations)
     plan = replace(plan, unscheduled_list=unscheduled(ctx, plan, reasons=not out.stopped))
+    if not out.stopped:
+        plan = replace(plan, overasked=overasked(ctx, plan))
     if out.shortfall and not out.stopped:
         # deterministic time (the explanation of an infeasible request must not depend on
         # the machine's load): at most the stage limit, and at most EXPLAIN_DETERMINISTIC_TIME

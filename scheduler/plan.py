@@ -148,6 +148,9 @@ class Plan:
     conflicts: list[list[Member]] = field(default_factory=list)
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
+    overasked: list[str] = field(default_factory=list)
+    """When more occurrences are wanted than the law allows: one line per counting argument
+    (``scheduler.reasons.overasked``), which the summary prints before the reasons."""
     interrupted: bool = False
     """The search was stopped (Ctrl-C) and this is the best plan found until then: legal,
     not proven optimal; parts not reached list their occurrences as unscheduled."""
@@ -200,10 +203,22 @@ class Plan:
 
     @property
     def schedule(self) -> pd.DataFrame:
-        """schedule.csv as a DataFrame: dates as datetime64, ``occurrence`` int64."""
+        """schedule.csv as a DataFrame, one row per occurrence and operator: its columns
+        (:data:`SCHEDULE_COLUMNS`), with ``start, end`` as ``datetime64[ns, UTC]`` (the
+        instants; ``end`` exclusive) followed by ``start_local, end_local`` (naive
+        ``datetime64[ns]``: the wall clock in the tournament's zone, as the calendars show
+        it); ``first_day, last_day, notice_due, permit_year`` datetime64 (days; NaT where
+        none); ``occurrence`` int64, ``players`` Int64."""
         df = pd.DataFrame([r.__dict__ for r in self.rows], columns=SCHEDULE_COLUMNS)
         for c in ("first_day", "last_day", "notice_due", "permit_year"):
             df[c] = pd.to_datetime(df[c])
+        at = int(df.columns.get_loc("end")) + 1  # type: ignore[arg-type]
+        for k, c in enumerate(("start", "end")):
+            local = pd.Series([getattr(r, c).replace(tzinfo=None) for r in self.rows],
+                              dtype=object)
+            df.insert(at + k, f"{c}_local", pd.to_datetime(local).astype("datetime64[ns]"))
+            df[c] = pd.to_datetime(df[c].astype(object), utc=True).astype(
+                "datetime64[ns, UTC]")
         df["players"] = df["players"].astype("Int64")
         df["occurrence"] = df["occurrence"].astype("int64")
         return df

@@ -7,11 +7,14 @@ take at all are put down to the rules that excluded them (``ModelContext.rejecte
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from constraints.base import Audit, Occurrence, Rule
+from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
 from constraints.registry import RULES, check
 from scheduler.extract import placed_of
@@ -20,7 +23,7 @@ from scheduler.plan import Plan, Unscheduled
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import timing, tournament_tz
 
-__all__ = ["unscheduled"]
+__all__ = ["overasked", "unscheduled"]
 
 _STOPPED = ("not placed when the search was stopped (interrupted); solve again without "
             "interrupting for the reason")
@@ -78,13 +81,48 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         rest = wanted - n
         if rest <= 0:
             continue
+        per_day: list[set[str]] = []
         reason, rules = _explain(
-            t, ctx, *_blocked(sc, t, related, starts, cands, sched_rules, n + 1), len(cands))
+            t, ctx, *_blocked(sc, t, related, starts, cands, sched_rules, n + 1, per_day),
+            len(cands), per_day)
         need = max(0, t.must_place - n)
         for k in range(rest):
             n += 1
             out.append(Unscheduled(t.id, n, t.operators, reason, rules, k < need))
     return out
+
+
+def overasked(ctx: ModelContext, plan: Plan) -> list[str]:
+    """When more is wanted than the law allows: one line per counting argument, e.g. ``26
+    wanted games of Post 212 (14 + 12), at most 2 a month (ME-MONTHLY-LIMIT, month_rule:
+    touch), 12 month(s) in the horizon (2027-01..2027-12): at least 2 cannot be placed;
+    17 M.R.S. § 1836(4).``; empty when every wanted occurrence was placed.
+
+    The rules' own certificates (``Rule.certificate``: MT-LARGE-LIMIT, MT-SMALL-DAILY,
+    ME-MONTHLY-LIMIT, the arguments ``scheduler.explain`` gives for ``required``
+    occurrences) read with every tournament's wanted ``count`` as its demand (a ``count:
+    all`` asks for no number), over ``ctx``'s first days; an argument is kept only when a
+    tournament it counts has an occurrence not placed. Registry order.
+    """
+    missing = {u.tournament_id for u in plan.unscheduled_list}
+    if not missing:
+        return []
+    sc = ctx.scenario
+    wanted = tuple(t.model_copy(update={"required": t.count}) if isinstance(t.count, int)
+                   else t.model_copy(update={"required": 0}) for t in sc.tournaments)
+    asked = copy.copy(ctx)  # the same first days, the wanted counts as the demand
+    asked.scenario = sc.model_copy(update={"tournaments": wanted})
+    tids = frozenset(t.id for t in wanted if t.required)
+    out: list[str] = []
+    for rule in RULES:
+        if rule.certificate is None:
+            continue
+        for cert in rule.certificate(asked, tids):
+            if not missing & set(cert.tournaments):
+                continue
+            text = re.sub(r"^(\d+) required\b", r"\1 wanted", cert.text)
+            out.append(f"{text}; {CATALOGUE[cert.rule].citation}.")
+    return list(dict.fromkeys(out))
 
 
 def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
@@ -103,10 +141,13 @@ def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
 
 
 def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set[dt.date],
-             days: list[Placement], rules: list[Rule], occurrence: int = 0
+             days: list[Placement], rules: list[Rule], occurrence: int = 0,
+             per_day: list[set[str]] | None = None
              ) -> tuple[Counter[str], dict[str, str]]:
     """For each day, the rules one more occurrence of ``t`` starting then would break:
-    how many days each rule blocks, and the checker's sentence for its first such day."""
+    how many days each rule blocks, and the checker's sentence for its first such day;
+    ``per_day`` (when given) gets each day's set of rules (empty: no rule broken), a day
+    that already holds an occurrence of ``t`` left out."""
     tally: Counter[str] = Counter()
     example: dict[str, str] = {}
     for c in days:
@@ -114,6 +155,8 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
             continue
         trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
         found = check(trial, rules=rules)
+        if per_day is not None:
+            per_day.append({v.rule for v in found})
         tally.update({v.rule for v in found})
         for v in found:
             example.setdefault(v.rule, v.message)
@@ -124,24 +167,55 @@ def _days(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
 
 
+def _first_of(sets: Sequence[Sequence[str] | set[str]], order: Counter[str]) -> Counter[str]:
+    """Each day's rules counted once, under the first of them in ``order`` (most days
+    first, ties by rule ID): counts that add up to the days counted."""
+    rank = {r: i for i, (r, _) in enumerate(sorted(order.items(), key=lambda x: (-x[1], x[0])))}
+    return Counter(min(rs, key=lambda r: rank[r]) for rs in sets if rs)
+
+
 def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],
-             n_cands: int) -> tuple[str, tuple[str, ...]]:
+             n_cands: int, per_day: list[set[str]] | None = None
+             ) -> tuple[str, tuple[str, ...]]:
+    """The reason of an occurrence of ``t`` not placed, its day counts adding up: the
+    ``total`` days of the horizon = ``n_cands`` that could be a first day + those the rules
+    excluded (each day under one rule, the one excluding most days); the ``n_cands`` = days
+    already holding an occurrence of ``t`` + days on which one more would break a rule (each
+    under one rule, as above; a day may break more) + days that break no rule alone (taken
+    by other occurrences the objective put first)."""
     rej = Counter(r for rs in ctx.rejected[t.id].values() for r in rs)
     total = len(ctx.rejected[t.id]) + n_cands
     parts = []
     if n_cands == 0:
         parts.append(f"none of the {total} days of the horizon can be a first day")
     else:
-        free = n_cands
-        parts.append(f"{free} of the {total} days of the horizon could be a first day; on "
-                     f"those days one more occurrence would break " +
-                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in tally.most_common()))
+        days = per_day or []
+        blocked = _first_of(days, tally)
+        open_days = sum(1 for rs in days if not rs)
+        taken = n_cands - len(days)
+        split = []
+        if taken:
+            split.append(f"{_days(taken)} already hold{'s' if taken == 1 else ''} one of its "
+                         "occurrences")
+        if blocked:
+            split.append(f"on {_days(sum(blocked.values()))} one more occurrence would break "
+                         + ", ".join(f"{cite(r)} ({_days(k)})"
+                                     for r, k in sorted(blocked.items(),
+                                                        key=lambda x: (-x[1], x[0]))))
+        if open_days:
+            split.append(f"on {_days(open_days)} no single rule is broken (the rules "
+                         "together, or a search not proven optimal, kept it off them)")
+        parts.append(f"{n_cands} of the {total} days of the horizon could be a first day"
+                     + (": " + ", ".join(split) if split else ""))
         if tally:
             top = tally.most_common(1)[0][0]
             parts.append(f"for example: {example[top]}")
     if rej:
-        parts.append("days excluded by: " +
-                     ", ".join(f"{cite(r)} ({_days(k)})" for r, k in rej.most_common()))
+        excluded = _first_of(list(ctx.rejected[t.id].values()), rej)
+        parts.append(f"{_days(len(ctx.rejected[t.id]))} excluded by: " +
+                     ", ".join(f"{cite(r)} ({_days(k)})"
+                               for r, k in sorted(excluded.items(),
+                                                  key=lambda x: (-x[1], x[0]))))
     rules = tuple(r for r, _ in tally.most_common()) + tuple(
         r for r, _ in rej.most_common() if r not in tally)
     if not rules:

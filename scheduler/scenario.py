@@ -156,6 +156,11 @@ class Operator(_Model):
     permit_year_start: str = "07-01"
     held_in_current_permit_year: HeldBefore = HeldBefore()
     late_hours_ordinance: bool = False
+    calendar_style: Literal["all-day", "timed"] = "all-day"
+    """How this operator's Montana events are written in the calendars: ``all-day`` (the
+    calendar days, DTSTART;VALUE=DATE, with the play time in the description) or ``timed``
+    (DTSTART/DTEND with TZID: the first session's start to the last one's end). Maine
+    games are always timed."""
     # Maine
     owns_premises: bool = False
     local_approval: bool | None = None

@@ -58,7 +58,7 @@ class UsagePlan(Protocol):
 
 
 USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit",
-                 "charitable"]
+                 "charitable", "held"]
 STATEWIDE = "(statewide)"
 """``Plan.usage`` operator_id of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
 
@@ -68,9 +68,10 @@ def _next_month(first: dt.date) -> dt.date:
 
 
 def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
-           limit: int, charitable: int = 0) -> dict[str, object]:
+           limit: int, charitable: int = 0, held: int = 0) -> dict[str, object]:
     return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
-            "period_end": end, "used": used, "limit": limit, "charitable": charitable}
+            "period_end": end, "used": used, "limit": limit, "charitable": charitable,
+            "held": held}
 
 
 def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
@@ -96,7 +97,9 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
         One per counted limit and period, in operator (scenario) order: ``operator_id``,
         ``rule`` (rule ID), ``period`` (a permit year's first day ``YYYY-MM-DD`` for
         Montana, ``YYYY-MM`` for Maine), ``used`` and ``limit`` (counts), ``charitable``
-        (Montana rows only).
+        (Montana rows only), ``held`` (how many of ``used`` were held before the plan:
+        ``held_in_current_permit_year`` or the ledger's history as the tally counts it,
+        ``LargeTally.held_counted`` / ``held_free``; 0 for Maine months).
     """
     sc = plan.scenario
     out: list[dict[str, object]] = []
@@ -109,10 +112,11 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
             for py, tally in large_tally(sc, op, items, years).items():
                 out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
                                 period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
-                                charitable=tally.charitable_counted))
+                                charitable=tally.charitable_counted, held=tally.held_counted))
                 out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
                                 period=py.isoformat(), used=tally.free_used,
-                                limit=CHARITY_LIMIT, charitable=tally.free_used))
+                                limit=CHARITY_LIMIT, charitable=tally.free_used,
+                                held=tally.held_free))
         else:
             months: Counter[str] = Counter()
             for r in rows:
@@ -127,7 +131,7 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
                 months.update(keys)
             for ym in sorted(months):
                 out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
-                                used=months[ym], limit=MONTHLY_LIMIT))
+                                used=months[ym], limit=MONTHLY_LIMIT, held=0))
     return out
 
 
@@ -135,7 +139,8 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
     """Each counted limit of ``plan`` per operator and period, one row each: ``operator_id,
     rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
     limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
-    large-stakes tournaments, 0 for Maine rows).
+    large-stakes tournaments, 0 for Maine rows); ``held``: how many of ``used`` were held (or,
+    ME-SUPER-CRIBBAGE, issued) before the plan, so ``used - held`` is planned.
 
     - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
       per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
@@ -164,7 +169,8 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
     """
     sc = plan.scenario
     found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
-             (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))))
+             (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))),
+              int(str(u.get("held", 0))))
              for u in limit_usage(plan)}
     months = []
     first = sc.horizon.start.replace(day=1)
@@ -174,16 +180,16 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
     records: list[dict[str, object]] = []
     for op in sc.operators:
         if op.jurisdiction == "MT":
-            for (oid, rule, period), (used, limit, charitable) in found.items():
+            for (oid, rule, period), (used, limit, charitable, held) in found.items():
                 if oid == op.id:
                     start = dt.date.fromisoformat(period)
                     records.append(_usage(op.id, rule, start, op.permit_year_end(start),
-                                          used, limit, charitable))
+                                          used, limit, charitable, held))
         elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
             counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
             for start in sorted(set(months) | counted):
                 used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
-                                     (0, 0, 0))
+                                     (0, 0, 0, 0))
                 records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
                                       _next_month(start) - dt.timedelta(days=1), used,
                                       MONTHLY_LIMIT))
@@ -191,13 +197,14 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
         firsts = {(r.tournament_id, r.occurrence): r.first_day for r in plan.rows
                   if r.type == "super-cribbage"}
         for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
+            issued = sc.settings.super_cribbage_licenses_issued.get(year, 0)
             records.append(_usage(
                 STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
-                sum(1 for d in firsts.values() if d.year == year)
-                + sc.settings.super_cribbage_licenses_issued.get(year, 0),
-                SUPER_CRIBBAGE_LIMIT))
+                sum(1 for d in firsts.values() if d.year == year) + issued,
+                SUPER_CRIBBAGE_LIMIT, held=issued))
     df = pd.DataFrame(records, columns=USAGE_COLUMNS)
     for c in ("period_start", "period_end"):
         df[c] = pd.to_datetime(df[c])
-    return df.astype({"used": "int64", "limit": "int64", "charitable": "int64"})
+    return df.astype({"used": "int64", "limit": "int64", "charitable": "int64",
+                      "held": "int64"})
 

@@ -125,6 +125,9 @@ OPERATORS = (
        "read."),
     _c("late_hours_ordinance", "bool", "MT. TRUE when a local ordinance extends hours, so "
        "MT-PLAY-HOURS (ARM 23.16.1101, no play 2-8 a.m.) does not apply. Default FALSE."),
+    _c("calendar_style", "choice", "MT. How the calendars show this operator's events: "
+       "all-day (the default; play times in the description) or timed (start and end in "
+       "its time zone).", ("all-day", "timed")),
     _c("owns_premises", "bool", "ME. TRUE when the licensee owns the premises: up to 300 "
        "players instead of 100 (ME-PLAYER-CAP, 17 M.R.S. § 1836(4)). Default FALSE."),
     _c("local_approval", "bool", "ME. Must be TRUE: the local authority approved "

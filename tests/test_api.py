@@ -285,10 +285,10 @@ def test_plan_summary_table_usage_and_fees() -> None:
     assert usage.to_dict("records") == [
         {"operator_id": "room", "rule_id": "MT-LARGE-LIMIT",
          "period_start": pd.Timestamp("2026-07-01"), "period_end": pd.Timestamp("2027-06-30"),
-         "used": 16, "limit": 16, "charitable": 0},
+         "used": 16, "limit": 16, "charitable": 0, "held": 14},
         {"operator_id": "room", "rule_id": "MT-CHARITY-LIMIT",
          "period_start": pd.Timestamp("2026-07-01"), "period_end": pd.Timestamp("2027-06-30"),
-         "used": 1, "limit": 3, "charitable": 1}]
+         "used": 1, "limit": 3, "charitable": 1, "held": 0}]
     assert usage["period_start"].dtype.kind == "M" and usage["used"].dtype == "int64"
     assert plan.fees().empty  # the permit was held already: nothing to buy
 

@@ -205,7 +205,9 @@ def test_shared_tournament_once_per_file_with_all_venues(files: dict[str, bytes]
     assert "mt-elks-large-2026" in desc and "mt-club-large-2026" in desc
     assert "Players: 120." in desc
     assert "(MT-DEALER, MCA 23-5-317(6))." in desc
-    assert "month_rule: touch" in desc and desc.rstrip().endswith("Not legal advice.")
+    # a Montana event carries Montana's reading only (MT-ENTRY-CAP), not Maine's
+    assert "reentry_counts_toward_cap: true" in desc and "month_rule" not in desc
+    assert desc.rstrip().endswith("Not legal advice.")
 
 
 # --------------------------------------------------------------------------- Maine timed

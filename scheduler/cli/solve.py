@@ -242,7 +242,7 @@ def check(
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.check import audit, calendar_operator, check_table, read_schedule
+    from scheduler.check import audit, calendar_operator, check_records, check_table, read_schedule
     from scheduler.limits import MAX_LINES_SHOWN
 
     if fmt not in ("table", "csv", "json"):
@@ -274,8 +274,7 @@ def check(
         safe = check_table(violations, read).map(lambda x: cell(str(x)))
         typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_table(violations, read).to_dict(orient="records"),
-                              indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
     else:
         rendered = [line if len(line := v.render_line()) <= 400
                     else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
@@ -334,7 +333,7 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
                   organization: str | None) -> None:
     """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
     check` prints violations; exit 1 when any."""
-    from scheduler.check import violation_table  # start-up time, as in check
+    from scheduler.check import check_records, violation_table  # start-up time, as in check
 
     violations, read = _ledger_audit(sc, ledger, as_of, organization)
     table = violation_table(violations)
@@ -342,7 +341,7 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
         typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
                    nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(table.to_dict(orient="records"), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
     else:
         for v in violations:
             typer.echo(v.render_line())

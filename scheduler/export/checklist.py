@@ -16,13 +16,26 @@ from scheduler.scenario import Scenario
 __all__ = ["checklist", "checklist_rules", "readings"]
 
 
-def readings(scenario: Scenario) -> list[str]:
+def readings(scenario: Scenario, jurisdiction: str | None = None) -> list[str]:
     """The readings of ambiguous clauses this plan was made under, in plain words.
 
-    One line per switch of ``settings`` (``month_rule``, ``tier_coverage``,
-    ``reentry_counts_toward_cap``, ``surcharge_cap``), each naming the setting and its value,
-    a line for ``super_cribbage_licenses_issued`` when it is given, then
-    ``"Not legal advice."``.
+    Parameters
+    ----------
+    scenario : Scenario
+        Whose ``settings`` were read.
+    jurisdiction : {"MT", "ME"} or None
+        Only the readings of that jurisdiction's rules (an event's description: Montana's
+        ``reentry_counts_toward_cap``, MT-ENTRY-CAP; Maine's ``month_rule``,
+        ``tier_coverage``, ``surcharge_cap`` and ``super_cribbage_licenses_issued``); None:
+        every one (the report).
+
+    Returns
+    -------
+    list of str
+        One line per switch of ``settings`` (``month_rule``, ``tier_coverage``,
+        ``reentry_counts_toward_cap``, ``surcharge_cap``, in that order), each naming the
+        setting and its value, a line for ``super_cribbage_licenses_issued`` when it is given,
+        then ``"Not legal advice."``.
     """
     s = scenario.settings
     if s.month_rule == "touch":
@@ -58,6 +71,10 @@ def readings(scenario: Scenario) -> list[str]:
         f"Reading: {reentry} ({cite('MT-ENTRY-CAP')}).",
         f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')}).",
     ]
+    if jurisdiction == "MT":
+        return [lines[2], "Not legal advice."]
+    if jurisdiction == "ME":
+        del lines[2]
     if s.super_cribbage_licenses_issued:
         given = ", ".join(f"{n} in {y}" for y, n in s.super_cribbage_licenses_issued.items())
         lines.append(f"Given: super cribbage licences already issued statewide outside this "

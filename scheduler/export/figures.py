@@ -12,7 +12,9 @@ Artists carry a ``gid`` so that tests and tools can find them:
   ``notice-due:<date>`` / ``application-due:<date>`` (deadline markers);
 - ``plot_usage``: ``usage:<rule>:<operator_id>:<period>`` (one bar each), and over the
   MT-LARGE-LIMIT bars ``usage-charitable:MT-LARGE-LIMIT:<operator_id>:<period>`` (the hatched
-  part: charitable tournaments counted beyond the first 3);
+  part: charitable tournaments counted beyond the first 3); over a bar whose period used part
+  of the limit before the plan, ``usage-held:<rule>:<operator_id>:<period>`` (the dotted part
+  at its foot: held before the plan; the rest is planned);
 - ``plot_fees``: ``fees:<kind>`` (one bar per licence kind).
 
 :func:`png_bytes` renders a figure reproducibly (no software or date metadata).
@@ -277,9 +279,11 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
 
 def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
               used: dict[tuple[str, str], int], limit: int, rule: str,
-              hatched: dict[tuple[str, str], int] | None = None) -> None:
+              hatched: dict[tuple[str, str], int] | None = None,
+              held: dict[tuple[str, str], int] | None = None) -> None:
     """Grouped bars: x = periods, one bar per operator in each group, dashed limit line;
-    ``hatched`` marks that many of a bar's units, at its top, as a hatched part."""
+    ``hatched`` marks that many of a bar's units, at its top, as a hatched part; ``held``
+    that many, at its foot, as a dotted part (held before the plan)."""
     width = 0.8 / max(1, len(ops))
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                "#bcbd22", "#17becf"]
@@ -296,6 +300,11 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                 ax.bar([bar.get_x() + bar.get_width() / 2], [part], bottom=[top - part],
                        width=bar.get_width(), fill=False, hatch="//", edgecolor="white",
                        linewidth=0)[0].set_gid(f"usage-charitable:{rule}:{oid}:{p}")
+            before = (held or {}).get((oid, p), 0)
+            if before:
+                ax.bar([bar.get_x() + bar.get_width() / 2], [before], bottom=[0],
+                       width=bar.get_width(), fill=False, hatch="..", edgecolor="white",
+                       linewidth=0)[0].set_gid(f"usage-held:{rule}:{oid}:{p}")
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"limit {limit}", gid=f"limit:{rule}")
     from matplotlib.ticker import MaxNLocator  # start-up time, as above
@@ -314,6 +323,11 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
         handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
                              label=f"hatched: charitable\nbeyond the first "
                                    f"{CHARITY_LIMIT}"))
+    if held and any(held.values()):
+        from matplotlib.patches import Patch  # start-up time, as above
+
+        handles.append(Patch(facecolor="#7f7f7f", hatch="..", edgecolor="white",
+                             label="dotted: held before\nthe plan"))
     ax.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0),
               frameon=False)
     ax.spines["top"].set_visible(False)
@@ -356,7 +370,8 @@ def plot_usage(plan: Plan) -> Figure:
       against 2 (under the scenario's ``month_rule``).
 
     Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
-    held before the horizon included); see :func:`usage_table`. With no counted rule the figure
+    held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
+    the rest is planned); see :func:`usage_table`. With no counted rule the figure
     says so. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
     """
     table = usage_table(plan)
@@ -377,10 +392,12 @@ def plot_usage(plan: Plan) -> Figure:
         return fig
     charitable = {(str(r["operator_id"]), str(r["period"])): int(str(r["charitable"]))
                   for r in usage(plan) if r["rule"] == "MT-LARGE-LIMIT"}
+    held = {rule: {(str(r["operator_id"]), str(r["period"])): int(str(r.get("held", 0)))
+                   for r in usage(plan) if r["rule"] == rule} for rule in table}
     axes = fig.subplots(len(table), 1, squeeze=False)[:, 0]
     for ax, (rule, (periods, ops, used)) in zip(axes, table.items(), strict=True):
         _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule,
-                  charitable if rule == "MT-LARGE-LIMIT" else None)
+                  charitable if rule == "MT-LARGE-LIMIT" else None, held[rule])
         ax.set_ylabel("tournaments")
     return fig
 

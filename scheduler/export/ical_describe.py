@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
+from decimal import Decimal
 
 from icalendar import Alarm, Event
 
 from constraints.base import License
 from constraints.maine import LICENCE_KINDS, application_window_text, report_text
-from constraints.montana import notice_deadline, notice_note
+from constraints.montana import notice_deadline, notice_note, permit_held_before
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical_text import (
     _all_day,
@@ -39,7 +40,7 @@ from scheduler.export.ical_text import (
 )
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
-from scheduler.scenario import Operator, Scenario
+from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import application_opens, application_window, report_due, report_periods
 from scheduler.uid import licence_uid as new_licence_uid
 from scheduler.uid import notice_uid
@@ -73,6 +74,42 @@ def _place(op: Operator) -> str:
     return op.address if op.address.startswith(op.name) else f"{op.name}, {op.address}"
 
 
+PERMIT_HELD = "permit already held (bought before the plan)"
+"""What an event says of a Montana venue whose permit for the permit year was bought before
+the plan (MT-PERMIT-FEES: not bought again), instead of a licence id."""
+
+
+def licence_text(scenario: Scenario, row: OperatorOccurrence) -> str:
+    """The licence(s) or permit covering ``row`` as an event says it: the licence ids, else
+    :data:`PERMIT_HELD` when its Montana permit was bought before the plan
+    (:func:`constraints.montana.permit_held_before`: ``held_in_current_permit_year.permits``
+    or the ledger's history), else ``"none"``."""
+    if row.license_id:
+        return row.license_id
+    op = _operator(scenario, row.operator_id)
+    if (row.jurisdiction == "MT" and op is not None
+            and row.type in ("large-stakes", "small-stakes")
+            and permit_held_before(op, scenario, row.first_day, row.type == "large-stakes")):
+        return PERMIT_HELD
+    return "none"
+
+
+def _usd(amount: Decimal) -> str:
+    return f"${amount:,.2f}".removesuffix(".00")
+
+
+def money_lines(t: Tournament) -> list[str]:
+    """What a player pays, as an event says it (USD): the entry fee, re-entries, rebuys and
+    add-on, one line (``"Entry fee: $300; re-entries: up to 2; rebuys: up to 3 at $100
+    each; add-on: $50."``); the terms MT-ENTRY-CAP and ME-ENTRY-CAP bound."""
+    parts = [f"Entry fee: {_usd(t.entry_fee)}",
+             f"re-entries: {'up to ' + str(t.reentries) if t.reentries else 'none'}",
+             (f"rebuys: up to {t.max_rebuys} at {_usd(t.rebuy_fee)} each" if t.max_rebuys
+              else "rebuys: none"),
+             f"add-on: {_usd(t.addon_fee) if t.addon_fee else 'none'}"]
+    return ["; ".join(parts) + "."]
+
+
 def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
                  licences: list[str]) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
@@ -80,7 +117,8 @@ def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     for r, licence in zip(rows, licences, strict=True):
         op = _operator(scenario, r.operator_id)
         place = _place(op) if op else r.operator_id
-        line = f"- {place}: licence/permit {licence}"
+        line = (f"- {place}: {licence}" if licence == PERMIT_HELD
+                else f"- {place}: licence/permit {licence}")
         if r.notice_due is not None:
             line += f"; {notice_note(r.notice_due)}"
         lines.append(line + ".")
@@ -102,13 +140,14 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurr
         dates,
         f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
         f"Players: {first.players if first.players is not None else 'not set'}.",
+        *(money_lines(t) if t is not None else []),
         *venues,
         f"Tournament {tid}, {which}.",
     ]
     items = checklist(scenario, t) if t is not None else []
     if items:
         lines += ["Checklist:", *(f"- {c}" for c in items)]
-    lines += readings(scenario)
+    lines += readings(scenario, first.jurisdiction)  # only the readings of its own rules
     ev.add("description", _text("\n".join(lines)))
     ev.add("x-tourney-tournament", tid)
     ev.add("x-tourney-operators",
@@ -145,7 +184,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         who = op.name if op else row.operator_id
         summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
         due, duty = notice_deadline(who, row.title, row.first_day)  # MT-NOTICE's own words
-        text = f"{duty} Permit: {row.license_id or 'none'}."
+        text = f"{duty} Permit: {licence_text(plan.scenario, row)}."
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)

@@ -8,8 +8,9 @@
   and the same VEVENT appears in each co-host's file.
 - Montana occurrences are all-day events (``DTSTART;VALUE=DATE`` = first day, ``DTEND`` = last
   day + 1, exclusive, RFC 5545 §3.6.1; a "day" is a calendar day, ARM 23.16.101) with
-  X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do not show; Maine
-  occurrences are timed events in the operator's zone (``DTSTART;TZID=...``).
+  X-TOURNEY-PLAY (play start/end), which the all-day DTSTART/DTEND do not show, unless the
+  (first) operator's ``calendar_style`` is ``timed``: then, as Maine occurrences always are,
+  timed events in the operator's zone (``DTSTART;TZID=...``), play start to play end.
 - An occurrence of a tournament given as ``sessions`` (flights, a day 2) is one VEVENT per
   session (:func:`_session_items`), titled ``<title> — <session name>``, with
   X-TOURNEY-SESSION (1, 2, ...): the first session's UID is the occurrence's, the k-th's the
@@ -28,7 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from icalendar.prop import vRecur
 
-from scheduler.export.ical_describe import _describe, _venue_lines
+from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
 from scheduler.export.ical_series import _series_item, _weekly_series
 from scheduler.export.ical_text import (
     _all_day,
@@ -44,6 +45,7 @@ from scheduler.export.ical_text import (
     _tournament,
     operators_value,
     plan_lineage,
+    timed_style,
 )
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
@@ -131,7 +133,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     first = rows[0]
     ev = _new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
-    if first.jurisdiction == "MT":
+    op0 = _operator(scenario, first.operator_id)
+    if first.jurisdiction == "MT" and not timed_style(scenario, rows):
         _all_day(ev, first.first_day, first.last_day)
         _play(ev, first)
         key = _midnight(first.first_day)
@@ -139,7 +142,6 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
                  f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
                  f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
     else:
-        op0 = _operator(scenario, first.operator_id)
         tz = op0.tz if op0 is not None else first.start.tzinfo
         start, end = first.start.astimezone(tz), first.end.astimezone(tz)
         # a local time in the repeated hour (clocks fall back) would be read as the first of
@@ -152,7 +154,11 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
-    venues = _venue_lines(scenario, rows, [r.license_id or "none" for r in rows])
+        if first.jurisdiction == "MT":  # calendar_style: timed
+            dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} "
+                     f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
+                     f"starts {_clock(start)} and ends {_clock(end)} ({tzid}).")
+    venues = _venue_lines(scenario, rows, [licence_text(scenario, r) for r in rows])
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add("x-tourney-occurrence", str(occ))
     ev.add("x-tourney-kind", "occurrence")

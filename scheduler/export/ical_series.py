@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler.export.ical_describe import _describe, _venue_lines
+from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
 from scheduler.export.ical_text import (
     _BYDAY,
     _WEEKDAY_NAMES,
@@ -26,6 +26,7 @@ from scheduler.export.ical_text import (
     _new_event,
     _operator,
     _play,
+    timed_style,
 )
 from scheduler.plan import OperatorOccurrence
 from scheduler.scenario import Scenario
@@ -43,12 +44,14 @@ def _weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scen
     occurrences (each its rows, one per operator) in date order.
 
     One series per tournament and weekday with at least two occurrences, all with the same
-    venues and length; anything else stays one VEVENT per occurrence.
+    venues and length; anything else, and the nights of an operator whose ``calendar_style``
+    is ``timed``, stays one VEVENT per occurrence.
     """
     by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
     for (tid, _), rows in sorted(groups.items()):
         r = rows[0]
-        if r.jurisdiction == "MT" and r.type == "small-stakes":
+        if r.jurisdiction == "MT" and r.type == "small-stakes" and not timed_style(scenario,
+                                                                                    rows):
             by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
     out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
     for tid, by_wd in sorted(by_t.items()):
@@ -75,12 +78,12 @@ def _numbers(occs: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _licence_runs(rows: list[OperatorOccurrence]) -> str:
+def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence]) -> str:
     """One operator's licence over a series (``rows`` in date order): the licence, or each
     licence with the days it covers when it changes (e.g. a new permit year)."""
     runs: list[tuple[str, dt.date, dt.date]] = []
     for r in rows:
-        lid = r.license_id or "none"
+        lid = licence_text(scenario, r)
         if runs and runs[-1][0] == lid:
             runs[-1] = (lid, runs[-1][1], r.first_day)
         else:
@@ -125,7 +128,7 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurr
             closed = [name for name, days_off in blackout.items() if d in days_off]
             notes.append(_day(d) + (f" (blackout day of {', '.join(closed)})" if closed else ""))
         dates += f"\nNo occurrence in the week(s) of: {'; '.join(notes)}."
-    venues = _venue_lines(scenario, rows, [_licence_runs([rs[i] for rs in members])
+    venues = _venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members])
                                            for i in range(len(rows))])
     _describe(ev, scenario, tid, rows, dates, venues,
               f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")

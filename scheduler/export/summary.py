@@ -8,6 +8,66 @@ from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT
 from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
+from scheduler.scenario import Tournament
+
+
+def _held_split(row: dict[str, object]) -> str:
+    """``"; 12 held before the plan + 4 planned"`` (empty when none was held) of a
+    :func:`scheduler.plan.limit_usage` row (MT-LARGE-LIMIT, MT-CHARITY-LIMIT): what the permit
+    year had used before the plan (``held_in_current_permit_year`` or the ledger's history)
+    apart from what it plans."""
+    held = int(str(row.get("held", 0)))
+    if not held:  # all planned: nothing to tell apart
+        return ""
+    return f"; {held} held before the plan + {int(str(row['used'])) - held} planned"
+
+
+LIMIT_RULES = ("MT-LARGE-LIMIT", "MT-SMALL-DAILY", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE")
+"""The limits two tournaments compete for: a tournament left out under one of them may have
+given way to another tournament counted under the same limit (:func:`displaced`)."""
+
+
+def _counted_under(rule: str, t: Tournament) -> bool:
+    """Whether an occurrence of ``t`` counts toward ``rule`` (one of :data:`LIMIT_RULES`)."""
+    return {"MT-LARGE-LIMIT": t.is_large, "MT-SMALL-DAILY": t.is_small,
+            "ME-MONTHLY-LIMIT": t.is_me_licensed_game,
+            "ME-SUPER-CRIBBAGE": t.type == "super-cribbage"}[rule]
+
+
+def displaced(plan: Plan) -> list[str]:
+    """The optional tournaments that gave way, at equal ``priority``, to others competing for
+    the same limit: the plan then takes the cheaper set (the objective's fee stage,
+    ``scheduler.objective``), so a tournament with a dearer licence (a $75 super cribbage
+    licence against one more game under an annual licence already bought) is left out only
+    because it costs more. One line per such tournament (scenario order): the rule, the
+    tournaments placed instead, and the ``priority`` that would keep it (its priority + 1).
+
+    Detected on the plan alone: an unplaced optional occurrence whose reason names a limit of
+    :data:`LIMIT_RULES`, and a placed tournament of the same priority counted under that
+    limit at one of its operators (ME-SUPER-CRIBBAGE: statewide).
+    """
+    sc = plan.scenario
+    placed = {r.tournament_id for r in plan.rows}
+    out: list[str] = []
+    seen: set[str] = set()
+    for u in plan.unscheduled_list:
+        if u.required or u.tournament_id in seen:
+            continue
+        t = sc.tournament(u.tournament_id)
+        for rule in (r for r in u.rule_ids if r in LIMIT_RULES):
+            rivals = [o.id for o in sc.tournaments
+                      if o.id != t.id and o.id in placed and o.priority == t.priority
+                      and _counted_under(rule, o)
+                      and (rule == "ME-SUPER-CRIBBAGE" or set(o.operators) & set(t.operators))]
+            if not rivals:
+                continue
+            seen.add(t.id)
+            n = sum(1 for v in plan.unscheduled_list if v.tournament_id == t.id)
+            out.append(f"{t.id} ({n} not placed) gave way to {', '.join(rivals)} under "
+                       f"{rule} at equal priority {t.priority}: the plan takes the cheaper "
+                       f"set; give {t.id} priority {t.priority + 1} to keep it.")
+            break
+    return out
 
 
 def summary_text(plan: Plan) -> str:
@@ -38,16 +98,19 @@ def summary_text(plan: Plan) -> str:
                              f"{row['used']}/{row['limit']} counted" + (
                                  f" ({int(str(row['used'])) - char} non-charitable + {char} "
                                  f"charitable beyond the first {CHARITY_LIMIT})"
-                                 if char else ""))
+                                 if char else "") + _held_split(row))
             elif row["operator_id"] == op.id and row["rule"] == "MT-CHARITY-LIMIT":
                 lines.append(f"    MT-CHARITY-LIMIT permit year {row['period']}: "
-                             f"{row['used']}/{row['limit']} charitable not counted")
+                             f"{row['used']}/{row['limit']} charitable not counted"
+                             + _held_split(row))
         me = [row for row in use
               if row["operator_id"] == op.id and row["rule"] == "ME-MONTHLY-LIMIT"]
         if me:
             full = [str(row["period"]) for row in me if row["used"] == row["limit"]]
             lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
                          f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
+    if plan.overasked:  # up front, before the per-occurrence reasons
+        lines.extend(f"More is wanted than the law allows: {line}" for line in plan.overasked)
     required = [u for u in plan.unscheduled_list if u.required]
     if required:
         lines.append("Required occurrences that cannot be placed:")
@@ -79,6 +142,7 @@ def summary_text(plan: Plan) -> str:
         by_t = Counter(u.tournament_id for u in plan.unscheduled_list)
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
+    lines.extend(f"  {line}" for line in displaced(plan))
     # the reading switches, and a fact such as super_cribbage_licenses_issued only when given
     lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in
                                          sc.settings.model_dump().items() if v != {}))
