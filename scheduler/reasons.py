@@ -114,7 +114,9 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
             continue
         trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
         found = check(trial, rules=rules)
-        tally.update({v.rule for v in found})
+        # in the checker's (the registry's) order, not a set's: ties in most_common keep
+        # the first counted, and a set of strings iterates by the process's hash seed
+        tally.update(dict.fromkeys(v.rule for v in found).keys())
         for v in found:
             example.setdefault(v.rule, v.message)
     return tally, example
