@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -107,7 +108,7 @@ def load_scenario(
     problems = _term_problems(scenario, data, lines)
     if problems:
         raise ScenarioError(problems, file)
-    return scenario
+    return _passed(scenario)
 
 
 def read_yaml_text(source: str | Path, error: Any) -> str:
@@ -166,9 +167,23 @@ def validate_scenario(scenario: Scenario) -> Scenario:
         Every input problem, each naming the field path, the value given (when it was given)
         and the rule ID with its citation.
     """
+    if _PASSED.get(id(scenario)) is scenario:
+        return scenario  # this very object passed already (loaded, or solved before)
     problems = _term_problems(scenario, scenario.model_dump(exclude_unset=True), {})
     if problems:
         raise ScenarioError(problems)
+    return _passed(scenario)
+
+
+_PASSED: weakref.WeakValueDictionary[int, Scenario] = weakref.WeakValueDictionary()
+"""The scenarios (by object identity) that broke no input rule: a scenario is frozen, so
+:func:`validate_scenario` of one the loader (or an earlier call) passed need not run the
+rules again (``tourney solve`` loads, then ``solve()`` validates). An entry goes when its
+scenario is collected, so a reused ``id`` never matches another object."""
+
+
+def _passed(scenario: Scenario) -> Scenario:
+    _PASSED[id(scenario)] = scenario
     return scenario
 
 
