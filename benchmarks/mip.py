@@ -13,8 +13,11 @@ from the CP-SAT proto). The rows are written directly over them, aggregated, wit
   candidate);
 - MIN-GAP: a window row per candidate day ``c``: the starts on ``c .. c + min_gap_days - 1``
   sum to at most 1;
-- MAX-CONCURRENT: per operator and calendar day, the starts of its tournaments (small-stakes
-  excluded) conducted that day ``<= max_concurrent``;
+- MAX-CONCURRENT: per operator, the product's reading in time (``concurrency: time``, the
+  default): a clique row at each session start (``scheduler.timing.sessions``) over the
+  candidates (small-stakes excluded) with a session in play then (start <= that instant <
+  end), ``<= max_concurrent``; with ``concurrency: day``, per calendar day the candidates
+  conducted that day ``<= max_concurrent``;
 - MT-LARGE-LIMIT / MT-CHARITY-LIMIT (MCA 23-5-317(1)(a), (1)(f)): per Montana operator and
   permit year, with N non-charitable and C charitable large-stakes starts and hl, hc held
   before the plan: ``N <= 16 - hl - max(0, hc - 3)`` and ``N + C <= 19 - hl - hc``;
@@ -75,6 +78,7 @@ from constraints.maine import (
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, LARGE_PERMIT_FEE, SMALL_PERMIT_FEE
 from constraints.registry import RULES
 from scheduler.scenario import WEEKDAYS
+from scheduler.timing import sessions
 
 if TYPE_CHECKING:
     from scheduler.model import ModelContext, Placement
@@ -198,17 +202,22 @@ def formulate(ctx: ModelContext) -> Native:
     for op in sc.operators:
         items = [(c, m.z[(c.tid, c.first_day)]) for t in sc.tournaments
                  if op.id in t.operators for c in cands[t.id]]
-        # MAX-CONCURRENT: per calendar day conducted
+        # MAX-CONCURRENT: in time (clique rows at each session start), or per calendar day
         per_day: dict[dt.date, list[int]] = defaultdict(list)
+        spans: list[tuple[dt.datetime, dt.datetime, int]] = []
         small_day: dict[dt.date, list[int]] = defaultdict(list)
         for c, v in items:
             if c.tournament.is_small:
                 small_day[c.first_day].append(v)
-            else:
+            elif op.concurrency == "day":
                 for d in c.timing.days:
                     per_day[d].append(v)
+            else:
+                spans.extend((a, b, v) for a, b in sessions(sc, c.tournament, c.timing))
         for d in sorted(per_day):
             m.at_most(per_day[d], op.max_concurrent, "MAX-CONCURRENT")
+        for clique in _cliques(spans):
+            m.at_most(clique, op.max_concurrent, "MAX-CONCURRENT")
         # MT-SMALL-DAILY: one small-stakes start a day, Montana or not (the product's reading)
         for d in sorted(small_day):
             m.at_most(small_day[d], 1, "MT-SMALL-DAILY")
@@ -270,6 +279,29 @@ def formulate(ctx: ModelContext) -> Native:
                "fees_usd": (fees, 0.0), "preferred": (preferred, 0.0),
                "offset_days": (offsets, 0.0), "stage1": (stage1, -big * short_const)}
     return m
+
+
+def _cliques(spans: list[tuple[dt.datetime, dt.datetime, int]]) -> list[list[int]]:
+    """The columns in play at each distinct session start of ``spans`` ((start, end, column),
+    instants in UTC, end exclusive), in time order, each set once (a column with several
+    sessions counted once): every set of pairwise-overlapping intervals shares the latest
+    of their starts, so these rows cover every clique of the overlap graph."""
+    todo = sorted(spans)
+    out: list[list[int]] = []
+    seen: set[frozenset[int]] = set()
+    active: list[tuple[dt.datetime, dt.datetime, int]] = []
+    i = 0
+    for at in sorted({a for a, _, _ in todo}):
+        while i < len(todo) and todo[i][0] <= at:
+            active.append(todo[i])
+            i += 1
+        active = [x for x in active if x[1] > at]
+        cols = sorted({v for _, _, v in active})
+        key = frozenset(cols)
+        if key not in seen:
+            seen.add(key)
+            out.append(cols)
+    return out
 
 
 def _montana(m: Native, sc: Scenario, op: Operator, items: list[tuple[Placement, int]],

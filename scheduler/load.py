@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,7 @@ def load_scenario(
     if "notice_from" not in data and today is not None:
         data = {**data, "notice_from": today}
     try:
-        return _checked(Scenario.model_validate(data), data, lines, file)
+        return _passed(_checked(Scenario.model_validate(data), data, lines, file))
     except ValidationError as err:
         problems = pydantic_problems(err, data, Scenario, lines)
         sound = _sound_part(data, err)
@@ -178,7 +179,21 @@ def validate_scenario(scenario: Scenario) -> Scenario:
         Every input problem, each naming the field path, the value given (when it was given)
         and the rule ID with its citation.
     """
-    return _checked(scenario, scenario.model_dump(exclude_unset=True), {}, None)
+    if _PASSED.get(id(scenario)) is scenario:
+        return scenario  # this very object passed already (loaded, or solved before)
+    return _passed(_checked(scenario, scenario.model_dump(exclude_unset=True), {}, None))
+
+
+_PASSED: weakref.WeakValueDictionary[int, Scenario] = weakref.WeakValueDictionary()
+"""The scenarios (by object identity) that broke no input rule: a scenario is frozen, so
+:func:`validate_scenario` of one the loader (or an earlier call) passed need not run the
+rules again (``tourney solve`` loads, then ``solve()`` validates). An entry goes when its
+scenario is collected, so a reused ``id`` never matches another object."""
+
+
+def _passed(scenario: Scenario) -> Scenario:
+    _PASSED[id(scenario)] = scenario
+    return scenario
 
 
 def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int | str],

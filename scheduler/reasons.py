@@ -155,9 +155,12 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
             continue
         trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
         found = check(trial, rules=rules)
+        # in the checker's (the registry's) order, not a set's: ties in most_common keep
+        # the first counted, and a set of strings iterates by the process's hash seed
+        broken = dict.fromkeys(v.rule for v in found)
         if per_day is not None:
-            per_day.append({v.rule for v in found})
-        tally.update({v.rule for v in found})
+            per_day.append(set(broken))
+        tally.update(broken.keys())
         for v in found:
             example.setdefault(v.rule, v.message)
     return tally, example

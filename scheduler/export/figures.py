@@ -26,6 +26,7 @@ import datetime as dt
 import io
 import warnings
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from constraints.maine import LICENCE_KINDS, MONTHLY_LIMIT
@@ -334,14 +335,18 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.spines["right"].set_visible(False)
 
 
-def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
+def usage_table(plan: Plan, operators: Collection[str] | None = None
+                ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
     """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
     used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
     Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
     counted, for each Maine operator with a counted game. Counts as in
-    :func:`scheduler.plan.limit_usage` (held tournaments included)."""
+    :func:`scheduler.plan.limit_usage` (held tournaments included). ``operators``: only
+    these operator ids (a statewide report's selection); default every operator."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = usage(plan)
+    if operators is not None:
+        rows = [r for r in rows if str(r["operator_id"]) in operators]
     for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
         mine = [r for r in rows if r["rule"] == rule]
         if not mine:
@@ -358,7 +363,7 @@ def usage_table(plan: Plan) -> dict[str, tuple[list[str], list[str], dict[tuple[
     return out
 
 
-def plot_usage(plan: Plan) -> Figure:
+def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
     """Bar charts of the counted limits, one panel per rule present in the plan:
 
     - MT-LARGE-LIMIT (MCA 23-5-317(1)(a),(d)): counted large-stakes tournaments per operator
@@ -372,9 +377,10 @@ def plot_usage(plan: Plan) -> Figure:
     Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
     held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
     the rest is planned); see :func:`usage_table`. With no counted rule the figure
-    says so. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
+    says so. ``operators``: one bar (and legend entry) for each of these operator ids only;
+    default every operator. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
     """
-    table = usage_table(plan)
+    table = usage_table(plan, operators)
     titles = {
         "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: counted large-stakes per permit year "
                           f"(limit {LARGE_LIMIT})",

@@ -107,16 +107,41 @@ def _differences(plans: Sequence[Plan], labels: list[str]) -> str:
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
+REPORT_OPERATORS = 12
+"""The most operators a report draws a year calendar (and usage bars) for: a statewide plan
+of hundreds of operators shows the :func:`report_operators` selection (one picture each
+took most of ``--report``'s time, and a legend entry per operator cannot be read)."""
+
+
+def report_operators(plan: Plan) -> list[str]:
+    """The operator ids whose year calendar and usage bars the report draws: every operator
+    when there are at most :data:`REPORT_OPERATORS`; else that many, those with the most
+    occurrences not placed first (what a person must look at), then in scenario order.
+    Every operator's year stays in ``calendars/<operator>.ics`` and plan.xlsx."""
+    ops = [o.id for o in plan.scenario.operators]
+    if len(ops) <= REPORT_OPERATORS:
+        return ops
+    missing = dict.fromkeys(ops, 0)
+    for u in plan.unscheduled_list:
+        for oid in u.operators:
+            if oid in missing:
+                missing[oid] += 1
+    order = sorted(range(len(ops)), key=lambda k: (-missing[ops[k]], k))
+    chosen = set(sorted(order[:REPORT_OPERATORS]))
+    return [ops[k] for k in range(len(ops)) if k in chosen]
+
+
 def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
-          operator_id: str | None = None) -> str:
-    """Figures of the same kind, one per plan, side by side."""
+          operator_id: str | None = None, operators: Sequence[str] | None = None) -> str:
+    """Figures of the same kind, one per plan, side by side (``operators``: the usage bars'
+    selection, default every operator)."""
     out = ['<div class="side">']
     for plan, label in zip(plans, labels, strict=True):
         if draw == "calendar":
             assert operator_id is not None
             fig = figures.plot_calendar(plan, operator_id)
         elif draw == "usage":
-            fig = figures.plot_usage(plan)
+            fig = figures.plot_usage(plan, operators)
         else:
             fig = figures.plot_fees(plan)
         caption = f"{label}: {alt}" if len(plans) > 1 else alt
@@ -278,6 +303,13 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         raise ValueError("alternatives must be plans of the same scenario")
     sc = plan.scenario
     labels = _labels(plans)
+    shown = report_operators(plan)
+    chosen = None if len(shown) == len(sc.operators) else shown
+    note = [] if chosen is None else [
+        f'<p class="note">{len(sc.operators)} operators: the pictures show '
+        f"{len(shown)} of them, those with the most occurrences not placed first, then in "
+        "the scenario's order. Every operator's year is in calendars/&lt;operator&gt;.ics "
+        "and plan.xlsx; the tables below list every operator.</p>"]
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -298,14 +330,17 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         *(['<h2 id="differences">First days that differ from the best plan</h2>',
            _differences(plans, labels)] if len(plans) > 1 else []),
         '<h2 id="usage">Limits used</h2>',
+        *note,
         _side(plans, labels, "usage", "Counted tournaments against MT-LARGE-LIMIT (16 per "
               "permit year; charitable ones beyond the first 3 hatched), charitable ones not "
-              "counted (MT-CHARITY-LIMIT, the first 3) and ME-MONTHLY-LIMIT (2 per month)"),
+              "counted (MT-CHARITY-LIMIT, the first 3) and ME-MONTHLY-LIMIT (2 per month)",
+              operators=chosen),
         '<h2 id="fees">Fees by licence kind</h2>',
         _side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
         '<h2 id="year">The year, operator by operator</h2>',
     ]
-    for op in sc.operators:
+    drawn = set(shown)
+    for op in (o for o in sc.operators if o.id in drawn):
         parts.append(f'<h3 id="op-{_e(op.id)}">{_e(op.name)} ({_e(op.id)}, '
                      f"{_e(op.jurisdiction)})</h3>")
         parts.append(_side(plans, labels, "calendar",
