@@ -53,4 +53,7 @@ def test_tied_rules_are_named_in_the_registry_order_under_any_hash_seed() -> Non
     # common.py's MAX-CONCURRENT is registered before maine.py's ME-MONTHLY-LIMIT; WINDOW
     # excludes the other 364 days of 2027
     assert rules == "MAX-CONCURRENT ME-MONTHLY-LIMIT WINDOW"
-    assert "MAX-CONCURRENT (1 day), ME-MONTHLY-LIMIT" in reason
+    # each day is counted under one rule only (the day counts add up: 1 + 364 = 365), the
+    # first of the tie in registry order
+    assert "would break MAX-CONCURRENT (1 day);" in reason
+    assert "364 days excluded by: WINDOW (364 days)" in reason
