@@ -1,0 +1,69 @@
+"""What a fresh tester of issue #15's parts found (a minimum not met that said nothing, a
+re-timed session kept its SEQUENCE, reasons naming the wrong thing, messages): each fixed
+with a hand-computed case.
+
+The vehicle is a Montana large-stakes tournament of one calendar day (12:00 for 10 h) in 2027
+(``conftest.mt_large``); ``notice_from`` 2026-12-01 keeps MT-NOTICE out of the way. 2027-01-01
+is a Friday, so Jan 1-3 are ISO week 2026-W53; June 2027 has 4 Saturdays (5, 12, 19, 26).
+"""
+
+from __future__ import annotations
+
+from conftest import firsts, load, mt_large, mt_room, run
+
+from scheduler.export.summary import summary_text
+
+JUNE_OFF = ["2027-06-01..2027-06-30"]
+
+
+class TestMinimumShortfallIsReported:
+    """PER-MONTH-MIN / PER-WEEK-MIN not met: a required unscheduled row naming the period."""
+
+    def test_min_only_count_reached_elsewhere(self) -> None:
+        # count 12, per_month.min 1, Saturdays, June blacked out: 11 months get one, the 12th
+        # occurrence goes into some other month (no max), so 12 are placed and June is short
+        # of 1; June has 30 days: 4 Saturdays (BLACKOUT, and WEEKDAYS too) + 26 other days
+        # (WEEKDAYS): each day under the rule excluding most days, WEEKDAYS 26 + BLACKOUT 4
+        sc = load(operators=[mt_room(blackout=JUNE_OFF)], tournaments=[mt_large(
+            "deep", count=12, per_month={"min": 1}, weekdays=["sat"])])
+        plan = run(sc)
+        assert len(firsts(plan)) == 12 and not plan.required_met
+        assert [(u.occurrence, u.required, u.rule_ids) for u in plan.unscheduled_list] == [
+            (13, True, ("PER-MONTH-MIN", "BLACKOUT", "WEEKDAYS"))]
+        reason = plan.unscheduled_list[0].reason
+        assert reason == ("per_month.min asks at least 1 first day(s) in 2027-06 "
+                          "(PER-MONTH-MIN), 1 missing: none of its 30 days can be a first "
+                          "day: 30 days excluded by WEEKDAYS (26 days), BLACKOUT (4 days)")
+        text = summary_text(plan)
+        assert "12 occurrences placed, 1 not placed" in text
+        assert f"  deep#13: {reason}" in text  # the line "see above" points to
+        # the conflict names June's request and the blackout in its way
+        assert [[m.rule for m in c] for c in plan.conflicts] == [["REQUEST", "BLACKOUT"]]
+        assert "Conflict 1:" in text
+
+    def test_per_month_one_blames_june_not_january(self) -> None:
+        # per_month: 1 = {min: 1, max: 1}: 11 months hold one each, June none; the 12th
+        # occurrence is June's (not "PER-MONTH in January", the next free Saturday's rule)
+        sc = load(operators=[mt_room(blackout=JUNE_OFF)], tournaments=[mt_large(
+            "deep", count=12, per_month=1, weekdays=["sat"])])
+        plan = run(sc)
+        assert [d.month for d in firsts(plan)] == [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
+        [u] = plan.unscheduled_list
+        assert (u.occurrence, u.required, u.rule_ids[0]) == (12, True, "PER-MONTH-MIN")
+        assert "in 2027-06 (PER-MONTH-MIN)" in u.reason and "BLACKOUT (4 days)" in u.reason
+        assert "2027-01" not in u.reason
+
+    def test_per_week_one_with_week_53_blacked_out(self) -> None:
+        # horizon Jan 1..Feb 28 2027: ISO weeks 2026-W53 (Fri Jan 1..Sun Jan 3: 3 days in
+        # the horizon) and 2027-W01..W08 = 9 weeks, count 9; W53's 3 days are blacked out
+        sc = load(horizon={"start": "2027-01-01", "end": "2027-02-28"},
+                  operators=[mt_room(blackout=["2027-01-01..2027-01-03"])],
+                  tournaments=[mt_large("w", count=9, per_week=1)])
+        plan = run(sc)
+        assert len(firsts(plan)) == 8
+        [u] = plan.unscheduled_list
+        assert (u.occurrence, u.required, u.rule_ids) == (9, True, ("PER-WEEK-MIN",
+                                                                   "BLACKOUT"))
+        assert u.reason == ("per_week.min asks at least 1 first day(s) in 2026-W53 "
+                            "(PER-WEEK-MIN), 1 missing: none of its 3 days can be a first "
+                            "day: 3 days excluded by BLACKOUT (3 days)")
