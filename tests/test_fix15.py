@@ -9,8 +9,14 @@ is a Friday, so Jan 1-3 are ISO week 2026-W53; June 2027 has 4 Saturdays (5, 12,
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+from typing import Any
+
 from conftest import firsts, load, mt_large, mt_room, run
 
+from scheduler import solve
+from scheduler.diff import diff_plans
 from scheduler.export.summary import summary_text
 
 JUNE_OFF = ["2027-06-01..2027-06-30"]
@@ -67,3 +73,46 @@ class TestMinimumShortfallIsReported:
         assert u.reason == ("per_week.min asks at least 1 first day(s) in 2026-W53 "
                             "(PER-WEEK-MIN), 1 missing: none of its 3 days can be a first "
                             "day: 3 days excluded by BLACKOUT (3 days)")
+
+
+# ----------------------------------------------------------------- 2. a session retimed
+def flights(day2: dict[str, Any]) -> Any:
+    """A Main Event fixed on Thu 2027-06-10: Day 1A, Day 1B (11:00 for 10 h) and ``day2``
+    on day 4 (Sun 2027-06-13)."""
+    return load(horizon={"start": "2027-06-01", "end": "2027-06-30"}, notice_from="2027-05-01",
+                operators=[mt_room()], tournaments=[{
+                    "id": "main", "title": "Main Event", "type": "large-stakes",
+                    "operators": ["room-a"], "fixed_dates": ["2027-06-10"],
+                    "sessions": [{"day": 1, "start": "11:00", "hours": 10, "name": "Day 1A"},
+                                 {"day": 2, "start": "11:00", "hours": 10, "name": "Day 1B"},
+                                 {"day": 4, **day2, "name": "Day 2"}]}])
+
+
+def sequences(folder: Path) -> dict[str, int]:
+    """UID -> SEQUENCE of the occurrence events of calendar.ics."""
+    text = (folder / "calendar.ics").read_text()
+    return {m[0]: int(m[1]) for m in re.findall(r"UID:(main-\S+)\r?\nSEQUENCE:(\d+)", text)}
+
+
+def test_a_retimed_session_gets_a_higher_sequence_and_shows_in_diff(tmp_path: Path) -> None:
+    # Day 2 from 12:00 for 12 h to 14:00 for 10 h: both end at 00:00 on Mon Jun 14, so the
+    # occurrence's span (Jun 10 11:00 .. Jun 14 00:00) is the same; only session 3 changed
+    before = solve(flights({"start": "12:00", "hours": 12}), seed=0, workers=1)
+    old = before.write(tmp_path / "old")
+    after = solve(flights({"start": "14:00", "hours": 10}), seed=0, workers=1, previous=old)
+    new = after.write(tmp_path / "new")
+    seq = sequences(new)
+    s1 = next(u for u in seq if ".s" not in u)
+    s3 = s1.replace("main-1@", "main-1.s3@")
+    # SEQUENCE 0 before; session 3 retimed: 0 + 1; sessions 1 and 2 unchanged: 0
+    assert sequences(old) == dict.fromkeys(seq, 0)
+    assert seq == {s1: 0, s1.replace("main-1@", "main-1.s2@"): 0, s3: 1}
+    assert diff_plans(old, new).splitlines() == [
+        f"retimed    Main Event ({s1}): session 3 2027-06-13T12:00:00-06:00.."
+        "2027-06-14T00:00:00-06:00 -> 2027-06-13T14:00:00-06:00..2027-06-14T00:00:00-06:00",
+        "1 moved, 0 added, 0 cancelled; fees $120 -> $120 (+$0)"]
+    # re-planned again unchanged: session 3 keeps 1 (never lower), nothing in the diff
+    again = solve(flights({"start": "14:00", "hours": 10}), seed=0, workers=1, previous=new)
+    third = again.write(tmp_path / "third")
+    assert sequences(third) == seq
+    assert diff_plans(new, third).splitlines()[:-1] == []
