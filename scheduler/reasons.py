@@ -217,17 +217,21 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
              days: list[Placement], rules: list[Rule], occurrence: int = 0,
              per_day: list[set[str]] | None = None
              ) -> tuple[Counter[str], dict[str, str]]:
-    """For each day, the rules one more occurrence of ``t`` starting then would break:
-    how many days each rule blocks, and the checker's sentence for its first such day;
+    """For each day, the rules one more occurrence of ``t`` starting then would break (those
+    ``related`` breaks without it left out, e.g. another tour whose other stops are at other
+    rooms): how many days each rule blocks, and the checker's sentence for its first such day;
     ``per_day`` (when given) gets each day's set of rules (empty: no rule broken), a day
     that already holds an occurrence of ``t`` left out."""
     tally: Counter[str] = Counter()
     example: dict[str, str] = {}
+    # what the placements already made break on their own (a partial view: another tour's
+    # stops at other rooms are not among ``related``) is not what one more occurrence breaks
+    before = {(v.rule, v.message) for v in check(Audit(sc, list(related), []), rules=rules)}
     for c in days:
         if c.first_day in starts:
             continue
         trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
-        found = check(trial, rules=rules)
+        found = [v for v in check(trial, rules=rules) if (v.rule, v.message) not in before]
         if per_day is not None:
             per_day.append({v.rule for v in found})
         tally.update({v.rule for v in found})
@@ -238,6 +242,15 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
 
 def _days(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _allowed(t: Tournament, n: int) -> str:
+    """``5 Wednesdays in its window``: ``n`` allowed first days of ``t`` in words."""
+    names = {"mon": "Mondays", "tue": "Tuesdays", "wed": "Wednesdays", "thu": "Thursdays",
+             "fri": "Fridays", "sat": "Saturdays", "sun": "Sundays"}
+    days = (" or ".join(names[w] if n != 1 else names[w][:-1] for w in t.weekdays)
+            if t.weekdays else "day" if n == 1 else "days")
+    return f"{n} {days} in its {'window' if t.window is not None else 'horizon'}"
 
 
 def _first_of(sets: Sequence[Sequence[str] | set[str]], order: Counter[str]) -> Counter[str]:
@@ -278,8 +291,11 @@ def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dic
         if open_days:
             split.append(f"on {_days(open_days)} no single rule is broken (the rules "
                          "together, or a search not proven optimal, kept it off them)")
-        parts.append(f"{n_cands} of the {total} days of the horizon could be a first day"
-                     + (": " + ", ".join(split) if split else ""))
+        if taken == n_cands:  # no day left at all: say so, not "could be" and a tally
+            parts.append(f"every allowed first day is already used ({_allowed(t, n_cands)})")
+        else:
+            parts.append(f"{n_cands} of the {total} days of the horizon could be a first day"
+                         + (": " + ", ".join(split) if split else ""))
         if tally:
             top = tally.most_common(1)[0][0]
             parts.append(f"for example: {example[top]}")

@@ -116,3 +116,38 @@ def test_a_retimed_session_gets_a_higher_sequence_and_shows_in_diff(tmp_path: Pa
     third = again.write(tmp_path / "third")
     assert sequences(third) == seq
     assert diff_plans(new, third).splitlines()[:-1] == []
+
+
+# ----------------------------------------------------------------- 3. a tour stop's reason
+def test_an_unplaced_stop_is_blamed_on_its_own_tour() -> None:
+    # tour t2 = s3 (room-a), s5 (room-b): placed on Mar 1 and 2; tour t3 = s6 (room-a), s7
+    # (room-c, blacked out all March): s7 has no day, so s6 cannot be placed alone
+    # (TOUR-WHOLE); s6's reason must name t3, not t2 (whose s5 at room-b is not among the
+    # occurrences room-a's trial sees)
+    sc = load(horizon={"start": "2027-03-01", "end": "2027-03-20"},
+              operators=[mt_room("room-a"), mt_room("room-b"),
+                         mt_room("room-c", blackout=["2027-03-01..2027-03-31"])],
+              tournaments=[mt_large("s3", ("room-a",)), mt_large("s5", ("room-b",)),
+                           mt_large("s6", ("room-a",)), mt_large("s7", ("room-c",))],
+              tours=[{"id": "t2", "title": "T2", "stops": ["s3", "s5"]},
+                     {"id": "t3", "title": "T3", "stops": ["s6", "s7"]}])
+    plan = run(sc)
+    assert sorted(r.tournament_id for r in plan.rows) == ["s3", "s5"]
+    s6 = next(u for u in plan.unscheduled_list if u.tournament_id == "s6")
+    assert s6.rule_ids[0] == "TOUR-WHOLE"
+    assert "for example: tour t3 places s6 but not s7" in s6.reason
+    assert "t2" not in s6.reason
+
+
+# ----------------------------------------------------------------- 4. out of allowed days
+def test_out_of_allowed_first_days_says_so() -> None:
+    # count 7 Wednesdays in March 2027: the Wednesdays are Mar 3, 10, 17, 24, 31 = 5, all
+    # used; the other 365 - 5 = 360 days: outside the window 365 - 31 = 334 (WINDOW), the
+    # other 26 March days (WEEKDAYS); occurrences 6 and 7 are not placed
+    sc = load(operators=[mt_room()], tournaments=[mt_large(
+        "w", count=7, weekdays=["wed"], window={"start": "2027-03-01", "end": "2027-03-31"})])
+    plan = run(sc)
+    assert len(firsts(plan)) == 5
+    assert [(u.occurrence, u.reason) for u in plan.unscheduled_list] == [
+        (k, "every allowed first day is already used (5 Wednesdays in its window); 360 days "
+            "excluded by: WINDOW (334 days), WEEKDAYS (26 days)") for k in (6, 7)]
