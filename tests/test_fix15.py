@@ -10,6 +10,8 @@ is a Friday, so Jan 1-3 are ISO week 2026-W53; June 2027 has 4 Saturdays (5, 12,
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +153,24 @@ def test_out_of_allowed_first_days_says_so() -> None:
     assert [(u.occurrence, u.reason) for u in plan.unscheduled_list] == [
         (k, "every allowed first day is already used (5 Wednesdays in its window); 360 days "
             "excluded by: WINDOW (334 days), WEEKDAYS (26 days)") for k in (6, 7)]
+
+
+# ----------------------------------------------------------------- 5. stdout closed early
+def test_a_closed_standard_output_is_no_internal_error(tmp_path: Path) -> None:
+    # `tourney solve ... | true`: the reader is gone before the summary is printed; the
+    # plan is written all the same and tourney ends quietly with 141 (128 + SIGPIPE 13),
+    # not 3 "internal error ... Nothing was written"
+    yaml = tmp_path / "s.yaml"
+    yaml.write_text("name: s\nhorizon: {start: 2027-03-01, end: 2027-03-31}\n"
+                    "notice_from: 2027-02-01\noperators:\n"
+                    "  - {id: r, name: Room, jurisdiction: MT, live_tables: 2}\n"
+                    "tournaments:\n  - {id: m, title: M, type: large-stakes, operators: [r],"
+                    " start_time: '12:00', hours: 10}\n")
+    out = tmp_path / "plan"
+    p = subprocess.Popen([sys.executable, "-m", "scheduler.cli", "solve", str(yaml), "-o",
+                          str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert (p.wait(timeout=300), err) == (141, "")
+    assert (out / "schedule.csv").read_text().count("\n") == 2  # header + m#1
