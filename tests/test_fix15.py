@@ -9,17 +9,24 @@ is a Friday, so Jan 1-3 are ISO week 2026-W53; June 2027 has 4 Saturdays (5, 12,
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import firsts, load, mt_large, mt_room, run
+import pytest
+from conftest import firsts, load, mt_large, mt_room, run, scenario
+from typer.testing import CliRunner
 
 from scheduler import solve
+from scheduler.cli import app
 from scheduler.diff import diff_plans
+from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
+from scheduler.load import load_scenario
+from scheduler.problems import ScenarioError
 
 JUNE_OFF = ["2027-06-01..2027-06-30"]
 
@@ -174,3 +181,89 @@ def test_a_closed_standard_output_is_no_internal_error(tmp_path: Path) -> None:
     err = p.stderr.read().decode()
     assert (p.wait(timeout=300), err) == (141, "")
     assert (out / "schedule.csv").read_text().count("\n") == 2  # header + m#1
+
+
+# ----------------------------------------------------------------- 7. messages
+def problems_of(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(path, rule, message) of each problem loading ``data`` raises."""
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario(data)
+    return [(p.path, p.rule, p.message) for p in exc.value.problems]
+
+
+def test_a_tour_of_one_stop() -> None:
+    got = problems_of(scenario(operators=[mt_room()], tournaments=[mt_large("s1")],
+                               tours=[{"id": "t", "title": "T", "stops": ["s1"]}]))
+    assert got == [("tours[0].stops", "SCENARIO", "a tour has at least 2 stops")]
+
+
+def test_per_month_in_words() -> None:
+    got = problems_of(scenario(operators=[mt_room()],
+                               tournaments=[mt_large("m", per_month="monthly")]))
+    assert got == [("tournaments[0].per_month", "SCENARIO",
+                    "write a whole number N (exactly N a calendar month, e.g. per_month: 1) "
+                    "or {min: N, max: M} (at least N, at most M a calendar month; either may "
+                    "be left out)")]
+
+
+def test_sessions_as_text() -> None:
+    got = problems_of(scenario(operators=[mt_room()], tournaments=[{
+        "id": "m", "title": "M", "type": "large-stakes", "operators": ["room-a"],
+        "sessions": "Day 1A"}]))
+    assert got == [("tournaments[0].sessions", "SCENARIO",
+                    "write a list of sessions, e.g. [{day: 1, start: '11:00', hours: 10}]")]
+
+
+def test_a_tour_id_used_twice_is_a_scenario_problem() -> None:
+    tour = {"id": "t", "title": "T", "stops": ["a", "b"]}
+    got = problems_of(scenario(operators=[mt_room()],
+                               tournaments=[mt_large("a"), mt_large("b")], tours=[tour, tour]))
+    assert ("tours[1].id", "SCENARIO", "tour id is used twice") in got
+    assert not any(p == "tours[1].id" and r != "SCENARIO" for p, r, _ in got)
+
+
+def test_super_cribbage_sessions_over_72_hours() -> None:
+    # day 1 10:00 to day 4 20:00: 3 days x 24 h + 10 h = 82 h > 72 (§ 1836(4-A)); a
+    # tournament game's 48 h (ME-DURATION) does not apply to super cribbage
+    got = problems_of(scenario(
+        operators=[{"id": "p", "name": "Post", "jurisdiction": "ME"}],
+        tournaments=[{"id": "c", "title": "C", "type": "super-cribbage", "operators": ["p"],
+                      "sessions": [{"day": 1, "start": "10:00", "hours": 10},
+                                   {"day": 4, "start": "10:00", "hours": 10}]}]))
+    mine = [(r, m) for p, r, m in got if p == "tournaments[0].sessions"]
+    assert mine == [("ME-SUPER-CRIBBAGE", "the sessions run 82 hours from the first one's "
+                     "start to the last one's end; a super cribbage game must be completed "
+                     "within 72 hours of its start")]
+
+
+def test_a_single_session_keeps_the_title() -> None:
+    sc = load(horizon={"start": "2027-06-01", "end": "2027-06-30"}, notice_from="2027-05-01",
+              operators=[mt_room()], tournaments=[
+                  {"id": "c", "title": "C", "type": "large-stakes", "operators": ["room-a"],
+                   "sessions": [{"day": 1, "start": "11:00", "hours": 10}]},
+                  {"id": "n", "title": "N", "type": "large-stakes", "operators": ["room-a"],
+                   "sessions": [{"day": 1, "start": "11:00", "hours": 10, "name": "Final"}]}])
+    plan = run(sc)
+    ics = calendar_files(plan, dt.datetime(2027, 1, 1, tzinfo=dt.UTC))["calendar.ics"].decode()
+    titles = [x for x in re.findall(r"SUMMARY:(.*?)\r?\n", ics) if not x.startswith("Notice")]
+    assert titles == ["C", "N — Final"]
+
+
+# ----------------------------------------------------------------- 8. the files written
+def test_the_wrote_line_names_every_file(tmp_path: Path) -> None:
+    yaml = tmp_path / "s.yaml"
+    yaml.write_text("name: s\nhorizon: {start: 2027-03-01, end: 2027-03-31}\n"
+                    "notice_from: 2027-02-01\noperators:\n"
+                    "  - {id: r, name: Room, jurisdiction: MT, live_tables: 2}\n"
+                    "tournaments:\n  - {id: m, title: M, type: large-stakes, operators: [r],"
+                    " start_time: '12:00', hours: 10}\n")
+    out = tmp_path / "plan"
+    res = CliRunner().invoke(app, ["solve", str(yaml), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    line = next(ln for ln in res.output.splitlines() if ln.startswith("Wrote "))
+    named = line.split("(", 1)[1].rstrip(")").split(", ")
+    assert named == ["schedule.csv", "licenses.csv", "unscheduled.csv", "deadlines.csv",
+                     "calendar.ics", "calendars/", "plan.xlsx", "summary.txt"]
+    # every file of the folder but its hidden marker (.tourney-plan)
+    assert sorted(p.name + ("/" if p.is_dir() else "") for p in out.iterdir()
+                  if not p.name.startswith(".")) == sorted(named)
