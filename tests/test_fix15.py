@@ -21,6 +21,7 @@ from conftest import firsts, load, mt_large, mt_room, run, scenario
 from typer.testing import CliRunner
 
 from scheduler import solve
+from scheduler.check import read_schedule
 from scheduler.cli import app
 from scheduler.diff import diff_plans
 from scheduler.export.ical import calendar_files
@@ -267,3 +268,46 @@ def test_the_wrote_line_names_every_file(tmp_path: Path) -> None:
     # every file of the folder but its hidden marker (.tourney-plan)
     assert sorted(p.name + ("/" if p.is_dir() else "") for p in out.iterdir()
                   if not p.name.startswith(".")) == sorted(named)
+
+
+# ----------------------------------------------------------------- 6. check: the sessions
+def _events(ics: str) -> list[str]:
+    return re.findall(r"BEGIN:VEVENT\r\n.*?END:VEVENT\r\n", ics, re.S)
+
+
+def test_check_names_sessions_that_do_not_match(tmp_path: Path) -> None:
+    # the Main Event on Thu Jun 10 2027: Day 1A Jun 10 11:00-21:00, Day 1B Jun 11 11:00-21:00,
+    # Day 2 Sun Jun 13 12:00-24:00 (MDT, -06:00)
+    sc = flights({"start": "12:00", "hours": 12})
+    out = solve(sc, seed=0, workers=1).write(tmp_path / "plan")
+    ics = (out / "calendar.ics").read_bytes().decode()
+    s2 = next(e for e in _events(ics) if "X-TOURNEY-SESSION:2" in e)
+    s3 = next(e for e in _events(ics) if "X-TOURNEY-SESSION:3" in e)
+    gone = tmp_path / "gone.ics"
+    gone.write_bytes(ics.replace(s2, "").encode())
+    assert read_schedule(sc, gone).unmatched == [
+        f"{gone}: main#1: session 2 (Day 1B) has no event, the scenario gives 3 sessions "
+        "(SCENARIO)"]
+    # Day 2 moved two days earlier, onto Day 1B's Jun 11: 12:00-24:00 overlaps 11:00-21:00
+    moved = s3
+    for a, b in (("20270613", "20270611"), ("20270614", "20270612"),
+                 ("2027-06-13", "2027-06-11"), ("2027-06-14", "2027-06-12")):
+        moved = moved.replace(a, b)
+    onto = tmp_path / "onto.ics"
+    onto.write_bytes(ics.replace(s3, moved).encode())
+    assert read_schedule(sc, onto).unmatched == [
+        f"{onto}: main#1: session 2 (Day 1B) (2027-06-11T11:00:00-06:00 .. "
+        "2027-06-11T21:00:00-06:00) and session 3 (Day 2) (2027-06-11T12:00:00-06:00 .. "
+        "2027-06-12T00:00:00-06:00) are in play at once; a tournament's sessions do not "
+        "overlap (SCENARIO)"]
+    # schedule.csv: the row ends Jun 13 20:00, before Day 2 ends (Jun 14 00:00): a note
+    csv = (out / "schedule.csv").read_text()
+    short = tmp_path / "short.csv"
+    short.write_text(csv.replace("2027-06-14T00:00:00-06:00", "2027-06-13T20:00:00-06:00"))
+    assert read_schedule(sc, short).unmatched == [
+        f"{short}:2: main#1: start 2027-06-10T11:00:00-06:00 .. end 2027-06-13T20:00:00-06:00 "
+        "is not the span of its 3 sessions (Day 1A, Day 1B, Day 2: 2027-06-10T11:00:00-06:00 "
+        ".. 2027-06-14T00:00:00-06:00); read as one session from start to end (SCENARIO)"]
+    # the calendar and schedule.csv as written match: nothing to say
+    assert read_schedule(sc, out / "calendar.ics").unmatched == []
+    assert read_schedule(sc, out / "schedule.csv").unmatched == []
