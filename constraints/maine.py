@@ -304,14 +304,11 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
     """ME-DURATION: a tournament game is one session completed within 48 hours of its start
     (``days: 1``); super cribbage's 72 hours are ME-SUPER-CRIBBAGE's
     (:func:`_validate_super_cribbage`). A game given as ``sessions`` is completed within 48
-    (super cribbage 72) hours of its first session's start."""
+    hours of its first session's start (super cribbage 72: ME-SUPER-CRIBBAGE's too)."""
     for loc, t in _games(sc):
         if t.sessions:
-            # sessions (flights): the game runs from the first session's start to the last
-            # one's end, the hours between sessions counted (wall clock; the check and the
-            # model read the real elapsed time)
-            span = Decimal(t.sessions[-1].minutes()[1] - t.sessions[0].minutes()[0]) / 60
-            if span > _hours_limit(t):
+            span = _sessions_span(t)
+            if t.type != "super-cribbage" and span > _hours_limit(t):
                 yield TermProblem((*loc, "sessions"), "ME-DURATION",
                                   f"the sessions run {span:g} hours from the first one's start "
                                   f"to the last one's end; a game must be completed within "
@@ -323,6 +320,13 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
         if t.days != 1:
             yield TermProblem((*loc, "days"), "ME-DURATION",
                               "a Maine game is one session of `hours` from start_time (days: 1)")
+
+
+def _sessions_span(t: Tournament) -> Decimal:
+    """Hours from a game's first session's start to its last one's end (``sessions``,
+    flights), the hours between sessions counted (wall clock; the check and the model read
+    the real elapsed time)."""
+    return Decimal(t.sessions[-1].minutes()[1] - t.sessions[0].minutes()[0]) / 60
 
 
 def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
@@ -342,7 +346,12 @@ def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
         if t.type != "super-cribbage":
             continue
         loc = ("tournaments", i)
-        if t.hours > SUPER_CRIBBAGE_HOURS:
+        if t.sessions and _sessions_span(t) > SUPER_CRIBBAGE_HOURS:
+            yield TermProblem((*loc, "sessions"), "ME-SUPER-CRIBBAGE",
+                              f"the sessions run {_sessions_span(t):g} hours from the first "
+                              f"one's start to the last one's end; a super cribbage game must "
+                              f"be completed within {SUPER_CRIBBAGE_HOURS} hours of its start")
+        elif t.hours > SUPER_CRIBBAGE_HOURS:
             yield TermProblem((*loc, "hours"), "ME-SUPER-CRIBBAGE",
                               f"a game must be completed within {SUPER_CRIBBAGE_HOURS} hours of "
                               "its start")

@@ -67,7 +67,7 @@ def _validate_references(sc: Scenario) -> Iterator[TermProblem]:
     for j, tour in enumerate(sc.tours):
         loc = ("tours", j)
         if tour.id in ids:
-            yield TermProblem((*loc, "id"), "TOUR-ORDER", "tour id is used twice")
+            yield TermProblem((*loc, "id"), "SCENARIO", "tour id is used twice")
         ids.add(tour.id)
         for k, sid in enumerate(tour.stops):
             if sid not in known:

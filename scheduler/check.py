@@ -157,6 +157,15 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
                 f"{start.isoformat()}")
         tm = (read_timing(scenario, t, start, end) if t.sessions  # flights: their sessions
               else Timing(start, end, _span(first, last)))
+        if t.sessions and not tm.sessions:  # not the span the scenario's sessions give
+            want = timing(t, tz, start.date())
+            if want is not None:
+                notes.append(
+                    f"{path}:{line}: {tid}#{occ}: start {start.isoformat()} .. end "
+                    f"{end.isoformat()} is not the span of its {len(t.sessions)} sessions "
+                    f"({', '.join(x.label for x in t.sessions)}: {want.start.isoformat()} .. "
+                    f"{want.end.isoformat()}); read as one session from start to end "
+                    "(SCENARIO)")
         same = seen.setdefault((tid, occ), [])
         if any(x.start == tm.start and x.end == tm.end for x in same):
             continue  # one row per operator of a shared occurrence
@@ -318,7 +327,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     for t in scenario.tournaments:
         by_title.setdefault(t.title.strip().lower(), []).append(t)
     found: list[tuple[Tournament, int | None, Timing]] = []
-    parts: dict[tuple[str, int], list[Timing]] = {}  # the sessions of one occurrence
+    # the sessions of one occurrence: (session number, timing, what the event is)
+    parts: dict[tuple[str, int], list[tuple[int, Timing, str]]] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
@@ -367,10 +377,12 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                              f"outside the years {FIRST_YEAR} to {LAST_YEAR}: not checked")
             continue
         if session is not None and occ is not None:  # a session: joined to its occurrence
-            parts.setdefault((match.id, occ), []).append(tm)
+            parts.setdefault((match.id, occ), []).append((session, tm, what))
             continue
         found.append((match, occ, tm))
-    found += [(by_id[tid], occ, _joined(tms)) for (tid, occ), tms in sorted(parts.items())]
+    for (tid, occ), sess in sorted(parts.items(), key=lambda x: x[0]):
+        unmatched += _session_notes(path, by_id[tid], occ, sess)
+        found.append((by_id[tid], occ, _joined([tm for _, tm, _ in sess])))
     placed: list[Occurrence] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
@@ -487,6 +499,32 @@ def _session_of(ev: Any, uid: str) -> int | None:
         return int(text)
     p = parse_uid(uid)
     return p.session if p is not None and p.kind == "occurrence" else None
+
+
+def _session_notes(path: Path, t: Tournament, occ: int,
+                   got: list[tuple[int, Timing, str]]) -> list[str]:
+    """What does not match the scenario's ``sessions`` among the session events read of
+    occurrence ``occ`` of ``t`` (session number, timing, the event in words): a session
+    with no event, a number the scenario does not give, and two sessions in play at once
+    (rule ``SCENARIO``: the sessions of a tournament do not overlap). Each line names the
+    file, the occurrence and the sessions."""
+    n = len(t.sessions)
+
+    def name(k: int) -> str:
+        return f"session {k} ({t.sessions[k - 1].label})" if 1 <= k <= n else f"session {k}"
+
+    ref = f"{path}: {t.id}#{occ}"
+    have = {k for k, _, _ in got}
+    out = [f"{ref}: {name(k)} has no event, the scenario gives {n} sessions (SCENARIO)"
+           for k in range(1, n + 1) if k not in have]
+    out += [f"{ref}: {what} is session {k}, the scenario gives {n} (SCENARIO)"
+            for k, _, what in got if not 1 <= k <= n]
+    seq = sorted(got, key=lambda x: (x[1].start, x[0]))
+    out += [f"{ref}: {name(a)} ({x.start.isoformat()} .. {x.end.isoformat()}) and {name(b)} "
+            f"({y.start.isoformat()} .. {y.end.isoformat()}) are in play at once; a "
+            "tournament's sessions do not overlap (SCENARIO)"
+            for (a, x, _), (b, y, _) in zip(seq, seq[1:], strict=False) if y.start < x.end]
+    return out
 
 
 def _joined(tms: list[Timing]) -> Timing:

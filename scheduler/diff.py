@@ -2,9 +2,10 @@
 
 Occurrences are matched by UID (re-plans keep the UID of an announced occurrence; a night of a
 weekly series by its series UID and RECURRENCE-ID): moved
-(another first day), added (a UID only in NEW), cancelled (a UID only in OLD that NEW's
-calendar cancels; one it does not is history before NEW's horizon); and the total of licence
-and permit fees before and after (USD).
+(another first day), retimed (other times on the same days, or a session of flights and day 2s
+with other times, from the calendars' X-TOURNEY-SESSION events), added (a UID only in NEW),
+cancelled (a UID only in OLD that NEW's calendar cancels; one it does not is history before
+NEW's horizon); and the total of licence and permit fees before and after (USD).
 """
 
 from __future__ import annotations
@@ -58,11 +59,39 @@ def _cancelled_uids(folder: Path) -> set[str] | None:
             if str(e.get("STATUS", "")).upper() == "CANCELLED"}
 
 
+def _sessions(folder: Path) -> dict[str, dict[int, str]]:
+    """The sessions of each occurrence given as ``sessions`` (flights and day 2s) that the
+    plan's calendar.ics publishes (not cancelled): occurrence UID -> {session number: its
+    play ``start/end`` (X-TOURNEY-PLAY, else DTSTART/DTEND), ISO 8601}; empty without a
+    calendar. Raises :class:`DiffError` when the calendar cannot be read."""
+    ics = folder / "calendar.ics"
+    if not ics.is_file():
+        return {}
+    try:
+        cal = Calendar.from_ical(read_calendar(ics))  # bounded: docs/limits.md
+    except Exception as exc:  # LimitError; icalendar raises ValueError, KeyError, ...
+        raise DiffError(f"{ics}: not a readable iCalendar file ({exc})") from None
+    out: dict[str, dict[int, str]] = {}
+    for e in cal.walk("VEVENT"):
+        k = str(e.get("X-TOURNEY-SESSION", "")).strip()
+        if not k.isdigit() or str(e.get("STATUS", "")).upper() == "CANCELLED":
+            continue
+        uid = str(e.get("UID", ""))
+        local, at, rhs = uid.rpartition("@")
+        occ = f"{local.removesuffix(f'.s{k}')}@{rhs}" if at else uid.removesuffix(f".s{k}")
+        play = str(e.get("X-TOURNEY-PLAY", "")) or (
+            f"{e.decoded('DTSTART').isoformat()}/{e.decoded('DTEND').isoformat()}"
+            if e.get("DTSTART") is not None and e.get("DTEND") is not None else "")
+        out.setdefault(occ, {})[int(k)] = play
+    return out
+
+
 def diff_plans(old: str | Path, new: str | Path) -> str:
     """The differences as text, one line per moved, added or cancelled occurrence."""
     a, fee_a = _read(Path(old))
     b, fee_b = _read(Path(new))
     lines = []
+    sa, sb = _sessions(Path(old)), _sessions(Path(new))
     for uid in sorted(set(a.index) & set(b.index), key=lambda u: (b.loc[u, "first_day"], u)):
         x, y = a.loc[uid], b.loc[uid]
         if (x["first_day"], x["last_day"]) != (y["first_day"], y["last_day"]):
@@ -71,6 +100,13 @@ def diff_plans(old: str | Path, new: str | Path) -> str:
         elif (x.get("start"), x.get("end")) != (y.get("start"), y.get("end")):
             lines.append(f"retimed    {y['title']} ({uid}): {x.get('start')}..{x.get('end')}"
                          f" -> {y.get('start')}..{y.get('end')}")
+        elif uid in sa and uid in sb and sa[uid] != sb[uid]:
+            # the occurrence keeps its days and span; a session's times changed
+            was, now = sa[uid], sb[uid]
+            lines.append(f"retimed    {y['title']} ({uid}): " + "; ".join(
+                f"session {k} {was.get(k, '(none)').replace('/', '..')} -> "
+                f"{now.get(k, '(none)').replace('/', '..')}"
+                for k in sorted(set(was) | set(now)) if was.get(k) != now.get(k)))
     for uid in sorted(set(b.index) - set(a.index), key=lambda u: (b.loc[u, "first_day"], u)):
         y = b.loc[uid]
         lines.append(f"added      {y['title']} ({uid}): {y['first_day']}..{y['last_day']}")

@@ -210,11 +210,25 @@ def pydantic_problems(
         elif e["type"] in ("tuple_type", "list_type") and value is not MISSING and not (
                 isinstance(value, Mapping)):
             msg = f"write a list, e.g. {list_example(value)}"
+        msg = _FIELD_HINTS.get((loc[-1] if loc else "", e["type"]), msg)
         if choices.get(loc):
             msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(path_str(loc), value, "SCENARIO", msg, line))
     return problems
 
+
+_PERIOD_HINT = ("write a whole number N (exactly N a {0}, e.g. {1}: 1) or {{min: N, max: M}} "
+                "(at least N, at most M a {0}; either may be left out)")
+_FIELD_HINTS: dict[tuple[Any, str], str] = {
+    ("stops", "too_short"): "a tour has at least 2 stops",
+    **{(f, kind): _PERIOD_HINT.format(word, f)
+       for f, word in (("per_month", "calendar month"), ("per_week", "ISO week"))
+       for kind in ("dict_type", "model_type", "int_type", "int_parsing", "model_attributes_type")},
+    **{("sessions", kind): "write a list of sessions, e.g. [{day: 1, start: '11:00', hours: 10}]"
+       for kind in ("tuple_type", "list_type")},
+}
+"""(field name, pydantic error type) -> the message a field's own shape needs, in place of
+pydantic's (``tours[0].stops = [s1]``: ``a tour has at least 2 stops``)."""
 
 _SYNONYMS = {"montana": "MT", "maine": "ME"}
 """Words an operator may write for a choice that no spelling distance finds."""

@@ -17,6 +17,7 @@ from constraints.base import Audit, Occurrence, Rule
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.catalogue import cite
 from constraints.registry import RULES, check
+from constraints.requests import MONTH, WEEK, Period, _Kind, first_days, periods
 from scheduler.extract import placed_of
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import Plan, Unscheduled
@@ -54,7 +55,8 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         wanted = len(cands) if t.count == "all" else t.count
         starts = {p.first_day for p in have}
         missing_fixed = [d for d in t.fixed_dates if d not in starts]
-        if len(have) >= wanted and not missing_fixed:
+        short = _short_periods(sc, t, have) if reasons else []
+        if len(have) >= wanted and not missing_fixed and not short:
             continue
         related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
                    or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
@@ -79,6 +81,16 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
                     f"its fixed date {d} competes with other required occurrences"
             out.append(Unscheduled(t.id, n, t.operators, reason, tuple(rules), True))
         rest = wanted - n
+        mins = [row for kind, per, lack in short
+                for row in [_minimum_row(sc, t, ctx, kind, per, lack, related, starts,
+                                         sched_rules, n + 1)] * lack]
+        # a minimum's shortfall is the missing occurrences' reason (PER-MONTH-MIN: the 12th
+        # of a monthly 12 is June's, whatever the next free day would break); beyond the
+        # count (the count reached in other periods) it is one more required row each
+        for reason, rules in mins:
+            n += 1
+            out.append(Unscheduled(t.id, n, t.operators, reason, rules, True))
+        rest -= len(mins)
         if rest <= 0:
             continue
         per_day: list[set[str]] = []
@@ -90,6 +102,67 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
             n += 1
             out.append(Unscheduled(t.id, n, t.operators, reason, rules, k < need))
     return out
+
+
+def _short_periods(sc: Scenario, t: Tournament, have: Sequence[Occurrence]
+                   ) -> list[tuple[_Kind, Period, int]]:
+    """The months (ISO weeks) of ``t``'s window holding fewer first days than its
+    ``per_month.min`` (``per_week.min``) asks (PER-MONTH-MIN, PER-WEEK-MIN): (kind, period,
+    how many are missing), months first, in calendar order."""
+    out: list[tuple[_Kind, Period, int]] = []
+    for kind in (MONTH, WEEK):
+        pp = kind.of(t)
+        if pp is None or not pp.min:
+            continue
+        n = Counter(kind.key(p.first_day) for p in have)
+        out.extend((kind, per, pp.min - n[per]) for per in periods(sc, t, kind.key)
+                   if n[per] < pp.min)
+    return out
+
+
+def _minimum_row(sc: Scenario, t: Tournament, ctx: ModelContext, kind: _Kind, per: Period,
+                 lack: int, related: list[Occurrence], starts: set[dt.date],
+                 rules: list[Rule], occurrence: int) -> tuple[str, tuple[str, ...]]:
+    """The reason and rule IDs of a per-period minimum not met: the period, its rule
+    (PER-MONTH-MIN / PER-WEEK-MIN) and what kept each of its days from being a first day
+    (the rules that exclude a day, ``ctx.rejected``, or that one more occurrence would
+    break on it), e.g. ``per_month.min asks at least 1 first day in 2027-06
+    (PER-MONTH-MIN), 1 missing: none of its 30 days can be a first day: excluded by
+    BLACKOUT (4 days), WEEKDAYS (26 days)``."""
+    first, last = (max(d, lim) if i == 0 else min(d, lim) for i, (d, lim) in
+                   enumerate(zip(kind.span(per), first_days(sc, t), strict=True)))
+    total = (last - first).days + 1
+    pp = kind.of(t)
+    head = (f"{kind.field}.min asks at least {pp.min if pp else 1} first day(s) in "
+            f"{kind.label(per)} ({kind.min_rule}), {lack} missing")
+    cands = [c for c in ctx.candidates[t.id] if kind.key(c.first_day) == per]
+    rej = {d: rs for d, rs in ctx.rejected[t.id].items() if kind.key(d) == per}
+    parts: list[str] = []
+    if rej:
+        excl = _first_of(list(rej.values()), Counter(r for rs in rej.values() for r in rs))
+        parts.append(f"{_days(len(rej))} excluded by " + ", ".join(
+            f"{cite(r)} ({_days(k)})" for r, k in sorted(excl.items(),
+                                                       key=lambda x: (-x[1], x[0]))))
+    tally: Counter[str] = Counter()
+    if cands:
+        per_day: list[set[str]] = []
+        tally, example = _blocked(sc, t, related, starts, cands, rules, occurrence, per_day)
+        blocked = _first_of(per_day, tally)
+        if blocked:
+            top = tally.most_common(1)[0][0]
+            parts.append(f"on {_days(sum(blocked.values()))} one more occurrence would break "
+                         + ", ".join(f"{cite(r)} ({_days(k)})" for r, k in
+                                     sorted(blocked.items(), key=lambda x: (-x[1], x[0])))
+                         + f" (for example: {example[top]})")
+        free = sum(1 for rs in per_day if not rs)
+        if free:
+            parts.append(f"on {_days(free)} no single rule is broken (the rules together "
+                         "kept it off them)")
+    where = (f"none of its {_days(total)} can be a first day" if not cands
+             else f"{len(cands)} of its {_days(total)} could be a first day")
+    ids = (kind.min_rule, *(r for r, _ in tally.most_common()),
+           *sorted({r for rs in rej.values() for r in rs} - set(tally)))
+    return f"{head}: {where}" + (": " + "; ".join(parts) if parts else ""), ids
 
 
 def overasked(ctx: ModelContext, plan: Plan) -> list[str]:
@@ -144,17 +217,21 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
              days: list[Placement], rules: list[Rule], occurrence: int = 0,
              per_day: list[set[str]] | None = None
              ) -> tuple[Counter[str], dict[str, str]]:
-    """For each day, the rules one more occurrence of ``t`` starting then would break:
-    how many days each rule blocks, and the checker's sentence for its first such day;
+    """For each day, the rules one more occurrence of ``t`` starting then would break (those
+    ``related`` breaks without it left out, e.g. another tour whose other stops are at other
+    rooms): how many days each rule blocks, and the checker's sentence for its first such day;
     ``per_day`` (when given) gets each day's set of rules (empty: no rule broken), a day
     that already holds an occurrence of ``t`` left out."""
     tally: Counter[str] = Counter()
     example: dict[str, str] = {}
+    # what the placements already made break on their own (a partial view: another tour's
+    # stops at other rooms are not among ``related``) is not what one more occurrence breaks
+    before = {(v.rule, v.message) for v in check(Audit(sc, list(related), []), rules=rules)}
     for c in days:
         if c.first_day in starts:
             continue
         trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
-        found = check(trial, rules=rules)
+        found = [v for v in check(trial, rules=rules) if (v.rule, v.message) not in before]
         # in the checker's (the registry's) order, not a set's: ties in most_common keep
         # the first counted, and a set of strings iterates by the process's hash seed
         broken = dict.fromkeys(v.rule for v in found)
@@ -168,6 +245,15 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
 
 def _days(n: int) -> str:
     return f"{n} day" if n == 1 else f"{n} days"
+
+
+def _allowed(t: Tournament, n: int) -> str:
+    """``5 Wednesdays in its window``: ``n`` allowed first days of ``t`` in words."""
+    names = {"mon": "Mondays", "tue": "Tuesdays", "wed": "Wednesdays", "thu": "Thursdays",
+             "fri": "Fridays", "sat": "Saturdays", "sun": "Sundays"}
+    days = (" or ".join(names[w] if n != 1 else names[w][:-1] for w in t.weekdays)
+            if t.weekdays else "day" if n == 1 else "days")
+    return f"{n} {days} in its {'window' if t.window is not None else 'horizon'}"
 
 
 def _first_of(sets: Sequence[Sequence[str] | set[str]], order: Counter[str]) -> Counter[str]:
@@ -208,8 +294,11 @@ def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dic
         if open_days:
             split.append(f"on {_days(open_days)} no single rule is broken (the rules "
                          "together, or a search not proven optimal, kept it off them)")
-        parts.append(f"{n_cands} of the {total} days of the horizon could be a first day"
-                     + (": " + ", ".join(split) if split else ""))
+        if taken == n_cands:  # no day left at all: say so, not "could be" and a tally
+            parts.append(f"every allowed first day is already used ({_allowed(t, n_cands)})")
+        else:
+            parts.append(f"{n_cands} of the {total} days of the horizon could be a first day"
+                         + (": " + ", ".join(split) if split else ""))
         if tally:
             top = tally.most_common(1)[0][0]
             parts.append(f"for example: {example[top]}")

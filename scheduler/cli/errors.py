@@ -5,7 +5,9 @@ Exit codes (README.md): **0** done; **1** a required occurrence cannot be placed
 or violations found (``check``); **2** invalid input, or a file that cannot be written (file,
 line, field, value, rule; nothing written); **3** an internal failure (the solver found
 nothing in time, the plan failed its own audit, a bug; nothing written); **130** interrupted
-(Ctrl-C). An operator never sees a traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
+(Ctrl-C); **141** standard output closed early (``tourney solve ... | head -1``: what was
+written stays written, quietly, as a command killed by SIGPIPE). An operator never sees a
+traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
 
 The table names exception classes by module and name, so that ``tourney --help`` imports no
 engine: an exception is matched by the first class of its MRO the table names (the most
@@ -18,6 +20,7 @@ import contextlib
 import contextvars
 import functools
 import os
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -29,6 +32,8 @@ EXIT_INTERNAL = 3
 """An internal failure; nothing written."""
 EXIT_INTERRUPTED = 130
 """Ctrl-C (128 + SIGINT)."""
+EXIT_CLOSED = 141
+"""Standard output closed by its reader (128 + SIGPIPE), e.g. ``| head -1``."""
 
 Entry = tuple[int | None, Callable[[Any], str]]
 """An exit code (None: the exception's own ``exit_code``) and the message of an exception."""
@@ -54,6 +59,17 @@ def _internal(exc: BaseException) -> str:
     return (f"tourney: internal error ({type(exc).__name__}: {str(exc)[:500]}). Nothing was "
             "written. Please report this with your scenario file; TOURNEY_DEBUG=1 shows "
             "details.")
+
+
+def _output_closed(exc: BaseException) -> str:
+    """Standard output was closed by its reader (``| head -1``): not a failure of tourney,
+    and whatever was written (the plan folder) stays. Nothing more is printed; standard
+    output goes to /dev/null so that Python's own flush at exit cannot fail again (as
+    Python's documentation of SIGPIPE advises). Returns no message."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return ""
 
 
 def _redacted(exc: BaseException) -> str:
@@ -97,6 +113,8 @@ ERRORS: dict[str, Entry] = {
         lambda e: "tourney: interrupted before any plan was found; nothing was written."),
     "builtins.KeyboardInterrupt": (
         EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+    # the reader of standard output went away (| head): quiet, nothing claimed either way
+    "builtins.BrokenPipeError": (EXIT_CLOSED, _output_closed),
     # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
     _INTERNAL: (EXIT_INTERNAL, _internal),
 }
@@ -145,7 +163,8 @@ def report(exc: BaseException, overrides: Mapping[str, Entry] | None = None,
         from scheduler.export.caldav.redaction import redact  # start-up time, as above
 
         message = redact(message, secrets)
-    err(message)
+    if message:  # a closed standard output (BrokenPipeError) says nothing
+        err(message)
     return code
 
 

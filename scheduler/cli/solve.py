@@ -156,8 +156,9 @@ def solve(
     typer.echo(summary_text(plan), nl=False)
     if alternatives > 1:
         typer.echo(alternatives_text(plan, others, alternatives, min_difference))
-    typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, calendar.ics, "
-               f"calendars/, summary.txt{', report.html' if report else ''})")
+    typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, deadlines.csv, "
+               f"calendar.ics, calendars/, plan.xlsx, summary.txt"
+               f"{', report.html' if report else ''})")
     if plan.interrupted:
         gap = plan.gap
         err("tourney: interrupted; the best plan found so far was written (legal, not "

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from icalendar import Calendar, Timezone
 
 from scheduler.export.ical_describe import _licence_items, _notice_items
-from scheduler.export.ical_events import cancellation_item, occurrence_items
+from scheduler.export.ical_events import SESSION_PROPERTY, cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
     KINDS,
@@ -47,7 +47,13 @@ from scheduler.export.ical_text import (
 )
 from scheduler.plan import Plan
 from scheduler.publishing import fingerprint
-from scheduler.replan import dropped, replaced_sequence, sequence_floor, vanished
+from scheduler.replan import (
+    dropped,
+    replaced_sequence,
+    sequence_floor,
+    session_sequence,
+    vanished,
+)
 from scheduler.uid import LINEAGE_PROPERTY, OPERATOR_NAME_PROPERTY
 
 __all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
@@ -146,12 +152,18 @@ def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime
 
 def _never_lower(plan: Plan, items: list[_Item]) -> None:
     """RFC 5545 §3.8.7.4 across re-plans: each event's SEQUENCE as the re-plan policy floors
-    it (:func:`scheduler.replan.cancel.sequence_floor`)."""
+    it (:func:`scheduler.replan.cancel.sequence_floor`; a retimed session, `session_sequence`)."""
     before = {e.uid: e for e in plan.previous_events}
     for item in items:
         seq = int(str(item.event["SEQUENCE"]))
         cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
-        floor = sequence_floor(before.get(str(item.event["UID"])), seq, cancelled_now)
+        old = before.get(str(item.event["UID"]))
+        floor = sequence_floor(old, seq, cancelled_now)
+        if item.event.get(SESSION_PROPERTY) is not None and not cancelled_now:
+            # a session retimed while its occurrence keeps its span (issue #15 fix 2)
+            floor = session_sequence(old, floor, item.event.decoded("DTSTART"),
+                                     item.event.decoded("DTEND", None),
+                                     str(item.event.get("X-TOURNEY-PLAY", "")))
         if floor != seq:
             item.event["SEQUENCE"] = floor
 

@@ -108,7 +108,8 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
                    stamp: dt.datetime) -> Iterator[_Item]:
     """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
     tournament with ``sessions``, each rendered as an occurrence of that session's own start,
-    end and days, titled ``<title> — <session name>``, UID :func:`scheduler.uid.session_uid`
+    end and days, titled ``<title> — <session name>`` (a single session without a ``name``:
+    ``<title>``), UID :func:`scheduler.uid.session_uid`
     of the occurrence's, property :data:`SESSION_PROPERTY`. Only the first session's event
     stands for the occurrence in the plan's identity (its ``members``)."""
     t = _tournament(scenario, tid)
@@ -120,7 +121,9 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
         return
     for k, ((a, b), x) in enumerate(zip(tm.sessions, t.sessions, strict=True), start=1):
         last = (b - dt.timedelta(microseconds=1)).date()
-        mine = [dataclasses.replace(r, uid=session_uid(r.uid, k), title=f"{r.title} — {x.label}",
+        # one session without a name of its own: the tournament's title alone (not "C — Day 1")
+        title = (f" — {x.label}" if len(t.sessions) > 1 or x.name else "")
+        mine = [dataclasses.replace(r, uid=session_uid(r.uid, k), title=f"{r.title}{title}",
                                     start=a, end=b, first_day=a.date(), last_day=last)
                 for r in rows]
         item = _occurrence_item(scenario, tid, occ, mine, stamp)

@@ -44,6 +44,7 @@ from scheduler.replan.cancel import (
     replaced_sequence,
     sequence_floor,
     series_sequence,
+    session_sequence,
     vanished,
 )
 from scheduler.replan.previous import (
@@ -65,5 +66,6 @@ __all__ = [
     "dropped", "dropped_series", "holds_plan", "licence_deadline_uids", "own_previous",
     "pinned", "previous_dtstamp", "previous_events", "previous_operators", "previous_series",
     "read_previous", "replaced_sequence", "sequence_floor", "series_history",
-    "series_sequence", "series_tournament", "series_uids", "vanished", "with_pins",
+    "series_sequence", "series_tournament", "series_uids", "session_sequence", "vanished",
+    "with_pins",
 ]

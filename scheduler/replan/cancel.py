@@ -199,6 +199,23 @@ def sequence_floor(old: PreviousEvent | None, sequence: int, cancelled_now: bool
     return max(sequence, old.sequence + (1 if old.cancelled and not cancelled_now else 0))
 
 
+def session_sequence(old: PreviousEvent | None, sequence: int, start: object, end: object,
+                     play: str) -> int:
+    """The SEQUENCE of one session's event (flights and day 2s, X-TOURNEY-SESSION) across a
+    re-plan: one more than the previous calendars' (``old``) when its DTSTART, DTEND
+    (``start``, ``end``: decoded, a date or an aware date-time) or its X-TOURNEY-PLAY
+    (``play``, ``start/end`` of play) changed (RFC 5545 §3.8.7.4), e.g. Day 2 moved from
+    12:00 for 12 h to 14:00 for 10 h while the occurrence's own span stays; ``sequence``
+    otherwise. A session's times can change while its occurrence keeps its days and span,
+    so the occurrence's SEQUENCE (``scheduler.replan.assign``) alone does not show it."""
+    if old is None or old.cancelled:
+        return sequence
+    same = (type(old.dtstart) is type(start) and old.dtstart == start
+            and type(old.dtend) is type(end) and old.dtend == end
+            and (not old.play or old.play == play))
+    return sequence if same else max(sequence, old.sequence + 1)
+
+
 def _play_shape(play: str) -> tuple[str, float] | None:
     """X-TOURNEY-PLAY ``start/end`` as (local start time, hours): what a weekly series keeps
     from night to night."""

@@ -156,6 +156,8 @@ class PreviousEvent:
     in calendars written before the property existed."""
     description: str = ""
     """DESCRIPTION as published (a carried cancellation keeps it)."""
+    play: str = ""
+    """X-TOURNEY-PLAY as published (``start/end`` of play, ISO 8601), when the event has it."""
 
     @property
     def last_day(self) -> dt.date:
@@ -231,7 +233,8 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     str(ev.get("X-TOURNEY-DEADLINE", "")),
                     _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else "",
                     str(ev.get("X-TOURNEY-KIND", "")).strip().lower(),
-                    str(ev.get("DESCRIPTION", ""))))
+                    str(ev.get("DESCRIPTION", "")),
+                    play=str(ev.get("X-TOURNEY-PLAY", ""))))
                 owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
                 if owner or f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(owner or f.stem)
