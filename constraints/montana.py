@@ -738,14 +738,17 @@ def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
         if found is None:
             continue
         n = len(found.slots)
-        days = (f"{n} days in the horizon" if found.whole_horizon
+        days = ("no day they can start" if not n  # every day taken away (e.g. the window)
+                else f"{n} days in the horizon" if found.whole_horizon
                 else f"{n} days they can start")
+        if n:
+            days += f" ({day_span(found.slots[0], found.slots[-1])})"
         yield Certificate(
             "MT-SMALL-DAILY", op.id, found.tournaments, found.excluded,
             f"{found.required} required small-stakes tournaments at {op.name}"
             + (f" ({counted_sum([demand[t] for t in found.tournaments])})"
                if len(found.tournaments) > 1 else "") + ", at most one a day "
-            f"(MT-SMALL-DAILY), {days} ({day_span(found.slots[0], found.slots[-1])}): at "
+            f"(MT-SMALL-DAILY), {days}: at "
             f"least {found.required - n} cannot be placed")
 
 
