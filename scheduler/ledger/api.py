@@ -768,6 +768,21 @@ def _fk_target(col: Any) -> Any | None:
     return fks[0].column.table if fks else None
 
 
+EXPORT_HEAD = ("table", "key", "recorded_at", "recorded_by")
+"""The first columns of every export's header, of this schema and of every earlier one."""
+
+
+def export_columns() -> list[str]:
+    """The columns of :func:`export_csv`'s header, in order: :data:`EXPORT_HEAD`, then the
+    union of the tables' own columns (``id`` left out), parents first."""
+    columns: list[str] = list(EXPORT_HEAD)
+    for t in _tables():
+        for c in t.columns:
+            if c.name not in columns and c.name != "id":
+                columns.append(c.name)
+    return columns
+
+
 def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
     """``tourney ledger export``: every entry of every table to ``out`` as one CSV, parents
     first, in id order: columns ``table, key, recorded_at, recorded_by`` and the union of the
@@ -775,11 +790,7 @@ def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
     …) are written as the other entry's key, so :func:`import_csv` into any ledger rebuilds
     them. Dates ISO 8601, times UTC, USD with cents. Returns the number of entries."""
     tables = _tables()
-    columns: list[str] = ["table", "key", "recorded_at", "recorded_by"]
-    for t in tables:
-        for c in t.columns:
-            if c.name not in columns and c.name != "id":
-                columns.append(c.name)
+    columns = export_columns()
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     n = 0
