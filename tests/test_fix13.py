@@ -76,3 +76,41 @@ def test_funds_refuses_a_plan_folder(lg: Ledger, tmp_path: Path) -> None:
     r = run(app, ["ledger", "funds", "--out", str(tmp_path), "--ledger",
                   str(tmp_path / "tourney-ledger.sqlite")])
     assert r.exit_code == 0, r.output
+
+
+# ------------------------------------------------------- 2. a damaged or foreign database
+def test_a_damaged_or_text_ledger_is_refused_not_an_internal_error(lg: Ledger,
+                                                                    tmp_path: Path) -> None:
+    lg.dispose()  # its write-ahead log checkpointed into the file
+    good = (tmp_path / "tourney-ledger.sqlite").read_bytes()
+    assert len(good) > 3000
+    (tmp_path / "cut.sqlite").write_bytes(good[:3000])  # the header page and a bit, cut
+    (tmp_path / "text.sqlite").write_text("hello\n")
+    for name, why in [("cut.sqlite", "database disk image is malformed"),
+                      ("text.sqlite", "file is not a database")]:
+        path = tmp_path / name
+        for cmd in (["ledger", "export"], ["ledger", "init"],
+                    ["record", "cancelled", "deep#1"]):
+            r = run(app, [*cmd, "--ledger", str(path)])
+            assert r.exit_code == 2, r.output
+            assert r.output.startswith(f"tourney: {path} is not a readable tourney ledger "
+                                       f"(damaged?): restore it from your export ({why})")
+            assert "internal error" not in r.output
+    assert (tmp_path / "text.sqlite").read_text() == "hello\n"
+
+
+def test_init_refuses_a_database_of_another_program(tmp_path: Path) -> None:
+    import sqlite3  # the other program's database, made without tourney
+
+    other = tmp_path / "photos.sqlite"
+    with sqlite3.connect(other) as c:
+        c.execute("CREATE TABLE album (name TEXT)")
+    c.close()
+    for cmd in (["ledger", "init"], ["ledger", "export"]):
+        r = run(app, [*cmd, "--ledger", str(other)])
+        assert r.exit_code == 2, r.output
+        assert f"{other} is a SQLite database of another program (tables album)" in r.output
+    with sqlite3.connect(other) as c:
+        names = [n for (n,) in c.execute("SELECT name FROM sqlite_master")]
+    c.close()
+    assert names == ["album"]  # nothing added: no alembic_version, no ledger table
