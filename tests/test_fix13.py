@@ -2,19 +2,24 @@
 
 - ``tourney ledger export --out`` never writes over the ledger, the scenario or any file that
   is not an earlier export; ``ledger funds --out`` never into a plan folder;
+- a damaged or foreign SQLite file is a clear refusal (exit 2), never adopted by ``init``;
+- ``ledger funds`` judges ME-PRIZES and ME-SUPER-CRIBBAGE on exact amounts, per game too;
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import write_plan
+from test_ledger import TODAY, d, write_plan
+from test_ledger_funds import ANNUAL, CRIB, write_me_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
+from scheduler.ledger.funds import funds, funds_html
 
 run = CliRunner().invoke
 
@@ -114,3 +119,61 @@ def test_init_refuses_a_database_of_another_program(tmp_path: Path) -> None:
         names = [n for (n,) in c.execute("SELECT name FROM sqlite_master")]
     c.close()
     assert names == ["album"]  # nothing added: no alembic_version, no ledger table
+
+
+# ------------------------------------------------------------- 3. ME-PRIZES exactly, per game
+@pytest.fixture
+def me(tmp_path: Path) -> Iterator[Ledger]:
+    ledger = Ledger(tmp_path / "me.sqlite")
+    api.init(ledger)
+    api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
+    yield ledger
+    ledger.dispose()
+
+
+def _held(lg: Ledger, ref: str, day: str, fees: str, prizes: str, charity: str) -> None:
+    last = "2027-02-21" if ref == "crib#1" else day
+    api.record_held(lg, ref, first_day=d(day), last_day=d(last), players=40, entries=40,
+                    entry_fees_usd=fees, prizes_usd=prizes, charity_usd=charity, by="ann",
+                    today=TODAY)
+
+
+def test_prizes_of_74_99_percent_are_under_75_and_shown_so(me: Ledger) -> None:
+    # 2999.99 / 4000.00 = 74.99975 %: one decimal would show 75.0; 299999 < 300000 = under
+    _held(me, "holdem#1", "2027-01-16", "4000.00", "2999.99", "0")
+    (p,) = funds(me, period="2027-01-16", license_ref=ANNUAL)
+    assert p.row()["prizes_pct"] == Decimal("74.99")
+    page = funds_html([p])
+    assert "74.99 % — under 75 %" in page
+    # 3000.00 / 4000.00 = 75 % exactly (February, a period of its own): not under
+    _held(me, "holdem#3", "2027-02-13", "4000.00", "3000.00", "0")
+    (p,) = funds(me, period="2027-02-13", license_ref=ANNUAL)
+    assert p.row()["prizes_pct"] == Decimal("75.0")
+    assert "under 75 %" not in funds_html([p])
+
+
+def test_a_game_under_75_marks_its_period_though_the_sum_is_over(me: Ledger) -> None:
+    # holdem#1 700/1000 = 70 % (under); holdem#2 7000/9000 = 77.8 %; period 7700/10000 = 77.0
+    _held(me, "holdem#1", "2027-01-16", "1000", "700", "0")
+    _held(me, "holdem#2", "2027-01-30", "9000", "7000", "0")
+    periods = [p for p in funds(me, license_ref=ANNUAL) if p.row()["games_held"] == 2]
+    (p,) = periods
+    assert p.row()["prizes_pct"] == Decimal("77.0")
+    page = funds_html([p])
+    assert "77.0 % — under 75 %" in page
+    assert "holdem#1: prizes $700.00 are 70.0 % of entry fees $1,000.00, under 75 %" in page
+    assert "holdem#2: prizes" not in page
+
+
+@pytest.mark.parametrize(("charity", "short"), [("449.99", True), ("450.00", False)])
+def test_a_super_cribbage_charity_shortfall_is_marked(me: Ledger, charity: str,
+                                                      short: bool) -> None:
+    # prizes 2700 / 3600 = 75 % (ME-PRIZES met); (3600 - 2700) / 2 = 450.00 to charity
+    # required (ME-SUPER-CRIBBAGE): 449.99 is one cent short, 450.00 is enough
+    _held(me, "crib#1", "2027-02-20", "3600", "2700", charity)
+    (p,) = funds(me, license_ref=CRIB)
+    assert p.row()["charity_required_usd"] == Decimal("450.00")
+    page = funds_html([p])
+    assert ("crib#1: charity paid $449.99, short of the $450.00 required" in page) is short
+    assert ("$450.00 — $449.99 paid, short" in page) is short
+    assert "under 75 %" not in page
