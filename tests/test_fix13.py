@@ -4,6 +4,8 @@
   is not an earlier export; ``ledger funds --out`` never into a plan folder;
 - a damaged or foreign SQLite file is a clear refusal (exit 2), never adopted by ``init``;
 - ``ledger funds`` judges ME-PRIZES and ME-SUPER-CRIBBAGE on exact amounts, per game too;
+- ``deadlines``: a Maine licence whose every game is cancelled needs no application (its
+  report stays due);
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
+from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.funds import funds, funds_html
 
 run = CliRunner().invoke
@@ -177,3 +180,27 @@ def test_a_super_cribbage_charity_shortfall_is_marked(me: Ledger, charity: str,
     assert ("crib#1: charity paid $449.99, short of the $450.00 required" in page) is short
     assert ("$450.00 — $449.99 paid, short" in page) is short
     assert "under 75 %" not in page
+
+
+# --------------------------------------------- 4. a cancelled Maine game needs no application
+def test_a_licence_whose_games_are_all_cancelled_needs_no_application(
+        me: Ledger, tmp_path: Path) -> None:
+    def states(rule: str, licence: str) -> set[str]:
+        df = deadlines(tmp_path / "plan", as_of=TODAY, ledger=me)
+        return set(df[(df["rule"] == rule) & (df["license_id"] == licence)]["state"])
+
+    # TODAY 2027-12-31 is after every window and report: nothing filed = overdue
+    assert states("ME-APPLICATION-WINDOW", CRIB) == {"overdue"}
+    api.record_cancelled(me, "crib#1", by="ann")  # the one game CRIB covers
+    assert states("ME-APPLICATION-WINDOW", CRIB) == {"not needed"}
+    assert states("ME-REPORT", CRIB) == {"overdue"}  # owed also when the game is cancelled
+    # ANNUAL covers holdem#1..3: two of three cancelled, the application is still needed
+    api.record_cancelled(me, "holdem#1", by="ann")
+    api.record_cancelled(me, "holdem#2", by="ann")
+    assert states("ME-APPLICATION-WINDOW", ANNUAL) == {"overdue"}
+    api.record_cancelled(me, "holdem#3", by="ann")
+    assert states("ME-APPLICATION-WINDOW", ANNUAL) == {"not needed"}
+    r = run(app, ["deadlines", str(tmp_path / "plan"), "--as-of", "2027-12-31",
+                  "--ledger", me.url])
+    assert r.exit_code == 1, r.output  # the reports stay overdue
+    assert "not needed  ME-APPLICATION-WINDOW" in r.output
