@@ -204,3 +204,17 @@ def test_a_licence_whose_games_are_all_cancelled_needs_no_application(
                   "--ledger", me.url])
     assert r.exit_code == 1, r.output  # the reports stay overdue
     assert "not needed  ME-APPLICATION-WINDOW" in r.output
+
+
+# ------------------------------------------------------- 5. an occurrence number too large
+@pytest.mark.parametrize("ref", ["deep#99999999999999999999", "deep#2147483648"])
+def test_an_occurrence_number_too_large_is_refused_clearly(lg: Ledger, ref: str) -> None:
+    # 2**31 - 1 = 2147483647 is the largest the column holds; 2147483648 is one more
+    r = run(app, ["record", "held", ref, "--first-day", "2026-03-05", "--last-day",
+                  "2026-03-07", "--ledger", lg.url])  # days past: the occurrence is judged
+    assert r.exit_code == 2, r.output
+    assert f"unknown occurrence {ref!r}: no plan numbers an occurrence" in r.output
+    assert "internal error" not in r.output
+    r = run(app, ["record", "cancelled", "deep#2147483647", "--ledger", lg.url])
+    assert r.exit_code == 2, r.output
+    assert "unknown occurrence 'deep#2147483647': no adopted plan has it" in r.output

@@ -296,6 +296,11 @@ def _latest_versions(s: Session, org: Organization | None = None) -> list[PlanVe
     return list(s.scalars(q.order_by(PlanVersion.id)))
 
 
+_MAX_OCCURRENCE = 2**31 - 1
+"""The largest occurrence number the ledger's integer column holds (a larger one in
+``TOURNAMENT#N`` is no plan's: refused, not an overflow of the database driver)."""
+
+
 def find_event(s: Session, occurrence: str, *, operator: str | None = None,
                lineage: str | None = None) -> PlanEvent:
     """The planned occurrence ``occurrence`` (``TOURNAMENT#N`` or its UID) at ``operator``
@@ -303,6 +308,10 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
     plan has it, when it is ambiguous (give ``--operator`` / ``--lineage``), or when it is
     the UID of a weekly series (one night is named by its ``TOURNAMENT#N``)."""
     m = _OCC.match(occurrence.strip())
+    if m and int(m["n"]) > _MAX_OCCURRENCE:
+        raise LedgerError(f"unknown occurrence {occurrence!r}: no plan numbers an occurrence "
+                          f"{m['n']} (write TOURNAMENT#N as in licenses.csv's covers, e.g. "
+                          "spring-deepstack#2)")
     versions = [v for v in _latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
     if not versions:
