@@ -296,6 +296,11 @@ def _latest_versions(s: Session, org: Organization | None = None) -> list[PlanVe
     return list(s.scalars(q.order_by(PlanVersion.id)))
 
 
+_MAX_OCCURRENCE = 2**31 - 1
+"""The largest occurrence number the ledger's integer column holds (a larger one in
+``TOURNAMENT#N`` is no plan's: refused, not an overflow of the database driver)."""
+
+
 def find_event(s: Session, occurrence: str, *, operator: str | None = None,
                lineage: str | None = None) -> PlanEvent:
     """The planned occurrence ``occurrence`` (``TOURNAMENT#N`` or its UID) at ``operator``
@@ -303,6 +308,10 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
     plan has it, when it is ambiguous (give ``--operator`` / ``--lineage``), or when it is
     the UID of a weekly series (one night is named by its ``TOURNAMENT#N``)."""
     m = _OCC.match(occurrence.strip())
+    if m and int(m["n"]) > _MAX_OCCURRENCE:
+        raise LedgerError(f"unknown occurrence {occurrence!r}: no plan numbers an occurrence "
+                          f"{m['n']} (write TOURNAMENT#N as in licenses.csv's covers, e.g. "
+                          "spring-deepstack#2)")
     versions = [v for v in _latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
     if not versions:
@@ -768,6 +777,21 @@ def _fk_target(col: Any) -> Any | None:
     return fks[0].column.table if fks else None
 
 
+EXPORT_HEAD = ("table", "key", "recorded_at", "recorded_by")
+"""The first columns of every export's header, of this schema and of every earlier one."""
+
+
+def export_columns() -> list[str]:
+    """The columns of :func:`export_csv`'s header, in order: :data:`EXPORT_HEAD`, then the
+    union of the tables' own columns (``id`` left out), parents first."""
+    columns: list[str] = list(EXPORT_HEAD)
+    for t in _tables():
+        for c in t.columns:
+            if c.name not in columns and c.name != "id":
+                columns.append(c.name)
+    return columns
+
+
 def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
     """``tourney ledger export``: every entry of every table to ``out`` as one CSV, parents
     first, in id order: columns ``table, key, recorded_at, recorded_by`` and the union of the
@@ -775,11 +799,7 @@ def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
     …) are written as the other entry's key, so :func:`import_csv` into any ledger rebuilds
     them. Dates ISO 8601, times UTC, USD with cents. Returns the number of entries."""
     tables = _tables()
-    columns: list[str] = ["table", "key", "recorded_at", "recorded_by"]
-    for t in tables:
-        for c in t.columns:
-            if c.name not in columns and c.name != "id":
-                columns.append(c.name)
+    columns = export_columns()
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
     n = 0

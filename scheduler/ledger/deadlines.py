@@ -38,7 +38,9 @@ an ME application may be received; ``done_on`` the day the ledger says it was fi
 STATES = ("due", "overdue", "done", "done late", "not needed")
 """``due``: not done and ``date`` is on or after the as-of day; ``overdue``: not done and
 ``date`` is before it; ``done``: filed on or before ``date``; ``done late``: filed after it;
-``not needed``: an MT-NOTICE of an occurrence the ledger records as cancelled."""
+``not needed``: an MT-NOTICE of an occurrence the ledger records as cancelled, or the
+ME-APPLICATION-WINDOW of a licence every occurrence it covers of which the ledger records as
+cancelled (its ME-REPORT stays due: a report is owed also when the game is cancelled)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,17 @@ def _plan(plan_dir: Path) -> list[Deadline]:
     return out
 
 
+def _covered(plan_dir: Path) -> dict[str, list[tuple[str, str]]]:
+    """``license_id`` -> the (uid, operator) of each occurrence its ``covers`` names at its
+    operator, from the plan folder's schedule.csv and licenses.csv (read by :func:`_plan`
+    first, so well formed)."""
+    uids = {(f"{r['tournament_id']}#{r['occurrence']}", r["operator_id"]): r["uid"]
+            for r in read_csv(plan_dir / "schedule.csv")}
+    return {r["license_id"]: [(uids.get((ref, r["operator_id"]), ""), r["operator_id"])
+                              for ref in r.get("covers", "").split()]
+            for r in read_csv(plan_dir / "licenses.csv")}
+
+
 def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, int]]:
     """What the ledger records as done: key -> (day filed, entry id); cancelled occurrences
     as ("cancelled", uid, operator) -> (None, id)."""
@@ -174,7 +187,9 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
-    for d in _plan(Path(plan_dir)):
+    lines = _plan(Path(plan_dir))
+    covered = _covered(Path(plan_dir)) if ledger is not None else {}
+    for d in lines:
         state = ""
         if d.rule == "MT-NOTICE":
             if ("cancelled", d.uid, d.operator_id) in done:
@@ -183,6 +198,11 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
                 filed = done.get(("MT-NOTICE", d.uid, d.operator_id))
         elif d.rule == "ME-APPLICATION-WINDOW":
             filed = done.get(("ME-APPLICATION-WINDOW", d.license_id))
+            games = covered.get(d.license_id, [])
+            if filed is None and games and all(
+                    uid and ("cancelled", uid, op) in done for uid, op in games):
+                # every game the licence covers is cancelled: no licence to apply for
+                state, filed = "not needed", done[("cancelled", *games[-1])]
         else:
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))

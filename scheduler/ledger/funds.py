@@ -20,7 +20,7 @@ import datetime as dt
 import html
 import io
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -53,10 +53,12 @@ licenses.csv, ``agency_number`` the number of the licence bought, when recorded)
 business day after the period) and ``report_filed_on`` (from the ledger, else empty); games
 held, cancelled and planned but not recorded yet; the sums over the games held of
 ``players``, ``entries``, ``entry_fees_usd``, ``prizes_usd`` and ``charity_usd`` (USD);
-``prizes_pct`` prizes as a percentage of entry fees, one decimal (ME-PRIZES, 17 M.R.S.
-§ 1836(5): at least 75); ``proceeds_after_prizes_usd`` entry fees − prizes;
-``charity_required_usd`` for a super cribbage licence half of that (ME-SUPER-CRIBBAGE,
-17 M.R.S. § 1836(4-A)(F)), else empty; ``expenses_usd`` the sum of the expenses recorded
+``prizes_pct`` prizes as a percentage of entry fees, one decimal, two (rounded down) when
+under 75 but one would show 75.0 (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75, judged on
+the exact amounts, per game too: :func:`under_75`); ``proceeds_after_prizes_usd`` entry
+fees − prizes; ``charity_required_usd`` for a super cribbage licence half of that
+(ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F); the page marks a period or game short of it),
+else empty; ``expenses_usd`` the sum of the expenses recorded
 (``tourney record held --expenses``). Empty when nothing of that was recorded."""
 
 CENT = Decimal("0.01")
@@ -107,8 +109,7 @@ class Period:
         fees, prizes = self._sum("entry_fees_usd"), self._sum("prizes_usd")
         proceeds = (Decimal(fees) - Decimal(prizes)) if fees is not None and prizes is not None \
             else None
-        pct = (Decimal(prizes) * 100 / Decimal(fees)).quantize(Decimal("0.1"), ROUND_HALF_UP) \
-            if fees and prizes is not None else None
+        pct = prizes_pct(fees, prizes)
         required = (proceeds / 2).quantize(CENT, ROUND_HALF_UP) \
             if proceeds is not None and self.kind == "me-super-cribbage" else None
         count = {o: sum(g.outcome == o for g in self.games)
@@ -129,6 +130,40 @@ class Period:
             "charity_usd": usd(self._sum("charity_usd")),
             "proceeds_after_prizes_usd": usd(proceeds), "charity_required_usd": required,
             "expenses_usd": usd(self._sum("expenses_usd"))}
+
+
+def under_75(fees: Decimal | int | None, prizes: Decimal | int | None) -> bool:
+    """Whether prizes are under 75 % of entry fees (ME-PRIZES, 17 M.R.S. § 1836(5)), on the
+    exact amounts (USD): ``prizes * 100 < fees * 75``; False when either is not recorded or
+    no fee was taken."""
+    if not fees or prizes is None:
+        return False
+    return Decimal(prizes) * 100 < Decimal(fees) * 75
+
+
+def prizes_pct(fees: Decimal | int | None, prizes: Decimal | int | None) -> Decimal | None:
+    """Prizes as a percentage of entry fees (USD amounts; None when either is not recorded
+    or no fee was taken): one decimal, rounded half up, except a share under 75 % that one
+    decimal would show as 75.0: then two decimals, rounded down (74.99), so that a share
+    under ME-PRIZES never reads as 75."""
+    if not fees or prizes is None:
+        return None
+    exact = Decimal(prizes) * 100 / Decimal(fees)
+    pct = exact.quantize(Decimal("0.1"), ROUND_HALF_UP)
+    if under_75(fees, prizes) and pct >= 75:
+        pct = exact.quantize(CENT, ROUND_DOWN)
+    return pct
+
+
+def charity_short(kind: str, fees: Decimal | int | None, prizes: Decimal | int | None,
+                  charity: Decimal | int | None) -> Decimal | None:
+    """The charity required of a super cribbage game or period (ME-SUPER-CRIBBAGE, 17 M.R.S.
+    § 1836(4-A)(F): half of entry fees − prizes, to the cent, half up), when what was paid
+    (``charity``, USD; none recorded counts as $0) is less; else None."""
+    if kind != "me-super-cribbage" or fees is None or prizes is None:
+        return None
+    required = ((Decimal(fees) - Decimal(prizes)) / 2).quantize(CENT, ROUND_HALF_UP)
+    return required if Decimal(charity or 0) < required else None
 
 
 def _latest(s: Session) -> list[PlanVersion]:
@@ -299,7 +334,13 @@ def _page(p: Period) -> str:
     if not p.games:
         games = '<tr><td colspan="9">No game in this period.</td></tr>'
     pct = r["prizes_pct"]
-    low = pct is not None and Decimal(str(pct)) < 75
+    held = [g for g in p.games if g.outcome == "held"]
+    games_low = [g for g in held if under_75(g.entry_fees_usd, g.prizes_usd)]
+    fees, prizes = p._sum("entry_fees_usd"), p._sum("prizes_usd")
+    low = under_75(fees, prizes) or bool(games_low)
+    short = [(g, need) for g in held if (need := charity_short(
+        p.kind, g.entry_fees_usd, g.prizes_usd, g.charity_usd)) is not None]
+    short_total = charity_short(p.kind, fees, prizes, p._sum("charity_usd"))
     figures = [
         ("Games held / cancelled / not recorded yet",
          f"{r['games_held']} / {r['games_cancelled']} / {r['games_not_recorded']}"),
@@ -314,7 +355,10 @@ def _page(p: Period) -> str:
     ]
     if p.kind == "me-super-cribbage":
         figures.append(("Charity required: 50 % of proceeds after prizes (ME-SUPER-CRIBBAGE, "
-                        "17 M.R.S. § 1836(4-A)(F))", _usd(r["charity_required_usd"])))
+                        "17 M.R.S. § 1836(4-A)(F))",
+                        _usd(r["charity_required_usd"]) if short_total is None and not short
+                        else f'<span class="warn">{_usd(r["charity_required_usd"])} — '
+                             f'{_usd(r["charity_usd"] or 0)} paid, short</span>'))
     figures.append(("Expenses", _usd(r["expenses_usd"]) if r["expenses_usd"] is not None
                     else "(not recorded in the ledger: fill in by hand)"))
     rows = "\n".join(f'<tr><th>{k}</th><td class="num">{v}</td></tr>' for k, v in figures)
@@ -322,6 +366,15 @@ def _page(p: Period) -> str:
     warn = (f'<p class="warn">{r["games_not_recorded"]} game(s) not recorded yet: record '
             "them (tourney record held / cancelled) before filing.</p>"
             if r["games_not_recorded"] else "")
+    warn += "".join(
+        f'<p class="warn">{_e(g.ref)}: prizes {_usd(g.prizes_usd)} are '
+        f"{_e(prizes_pct(g.entry_fees_usd, g.prizes_usd))} % of entry fees "
+        f"{_usd(g.entry_fees_usd)}, under 75 % (ME-PRIZES, 17 M.R.S. § 1836(5)).</p>"
+        for g in games_low)
+    warn += "".join(
+        f'<p class="warn">{_e(g.ref)}: charity paid {_usd(g.charity_usd or 0)}, short of '
+        f"the {_usd(need)} required (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F)).</p>"
+        for g, need in short)
     return (f'<section class="period">\n<h1>Disposition of funds: {_e(p.license_id)}</h1>\n'
             f"<p>{_e(p.organization)}, operator {_e(p.operator_id)}; licence {_e(p.kind)}"
             f"{', tier ' + _e(p.tier) if p.tier else ''}"

@@ -27,7 +27,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 ENV_LEDGER = "TOURNEY_LEDGER"
@@ -201,6 +201,8 @@ class Store:
                 raise LedgerError(f"cannot create the ledger {self.path}: the folder "
                                   f"{self.path.parent} does not exist")
         before = self.revision(create=True)
+        if before is None:
+            self._refuse_foreign()
         if before is not None and before not in {s.revision for s in scripts.walk_revisions()}:
             raise LedgerError(f"the ledger {self.where} has schema revision {before}, made by a "
                               "newer version of tourney; upgrade tourney to use it")
@@ -222,15 +224,42 @@ class Store:
             conn = self.engine.connect()
         except OperationalError as exc:
             raise LedgerError(f"cannot open the ledger {self.where}: {exc.orig}") from None
+        except DatabaseError as exc:
+            raise self._damaged(exc) from None
         try:
             yield conn
+        except DatabaseError as exc:
+            if type(exc) is not DatabaseError:  # locked, a constraint, ...: said elsewhere
+                raise
+            raise self._damaged(exc) from None
         finally:
             conn.close()
+
+    def _damaged(self, exc: DatabaseError) -> LedgerError:
+        """SQLite's "file is not a database", "database disk image is malformed" (a text
+        file, a truncated copy) as the operator's error (exit 2)."""
+        return LedgerError(f"{self.where} is not a readable tourney ledger (damaged?): "
+                           f"restore it from your export ({exc.orig})")
+
+    def _foreign(self) -> list[str]:
+        """The tables of a database without a ledger schema (empty: a new database)."""
+        return [t for t in self.tables() if t != "alembic_version"]
+
+    def _refuse_foreign(self) -> None:
+        """Raise :class:`LedgerError` when a database without the ledger schema holds
+        tables: another program's database is never adopted as a ledger."""
+        foreign = self._foreign()
+        if foreign:
+            kind = "a SQLite database" if self.dialect == "sqlite" else "a database"
+            raise LedgerError(f"{self.where} is {kind} of another program (tables "
+                              f"{', '.join(foreign[:5])}{', ...' if len(foreign) > 5 else ''}"
+                              "), not a tourney ledger: give another --ledger")
 
     def ready(self) -> None:
         """Raise :class:`LedgerError` unless the ledger exists at the newest revision."""
         rev = self.revision()
         if rev is None:
+            self._refuse_foreign()
             raise LedgerError(f"{self.where} is not a tourney ledger yet: run `tourney ledger "
                               f"init --ledger {self.where}`")
         if rev != self.head():
