@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from constraints.catalogue import COST_RULES
 from constraints.registry import RULES
+from scheduler import check, model
 from scheduler.load import load_scenario
 from scheduler.scenario import ScenarioError, parse_scenario
 
@@ -49,3 +51,10 @@ def test_the_loader_still_reports_them_all() -> None:
     assert ("TABLES", "tournaments[0].tables_needed") in found
     assert ("MT-DEALER", "tournaments[0].dealers_needed") in found
     assert ("MT-DEALER", "operators[1].dealers") in found
+
+
+def test_cost_rules_come_from_the_catalogue() -> None:
+    # RULES.md has two rules of kind "cost": MT-PERMIT-FEES (MCA 23-5-317(1)(b)) and
+    # ME-FEES (17 M.R.S. § 1836(3-A)); the model, the check and the reasons read this one tuple
+    assert COST_RULES == ("MT-PERMIT-FEES", "ME-FEES")
+    assert model.COST_RULES is COST_RULES and check.COST_RULES is COST_RULES
