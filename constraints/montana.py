@@ -454,11 +454,6 @@ class LargeTally:
         """Charitable ones counted toward the 16, held + placed."""
         return max(0, self.held_charitable - CHARITY_LIMIT) + len(self.counted_charitable)
 
-    @property
-    def noncharitable_counted(self) -> int:
-        """Non-charitable ones, held + placed (all counted)."""
-        return self.held_large + len(self.noncharitable)
-
 
 def large_tally(sc: Scenario, op: Operator,
                 occurrences: Iterable[tuple[dt.date, str, int, bool]],
