@@ -153,6 +153,10 @@ _ROWS: tuple[RuleInfo, ...] = (
 
 RULES: dict[str, RuleInfo] = {r.id: r for r in _ROWS}
 
+COST_RULES: tuple[str, ...] = tuple(r.id for r in _ROWS if r.kind == "cost")
+"""The rules of kind ``cost`` (MT-PERMIT-FEES, ME-FEES), in catalogue order: they only
+price a plan and never make a placement impossible."""
+
 
 def cite(rule_id: str) -> str:
     """Return ``"RULE-ID, citation"`` for messages, e.g. ``"MT-NOTICE, MCA 23-5-317(1)(d)"``;

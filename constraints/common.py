@@ -13,7 +13,9 @@ a constraint: it is the objective, in ``scheduler/objective.py``.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+import heapq
+import itertools
+from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
@@ -381,28 +383,84 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
                     f"{_clock(at, op.tz)}")
 
 
+_SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
+
+
 def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
     for op in a.scenario.operators:
         if op.concurrency == "day":
             yield from _check_per_day(a, op)
+        else:
+            yield from _check_in_time(a, op)
+
+
+def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
+    """MAX-CONCURRENT, ``concurrency: time``: at each session start (in time order), the
+    tournaments in play then (start ≤ that instant < end). One violation per run of time
+    over the limit (it ends when sessions ending leave at most ``max_concurrent`` in play),
+    at the run's first session start whose set of tournaments was not already reported.
+    Counted as sessions come and go, so a calendar repeating every second (5,000 sessions
+    in play at once) costs one pass."""
+    todo = sorted(((s, e, p.ref, p) for p in a.of_operator(op)
+                   if _counts_concurrency(p.tournament)
+                   for s, e in sessions(a.scenario, p.tournament, p.timing)),
+                  key=lambda x: (x[0], x[1]))
+    active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
+    ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)
+    per_ref: Counter[str] = Counter()  # sessions in play of each ref
+
+    def end_at(t: dt.datetime) -> None:
+        """Take out the sessions that end at ``t``."""
+        while ends and ends[0][0] == t:
+            gone = active.pop(heapq.heappop(ends)[1])
+            per_ref[gone[2]] -= 1
+            if not per_ref[gone[2]]:
+                del per_ref[gone[2]]
+
+    done: set[frozenset[str]] = set()
+    reported_run = False  # this run of time over the limit has a violation already
+    i = 0
+    while i < len(todo):
+        at = todo[i][0]
+        while ends and ends[0][0] < at:  # a moment between starts: the run may end
+            end_at(ends[0][0])
+            if len(per_ref) <= op.max_concurrent:
+                reported_run = False
+        while i < len(todo) and todo[i][0] == at:
+            active[i] = todo[i]
+            heapq.heappush(ends, (todo[i][1], i))
+            per_ref[todo[i][2]] += 1
+            i += 1
+        end_at(at)  # end-exclusive: one ending as another starts is not in play
+        if len(per_ref) <= op.max_concurrent:
+            reported_run = False
             continue
-        mine = [p for p in a.of_operator(op) if _counts_concurrency(p.tournament)]
-        done: set[frozenset[str]] = set()
-        for at, act in _in_play([(s, e, p) for p in mine
-                                 for s, e in sessions(a.scenario, p.tournament, p.timing)]):
-            first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]] = {}
-            for x in act:
-                first.setdefault(x[2].ref, x)
-            if len(first) <= op.max_concurrent or frozenset(first) in done:
-                continue
-            done.add(frozenset(first))
-            day = at.astimezone(op.tz).date()
-            shown = ", ".join(f"{ref} {_clock(s, op.tz, day)}-{_clock(e, op.tz, day)}"
-                              for ref, (s, e, _) in first.items())
-            yield Violation("MAX-CONCURRENT", op.id, tuple(first), day.isoformat(),
-                            f"{op.name} would have {len(first)} tournaments in play at once "
-                            f"at {_clock(at, op.tz)} ({shown}); at most {op.max_concurrent} "
-                            "at once")
+        if reported_run:
+            continue
+        first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]] = {}
+        for s_, e_, ref, p in active.values():  # in (start, end) order
+            first.setdefault(ref, (s_, e_, p))
+        if frozenset(first) in done:
+            continue
+        done.add(frozenset(first))
+        reported_run = True
+        yield _concurrent(op, at, first)
+
+
+def _concurrent(op: Operator, at: dt.datetime,
+                first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]]) -> Violation:
+    """The MAX-CONCURRENT violation at ``at``: every ref in ``refs``, the first
+    :data:`_SHOWN` sessions in the sentence (a calendar repeating every minute puts
+    hundreds in play at once), the others counted ("and 595 more")."""
+    day = at.astimezone(op.tz).date()
+    shown = [f"{ref} {_clock(s, op.tz, day)}-{_clock(e, op.tz, day)}"
+             for ref, (s, e, _) in itertools.islice(first.items(), _SHOWN)]
+    if len(first) > _SHOWN:
+        shown.append(f"and {len(first) - _SHOWN:,} more")
+    return Violation("MAX-CONCURRENT", op.id, tuple(first), day.isoformat(),
+                     f"{op.name} would have {len(first)} tournaments in play at once "
+                     f"at {_clock(at, op.tz)} ({', '.join(shown)}); at most "
+                     f"{op.max_concurrent} at once")
 
 
 def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:

@@ -31,7 +31,7 @@ from constraints.base import (
 )
 from constraints.catalogue import cite
 from constraints.modelling import LicenseOption, ModelContext, covers_period, overfull, sum_by
-from constraints.requests import DEALERS
+from constraints.requests import DEALERS, over_capacity
 from scheduler.problems import TermProblem
 from scheduler.scenario import MT_TYPES, HeldBefore, Operator, Scenario, Tournament
 from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
@@ -453,11 +453,6 @@ class LargeTally:
     def charitable_counted(self) -> int:
         """Charitable ones counted toward the 16, held + placed."""
         return max(0, self.held_charitable - CHARITY_LIMIT) + len(self.counted_charitable)
-
-    @property
-    def noncharitable_counted(self) -> int:
-        """Non-charitable ones, held + placed (all counted)."""
-        return self.held_large + len(self.noncharitable)
 
 
 def large_tally(sc: Scenario, op: Operator,
@@ -950,6 +945,24 @@ def _mt_small(sc: Scenario, t: Tournament) -> bool:
 
 
 # obligations the scheduler cannot enforce, printed with every Montana event, in this order
+def _validate_dealers(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-DEALER, MCA 23-5-317(6): no tournament needs more licensed dealers a day
+    (``dealers_needed``) than an operator of it has (``dealers``); both fields are for
+    Montana only."""
+    yield from over_capacity(sc, "MT-DEALER", "dealers", "dealers_needed")
+    for i, o in enumerate(sc.operators):
+        if o.jurisdiction == "ME" and "dealers" in o.model_fields_set:
+            yield TermProblem(("operators", i, "dealers"), "MT-DEALER",
+                              "field applies only to MT operators (licensed dealers, "
+                              "MCA 23-5-317(6))")
+    for i, t in enumerate(sc.tournaments):
+        if t.dealers_needed and any(o.jurisdiction == "ME" for o in sc.operators
+                                    if o.id in t.operators):
+            yield TermProblem(("tournaments", i, "dealers_needed"), "MT-DEALER",
+                              "field applies only to MT tournaments (licensed dealers, "
+                              "MCA 23-5-317(6))")
+
+
 CHECKLIST = [
     Rule("MT-RULES-POSTED", checklist=duty(
         "MT-RULES-POSTED", "Give every participant a copy of the tournament rules before the "
@@ -960,8 +973,9 @@ CHECKLIST = [
         "play and settle disputes between players (a licensed dealer may do this)", _in_mt)),
     # MCA 23-5-317(6): the sentence for every Montana tournament, and the room's licensed
     # dealers per day as an optional capacity (operators[].dealers, dealers_needed)
-    Rule("MT-DEALER", encode=DEALERS[0], check=DEALERS[1], checklist=duty(
-        "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
+    Rule("MT-DEALER", validate=_validate_dealers, encode=DEALERS[0], check=DEALERS[1],
+         checklist=duty(
+             "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
     Rule("MT-CHIP-VALUE", checklist=duty(
         "MT-CHIP-VALUE", "The face value of the chips does not set the prize pool", _in_mt)),
     Rule("MT-SMALL-TABLE", checklist=duty(

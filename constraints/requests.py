@@ -122,10 +122,11 @@ def _times(n: int) -> str:
 
 
 # ------------------------------------------------------------------ SCENARIO checks of the fields
-def _validate(sc: Scenario) -> Iterator[TermProblem]:
-    """``min`` ≤ ``max``; the minimums fit within ``count``; ``dealers`` only for Montana."""
-    for i, t in enumerate(sc.tournaments):
-        for k in (MONTH, WEEK):
+def _validate_min(k: _Kind) -> Callable[[Scenario], Iterator[TermProblem]]:
+    def validate(sc: Scenario) -> Iterator[TermProblem]:
+        """PER-MONTH-MIN / PER-WEEK-MIN: ``min`` ≤ ``max``; the minimums fit within
+        ``count``."""
+        for i, t in enumerate(sc.tournaments):
             pp = k.of(t)
             if pp is None:
                 continue
@@ -138,26 +139,25 @@ def _validate(sc: Scenario) -> Iterator[TermProblem]:
                 yield TermProblem((*loc, "min"), k.min_rule,
                                   f"{pp.min} in each of the {n} {k.name}s of the window needs "
                                   f"{pp.min * n} occurrences but count is {t.count}")
+    return validate
+
+
+def over_capacity(sc: Scenario, rule: str, cap: str, need: str) -> Iterator[TermProblem]:
+    """``rule``'s input check (TABLES; MT-DEALER in :mod:`constraints.montana`): no
+    tournament needs more of ``need`` a day than an operator of it has of ``cap``."""
+    for i, t in enumerate(sc.tournaments):
         for j, oid in enumerate(t.operators):
             op = sc.operator(oid)  # known: the cross references are checked first
-            for need, cap, rule in (("tables_needed", "tables", "TABLES"),
-                                    ("dealers_needed", "dealers", "MT-DEALER")):
-                have = getattr(op, cap)
-                if have is not None and getattr(t, need) > have:
-                    yield TermProblem(("tournaments", i, need), rule,
-                                      f"needs {getattr(t, need)} a day but {op.name} "
-                                      f"(operators[{j}] {oid}) has {cap}: {have}")
-    for i, o in enumerate(sc.operators):
-        if o.jurisdiction == "ME" and "dealers" in o.model_fields_set:
-            yield TermProblem(("operators", i, "dealers"), "MT-DEALER",
-                              "field applies only to MT operators (licensed dealers, "
-                              "MCA 23-5-317(6))")
-    for i, t in enumerate(sc.tournaments):
-        if t.dealers_needed and any(o.jurisdiction == "ME" for o in sc.operators
-                                    if o.id in t.operators):
-            yield TermProblem(("tournaments", i, "dealers_needed"), "MT-DEALER",
-                              "field applies only to MT tournaments (licensed dealers, "
-                              "MCA 23-5-317(6))")
+            have = getattr(op, cap)
+            if have is not None and getattr(t, need) > have:
+                yield TermProblem(("tournaments", i, need), rule,
+                                  f"needs {getattr(t, need)} a day but {op.name} "
+                                  f"(operators[{j}] {oid}) has {cap}: {have}")
+
+
+def _validate_tables(sc: Scenario) -> Iterator[TermProblem]:
+    """TABLES: no tournament needs more tables a day than an operator of it has."""
+    return over_capacity(sc, "TABLES", "tables", "tables_needed")
 
 
 # ------------------------------------------------------------------ PER-MONTH, PER-WEEK
@@ -238,11 +238,10 @@ def _check_min(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
 # (scheduler/objective.py, from :func:`minimums`), and their rules only check: a plan that
 # cannot meet them is still a plan (its conflicts say why), and adding an occurrence never
 # breaks them (so the reasons for an unplaced one do not name them).
-PER_MONTH = Rule("PER-MONTH", validate=_validate, encode=_encode_max(MONTH),
-                 check=_check_max(MONTH))
+PER_MONTH = Rule("PER-MONTH", encode=_encode_max(MONTH), check=_check_max(MONTH))
 PER_WEEK = Rule("PER-WEEK", encode=_encode_max(WEEK), check=_check_max(WEEK))
-PER_MONTH_MIN = Rule("PER-MONTH-MIN", check=_check_min(MONTH))
-PER_WEEK_MIN = Rule("PER-WEEK-MIN", check=_check_min(WEEK))
+PER_MONTH_MIN = Rule("PER-MONTH-MIN", validate=_validate_min(MONTH), check=_check_min(MONTH))
+PER_WEEK_MIN = Rule("PER-WEEK-MIN", validate=_validate_min(WEEK), check=_check_min(WEEK))
 REQUESTED_MINIMUMS = ("PER-MONTH-MIN", "PER-WEEK-MIN")
 """Rules of required occurrences that the solver's own audit of its plan skips (as it skips
 REQUIRED): a plan short of them reports the shortfall as a conflict."""
@@ -351,6 +350,6 @@ _tables = _capacity("TABLES", "tables", "tables_needed")
 DEALERS = _capacity("MT-DEALER", "dealers", "dealers_needed")
 """MT-DEALER's model encoding and check of the ``dealers`` capacity (a Montana rule: registered
 with its checklist sentence in :mod:`constraints.montana`)."""
-TABLES = Rule("TABLES", encode=_tables[0], check=_tables[1])
+TABLES = Rule("TABLES", validate=_validate_tables, encode=_tables[0], check=_tables[1])
 
 RULES = [PER_MONTH, PER_MONTH_MIN, PER_WEEK, PER_WEEK_MIN, SPREAD, TABLES]

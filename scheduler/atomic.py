@@ -82,16 +82,20 @@ def shown(path: str | Path) -> str:
 
 # --------------------------------------------------------------------------- files
 def fsync_dir(path: Path) -> None:
-    """Flush a folder's entries (new names, renames) to disk; a no-op where folders cannot
-    be opened (Windows)."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
+    """Flush a folder's entries (new names, renames) to disk; a no-op on Windows, where
+    folders cannot be opened.
+
+    Raises
+    ------
+    OSError
+        On POSIX, when the folder cannot be opened or flushed (a write that may not be on
+        disk is not reported as done).
+    """
+    if os.name == "nt":  # Windows: os.open on a folder fails; NTFS orders metadata itself
         return
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
-    except OSError:
-        pass
     finally:
         os.close(fd)
 

@@ -20,6 +20,7 @@ import pandas as pd
 from icalendar import Calendar
 
 from constraints.base import Audit, License, Occurrence, Violation
+from constraints.catalogue import COST_RULES
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.registry import RULES, check
 from scheduler.limits import (
@@ -37,7 +38,6 @@ from scheduler.scenario import MT_TYPES, Scenario, Tournament
 from scheduler.timing import Timing, local, read_timing, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
-COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
 GAME_KINDS = ("occurrence", "series")
 """``X-TOURNEY-KIND`` values of the events that are games (checked)."""
 DEADLINE_KINDS = ("notice", "application", "report")

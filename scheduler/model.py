@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from constraints.catalogue import COST_RULES
 from constraints.modelling import (
     Covers,
     LicenseOption,
@@ -122,10 +123,6 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
             ctx.z[(t.id, c.first_day)] = z
             for rid in rej.get(c.first_day, ()):
                 ctx.excluded.setdefault((t.id, rid), []).append(z)
-
-
-COST_RULES = ("MT-PERMIT-FEES", "ME-FEES")
-"""Rules that only price a plan; they never make a placement impossible."""
 
 
 def build_model(scenario: Scenario, *, explain: bool = False) -> ModelContext:

@@ -14,8 +14,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from constraints.base import Audit, Occurrence, Rule
+from constraints.catalogue import COST_RULES, cite
 from constraints.catalogue import RULES as CATALOGUE
-from constraints.catalogue import cite
 from constraints.registry import RULES, check
 from constraints.requests import MONTH, WEEK, Period, _Kind, first_days, periods
 from scheduler.extract import placed_of
@@ -44,7 +44,7 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
     # encode across occurrences cannot be broken by adding one more: only those that link
     # occurrences (limits, gaps, concurrency) can block a candidate day.
     sched_rules = [r for r in RULES if r.check is not None and r.encode is not None
-                   and r.id not in ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "FIXED-DATES")]
+                   and r.id not in (*COST_RULES, "COUNT", "FIXED-DATES")]
     by_t: dict[str, list[Occurrence]] = defaultdict(list)
     for p in placed:
         by_t[p.tid].append(p)

@@ -55,7 +55,6 @@ OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
 """The VCALENDAR property naming an operator the calendar is of, one per operator:
 ``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
 versions have none."""
-DEADLINE_PREFIXES = ("notice-", "application-opens-", "application-due-", "report-")
 
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import datetime as dt
 import functools
 import os
 import sys
@@ -53,6 +54,20 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+
+def date_opt(value: str, option: str) -> dt.date:
+    """A YYYY-MM-DD option's value as a date (every command's date options).
+
+    Raises
+    ------
+    CommandError
+        Exit 2, naming the option and the value, when ``value`` is not a date.
+    """
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"tourney: {option} {value!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _internal(exc: BaseException) -> str:

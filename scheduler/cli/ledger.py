@@ -4,7 +4,6 @@ the command with exit 2 and nothing written (every command is one transaction)."
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import os
 from collections.abc import Callable
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scheduler.cli.errors import CommandError, Entry, err, handled, writing
+from scheduler.cli.errors import CommandError, Entry, date_opt, err, handled, writing
 from scheduler.text import cell
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
@@ -63,14 +62,6 @@ def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
         return action(lg)
     finally:
         lg.dispose()
-
-
-def _date_opt(value: str, option: str) -> dt.date:
-    """A YYYY-MM-DD option as a date; a CommandError (exit 2) naming the option."""
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise CommandError(f"tourney: {option} {value!r} is not a date (YYYY-MM-DD)") from None
 
 
 @ledger_app.command("init")
@@ -299,7 +290,7 @@ def record_held(
     """Record that an occurrence was held, with its actual days and figures."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
-    first, last = _date_opt(first_day, "--first-day"), _date_opt(last_day, "--last-day")
+    first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
@@ -342,7 +333,7 @@ def record_filed(
 
     if not on:
         raise CommandError("tourney: --on DATE is required (the day it was filed or received)")
-    day = _date_opt(on, "--on")
+    day = date_opt(on, "--on")
     _ledger_run(ledger, lambda lg: _recorded(api.record_filed(
         lg, kind, filed_on=day, occurrence=occurrence, license_ref=licence,
         agency_number=number, operator=operator, lineage=lineage, corrects=corrects,
@@ -370,7 +361,7 @@ def record_licence(
     """Record a licence or permit bought."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
-    vf, vt = _date_opt(valid_from, "--valid-from"), _date_opt(valid_to, "--valid-to")
+    vf, vt = date_opt(valid_from, "--valid-from"), date_opt(valid_to, "--valid-to")
     _ledger_run(ledger, lambda lg: _recorded(api.record_licence(
         lg, operator=operator, agency_number=number, kind=kind, fee_usd=fee, valid_from=vf,
         valid_to=vt, tier=tier, license_ref=plan_licence, organization=organization,
@@ -389,7 +380,7 @@ def record_report(
     """Record an ME-REPORT disposition-of-funds report filed."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
-    end, day = _date_opt(period_end, "--period-end"), _date_opt(on, "--on")
+    end, day = date_opt(period_end, "--period-end"), date_opt(on, "--on")
     _ledger_run(ledger, lambda lg: _recorded(api.record_report(
         lg, licence, period_end=end, filed_on=day, corrects=corrects, note=note, by=by), lg))
 
@@ -414,7 +405,7 @@ def deadlines_command(
 
     if fmt not in ("table", "csv"):
         raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")
-    day = _date_opt(as_of, "--as-of") if as_of is not None else None
+    day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = None
     if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
         lg = Ledger(ledger)

@@ -4,7 +4,6 @@ is :data:`scheduler.cli.errors.ERRORS`."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import sys
@@ -14,7 +13,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from scheduler.cli.errors import CommandError, Entry, err, handled, reading_input, writing
+from scheduler.cli.errors import (
+    CommandError,
+    Entry,
+    date_opt,
+    err,
+    handled,
+    reading_input,
+    writing,
+)
 from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.text import cell
 
@@ -311,10 +318,7 @@ def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None,
     from scheduler.ledger import Ledger
     from scheduler.ledger.audit import audit_ledger
 
-    try:
-        day = dt.date.fromisoformat(as_of) if as_of is not None else None
-    except ValueError:
-        raise CommandError(f"tourney: --as-of {as_of!r} is not a date (YYYY-MM-DD)") from None
+    day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = Ledger(ledger)
     try:
         violations, actuals = audit_ledger(lg, sc, as_of=day, organization=organization)

@@ -29,12 +29,13 @@ from collections import Counter, defaultdict
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from constraints.maine import LICENCE_KINDS, MONTHLY_LIMIT
+from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from scheduler.deadlines import list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
 from scheduler.scenario import WEEKDAYS
-from scheduler.timing import application_due, month_end
+from scheduler.timing import month_end
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
@@ -120,15 +121,12 @@ def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
 def application_deadlines(plan: Plan, operator_id: str) -> list[tuple[dt.date, str]]:
     """ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): ``(due day, licence_id)`` of each Maine
     licence of ``operator_id`` in the plan, the last day the application can be received (10
-    Maine business days before the first day the licence covers), sorted."""
-    out = []
-    for lic in plan.license_list:
-        if lic.operator_id != operator_id or lic.kind not in LICENCE_KINDS:
-            continue
-        refs = set(lic.covers)
-        firsts = [r.first_day for r in plan.rows if r.ref in refs]
-        out.append((application_due(min(firsts, default=lic.valid_from)), lic.license_id))
-    return sorted(out)
+    Maine business days before the first day the licence covers), sorted: the
+    ME-APPLICATION-WINDOW lines of :func:`scheduler.deadlines.list_deadlines` (deadlines.csv).
+    """
+    return sorted((d.date, d.license_id)
+                  for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+                  if d.rule == "ME-APPLICATION-WINDOW" and d.operator_id == operator_id)
 
 
 def calendar_cells(plan: Plan, operator_id: str) -> dict[str, list[dt.date]]:

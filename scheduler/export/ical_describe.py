@@ -43,7 +43,7 @@ from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
 from scheduler.scenario import Operator, Scenario, Tournament
 from scheduler.timing import application_opens, application_window, report_due, report_periods
 from scheduler.uid import licence_uid as new_licence_uid
-from scheduler.uid import notice_uid
+from scheduler.uid import local_part, notice_uid
 
 _KIND_LABEL = {
     "me-per-tournament": "per-tournament",
@@ -209,7 +209,7 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                     lineage: str, suffix: str = "") -> str:
         # a re-plan keeps an announced deadline's UID (its domain may have changed since)
         fresh = new_licence_uid(scenario, kind, licence_id, operator_id, lineage, suffix)
-        return announced.get(fresh.rpartition("@")[0], fresh)
+        return announced.get(local_part(fresh), fresh)
 
     for lic in plan.license_list:
         if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:

@@ -18,7 +18,7 @@ import io
 import os
 import re
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -992,7 +992,3 @@ def all_entries(ledger: Ledger) -> dict[str, int]:
         conn = s.connection()
         return {t.name: int(conn.execute(select(func.count()).select_from(t)).scalar() or 0)
                 for t in _tables()}
-
-
-def keys_of(rows: Iterable[Any]) -> list[str]:
-    return [r.key for r in rows]
