@@ -100,6 +100,11 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
                                   f"{sc.horizon.end}")
         if len(set(t.fixed_dates)) != len(t.fixed_dates):
             yield TermProblem((*loc, "fixed_dates"), "SCENARIO", "a fixed date is listed twice")
+    tour_ids: set[str] = set()
+    for j, tour in enumerate(sc.tours):
+        if tour.id in tour_ids:
+            yield TermProblem(("tours", j, "id"), "SCENARIO", "tour id is used twice")
+        tour_ids.add(tour.id)
 
 
 def _years_later(day: dt.date, years: int) -> dt.date:

@@ -59,16 +59,13 @@ def needed_days(sc: Scenario, tour: Tour) -> int:
 
 
 def _validate_references(sc: Scenario) -> Iterator[TermProblem]:
-    """TOUR-ORDER: tour ids unique, stops known tournaments with ``count: 1``, listed once,
-    in one tour only; the final one of the stops and the last listed."""
+    """TOUR-ORDER: stops known tournaments with ``count: 1``, listed once, in one tour only;
+    the final one of the stops and the last listed (unique tour ids: SCENARIO, in
+    :mod:`constraints.common`)."""
     known = [t.id for t in sc.tournaments]
-    ids: set[str] = set()
     owner: dict[str, str] = {}
     for j, tour in enumerate(sc.tours):
         loc = ("tours", j)
-        if tour.id in ids:
-            yield TermProblem((*loc, "id"), "SCENARIO", "tour id is used twice")
-        ids.add(tour.id)
         for k, sid in enumerate(tour.stops):
             if sid not in known:
                 yield TermProblem((*loc, "stops", k), "TOUR-ORDER",
