@@ -1,0 +1,137 @@
+"""Issue #14, a fresh tester's findings (fix14): formula cells with no computed value,
+a missing or renamed Tournaments sheet, ``tourney template`` over a filled workbook, and the
+operator-word messages; each value below computed by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.load import load_scenario
+from scheduler.scenario import ScenarioError
+from scheduler.workbook import EXAMPLES, read_workbook
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def book(tmp_path: Path) -> tuple[openpyxl.Workbook, Path]:
+    path = tmp_path / "year.xlsx"
+    path.write_bytes(load_scenario(EXAMPLES["montana"]).to_xlsx())
+    return openpyxl.load_workbook(path), path
+
+
+def _problems(wb: openpyxl.Workbook, path: Path) -> list[str]:
+    wb.save(path)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    return err.value.render().splitlines()[1:]
+
+
+def _column(ws: object, header: str) -> str:
+    return next(c.column_letter for c in ws[1] if c.value == header)  # type: ignore[index]
+
+
+# --------------------------------------------------------------------------- 1. formulas
+def test_a_formula_with_no_computed_value_is_named(book: tuple[openpyxl.Workbook, Path]
+                                                   ) -> None:
+    wb, path = book
+    tours = wb["Tournaments"]
+    col = _column(tours, "entry_fee")
+    tours[f"{col}2"] = "=2000"  # openpyxl writes the formula, no cached value (a script)
+    lines = _problems(wb, path)
+    assert lines == [f"  {path}: Tournaments!{col}2 (entry_fee): a formula with no computed "
+                     "value (=2000): open and save the file in Excel, or type the value "
+                     "(SCENARIO)"], lines
+    # the CLI: exit 2, the plan not written
+    res = runner.invoke(app, ["check", str(path)])
+    assert res.exit_code == 2, res.output
+
+
+def test_a_formula_in_the_settings_sheet(book: tuple[openpyxl.Workbook, Path]) -> None:
+    wb, path = book
+    wb["Settings"]["B2"] = '="Bitterroot " & "2027"'  # name, row 2
+    lines = _problems(wb, path)
+    assert len(lines) == 1 and "Settings!B2 (name): a formula with no computed value" in \
+        lines[0], lines
+
+
+# --------------------------------------------------------------------------- 2. sheets
+@pytest.mark.parametrize("title", ["Tournaments 2027", "Events"])
+def test_a_renamed_tournaments_sheet_is_an_error(book: tuple[openpyxl.Workbook, Path],
+                                                 title: str) -> None:
+    wb, path = book
+    wb["Tournaments"].title = title
+    lines = _problems(wb, path)
+    assert len(lines) == 1, lines
+    assert f"sheet Tournaments: the workbook has no sheet of this name (its sheets: " \
+        f"'Settings', 'Operators', '{title}', 'History')" in lines[0]
+    hint = "rename 'Tournaments 2027' to Tournaments" if title != "Events" \
+        else "tourney template writes one"
+    assert hint in lines[0] and lines[0].endswith("(SCENARIO)")
+
+
+def test_a_deleted_tournaments_sheet_is_an_error(book: tuple[openpyxl.Workbook, Path]) -> None:
+    wb, path = book
+    del wb["Tournaments"]
+    lines = _problems(wb, path)
+    assert len(lines) == 1 and "sheet Tournaments: the workbook has no sheet" in lines[0]
+    res = runner.invoke(app, ["check", str(path)])
+    assert res.exit_code == 2, res.output
+
+
+def test_a_sheet_in_other_letter_case_is_read_with_a_note(
+        book: tuple[openpyxl.Workbook, Path]) -> None:
+    wb, path = book
+    wb["Tournaments"].title = "x"  # openpyxl counts the sheet's own name as taken
+    wb["x"].title = "tournaments"
+    wb.create_sheet("Notes")
+    wb.save(path)
+    # the montana example: 3 tournaments (deepstack, food-share-classic, wednesday-bounty)
+    assert [t.id for t in load_scenario(path).tournaments] == \
+        ["deepstack", "food-share-classic", "wednesday-bounty"]
+    _, cells = read_workbook(path.read_bytes())
+    assert list(cells.notes) == [
+        "sheet 'tournaments' is read as the Tournaments sheet",
+        "sheet 'Notes' is not read (the sheets read are Settings, Operators, Tournaments, "
+        "History, Tours)"]
+    assert cells[("tournaments", 0, "id")] == "tournaments!A2 (id)"
+
+
+def test_a_missing_header_row_is_named(book: tuple[openpyxl.Workbook, Path]) -> None:
+    wb, path = book
+    wb["Tournaments"].delete_rows(1)  # the headers gone: row 1 is deepstack's row
+    lines = _problems(wb, path)
+    assert lines == [f"  {path}: Tournaments!1: no header row: row 1 must name the columns "
+                     "(id, title, type, operators, ...) as tourney template writes them "
+                     "(SCENARIO)"], lines
+
+
+# --------------------------------------------------------------------------- 3. template
+def test_template_does_not_replace_a_workbook_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "year.xlsx"
+    out.write_bytes(b"a filled workbook")
+    res = runner.invoke(app, ["template", str(out)])
+    assert res.exit_code == 2
+    assert f"tourney: {out} exists; give --force to replace it. Nothing was written." in \
+        res.output
+    assert out.read_bytes() == b"a filled workbook"
+    res = runner.invoke(app, ["template", str(out), "--force"])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[:2] == b"PK"  # an .xlsx is a zip file
+
+
+def test_template_into_a_read_only_folder_names_no_out_option(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)  # by mode bits: refused for root too
+    try:
+        res = runner.invoke(app, ["template", str(folder / "year.xlsx")])
+    finally:
+        folder.chmod(0o755)
+    assert res.exit_code == 2
+    assert "give another file name" in res.output and "--out" not in res.output
