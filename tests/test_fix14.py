@@ -135,3 +135,66 @@ def test_template_into_a_read_only_folder_names_no_out_option(tmp_path: Path) ->
         folder.chmod(0o755)
     assert res.exit_code == 2
     assert "give another file name" in res.output and "--out" not in res.output
+
+
+# --------------------------------------------------------------------------- 4. a tab
+MONTANA_YAML = """\
+name: Tab 2027
+horizon: {start: 2027-01-01, end: 2027-12-31}
+notice_from: 2026-12-20
+operators:
+  - id: room-a
+    name: Bitterroot Card Room
+    jurisdiction: MT
+    live_tables: 6
+tournaments:
+  - id: deepstack
+    title: Deepstack
+    type: large-stakes
+    operators: [room-a]
+    entry_fee: 375
+    reentries: 3
+"""
+
+
+def _load_problems(tmp_path: Path, text: str) -> list[tuple[int | None, str]]:
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    return [(p.line, p.message) for p in err.value.problems]
+
+
+def _rules(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    return [p.rule for p in err.value.problems]
+
+
+TAB = ("line 8 is indented with a tab; use spaces (YAML does not allow tabs in "
+       "indentation)")
+
+
+def test_a_tab_comes_with_the_other_problems(tmp_path: Path) -> None:
+    # line 8 tab-indented; line 14: 500 x (1 + 3 re-entries) = $2,000 > $1,875 (MT-ENTRY-CAP)
+    text = MONTANA_YAML.replace("    live_tables: 6", "\tlive_tables: 6").replace(
+        "entry_fee: 375", "entry_fee: 500")
+    found = _load_problems(tmp_path, text)
+    assert found[0] == (8, TAB)
+    assert found[1] == (14, "a participant could pay $2,000 in all (entry $500 x 4 + rebuys "
+                        "$0 x 0 + add-on $0); the cap is $1,875")
+    assert _rules(tmp_path, text) == ["SCENARIO", "MT-ENTRY-CAP"]
+
+
+def test_a_tab_alone_is_the_one_problem(tmp_path: Path) -> None:
+    # 375 x (1 + 3) = $1,500 <= $1,875: the file is sound but for the tab
+    text = MONTANA_YAML.replace("    live_tables: 6", "\tlive_tables: 6")
+    assert _load_problems(tmp_path, text) == [(8, TAB)]
+
+
+def test_a_tab_in_a_file_that_does_not_parse_even_detabbed(tmp_path: Path) -> None:
+    text = MONTANA_YAML.replace("    live_tables: 6", "\tlive_tables: 6").replace(
+        "    reentries: 3", "    reentries: [3")  # an unclosed list: not YAML with spaces
+    assert _load_problems(tmp_path, text) == [(8, TAB)]
