@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.load import load_scenario
+from scheduler.plan import Plan
 from scheduler.scenario import ScenarioError
+from scheduler.solver import solve
 from scheduler.workbook import EXAMPLES, read_workbook
 
 runner = CliRunner()
@@ -198,3 +200,33 @@ def test_a_tab_in_a_file_that_does_not_parse_even_detabbed(tmp_path: Path) -> No
     text = MONTANA_YAML.replace("    live_tables: 6", "\tlive_tables: 6").replace(
         "    reentries: 3", "    reentries: [3")  # an unclosed list: not YAML with spaces
     assert _load_problems(tmp_path, text) == [(8, TAB)]
+
+
+# --------------------------------------------------------------------------- 5. overasked
+ME_POST = {"id": "post", "name": "Post", "jurisdiction": "ME", "organized_on": "1950-01-01",
+           "local_approval": True, "beneficiaries": ["Scholarships"]}
+
+
+def _game(tid: str, count: int) -> dict[str, object]:
+    return {"id": tid, "title": tid, "type": "tournament-game", "operators": ["post"],
+            "players": 40, "prize_share": 0.8, "count": count}
+
+
+def _run(data: dict[str, object]) -> Plan:
+    plan = solve(load_scenario(data), time_limit=10, seed=0, workers=1)
+    assert plan.status == "OPTIMAL"
+    return plan
+
+
+def test_overasked_counts_every_tournament_competing_for_the_limit() -> None:
+    # February 2027, one month, at most 2 licensed games (ME-MONTHLY-LIMIT): a 2 + b 1 +
+    # c 1 = 4 wanted. The smallest proving set is {a, c}: 2 + 1 = 3 > 2 (dropping b keeps the
+    # count); the up-front line counts all three: 4 - 2 x 1 = at least 2 cannot be placed.
+    plan = _run({"name": "feb", "horizon": {"start": "2027-02-01", "end": "2027-02-28"},
+                 "notice_from": "2026-12-01", "operators": [ME_POST],
+                 "tournaments": [_game("a", 2), _game("b", 1), _game("c", 1)]})
+    assert plan.overasked == [
+        "4 wanted games of Post (2 + 1 + 1), at most 2 a month (ME-MONTHLY-LIMIT, month_rule: "
+        "touch), 1 month(s) in the horizon (2027-02): at least 2 cannot be placed; "
+        "17 M.R.S. § 1836."]
+    assert len(plan.unscheduled_list) == 2  # 4 wanted - 2 placed
