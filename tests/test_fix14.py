@@ -230,3 +230,21 @@ def test_overasked_counts_every_tournament_competing_for_the_limit() -> None:
         "touch), 1 month(s) in the horizon (2027-02): at least 2 cannot be placed; "
         "17 M.R.S. § 1836."]
     assert len(plan.unscheduled_list) == 2  # 4 wanted - 2 placed
+
+
+# --------------------------------------------------------------------------- 6. gave way
+def test_gave_way_at_equal_cost_makes_no_cheaper_claim() -> None:
+    # February 2027: a twice and b once, both 40 players (tier 1-50, one $40 licence each
+    # game, ME-FEES): 3 wanted, 2 fit (ME-MONTHLY-LIMIT); every pair costs 2 x $40 = $80, so
+    # the one left out is not "cheaper" to leave out
+    plan = _run({"name": "feb", "horizon": {"start": "2027-02-01", "end": "2027-02-28"},
+                 "notice_from": "2026-12-01", "operators": [ME_POST],
+                 "tournaments": [_game("a", 2), _game("b", 1)]})
+    assert plan.total_fees_usd == 80
+    [u] = plan.unscheduled_list
+    kept = "b" if u.tournament_id == "a" else "a"
+    lines = [x for x in plan.summary().splitlines() if "at equal priority" in x]
+    assert lines == [f"  {u.tournament_id} (1 not placed): under ME-MONTHLY-LIMIT at equal "
+                     f"priority 1 the plan kept {kept}; give {u.tournament_id} priority 2 to "
+                     "keep it."], lines
+    assert "cheaper" not in plan.summary()
