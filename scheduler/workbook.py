@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from scheduler.fields import ME_TYPES, MT_TYPES, WEEKDAYS
+from scheduler.limits import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read or written
     from openpyxl.worksheet.worksheet import Worksheet
@@ -74,7 +75,8 @@ SETTINGS = (
     _c("horizon.start", "date", "Required. First day of the planning period (date). "
        "Every occurrence lies inside the horizon (HORIZON)."),
     _c("horizon.end", "date", "Required. Last day of the planning period, inclusive (date); "
-       "at most about ten years after the start."),
+       "a horizon is at most 2 years: it ends before the same day two years after the start "
+       "(SCENARIO)."),
     _c("notice_from", "date", "Date. The earliest day a notice or application can still be "
        "filed: MT-NOTICE (MCA 23-5-317(1)(d),(f)), ME-APPLICATION-WINDOW. Default: today; "
        "give it so that the plan can be reproduced."),
@@ -798,8 +800,9 @@ def _validation(ws: Worksheet, column: Column, ref: str) -> None:
     elif kind == "bool":
         dv = DataValidation(type="list", formula1='"TRUE,FALSE"', allow_blank=True)
     elif kind == "date":
-        dv = DataValidation(type="date", operator="between", formula1="DATE(2000,1,1)",
-                            formula2="DATE(2199,12,31)", allow_blank=True,
+        dv = DataValidation(type="date", operator="between",  # the loader's years
+                            formula1=f"DATE({FIRST_YEAR},1,1)",
+                            formula2=f"DATE({LAST_YEAR},12,31)", allow_blank=True,
                             error="A date, e.g. 2027-03-01")
     elif kind in ("money", "share"):
         dv = DataValidation(type="decimal", operator="between", formula1="0",

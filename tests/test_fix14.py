@@ -248,3 +248,18 @@ def test_gave_way_at_equal_cost_makes_no_cheaper_claim() -> None:
                      f"priority 1 the plan kept {kept}; give {u.tournament_id} priority 2 to "
                      "keep it."], lines
     assert "cheaper" not in plan.summary()
+
+
+# --------------------------------------------------------------------------- 7. template
+def test_template_date_validation_takes_the_loaders_years(tmp_path: Path) -> None:
+    # the Maine example's post was organized on 1946-05-12: inside 1900-01-01..2199-12-31
+    # (scheduler.limits FIRST_YEAR..LAST_YEAR), outside the old 2000..2199
+    path = tmp_path / "maine.xlsx"
+    path.write_bytes(load_scenario(EXAMPLES["maine"]).to_xlsx())
+    ws = openpyxl.load_workbook(path)["Operators"]
+    col = _column(ws, "organized_on")
+    [dv] = [d for d in ws.data_validations.dataValidation if f"{col}2" in str(d.sqref)]
+    assert (dv.formula1, dv.formula2) == ("DATE(1900,1,1)", "DATE(2199,12,31)")
+    settings = openpyxl.load_workbook(path)["Settings"]
+    end = next(r for r in settings.iter_rows() if r[0].value == "horizon.end")
+    assert "at most 2 years" in str(end[2].value) and "ten" not in str(end[2].value)
