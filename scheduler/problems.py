@@ -210,11 +210,24 @@ def pydantic_problems(
         elif e["type"] in ("tuple_type", "list_type") and value is not MISSING and not (
                 isinstance(value, Mapping)):
             msg = f"write a list, e.g. {list_example(value)}"
+            if str(loc[-1]).endswith("weekdays"):  # "Tues" -> [tue]
+                example = list_example(value)
+                named = [nearest_choice(x, _WEEKDAYS) or x
+                         for x in example.strip("[]").split(", ")]
+                msg = f"write a list, e.g. [{', '.join(named)}]"
+        elif e["type"] in ("decimal_parsing", "decimal_type"):
+            msg = "expected a number, e.g. 50"
+        elif msg.startswith("Decimal input should"):
+            msg = "the number should" + msg.removeprefix("Decimal input should")
         if choices.get(loc):
             msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(path_str(loc), value, "SCENARIO", msg, line))
     return problems
 
+
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+"""The weekday choices (as ``scheduler.fields.WEEKDAYS``, a sibling module this one does
+not import), for the "write a list" suggestion of a weekdays field."""
 
 _SYNONYMS = {"montana": "MT", "maine": "ME"}
 """Words an operator may write for a choice that no spelling distance finds."""

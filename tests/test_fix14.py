@@ -4,6 +4,7 @@ operator-word messages; each value below computed by hand."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
@@ -263,3 +264,63 @@ def test_template_date_validation_takes_the_loaders_years(tmp_path: Path) -> Non
     settings = openpyxl.load_workbook(path)["Settings"]
     end = next(r for r in settings.iter_rows() if r[0].value == "horizon.end")
     assert "at most 2 years" in str(end[2].value) and "ten" not in str(end[2].value)
+
+
+# --------------------------------------------------------------------------- 9. words
+NINE = """\
+name: Nine 2027
+horizon: {start: 2027-01-01, end: 2027-12-31}
+notice_from: 2026-12-20
+operators:
+  - id: room-a
+    name: R
+    jurisdiction: MT
+    live_tables: 6
+tournaments:
+  - id: Deep Stack
+    title: a
+    type: large-stakes
+    operators: [room-a]
+  - id: 212
+    title: b
+    type: large-stakes
+    operators: [room-a]
+  - id: c
+    title: c
+    type: large-stakes
+    operators: [room-a]
+    hours: 14h
+    weekdays: Tues
+  - id: d
+    title: d
+    type: large-stakes
+    operators: [room-a]
+    charitable: true
+    charity_share: 50%
+    entry_fee: "#DIV/0!"
+    window: {start: 2027-03-01}
+"""
+
+
+def test_messages_in_operator_words(tmp_path: Path) -> None:
+    # lines counted by hand: the id on 10, hours on 22, weekdays on 23, entry_fee on 30;
+    # 212 is read as the id "212", 50% as 0.5, the window to the horizon's end: no problem
+    assert _load_problems(tmp_path, NINE) == [
+        (10, "lower-case letters, digits and hyphens, e.g. deep-stack"),
+        (22, "expected a number of hours, e.g. 10 or 10:30"),
+        (23, "write a list, e.g. [tue]"),
+        (30, "expected a number, e.g. 50")]
+
+
+def test_a_numeric_id_a_percent_share_and_an_open_window_are_read(tmp_path: Path) -> None:
+    text = NINE.replace("Deep Stack", "deep-stack").replace("hours: 14h", "hours: 10") \
+        .replace("weekdays: Tues", "weekdays: [tue]").replace('entry_fee: "#DIV/0!"',
+                                                              "entry_fee: 100")
+    path = tmp_path / "s.yaml"
+    path.write_text(text)
+    sc = load_scenario(path)
+    assert [t.id for t in sc.tournaments] == ["deep-stack", "212", "c", "d"]
+    d = sc.tournaments[3]
+    assert d.charity_share == Decimal("0.5")  # 50 % = 50 / 100
+    assert d.window is not None
+    assert (str(d.window.start), str(d.window.end)) == ("2027-03-01", "2027-12-31")
