@@ -4,14 +4,20 @@ operator-word messages; each value below computed by hand."""
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
+import pandas as pd
 import pytest
+from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.export.ical import calendar_files
+from scheduler.export.write import dtstamp
+from scheduler.export.xlsx import plan_xlsx
 from scheduler.load import load_scenario
 from scheduler.plan import Plan
 from scheduler.scenario import ScenarioError
@@ -324,3 +330,54 @@ def test_a_numeric_id_a_percent_share_and_an_open_window_are_read(tmp_path: Path
     assert d.charity_share == Decimal("0.5")  # 50 % = 50 / 100
     assert d.window is not None
     assert (str(d.window.start), str(d.window.end)) == ("2027-03-01", "2027-12-31")
+
+
+# --------------------------------------------------------------------------- 10. outputs
+def _descriptions(plan: Plan) -> list[str]:
+    cal = Calendar.from_ical(calendar_files(plan, dtstamp(plan))["calendar.ics"])
+    return [str(e["DESCRIPTION"]) for e in cal.walk("VEVENT")
+            if e.get("X-TOURNEY-KIND") in ("occurrence", "series")]
+
+
+def test_a_charitable_cribbage_night_carries_no_licensed_game_readings() -> None:
+    # ME-CRIBBAGE-REG: charitable cribbage needs no licence: no "licence/permit none", no
+    # ME-MONTHLY-LIMIT / ME-FEES / ME-ENTRY-CAP reading
+    post = {**ME_POST, "licensed_establishment": "restaurant"}
+    plan = _run({"name": "crib", "horizon": {"start": "2027-02-01", "end": "2027-02-28"},
+                 "notice_from": "2026-12-01", "operators": [post],
+                 "tournaments": [{"id": "crib", "title": "Crib", "type": "charitable-cribbage",
+                                  "operators": ["post"], "players": 40, "entry_fee": 20,
+                                  "prize_share": 0.5, "charity_share": 0.5}]})
+    [desc] = _descriptions(plan)
+    assert "licence/permit" not in desc, desc
+    for rule in ("ME-MONTHLY-LIMIT", "ME-FEES", "ME-ENTRY-CAP", "tier"):
+        assert rule not in desc, desc
+    assert desc.endswith("Not legal advice.")
+
+
+def test_a_small_stakes_night_has_no_entry_cap_reading_and_permit_held_is_said_once(
+        ) -> None:
+    room = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
+            "held_in_current_permit_year": {"permits": ["small-stakes"]}}
+    plan = _run({"name": "small", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+                 "notice_from": "2027-02-20", "operators": [room],
+                 "tournaments": [{"id": "wed", "title": "Wed", "type": "small-stakes",
+                                  "operators": ["room"], "weekdays": ["wed"],
+                                  "entry_fee": 60, "hours": 4, "start_time": "19:00"}]})
+    [desc] = _descriptions(plan)
+    assert "MT-ENTRY-CAP" not in desc and "reentry_counts_toward_cap" not in desc, desc
+    assert "permit already held" in desc and "licence/permit permit" not in desc, desc
+
+
+def test_plan_xlsx_limits_has_the_held_column() -> None:
+    # 14 held before the plan + 2 Saturdays of March 2027 = 16 used of 16 (MT-LARGE-LIMIT)
+    room = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
+            "held_in_current_permit_year": {"large_stakes": 14}}
+    plan = _run({"name": "m", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+                 "notice_from": "2027-02-20", "operators": [room],
+                 "tournaments": [{"id": "sat", "title": "Sat", "type": "large-stakes",
+                                  "operators": ["room"], "weekdays": ["sat"], "count": 2}]})
+    limits = pd.read_excel(io.BytesIO(plan_xlsx(plan)), sheet_name="Limits")
+    assert list(limits.columns)[-1] == "held"
+    large = limits[limits["rule_id"] == "MT-LARGE-LIMIT"].iloc[0]
+    assert (int(large["used"]), int(large["held"])) == (16, 14)
