@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
@@ -40,6 +41,11 @@ from scheduler.scenario import Scenario, read_workbook_file
 
 
 # --------------------------------------------------------------------------- loading
+class WorkbookNote(UserWarning):
+    """What reading a workbook accepted but its operator should know (a sheet named in other
+    letter case, a sheet that is not read); ``tourney`` prints each as a warning line."""
+
+
 def load_scenario(
     source: str | Path | Mapping[str, Any], *, today: dt.date | None = None
 ) -> Scenario:
@@ -74,6 +80,8 @@ def load_scenario(
     elif str(source).lower().endswith(".xlsx"):  # a workbook: cells in place of lines
         file = str(source)
         data, lines = read_workbook_file(source)
+        for note in getattr(lines, "notes", ()):  # a sheet read in other case, one not read
+            warnings.warn(f"{file}: {note}", WorkbookNote, stacklevel=2)
     else:
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(

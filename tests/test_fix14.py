@@ -18,7 +18,7 @@ from scheduler.cli import app
 from scheduler.export.ical import calendar_files
 from scheduler.export.write import dtstamp
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.load import load_scenario
+from scheduler.load import WorkbookNote, load_scenario
 from scheduler.plan import Plan
 from scheduler.scenario import ScenarioError
 from scheduler.solver import solve
@@ -101,8 +101,13 @@ def test_a_sheet_in_other_letter_case_is_read_with_a_note(
     wb.create_sheet("Notes")
     wb.save(path)
     # the montana example: 3 tournaments (deepstack, food-share-classic, wednesday-bounty)
-    assert [t.id for t in load_scenario(path).tournaments] == \
-        ["deepstack", "food-share-classic", "wednesday-bounty"]
+    with pytest.warns(WorkbookNote) as notes:
+        ids = [t.id for t in load_scenario(path).tournaments]
+    assert ids == ["deepstack", "food-share-classic", "wednesday-bounty"]
+    assert [str(n.message) for n in notes] == [
+        f"{path}: sheet 'tournaments' is read as the Tournaments sheet",
+        f"{path}: sheet 'Notes' is not read (the sheets read are Settings, Operators, "
+        "Tournaments, History, Tours)"]
     _, cells = read_workbook(path.read_bytes())
     assert list(cells.notes) == [
         "sheet 'tournaments' is read as the Tournaments sheet",
@@ -381,3 +386,13 @@ def test_plan_xlsx_limits_has_the_held_column() -> None:
     assert list(limits.columns)[-1] == "held"
     large = limits[limits["rule_id"] == "MT-LARGE-LIMIT"].iloc[0]
     assert (int(large["used"]), int(large["held"])) == (16, 14)
+
+
+def test_the_cli_prints_the_sheet_notes_as_warnings(book: tuple[openpyxl.Workbook, Path]
+                                                    ) -> None:
+    wb, path = book
+    wb.create_sheet("Notes")
+    wb.save(path)
+    res = runner.invoke(app, ["check", str(path)])  # loaded, then: no schedule given (exit 2)
+    assert (f"tourney: warning: {path}: sheet 'Notes' is not read (the sheets read are "
+            "Settings, Operators, Tournaments, History, Tours)") in res.stderr
