@@ -218,6 +218,10 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
         if not group or not holds(group, usable):
             continue
         of = every if holds(group, every) else usable
+        if ctx.whole_demand:  # every tournament that competes for a period, none that can't
+            group = [u for u in group if of[u]]
+            if not group or not holds(group, of):
+                continue
         for t in ([] if ctx.whole_demand else list(group)):
             if len(group) > 1 and holds([u for u in group if u != t], of):
                 group = [u for u in group if u != t]

@@ -396,3 +396,25 @@ def test_the_cli_prints_the_sheet_notes_as_warnings(book: tuple[openpyxl.Workboo
     res = runner.invoke(app, ["check", str(path)])  # loaded, then: no schedule given (exit 2)
     assert (f"tourney: warning: {path}: sheet 'Notes' is not read (the sheets read are "
             "Settings, Operators, Tournaments, History, Tours)") in res.stderr
+
+
+def test_overasked_leaves_out_a_tournament_with_no_day() -> None:
+    # Mon 2027-03-01..Tue 2027-03-02: "wed" (Wednesdays only) has no day at all, so it
+    # competes for no day of MT-SMALL-DAILY; "a" and "b" want 2 each in 2 days:
+    # 4 - 1 x 2 = 2 short
+    room = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
+
+    def small(tid: str, count: int, **kw: object) -> dict[str, object]:
+        return {"id": tid, "title": tid, "type": "small-stakes", "operators": ["room"],
+                "count": count, "entry_fee": 60, "hours": 4, "start_time": "19:00", **kw}
+
+    data = {"name": "two days", "horizon": {"start": "2027-03-01", "end": "2027-03-02"},
+            "notice_from": "2027-02-01", "operators": [room]}
+    plan = _run({**data, "tournaments": [small("wed", 1, weekdays=["wed"])]})
+    assert plan.overasked == []  # nothing competes: its reason is elsewhere
+    plan = _run({**data, "tournaments": [small("wed", 1, weekdays=["wed"]), small("a", 2),
+                                         small("b", 2)]})
+    assert plan.overasked == [
+        "4 wanted small-stakes tournaments at Room (2 × 2), at most one a day (MT-SMALL-DAILY), "
+        "2 days in the horizon (2027-03-01..2027-03-02): at least 2 cannot be placed; "
+        "MCA 23-5-317(2)(a)."]
