@@ -14,7 +14,7 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -145,6 +145,28 @@ def known_fields(model: type[BaseModel], data: Any, loc: Sequence[Any]) -> list[
     return list(getattr(cur, "model_fields", {}))
 
 
+def _item_choices(model: type[BaseModel], loc: Sequence[Any]) -> list[str]:
+    """The choices of the items of the list field at ``loc`` (``weekdays``: ``mon`` ...
+    ``sun``, read from its ``Literal`` annotation); empty for any other field."""
+    parent: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        fld = getattr(parent, "model_fields", {}).get(part)
+        parent = model_in(fld.annotation) if fld is not None else None
+        if parent is None:
+            return []
+    fld = getattr(parent, "model_fields", {}).get(loc[-1]) if loc else None
+    todo, found = [fld.annotation if fld is not None else None], []
+    while todo:
+        ann = todo.pop()
+        if get_origin(ann) is Literal:
+            found += [str(a) for a in get_args(ann)]
+        else:
+            todo += list(get_args(ann))
+    return found
+
+
 def model_in(ann: Any) -> type[BaseModel] | None:
     """The pydantic model a field annotation holds (``DateRange | None`` -> ``DateRange``);
     None when it holds none."""
@@ -210,9 +232,10 @@ def pydantic_problems(
         elif e["type"] in ("tuple_type", "list_type") and value is not MISSING and not (
                 isinstance(value, Mapping)):
             msg = f"write a list, e.g. {list_example(value)}"
-            if str(loc[-1]).endswith("weekdays"):  # "Tues" -> [tue]
+            allowed = _item_choices(root, loc)
+            if allowed:  # a list of choices: "Tues" -> [tue]
                 example = list_example(value)
-                named = [nearest_choice(x, _WEEKDAYS) or x
+                named = [nearest_choice(x, allowed) or x
                          for x in example.strip("[]").split(", ")]
                 msg = f"write a list, e.g. [{', '.join(named)}]"
         elif e["type"] in ("decimal_parsing", "decimal_type"):
@@ -224,10 +247,6 @@ def pydantic_problems(
         problems.append(InputProblem(path_str(loc), value, "SCENARIO", msg, line))
     return problems
 
-
-_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-"""The weekday choices (as ``scheduler.fields.WEEKDAYS``, a sibling module this one does
-not import), for the "write a list" suggestion of a weekdays field."""
 
 _SYNONYMS = {"montana": "MT", "maine": "ME"}
 """Words an operator may write for a choice that no spelling distance finds."""
