@@ -109,6 +109,9 @@ class ModelContext:
     """Explain mode: (tournament id, rule id) → the ``z`` of the days that rule excludes."""
     rule_of_constraint: list[str] = field(default_factory=list)
     """The rule ID that added each constraint of the model, by index."""
+    whole_demand: bool = False
+    """Certificates (:func:`overfull`) count every tournament competing for the limit, not
+    the smallest set that proves it (the summary's up-front "more is wanted" line)."""
 
     # ---------------------------------------------------------------- queries for rules
     def starts(self, t: Tournament) -> list[tuple[Placement, cp_model.IntVar]]:
@@ -182,7 +185,8 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
     Overfull | None
         The first such S found (the whole set, then, for each distinct set of periods a
         tournament can use, the tournaments whose periods lie within it), shrunk until
-        dropping any one tournament breaks the count; the periods of the whole horizon when
+        dropping any one tournament breaks the count (not shrunk when
+        ``ctx.whole_demand``); the periods of the whole horizon when
         the count holds over them, else the usable ones and the exclusions that take the
         others away. Deterministic.
     """
@@ -214,7 +218,11 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
         if not group or not holds(group, usable):
             continue
         of = every if holds(group, every) else usable
-        for t in list(group):
+        if ctx.whole_demand:  # every tournament that competes for a period, none that can't
+            group = [u for u in group if of[u]]
+            if not group or not holds(group, of):
+                continue
+        for t in ([] if ctx.whole_demand else list(group)):
             if len(group) > 1 and holds([u for u in group if u != t], of):
                 group = [u for u in group if u != t]
         used = union(of, group)

@@ -666,8 +666,9 @@ def check_records(violations: list[Violation], read: ReadSchedule | None = None
     """What ``tourney check --format json`` prints: the rows of :func:`check_table` (of
     :func:`violation_table` without ``read``), each violation with ``occurrences``, a list
     of every occurrence it names, ``{"tournament_id": str, "occurrence": int}`` (1-based),
-    in the rule's order (the ``occurrence`` column names only the first, as text); an
-    UNMATCHED or NOT-CHECKED row has an empty list.
+    in the rule's order; ``occurrence`` is the first of them, an int too (null when the
+    violation concerns a whole tournament); an UNMATCHED or NOT-CHECKED row has an empty
+    list.
     """
     table = check_table(violations, read) if read is not None else violation_table(violations)
     records: list[dict[str, object]] = [{str(k): v for k, v in r.items()}
@@ -676,4 +677,7 @@ def check_records(violations: list[Violation], read: ReadSchedule | None = None
         rec["occurrences"] = _refs(v)
     for rec in records[len(violations):]:
         rec["occurrences"] = []
+    for rec in records:  # the first of ``occurrences``, an int as there; null for none
+        refs = rec["occurrences"]
+        rec["occurrence"] = refs[0]["occurrence"] if isinstance(refs, list) and refs else None
     return records

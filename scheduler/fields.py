@@ -18,7 +18,7 @@ import re
 import types
 import typing
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
 from pydantic import (
@@ -95,6 +95,10 @@ def _parse_hours(v: Any) -> Any:
         m = re.match(r"^(\d+):(\d{2})$", v.strip())
         if m:
             return Decimal(int(m.group(1))) + Decimal(int(m.group(2))) / 60
+        try:
+            Decimal(v.strip())
+        except InvalidOperation:  # "14h", "#DIV/0!": no number of hours at all
+            raise ValueError("expected a number of hours, e.g. 10 or 10:30") from None
     return v
 
 
@@ -219,7 +223,19 @@ def _share_range(v: Decimal) -> Decimal:
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), BeforeValidator(_money_text),
                   AfterValidator(_money_range)]
 DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
-Share = Annotated[Decimal, Field(ge=0), AfterValidator(_share_range)]
+def _share_text(v: Any) -> Any:
+    """A share written as a percentage (``"50%"``, ``"50 %"``) is read as the fraction
+    (0.5), as a workbook's percentage cell is."""
+    if isinstance(v, str) and v.strip().endswith("%"):
+        try:
+            return Decimal(v.strip()[:-1].strip()) / 100
+        except InvalidOperation:
+            return v
+    return v
+
+
+Share = Annotated[Decimal, Field(ge=0), BeforeValidator(_share_text),
+                  AfterValidator(_share_range)]
 
 
 def _invisible(v: str) -> None:
@@ -276,7 +292,21 @@ Title = Annotated[str, _one_line(MAX_NAME_LENGTH, nonempty=True)]
 """A tournament's title: one line of printable text."""
 Address = Annotated[str, _one_line(MAX_TEXT_LENGTH)]
 Text = Annotated[str, _text(MAX_TEXT_LENGTH)]
-Id = Annotated[str, Field(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
+def _id_value(v: Any) -> Any:
+    """A whole number is read as its text (``212`` → ``"212"``); text that is not an id is
+    refused in the operator's words, with the id it likely means (``Deep Stack`` →
+    ``deep-stack``)."""
+    if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return str(v)
+    if isinstance(v, str) and not re.match(ID_PATTERN, v):
+        slug = re.sub(r"[^a-z0-9]+", "-", v.strip().lower()).strip("-")
+        raise ValueError("lower-case letters, digits and hyphens, e.g. "
+                         f"{slug or 'deep-stack'}")
+    return v
+
+
+Id = Annotated[str, BeforeValidator(_id_value),
+               Field(pattern=ID_PATTERN, max_length=MAX_ID_LENGTH)]
 """An operator or tournament id: lowercase letters, digits and hyphens, at most 64."""
 
 

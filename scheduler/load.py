@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 import weakref
 from collections.abc import Mapping
 from pathlib import Path
@@ -40,6 +41,11 @@ from scheduler.scenario import Scenario, read_workbook_file
 
 
 # --------------------------------------------------------------------------- loading
+class WorkbookNote(UserWarning):
+    """What reading a workbook accepted but its operator should know (a sheet named in other
+    letter case, a sheet that is not read); ``tourney`` prints each as a warning line."""
+
+
 def load_scenario(
     source: str | Path | Mapping[str, Any], *, today: dt.date | None = None
 ) -> Scenario:
@@ -68,11 +74,14 @@ def load_scenario(
     """
     file: str | None = None
     lines: Mapping[tuple[Any, ...], int | str] = {}
+    tab_problem: InputProblem | None = None  # a tab indentation, when the rest still parses
     if isinstance(source, Mapping):
         data: Any = dict(source)
     elif str(source).lower().endswith(".xlsx"):  # a workbook: cells in place of lines
         file = str(source)
         data, lines = read_workbook_file(source)
+        for note in getattr(lines, "notes", ()):  # a sheet read in other case, one not read
+            warnings.warn(f"{file}: {note}", WorkbookNote, stacklevel=2)
     else:
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(
@@ -95,24 +104,38 @@ def load_scenario(
             mark = getattr(exc, "problem_mark", None)
             where = _path_of_mark(node, mark) if mark is not None else None
             tab = _tab_indented(text, mark.line) if mark is not None else None
-            raise ScenarioError([InputProblem(
+            first = InputProblem(
                 path_str(where) if where else "<yaml>", MISSING, "SCENARIO",
                 tab or f"not valid YAML: {getattr(exc, 'problem', exc)}",
-                mark.line + 1 if mark else None)], file) from None
+                mark.line + 1 if mark else None)
+            detabbed = _detabbed(text) if tab else None
+            if detabbed is None:
+                raise ScenarioError([first], file) from None
+            node, data = detabbed  # the tab first, then the problems of the detabbed copy
+            tab_problem = first
         finally:
             loader.dispose()
         lines = _LazyLines(node)
+    tab_problem_list = [tab_problem] if tab_problem is not None else []
     if not isinstance(data, dict):
-        raise ScenarioError([InputProblem("<top>", MISSING, "SCENARIO",
-                                          "expected a mapping with name, horizon, operators, "
-                                          "tournaments")], file)
+        raise ScenarioError([*tab_problem_list, InputProblem(
+            "<top>", MISSING, "SCENARIO", "expected a mapping with name, horizon, operators, "
+            "tournaments")], file)
     if "notice_from" not in data and today is not None:
         data = {**data, "notice_from": today}
     try:
-        return _passed(_checked(Scenario.model_validate(data), data, lines, file))
+        checked = _checked(Scenario.model_validate(data), data, lines, file)
+    except ScenarioError as found:
+        if tab_problem is None:
+            raise
+        raise ScenarioError([tab_problem, *found.problems], file) from None
     except ValidationError as err:
         problems = pydantic_problems(err, data, Scenario, lines)
         sound = _sound_part(data, err)
+    else:
+        if tab_problem is not None:
+            raise ScenarioError([tab_problem], file)
+        return _passed(checked)
     if sound is not None:
         scenario, ops_at, ts_at = sound
         broken_ids = {str(o["id"]).strip() for i, o in enumerate(data["operators"])
@@ -120,7 +143,7 @@ def load_scenario(
                       and isinstance(o.get("id"), str)}
         problems += _one_pass_terms(scenario, data, lines, ops_at, ts_at, broken_ids)
     problems += _duplicate_ids(data, lines)
-    raise ScenarioError(by_position(problems), file)
+    raise ScenarioError(tab_problem_list + by_position(problems), file)
 
 
 def read_yaml_text(source: str | Path, error: Any) -> str:
@@ -389,6 +412,27 @@ def _tab_indented(text: str, line: int) -> str | None:
     return (f"line {line + 1} is indented with a tab; use spaces (YAML does not allow tabs "
             "in indentation)" + (f"; {more} more line(s) below start with a tab too"
                                  if more else ""))
+
+
+def _detabbed(text: str) -> tuple[yaml.Node | None, Any] | None:
+    """(node, data) of ``text`` with the tabs of each line's indentation made spaces (a tab
+    as 4, 2 or 8 columns, the first width that parses), so that a tab does not hide the
+    file's other problems; None when no width parses. Lines keep their numbers."""
+    rows = text.splitlines(keepends=True)
+    for width in (4, 2, 8):
+        copy = "".join(
+            r[:len(r) - len(r.lstrip(" \t"))].expandtabs(width) + r.lstrip(" \t")
+            for r in rows)
+        loader = _Loader(copy)
+        try:
+            node = loader.get_single_node()
+            check_yaml_node(node)
+            return node, (loader.construct_document(node) if node is not None else None)
+        except (yaml.YAMLError, LimitError, ValueError, RecursionError):
+            continue
+        finally:
+            loader.dispose()
+    return None
 
 
 # --------------------------------------------------------------------------- YAML with lines

@@ -14,7 +14,7 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -145,6 +145,28 @@ def known_fields(model: type[BaseModel], data: Any, loc: Sequence[Any]) -> list[
     return list(getattr(cur, "model_fields", {}))
 
 
+def _item_choices(model: type[BaseModel], loc: Sequence[Any]) -> list[str]:
+    """The choices of the items of the list field at ``loc`` (``weekdays``: ``mon`` ...
+    ``sun``, read from its ``Literal`` annotation); empty for any other field."""
+    parent: Any = model
+    for part in loc[:-1]:
+        if isinstance(part, int):
+            continue
+        fld = getattr(parent, "model_fields", {}).get(part)
+        parent = model_in(fld.annotation) if fld is not None else None
+        if parent is None:
+            return []
+    fld = getattr(parent, "model_fields", {}).get(loc[-1]) if loc else None
+    todo, found = [fld.annotation if fld is not None else None], []
+    while todo:
+        ann = todo.pop()
+        if get_origin(ann) is Literal:
+            found += [str(a) for a in get_args(ann)]
+        else:
+            todo += list(get_args(ann))
+    return found
+
+
 def model_in(ann: Any) -> type[BaseModel] | None:
     """The pydantic model a field annotation holds (``DateRange | None`` -> ``DateRange``);
     None when it holds none."""
@@ -210,6 +232,16 @@ def pydantic_problems(
         elif e["type"] in ("tuple_type", "list_type") and value is not MISSING and not (
                 isinstance(value, Mapping)):
             msg = f"write a list, e.g. {list_example(value)}"
+            allowed = _item_choices(root, loc)
+            if allowed:  # a list of choices: "Tues" -> [tue]
+                example = list_example(value)
+                named = [nearest_choice(x, allowed) or x
+                         for x in example.strip("[]").split(", ")]
+                msg = f"write a list, e.g. [{', '.join(named)}]"
+        elif e["type"] in ("decimal_parsing", "decimal_type"):
+            msg = "expected a number, e.g. 50"
+        elif msg.startswith("Decimal input should"):
+            msg = "the number should" + msg.removeprefix("Decimal input should")
         msg = _FIELD_HINTS.get((loc[-1] if loc else "", e["type"]), msg)
         if choices.get(loc):
             msg += f" (or {choices.pop(loc)})"

@@ -185,6 +185,7 @@ def overasked(ctx: ModelContext, plan: Plan) -> list[str]:
                    else t.model_copy(update={"required": 0}) for t in sc.tournaments)
     asked = copy.copy(ctx)  # the same first days, the wanted counts as the demand
     asked.scenario = sc.model_copy(update={"tournaments": wanted})
+    asked.whole_demand = True  # every tournament competing for the limit, not the fewest
     tids = frozenset(t.id for t in wanted if t.required)
     out: list[str] = []
     for rule in RULES:

@@ -432,6 +432,26 @@ class Scenario(_Model):
     """A domain the organization controls, the right-hand end of every calendar UID
     (RFC 5545 §3.8.4.7, ``scheduler.uid``); default ``tourney.invalid``."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _open_window_ends(cls, data: Any) -> Any:
+        """A tournament's ``window`` with only ``start`` (or only ``end``) given runs to the
+        horizon's end (from its start), as the workbook's header comment says (WINDOW)."""
+        if not isinstance(data, Mapping):
+            return data
+        horizon, tournaments = data.get("horizon"), data.get("tournaments")
+        if not isinstance(horizon, Mapping) or not isinstance(tournaments, list | tuple):
+            return data
+        filled = []
+        for t in tournaments:
+            w = t.get("window") if isinstance(t, Mapping) else None
+            if isinstance(w, Mapping) and ("start" in w) != ("end" in w):
+                side = "end" if "start" in w else "start"
+                if side in horizon:
+                    t = {**t, "window": {**w, side: horizon[side]}}
+            filled.append(t)
+        return {**data, "tournaments": filled}
+
     def operator(self, operator_id: str) -> Operator:
         return self._op_index[operator_id]
 

@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from scheduler.fields import ME_TYPES, MT_TYPES, WEEKDAYS
+from scheduler.limits import FIRST_YEAR, LAST_YEAR
 
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read or written
     from openpyxl.worksheet.worksheet import Worksheet
@@ -74,7 +75,8 @@ SETTINGS = (
     _c("horizon.start", "date", "Required. First day of the planning period (date). "
        "Every occurrence lies inside the horizon (HORIZON)."),
     _c("horizon.end", "date", "Required. Last day of the planning period, inclusive (date); "
-       "at most about ten years after the start."),
+       "a horizon is at most 2 years: it ends before the same day two years after the start "
+       "(SCENARIO)."),
     _c("notice_from", "date", "Date. The earliest day a notice or application can still be "
        "filed: MT-NOTICE (MCA 23-5-317(1)(d),(f)), ME-APPLICATION-WINDOW. Default: today; "
        "give it so that the plan can be reproduced."),
@@ -350,7 +352,10 @@ class Cells(dict[tuple[Any, ...], str]):
     Used by the loader in place of YAML line numbers. A path deeper than any cell (an item
     of a comma list, a field of a column that does not exist) is found at its nearest
     enclosing cell or row, the rest of the path added (``Tournaments!M7 (weekdays), item 2``;
-    ``Tournaments row 7, title``)."""
+    ``Tournaments row 7, title``). ``notes`` lists what the reading accepted but an operator
+    should know (a sheet read under another letter case, a sheet not read)."""
+
+    notes: Sequence[str] = ()
 
     def _find(self, key: tuple[Any, ...]) -> str | None:
         for k in range(len(key), -1, -1):
@@ -486,6 +491,92 @@ def _open(data: bytes) -> Any:
                                         f"{type(exc).__name__}: {str(exc)[:200]}")]) from None
 
 
+REQUIRED_SHEETS = ("Settings", "Operators", "Tournaments")
+"""The sheets every scenario workbook has (History and Tours are optional)."""
+
+
+def _find_sheets(wb: Any) -> tuple[dict[str, str], list[tuple[str, str]], list[str]]:
+    """The workbook's sheets by the names this module reads: (canonical name → the sheet's
+    own name, problems, notes). A sheet named in other letter case or with spaces around
+    (``tournaments``) is read, with a note; a required sheet missing is a problem naming
+    the sheets found; a sheet of another name gets a note (it is not read)."""
+    found = list(wb.sheetnames)
+    names: dict[str, str] = {}
+    notes: list[str] = []
+    for sheet in SHEETS_READ:
+        if sheet in found:
+            names[sheet] = sheet
+            continue
+        same = [n for n in found if n.strip().lower() == sheet.lower()]
+        if len(same) == 1:
+            names[sheet] = same[0]
+            notes.append(f"sheet {same[0]!r} is read as the {sheet} sheet")
+    problems: list[tuple[str, str]] = []
+    listed = ", ".join(repr(n) for n in found) or "none"
+    for sheet in REQUIRED_SHEETS:
+        if sheet not in names:
+            near = [n for n in found if n not in names.values()
+                    and sheet.lower() in n.lower()]
+            hint = (f"; rename {near[0]!r} to {sheet}" if near
+                    else "; tourney template writes one")
+            problems.append((f"sheet {sheet}", "the workbook has no sheet of this name (its "
+                             f"sheets: {listed}){hint}"))
+    for n in found:
+        if n not in names.values():
+            notes.append(f"sheet {n!r} is not read (the sheets read are "
+                         f"{', '.join(SHEETS_READ)})")
+    return names, problems, notes
+
+
+SHEETS_READ = ("Settings", "Operators", "Tournaments", "History", "Tours")
+"""Every sheet a scenario workbook may have, in the order ``tourney template`` writes them."""
+
+
+def _has_header(ws: Worksheet, sheet: str) -> bool:
+    """True when row 1 of the record sheet names at least one of its known columns."""
+    known = {c.header for c in SHEETS[sheet][1]}
+    first = next(ws.iter_rows(min_row=1, max_row=1, values_only=True), ())
+    return any(_header(v) in known for v in first)
+
+
+def _uncomputed(data: bytes, wb: Any, names: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Cells that hold a formula with no computed value (a file written by a script, never
+    opened in a spreadsheet program): openpyxl reads them as empty, so each is a problem
+    (rule SCENARIO) naming the cell, its column header and the formula."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            if not any(b"<f" in z.read(n) for n in z.namelist()
+                       if n.startswith("xl/worksheets/") and n.endswith(".xml")):
+                return []
+    except (zipfile.BadZipFile, KeyError, OSError):
+        return []
+    # start-up time: openpyxl only when a workbook is read
+    from openpyxl import load_workbook
+
+    formulas = load_workbook(io.BytesIO(data), data_only=False, read_only=False)
+    out: list[tuple[str, str]] = []
+    for sheet in SHEETS_READ:
+        if sheet not in names:
+            continue
+        shown, raw = wb[names[sheet]], formulas[names[sheet]]
+        for row in raw.iter_rows():
+            for cell in row:
+                text = cell.value
+                if not (isinstance(text, str) and text.startswith("=")
+                        and cell.data_type == "f"):
+                    continue
+                if shown[cell.coordinate].value is not None:
+                    continue
+                if sheet == "Settings":
+                    header = _header(raw.cell(row=cell.row or 1, column=1).value)
+                else:
+                    header = _header(raw.cell(row=1, column=cell.column or 1).value)
+                out.append((f"{names[sheet]}!{cell.coordinate} ({header})",
+                            f"a formula with no computed value ({text}): open and save the "
+                            "file in Excel, or type the value"))
+    return out
+
+
 def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
     """A scenario workbook (the bytes of an .xlsx file) as the raw scenario mapping.
 
@@ -503,41 +594,46 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
     Raises
     ------
     WorkbookError
-        Not an .xlsx file; no Settings, Operators or Tournaments sheet; a History row naming
-        no operator of the Operators sheet, or an operator twice.
+        Not an .xlsx file; no Settings, Operators or Tournaments sheet (in any letter case;
+        the message lists the sheets found); a record sheet with no header row; a formula
+        cell with no computed value (a file written by a script); a History row naming no
+        operator of the Operators sheet, or an operator twice.
     """
     wb = _open(data)
-    problems: list[tuple[str, str]] = []
-    for sheet in ("Settings", "Operators"):
-        if sheet not in wb.sheetnames:
-            problems.append((f"sheet {sheet}", "the workbook has no sheet of this name "
-                             "(tourney template writes one)"))
+    names, problems, notes = _find_sheets(wb)
+    for sheet in ("Operators", "Tournaments", "History", "Tours"):
+        if sheet in names and not _has_header(wb[names[sheet]], sheet):
+            problems.append((f"{names[sheet]}!1", "no header row: row 1 must name the columns "
+                             f"({', '.join(c.header for c in SHEETS[sheet][1][:4])}, ...) "
+                             "as tourney template writes them"))
+    problems += _uncomputed(data, wb, names)
     if problems:
         raise WorkbookError(problems)
     cells = Cells()
+    cells.notes = notes
     out: dict[str, Any] = {}
     cells[()] = "Settings"
     by_field = {c.header: c for c in SETTINGS}
-    for row in wb["Settings"].iter_rows(min_row=2, max_col=2):
+    for row in wb[names["Settings"]].iter_rows(min_row=2, max_col=2):
         key, value = _header(row[0].value), row[1].value
         if not key:
             continue
         column = by_field.get(key, Column(key, "text", ""))
-        where = f"Settings!{row[1].coordinate} ({key})"
+        where = f"{names['Settings']}!{row[1].coordinate} ({key})"
         for k in range(1, len(column.path) + 1):
             cells.setdefault(column.path[:k], where)
         read = cell_value(column, value)
         if read is not _EMPTY and not _put(out, column.path, read):
             problems.append((where, "given twice in the Settings sheet"))
     for sheet, (key, _columns) in SHEETS.items():
-        if key not in out and sheet in wb.sheetnames and sheet != "History":
+        if key not in out and sheet in names and sheet != "History":
             out[key] = []
-            cells[(key,)] = f"{sheet} sheet"
+            cells[(key,)] = f"{names[sheet]} sheet"
     for sheet in ("Operators", "Tournaments", "Tours"):
-        if sheet in wb.sheetnames:
-            _read_records(wb[sheet], sheet, out, cells, problems)
-    if "History" in wb.sheetnames:
-        _read_history(wb["History"], out, cells, problems)
+        if sheet in names:
+            _read_records(wb[names[sheet]], sheet, out, cells, problems)
+    if "History" in names:
+        _read_history(wb[names["History"]], out, cells, problems)
     if problems:
         raise WorkbookError(problems)
     return out, cells
@@ -568,9 +664,9 @@ def _read_records(ws: Worksheet, sheet: str, out: dict[str, Any], cells: Cells,
     for number, row in _rows(ws):
         i = len(records)
         record: dict[str, Any] = {}
-        cells[(key, i)] = f"{sheet} row {number}"
+        cells[(key, i)] = f"{ws.title} row {number}"
         for j, column in columns:
-            where = f"{sheet}!{_letter(j)}{number} ({column.header})"
+            where = f"{ws.title}!{_letter(j)}{number} ({column.header})"
             for k in range(1, len(column.path) + 1):
                 cells.setdefault((key, i, *column.path[:k]), where)
             value = cell_value(column, row[j].value if j < len(row) else None)
@@ -589,7 +685,7 @@ def _read_history(ws: Worksheet, out: dict[str, Any], cells: Cells,
         values = {c.header: (j, cell_value(c, row[j].value if j < len(row) else None))
                   for j, c in columns}
         j, op = values.get("operator", (0, _EMPTY))
-        where = f"History!{_letter(j)}{number} (operator)"
+        where = f"{ws.title}!{_letter(j)}{number} (operator)"
         if op is _EMPTY or str(op) not in index:
             near = f"; the Operators sheet has {', '.join(sorted(index)) or 'none'}"
             problems.append((where, f"{'no operator given' if op is _EMPTY else repr(op)}: "
@@ -604,7 +700,7 @@ def _read_history(ws: Worksheet, out: dict[str, Any], cells: Cells,
             if header == "operator":
                 continue
             path = tuple(header.split("."))
-            where = f"History!{_letter(j)}{number} ({header})"
+            where = f"{ws.title}!{_letter(j)}{number} ({header})"
             for k in range(1, len(path) + 1):
                 cells[("operators", i, *path[:k])] = where
             if value is not _EMPTY and not _put(operators[i], path, value):
@@ -704,8 +800,9 @@ def _validation(ws: Worksheet, column: Column, ref: str) -> None:
     elif kind == "bool":
         dv = DataValidation(type="list", formula1='"TRUE,FALSE"', allow_blank=True)
     elif kind == "date":
-        dv = DataValidation(type="date", operator="between", formula1="DATE(2000,1,1)",
-                            formula2="DATE(2199,12,31)", allow_blank=True,
+        dv = DataValidation(type="date", operator="between",  # the loader's years
+                            formula1=f"DATE({FIRST_YEAR},1,1)",
+                            formula2=f"DATE({LAST_YEAR},12,31)", allow_blank=True,
                             error="A date, e.g. 2027-03-01")
     elif kind in ("money", "share"):
         dv = DataValidation(type="decimal", operator="between", formula1="0",

@@ -150,7 +150,7 @@ class TestTwentyCharitableNothingHeld:
         code, found_cli = cli_check(tmp_path / "bad", data, HEADER + mt_rows(t, "room-a", days))
         assert code == 1
         assert [(v["rule"], v["occurrence"], v["dates"]) for v in found_cli] == [
-            ("MT-LARGE-LIMIT", "20", "2027-07-20")]
+            ("MT-LARGE-LIMIT", 20, "2027-07-20")]
         code, found_cli = cli_check(tmp_path / "good", data,
                                     HEADER + mt_rows(t, "room-a", days[:19]))
         assert (code, found_cli) == (0, [])
@@ -197,7 +197,7 @@ class TestFourthCharitableIsTheSeventeenthCounted:
             a, "room-a", a_days) + mt_rows(c, "room-a", c_days))
         assert code == 1
         assert [(v["rule"], v["tournament_id"], v["occurrence"]) for v in found_cli] == [
-            ("MT-LARGE-LIMIT", "c", "4")]
+            ("MT-LARGE-LIMIT", "c", 4)]
         code, found_cli = cli_check(tmp_path / "good", data, HEADER + mt_rows(
             a, "room-a", a_days) + mt_rows(c, "room-a", c_days[:3]))
         assert (code, found_cli) == (0, [])
@@ -280,7 +280,7 @@ class TestHeldCharitableBeyondThreeCount:
         code, found_cli = cli_check(tmp_path / "bad", data, HEADER + mt_rows(a, "room-a", days))
         assert code == 1
         assert [(v["rule"], v["occurrence"], v["dates"]) for v in found_cli] == [
-            ("MT-LARGE-LIMIT", "15", "2027-02-15")]
+            ("MT-LARGE-LIMIT", 15, "2027-02-15")]
         code, found_cli = cli_check(tmp_path / "good", data,
                                     HEADER + mt_rows(a, "room-a", days[:14]))
         assert (code, found_cli) == (0, [])

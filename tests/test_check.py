@@ -41,7 +41,7 @@ HEADER = ("tournament_id,occurrence,operator_id,jurisdiction,type,charitable,tit
           "first_day,last_day,notice_due,permit_year,counted,players,license_id,uid\n")
 LIC_HEADER = "license_id,operator_id,jurisdiction,kind,tier,valid_from,valid_to,fee_usd,covers\n"
 
-Found = tuple[str, str, str, str, str]  # rule, operator_id, tournament_id, occurrence, dates
+Found = tuple[str, str, str, int | None, str]  # rule, operator, tournament, occurrence, dates
 
 
 # ------------------------------------------------------------------------------ scenarios
@@ -261,7 +261,7 @@ def test_mt_large_limit_16th_is_legal_17th_is_not(tmp_path: Path) -> None:
     assert days[-1] == d("2027-04-24")
     recs = pair(tmp_path, data, HEADER + mt_rows(t, "room", days),
                 HEADER + mt_rows(t, "room", days[:16]),
-                [("MT-LARGE-LIMIT", "room", "weekly", "17", "2027-04-24")])
+                [("MT-LARGE-LIMIT", "room", "weekly", 17, "2027-04-24")])
     assert "17th counted large-stakes tournament of the 2026-07-01 permit year" in \
         recs[0]["message"]
     assert recs[0]["citation"] == "MCA 23-5-317(1)(a)"
@@ -276,7 +276,7 @@ def test_mt_large_limit_counts_held_in_current_permit_year_only(tmp_path: Path) 
                 HEADER + mt_rows(t, "room", ["2027-01-09", "2027-01-16", "2027-01-23",
                                              "2027-08-07"]),
                 HEADER + mt_rows(t, "room", ["2027-01-09", "2027-01-16", "2027-08-07"]),
-                [("MT-LARGE-LIMIT", "room", "weekly", "3", "2027-01-23")])
+                [("MT-LARGE-LIMIT", "room", "weekly", 3, "2027-01-23")])
     assert "14 held before the plan" in recs[0]["message"]
 
 
@@ -290,7 +290,7 @@ def test_shared_progressive_counts_for_each_operator(tmp_path: Path) -> None:
                     [t])
     pair(tmp_path, data, HEADER + mt_rows(t, "*", ["2027-01-09", "2027-01-16"]),
          HEADER + mt_rows(t, "*", ["2027-01-09"]),
-         [("MT-LARGE-LIMIT", "a", "prog", "2", "2027-01-16")])
+         [("MT-LARGE-LIMIT", "a", "prog", 2, "2027-01-16")])
 
 
 def test_mt_charity_limit_and_charitable_do_not_count_toward_16(tmp_path: Path) -> None:
@@ -303,7 +303,7 @@ def test_mt_charity_limit_and_charitable_do_not_count_toward_16(tmp_path: Path) 
     recs = pair(tmp_path, data,
                 HEADER + mt_rows(t, "room", ["2027-03-06", "2027-04-03", "2027-05-01"]),
                 HEADER + mt_rows(t, "room", ["2027-03-06", "2027-04-03"]),
-                [("MT-LARGE-LIMIT", "room", "charity", "3", "2027-05-01")])
+                [("MT-LARGE-LIMIT", "room", "charity", 3, "2027-05-01")])
     assert "17th counted large-stakes tournament" in recs[0]["message"]
     assert ("it is its 4th charitable one, and only the first 3 (1 held before the plan, "
             "charity#1 and charity#2) are not counted") in recs[0]["message"]
@@ -320,7 +320,7 @@ def test_permit_year_boundary_the_16_restart_on_july_1(tmp_path: Path) -> None:
     recs = pair(tmp_path, data,
                 HEADER + mt_rows(t, "room", [*spring, "2027-06-30", *autumn]),
                 HEADER + mt_rows(t, "room", [*spring, "2027-07-01", *autumn]),
-                [("MT-LARGE-LIMIT", "room", "weekly", "17", "2027-06-30")])
+                [("MT-LARGE-LIMIT", "room", "weekly", 17, "2027-06-30")])
     assert "2026-07-01 permit year" in recs[0]["message"]
 
 
@@ -337,7 +337,7 @@ def test_permit_year_boundary_with_16_held(tmp_path: Path, start: str | None, ba
     data = scenario([room(held_in_current_permit_year={"large_stakes": 16}, **extra)], [t])
     recs = pair(tmp_path, data, HEADER + mt_rows(t, "room", [bad]),
                 HEADER + mt_rows(t, "room", [good]),
-                [("MT-LARGE-LIMIT", "room", "one", "1", bad)])
+                [("MT-LARGE-LIMIT", "room", "one", 1, bad)])
     assert f"17th counted large-stakes tournament of the {py} permit year" in \
         recs[0]["message"]
 
@@ -358,7 +358,7 @@ def test_mt_duration_stretched_all_day_event(tmp_path: Path) -> None:
                      prodid=prodid),
                 vcal(allday("Winter Series", "20270108", "20270113", uid=uid, extra=edited),
                      prodid=prodid),
-                [("MT-DURATION", "room", "series", "1", "2027-01-08..2027-01-13")],
+                [("MT-DURATION", "room", "series", 1, "2027-01-08..2027-01-13")],
                 name="calendar.ics")
     assert "6 calendar days" in recs[0]["message"]
 
@@ -371,7 +371,7 @@ def test_mt_duration_in_schedule_csv(tmp_path: Path) -> None:
     pair(tmp_path, data,
          HEADER + row(t, 1, "room", s, at("2027-01-13", "02:00")),
          HEADER + row(t, 1, "room", s, at("2027-01-12", "02:00")),
-         [("MT-DURATION", "room", "series", "1", "2027-01-08..2027-01-13")])
+         [("MT-DURATION", "room", "series", 1, "2027-01-08..2027-01-13")])
 
 
 def test_mt_notice_day_minus_5_legal_minus_4_not(tmp_path: Path) -> None:
@@ -382,7 +382,7 @@ def test_mt_notice_day_minus_5_legal_minus_4_not(tmp_path: Path) -> None:
     data = scenario([room()], [t], notice_from="2027-01-10")
     recs = pair(tmp_path, data, HEADER + mt_rows(t, "room", ["2027-01-14"]),
                 HEADER + mt_rows(t, "room", ["2027-01-15"]),
-                [("MT-NOTICE", "room", "t", "1", "2027-01-14")])
+                [("MT-NOTICE", "room", "t", 1, "2027-01-14")])
     assert "its notice was due 2027-01-09, before the earliest filing day 2027-01-10" in \
         recs[0]["message"]
 
@@ -393,8 +393,8 @@ def test_mt_notice_each_operator_of_a_progressive(tmp_path: Path) -> None:
     data = scenario([room("a", "Room A"), room("b", "Room B")], [t], notice_from="2027-01-10")
     pair(tmp_path, data, HEADER + mt_rows(t, "*", ["2027-01-14"]),
          HEADER + mt_rows(t, "*", ["2027-01-15"]),
-         [("MT-NOTICE", "a", "prog", "1", "2027-01-14"),
-          ("MT-NOTICE", "b", "prog", "1", "2027-01-14")])
+         [("MT-NOTICE", "a", "prog", 1, "2027-01-14"),
+          ("MT-NOTICE", "b", "prog", 1, "2027-01-14")])
 
 
 def test_mt_small_daily_two_on_one_day(tmp_path: Path) -> None:
@@ -407,7 +407,7 @@ def test_mt_small_daily_two_on_one_day(tmp_path: Path) -> None:
     pair(tmp_path, data,
          HEADER + e + row(late, 1, "room", at("2027-01-06", "19:00"), at("2027-01-06", "23:00")),
          HEADER + e + row(late, 1, "room", at("2027-01-07", "19:00"), at("2027-01-07", "23:00")),
-         [("MT-SMALL-DAILY", "room", "early", "1", "2027-01-06")])
+         [("MT-SMALL-DAILY", "room", "early", 1, "2027-01-06")])
 
 
 def test_mt_small_daily_within_one_calendar_day(tmp_path: Path) -> None:
@@ -418,7 +418,7 @@ def test_mt_small_daily_within_one_calendar_day(tmp_path: Path) -> None:
     s = at("2027-01-06", "19:00")
     pair(tmp_path, data, HEADER + row(late, 1, "room", s, at("2027-01-07", "00:30")),
          HEADER + row(late, 1, "room", s, at("2027-01-07", "00:00")),
-         [("MT-SMALL-DAILY", "room", "late", "1", "2027-01-06")])
+         [("MT-SMALL-DAILY", "room", "late", 1, "2027-01-06")])
 
 
 def test_mt_play_hours_start_before_8am(tmp_path: Path) -> None:
@@ -435,7 +435,7 @@ def test_mt_play_hours_start_before_8am(tmp_path: Path) -> None:
                       at("2027-01-06", "11:30")) + deep,
          HEADER + row(morning, 1, "room", at("2027-01-06", "08:00"),
                       at("2027-01-06", "12:00")) + deep,
-         [("MT-PLAY-HOURS", "room", "morning", "1", "2027-01-06")])
+         [("MT-PLAY-HOURS", "room", "morning", 1, "2027-01-06")])
 
 
 def test_mt_play_hours_session_extended_past_2am(tmp_path: Path) -> None:
@@ -447,7 +447,7 @@ def test_mt_play_hours_session_extended_past_2am(tmp_path: Path) -> None:
     bad = HEADER + row(late, 1, "room", at("2027-01-09", "12:00"), at("2027-01-10", "03:00"))
     res = check(sc, write_schedule(tmp_path / "bad", bad))
     assert res.exit_code == 1
-    assert found(res) == [("MT-PLAY-HOURS", "room", "late", "1", "2027-01-09")]
+    assert found(res) == [("MT-PLAY-HOURS", "room", "late", 1, "2027-01-09")]
 
 
 # ============================================================================== Maine
@@ -480,7 +480,7 @@ def test_me_monthly_touch_game_ending_at_midnight_of_the_1st(tmp_path: Path, fmt
         good = bad.replace("20270201T050100Z", "20270201T050000Z")
         name = "calendar.ics"
     recs = pair(tmp_path, data, bad, good,
-                [("ME-MONTHLY-LIMIT", "post", "sunday", "1", "2027-02")], name=name)
+                [("ME-MONTHLY-LIMIT", "post", "sunday", 1, "2027-02")], name=name)
     assert "3 tournament games in 2027-02 (sunday#1, holdem#1, holdem#2)" in recs[0]["message"]
 
 
@@ -503,12 +503,12 @@ def test_me_monthly_start_counts_only_the_starting_month(tmp_path: Path) -> None
     good = HEADER + h(["2027-03-06", "2027-04-03", "2027-04-10"]) + overnight
     pair(tmp_path, data,
          HEADER + h(["2027-03-06", "2027-03-13", "2027-04-03", "2027-04-10"]) + overnight,
-         good, [("ME-MONTHLY-LIMIT", "post", "holdem", "1", "2027-03")])
+         good, [("ME-MONTHLY-LIMIT", "post", "holdem", 1, "2027-03")])
     # the same legal schedule under the default reading (touch) breaks April
     sc = write_scenario(tmp_path / "touch", {**data, "settings": {"month_rule": "touch"}})
     res = check(sc, write_schedule(tmp_path / "touch", good))
     assert res.exit_code == 1
-    assert found(res) == [("ME-MONTHLY-LIMIT", "post", "late", "1", "2027-04")]
+    assert found(res) == [("ME-MONTHLY-LIMIT", "post", "late", 1, "2027-04")]
 
 
 def test_me_duration_48h_legal_48h_1min_not(tmp_path: Path) -> None:
@@ -523,7 +523,7 @@ def test_me_duration_48h_legal_48h_1min_not(tmp_path: Path) -> None:
                            extra=props), head=NY_VTIMEZONE),
                 vcal(timed("Hold'em Marathon", "20270108T120000", "20270110T120000", uid=uid,
                            extra=props), head=NY_VTIMEZONE),
-                [("ME-DURATION", "post", "marathon", "1", "2027-01-08")], name="calendar.ics")
+                [("ME-DURATION", "post", "marathon", 1, "2027-01-08")], name="calendar.ics")
     assert "lasts 48.0167 hours" in recs[0]["message"]
 
 
@@ -537,7 +537,7 @@ def test_me_duration_is_elapsed_time_across_the_fall_back(tmp_path: Path) -> Non
     assert plus(s, 48) == at("2027-11-08", "11:00", NEW_YORK)
     pair(tmp_path, data, HEADER + row(marathon, 1, "post", s, at("2027-11-08", "12:00", NEW_YORK)),
          HEADER + row(marathon, 1, "post", s, plus(s, 48)),
-         [("ME-DURATION", "post", "marathon", "1", "2027-11-06")])
+         [("ME-DURATION", "post", "marathon", 1, "2027-11-06")])
 
 
 def test_me_other_games_game_moved_onto_beano_night(tmp_path: Path) -> None:
@@ -554,7 +554,7 @@ def test_me_other_games_game_moved_onto_beano_night(tmp_path: Path) -> None:
     bad = vcal(timed("Tuesday Hold'em", "20270112T130000", "20270112T190000", uid=uid,
                      extra=props.replace("SEQUENCE:0", "SEQUENCE:2")), head=NY_VTIMEZONE)
     recs = pair(tmp_path, data, bad, good,
-                [("ME-OTHER-GAMES", "post", "tuesday", "1", "2027-01-12")], name="calendar.ics")
+                [("ME-OTHER-GAMES", "post", "tuesday", 1, "2027-01-12")], name="calendar.ics")
     assert "other game session Tue 2027-01-12 18:00-22:00" in recs[0]["message"]
 
 
@@ -569,7 +569,7 @@ def test_me_application_window_10_business_days(tmp_path: Path) -> None:
         return HEADER + row(holdem, 1, "post", at(day, "12:00", NEW_YORK),
                             at(day, "12:00", NEW_YORK) + dt.timedelta(hours=12))
     pair(tmp_path, data, one("2027-01-18"), one("2027-01-19"),
-         [("ME-APPLICATION-WINDOW", "post", "holdem", "1", "2027-01-18")])
+         [("ME-APPLICATION-WINDOW", "post", "holdem", 1, "2027-01-18")])
 
 
 def test_me_super_cribbage_statewide_15_per_year(tmp_path: Path) -> None:
@@ -591,7 +591,7 @@ def test_me_super_cribbage_statewide_15_per_year(tmp_path: Path) -> None:
     base = HEADER + rows(a, "club-a", sats)
     recs = pair(tmp_path, data, base + rows(b, "club-b", [*suns, "2027-04-11"]),
                 base + rows(b, "club-b", [*suns, "2028-01-02"]),
-                [("ME-SUPER-CRIBBAGE", "club-b", "crib-b", "8", "2027-04-11")])
+                [("ME-SUPER-CRIBBAGE", "club-b", "crib-b", 8, "2027-04-11")])
     assert "16th super cribbage licence of 2027" in recs[0]["message"]
 
 
@@ -604,7 +604,7 @@ def test_horizon_play_past_midnight_on_the_last_day(tmp_path: Path) -> None:
     data = scenario([room()], [t])
     pair(tmp_path, data, HEADER + mt_rows(t, "room", ["2027-12-30"]),
          HEADER + mt_rows(t, "room", ["2027-12-29"]),
-         [("HORIZON", "room", "yearend", "1", "2027-12-30")])
+         [("HORIZON", "room", "yearend", 1, "2027-12-30")])
 
 
 def test_window_first_day_only(tmp_path: Path) -> None:
@@ -615,7 +615,7 @@ def test_window_first_day_only(tmp_path: Path) -> None:
     data = scenario([room()], [t])
     pair(tmp_path, data, HEADER + mt_rows(t, "room", ["2027-04-01"]),
          HEADER + mt_rows(t, "room", ["2027-03-31"]),
-         [("WINDOW", "room", "spring", "1", "2027-04-01")])
+         [("WINDOW", "room", "spring", 1, "2027-04-01")])
 
 
 def test_weekdays_event_matched_only_by_its_title(tmp_path: Path) -> None:
@@ -630,7 +630,7 @@ def test_weekdays_event_matched_only_by_its_title(tmp_path: Path) -> None:
         return vcal(allday("friday deepstack ", first, end,
                            uid="7c1e1a7e-58b3-4bd5-9e1f-0b8f7d2a11aa"), prodid=prodid)
     pair(tmp_path, data, cal("20270109", "20270110"), cal("20270108", "20270109"),
-         [("WEEKDAYS", "room", "friday", "1", "2027-01-09")], name="calendar.ics")
+         [("WEEKDAYS", "room", "friday", 1, "2027-01-09")], name="calendar.ics")
 
 
 PROGRESSIVE_EVENT = """BEGIN:VEVENT
@@ -660,7 +660,7 @@ def test_blackout_of_the_second_operator_after_midnight(tmp_path: Path) -> None:
                 head="METHOD:PUBLISH\n")
     bad = vcal(PROGRESSIVE_EVENT.format(first="20270702", end="20270705", seq=1),
                head="METHOD:PUBLISH\n")
-    recs = pair(tmp_path, data, bad, good, [("BLACKOUT", "b", "prog", "1", "2027-07-04")],
+    recs = pair(tmp_path, data, bad, good, [("BLACKOUT", "b", "prog", 1, "2027-07-04")],
                 name="calendar.ics")
     assert "a blackout day of Room B" in recs[0]["message"]
 
@@ -672,7 +672,7 @@ def test_fixed_dates(tmp_path: Path) -> None:
     data = scenario([room()], [t])
     pair(tmp_path, data, HEADER + mt_rows(t, "room", ["2027-05-22"]),
          HEADER + mt_rows(t, "room", ["2027-05-21"]),
-         [("FIXED-DATES", "room", "championship", "", "2027-05-21")])
+         [("FIXED-DATES", "room", "championship", None, "2027-05-21")])
 
 
 def test_min_gap(tmp_path: Path) -> None:
@@ -681,7 +681,7 @@ def test_min_gap(tmp_path: Path) -> None:
     data = scenario([room()], [t])
     pair(tmp_path, data, HEADER + mt_rows(t, "room", ["2027-01-02", "2027-01-22"]),
          HEADER + mt_rows(t, "room", ["2027-01-02", "2027-01-23"]),
-         [("MIN-GAP", "room", "monthly", "2", "2027-01-22")])
+         [("MIN-GAP", "room", "monthly", 2, "2027-01-22")])
 
 
 def test_max_concurrent_counts_the_day_after_midnight(tmp_path: Path) -> None:
@@ -697,7 +697,7 @@ def test_max_concurrent_counts_the_day_after_midnight(tmp_path: Path) -> None:
     base = mt_rows(sat, "room", ["2027-01-09"]) + mt_rows(night, "room", ["2027-01-09"])
     pair(tmp_path, data, HEADER + base + mt_rows(sun, "room", ["2027-01-10"]),
          HEADER + base + mt_rows(sun, "room", ["2027-01-17"]),
-         [("MAX-CONCURRENT", "room", "saturday", "1", "2027-01-10")])
+         [("MAX-CONCURRENT", "room", "saturday", 1, "2027-01-10")])
 
 
 def test_count(tmp_path: Path) -> None:
@@ -707,7 +707,7 @@ def test_count(tmp_path: Path) -> None:
     recs = pair(tmp_path, data,
                 HEADER + mt_rows(t, "room", ["2027-02-06", "2027-02-13", "2027-02-20"]),
                 HEADER + mt_rows(t, "room", ["2027-02-06", "2027-02-13"]),
-                [("COUNT", "room", "weekly", "1", "")])
+                [("COUNT", "room", "weekly", 1, "")])
     assert "weekly is placed 3 times; 2 wanted" in recs[0]["message"]
 
 
@@ -723,7 +723,7 @@ def test_mt_permit_fees_one_permit_per_permit_year(tmp_path: Path) -> None:
     second = ("room/large-stakes-permit/2027-07-01,room,MT,mt-large-stakes-permit,,2027-07-01,"
               "2028-06-30,120,weekly#2\n")
     recs = pair(tmp_path, data, sched, sched,
-                [("MT-PERMIT-FEES", "room", "weekly", "2", "2027-08-07")],
+                [("MT-PERMIT-FEES", "room", "weekly", 2, "2027-08-07")],
                 bad_licenses=LIC_HEADER + first, good_licenses=LIC_HEADER + first + second)
     assert "2027-07-01 permit year ($120)" in recs[0]["message"]
 
@@ -737,7 +737,7 @@ def test_mt_small_stakes_permit_costs_500(tmp_path: Path) -> None:
     # the row is wrong (a small-stakes permit listed at $120): reported on the row, dated by
     # its validity; the tournament it lists is covered by it, so not reported again
     recs = pair(tmp_path, data, sched, sched,
-                [("MT-PERMIT-FEES", "room", "night", "1", "2026-07-01..2027-06-30")],
+                [("MT-PERMIT-FEES", "room", "night", 1, "2026-07-01..2027-06-30")],
                 bad_licenses=LIC_HEADER + lic.format(fee=120),
                 good_licenses=LIC_HEADER + lic.format(fee=500))
     assert "costs $500 per permit year" in recs[0]["message"]
@@ -753,7 +753,7 @@ def test_me_fees_licence_of_the_games_tier(tmp_path: Path) -> None:
     lic = ("post/per-tournament/2027-01-09/holdem-1,post,ME,me-per-tournament,{tier},"
            "2027-01-09,2027-01-09,{fee},holdem#1\n")
     recs = pair(tmp_path, data, sched, sched,
-                [("ME-FEES", "post", "holdem", "1", "2027-01-09")] * 2,
+                [("ME-FEES", "post", "holdem", 1, "2027-01-09")] * 2,
                 bad_licenses=LIC_HEADER + lic.format(tier="1-50", fee=40),
                 good_licenses=LIC_HEADER + lic.format(tier="51-100", fee=75))
     assert "(80 players, tier 51-100)" in recs[0]["message"]
@@ -776,8 +776,8 @@ def test_me_fees_tier_coverage_reading(tmp_path: Path) -> None:
         res = check(sc, write_schedule(folder, sched, licenses=lic))
         assert res.exit_code == code, res.output
         assert found(res) == ([] if code == 0 else
-                              [("ME-FEES", "post", "holdem", "1", "2027-01-09..2028-01-08"),
-                               ("ME-FEES", "post", "holdem", "1", "2027-01-09")])
+                              [("ME-FEES", "post", "holdem", 1, "2027-01-09..2028-01-08"),
+                               ("ME-FEES", "post", "holdem", 1, "2027-01-09")])
 
 
 def test_fees_not_checked_without_licenses_csv(tmp_path: Path) -> None:
@@ -815,7 +815,7 @@ def test_product_calendar_with_deadlines_and_cancelled_event(tmp_path: Path) -> 
                                        f"X-TOURNEY-TOURNAMENT:weekly\nX-TOURNEY-OCCURRENCE:{k}\n"))
         return vcal(*events, head="METHOD:PUBLISH\n")
     pair(tmp_path, data, cal(""), cal("cancelled"),
-         [("MT-LARGE-LIMIT", "room", "weekly", "17", "2027-04-24")], name="calendar.ics")
+         [("MT-LARGE-LIMIT", "room", "weekly", 17, "2027-04-24")], name="calendar.ics")
 
 
 def test_outlook_windows_time_zone(tmp_path: Path) -> None:
@@ -835,7 +835,7 @@ def test_outlook_windows_time_zone(tmp_path: Path) -> None:
                           tzid='"Eastern Standard Time"'),
                     prodid="-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN", head=vtz)
     pair(tmp_path, data, cal("20270110T120100"), cal("20270110T120000"),
-         [("ME-DURATION", "post", "marathon", "1", "2027-01-08")], name="calendar.ics")
+         [("ME-DURATION", "post", "marathon", 1, "2027-01-08")], name="calendar.ics")
 
 
 def test_one_operators_calendar_is_not_blamed_for_the_others_fixed_date(tmp_path: Path) -> None:
@@ -854,7 +854,7 @@ def test_one_operators_calendar_is_not_blamed_for_the_others_fixed_date(tmp_path
     text = vcal(event)
     res = check(sc, write_schedule(tmp_path / "plan", text, "calendar.ics"))
     assert res.exit_code == 1
-    assert found(res) == [("FIXED-DATES", "post", "pinned", "", "2027-02-06")]
+    assert found(res) == [("FIXED-DATES", "post", "pinned", None, "2027-02-06")]
 
 
 def test_product_plan_checks_clean(tmp_path: Path) -> None:
@@ -884,7 +884,7 @@ def test_recurring_event_counts_every_instance(tmp_path: Path) -> None:
                        extra="RRULE:FREQ=WEEKLY;COUNT=17\n"))
     res = check(sc, write_schedule(tmp_path, text, "calendar.ics"))
     assert res.exit_code == 1
-    assert found(res) == [("MT-LARGE-LIMIT", "room", "weekly", "17", "2027-04-24")]
+    assert found(res) == [("MT-LARGE-LIMIT", "room", "weekly", 17, "2027-04-24")]
 
 
 @pytest.mark.parametrize("case", ["timed", "all-day"])
@@ -896,12 +896,12 @@ def test_event_with_duration_instead_of_dtend(tmp_path: Path, case: str) -> None
         # Fri 2027-01-08 12:00 + PT48H1M = 48 h 1 min > 48
         ev = ("BEGIN:VEVENT\nSUMMARY:Hold'em Marathon\nDTSTART;TZID=America/New_York:"
               "20270108T120000\nDURATION:PT48H1M\nUID:m1@example.com\nEND:VEVENT\n")
-        expected = [("ME-DURATION", "post", "marathon", "1", "2027-01-08")]
+        expected = [("ME-DURATION", "post", "marathon", 1, "2027-01-08")]
     else:
         # all-day from Fri 2027-01-08 for P6D: Jan 8..13, 6 calendar days > 5
         ev = ("BEGIN:VEVENT\nSUMMARY:Winter Series\nDTSTART;VALUE=DATE:20270108\n"
               "DURATION:P6D\nUID:w1@example.com\nEND:VEVENT\n")
-        expected = [("MT-DURATION", "room", "series", "1", "2027-01-08..2027-01-13")]
+        expected = [("MT-DURATION", "room", "series", 1, "2027-01-08..2027-01-13")]
     res = check(sc, write_schedule(tmp_path, vcal(ev), "calendar.ics"))
     assert res.exit_code == 1
     assert found(res) == expected
@@ -918,7 +918,7 @@ def test_all_day_maine_event_counts_in_every_month_it_shows(tmp_path: Path) -> N
     text = vcal(allday("Sunday Hold'em", "20270131", "20270202", uid="s@example.com"), others)
     res = check(sc, write_schedule(tmp_path, text, "calendar.ics"))
     assert res.exit_code == 1
-    assert found(res) == [("ME-MONTHLY-LIMIT", "post", "sunday", "1", "2027-02")]
+    assert found(res) == [("ME-MONTHLY-LIMIT", "post", "sunday", 1, "2027-02")]
 
 
 # ============================================================================== unmatched
@@ -1091,7 +1091,7 @@ def test_a_row_copied_with_other_dates_is_one_more_occurrence(tmp_path: Path) ->
     res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(sched),
                               "--format", "json"])
     assert res.exit_code == 1
-    assert ("ME-MONTHLY-LIMIT", "post-212", "saturday-holdem", "1", "2027-01") in found(res)
+    assert ("ME-MONTHLY-LIMIT", "post-212", "saturday-holdem", 1, "2027-01") in found(res)
     assert "saturday-holdem#1 appears again with other dates" in res.stderr
 
 
@@ -1119,7 +1119,7 @@ def test_missing_required_occurrence_is_reported(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(EXAMPLES / "maine-legion-post.yaml"), str(sched),
                               "--format", "json"])
     assert res.exit_code == 1
-    assert ("REQUIRED", "post-212", "veterans-championship", "", "") in found(res)
+    assert ("REQUIRED", "post-212", "veterans-championship", None, "") in found(res)
 
 
 def test_deadlines_are_recognised_without_x_properties(tmp_path: Path) -> None:

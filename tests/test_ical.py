@@ -499,7 +499,7 @@ CHECK_SCENARIO = {
 }
 
 
-def _check(scenario: Path, schedule: Path) -> tuple[int, list[tuple[str, ...]], str]:
+def _check(scenario: Path, schedule: Path) -> tuple[int, list[tuple[object, ...]], str]:
     res = _runner.invoke(app, ["check", str(scenario), str(schedule), "--format", "json"])
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     found = [(v["rule"], v["operator_id"], v["tournament_id"], v["occurrence"], v["dates"])
@@ -532,12 +532,12 @@ def test_tourney_check_reads_the_weekly_series(tmp_path: Path) -> None:
     # a person extends the series by a week: UNTIL Apr 7 -> 5 Wednesdays, count is 4
     # (COUNT names the tournament's first occurrence, no single date)
     longer = edited(b"UNTIL=20270331", b"UNTIL=20270407")
-    assert _check(sc, longer) == (1, [("COUNT", "room", "bounty", "1", "")], "")
+    assert _check(sc, longer) == (1, [("COUNT", "room", "bounty", 1, "")], "")
     # a person deletes the EXDATE: the night is back on the blackout day Mar 17, the 3rd by
     # date (3, 10, 17, 24, 31), and there are 5 of 4
     no_exdate = edited(b"EXDATE;VALUE=DATE:20270317\r\n", b"")
-    assert _check(sc, no_exdate) == (1, [("BLACKOUT", "room", "bounty", "3", "2027-03-17"),
-                                         ("COUNT", "room", "bounty", "1", "")], "")
+    assert _check(sc, no_exdate) == (1, [("BLACKOUT", "room", "bounty", 3, "2027-03-17"),
+                                         ("COUNT", "room", "bounty", 1, "")], "")
 
 
 # --------------------------------------------------------------------------- checklist

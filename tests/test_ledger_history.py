@@ -402,7 +402,7 @@ def test_cli_solve_and_check_with_the_ledger(year: Ledger, tmp_path: Path) -> No
     assert r.exit_code == 1
     rows = json.loads(r.output)
     assert [(x["rule"], x["occurrence"], x["dates"]) for x in rows] == [
-        ("MT-NOTICE", "17", "2026-10-26"), ("MT-LARGE-LIMIT", "17", "2026-10-26")]
+        ("MT-NOTICE", 17, "2026-10-26"), ("MT-LARGE-LIMIT", 17, "2026-10-26")]
     assert rows[1]["citation"] == "MCA 23-5-317(1)(a)"
     # the plan and what was held in one audit, one JSON document: the plan (b not placed) is
     # clean, the ledger's two findings are there

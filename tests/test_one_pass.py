@@ -213,7 +213,9 @@ def test_tab_indentation_is_named(tmp_path: Path) -> None:
     text = TWELVE.replace("    live_tables: 6", "\tlive_tables: 6")  # line 8
     with pytest.raises(ScenarioError) as err:
         load_scenario(_write(tmp_path, text))
-    [p] = err.value.problems
+    # the tab first, then the twelve mistakes of the file read with the tab as spaces (fix14)
+    p, *rest = err.value.problems
+    assert len(rest) == 12
     assert p.line == 8
     assert p.message == ("line 8 is indented with a tab; use spaces (YAML does not allow "
                          "tabs in indentation)")
@@ -223,7 +225,7 @@ def test_tab_indentation_counts_the_lines_below(tmp_path: Path) -> None:
     text = "name: x\nhorizon:\n\tstart: 2027-01-01\n\tend: 2027-12-31\n"
     with pytest.raises(ScenarioError) as err:
         load_scenario(_write(tmp_path, text))
-    [p] = err.value.problems
+    p = err.value.problems[0]  # then: operators missing (the detabbed copy, fix14)
     assert (p.line, p.message) == (3, "line 3 is indented with a tab; use spaces (YAML does "
                                       "not allow tabs in indentation); 1 more line(s) below "
                                       "start with a tab too")

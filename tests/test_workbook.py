@@ -235,8 +235,9 @@ def test_a_file_that_is_not_a_workbook(tmp_path: Path) -> None:
     assert wb.active is not None
     wb.active.title = "Settings"
     lines = _problems(_save(wb, path))
-    assert lines == [f"  {path}: sheet Operators: the workbook has no sheet of this name "
-                     "(tourney template writes one) (SCENARIO)"]
+    assert lines == [f"  {path}: sheet {sheet}: the workbook has no sheet of this name "
+                     "(its sheets: 'Settings'); tourney template writes one (SCENARIO)"
+                     for sheet in ("Operators", "Tournaments")]
 
 
 def test_comma_lists_ranges_and_other_games_are_spelled_for_a_spreadsheet() -> None:

@@ -50,16 +50,20 @@ def generate(
 
 @handled()
 def template(
-    out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx; replaced if it "
-                                             "exists).")],
+    out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx; an existing file "
+                                             "is replaced only with --force).")],
     example: Annotated[str, typer.Option(
         "--example", help="The example rows: montana (a card room) or maine (a Legion "
                           "post).")] = "montana",
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace the file when it exists (a filled workbook is lost).")
+    ] = False,
 ) -> None:
     """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
-    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options or not writable."""
+    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options, the file exists
+    (without --force) or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.atomic import shown, write_files
+    from scheduler.atomic import WriteRefused, shown, write_files
     from scheduler.load import load_scenario
     from scheduler.workbook import EXAMPLES
 
@@ -69,9 +73,16 @@ def template(
     if out.suffix.lower() != ".xlsx":
         raise CommandError(f"tourney: {out} does not end in .xlsx; tourney solve reads a "
                            "workbook by its .xlsx suffix")
+    if (out.exists() or out.is_symlink()) and not force:
+        raise CommandError(f"tourney: {shown(out)} exists; give --force to replace it. "
+                           "Nothing was written.")
     data = load_scenario(EXAMPLES[example]).to_xlsx()
     with writing(out, "Nothing was written.", reason="strerror"):
-        write_files({out: data})
+        try:
+            write_files({out: data})
+        except WriteRefused as exc:  # the workbook is an argument here, not an --out
+            raise WriteRefused(str(exc).replace("another --out", "another file name")) \
+                from None
     typer.echo(f"Wrote {shown(out)}: the {example} example; fill in the sheets (each header's "
                f"comment gives the unit and rule), then: tourney solve {shown(out)}")
 

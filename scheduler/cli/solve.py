@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -34,9 +35,17 @@ def load(path: Path) -> Scenario:
     """The validated scenario (a :class:`scheduler.scenario.ScenarioError` when it is not
     valid: its problems printed, exit 2)."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.load import load_scenario
+    from scheduler.load import WorkbookNote, load_scenario
 
-    return load_scenario(path)
+    with warnings.catch_warnings(record=True) as notes:
+        warnings.simplefilter("always", WorkbookNote)
+        scenario = load_scenario(path)
+    for note in notes:
+        if issubclass(note.category, WorkbookNote):
+            err(f"tourney: warning: {note.message}")
+        else:  # any other warning as Python would have shown it
+            warnings.showwarning(note.message, note.category, note.filename, note.lineno)
+    return scenario
 
 
 _LEDGER_READ: dict[str, Entry] = {

@@ -16,7 +16,8 @@ from scheduler.scenario import Scenario
 __all__ = ["checklist", "checklist_rules", "readings"]
 
 
-def readings(scenario: Scenario, jurisdiction: str | None = None) -> list[str]:
+def readings(scenario: Scenario, jurisdiction: str | None = None,
+             tournament_type: str | None = None) -> list[str]:
     """The readings of ambiguous clauses this plan was made under, in plain words.
 
     Parameters
@@ -28,6 +29,11 @@ def readings(scenario: Scenario, jurisdiction: str | None = None) -> list[str]:
         ``reentry_counts_toward_cap``, MT-ENTRY-CAP; Maine's ``month_rule``,
         ``tier_coverage``, ``surcharge_cap`` and ``super_cribbage_licenses_issued``); None:
         every one (the report).
+    tournament_type : str or None
+        With ``jurisdiction``: only the readings of rules that apply to a tournament of this
+        type: a Montana ``small-stakes`` night has no MT-ENTRY-CAP (large-stakes) reading, a
+        Maine ``charitable-cribbage`` night none of the licensed-game readings
+        (ME-MONTHLY-LIMIT, ME-FEES, ME-ENTRY-CAP, ME-SUPER-CRIBBAGE).
 
     Returns
     -------
@@ -71,6 +77,9 @@ def readings(scenario: Scenario, jurisdiction: str | None = None) -> list[str]:
         f"Reading: {reentry} ({cite('MT-ENTRY-CAP')}).",
         f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')}).",
     ]
+    if (jurisdiction, tournament_type) in (("MT", "small-stakes"),
+                                           ("ME", "charitable-cribbage")):
+        return ["Not legal advice."]
     if jurisdiction == "MT":
         return [lines[2], "Not legal advice."]
     if jurisdiction == "ME":

@@ -117,8 +117,12 @@ def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     for r, licence in zip(rows, licences, strict=True):
         op = _operator(scenario, r.operator_id)
         place = _place(op) if op else r.operator_id
-        line = (f"- {place}: {licence}" if licence == PERMIT_HELD
-                else f"- {place}: licence/permit {licence}")
+        if licence == "none" and r.type == "charitable-cribbage":  # ME-CRIBBAGE-REG: no
+            line = f"- {place}"  # licence is bought for it, so none is named
+        elif PERMIT_HELD in licence:  # "permit already held", not "licence/permit permit..."
+            line = f"- {place}: {licence}"
+        else:
+            line = f"- {place}: licence/permit {licence}"
         if r.notice_due is not None:
             line += f"; {notice_note(r.notice_due)}"
         lines.append(line + ".")
@@ -147,7 +151,8 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurr
     items = checklist(scenario, t) if t is not None else []
     if items:
         lines += ["Checklist:", *(f"- {c}" for c in items)]
-    lines += readings(scenario, first.jurisdiction)  # only the readings of its own rules
+    # only the readings of its own rules (its jurisdiction and type)
+    lines += readings(scenario, first.jurisdiction, first.type)
     ev.add("description", _text("\n".join(lines)))
     ev.add("x-tourney-tournament", tid)
     ev.add("x-tourney-operators",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from constraints.maine import MONTHLY_LIMIT
+from constraints.maine import MONTHLY_LIMIT, tier_index
 from constraints.montana import CHARITY_LIMIT
 from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
@@ -27,6 +27,16 @@ LIMIT_RULES = ("MT-LARGE-LIMIT", "MT-SMALL-DAILY", "ME-MONTHLY-LIMIT", "ME-SUPER
 given way to another tournament counted under the same limit (:func:`displaced`)."""
 
 
+def _fee_key(t: Tournament) -> tuple[str, int]:
+    """What an occurrence of ``t`` pays for: its type and, for a Maine licensed game other
+    than super cribbage, its ME-FEES tier (17 M.R.S. § 1836(3-A)); two tournaments of one
+    key cost the same (one permit, MT-PERMIT-FEES; one tier's licence; $75 a super
+    cribbage licence), so neither is left out for being dearer."""
+    tier = (tier_index(min(t.players or 1, 300))
+            if t.is_me_licensed_game and t.type != "super-cribbage" else -1)
+    return t.type, tier
+
+
 def _counted_under(rule: str, t: Tournament) -> bool:
     """Whether an occurrence of ``t`` counts toward ``rule`` (one of :data:`LIMIT_RULES`)."""
     return {"MT-LARGE-LIMIT": t.is_large, "MT-SMALL-DAILY": t.is_small,
@@ -40,7 +50,9 @@ def displaced(plan: Plan) -> list[str]:
     ``scheduler.objective``), so a tournament with a dearer licence (a $75 super cribbage
     licence against one more game under an annual licence already bought) is left out only
     because it costs more. One line per such tournament (scenario order): the rule, the
-    tournaments placed instead, and the ``priority`` that would keep it (its priority + 1).
+    tournaments placed instead, and the ``priority`` that would keep it (its priority + 1);
+    "cheaper" only when every rival pays for another licence or tier (:func:`_fee_key`),
+    else the line says which the plan kept, without a cost claim.
 
     Detected on the plan alone: an unplaced optional occurrence whose reason names a limit of
     :data:`LIMIT_RULES`, and a placed tournament of the same priority counted under that
@@ -63,9 +75,15 @@ def displaced(plan: Plan) -> list[str]:
                 continue
             seen.add(t.id)
             n = sum(1 for v in plan.unscheduled_list if v.tournament_id == t.id)
-            out.append(f"{t.id} ({n} not placed) gave way to {', '.join(rivals)} under "
-                       f"{rule} at equal priority {t.priority}: the plan takes the cheaper "
-                       f"set; give {t.id} priority {t.priority + 1} to keep it.")
+            key = _fee_key(t)
+            if all(_fee_key(sc.tournament(o)) != key for o in rivals):
+                out.append(f"{t.id} ({n} not placed) gave way to {', '.join(rivals)} under "
+                           f"{rule} at equal priority {t.priority}: the plan takes the "
+                           f"cheaper set; give {t.id} priority {t.priority + 1} to keep it.")
+            else:  # the same licence or permit: no fee tells them apart
+                out.append(f"{t.id} ({n} not placed): under {rule} at equal priority "
+                           f"{t.priority} the plan kept {', '.join(rivals)}; give {t.id} "
+                           f"priority {t.priority + 1} to keep it.")
             break
     return out
 

@@ -42,7 +42,8 @@ DEADLINES = [("due", DATE, 11), ("deadline", "", 34), ("rule", "", 40), ("operat
 NOT_PLACED = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operators", "", 22),
               ("required", "", 9), ("reason", "", 90), ("rule_ids", "", 30)]
 LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 12),
-          ("period_end", DATE, 12), ("used", "0", 7), ("limit", "0", 7), ("charitable", "0", 10)]
+          ("period_end", DATE, 12), ("used", "0", 7), ("limit", "0", 7), ("charitable", "0", 10),
+          ("held", "0", 7)]
 
 
 def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
@@ -154,7 +155,8 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
     _sheet(wb, "Not placed", NOT_PLACED, missing)
     usage: list[dict[Any, Any]] = plan.usage().to_dict("records")
     limits = [(str(u["operator_id"]), str(u["rule_id"]), u["period_start"].date(),
-               u["period_end"].date(), int(u["used"]), int(u["limit"]), int(u["charitable"]))
+               u["period_end"].date(), int(u["used"]), int(u["limit"]), int(u["charitable"]),
+               int(u.get("held", 0)))  # held before the plan, counted in used
               for u in usage]
     _sheet(wb, "Limits", LIMITS, limits)
     return pinned_xlsx(wb, when)
