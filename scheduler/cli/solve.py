@@ -55,6 +55,14 @@ _LEDGER_READ: dict[str, Entry] = {
 recording."""
 
 
+UseLedgerOpt = Annotated[bool, typer.Option(
+    "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
+                         "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")]
+OrganizationOpt = Annotated[str | None, typer.Option(
+    "--organization", help="With --ledger: the organization of the ledger the scenario is "
+                           "for (default: the only one with its operators).")]
+
+
 @handled(_LEDGER_READ)
 def solve(
     ctx: typer.Context,
@@ -95,12 +103,8 @@ def solve(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Take the history from this ledger (file or URL): tournaments "
                          "held, permits bought, occurrences held or filed stay.")] = None,
-    use_ledger: Annotated[bool, typer.Option(
-        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
-                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
-    organization: Annotated[str | None, typer.Option(
-        "--organization", help="With --ledger: the organization of the ledger the scenario "
-                               "is for (default: the only one with its operators).")] = None,
+    use_ledger: UseLedgerOpt = False,
+    organization: OrganizationOpt = None,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
@@ -246,12 +250,8 @@ def check(
     ledger: Annotated[str | None, typer.Option(
         "--ledger", help="Also audit what this ledger (file or URL) records as held, filed "
                          "and reported.")] = None,
-    use_ledger: Annotated[bool, typer.Option(
-        "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
-                             "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")] = False,
-    organization: Annotated[str | None, typer.Option(
-        "--organization", help="With --ledger: the organization of the ledger the scenario "
-                               "is for (default: the only one with its operators).")] = None,
+    use_ledger: UseLedgerOpt = False,
+    organization: OrganizationOpt = None,
     as_of: Annotated[str | None, typer.Option(
         "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
                         "a report due before it and not filed is late.")] = None,
