@@ -298,6 +298,9 @@ def _id_value(v: Any) -> Any:
     ``deep-stack``)."""
     if isinstance(v, int) and not isinstance(v, bool) and v >= 0:
         return str(v)
+    if isinstance(v, str) and len(v) > MAX_ID_LENGTH:  # checked before the pattern
+        raise ValueError(f"String should have at most {MAX_ID_LENGTH} characters (an id is "
+                         f"short: lower-case letters, digits and hyphens), not {len(v):,}")
     if isinstance(v, str) and not re.match(ID_PATTERN, v):
         slug = re.sub(r"[^a-z0-9]+", "-", v.strip().lower()).strip("-")
         raise ValueError("lower-case letters, digits and hyphens, e.g. "

@@ -288,7 +288,7 @@ class TestAuditMontana:
         data = mt_data(days=3)
         sched = schedule(data, ("a", 1, "2027-06-30"))
         code, found, msgs = audit(tmp_path, data, sched, licences((*PY26, "a#1")), "bad")
-        assert (code, found) == (1, [("MT-PERMIT-FEES", "room", "a", "1",
+        assert (code, found) == (1, [("MT-PERMIT-FEES", "room", "a", 1,
                                       "2027-07-01..2027-07-02")])
         assert "2027-07-01 permit year ($120)" in msgs[0]
         assert audit(tmp_path, data, sched, licences((*PY26, "a#1"), (*PY27, "a#1")),
@@ -304,8 +304,8 @@ class TestAuditMontana:
                "", "2026-07-01", "2028-06-30", 120, "a#1 a#2")
         code, found, msgs = audit(tmp_path, data, sched, licences(two), "bad")
         assert (code, found) == (1, [
-            ("MT-PERMIT-FEES", "room", "a", "1", "2026-07-01..2028-06-30"),
-            ("MT-PERMIT-FEES", "room", "a", "2", "2027-08-07")])
+            ("MT-PERMIT-FEES", "room", "a", 1, "2026-07-01..2028-06-30"),
+            ("MT-PERMIT-FEES", "room", "a", 2, "2027-08-07")])
         assert "valid for exactly one permit year, here 2026-07-01..2027-06-30" in msgs[0]
         assert audit(tmp_path, data, sched, licences((*PY26, "a#1"), (*PY27, "a#2")),
                      "good")[:2] == (0, [])
@@ -323,9 +323,9 @@ class TestAuditMontana:
             ("p3", "room", "MT", "mt-large-stakes-permit", "", "2026-08-01", "2027-07-31", 120,
              "")), "bad")
         assert (code, found) == (1, [
-            ("MT-PERMIT-FEES", "room", "a", "1", "2026-07-01..2027-06-30"),
-            ("MT-PERMIT-FEES", "room", "", "", "2026-07-01..2027-06-30"),
-            ("MT-PERMIT-FEES", "room", "", "", "2026-08-01..2027-07-31")])
+            ("MT-PERMIT-FEES", "room", "a", 1, "2026-07-01..2027-06-30"),
+            ("MT-PERMIT-FEES", "room", "", None, "2026-07-01..2027-06-30"),
+            ("MT-PERMIT-FEES", "room", "", None, "2026-08-01..2027-07-31")])
         assert "costs $120 per permit year" in msgs[0] and "listed at $100" in msgs[0]
         assert "'mt-permit' is not a Montana tournament permit" in msgs[1]
         assert "here 2026-07-01..2027-06-30" in msgs[2]
@@ -357,8 +357,8 @@ class TestAuditMaine:
                "2027-01-09", "2027-09-23", 40, refs)
         code, found, msgs = audit(tmp_path, data, sched, licences(one), "bad")
         assert code == 1
-        assert found == [("ME-FEES", "post", "g", "1", "2027-01-09..2027-09-23")] + [
-            ("ME-FEES", "post", "g", str(k), x) for k, x in enumerate(days, start=1) if k > 1]
+        assert found == [("ME-FEES", "post", "g", 1, "2027-01-09..2027-09-23")] + [
+            ("ME-FEES", "post", "g", k, x) for k, x in enumerate(days, start=1) if k > 1]
         assert "covers exactly one game" in msgs[0] and "it lists 18" in msgs[0]
         good = licences(*(per_tournament("g", k, x) for k, x in enumerate(days, start=1)))
         assert audit(tmp_path, data, sched, good, "good")[:2] == (0, [])
@@ -373,8 +373,8 @@ class TestAuditMaine:
                   "2027-01-09", "{to}", 750, "{covers}")
         bad = licences(tuple(str(x).format(to="2029-01-08", covers="g#1 g#2") for x in annual))
         code, found, msgs = audit(tmp_path, data, sched, bad, "bad")
-        assert (code, found) == (1, [("ME-FEES", "post", "g", "1", "2027-01-09..2029-01-08"),
-                                     ("ME-FEES", "post", "g", "2", "2028-03-04")])
+        assert (code, found) == (1, [("ME-FEES", "post", "g", 1, "2027-01-09..2029-01-08"),
+                                     ("ME-FEES", "post", "g", 2, "2028-03-04")])
         assert "valid 12 months from its first day, 2027-01-09..2028-01-08" in msgs[0]
         good = licences(tuple(str(x).format(to="2028-01-08", covers="g#1") for x in annual),
                         per_tournament("g", 2, "2028-03-04"))
@@ -389,7 +389,7 @@ class TestAuditMaine:
                "2028-01-08", "{fee}", "g#1")
         code, found, msgs = audit(
             tmp_path, data, sched, licences(tuple(str(x).format(fee=700) for x in row)), "bad")
-        assert (code, found) == (1, [("ME-FEES", "post", "g", "1", "2027-01-09..2028-01-08")])
+        assert (code, found) == (1, [("ME-FEES", "post", "g", 1, "2027-01-09..2028-01-08")])
         assert "costs $750" in msgs[0] and "listed at $700" in msgs[0]
         assert audit(tmp_path, data, sched,
                      licences(tuple(str(x).format(fee=750) for x in row)), "good")[:2] == (0, [])
@@ -407,8 +407,8 @@ class TestAuditMaine:
         code, found, msgs = audit(tmp_path, long30, sched, licences((*annual, "g#1 long#1")),
                                   "bad")
         assert (code, found) == (1, [
-            ("ME-FEES", "post", "long", "1", "2027-01-09..2028-01-08"),
-            ("ME-FEES", "post", "long", "1", "2028-01-08")])
+            ("ME-FEES", "post", "long", 1, "2027-01-09..2028-01-08"),
+            ("ME-FEES", "post", "long", 1, "2028-01-08")])
         assert "conducted 2028-01-08..2028-01-09, but is valid only" in msgs[0]
         assert "on every day it is conducted" in msgs[1]
         good = licences((*annual, "g#1"), per_tournament("long", 1, "2028-01-08", "2028-01-09"))
@@ -416,8 +416,8 @@ class TestAuditMaine:
         # a per-tournament licence valid on the first day only does not cover the second day
         short = licences((*annual, "g#1"), per_tournament("long", 1, "2028-01-08"))
         assert audit(tmp_path, long30, sched, short, "short")[:2] == (1, [
-            ("ME-FEES", "post", "long", "1", "2028-01-08"),
-            ("ME-FEES", "post", "long", "1", "2028-01-08")])
+            ("ME-FEES", "post", "long", 1, "2028-01-08"),
+            ("ME-FEES", "post", "long", 1, "2028-01-08")])
         long12 = me_data({"id": "g"}, {"id": "long"}, end="2028-01-31")
         sched12 = schedule(long12, ("g", 1, "2027-01-09"), ("long", 1, "2028-01-08"))
         assert audit(tmp_path, long12, sched12, licences((*annual, "g#1 long#1")),
@@ -433,12 +433,12 @@ class TestAuditMaine:
         march = ("post/monthly/1-50/2027-03", "post", "ME", "me-monthly", "1-50", "2027-03-01",
                  "2027-03-31", 100, "g#1")
         code, found, _ = audit(tmp_path, data, sched, licences(march), "bad")
-        assert (code, found) == (1, [("ME-FEES", "post", "g", "1", "2027-03-01..2027-03-31"),
-                                     ("ME-FEES", "post", "g", "1", "2027-03-31")])
+        assert (code, found) == (1, [("ME-FEES", "post", "g", 1, "2027-03-01..2027-03-31"),
+                                     ("ME-FEES", "post", "g", 1, "2027-03-31")])
         odd = ("post/monthly/x", "post", "ME", "me-monthly", "1-50", "2027-03-05", "2027-04-04",
                100, "")
         code, found, msgs = audit(tmp_path, data, sched, licences(odd), "odd")
-        assert found[0] == ("ME-FEES", "post", "", "", "2027-03-05..2027-04-04")
+        assert found[0] == ("ME-FEES", "post", "", None, "2027-03-05..2027-04-04")
         assert "one calendar month" in msgs[0]
         twelve = me_data({"id": "g"})
         assert audit(tmp_path, twelve, schedule(twelve, ("g", 1, "2027-03-31")),
@@ -475,8 +475,8 @@ class TestAuditMaine:
         # days) + game (not covered on Apr 11)
         bad = ok.replace("2027-04-10,2027-04-11,75", "2027-04-10,2027-04-10,75")
         assert audit(tmp_path, data, sched, bad, "bad")[:2] == (1, [
-            ("ME-FEES", "post", "sc", "1", "2027-04-10"),
-            ("ME-FEES", "post", "sc", "1", "2027-04-10")])
+            ("ME-FEES", "post", "sc", 1, "2027-04-10"),
+            ("ME-FEES", "post", "sc", 1, "2027-04-10")])
 
     def test_product_plan_round_trip(self, tmp_path: Path) -> None:
         # what `tourney solve` writes for the 30-hour case above passes `tourney check`
