@@ -23,7 +23,7 @@ from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.problems import TermProblem
 from scheduler.scenario import ME_TYPES, MT_TYPES, WEEKDAYS, Operator, Scenario, Tournament
-from scheduler.timing import Timing, local, sessions
+from scheduler.timing import Timing, local, sessions, years_end
 
 
 def _weekday(day: dt.date) -> str:
@@ -50,10 +50,10 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
     ops = {o.id: o for o in sc.operators}
     if sc.horizon.end < sc.horizon.start:
         yield TermProblem(("horizon", "end"), "SCENARIO", "horizon ends before it starts")
-    elif sc.horizon.end >= _years_later(sc.horizon.start, 2):
+    elif sc.horizon.end > years_end(sc.horizon.start, 2):
         yield TermProblem(("horizon", "end"), "SCENARIO",
-                          f"a horizon is at most 2 years (end before "
-                          f"{_years_later(sc.horizon.start, 2)})")
+                          f"a horizon is at most 2 years (end on or before "
+                          f"{years_end(sc.horizon.start, 2)})")
     tids: set[str] = set()
     for i, t in enumerate(sc.tournaments):
         loc = ("tournaments", i)
@@ -105,13 +105,6 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
         if tour.id in tour_ids:
             yield TermProblem(("tours", j, "id"), "SCENARIO", "tour id is used twice")
         tour_ids.add(tour.id)
-
-
-def _years_later(day: dt.date, years: int) -> dt.date:
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # Feb 29
-        return dt.date(day.year + years, 3, 1)
 
 
 SCENARIO = Rule("SCENARIO", validate=validate_references)

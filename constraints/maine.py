@@ -52,6 +52,8 @@ from scheduler.timing import (
     application_ok,
     local,
     month_end,
+    years_end,
+    years_later,
 )
 
 MONTHLY_LIMIT = 2
@@ -116,12 +118,10 @@ def covering_tiers(players: int, coverage: str) -> list[int]:
 
 
 def annual_end(start: dt.date) -> dt.date:
-    """Last day of an annual licence: 12 months from ``start``, inclusive."""
-    try:
-        nxt = start.replace(year=start.year + 1)
-    except ValueError:  # Feb 29
-        nxt = dt.date(start.year + 1, 3, 1)
-    return nxt - dt.timedelta(days=1)
+    """ME-FEES, 17 M.R.S. § 1836(3-A): the last day (inclusive) of an annual licence whose
+    first day is ``start``, 12 months from it: ``scheduler.timing.years_end(start, 1)``
+    (from 2028-02-29: 2029-02-28; from 2027-03-01: 2028-02-29)."""
+    return years_end(start, 1)
 
 
 def _me(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
@@ -205,8 +205,7 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
                         f" {NATIONAL_CRIBBAGE}): 17 M.R.S. § 1836(4-A)(A) lets it conduct only "
                         f"super cribbage tournaments, not a tournament game")
     start = sc.horizon.start
-    two_years_before = start.replace(year=start.year - 2, day=min(start.day, 28)) \
-        if (start.month, start.day) == (2, 29) else start.replace(year=start.year - 2)
+    two_years_before = years_later(start, -2)  # from Feb 29: Feb 28
     for i, op in _holders(sc):
         if op.id in national:
             continue

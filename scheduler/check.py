@@ -35,7 +35,15 @@ from scheduler.limits import (
 from scheduler.load import validate_scenario
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import MT_TYPES, Scenario, Tournament
-from scheduler.timing import Timing, local, read_timing, timing, tournament_tz
+from scheduler.timing import (
+    Timing,
+    day_span,
+    local,
+    read_timing,
+    timing,
+    tournament_tz,
+    years_later,
+)
 from scheduler.uid import parse as parse_uid
 
 GAME_KINDS = ("occurrence", "series")
@@ -250,19 +258,10 @@ def _usd(text: str) -> int | Decimal:
         raise ValueError(text) from None
 
 
-def _span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
-    return tuple(first + dt.timedelta(days=k) for k in range((last - first).days + 1))
-
-
-
-def _years_later(day: dt.date, years: int) -> dt.date:
-    """The same day ``years`` calendar years later (earlier when negative); Feb 29 becomes
-    Feb 28 in a common year. Bounds how far around the horizon a calendar is read (a year
-    either side), not a legal period."""
-    try:
-        return day.replace(year=day.year + years)
-    except ValueError:  # Feb 29
-        return dt.date(day.year + years, 2, 28)
+# the days from first to last (inclusive) and the same day N years later (Feb 29 -> Feb 28;
+# how far around the horizon a calendar is read, not a legal period): scheduler.timing's
+_span = day_span
+_years_later = years_later
 
 def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     unmatched: list[str] = []

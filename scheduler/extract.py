@@ -19,7 +19,7 @@ from constraints.montana import large_tally
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, _days_between, notice_due, read_timing
+from scheduler.timing import Timing, days_touched, notice_due, read_timing
 
 __all__ = ["audit_of", "extract", "placed_of"]
 
@@ -128,5 +128,5 @@ def placed_of(plan: Plan) -> list[Occurrence]:
             seen[(r.tournament_id, r.occurrence)] = Occurrence(
                 t, r.occurrence,
                 read_timing(plan.scenario, t, r.start, r.end) if t.sessions  # flights
-                else Timing(r.start, r.end, _days_between(r.start, r.end)))
+                else Timing(r.start, r.end, days_touched(r.start, r.end)))
     return list(seen.values())

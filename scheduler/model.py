@@ -26,7 +26,7 @@ from constraints.modelling import (
 )
 from constraints.registry import RULES
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import UTC, Timing, _days_between, timing, tournament_tz
+from scheduler.timing import UTC, Timing, days_touched, timing, tournament_tz
 
 __all__ = ["COST_RULES", "Placement", "Covers", "LicenseOption", "ModelContext", "build_domain",
            "build_model", "covers_occurrence", "covers_period", "sum_by"]
@@ -38,7 +38,7 @@ def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:
     start = dt.datetime.combine(day, t.start_time).replace(tzinfo=tz)  # type: ignore[arg-type]
     start = start.astimezone(UTC).astimezone(tz)  # type: ignore[arg-type]
     end = start + dt.timedelta(days=t.days - 1, hours=float(t.hours))
-    return Timing(start, end, _days_between(start, end))
+    return Timing(start, end, days_touched(start, end))
 
 
 _Allow = tuple[str, object]

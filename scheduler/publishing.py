@@ -18,8 +18,16 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
+from scheduler.limits import LimitError, read_bounded
 from scheduler.plan import Plan
-from scheduler.replan import Previous, PublishedOccurrence, assign, holds_plan, previous_dtstamp
+from scheduler.replan import (
+    Previous,
+    PreviousError,
+    PublishedOccurrence,
+    assign,
+    holds_plan,
+    previous_dtstamp,
+)
 from scheduler.scenario import Scenario
 from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key, occurrence_uid
 
@@ -77,15 +85,46 @@ def replaced_events(folder: str | Path, lineage: str
     """The events of the plan in ``folder`` of plan lineage ``lineage`` (UID → SEQUENCE and
     content fingerprint, :func:`fingerprint`) and its DTSTAMP: what a new plan solved into
     the same folder without a re-plan must not contradict with the same SEQUENCE and DTSTAMP
-    (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4). A missing or non-UTF-8 calendar.ics holds no such
-    events; one that is not iCalendar raises :class:`scheduler.replan.PreviousError` (from
-    :func:`scheduler.replan.previous_dtstamp`).
+    (RFC 5545 §3.8.7.4, RFC 5546 §2.1.4). A folder without a calendar.ics (a plan of
+    schedule.csv only) holds no such events.
+
+    Parameters
+    ----------
+    folder : str or pathlib.Path
+        The plan folder the new plan is written into.
+    lineage : str
+        The new plan's lineage (``Plan.lineage``); events of another lineage are left out.
+
+    Returns
+    -------
+    (dict, datetime.datetime or None)
+        UID -> ``(SEQUENCE, fingerprint)`` of each event of ``lineage``, and the calendar's
+        latest DTSTAMP (aware, UTC), None without a calendar.ics or any DTSTAMP.
+
+    Raises
+    ------
+    scheduler.replan.PreviousError
+        When calendar.ics cannot be read (too large, unreadable), is not UTF-8 (RFC 5545
+        §3.1.4; the message names the file, the line and the byte) or is not iCalendar (from
+        :func:`scheduler.replan.previous_dtstamp`): its events would otherwise be taken as
+        none, and a changed event would keep its SEQUENCE.
     """
     ics = Path(folder) / "calendar.ics"
-    try:
-        text = ics.read_bytes().decode("utf-8").replace("\r\n", "\n")
-    except (OSError, UnicodeDecodeError):
+    if not ics.is_file():
         return {}, None
+    try:
+        data = read_bounded(ics)
+    except LimitError as exc:
+        raise PreviousError(f"{ics}: {exc}") from None
+    try:
+        text = data.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError as exc:
+        where = data.count(b"\n", 0, exc.start) + 1
+        raise PreviousError(
+            f"{ics}: not a readable iCalendar file (line {where} is not UTF-8: byte "
+            f"0x{data[exc.start]:02X}; an iCalendar file is UTF-8, RFC 5545 §3.1.4); the "
+            f"new plan would replace this plan's calendars: save the file as UTF-8, or write "
+            f"the plan to another folder") from None
     out: dict[str, tuple[int, str]] = {}
     for m in re.finditer(r"^BEGIN:VEVENT\n.*?^END:VEVENT\n", text, re.S | re.M):
         event = m.group(0)
@@ -109,7 +148,8 @@ def with_replaced(plan: Plan, folder: str | Path | None) -> Plan:
     (:func:`replaced_events`, this plan's lineage), so its calendars give a changed event a
     higher SEQUENCE and a later DTSTAMP. ``plan`` itself when ``folder`` is None or holds no
     plan (:func:`scheduler.replan.holds_plan`). Raises
-    :class:`scheduler.replan.PreviousError` when the folder's calendar.ics is not iCalendar.
+    :class:`scheduler.replan.PreviousError` when the folder's calendar.ics cannot be read, is
+    not UTF-8 or is not iCalendar (:func:`replaced_events`).
     """
     if folder is None or not holds_plan(folder):
         return plan

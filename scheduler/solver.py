@@ -142,10 +142,13 @@ def solve_alternatives(
     :func:`scheduler.alternatives.alternatives`). Fewer than ``k`` come back when no more
     exist.
 
-    The other arguments are :func:`solve`'s. Every plan carries the re-plan publishing state
-    of ``previous``; ``replacing`` applies to the best plan (rank 1), the one written
-    into that folder itself (``tourney solve --alternatives K`` writes plan k into
-    ``alternative-<k>/``, replaced whole).
+    The other arguments are :func:`solve`'s. Every plan is publishable as the best one is:
+    each carries the re-plan publishing state of ``previous`` (its calendars cancel what it
+    drops of what the previous calendars published), and, without ``previous``, each carries
+    the events of the plan ``replacing`` holds (:func:`scheduler.publishing.with_replaced`),
+    since any of them may be published in its place: an event that differs from it gets a
+    higher SEQUENCE and the calendars a later DTSTAMP (``tourney solve --alternatives K``
+    writes plan k into ``alternative-<k>/``, replaced whole).
 
     Returns a list of 1 to ``k`` plans. Raises ``ValueError`` when ``k`` or
     ``min_difference`` is below 1 (and as :func:`solve`), and what :func:`solve` raises.
@@ -158,6 +161,6 @@ def solve_alternatives(
         previous = read_previous(scenario, previous)
     plans = alternatives(scenario, opts, k, min_difference, previous, jobs, progress)
     if previous is None:
-        plans[0] = with_replaced(plans[0], replacing)
+        plans = [with_replaced(p, replacing) for p in plans]
     spent = time.perf_counter() - began
     return [replace(p, runtime_s=spent) for p in plans]

@@ -14,6 +14,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 import holidays
+from dateutil.relativedelta import relativedelta
 
 from scheduler.scenario import MT_TYPES, Scenario, Tournament
 
@@ -77,10 +78,40 @@ def local(day: dt.date, time: dt.time, tz: ZoneInfo) -> dt.datetime | None:
     return aware
 
 
-def _days_between(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
+def days_touched(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
+    """The calendar days any part of ``[start, end)`` touches, in order.
+
+    Parameters
+    ----------
+    start, end : datetime.datetime
+        Aware (or both naive) instants, ``end`` exclusive; the days are read in ``start``'s
+        and ``end``'s own zone, so pass both in the operator's zone.
+
+    Returns
+    -------
+    tuple of datetime.date
+        From ``start``'s day to the day of the last instant before ``end`` (a game ending
+        exactly at 00:00 does not touch the next day: MT-DURATION's "day", ARM 23.16.101);
+        ``start``'s day alone when ``end <= start``.
+    """
     last = (end - dt.timedelta(microseconds=1)).date() if end > start else start.date()
-    n = (last - start.date()).days
-    return tuple(start.date() + dt.timedelta(days=i) for i in range(n + 1))
+    return day_span(start.date(), last)
+
+
+def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
+    """Every calendar day from ``first`` to ``last``, both included, in order.
+
+    Parameters
+    ----------
+    first, last : datetime.date
+        The first and the last day (inclusive).
+
+    Returns
+    -------
+    tuple of datetime.date
+        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``.
+    """
+    return tuple(first + dt.timedelta(days=i) for i in range((last - first).days + 1))
 
 
 def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
@@ -111,7 +142,7 @@ def _flight_timing(sessions: tuple[tuple[int, dt.time, Decimal], ...], wall_cloc
         if one is None:
             return None
         out.append((one.start, one.end))
-    days = sorted({d for a, b in out for d in _days_between(a, b)})
+    days = sorted({d for a, b in out for d in days_touched(a, b)})
     return Timing(out[0][0], out[-1][1], tuple(days), tuple(out))
 
 
@@ -133,7 +164,7 @@ def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, t
         end = naive.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
     else:
         end = (last_start.astimezone(UTC) + hours).astimezone(tz)
-    return Timing(start, end, _days_between(start, end))
+    return Timing(start, end, days_touched(start, end))
 
 
 # ------------------------------------------------------------------ deadlines
@@ -260,17 +291,107 @@ def report_periods(kind: str, valid_from: dt.date, valid_to: dt.date) -> list[dt
     one home of the periods: the calendars and the ledger's deadlines both read them here."""
     if kind != "me-annual":
         return [valid_to]
-    out = []
-    y, m = valid_from.year, valid_from.month
-    while dt.date(y, m, 1) <= valid_to:
-        out.append(min(month_end(y, m), valid_to))
+    return [min(month_end(y, m), valid_to) for y, m in months_between(valid_from, valid_to)]
+
+
+def month_end(year: int, month: int) -> dt.date:
+    """The last day of calendar month ``month`` (1-12) of ``year``."""
+    return next_month(dt.date(year, month, 1)) - dt.timedelta(days=1)
+
+
+def next_month(day: dt.date) -> dt.date:
+    """The first day of the calendar month after ``day``'s month."""
+    return dt.date(day.year + (day.month == 12), day.month % 12 + 1, 1)
+
+
+def months_between(first: dt.date, last: dt.date) -> list[tuple[int, int]]:
+    """The calendar months from ``first``'s to ``last``'s, both included, in order.
+
+    Parameters
+    ----------
+    first, last : datetime.date
+        Any days of the first and the last month.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(year, month)`` pairs, month 1-12; empty when ``last``'s month is before
+        ``first``'s.
+    """
+    out, y, m = [], first.year, first.month
+    while (y, m) <= (last.year, last.month):
+        out.append((y, m))
         y, m = (y + 1, 1) if m == 12 else (y, m + 1)
     return out
 
 
-def month_end(year: int, month: int) -> dt.date:
-    nxt = dt.date(year + (month == 12), month % 12 + 1, 1)
-    return nxt - dt.timedelta(days=1)
+def years_later(day: dt.date, years: int) -> dt.date:
+    """The same calendar day ``years`` years later (earlier when ``years`` is negative).
+
+    ``dateutil.relativedelta``: **Feb 29 becomes Feb 28** in a common year (2028-02-29 + 1
+    year = 2029-02-28; + 4 years = 2032-02-29; 2027-03-01 - 2 years = 2025-03-01). This is
+    the reading of "at least N years before a day": ME-ELIGIBLE, 17 M.R.S. § 1832(2)
+    (organized in Maine at least 2 years before the plan: on or before
+    ``years_later(horizon.start, -2)``), and of how far around the horizon ``tourney check``
+    reads a calendar (a year either side). For the last day of a period of N years counted
+    from a first day (a licence, the horizon) see :func:`years_end`.
+
+    Parameters
+    ----------
+    day : datetime.date
+        The day to count from.
+    years : int
+        Whole calendar years, positive (later) or negative (earlier).
+
+    Returns
+    -------
+    datetime.date
+        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year.
+
+    Raises
+    ------
+    ValueError
+        When the year leaves 1..9999.
+    """
+    out: dt.date = day + relativedelta(years=years)
+    return out
+
+
+def years_end(first_day: dt.date, years: int) -> dt.date:
+    """The last day (inclusive) of a period of ``years`` years whose first day is
+    ``first_day``: the day before its anniversary, ``years_later(first_day, years)`` - 1 day.
+
+    A period from Feb 29 ends on **Feb 28** of a common year (it keeps its last day: the
+    12 months of a licence from 2028-02-29 run to 2029-02-28, the 12th month from Jan 29
+    to Feb 28), not on the Feb 27 before :func:`years_later`'s Feb 28; from a leap year's
+    Feb 29 to a leap year it ends on Feb 28 too (2028-02-29 + 4 years: 2032-02-28). This
+    reading keeps ME-FEES, 17 M.R.S. § 1836(3-A) (an annual licence is valid 12 months
+    from its first day, RULES.md; ``constraints.maine.annual_end``) and the scenario's
+    horizon of at most 2 years (SCENARIO) as they were.
+
+    Parameters
+    ----------
+    first_day : datetime.date
+        The period's first day (inclusive).
+    years : int
+        Its length in whole calendar years (at least 1).
+
+    Returns
+    -------
+    datetime.date
+        The period's last day (inclusive), e.g. 2027-03-01 and 1 year: 2028-02-29.
+
+    Raises
+    ------
+    ValueError
+        When ``years`` is less than 1 or the year leaves 1..9999.
+    """
+    if years < 1:
+        raise ValueError(f"a period of {years} years: at least 1 is expected")
+    anniversary = years_later(first_day, years)
+    if (first_day.month, first_day.day) == (2, 29) and anniversary.day == 28:
+        return anniversary  # Feb 29's anniversary in a common year is Mar 1
+    return anniversary - dt.timedelta(days=1)
 
 
 def tournament_tz(scenario: Scenario, t: Tournament) -> ZoneInfo:
@@ -291,7 +412,7 @@ def read_timing(scenario: Scenario, t: Tournament, start: dt.datetime,
         tm = timing(t, tz, s.date())
         if tm is not None and tm.start == s and tm.end == e:
             return tm
-    return Timing(s, e, _days_between(s, e))
+    return Timing(s, e, days_touched(s, e))
 
 
 def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime, dt.datetime]]:

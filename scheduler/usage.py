@@ -23,6 +23,7 @@ import pandas as pd
 from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
 from scheduler.scenario import Scenario
+from scheduler.timing import day_span, month_end, next_month
 
 
 class UsageRow(Protocol):
@@ -61,10 +62,6 @@ USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used",
                  "charitable", "held"]
 STATEWIDE = "(statewide)"
 """``Plan.usage`` operator_id of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
-
-
-def _next_month(first: dt.date) -> dt.date:
-    return (first + dt.timedelta(days=32)).replace(day=1)
 
 
 def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
@@ -126,8 +123,7 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
                     keys = {f"{r.first_day:%Y-%m}"}
                 else:
                     last = (r.end - dt.timedelta(microseconds=1)).date()
-                    keys = {f"{r.first_day + dt.timedelta(days=i):%Y-%m}"
-                             for i in range((last - r.first_day).days + 1)}
+                    keys = {f"{d:%Y-%m}" for d in day_span(r.first_day, last)}
                 months.update(keys)
             for ym in sorted(months):
                 out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
@@ -176,7 +172,7 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
     first = sc.horizon.start.replace(day=1)
     while first <= sc.horizon.end:
         months.append(first)
-        first = _next_month(first)
+        first = next_month(first)
     records: list[dict[str, object]] = []
     for op in sc.operators:
         if op.jurisdiction == "MT":
@@ -191,7 +187,7 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
                 used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
                                      (0, 0, 0, 0))
                 records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
-                                      _next_month(start) - dt.timedelta(days=1), used,
+                                      month_end(start.year, start.month), used,
                                       MONTHLY_LIMIT))
     if any(t.type == "super-cribbage" for t in sc.tournaments):
         firsts = {(r.tournament_id, r.occurrence): r.first_day for r in plan.rows

@@ -34,9 +34,13 @@ _PUBLISHING: dict[str, Entry] = {
 :data:`scheduler.cli.errors.ERRORS`: Ctrl-C may leave part of the changes on the server."""
 
 
+_PROMPT_INTERRUPTED = "tourney: interrupted at the password prompt; nothing was published."
+
+
 def _password(user: str, env: str) -> str:
     """The CalDAV password: ``env``, else asked for on a terminal, else the first line of
-    standard input; a :class:`CommandError` (exit 2) when there is none."""
+    standard input; a :class:`CommandError` (exit 2) when there is none, exit 130
+    ("interrupted", nothing sent) on Ctrl-C while it is asked for or read."""
     password = os.environ.get(env)
     if password is None:
         try:
@@ -46,7 +50,15 @@ def _password(user: str, env: str) -> str:
             else:  # piped: the first line of standard input
                 line = sys.stdin.readline() if sys.stdin is not None else ""
                 password = line.rstrip("\r\n") if line else None
-        except (typer.Abort, OSError, ValueError):
+        except typer.Abort as exc:
+            # click's prompt turns Ctrl-C and the end of input alike into Abort (raised
+            # "from None": what it caught stays its __context__); Ctrl-C ends as Ctrl-C
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                raise CommandError(_PROMPT_INTERRUPTED, EXIT_INTERRUPTED) from None
+            password = None
+        except KeyboardInterrupt:  # Ctrl-C while standard input is read
+            raise CommandError(_PROMPT_INTERRUPTED, EXIT_INTERRUPTED) from None
+        except (OSError, ValueError):
             password = None
         if password is None:
             raise CommandError(f"tourney: no password (set {env} or type it at the prompt)")

@@ -35,7 +35,7 @@ from scheduler.deadlines import list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
 from scheduler.scenario import WEEKDAYS
-from scheduler.timing import month_end
+from scheduler.timing import day_span, month_end, months_between
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
@@ -88,18 +88,6 @@ def _new_figure(width: float, height: float) -> Figure:
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
-
-
-def _months(start: dt.date, end: dt.date) -> list[tuple[int, int]]:
-    out, y, m = [], start.year, start.month
-    while (y, m) <= (end.year, end.month):
-        out.append((y, m))
-        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
-    return out
-
-
-def _days(first: dt.date, last: dt.date) -> list[dt.date]:
-    return [first + dt.timedelta(days=i) for i in range((last - first).days + 1)]
 
 
 def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
@@ -182,7 +170,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
 
     sc = plan.scenario
     op = _operator(plan, operator_id)
-    months = _months(sc.horizon.start, sc.horizon.end)
+    months = months_between(sc.horizon.start, sc.horizon.end)
     row_of = {ym: i for i, ym in enumerate(months)}
     fig = _new_figure(13.0, 1.6 + 0.42 * len(months))
     ax = fig.add_subplot()
@@ -223,7 +211,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
             used.append(cat)
         colour = CATEGORIES.get(cat, (cat, "#333333"))[1]
         by_month: dict[tuple[int, int], list[dt.date]] = defaultdict(list)
-        for day in _days(r.first_day, r.last_day):
+        for day in day_span(r.first_day, r.last_day):
             by_month[(day.year, day.month)].append(day)
         for (y, m), days in sorted(by_month.items()):
             if (y, m) not in row_of:
@@ -352,7 +340,8 @@ def usage_table(plan: Plan, operators: Collection[str] | None = None
         ops = list(dict.fromkeys(str(r["operator_id"]) for r in mine))
         if rule == "ME-MONTHLY-LIMIT":
             sc = plan.scenario
-            periods = [f"{y:04d}-{m:02d}" for y, m in _months(sc.horizon.start, sc.horizon.end)]
+            periods = [f"{y:04d}-{m:02d}"
+                       for y, m in months_between(sc.horizon.start, sc.horizon.end)]
             periods += sorted({str(r["period"]) for r in mine} - set(periods))
         else:
             periods = sorted({str(r["period"]) for r in mine})

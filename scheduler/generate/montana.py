@@ -24,6 +24,7 @@ from scheduler.generate.tables import (
     nth_weekday,
     range_text,
 )
+from scheduler.timing import day_span
 
 
 class Montana(Draws):
@@ -73,7 +74,7 @@ class Montana(Draws):
         for item in blackout:
             a, _, b = item.partition("..")
             d0, d1 = dt.date.fromisoformat(a), dt.date.fromisoformat(b or a)
-            blocked.update(d0 + dt.timedelta(days=k) for k in range((d1 - d0).days + 1))
+            blocked.update(day_span(d0, d1))
         n_large = rng.randint(18, 22)
         flagship = rng.randrange(n_large)
         for k in range(n_large):
@@ -135,7 +136,7 @@ class Montana(Draws):
             t["min_gap_days"] = 14
         t["priority"] = 50 if flagship else rng.randint(5, 30)
         if flagship:
-            allowed = [d for d in (w0 + dt.timedelta(days=i) for i in range((w1 - w0).days + 1))
+            allowed = [d for d in day_span(w0, w1)
                        if (weekdays is None or d.weekday() in {WEEKDAY_INDEX[w] for w in weekdays})
                        and not any(d + dt.timedelta(days=j) in blocked for j in range(span))]
             if allowed and rng.random() < 0.4:
