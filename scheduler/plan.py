@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from constraints.base import License
-from constraints.maine import PER_TOURNAMENT_FEE, tier_index
+from constraints.maine import per_tournament_usd
 from scheduler.atomic import write_files
 from scheduler.explain import Member
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
@@ -329,9 +329,7 @@ class Plan:
         for lic in self.license_list:
             fee = int(lic.fee_usd)
             if lic.kind == "me-annual":
-                fee = sum(PER_TOURNAMENT_FEE[tier_index(
-                    self.scenario.tournament(ref.split("#")[0]).players or 1)]
-                    for ref in lic.covers)
+                fee = per_tournament_usd(self.scenario, lic.covers)
             row = totals.setdefault((lic.operator_id, lic.jurisdiction, lic.kind), [0, 0, 0])
             row[0] += 1
             row[1] += int(lic.fee_usd)
