@@ -203,13 +203,32 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
 
 
 def to_ics(plan: Plan, path: str | Path, operator_id: str | None = None) -> Path:
-    """Write ``plan``'s calendar.ics (every operator), or with ``operator_id`` that operator's
-    ``calendars/<operator_id>.ics``, to the file ``path`` atomically; return the path.
+    """Write one calendar of ``plan`` to the file ``path``, atomically.
 
     The bytes are those :func:`write_plan` writes to the plan folder: DTSTAMP from
     ``SOURCE_DATE_EPOCH`` when set, else midnight UTC of ``notice_from`` (:func:`dtstamp`).
-    Raises ``KeyError`` for an operator without events (unknown, or none placed there),
-    ``OSError`` when it cannot write.
+
+    Parameters
+    ----------
+    plan : Plan
+        The solved plan.
+    path : str or Path
+        The file to write (an existing one is replaced).
+    operator_id : str, optional
+        None: calendar.ics, every operator's events; an operator id: that operator's
+        ``calendars/<operator_id>.ics``.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    KeyError
+        For an operator without events (unknown, or none placed there).
+    OSError
+        When the file cannot be written.
     """
     files = calendar_files(plan, dtstamp(plan))
     key = "calendar.ics" if operator_id is None else f"calendars/{operator_id}.ics"
