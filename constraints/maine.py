@@ -1036,6 +1036,35 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
 
 ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)
 
+
+def per_tournament_usd(sc: Scenario, covers: tuple[str, ...]) -> int:
+    """ME-FEES, 17 M.R.S. § 1836(3-A): what per-tournament licences would cost for the
+    occurrences ``covers``, each at :data:`PER_TOURNAMENT_FEE` of its game's own tier
+    (:func:`tier_index` of its ``players``; a game without a cap as tier 1-50).
+
+    Parameters
+    ----------
+    sc : Scenario
+        The scenario the occurrences' tournaments belong to.
+    covers : tuple of str
+        Occurrences ``tournament_id#k``, e.g. an annual licence's
+        :attr:`constraints.base.License.covers`.
+
+    Returns
+    -------
+    int
+        USD, the sum over ``covers`` (0 for none).
+
+    Raises
+    ------
+    KeyError
+        For a tournament id not in ``sc``.
+    ValueError
+        For a player cap over every tier (over 300).
+    """
+    return sum(PER_TOURNAMENT_FEE[tier_index(sc.tournament(ref.split("#")[0]).players or 1)]
+               for ref in covers)
+
 # ------------------------------------------------------------------ checklist (list kind)
 def _licensed_game(sc: Scenario, t: Tournament) -> bool:
     # charitable cribbage (ME-CRIBBAGE-REG): registration, no licensed-game duties

@@ -1,7 +1,8 @@
 """tourney's Python API: plan a year of licensed card-game tournaments.
 
-    from scheduler import load_scenario, solve
+    from scheduler import load_scenario, solve, summary_text, write_plan
     plan = solve(load_scenario("data/examples/combined.yaml"), seed=0)
+    print(summary_text(plan)); write_plan(plan, "plan")
 
 Names are imported lazily, so that ``import scheduler`` (and ``tourney --help``) does not
 load the solver.
@@ -25,6 +26,11 @@ _EXPORTS = {
     "Plan": "scheduler.plan",
     "PlanStatus": "scheduler.plan",
     "write_plan": "scheduler.export.write",
+    "to_ics": "scheduler.export.write",
+    "summary_text": "scheduler.export.summary",
+    "plot_calendar": "scheduler.export.figures",
+    "plot_usage": "scheduler.export.figures",
+    "plot_fees": "scheduler.export.figures",
     "read_schedule": "scheduler.check",
     "audit": "scheduler.check",
     "minimal_conflicts": "scheduler.explain",

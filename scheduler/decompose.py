@@ -95,13 +95,14 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
     if len(plans) == 1:
         return plans[0]
     t_order = {t.id: i for i, t in enumerate(scenario.tournaments)}
-    rows = sorted((r for p in plans for r in p.rows),
-                  key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
+    rows = tuple(sorted((r for p in plans for r in p.rows),
+                        key=lambda r: (r.first_day, r.tournament_id, r.occurrence,
+                                       r.operator_id)))
     # each part lists its licences by operator id, then preference; keep that within an operator
-    licenses = sorted((lic for p in plans for lic in p.license_list),
-                      key=lambda lic: lic.operator_id)
-    unscheduled = sorted((u for p in plans for u in p.unscheduled_list),
-                         key=lambda u: t_order[u.tournament_id])
+    licenses = tuple(sorted((lic for p in plans for lic in p.license_list),
+                            key=lambda lic: lic.operator_id))
+    unscheduled = tuple(sorted((u for p in plans for u in p.unscheduled_list),
+                               key=lambda u: t_order[u.tournament_id]))
     keys = plans[0].objective.keys()
     return Plan(
         scenario, rows, licenses, unscheduled,
@@ -110,10 +111,10 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
         objective={k: sum(p.objective[k] for p in plans) for k in keys},
         bound={k: sum(p.bound[k] for p in plans) + 0.0 for k in keys},
         seed=plans[0].seed,
-        cancelled=sorted((c for p in plans for c in p.cancelled),
-                         key=lambda c: c.tournament_id),
-        conflicts=[c for p in plans for c in p.conflicts],
-        overasked=[line for p in plans for line in p.overasked],
+        cancelled=tuple(sorted((c for p in plans for c in p.cancelled),
+                               key=lambda c: c.tournament_id)),
+        conflicts=tuple(c for p in plans for c in p.conflicts),
+        overasked=tuple(line for p in plans for line in p.overasked),
         interrupted=any(p.interrupted for p in plans),
         components=len(plans))
 

@@ -23,7 +23,7 @@ Only members that are assumptions are kept (presolve may report literals outside
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
@@ -84,13 +84,26 @@ class _Guarded:
     unproven: bool = False  # a deletion step ran out of time or budget
 
 
-class Conflict(list[Member]):
-    """A set of members that cannot all hold; ``minimal`` is False when a deletion step ran
-    out of time or budget, so a member might be dropped without making the rest fit;
-    ``certificate`` is the counting argument that proves it, when a rule gave one."""
+@dataclass(frozen=True)
+class Conflict:
+    """A set of members that cannot all hold, read as a sequence of :class:`Member`
+    (iteration, ``len``, indexing); ``minimal`` is False when a deletion step ran out of time
+    or budget, so a member might be dropped without making the rest fit; ``certificate`` is
+    the counting argument that proves it, when a rule gave one. Immutable, like the plan
+    that holds it (``Plan.conflicts``)."""
 
+    members: tuple[Member, ...]
     minimal: bool = True
     certificate: str | None = None
+
+    def __iter__(self) -> Iterator[Member]:
+        return iter(self.members)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def __getitem__(self, index: int) -> Member:
+        return self.members[index]
 
 
 def _literals(ct: ConstraintProto) -> list[int]:
@@ -323,7 +336,7 @@ EXPLAIN_BUDGET = 60.0
 def minimal_conflicts(scenario: Scenario, *, time_limit: float | None = None,
                       deterministic_time: float | None = EXPLAIN_DETERMINISTIC_TIME,
                       seed: int = 0, budget: float | None = EXPLAIN_BUDGET
-                      ) -> list[list[Member]]:
+                      ) -> list[Conflict]:
     """Minimal sets of rule families, requests and exclusions that cannot all hold; empty
     when the required occurrences fit (or infeasibility could not be proven within the
     limits).
@@ -347,7 +360,7 @@ def minimal_conflicts(scenario: Scenario, *, time_limit: float | None = None,
     g.budget = budget
     certificates = _certificates(g)
     active = list(g.top)
-    found: list[list[Member]] = []
+    found: list[Conflict] = []
     limits = (deterministic_time, seed, time_limit)
     while True:
         g.unproven = False
@@ -365,11 +378,10 @@ def minimal_conflicts(scenario: Scenario, *, time_limit: float | None = None,
             core = found_core
         core = _refine(g, core, *limits)
         order = {"REQUEST": 0}
-        conflict = Conflict(sorted((g.members[i] for i in core),
-                                   key=lambda mb: (order.get(mb.rule, 1), mb.rule, mb.text)))
-        conflict.minimal = not g.unproven
-        conflict.certificate = claimed
-        found.append(conflict)
+        found.append(Conflict(
+            tuple(sorted((g.members[i] for i in core),
+                         key=lambda mb: (order.get(mb.rule, 1), mb.rule, mb.text))),
+            minimal=not g.unproven, certificate=claimed))
         requests = {i for i in core if g.members[i].rule == "REQUEST"}
         if not requests:
             break  # the rules alone conflict: nothing more to set aside

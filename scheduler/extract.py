@@ -94,7 +94,7 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                                     if i in ids),
                 uid="", sequence=0))  # set for the whole plan by publishing.identify
     rows.sort(key=lambda r: (r.first_day, r.tournament_id, r.occurrence, r.operator_id))
-    return Plan(sc, rows, licenses, [], status, seed=seed)
+    return Plan(sc, tuple(rows), tuple(licenses), (), status, seed=seed)
 
 
 def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement]]
@@ -116,7 +116,7 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement
 
 def audit_of(plan: Plan) -> Audit:
     """What the independent check reads of ``plan``: its occurrences and licences."""
-    return Audit(plan.scenario, placed_of(plan), plan.license_list)
+    return Audit(plan.scenario, placed_of(plan), list(plan.license_list))
 
 
 def placed_of(plan: Plan) -> list[Occurrence]:

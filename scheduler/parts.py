@@ -109,17 +109,18 @@ def solve_part(
     violations = check(audit_of(plan), rules=[r for r in RULES if r.id not in requests])
     if violations:
         raise AuditError(violations)
-    plan = replace(plan, unscheduled_list=unscheduled(ctx, plan, reasons=not out.stopped))
+    plan = replace(plan,
+                   unscheduled_list=tuple(unscheduled(ctx, plan, reasons=not out.stopped)))
     if not out.stopped:
-        plan = replace(plan, overasked=overasked(ctx, plan))
+        plan = replace(plan, overasked=tuple(overasked(ctx, plan)))
     if out.shortfall and not out.stopped:
         # deterministic time (the explanation of an infeasible request must not depend on
         # the machine's load): at most the stage limit, and at most EXPLAIN_DETERMINISTIC_TIME
         # per solve; a wall-clock limit only when the caller gave one
         det = min(EXPLAIN_DETERMINISTIC_TIME, opts.deterministic_time or
                   EXPLAIN_DETERMINISTIC_TIME)
-        plan = replace(plan, conflicts=minimal_conflicts(
-            scenario, time_limit=opts.time_limit, deterministic_time=det, seed=opts.seed))
+        plan = replace(plan, conflicts=tuple(minimal_conflicts(
+            scenario, time_limit=opts.time_limit, deterministic_time=det, seed=opts.seed)))
     return plan
 
 
@@ -131,11 +132,11 @@ def not_reached(part: Scenario) -> Plan:
     wanted = {t.id: t.count if isinstance(t.count, int) else len(list(part.horizon.days()))
               for t in part.tournaments}
     return Plan(
-        part, [], [], [
+        part, (), (), tuple(
             Unscheduled(t.id, k, t.operators, "not planned: the search was stopped before "
                         "this part of the scenario was reached", (), k <= t.must_place)
             for t in part.tournaments
-            for k in range(1, (t.count if isinstance(t.count, int) else 1) + 1)],
+            for k in range(1, (t.count if isinstance(t.count, int) else 1) + 1)),
         PlanStatus.NOT_REACHED,
         objective={"placed": 0, "fees_usd": 0, "preferred": 0},
         bound={"placed": float(sum(t.priority * wanted[t.id] for t in part.tournaments)),

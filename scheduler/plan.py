@@ -5,9 +5,13 @@ writers in ``scheduler/export`` are functions of it, and nothing fills it in aft
 ``scheduler.solver.solve`` returns it (a changed plan is a new one, ``dataclasses.replace``).
 Layers (docs/architecture.md): the engine below (``replan``, ``explain``, the rules) gives its
 fields their types; the solver modules (``scheduler.extract``, ``scheduler.parts``,
-``scheduler.publishing``) assemble a Plan; the export layer above reads it. The methods
-that draw, summarise or write (``plot_*``, ``summary``, ``to_ics``, ``write``) call the
-export layer when called, never at import.
+``scheduler.publishing``) assemble a Plan; the export layer above reads it, and the plan
+knows nothing of it: drawing, summarising and writing are export functions of a plan
+(``scheduler.export.figures.plot_calendar``, ``plot_usage``, ``plot_fees``;
+``scheduler.export.summary.summary_text``; ``scheduler.export.write.write_plan``,
+``to_ics``), also in the public API (``from scheduler import write_plan``). A Plan keeps
+what needs no export: its DataFrames (``schedule``, ``licenses``, ``unscheduled``,
+``usage()``, ``fees()``, ``summary_table()``) and its Jupyter table.
 """
 
 from __future__ import annotations
@@ -15,25 +19,21 @@ from __future__ import annotations
 import datetime as dt
 import html
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, NoReturn, TypeVar
 
 import pandas as pd
 
 from constraints.base import License
-from constraints.maine import PER_TOURNAMENT_FEE, tier_index
-from scheduler.atomic import write_files
-from scheduler.explain import Member
+from constraints.maine import per_tournament_usd
+from scheduler.explain import Conflict
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 from scheduler.usage import limit_usage as limit_usage  # read as scheduler.plan.limit_usage too
 from scheduler.usage import usage_table
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure  # start-up time: matplotlib only when drawing
 
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
@@ -43,6 +43,29 @@ SCHEDULE_COLUMNS = [
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
 UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "rule_ids"]
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class FrozenDict(dict[_K, _V]):
+    """A dict that cannot be changed in place: a finished plan's mappings (``objective``,
+    ``bound``, ``replaced_events``). It reads, compares, prints and serialises (``json``,
+    ``pickle``: plans cross the process pool) as a dict; every change raises ``TypeError``.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("a finished plan cannot be changed in place; make a new one with "
+                        "dataclasses.replace")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (dict(self),)
 
 
 @dataclass(frozen=True)
@@ -113,25 +136,31 @@ class Plan:
     ``bound`` the proven bound of each stage; ``runtime_s`` the wall seconds the solve took
     (not compared: equal plans of two runs are equal). The publishing state (``lineage``,
     ``cancelled``, ``previous_*``, ``replaced_*``) is set by the solver
-    (:mod:`scheduler.publishing`), so ``plan.write(dir)`` writes what ``tourney solve`` writes.
-    Fields are not reassigned; the lists are not to be changed in place either.
+    (:mod:`scheduler.publishing`), so ``write_plan(plan, dir)`` writes what ``tourney solve``
+    writes.
+
+    Nothing in it can be changed in place: fields are not reassigned (a frozen dataclass),
+    its sequences are tuples and its mappings (``objective``, ``bound``,
+    ``replaced_events``) :class:`FrozenDict`; a mapping given as a dict, or a sequence as a
+    list, is frozen when the plan is made. A changed plan is a new one
+    (``dataclasses.replace``).
     """
 
     scenario: Scenario
-    rows: list[OperatorOccurrence]
-    license_list: list[License]
+    rows: tuple[OperatorOccurrence, ...]
+    license_list: tuple[License, ...]
     """The licences and permits to buy (``licenses`` is the same as a DataFrame)."""
-    unscheduled_list: list[Unscheduled]
+    unscheduled_list: tuple[Unscheduled, ...]
     """Wanted occurrences not placed (``unscheduled`` is the same as a DataFrame)."""
     status: PlanStatus
-    objective: dict[str, int] = field(default_factory=dict)
-    bound: dict[str, float] = field(default_factory=dict)
+    objective: Mapping[str, int] = field(default_factory=lambda: FrozenDict[str, int]())
+    bound: Mapping[str, float] = field(default_factory=lambda: FrozenDict[str, float]())
     seed: int = 0
-    cancelled: list[Cancelled] = field(default_factory=list)
+    cancelled: tuple[Cancelled, ...] = ()
     """Re-plan: announced occurrences the new plan drops (published as STATUS:CANCELLED)."""
-    previous_series: list[PreviousSeries] = field(default_factory=list)
+    previous_series: tuple[PreviousSeries, ...] = ()
     """Re-plan: the weekly series of the previous calendar (updated or cancelled by UID)."""
-    previous_events: list[PreviousEvent] = field(default_factory=list)
+    previous_events: tuple[PreviousEvent, ...] = ()
     """Re-plan: every event the previous calendars published; one this plan no longer writes
     is published as cancelled."""
     previous_dtstamp: dt.datetime | None = None
@@ -139,16 +168,17 @@ class Plan:
     lineage: str = ""
     """The plan lineage's key in every UID (``scheduler.uid``; a re-plan inherits its
     previous plan's); empty: the scenario's own (:func:`scheduler.uid.lineage_key`)."""
-    replaced_events: dict[str, tuple[int, str]] = field(default_factory=dict)
+    replaced_events: Mapping[str, tuple[int, str]] = field(
+        default_factory=lambda: FrozenDict[str, tuple[int, str]]())
     """Solved again into a folder holding an earlier plan of the same lineage without a
     re-plan: UID -> (SEQUENCE, content fingerprint) of the earlier calendar's events, so an
     event that changed gets a higher SEQUENCE (RFC 5545 §3.8.7.4)."""
     replaced_dtstamp: dt.datetime | None = None
     """The earlier plan's DTSTAMP in that case: a changed calendar is stamped later."""
-    conflicts: list[list[Member]] = field(default_factory=list)
+    conflicts: tuple[Conflict, ...] = ()
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
-    overasked: list[str] = field(default_factory=list)
+    overasked: tuple[str, ...] = ()
     """When more occurrences are wanted than the law allows: one line per counting argument
     (``scheduler.reasons.overasked``), which the summary prints before the reasons."""
     interrupted: bool = False
@@ -164,6 +194,17 @@ class Plan:
     """Wall seconds the solve took (0.0 for a plan not made by ``solve``); never written to
     the plan folder (its files stay byte-identical from run to run)."""
 
+    def __post_init__(self) -> None:
+        # freeze what a caller gave as a list or a dict (the plan is finished once made)
+        for name in _SEQUENCES:
+            value = getattr(self, name)
+            if not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        for name in _MAPPINGS:
+            value = getattr(self, name)
+            if not isinstance(value, FrozenDict):
+                object.__setattr__(self, name, FrozenDict(value))
+
     @property
     def gap(self) -> dict[str, float]:
         """Per objective stage, the distance between the value found and the proven bound,
@@ -172,23 +213,24 @@ class Plan:
         return {k: abs(self.bound[k] - v) / max(1, abs(v))
                 for k, v in self.objective.items() if k in self.bound}
 
-    def rows_of(self, operator_id: str) -> list[OperatorOccurrence]:
+    def rows_of(self, operator_id: str) -> tuple[OperatorOccurrence, ...]:
         """The rows of one operator, in plan order (indexed once; the rows never change)."""
-        return self._rows_index[0].get(operator_id, [])
+        return self._rows_index[0].get(operator_id, ())
 
-    def rows_of_occurrence(self, ref: str) -> list[OperatorOccurrence]:
+    def rows_of_occurrence(self, ref: str) -> tuple[OperatorOccurrence, ...]:
         """The rows (one per operator) of occurrence ``ref`` (``tournament_id#k``)."""
-        return self._rows_index[1].get(ref, [])
+        return self._rows_index[1].get(ref, ())
 
     @cached_property
-    def _rows_index(self) -> tuple[dict[str, list[OperatorOccurrence]],
-                                   dict[str, list[OperatorOccurrence]]]:
+    def _rows_index(self) -> tuple[Mapping[str, tuple[OperatorOccurrence, ...]],
+                                   Mapping[str, tuple[OperatorOccurrence, ...]]]:
         by_op: dict[str, list[OperatorOccurrence]] = {}
         by_ref: dict[str, list[OperatorOccurrence]] = {}
         for r in self.rows:
             by_op.setdefault(r.operator_id, []).append(r)
             by_ref.setdefault(r.ref, []).append(r)
-        return by_op, by_ref
+        return (FrozenDict({k: tuple(v) for k, v in by_op.items()}),
+                FrozenDict({k: tuple(v) for k, v in by_ref.items()}))
 
     @property
     def required_met(self) -> bool:
@@ -244,52 +286,12 @@ class Plan:
                               "rule_ids": " ".join(u.rule_ids)} for u in self.unscheduled_list],
                             columns=UNSCHEDULED_COLUMNS)
 
-    # ------------------------------------------------------------------ pictures
-    def plot_calendar(self, operator_id: str) -> Figure:
-        """The year of one operator as a matplotlib Figure: rows = months of the horizon,
-        columns = days 1-31; tournaments as bars coloured by type, blackouts (BLACKOUT) and
-        other games of chance (ME-OTHER-GAMES) hatched, MT-NOTICE and ME-APPLICATION-WINDOW
-        deadlines marked. Raises ``ValueError`` for an unknown operator id. See
-        :func:`scheduler.export.figures.plot_calendar`."""
-        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
-        from scheduler.export.figures import plot_calendar
-
-        return plot_calendar(self, operator_id)
-
-    def plot_usage(self) -> Figure:
-        """Bar charts of the counted limits: MT-LARGE-LIMIT (16 counted, the charitable ones
-        beyond the first 3 hatched) and MT-CHARITY-LIMIT (3 charitable not counted) per
-        operator and permit year, ME-MONTHLY-LIMIT (2) per operator and month. See
-        :func:`scheduler.export.figures.plot_usage`."""
-        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
-        from scheduler.export.figures import plot_usage
-
-        return plot_usage(self)
-
-    def plot_fees(self) -> Figure:
-        """A bar chart of the licence and permit fees by kind (USD). See
-        :func:`scheduler.export.figures.plot_fees`."""
-        # the export layer (and matplotlib) above Plan: imported when drawn (start-up time)
-        from scheduler.export.figures import plot_fees
-
-        return plot_fees(self)
-
     # ------------------------------------------------------------------ analyst API
-    def summary(self) -> str:
-        """The plain-text summary ``tourney solve`` prints and writes to summary.txt: per
-        operator, placed/wanted, each limit used (MT-LARGE-LIMIT, MT-CHARITY-LIMIT per permit
-        year, ME-MONTHLY-LIMIT months at 2/2), fees in USD, the readings used. For the same
-        numbers as a table see :meth:`summary_table`."""
-        # the export layer above Plan: imported when called (start-up time)
-        from scheduler.export.summary import summary_text
-
-        return summary_text(self)
-
     def summary_table(self) -> pd.DataFrame:
         """One row per operator (scenario order): ``operator_id, name, jurisdiction`` (str),
         ``placed`` (occurrences held there; a shared progressive counts at each venue),
         ``wanted``, ``not_placed`` and ``fees_usd`` (licences and permits it buys, USD), all
-        int64 — the numbers of :meth:`summary`."""
+        int64 — the numbers of :func:`scheduler.export.summary.summary_text`."""
         missing: Counter[str] = Counter(o for u in self.unscheduled_list for o in u.operators)
         fees: Counter[str] = Counter()
         for lic in self.license_list:
@@ -329,42 +331,13 @@ class Plan:
         for lic in self.license_list:
             fee = int(lic.fee_usd)
             if lic.kind == "me-annual":
-                fee = sum(PER_TOURNAMENT_FEE[tier_index(
-                    self.scenario.tournament(ref.split("#")[0]).players or 1)]
-                    for ref in lic.covers)
+                fee = per_tournament_usd(self.scenario, lic.covers)
             row = totals.setdefault((lic.operator_id, lic.jurisdiction, lic.kind), [0, 0, 0])
             row[0] += 1
             row[1] += int(lic.fee_usd)
             row[2] += fee
         return pd.DataFrame([(*k, *v) for k, v in totals.items()], columns=FEE_COLUMNS).astype(
             {c: "int64" for c in FEE_COLUMNS[3:]})
-
-    def to_ics(self, path: str | Path, operator_id: str | None = None) -> Path:
-        """Write the plan's calendar.ics (every operator), or with ``operator_id`` that
-        operator's ``calendars/<operator_id>.ics``, to ``path``; return the path. The bytes
-        are those :meth:`write` writes: DTSTAMP from ``SOURCE_DATE_EPOCH`` when set, else
-        midnight UTC of ``notice_from`` (``scheduler.export.write.dtstamp``). Raises
-        ``KeyError`` for an operator without events, ``OSError`` when it cannot write."""
-        # the export layer (and icalendar) above Plan: imported when called (start-up time)
-        from scheduler.export.ical import calendar_files
-        from scheduler.export.write import dtstamp
-
-        files = calendar_files(self, dtstamp(self))
-        key = "calendar.ics" if operator_id is None else f"calendars/{operator_id}.ics"
-        if key not in files:
-            raise KeyError(f"no calendar for operator {operator_id!r} (unknown, or it has no "
-                           "events)")
-        return write_files({Path(path): files[key]})[0]  # atomic, like every output
-
-    def write(self, out_dir: str | Path, *, report: bool = False) -> Path:
-        """Write every file ``tourney solve --out`` writes into ``out_dir``, atomically
-        (:func:`scheduler.export.write.write_plan`), with ``report.html`` too when ``report``
-        (``--report``); return the directory. Raises ``FileExistsError`` when ``out_dir``
-        holds other files, ``OSError`` when it cannot write."""
-        # the export layer above Plan: imported when called (start-up time)
-        from scheduler.export.write import write_plan
-
-        return write_plan(self, out_dir, report=report)
 
     def __repr__(self) -> str:
         """One line (the dataclass's own repr would print every row)."""
@@ -381,6 +354,10 @@ class Plan:
                 f"${self.total_fees_usd:,}</p>")
         return head + self.summary_table().to_html(index=False, escape=True)
 
+
+_SEQUENCES = ("rows", "license_list", "unscheduled_list", "cancelled", "previous_series",
+              "previous_events", "conflicts", "overasked")
+_MAPPINGS = ("objective", "bound", "replaced_events")
 
 SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",
                    "fees_usd"]

@@ -1,7 +1,7 @@
 """A solved plan's identity and publishing state: what its calendars must agree with.
 
-Every plan ``scheduler.solver.solve`` returns leaves here finished, so ``plan.write(dir)``
-from Python writes the calendars ``tourney solve`` writes:
+Every plan ``scheduler.solver.solve`` returns leaves here finished, so ``write_plan(plan,
+dir)`` from Python writes the calendars ``tourney solve`` writes:
 
 - :func:`identify`: the rows' UIDs and SEQUENCEs, the plan lineage, and for a re-plan the
   previous calendars' publishing state (what they published: updated or cancelled by UID);
@@ -48,15 +48,15 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
     """
     if isinstance(previous, Previous):
         plan = replace(plan, previous_dtstamp=previous.dtstamp,
-                       previous_series=list(previous.series),
-                       previous_events=list(previous.events))
+                       previous_series=tuple(previous.series),
+                       previous_events=tuple(previous.events))
     lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
         or lineage_key(scenario)
     known = {t.id: t for t in scenario.tournaments}
     if previous is None:
-        return replace(plan, lineage=lineage, rows=[replace(r, uid=occurrence_uid(
+        return replace(plan, lineage=lineage, rows=tuple(replace(r, uid=occurrence_uid(
             scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
-            lineage), sequence=0) for r in plan.rows])
+            lineage), sequence=0) for r in plan.rows))
     days: dict[str, list[dt.date]] = {}
     spans: dict[tuple[str, dt.date], str] = {}
     for r in plan.rows:
@@ -64,10 +64,10 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
             days.setdefault(r.tournament_id, []).append(r.first_day)
             spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
     ids, cancelled = assign(scenario, previous, days, spans, lineage)
-    return replace(plan, lineage=lineage, cancelled=cancelled,
-                   rows=[replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
-                                 sequence=ids[(r.tournament_id, r.first_day)].sequence)
-                         for r in plan.rows])
+    return replace(plan, lineage=lineage, cancelled=tuple(cancelled),
+                   rows=tuple(replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
+                                      sequence=ids[(r.tournament_id, r.first_day)].sequence)
+                              for r in plan.rows))
 
 
 def fingerprint(event_text: bytes | str) -> str:

@@ -81,7 +81,7 @@ def solve(
     :class:`scheduler.replan.PublishedOccurrence`. Announced occurrences keep their UID, those past
     their filing deadline or ``locked`` are pinned, and after the three objectives the fewest
     occurrences move, then the fewest days. The plan carries the previous plan's publishing
-    state (:func:`scheduler.publishing.identify`), so ``plan.write(dir)`` writes the calendars
+    state (:func:`scheduler.publishing.identify`), so ``write_plan(plan, dir)`` writes the calendars
     ``tourney solve --previous`` writes, cancellations of dropped events included.
 
     ``replacing``: the folder the plan is to be written into, when it may hold an

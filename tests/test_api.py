@@ -31,7 +31,7 @@ from scheduler import (
 )
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
-from scheduler.export.write import plan_files
+from scheduler.export.write import plan_files, to_ics, write_plan
 
 MT_ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
 ME_POST = {"id": "post", "name": "Post", "jurisdiction": "ME", "organized_on": "1950-01-01",
@@ -116,7 +116,8 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 def test_public_names() -> None:
     assert {"compare", "Comparison", "Settings", "Scenario", "load_scenario", "solve",
-            "write_plan"} <= set(scheduler.__all__)
+            "write_plan", "to_ics", "summary_text", "plot_calendar", "plot_usage",
+            "plot_fees"} <= set(scheduler.__all__)
     # the function, not a submodule of the same name, even once scheduler.comparison is loaded
     importlib.import_module("scheduler.comparison")
     from scheduler import compare as again
@@ -273,8 +274,8 @@ def test_what_if_errors() -> None:
 # ------------------------------------------------------------------------------- Plan methods
 def test_plan_summary_table_usage_and_fees() -> None:
     plan = run(charity_room())
-    assert plan.summary() == summary_text(plan)
-    assert "  Room (room, MT): 3 placed of 3 wanted; fees $0\n" in plan.summary()
+    assert scheduler.summary_text is summary_text  # the public API's name for it
+    assert "  Room (room, MT): 3 placed of 3 wanted; fees $0\n" in summary_text(plan)
     table = plan.summary_table()
     assert table.to_dict("records") == [{
         "operator_id": "room", "name": "Room", "jurisdiction": "MT", "placed": 3,
@@ -314,25 +315,25 @@ def test_usage_maine_months_and_statewide_super_cribbage() -> None:
 def test_to_ics_and_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     plan = run(saturdays(count=2))
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
-    path = plan.to_ics(tmp_path / "cal.ics")
+    path = to_ics(plan, tmp_path / "cal.ics")
     text = path.read_text(encoding="utf-8")
     # no SOURCE_DATE_EPOCH: DTSTAMP is midnight UTC of notice_from (2027-02-20)
     assert "DTSTAMP:20270220T000000Z" in text and text.count("BEGIN:VEVENT") >= 2
     assert path.read_bytes() == plan_files(plan)["calendar.ics"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "86400")  # 1970-01-02 00:00 UTC
-    one = plan.to_ics(tmp_path / "room.ics", operator_id="room").read_bytes()
+    one = to_ics(plan, tmp_path / "room.ics", operator_id="room").read_bytes()
     assert b"DTSTAMP:19700102T000000Z" in one
     assert one == calendar_files(plan, dt.datetime(1970, 1, 2, tzinfo=dt.UTC))[
         "calendars/room.ics"]
     with pytest.raises(KeyError, match="nobody"):
-        plan.to_ics(tmp_path / "x.ics", operator_id="nobody")
+        to_ics(plan, tmp_path / "x.ics", operator_id="nobody")
 
-    out = plan.write(tmp_path / "plan")
+    out = write_plan(plan, tmp_path / "plan")
     assert sorted(p.name for p in out.iterdir()) == [
         ".tourney-plan", "calendar.ics", "calendars", "deadlines.csv", "licenses.csv",
         "plan.xlsx",
         "schedule.csv", "summary.txt", "unscheduled.csv"]
-    assert (out / "summary.txt").read_text(encoding="utf-8") == plan.summary()
+    assert (out / "summary.txt").read_text(encoding="utf-8") == summary_text(plan)
 
 
 def test_repr_html_escapes() -> None:
@@ -454,5 +455,5 @@ def test_repr_is_one_line_and_write_can_add_the_report(tmp_path: Path) -> None:
     plan = run(saturdays())
     assert repr(plan) == ("<Plan 'march': OPTIMAL, 4 occurrences placed, 0 not placed, "
                           "fees $120, rank 1, 1 part(s)>")
-    out = plan.write(tmp_path / "plan", report=True)
+    out = write_plan(plan, tmp_path / "plan", report=True)
     assert (out / "report.html").exists() and (out / "schedule.csv").exists()

@@ -46,6 +46,7 @@ from constraints.montana import large_tally
 from constraints.registry import check
 from scheduler.cli import app
 from scheduler.export.figures import plot_usage
+from scheduler.export.summary import summary_text
 
 runner = CliRunner()
 
@@ -115,7 +116,7 @@ class TestTwentyCharitableNothingHeld:
         # the usage table tells free and counted charitable apart: 16 of the 16 counted are
         # charitable; the 3 free ones are all charitable
         assert list(plan.usage()["charitable"]) == [16, 3]
-        text = plan.summary()
+        text = summary_text(plan)
         assert ("MT-LARGE-LIMIT permit year 2027-07-01: 16/16 counted (0 non-charitable + 16 "
                 "charitable beyond the first 3)") in text
         assert "MT-CHARITY-LIMIT permit year 2027-07-01: 3/3 charitable not counted" in text
@@ -226,7 +227,7 @@ class TestHeldCharitableAreFreeFirst:
         sc = load(horizon=SPRING, operators=[mt_room(held_in_current_permit_year={
             "charitable": 2})], tournaments=[charity("c", count=2)])
         plan = run(sc)
-        assert len(firsts(plan)) == 2 and plan.unscheduled_list == []
+        assert len(firsts(plan)) == 2 and plan.unscheduled_list == ()
         assert counted_by_day(plan) == [False, True]
         assert usage_rows(plan) == [
             ("room-a", "MT-LARGE-LIMIT", "2026-07-01", 1, 16),
@@ -260,7 +261,7 @@ class TestHeldCharitableBeyondThreeCount:
             ("room-a", "MT-CHARITY-LIMIT", "2026-07-01", 3, 3)]
         # 14 non-charitable + 2 charitable beyond the first 3 (held)
         assert ("MT-LARGE-LIMIT permit year 2026-07-01: 16/16 counted (14 non-charitable + 2 "
-                "charitable beyond the first 3)") in plan.summary()
+                "charitable beyond the first 3)") in summary_text(plan)
 
     def test_check_fifteenth_is_the_seventeenth_counted(self, tmp_path: Path) -> None:
         # a on Feb 1..14 (14): 2 + 14 = 16 legal; Feb 15 is the 2 + 15 = 17th counted

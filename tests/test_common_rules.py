@@ -167,7 +167,7 @@ class TestWindow:
         sc = aug(operators=[op()],
                  tournaments=[large("a", window=self.W, fixed_dates=["2027-08-04"])])
         plan = run(sc)
-        assert plan.rows == []
+        assert plan.rows == ()
         (u,) = plan.unscheduled_list
         assert (u.rule_ids, u.required) == (("WINDOW",), True)
 
@@ -298,13 +298,13 @@ class TestCount:
     def test_at_most_count(self) -> None:
         plan = run(aug(operators=[op()], tournaments=[large("a", count=3)]))
         assert len(firsts(plan)) == 3
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
     def test_all_small_stakes(self) -> None:
         sc = aug(operators=[op()], tournaments=[small("s", count="all", weekdays=["wed"])])
         plan = run(sc)
         assert firsts(plan) == aug_days(4, 11, 18, 25)
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
     def test_priority_decides(self) -> None:
         # one free day (Aug 6) for two one-day tournaments, one at a time: priority 5 wins
@@ -377,7 +377,7 @@ class TestFixedDates:
         sc = aug(operators=[op(blackout=["2027-08-06"])],
                  tournaments=[large("a", fixed_dates=["2027-08-06"])])
         plan = run(sc)
-        assert plan.rows == []
+        assert plan.rows == ()
         (u,) = plan.unscheduled_list
         assert (u.rule_ids, u.required) == (("BLACKOUT",), True)
         assert not plan.required_met
@@ -465,7 +465,7 @@ class TestMaxConcurrent:
                  tournaments=[large("a", fixed_dates=["2027-08-04"]),
                               large("b", fixed_dates=["2027-08-04"])])
         plan = run(sc)
-        assert len(plan.rows) == 2 and plan.unscheduled_list == []
+        assert len(plan.rows) == 2 and plan.unscheduled_list == ()
 
     def test_multi_day_overlap(self) -> None:
         # "a" Aug 2..4 overlaps "b" on Aug 4; "c" on Aug 5 does not
@@ -499,7 +499,7 @@ class TestMaxConcurrent:
                  tournaments=[large("a", fixed_dates=["2027-08-04"]),
                               small("s", fixed_dates=["2027-08-04"])])
         plan = run(sc)
-        assert firsts(plan) == aug_days(4, 4) and plan.unscheduled_list == []
+        assert firsts(plan) == aug_days(4, 4) and plan.unscheduled_list == ()
 
     def test_shared_tournament_counts_for_the_co_host(self) -> None:
         sc = aug(operators=[op(), op("room-b")],

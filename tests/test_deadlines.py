@@ -116,7 +116,7 @@ class TestSundayNoticeFrom:
 
     def test_model_refuses_fixed_jan_5(self) -> None:
         plan = run(maine(SUNDAY, ("2027-01-01", "2027-01-31"), fixed_dates=["2027-01-05"]))
-        assert plan.rows == []
+        assert plan.rows == ()
         assert missing(plan) == [("ME-APPLICATION-WINDOW",)]
 
     def test_check_jan_5_violates_jan_6_legal(self) -> None:
@@ -194,7 +194,7 @@ class TestMontanaNotice:
         assert [(r.first_day, r.notice_due) for r in plan.rows] == [
             (d("2027-01-15"), d("2027-01-10"))]
         plan = run(self._sc(fixed_dates=["2027-01-14"]))
-        assert plan.rows == [] and missing(plan) == [("MT-NOTICE",)]
+        assert plan.rows == () and missing(plan) == [("MT-NOTICE",)]
 
     def test_check(self) -> None:
         sc = self._sc()

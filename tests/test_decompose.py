@@ -183,7 +183,7 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
         {"id": "night", "title": "Night", "type": "small-stakes", "operators": ["a"],
          "start_time": "19:00", "hours": 4, "entry_fee": 60, "count": "all"}])
     plan = not_reached(sc)
-    assert plan.rows == [] and plan.interrupted
+    assert plan.rows == () and plan.interrupted
     assert [(u.tournament_id, u.occurrence) for u in plan.unscheduled_list] == [
         ("open", 1), ("open", 2), ("open", 3), ("night", 1)]
     assert plan.bound == {"placed": 371.0, "fees_usd": 0.0, "preferred": 3.0}

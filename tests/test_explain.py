@@ -59,7 +59,7 @@ def test_solve_attaches_conflicts_only_when_required_fail() -> None:
     ok = load(horizon=HORIZON, notice_from="2026-12-01", operators=[ROOM],
               tournaments=[_large("monthly", count=6, required=2, weekdays=["sat"])])
     plan = solve(ok, time_limit=10)
-    assert plan.required_met and plan.conflicts == []
+    assert plan.required_met and plan.conflicts == ()
     assert len(plan.rows) == 2
 
 

@@ -10,6 +10,7 @@ from conftest import load, mt_large, mt_room
 
 from constraints.montana import MT_LARGE_LIMIT, MT_SMALL_DAILY
 from scheduler.explain import minimal_conflicts
+from scheduler.export.summary import summary_text
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
 from scheduler.solver import solve
@@ -153,7 +154,7 @@ def test_monthly_limit_certificate() -> None:
 def test_summary_prints_the_count_in_a_few_lines() -> None:
     sc = load(horizon=ONE_PERMIT_YEAR, notice_from="2027-01-01", operators=[mt_room()],
               tournaments=[mt_large("series", count=20, required=17)])
-    text = solve(sc, deterministic_time=5).summary()
+    text = summary_text(solve(sc, deterministic_time=5))
     start = text.index("Conflict 1")
     assert text[start:].splitlines()[:4] == [
         "Conflict 1: these cannot all hold (a minimal set: drop any one and the rest fit):",
@@ -171,6 +172,6 @@ def test_summary_groups_a_run_of_unplaced_required_occurrences() -> None:
     # 19 required, 16 allowed: the 17th, 18th and 19th (19 - 16 = 3) share one reason
     sc = load(horizon=ONE_PERMIT_YEAR, notice_from="2027-01-01", operators=[mt_room()],
               tournaments=[mt_large("series", count=20, required=19)])
-    text = solve(sc, deterministic_time=5).summary()
+    text = summary_text(solve(sc, deterministic_time=5))
     assert [line[:33] for line in text.splitlines() if line.startswith("  series#")] == [
         "  series#17..#19 (3 occurrences):"]

@@ -1,4 +1,4 @@
-"""The pictures of a plan (scheduler/export/figures.py; Plan.plot_*): what each figure draws,
+"""The pictures of a plan (scheduler/export/figures.py: plot_*(plan)): what each figure draws,
 checked against facts worked out by hand for two tiny scenarios.
 
 MT: room-a held 9 large-stakes and 1 charitable tournament before 2027-01-01 (permit year
@@ -22,6 +22,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from scheduler.export import figures
+from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
 from scheduler.plan import Plan
 
 
@@ -73,7 +74,7 @@ def _bars(fig: Any, prefix: str) -> dict[str, float]:
 
 
 def test_mt_calendar_bars_blackouts_and_notices(mt_plan: Plan) -> None:
-    fig = mt_plan.plot_calendar("room-a")
+    fig = plot_calendar(mt_plan, "room-a")
     ax = fig.axes[0]
     # rows: the 12 months of 2027, January on top
     assert [t.get_text() for t in ax.get_yticklabels()] == [
@@ -114,7 +115,7 @@ def test_mt_calendar_bars_blackouts_and_notices(mt_plan: Plan) -> None:
 
 
 def test_me_calendar_other_games_and_application_deadlines(me_plan: Plan) -> None:
-    fig = me_plan.plot_calendar("post")
+    fig = plot_calendar(me_plan, "post")
     bars = _gids(fig, "tournament:")
     # late#1 Sun Jan 31 20:00 + 10 h ends Mon Feb 1 06:00: a bar in January and in February
     assert sorted(bars) == ["tournament:g#1:2027-03", "tournament:g#2:2027-03",
@@ -143,7 +144,7 @@ def test_deadlines_before_the_horizon_are_listed_under_the_picture() -> None:
     # big on Mon 2027-01-04: notice due Dec 30 2026, before the horizon -> no marker, a note
     plan = run(load(operators=[mt_room()], tournaments=[
         mt_large("big", fixed_dates=["2027-01-04"])]))
-    fig = plan.plot_calendar("room-a")
+    fig = plot_calendar(plan, "room-a")
     assert _gids(fig, "notice-due:") == {}
     assert fig.axes[0].get_xlabel() == ("1 notice deadline(s) fall before the horizon "
                                         "(the first on 2026-12-30)")
@@ -151,11 +152,11 @@ def test_deadlines_before_the_horizon_are_listed_under_the_picture() -> None:
 
 def test_calendar_of_an_unknown_operator_says_which_exist(mt_plan: Plan) -> None:
     with pytest.raises(ValueError, match="unknown operator 'room-z'.*room-a"):
-        mt_plan.plot_calendar("room-z")
+        plot_calendar(mt_plan, "room-z")
 
 
 def test_mt_usage_bars_are_the_counts_per_permit_year(mt_plan: Plan) -> None:
-    fig = mt_plan.plot_usage()
+    fig = plot_usage(mt_plan)
     # permit year 2026-07-01: large 9 held + big#1 (Mar 5) = 10; charitable 1 held +
     # charity#1 (Apr 30) = 2. Permit year 2027-07-01: large big#2 (Aug 6) = 1; charitable 0.
     assert _bars(fig, "usage:") == {
@@ -174,7 +175,7 @@ def test_mt_usage_bars_are_the_counts_per_permit_year(mt_plan: Plan) -> None:
 
 
 def test_me_usage_bars_count_every_month_touched(me_plan: Plan) -> None:
-    fig = me_plan.plot_usage()
+    fig = plot_usage(me_plan)
     bars = _bars(fig, "usage:ME-MONTHLY-LIMIT:post:")
     # month_rule touch: late#1 counts in Jan and Feb; g#1, g#2 in March; g#3 in April
     expected = {1: 1, 2: 1, 3: 2, 4: 1}
@@ -187,19 +188,19 @@ def test_me_usage_bars_count_every_month_touched(me_plan: Plan) -> None:
 def test_usage_without_counted_limits_says_so() -> None:
     plan = run(load(operators=[mt_room()], tournaments=[]))
     # an MT operator always has its current permit year (0 of 16, 0 of 3)
-    assert set(_bars(plan.plot_usage(), "usage:").values()) == {0}
+    assert set(_bars(plot_usage(plan), "usage:").values()) == {0}
     pub = {"id": "pub", "name": "Pub", "jurisdiction": "ME",
            "licensed_establishment": "restaurant"}
     plan = run(load(operators=[pub], tournaments=[]))
-    fig = plan.plot_usage()
+    fig = plot_usage(plan)
     assert [t.get_text() for t in fig.axes[0].texts] == ["No counted limits in this plan"]
 
 
 def test_fees_by_kind(mt_plan: Plan, me_plan: Plan) -> None:
     # MT: the 2026-07-01 permit is already bought (9 held); 2027-07-01 needs one: $120
-    assert _bars(mt_plan.plot_fees(), "fees:") == {"fees:mt-large-stakes-permit": 120}
+    assert _bars(plot_fees(mt_plan), "fees:") == {"fees:mt-large-stakes-permit": 120}
     # ME: four per-tournament licences of tier 51-100 at $75: $300
-    fig = me_plan.plot_fees()
+    fig = plot_fees(me_plan)
     assert _bars(fig, "fees:") == {"fees:me-per-tournament": 300}
     assert [t.get_text() for t in fig.axes[0].texts] == [r"\$300 (4)"]
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["ME per-tournament"]
@@ -208,14 +209,14 @@ def test_fees_by_kind(mt_plan: Plan, me_plan: Plan) -> None:
 def test_user_text_with_dollars_is_not_read_as_math() -> None:
     plan = run(load(name="$5 $10", operators=[mt_room(name="The $2 $5 Room")],
                     tournaments=[mt_large("big", fixed_dates=["2027-03-05"])]))
-    fig = plan.plot_calendar("room-a")
+    fig = plot_calendar(plan, "room-a")
     assert fig.axes[0].get_title().startswith(r"The \$2 \$5 Room (room-a, MT)")
     assert figures.png_bytes(fig).startswith(b"\x89PNG")  # mathtext would raise here
 
 
 def test_png_is_reproducible_and_carries_no_software_or_date(mt_plan: Plan) -> None:
-    one = figures.png_bytes(mt_plan.plot_calendar("room-a"))
-    two = figures.png_bytes(mt_plan.plot_calendar("room-a"))
+    one = figures.png_bytes(plot_calendar(mt_plan, "room-a"))
+    two = figures.png_bytes(plot_calendar(mt_plan, "room-a"))
     assert one == two
     assert b"matplotlib" not in one.lower() and b"Software" not in one
     assert b"tIME" not in one

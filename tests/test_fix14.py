@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.export.ical import calendar_files
+from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.load import WorkbookNote, load_scenario
@@ -237,7 +238,7 @@ def test_overasked_counts_every_tournament_competing_for_the_limit() -> None:
     plan = _run({"name": "feb", "horizon": {"start": "2027-02-01", "end": "2027-02-28"},
                  "notice_from": "2026-12-01", "operators": [ME_POST],
                  "tournaments": [_game("a", 2), _game("b", 1), _game("c", 1)]})
-    assert plan.overasked == [
+    assert list(plan.overasked) == [
         "4 wanted games of Post (2 + 1 + 1), at most 2 a month (ME-MONTHLY-LIMIT, month_rule: "
         "touch), 1 month(s) in the horizon (2027-02): at least 2 cannot be placed; "
         "17 M.R.S. § 1836."]
@@ -255,11 +256,11 @@ def test_gave_way_at_equal_cost_makes_no_cheaper_claim() -> None:
     assert plan.total_fees_usd == 80
     [u] = plan.unscheduled_list
     kept = "b" if u.tournament_id == "a" else "a"
-    lines = [x for x in plan.summary().splitlines() if "at equal priority" in x]
+    lines = [x for x in summary_text(plan).splitlines() if "at equal priority" in x]
     assert lines == [f"  {u.tournament_id} (1 not placed): under ME-MONTHLY-LIMIT at equal "
                      f"priority 1 the plan kept {kept}; give {u.tournament_id} priority 2 to "
                      "keep it."], lines
-    assert "cheaper" not in plan.summary()
+    assert "cheaper" not in summary_text(plan)
 
 
 # --------------------------------------------------------------------------- 7. template
@@ -411,10 +412,10 @@ def test_overasked_leaves_out_a_tournament_with_no_day() -> None:
     data = {"name": "two days", "horizon": {"start": "2027-03-01", "end": "2027-03-02"},
             "notice_from": "2027-02-01", "operators": [room]}
     plan = _run({**data, "tournaments": [small("wed", 1, weekdays=["wed"])]})
-    assert plan.overasked == []  # nothing competes: its reason is elsewhere
+    assert plan.overasked == ()  # nothing competes: its reason is elsewhere
     plan = _run({**data, "tournaments": [small("wed", 1, weekdays=["wed"]), small("a", 2),
                                          small("b", 2)]})
-    assert plan.overasked == [
+    assert list(plan.overasked) == [
         "4 wanted small-stakes tournaments at Room (2 × 2), at most one a day (MT-SMALL-DAILY), "
         "2 days in the horizon (2027-03-01..2027-03-02): at least 2 cannot be placed; "
         "MCA 23-5-317(2)(a)."]

@@ -26,6 +26,7 @@ from scheduler.cli import app
 from scheduler.diff import diff_plans
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
+from scheduler.export.write import write_plan
 from scheduler.load import load_scenario
 from scheduler.problems import ScenarioError
 
@@ -108,9 +109,9 @@ def test_a_retimed_session_gets_a_higher_sequence_and_shows_in_diff(tmp_path: Pa
     # Day 2 from 12:00 for 12 h to 14:00 for 10 h: both end at 00:00 on Mon Jun 14, so the
     # occurrence's span (Jun 10 11:00 .. Jun 14 00:00) is the same; only session 3 changed
     before = solve(flights({"start": "12:00", "hours": 12}), seed=0, workers=1)
-    old = before.write(tmp_path / "old")
+    old = write_plan(before, tmp_path / "old")
     after = solve(flights({"start": "14:00", "hours": 10}), seed=0, workers=1, previous=old)
-    new = after.write(tmp_path / "new")
+    new = write_plan(after, tmp_path / "new")
     seq = sequences(new)
     s1 = next(u for u in seq if ".s" not in u)
     s3 = s1.replace("main-1@", "main-1.s3@")
@@ -123,7 +124,7 @@ def test_a_retimed_session_gets_a_higher_sequence_and_shows_in_diff(tmp_path: Pa
         "1 moved, 0 added, 0 cancelled; fees $120 -> $120 (+$0)"]
     # re-planned again unchanged: session 3 keeps 1 (never lower), nothing in the diff
     again = solve(flights({"start": "14:00", "hours": 10}), seed=0, workers=1, previous=new)
-    third = again.write(tmp_path / "third")
+    third = write_plan(again, tmp_path / "third")
     assert sequences(third) == seq
     assert diff_plans(new, third).splitlines()[:-1] == []
 
@@ -279,7 +280,7 @@ def test_check_names_sessions_that_do_not_match(tmp_path: Path) -> None:
     # the Main Event on Thu Jun 10 2027: Day 1A Jun 10 11:00-21:00, Day 1B Jun 11 11:00-21:00,
     # Day 2 Sun Jun 13 12:00-24:00 (MDT, -06:00)
     sc = flights({"start": "12:00", "hours": 12})
-    out = solve(sc, seed=0, workers=1).write(tmp_path / "plan")
+    out = write_plan(solve(sc, seed=0, workers=1), tmp_path / "plan")
     ics = (out / "calendar.ics").read_bytes().decode()
     s2 = next(e for e in _events(ics) if "X-TOURNEY-SESSION:2" in e)
     s3 = next(e for e in _events(ics) if "X-TOURNEY-SESSION:3" in e)

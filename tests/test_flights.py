@@ -29,6 +29,7 @@ from conftest import (
 
 from constraints.base import Occurrence
 from scheduler.check import audit, read_schedule
+from scheduler.export.write import to_ics, write_plan
 from scheduler.load import load_scenario
 from scheduler.problems import ScenarioError
 from scheduler.timing import sessions, timing, tournament_tz
@@ -170,7 +171,7 @@ class TestSolve:
 
     def test_one_notice_five_days_before_the_first_flight(self, tmp_path: Path) -> None:
         plan = run(june(main_event(fixed_dates=["2027-06-11"])))
-        text = plan.to_ics(tmp_path / "c.ics").read_text()
+        text = to_ics(plan, tmp_path / "c.ics").read_text()
         assert text.count("X-TOURNEY-KIND:notice") == 1
         assert "DTSTART;VALUE=DATE:20270606" in text  # Jun 11 - 5 days
 
@@ -187,7 +188,7 @@ class TestCalendar:
     def test_one_event_per_session_read_back_as_one_occurrence(self, tmp_path: Path) -> None:
         sc = june(main_event(fixed_dates=["2027-06-11"]))
         plan = run(sc)
-        out = plan.write(tmp_path / "plan")
+        out = write_plan(plan, tmp_path / "plan")
         text = (out / "calendar.ics").read_text()
         uid = plan.rows[0].uid
         assert [line for line in text.splitlines() if line.startswith("SUMMARY:Main")] == [
@@ -221,7 +222,7 @@ def test_the_bundled_summer_series(tmp_path: Path) -> None:
     assert (main.first_day, main.last_day, main.notice_due) == (
         d("2027-06-03"), d("2027-06-06"), d("2027-05-29"))
     assert d("2027-06-05") in firsts(plan, "billings-side")
-    out = plan.write(tmp_path / "plan")
+    out = write_plan(plan, tmp_path / "plan")
     text = (out / "calendar.ics").read_text()
     assert text.count("BEGIN:VEVENT") == 14 and text.count("X-TOURNEY-SESSION:") == 6
     read = read_schedule(sc, out / "calendar.ics")
@@ -251,7 +252,7 @@ def test_check_reads_a_moved_day_2_from_the_calendar(tmp_path: Path) -> None:
     # Day 2 (session 3) moved by hand from Mon Jun 14 to Tue Jun 15: Jun 11..15 = 5 calendar
     # days, legal; to Wed Jun 16: Jun 11..16 = 6, MT-DURATION (MCA 23-5-317(1)(c))
     sc = june(main_event(fixed_dates=["2027-06-11"]))
-    ics = run(sc).to_ics(tmp_path / "c.ics")
+    ics = to_ics(run(sc), tmp_path / "c.ics")
     text = ics.read_text()
     day2 = "DTSTART;VALUE=DATE:20270614\nDTEND;VALUE=DATE:20270615"
     assert day2 in text

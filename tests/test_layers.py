@@ -83,13 +83,13 @@ def test_python_replan_writes_the_calendars_the_cli_writes(tmp_path: Path,
     assert res.exit_code == 0, res.output
     sc = load_scenario(v2)
     plan = solve(sc, previous=read_previous(sc, first_plan))
-    plan.write(tmp_path / "py")
+    write_plan(plan, tmp_path / "py")
     assert _files(tmp_path / "py") == _files(cli)
     days = [d for _, d in _cancelled((cli / "calendar.ics").read_bytes())]
     assert days == [dt.date(2027, 2, 28), dt.date(2027, 3, 5), dt.date(2027, 3, 8),
                     dt.date(2027, 3, 13)]
     # the folder itself as ``previous`` is the same re-plan
-    solve(sc, previous=first_plan).write(tmp_path / "path")
+    write_plan(solve(sc, previous=first_plan), tmp_path / "path")
     assert _files(tmp_path / "path") == _files(cli)
 
 

@@ -36,6 +36,7 @@ from typer.testing import CliRunner
 from constraints.base import Audit
 from constraints.registry import check
 from scheduler.cli import app
+from scheduler.export.write import write_plan
 from scheduler.load import load_scenario
 from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
 from scheduler.scenario import Scenario
@@ -484,7 +485,7 @@ class TestAuditMaine:
         # uncovered (one violation, Sat 2028-01-01)
         data = annual_edge(30)
         (tmp_path / "scenario.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
-        out = run(load_scenario(data)).write(tmp_path / "plan")
+        out = write_plan(run(load_scenario(data)), tmp_path / "plan")
         res = runner.invoke(app, ["check", str(tmp_path / "scenario.yaml"),
                                   str(out / "schedule.csv"), "--format", "json"])
         assert (res.exit_code, json.loads(res.stdout)) == (0, [])

@@ -286,7 +286,7 @@ class TestMonthlyLimit:
         if feb_placed == 1:
             assert [u.rule_ids[0] for u in plan.unscheduled_list] == ["ME-MONTHLY-LIMIT"]
         else:
-            assert plan.unscheduled_list == []
+            assert plan.unscheduled_list == ()
 
     def test_solver_game_ending_at_midnight_leaves_february_free(self) -> None:
         sc = load([game(id="edge", start_time="12:00", hours=12, fixed_dates=["2027-01-31"]),
@@ -296,7 +296,7 @@ class TestMonthlyLimit:
         plan = run(sc)
         # edge ends Feb 1 00:00 and counts only in January: February takes 2 more games
         assert len(first_days(plan, "feb")) == 2
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
 
 class TestDuration:
@@ -401,7 +401,7 @@ class TestOtherGames:
 
     def test_solver_does_not_place_tuesday_1700_game_of_2h(self) -> None:
         plan = run(self._sc(start_time="17:00", hours=2, fixed_dates=["2027-03-02"]))
-        assert plan.rows == []
+        assert plan.rows == ()
         assert [(u.tournament_id, u.rule_ids) for u in plan.unscheduled_list] == [
             ("g", ("ME-OTHER-GAMES",))]
 
@@ -409,7 +409,7 @@ class TestOtherGames:
         plan = run(self._sc(start_time="12:00", hours=5, fixed_dates=["2027-03-02"]))
         assert [(r.first_day, r.start.time(), r.end.time()) for r in plan.rows] == [
             (d("2027-03-02"), dt.time(12, 0), dt.time(17, 0))]
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
 
 class TestApplicationWindow:
@@ -451,7 +451,7 @@ class TestApplicationWindow:
 
     def test_solver_rejects_fixed_jan_18(self) -> None:
         plan = run(self._sc(fixed_dates=["2027-01-18"]))
-        assert plan.rows == []
+        assert plan.rows == ()
         assert [u.rule_ids for u in plan.unscheduled_list] == [("ME-APPLICATION-WINDOW",)]
 
 
@@ -555,7 +555,7 @@ class TestSuperCribbage:
                   notice_from="2027-05-01")
         plan = run(sc)
         # 8 in 2027 + 8 in 2028, each <= 15: all 16 placed, 16 x $75 = $1,200
-        assert len(plan.rows) == 16 and plan.unscheduled_list == []
+        assert len(plan.rows) == 16 and plan.unscheduled_list == ()
         assert plan.total_fees_usd == 1200
 
 
@@ -915,6 +915,6 @@ class TestCribbageRegistration:
         plan = run(sc)
         # 2 licensed games (2 <= 2) + 2 cribbage nights (not counted): all 4 in February
         assert len(first_days(plan, "g")) == 2 and len(first_days(plan, "cc")) == 2
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
         # only the 2 games pay: 2 x $75 = $150
         assert plan.total_fees_usd == 150

@@ -208,7 +208,7 @@ class TestNationalCribbageOrganization:
         # Sat 2027-03-06 09:00 + 30 h = Sun 2027-03-07 15:00 (EST both days)
         assert [(r.first_day, r.last_day) for r in plan.rows] == [
             (d("2027-03-06"), d("2027-03-07"))]
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
         # one super cribbage licence, $75 (§ 1836(4-A))
         assert [(lic.operator_id, lic.kind, lic.fee_usd) for lic in plan.license_list] == [
             ("acc", "me-super-cribbage", 75)]
@@ -253,13 +253,13 @@ class TestLicencesIssuedElsewhere:
     def test_10_issued_5_wanted_5_placed(self) -> None:
         plan = run(self._sc({2027: 10}))
         # 15 - 10 = 5 left: all 5 placed, 5 x $75 = $375
-        assert len(plan.rows) == 5 and plan.unscheduled_list == []
+        assert len(plan.rows) == 5 and plan.unscheduled_list == ()
         assert plan.total_fees_usd == 375
 
     def test_15_issued_none_placed(self) -> None:
         plan = run(self._sc({2027: 15}, count=1))
         # 15 - 15 = 0 left
-        assert plan.rows == [] and plan.total_fees_usd == 0
+        assert plan.rows == () and plan.total_fees_usd == 0
         assert plan.unscheduled_list[0].rule_ids[0] == "ME-SUPER-CRIBBAGE"
 
     def test_issued_in_another_year_does_not_count(self) -> None:
@@ -327,14 +327,14 @@ class TestCharitableCribbageAndOtherGames:
         # Tue 2027-03-02 18:00-22:00, exactly beano's hours; registration, no licence fee
         assert [(r.first_day, r.start.time(), r.end.time()) for r in plan.rows] == [
             (d("2027-03-02"), dt.time(18, 0), dt.time(22, 0))]
-        assert plan.unscheduled_list == [] and plan.total_fees_usd == 0
+        assert plan.unscheduled_list == () and plan.total_fees_usd == 0
 
     def test_solver_refuses_a_licensed_game_on_beano_night(self) -> None:
         sc = load_scenario(scenario(
             [game(operators=["pub"], start_time="18:00", hours=4, fixed_dates=["2027-03-02"])],
             [PUB]))
         plan = run(sc)
-        assert plan.rows == []
+        assert plan.rows == ()
         assert [(u.tournament_id, u.rule_ids) for u in plan.unscheduled_list] == [
             ("g", ("ME-OTHER-GAMES",))]
 

@@ -412,7 +412,7 @@ class TestMtCharityLimit:
         sc = load(horizon=SUMMER, notice_from="2027-06-01", operators=[op()],
                   tournaments=[charity("c", count=4)])
         plan = run(sc)
-        assert len(firsts(plan)) == 4 and plan.unscheduled_list == []
+        assert len(firsts(plan)) == 4 and plan.unscheduled_list == ()
         rows = sorted(plan.rows, key=lambda r: r.first_day)
         assert [r.counted for r in rows] == [False, False, False, True]
 
@@ -422,7 +422,7 @@ class TestMtCharityLimit:
                   operators=[op(held_in_current_permit_year={"charitable": 1})],
                   tournaments=[charity("c", count=4)])
         plan = run(sc)
-        assert len(firsts(plan)) == 4 and plan.unscheduled_list == []
+        assert len(firsts(plan)) == 4 and plan.unscheduled_list == ()
         rows = sorted(plan.rows, key=lambda r: r.first_day)
         assert [r.counted for r in rows] == [False, False, True, True]
 
@@ -521,7 +521,7 @@ class TestMtPermitYear:
                   tournaments=[large("a", count=20)])
         plan = run(sc)
         assert len(firsts(plan)) == 6
-        assert plan.license_list == []
+        assert plan.license_list == ()
 
     def test_calendar_permit_year_permit_period(self) -> None:
         sc = load(horizon={"start": "2027-07-01", "end": "2027-12-31"},
@@ -699,7 +699,7 @@ class TestMtSmallDaily:
                                small("s2", ("room-b",), fixed_dates=["2027-08-04"])])
         plan = run(sc)
         assert firsts(plan) == [d("2027-08-04")] * 2
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
     def test_every_wednesday(self) -> None:
         # count all, Wednesdays of Aug 2027: 4, 11, 18, 25; a second nightly game is blocked

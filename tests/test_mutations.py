@@ -118,7 +118,7 @@ def test_solved_plans_are_legal_and_as_expected() -> None:
     assert min(p.first_day for p in mt_placed) >= MT_FIRST_LEGAL
     assert audit(mt.scenario, mt_placed, mt.license_list) == []
     me = solved("ME")
-    assert len(placed_of(me)) == 10 and me.unscheduled_list == []
+    assert len(placed_of(me)) == 10 and me.unscheduled_list == ()
     assert audit(me.scenario, placed_of(me), me.license_list) == []
     # per-tournament licences only (8 x $40 + 2 x $75 = $470 < any annual licence)
     assert {lic.kind for lic in me.license_list} == {"me-per-tournament"}

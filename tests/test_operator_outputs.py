@@ -21,6 +21,7 @@ from scheduler.check import check_records
 from scheduler.cli import app
 from scheduler.export.figures import plot_usage
 from scheduler.export.ical import calendar_files
+from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
 from scheduler.load import load_scenario
 from scheduler.plan import Plan
@@ -79,7 +80,7 @@ def test_montana_event_has_its_reading_money_and_permit_already_held() -> None:
     room = {**MT_ROOM, "held_in_current_permit_year": {"permits": ["large-stakes"]}}
     plan = run(march_room(room, count=1, entry_fee=300, reentries=2, rebuy_fee=100,
                           max_rebuys=3, addon_fee=50))
-    assert plan.license_list == []
+    assert plan.license_list == ()
     [desc] = descriptions(plan)
     assert "- Room: permit already held (bought before the plan); notice to" in desc
     assert "licence/permit none" not in desc
@@ -121,7 +122,7 @@ def test_usage_splits_held_before_the_plan_from_planned() -> None:
     assert [(r.rule_id, r.used, r.held) for r in usage.itertuples()] == [
         ("MT-LARGE-LIMIT", 16, 14), ("MT-CHARITY-LIMIT", 0, 0)]
     assert usage["held"].dtype == "int64"
-    text = plan.summary()
+    text = summary_text(plan)
     assert ("MT-LARGE-LIMIT permit year 2026-07-01: 16/16 counted; 14 held before the plan "
             "+ 2 planned") in text
     # nothing charitable held: no split on that line
@@ -142,8 +143,8 @@ def test_more_wanted_than_the_law_allows_is_said_up_front() -> None:
     line = ("3 wanted games of Post (2 + 1), at most 2 a month (ME-MONTHLY-LIMIT, month_rule: "
             "touch), 1 month(s) in the horizon (2027-02): at least 1 cannot be placed; "
             "17 M.R.S. § 1836.")
-    assert plan.overasked == [line]
-    lines = plan.summary().splitlines()
+    assert plan.overasked == (line,)
+    lines = summary_text(plan).splitlines()
     up_front = lines.index(f"More is wanted than the law allows: {line}")
     assert up_front < next(i for i, x in enumerate(lines) if x.startswith("Not placed"))
 
@@ -151,7 +152,7 @@ def test_more_wanted_than_the_law_allows_is_said_up_front() -> None:
 def test_nothing_overasked_when_everything_fits() -> None:
     # 2 Saturdays in March, nothing held: 2 of 16
     plan = run(march_room(MT_ROOM, count=2))
-    assert plan.overasked == [] and "More is wanted" not in plan.summary()
+    assert plan.overasked == () and "More is wanted" not in summary_text(plan)
 
 
 def test_montana_limit_overasked_counts_the_held_ones() -> None:
@@ -214,13 +215,13 @@ def test_equal_priority_tournament_gave_way_to_a_cheaper_one() -> None:
     assert plan.total_fees_usd == 80
     line = ("  dear (1 not placed) gave way to cheap under ME-MONTHLY-LIMIT at equal priority "
             "1: the plan takes the cheaper set; give dear priority 2 to keep it.")
-    assert line in plan.summary().splitlines()
+    assert line in summary_text(plan).splitlines()
     # priority 2 keeps it: 2 x 2 + ... dear placed on Sat Feb 6 (its first Saturday),
     # cheap once ($40 + $75 = $115), and no tournament gave way at equal priority
     kept = run(february(dear_priority=2))
     assert sorted(r.tournament_id for r in kept.rows) == ["cheap", "dear"]
     assert kept.total_fees_usd == 115
-    assert "gave way" not in kept.summary()
+    assert "gave way" not in summary_text(kept)
 
 
 # ------------------------------------------------------------------ check --format json

@@ -87,7 +87,7 @@ class TestPerMonth:
         sc = load(operators=[op()], tournaments=[large("m", count=12, per_month=1)])
         plan = run(sc)
         assert firsts(plan) == [dt.date(2027, k, 1) for k in range(1, 13)]
-        assert plan.unscheduled_list == [] and plan.conflicts == []
+        assert plan.unscheduled_list == () and plan.conflicts == ()
 
     def test_max_one_a_month_thirteen_wanted(self) -> None:
         # 12 months x at most 1 = 12 placed; the 13th breaks PER-MONTH on every free day
@@ -288,7 +288,7 @@ runner = CliRunner()
 def test_bundled_example_solves_and_checks() -> None:
     sc = load_scenario(EXAMPLE)
     plan = run(sc)
-    assert plan.required_met and plan.conflicts == [] and plan.unscheduled_list == []
+    assert plan.required_met and plan.conflicts == () and plan.unscheduled_list == ()
     # per_month: 1 on the first Saturday of each month of 2027, but October: the championship
     # (Fri Oct 1 - Sun Oct 3) needs 10 dealers a day, the deepstack 8, the room has 12
     # (10 + 8 = 18 > 12): the deepstack moves from Sat Oct 2 to Sat Oct 9

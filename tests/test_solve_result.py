@@ -17,6 +17,8 @@ from typer.testing import CliRunner
 
 from constraints.common import COUNT, FIXED_DATES
 from scheduler.cli import app
+from scheduler.export.summary import summary_text
+from scheduler.export.write import write_plan
 from scheduler.load import load_scenario
 from scheduler.model import build_model
 from scheduler.objective import add_terms
@@ -72,7 +74,7 @@ def test_solved_again_into_its_folder_python_writes_the_calendars_the_cli_writes
     assert res.exit_code == 0, res.output
     assert "holds an earlier plan" in res.output
     sc = load_scenario(v2)
-    solve(sc, replacing=py).write(py)
+    write_plan(solve(sc, replacing=py), py)
     assert _ics(py) == _ics(cli) and len(_ics(cli)) == 2  # calendar.ics, calendars/room.ics
     notice, stack = "Notice due to ", "Saturday Stack"
     assert _sequences((cli / "calendar.ics").read_bytes()) == {
@@ -81,7 +83,7 @@ def test_solved_again_into_its_folder_python_writes_the_calendars_the_cli_writes
         (notice, dt.date(2027, 3, 22)): 1, (stack, dt.date(2027, 3, 27)): 1}
     # without ``replacing`` the changed events would keep SEQUENCE 0: not what the CLI writes
     plain = tmp_path / "plain"
-    solve(sc).write(plain)
+    write_plan(solve(sc), plain)
     assert (plain / "calendar.ics").read_bytes() != (cli / "calendar.ics").read_bytes()
     assert set(_sequences((plain / "calendar.ics").read_bytes()).values()) == {0}
 
@@ -103,7 +105,7 @@ def test_a_plan_is_finished_and_immutable() -> None:
     assert isinstance(plan, Plan) and plan.status is PlanStatus.OPTIMAL
     # the status prints as before: "OPTIMAL" in the summary (byte-identical outputs)
     assert plan.status == "OPTIMAL" and f"{plan.status}" == "OPTIMAL"
-    assert plan.summary().startswith(f"{sc.name}: OPTIMAL plan, 1 occurrences placed")
+    assert summary_text(plan).startswith(f"{sc.name}: OPTIMAL plan, 1 occurrences placed")
     assert plan.runtime_s > 0
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.rank = 2  # type: ignore[misc]

@@ -72,7 +72,7 @@ class TestSpacing:
         plan = run(sc)
         assert days_of(plan) == {"a": d("2027-03-01"), "b": d("2027-03-08"),
                                  "c": d("2027-03-15")}
-        assert plan.unscheduled_list == []
+        assert plan.unscheduled_list == ()
 
     def test_without_the_tour_all_three_take_day_zero(self) -> None:
         # three rooms, three independent tournaments: each takes Mar 1
@@ -88,7 +88,7 @@ class TestSpacing:
                                                       "end": "2027-03-13"}),
                   tours=three(min_days_between=7))
         plan = run(sc)
-        assert plan.rows == [] and not plan.required_met
+        assert plan.rows == () and not plan.required_met
         (conflict,) = plan.conflicts
         rules = [m.rule for m in conflict]
         assert rules.count("TOUR-SPACING") == 2 and "WINDOW" in rules
@@ -105,7 +105,7 @@ class TestSpacing:
         sc = sc.replace(tournaments=abc(window={"start": "2027-03-01", "end": "2027-03-14"}))
         plan = run(sc)
         # optional stops: the tour is placed whole or not at all (TOUR-WHOLE)
-        assert plan.rows == [] and len(plan.unscheduled_list) == 3
+        assert plan.rows == () and len(plan.unscheduled_list) == 3
 
     def test_a_required_stop_whose_partner_cannot_be_placed_is_a_conflict(self) -> None:
         # b's room is blacked out all 20 days; a is required: a alone would break TOUR-WHOLE
@@ -209,7 +209,7 @@ class TestEachRoomsOwnRules:
                   tournaments=[stop("a", "room-a"), stop("b", "room-b")],
                   tours=[{"id": "t", "title": "T", "stops": ["a", "b"]}])
         plan = run(sc)
-        assert plan.rows == []
+        assert plan.rows == ()
         assert "MT-LARGE-LIMIT" in missing(plan, "a")[0]
 
     def test_fifteen_held_leaves_room_for_the_stop(self) -> None:

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.export.write import write_plan
 from scheduler.export.xlsx import deadline_rows, plan_xlsx
 from scheduler.load import load_scenario
 from scheduler.scenario import Scenario, ScenarioError
@@ -318,5 +319,5 @@ def test_plan_deadlines_by_hand(small_plan: object) -> None:
 
 
 def test_every_plan_folder_gets_plan_xlsx(tmp_path: Path, small_plan: object) -> None:
-    out = small_plan.write(tmp_path / "plan")  # type: ignore[attr-defined]
+    out = write_plan(small_plan, tmp_path / "plan")  # type: ignore[arg-type]
     assert (out / "plan.xlsx").read_bytes() == plan_xlsx(small_plan)  # type: ignore[arg-type]

@@ -15,9 +15,9 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from scheduler.atomic import claim, replace_dir
+from scheduler.atomic import claim, replace_dir, write_files
 from scheduler.export.deadlines import deadlines_csv
-from scheduler.export.ical import render
+from scheduler.export.ical import calendar_files, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
@@ -200,3 +200,39 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     _refuse_unsafe(out)
     return replace_dir(out, files, legacy=_legacy_unlisted, what="plan", product=plan_product,
                        inputs=inputs)
+
+
+def to_ics(plan: Plan, path: str | Path, operator_id: str | None = None) -> Path:
+    """Write one calendar of ``plan`` to the file ``path``, atomically.
+
+    The bytes are those :func:`write_plan` writes to the plan folder: DTSTAMP from
+    ``SOURCE_DATE_EPOCH`` when set, else midnight UTC of ``notice_from`` (:func:`dtstamp`).
+
+    Parameters
+    ----------
+    plan : Plan
+        The solved plan.
+    path : str or Path
+        The file to write (an existing one is replaced).
+    operator_id : str, optional
+        None: calendar.ics, every operator's events; an operator id: that operator's
+        ``calendars/<operator_id>.ics``.
+
+    Returns
+    -------
+    Path
+        The file written.
+
+    Raises
+    ------
+    KeyError
+        For an operator without events (unknown, or none placed there).
+    OSError
+        When the file cannot be written.
+    """
+    files = calendar_files(plan, dtstamp(plan))
+    key = "calendar.ics" if operator_id is None else f"calendars/{operator_id}.ics"
+    if key not in files:
+        raise KeyError(f"no calendar for operator {operator_id!r} (unknown, or it has no "
+                       "events)")
+    return write_files({Path(path): files[key]})[0]

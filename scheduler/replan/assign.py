@@ -4,6 +4,7 @@ occurrence and series gets, which announced occurrences the new plan drops."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scheduler.replan.previous import (
@@ -39,7 +40,8 @@ def series_history(scenario: Scenario, s: PreviousSeries) -> bool:
 
 
 def series_uids(scenario: Scenario, wanted: list[tuple[str, str, list[dt.date]]],
-                previous: list[PreviousSeries], events: list[PreviousEvent]) -> list[str]:
+                previous: Sequence[PreviousSeries], events: Sequence[PreviousEvent]
+                ) -> list[str]:
     """The UID of each new weekly series, ``wanted``: (its fresh UID,
     :func:`scheduler.uid.series_uid`; tournament id; nights). A series inherits the UID of a
     previous live series of the same tournament on the same weekday that is not history
@@ -74,7 +76,7 @@ def series_uids(scenario: Scenario, wanted: list[tuple[str, str, list[dt.date]]]
     return out
 
 
-def licence_deadline_uids(events: list[PreviousEvent]) -> dict[str, str]:
+def licence_deadline_uids(events: Sequence[PreviousEvent]) -> dict[str, str]:
     """The UIDs of the previous calendars' live Maine licence deadlines by their local part
     (``application-due-<licence id>``, ...): a re-plan keeps them, whatever UID domain or
     form (an earlier version's) they were announced with."""
