@@ -23,35 +23,20 @@ Only members that are assumptions are kept (presolve may report literals outside
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model_helper import ConstraintProto
 
 from constraints.catalogue import RULES as CATALOGUE
-from constraints.catalogue import cite
 from constraints.modelling import ModelContext
 from constraints.registry import RULES as REGISTRY
 from constraints.requests import minimums
+from scheduler.conflict import Conflict, Member
 from scheduler.cpsat import new_solver, solve_interruptibly
 from scheduler.model import build_model
 from scheduler.scenario import Scenario
-
-
-@dataclass(frozen=True)
-class Member:
-    """One rule instance or request of a conflict."""
-
-    rule: str
-    """A rule ID, or ``REQUEST`` for a required occurrence / fixed date."""
-    text: str
-
-    def render(self) -> str:
-        if self.rule == "REQUEST":
-            return f"request: {self.text}"
-        return f"{self.text} ({cite(self.rule)})"
-
 
 REFINE_MAX = 8
 """A family of at most this many constraint instances (e.g. an operator's permit years) gets
@@ -82,28 +67,6 @@ class _Guarded:
     spent: float = 0.0
     """CP-SAT deterministic time used so far."""
     unproven: bool = False  # a deletion step ran out of time or budget
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A set of members that cannot all hold, read as a sequence of :class:`Member`
-    (iteration, ``len``, indexing); ``minimal`` is False when a deletion step ran out of time
-    or budget, so a member might be dropped without making the rest fit; ``certificate`` is
-    the counting argument that proves it, when a rule gave one. Immutable, like the plan
-    that holds it (``Plan.conflicts``)."""
-
-    members: tuple[Member, ...]
-    minimal: bool = True
-    certificate: str | None = None
-
-    def __iter__(self) -> Iterator[Member]:
-        return iter(self.members)
-
-    def __len__(self) -> int:
-        return len(self.members)
-
-    def __getitem__(self, index: int) -> Member:
-        return self.members[index]
 
 
 def _literals(ct: ConstraintProto) -> list[int]:

@@ -29,7 +29,7 @@ import pandas as pd
 
 from constraints.base import License
 from constraints.maine import per_tournament_usd
-from scheduler.explain import Conflict
+from scheduler.conflict import Conflict
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 from scheduler.usage import limit_usage as limit_usage  # read as scheduler.plan.limit_usage too
