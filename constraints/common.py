@@ -17,6 +17,7 @@ import heapq
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import TypeVar
 
 from constraints.base import Audit, Occurrence, Rule, Violation
@@ -448,10 +449,10 @@ def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
     at the run's first session start whose set of tournaments was not already reported.
     Counted as sessions come and go, so a calendar repeating every second (5,000 sessions
     in play at once) costs one pass."""
-    todo = sorted(((s, e, p.ref, p) for p in a.of_operator(op)
+    todo = sorted([(s, e, ref, p) for p in a.of_operator(op)
                    if _counts_concurrency(p.tournament)
-                   for s, e in _sessions_of(a.scenario, p)),
-                  key=lambda x: (x[0], x[1]))
+                   for ref in (p.ref,) for s, e in _sessions_of(a.scenario, p)],
+                  key=itemgetter(0, 1))
     active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
     ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)
     per_ref: Counter[str] = Counter()  # sessions in play of each ref

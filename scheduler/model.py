@@ -100,7 +100,18 @@ def _by_days(sc: Scenario, t: Tournament, days: list[dt.date],
         many = _VECTORIZED.get(fn)  # type: ignore[call-overload]
         oks.append((rid, many(sc, t, days) if many is not None
                     else [fn(sc, t, d) for d in days]))  # type: ignore[operator]
-    return [tuple(rid for rid, ok in oks if not ok[i]) for i in range(len(days))]
+    if not oks:
+        return [()] * len(days)
+    ids = [rid for rid, _ in oks]
+    seen: dict[tuple[bool, ...], tuple[str, ...]] = {}  # each combination's IDs built once
+    out: list[tuple[str, ...]] = []
+    for flags in zip(*(ok for _, ok in oks), strict=True):
+        rids = seen.get(flags)
+        if rids is None:
+            rids = seen[flags] = tuple(rid for rid, ok in zip(ids, flags, strict=True)
+                                       if not ok)
+        out.append(rids)
+    return out
 
 
 def build_domain(ctx: ModelContext, allows: list[_Allow],
