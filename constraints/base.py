@@ -18,7 +18,7 @@ A rule contributes any of:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -170,6 +170,7 @@ class Actuals:
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]
 Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
 AllowsDay = Callable[["Scenario", "Tournament", dt.date], bool]
+AllowsDays = Callable[["Scenario", "Tournament", Sequence[dt.date]], list[bool]]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
 CheckActuals = Callable[[Actuals], Iterable[Violation]]
@@ -214,6 +215,10 @@ class Rule:
     allows_day: AllowsDay | None = None
     """A cheaper test than ``allows`` that needs only the first day: the model skips a day it
     rejects before the day's timing is computed (``allows`` must reject that day too)."""
+    allows_days: AllowsDays | None = None
+    """``allows_day`` over many days at once: one answer per day, in order, the same as
+    ``allows_day`` gives each (the model judges a tournament's whole horizon with it when
+    listing the days rules reject, ``ModelContext.rejected``)."""
     actuals: CheckActuals | None = None
     """The rule read against what was actually held (:class:`Actuals`), in plain Python."""
     certificate: Certify | None = None

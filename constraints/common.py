@@ -17,6 +17,7 @@ import heapq
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import TypeVar
 
 from constraints.base import Audit, Occurrence, Rule, Violation
@@ -178,7 +179,17 @@ def _day_in_window(sc: Scenario, t: Tournament, day: dt.date) -> bool:
     return t.window is None or day in t.window
 
 
-WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=_day_in_window)
+def _days_in_window(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
+    """:func:`_day_in_window` of each of ``days`` (WINDOW), in one pass."""
+    w = t.window
+    if w is None:
+        return [True] * len(days)
+    start, end = w.start, w.end
+    return [start <= d <= end for d in days]
+
+
+WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=_day_in_window,
+              allows_days=_days_in_window)
 
 
 # ------------------------------------------------------------------ WEEKDAYS
@@ -198,8 +209,17 @@ def _day_on_weekday(sc: Scenario, t: Tournament, day: dt.date) -> bool:
     return t.weekdays is None or _weekday(day) in t.weekdays
 
 
+def _days_on_weekday(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
+    """:func:`_day_on_weekday` of each of ``days`` (WEEKDAYS), in one pass: each weekday
+    (0 = Monday) judged once."""
+    if t.weekdays is None:
+        return [True] * len(days)
+    ok = [WEEKDAYS[k] in t.weekdays for k in range(7)]
+    return [ok[d.weekday()] for d in days]
+
+
 WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays,
-                    allows_day=_day_on_weekday)
+                    allows_day=_day_on_weekday, allows_days=_days_on_weekday)
 
 
 # ------------------------------------------------------------------ BLACKOUT
@@ -381,6 +401,29 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
                     f"{_clock(at, op.tz)}")
 
 
+_Sessions = list[tuple[dt.datetime, dt.datetime]]
+_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
+_SESSIONS_MAX = 20_000
+
+
+def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
+    """:func:`scheduler.timing.sessions` of ``p``, each (scenario, tournament, timing)
+    computed once: the reasons of occurrences not placed check the same placed ones against
+    each candidate day (``scheduler.reasons``). Keyed by the objects' identity (the entry
+    holds them, so an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept.
+    The list returned is shared: not to be changed."""
+    t, tm = p.tournament, p.timing
+    key = (id(sc), id(t), id(tm))
+    hit = _SESSIONS.get(key)
+    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
+        return hit[3]
+    if len(_SESSIONS) >= _SESSIONS_MAX:
+        _SESSIONS.clear()
+    out = sessions(sc, t, tm)
+    _SESSIONS[key] = (sc, t, tm, out)
+    return out
+
+
 _SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
 
 
@@ -399,10 +442,10 @@ def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
     at the run's first session start whose set of tournaments was not already reported.
     Counted as sessions come and go, so a calendar repeating every second (5,000 sessions
     in play at once) costs one pass."""
-    todo = sorted(((s, e, p.ref, p) for p in a.of_operator(op)
+    todo = sorted([(s, e, ref, p) for p in a.of_operator(op)
                    if _counts_concurrency(p.tournament)
-                   for s, e in sessions(a.scenario, p.tournament, p.timing)),
-                  key=lambda x: (x[0], x[1]))
+                   for ref in (p.ref,) for s, e in _sessions_of(a.scenario, p)],
+                  key=itemgetter(0, 1))
     active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
     ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)
     per_ref: Counter[str] = Counter()  # sessions in play of each ref

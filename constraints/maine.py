@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
+from functools import lru_cache, partial
 from typing import cast
 
 from ortools.sat.python import cp_model
@@ -480,7 +480,15 @@ def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     :func:`scheduler.timing.application_ok` (or the application is already filed,
     ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
-            or application_ok(tm.first_day, sc.notice_from))
+            or tm.first_day >= _earliest_first_day(sc.notice_from))
+
+
+@lru_cache(maxsize=64)
+def _earliest_first_day(notice_from: dt.date) -> dt.date:
+    """:func:`application_earliest_first_day`, once per ``notice_from``: the model asks
+    :func:`_application_ok` of every candidate day, and :func:`application_ok` is monotone in
+    the first day (true exactly from this day on)."""
+    return application_earliest_first_day(notice_from)
 
 
 def _check_application(a: Audit) -> Iterator[Violation]:

@@ -628,8 +628,13 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
             continue
         req = [t for t in sc.tournaments
                if t.id in tids and op.id in t.operators and t.is_large and t.required]
-        usable = {t.id: {op.permit_year_of(c.first_day) for c in ctx.candidates.get(t.id, [])
-                         if c.first_day not in ctx.rejected[t.id]} for t in req}
+        # outside explain mode a candidate day is never a rejected one (build_domain keeps
+        # only the days no rule rejects): the rejections need not be computed at all
+        rejected = {t.id: ctx.rejected[t.id] if ctx.explain else {} for t in req}
+        years = {c.first_day: op.permit_year_of(c.first_day)
+                 for t in req for c in ctx.candidates.get(t.id, [])}
+        usable = {t.id: {years[c.first_day] for c in ctx.candidates.get(t.id, [])
+                         if c.first_day not in rejected[t.id]} for t in req}
         for py in sorted(set().union(*usable.values())):
             hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
             allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
@@ -646,8 +651,8 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
                 if len(group) > 1 and counted([u for u in group if u is not t]) > allowed:
                     group = [u for u in group if u is not t]
             excluded = sorted({(t.id, rid) for t in group for c in ctx.candidates.get(t.id, [])
-                               if op.permit_year_of(c.first_day) != py
-                               for rid in ctx.rejected[t.id].get(c.first_day, ())})
+                               if years[c.first_day] != py
+                               for rid in rejected[t.id].get(c.first_day, ())})
             held = (f"; {LARGE_LIMIT - allowed} counted ones held before the plan"
                     if allowed < LARGE_LIMIT else "")
             free = (f"; the first {CHARITY_LIMIT} charitable ones are not counted "

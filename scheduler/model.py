@@ -61,14 +61,21 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
         t = sc.tournament(tid)
         tz = tournament_tz(sc, t)
         rej: dict[dt.date, tuple[str, ...]] = {}
-        for day in sc.horizon.days():
-            if not self._ctx.explain:
+        days = list(sc.horizon.days())
+        explain = self._ctx.explain
+        # each day's first-day-only rejections, judged over the whole horizon at once
+        # (a rule's ``allows_days`` when it has one); in explain mode none
+        by_days = [()] * len(days) if explain else _by_days(sc, t, days, self._allows_day)
+        # outside explain mode a candidate (build_domain) passed every rule: not rejected
+        cands = set() if explain else {c.first_day for c in self._ctx.candidates.get(tid, [])}
+        for day, by_day in zip(days, by_days, strict=True):
+            if not explain:
                 # for reasons, a day outside the window (or weekdays) is put down to that
                 # alone; explain mode needs every rule that excludes a day (its guards)
-                by_day = tuple(rid for rid, fn in self._allows_day
-                               if not fn(sc, t, day))  # type: ignore[operator]
                 if by_day:
                     rej[day] = by_day
+                    continue
+                if day in cands:
                     continue
             tm = timing(t, tz, day)
             bad = ("CLOCK-CHANGE",) if tm is None else tuple(
@@ -77,6 +84,34 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
                 rej[day] = bad
         self[tid] = rej
         return rej
+
+
+_VECTORIZED = {r.allows_day: r.allows_days for r in RULES
+               if r.allows_day is not None and r.allows_days is not None}
+
+
+def _by_days(sc: Scenario, t: Tournament, days: list[dt.date],
+             allows_day: list[_Allow]) -> list[tuple[str, ...]]:
+    """For each of ``days``: the IDs of the ``allows_day`` rules that reject it as a first
+    day of ``t``, in the order given (each rule's ``allows_days`` when it has one: the same
+    answers, in one pass)."""
+    oks: list[tuple[str, list[bool]]] = []
+    for rid, fn in allows_day:
+        many = _VECTORIZED.get(fn)  # type: ignore[call-overload]
+        oks.append((rid, many(sc, t, days) if many is not None
+                    else [fn(sc, t, d) for d in days]))  # type: ignore[operator]
+    if not oks:
+        return [()] * len(days)
+    ids = [rid for rid, _ in oks]
+    seen: dict[tuple[bool, ...], tuple[str, ...]] = {}  # each combination's IDs built once
+    out: list[tuple[str, ...]] = []
+    for flags in zip(*(ok for _, ok in oks), strict=True):
+        rids = seen.get(flags)
+        if rids is None:
+            rids = seen[flags] = tuple(rid for rid, ok in zip(ids, flags, strict=True)
+                                       if not ok)
+        out.append(rids)
+    return out
 
 
 def build_domain(ctx: ModelContext, allows: list[_Allow],
@@ -90,7 +125,6 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
     """
     sc = ctx.scenario
     days = list(sc.horizon.days())
-    day_tests = [fn for _, fn in allows_day or []]
     tests = [fn for _, fn in allows]
     ctx.rejected = _Rejections(ctx, allows, allows_day)
     for t in sc.tournaments:
@@ -111,8 +145,10 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
                 d for d in (t.window.start + dt.timedelta(n)
                             for n in range((t.window.end - t.window.start).days + 1))
                 if sc.horizon.start <= d <= sc.horizon.end]
-            for day in tdays:
-                if not all(f(sc, t, day) for f in day_tests):  # type: ignore[operator]
+            # the first-day-only tests over all of them at once (_by_days)
+            for day, by_day in zip(tdays, _by_days(sc, t, tdays, allows_day or []),
+                                   strict=True):
+                if by_day:
                     continue
                 tm = timing(t, tz, day)
                 if tm is not None and all(f(sc, t, tm) for f in tests):  # type: ignore[operator]

@@ -17,7 +17,7 @@ import datetime as dt
 import difflib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -207,9 +207,7 @@ class Operator(_Model):
 
     def permit_year_of(self, day: dt.date) -> dt.date:
         """MT-PERMIT-YEAR: first day of the permit year containing ``day``."""
-        month, mday = (int(x) for x in self.permit_year_start.split("-"))
-        start = _safe_date(day.year, month, mday)
-        return start if start <= day else _safe_date(day.year - 1, month, mday)
+        return _permit_year_of(self.permit_year_start, day)
 
     def permit_year_end(self, day: dt.date) -> dt.date:
         """MT-PERMIT-YEAR: last day of the permit year containing ``day`` (the day before the
@@ -223,6 +221,15 @@ class Operator(_Model):
         of ``days`` falls in (e.g. the ``Timing.days`` of an occurrence), sorted. A tournament
         played Jun 30 - Jul 2 falls in two permit years (Jul 1 - Jun 30) and needs both permits."""
         return tuple(sorted({self.permit_year_of(d) for d in days}))
+
+
+@lru_cache(maxsize=8192)
+def _permit_year_of(permit_year_start: str, day: dt.date) -> dt.date:
+    """:meth:`Operator.permit_year_of` (``permit_year_start`` "MM-DD"), each (start, day)
+    computed once: the model, the checker and the reasons ask it of the same days often."""
+    month, mday = (int(x) for x in permit_year_start.split("-"))
+    start = _safe_date(day.year, month, mday)
+    return start if start <= day else _safe_date(day.year - 1, month, mday)
 
 
 def _safe_date(year: int, month: int, day: int) -> dt.date:
