@@ -325,21 +325,20 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
 MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
 
 
-def notice_deadline(who: str, title: str, first_day: dt.date) -> tuple[dt.date, str]:
-    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the day the notice of a large-stakes
-    tournament is due (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days
-    before ``first_day``) and the sentence that says so, for operator ``who`` (a name) and
-    tournament ``title``."""
-    due = notice_due(first_day)
-    return due, (f"{who} must notify the Montana Gambling Control Division of {title} by "
-                 f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
-                 f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
-                 f"held on several premises files its own notice.")
+def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the sentence saying the notice of a
+    large-stakes tournament ``title`` starting ``first_day`` is due on ``due``
+    (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
+    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name)."""
+    return (f"{who} must notify the Montana Gambling Control Division of {title} by "
+            f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
+            f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
+            f"held on several premises files its own notice.")
 
 
 def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
-    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_deadline`)."""
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`)."""
     return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
 
 
