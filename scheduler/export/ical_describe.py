@@ -41,10 +41,10 @@ from scheduler.export.ical_text import (
     plan_lineage,
 )
 from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
+from scheduler.replan import licence_deadline_uids
 from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.uid import DEADLINE_KIND, KIND_PROPERTY, local_part, notice_uid
 from scheduler.uid import licence_uid as new_licence_uid
-from scheduler.uid import local_part, notice_uid
 
 _KIND_LABEL = {
     "me-per-tournament": "per-tournament",
@@ -176,7 +176,7 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     ev.add("categories", ["deadline"])
     ev.add("description", _text(description + "\nNot legal advice."))
     ev.add("x-tourney-deadline", kind)
-    ev.add("x-tourney-kind", DEADLINE_KIND[kind])
+    ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
     return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
 
