@@ -13,6 +13,9 @@ A rule contributes any of:
 - ``certificate(ctx, tournament_ids)`` → counting arguments (:class:`Certificate`) that the
   ``required`` occurrences of those tournaments cannot all be placed under the rule: the
   first answer of the conflict explanation (``scheduler.explain``), before any search.
+- ``usage(audit)`` → how much of a counted limit a schedule uses, per operator and period
+  (:class:`Usage`), from the rule's own tally: what ``Plan.usage``, the summary, the charts
+  and plan.xlsx show (``scheduler.usage``).
 """
 
 from __future__ import annotations
@@ -198,6 +201,42 @@ class Certificate:
 
 
 Certify = Callable[[ModelContext, frozenset[str]], Iterable[Certificate]]
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How much of one counted limit one operator uses in one period (a row of
+    ``Plan.usage``): e.g. 16 counted large-stakes tournaments of 16 in a permit year
+    (MT-LARGE-LIMIT), 2 games of 2 in a month (ME-MONTHLY-LIMIT)."""
+
+    rule: str
+    """The rule ID of the limit (e.g. ``MT-LARGE-LIMIT``)."""
+    operator_id: str
+    """Whose limit it is; ``"(statewide)"`` for a statewide one (ME-SUPER-CRIBBAGE)."""
+    period: str
+    """The period as the summary and the charts name it: a permit year's first day
+    ``YYYY-MM-DD``, a month ``YYYY-MM``, a calendar year ``YYYY``."""
+    period_start: dt.date
+    period_end: dt.date
+    """Inclusive."""
+    used: int
+    """Counted in the period (held or issued before the plan included)."""
+    limit: int
+    """The most the rule allows in the period."""
+    charitable: int = 0
+    """How many of ``used`` are charitable (MT-LARGE-LIMIT: counted beyond the first 3;
+    MT-CHARITY-LIMIT: the ones not counted); 0 for other rules."""
+    held: int = 0
+    """How many of ``used`` were held (or issued) before the plan; ``used - held`` are
+    planned."""
+
+
+STATEWIDE = "(statewide)"
+"""The :attr:`Usage.operator_id` of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
+
+UsageOf = Callable[[Audit], Iterable[Usage]]
+"""A counted limit's :class:`Usage` records for a schedule: every operator and period it
+reports, in operator (scenario) and period order."""
 Checklist = Callable[["Scenario", "Tournament"], "str | None"]
 """A *list*-kind rule's obligation for one tournament: one sentence ending with ``(RULE-ID,
 citation).``, or None when the rule does not apply to it."""
@@ -228,6 +267,9 @@ class Rule:
     checklist: Checklist | None = None
     """A *list*-kind rule (an obligation the scheduler cannot enforce): its sentence for a
     tournament it applies to, printed with each event (:func:`duty`)."""
+    usage: UsageOf | None = None
+    """A counted limit: how much of it a schedule uses per operator and period, from the
+    rule's own tally (:class:`Usage`; read by ``scheduler.usage.limit_usage``)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:

@@ -17,12 +17,14 @@ from typing import cast
 from ortools.sat.python import cp_model
 
 from constraints.base import (
+    STATEWIDE,
     Actuals,
     Audit,
     Certificate,
     License,
     Occurrence,
     Rule,
+    Usage,
     Violation,
     counted_sum,
     day_span,
@@ -611,8 +613,33 @@ def _certify_monthly(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certif
             f"{found.required - MONTHLY_LIMIT * len(months)} cannot be placed")
 
 
+def _monthly_usage(a: Audit) -> Iterator[Usage]:
+    """ME-MONTHLY-LIMIT usage, 17 M.R.S. § 1836(4): per Maine operator with a licensed game in
+    the scenario, every calendar month of the horizon (and any later month a game runs into),
+    ``used`` = its licensed games counted in the month (:func:`counted_months`, under
+    ``settings.month_rule``) of 2; ``held`` 0 (no game held before the plan is counted)."""
+    sc = a.scenario
+    horizon: set[tuple[int, int]] = set()
+    y, m = sc.horizon.start.year, sc.horizon.start.month
+    while dt.date(y, m, 1) <= sc.horizon.end:
+        horizon.add((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    for op in sc.operators:
+        if op.jurisdiction != "ME" or not any(
+                _licensed(t) and op.id in t.operators for t in sc.tournaments):
+            continue
+        per_month: dict[tuple[int, int], int] = defaultdict(int)
+        for p in a.of_operator(op):
+            if _licensed(p.tournament):
+                for ym in counted_months(sc, p.timing):
+                    per_month[ym] += 1
+        for y, m in sorted(horizon | set(per_month)):
+            yield Usage("ME-MONTHLY-LIMIT", op.id, f"{y:04d}-{m:02d}", dt.date(y, m, 1),
+                        month_end(y, m), per_month[(y, m)], MONTHLY_LIMIT)
+
+
 ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly,
-                  certificate=_certify_monthly)
+                  certificate=_certify_monthly, usage=_monthly_usage)
 
 
 # ------------------------------------------------------------------ ME-SUPER-CRIBBAGE
@@ -692,9 +719,25 @@ def _held_super_cribbage(a: Actuals) -> Iterator[Violation]:
                             f"{usd(proceeds / 2)})")
 
 
+def _super_cribbage_usage(a: Audit) -> Iterator[Usage]:
+    """ME-SUPER-CRIBBAGE usage, 17 M.R.S. § 1836(4-A): statewide (operator ``"(statewide)"``)
+    per calendar year of the horizon, when the scenario has super cribbage: ``used`` = the
+    licences of the super cribbage games placed in the year (by first day) plus those issued
+    outside the plan (``settings.super_cribbage_licenses_issued``, also ``held``), of 15."""
+    sc = a.scenario
+    if not any(t.type == "super-cribbage" for t in sc.tournaments):
+        return
+    for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
+        issued = sc.settings.super_cribbage_licenses_issued.get(year, 0)
+        placed = sum(1 for p in a.placed
+                     if p.tournament.type == "super-cribbage" and p.first_day.year == year)
+        yield Usage("ME-SUPER-CRIBBAGE", STATEWIDE, f"{year:04d}", dt.date(year, 1, 1),
+                    dt.date(year, 12, 31), placed + issued, SUPER_CRIBBAGE_LIMIT, held=issued)
+
+
 ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
                          encode=_encode_super_cribbage, check=_check_super_cribbage,
-                         actuals=_held_super_cribbage)
+                         actuals=_held_super_cribbage, usage=_super_cribbage_usage)
 
 
 # ------------------------------------------------------------------ on what was held

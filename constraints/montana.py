@@ -21,6 +21,7 @@ from constraints.base import (
     License,
     Occurrence,
     Rule,
+    Usage,
     Violation,
     counted_sum,
     day_span,
@@ -324,21 +325,20 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
 MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
 
 
-def notice_deadline(who: str, title: str, first_day: dt.date) -> tuple[dt.date, str]:
-    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the day the notice of a large-stakes
-    tournament is due (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days
-    before ``first_day``) and the sentence that says so, for operator ``who`` (a name) and
-    tournament ``title``."""
-    due = notice_due(first_day)
-    return due, (f"{who} must notify the Montana Gambling Control Division of {title} by "
-                 f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
-                 f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
-                 f"held on several premises files its own notice.")
+def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the sentence saying the notice of a
+    large-stakes tournament ``title`` starting ``first_day`` is due on ``due``
+    (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
+    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name)."""
+    return (f"{who} must notify the Montana Gambling Control Division of {title} by "
+            f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
+            f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
+            f"held on several premises files its own notice.")
 
 
 def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
-    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_deadline`)."""
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`)."""
     return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
 
 
@@ -496,6 +496,43 @@ def large_tally(sc: Scenario, op: Operator,
         out[py] = LargeTally(py, hl, hc, tuple(non), tuple(free), tuple(counted_ch),
                              tuple(order))
     return out
+
+
+def _tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
+    """Every Montana operator's :func:`large_tally` of a schedule, in scenario and permit-year
+    order: the permit years of the horizon's start and of every occurrence it holds (of any
+    type), ``held_in_current_permit_year`` counted."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = a.of_operator(op)
+        items = [(p.first_day, p.tid, p.occurrence, p.tournament.charitable)
+                 for p in mine if p.tournament.is_large]
+        years = {op.permit_year_of(p.first_day) for p in mine}
+        for tally in large_tally(sc, op, items, years).values():
+            yield op, tally
+
+
+def _large_usage(a: Audit) -> Iterator[Usage]:
+    """MT-LARGE-LIMIT usage, MCA 23-5-317(1)(a),(d): per Montana operator and permit year
+    (MT-PERMIT-YEAR), ``used`` = the counted large-stakes tournaments (non-charitable, plus
+    charitable beyond the first 3: :attr:`LargeTally.counted`) of 16, ``charitable`` how many
+    of them are charitable, ``held`` how many were held before the plan."""
+    for op, tally in _tallies(a):
+        py = tally.permit_year
+        yield Usage("MT-LARGE-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
+                    tally.counted, LARGE_LIMIT, tally.charitable_counted, tally.held_counted)
+
+
+def _charity_usage(a: Audit) -> Iterator[Usage]:
+    """MT-CHARITY-LIMIT usage, MCA 23-5-317(1)(f): per Montana operator and permit year, the
+    charitable large-stakes tournaments not counted toward the 16 (:attr:`LargeTally.free_used`,
+    at most 3), all of them ``charitable``; ``held`` those held before the plan."""
+    for op, tally in _tallies(a):
+        py = tally.permit_year
+        yield Usage("MT-CHARITY-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
+                    tally.free_used, CHARITY_LIMIT, tally.free_used, tally.held_free)
 
 
 def _encode_large_limit(ctx: ModelContext) -> None:
@@ -670,7 +707,7 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
 
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
                       check=_check_large_limit, actuals=_held_large_limit,
-                      certificate=_certify_large_limit)
+                      certificate=_certify_large_limit, usage=_large_usage)
 
 
 def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
@@ -687,9 +724,11 @@ def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
                               "MT-CHARITY-LIMIT", why)
 
 
-MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable)
+MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable,
+                        usage=_charity_usage)
 """MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
-:func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it."""
+:func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it; its usage is the
+free ones of each permit year."""
 
 
 def _ordinal(n: int) -> str:

@@ -44,12 +44,9 @@ from scheduler.timing import (
     tournament_tz,
     years_later,
 )
+from scheduler.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY, NOTICE, kind_of_uid
 from scheduler.uid import parse as parse_uid
 
-GAME_KINDS = ("occurrence", "series")
-"""``X-TOURNEY-KIND`` values of the events that are games (checked)."""
-DEADLINE_KINDS = ("notice", "application", "report")
-"""``X-TOURNEY-KIND`` values of the product's deadline events (not games: not checked)."""
 _CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 
 
@@ -405,15 +402,15 @@ def event_kind(ev: Any) -> str | None:
     ``report`` when it has ``X-TOURNEY-DEADLINE`` or its whole UID parses as a deadline UID of
     the product (:func:`scheduler.uid.parse`; never a prefix: a tournament may be called
     ``report-night``), else None (a game, or an event of another application)."""
-    kind = str(ev.get("X-TOURNEY-KIND", "")).strip().lower()
+    kind = str(ev.get(KIND_PROPERTY, "")).strip().lower()
     if kind:
         return kind
     deadline = str(ev.get("X-TOURNEY-DEADLINE", "")).strip().lower()
     parsed = parse_uid(str(ev.get("UID", "")))
     if parsed is not None and parsed.kind not in GAME_KINDS:
-        return "application" if parsed.kind.startswith("application") else parsed.kind
+        return kind_of_uid(parsed)
     if deadline:
-        return next((k for k in DEADLINE_KINDS if k in deadline), "notice")
+        return next((k for k in DEADLINE_KINDS if k in deadline), NOTICE)
     return None
 
 

@@ -114,6 +114,10 @@ class Deadline:
     """MT-NOTICE: the occurrence's UID (schedule.csv), what the ledger's filings name."""
     period_end: dt.date | None = None
     """ME-REPORT: the last day (inclusive) of the licensed period reported on."""
+    earliest: dt.date | None = None
+    """ME-APPLICATION-WINDOW: the day 90 days before ``first_day``
+    (:func:`~scheduler.timing.application_opens`), which ``opens`` is when ``notice_from``
+    is not later; None for the other rules and for a line read back from deadlines.csv."""
 
 
 def covers_text(covers: tuple[str, ...]) -> str:
@@ -174,7 +178,8 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
             citation=RULES["ME-APPLICATION-WINDOW"].citation, operator_id=lic.operator_id,
             what=f"the {lic.kind} licence application received between {opens} and {due} "
                  f"(first day covered {first})",
-            occurrence=occ, license_id=lic.license_id, opens=opens, first_day=first))
+            occurrence=occ, license_id=lic.license_id, opens=opens, first_day=first,
+            earliest=application_opens(first)))
         for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
             out.append(Deadline(
                 date=report_due(end), rule="ME-REPORT", citation=RULES["ME-REPORT"].citation,

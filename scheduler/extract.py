@@ -19,7 +19,8 @@ from constraints.montana import large_tally
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, days_touched, notice_due, read_timing
+from scheduler.timing import notice_due
+from scheduler.usage import placed
 
 __all__ = ["audit_of", "extract", "placed_of"]
 
@@ -120,13 +121,6 @@ def audit_of(plan: Plan) -> Audit:
 
 
 def placed_of(plan: Plan) -> list[Occurrence]:
-    """The plan's occurrences (one per occurrence, not per operator) for the checker."""
-    seen: dict[tuple[str, int], Occurrence] = {}
-    for r in plan.rows:
-        if (r.tournament_id, r.occurrence) not in seen:
-            t = plan.scenario.tournament(r.tournament_id)
-            seen[(r.tournament_id, r.occurrence)] = Occurrence(
-                t, r.occurrence,
-                read_timing(plan.scenario, t, r.start, r.end) if t.sessions  # flights
-                else Timing(r.start, r.end, days_touched(r.start, r.end)))
-    return list(seen.values())
+    """The plan's occurrences (one per occurrence, not per operator) for the checker
+    (:func:`scheduler.usage.placed`, what the rules' usage reads too)."""
+    return placed(plan)

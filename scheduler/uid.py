@@ -56,6 +56,29 @@ OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
 ``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
 versions have none."""
 
+KIND_PROPERTY = "X-TOURNEY-KIND"
+"""The VEVENT property saying what the event is, one of :data:`KINDS`, written on every event;
+``tourney check`` reads an event's kind from it (never from its UID)."""
+OCCURRENCE = "occurrence"
+"""``X-TOURNEY-KIND`` of an occurrence (or one session of it)."""
+SERIES = "series"
+"""``X-TOURNEY-KIND`` of a weekly series of Montana small-stakes nights."""
+NOTICE = "notice"
+"""``X-TOURNEY-KIND`` of an MT-NOTICE deadline."""
+APPLICATION = "application"
+"""``X-TOURNEY-KIND`` of an ME-APPLICATION-WINDOW deadline (the window opening or due)."""
+REPORT = "report"
+"""``X-TOURNEY-KIND`` of an ME-REPORT deadline."""
+GAME_KINDS = (OCCURRENCE, SERIES)
+"""The kinds of the events that are games (``tourney check`` checks them)."""
+DEADLINE_KINDS = (NOTICE, APPLICATION, REPORT)
+"""The kinds of the product's deadline events (not games: not checked)."""
+KINDS = GAME_KINDS + DEADLINE_KINDS
+"""Every value of ``X-TOURNEY-KIND``: what the event is."""
+DEADLINE_KIND = {"mt-notice": NOTICE, "me-application-opens": APPLICATION,
+                 "me-application-due": APPLICATION, "me-report": REPORT}
+"""``X-TOURNEY-KIND`` of a deadline event by its ``X-TOURNEY-DEADLINE``."""
+
 _ID = r"[a-z0-9][a-z0-9-]*"
 _LINEAGE = re.compile(rf"^[0-9a-f]{{{LINEAGE_DIGITS}}}$")
 _OCC = re.compile(rf"^(?P<tid>{_ID})(?:\.(?P<since>\d{{8}}))?-(?P<occ>\d+)$")
@@ -244,10 +267,16 @@ def parse(uid: str) -> Uid | None:
     return None
 
 
+def kind_of_uid(p: Uid) -> str:
+    """The ``X-TOURNEY-KIND`` (:data:`KINDS`) of the event a product UID ``p`` names: its
+    ``kind``, but ``application`` for ``application-opens`` and ``application-due``."""
+    return APPLICATION if p.kind.startswith("application-") else p.kind
+
+
 def is_deadline(uid: str) -> bool:
     """Whether ``uid`` is one of a deadline event (notice, licence application, report)."""
     p = parse(uid)
-    return p is not None and p.kind not in ("occurrence", "series")
+    return p is not None and p.kind not in GAME_KINDS
 
 
 def licence_day(uid: str) -> str | None:

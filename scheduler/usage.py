@@ -1,11 +1,13 @@
 """Limit usage: how much of each counted limit a plan uses, per operator and period.
 
-The one count of limit usage (issue #12): :func:`limit_usage` (a record per counted limit
-and period) and :func:`usage_table` (the same as a DataFrame, every period of the horizon)
-are what :meth:`scheduler.plan.Plan.usage`, the summary (:mod:`scheduler.export.summary`),
-the charts (:mod:`scheduler.export.figures`) and plan.xlsx's *Limits* sheet read. Montana's
-counts come from the rule's own tally (:func:`constraints.montana.large_tally`, which the
-model's ``counted`` column and the check read too).
+The one count of limit usage (issue #12): each counted limit's rule says how much of it a
+schedule uses (its ``usage`` hook, :attr:`constraints.base.Rule.usage`, read from the
+rule's own tally: :func:`constraints.montana.large_tally` for MT-LARGE-LIMIT and
+MT-CHARITY-LIMIT, :func:`constraints.maine.counted_months` for ME-MONTHLY-LIMIT, the
+licences of a calendar year for ME-SUPER-CRIBBAGE); :func:`limit_usage` runs every rule of
+the registry that has one, and :func:`usage_table` is the same as a DataFrame. They are
+what :meth:`scheduler.plan.Plan.usage`, the summary (:mod:`scheduler.export.summary`), the
+charts (:mod:`scheduler.export.figures`) and plan.xlsx's *Limits* sheet read.
 
 It reads a plan through :class:`UsagePlan` (its scenario and rows), so it sits below
 :mod:`scheduler.plan` and does not import it.
@@ -14,16 +16,16 @@ It reads a plan through :class:`UsagePlan` (its scenario and rows), so it sits b
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
 import pandas as pd
 
-from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT
-from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, large_tally
+from constraints.base import STATEWIDE as STATEWIDE  # read as scheduler.usage.STATEWIDE too
+from constraints.base import Audit, Occurrence, Usage
+from constraints.registry import RULES
 from scheduler.scenario import Scenario
-from scheduler.timing import day_span, month_end, next_month
+from scheduler.timing import Timing, days_touched, read_timing
 
 
 class UsageRow(Protocol):
@@ -35,17 +37,9 @@ class UsageRow(Protocol):
     @property
     def occurrence(self) -> int: ...
     @property
-    def type(self) -> str: ...
-    @property
-    def charitable(self) -> bool: ...
-    @property
-    def first_day(self) -> dt.date: ...
+    def start(self) -> dt.datetime: ...
     @property
     def end(self) -> dt.datetime: ...
-    @property
-    def permit_year(self) -> dt.date | None: ...
-    @property
-    def counted(self) -> bool: ...
 
 
 class UsagePlan(Protocol):
@@ -55,33 +49,31 @@ class UsagePlan(Protocol):
     def scenario(self) -> Scenario: ...
     @property
     def rows(self) -> Sequence[UsageRow]: ...
-    def rows_of(self, operator_id: str) -> Sequence[UsageRow]: ...
 
 
 USAGE_COLUMNS = ["operator_id", "rule_id", "period_start", "period_end", "used", "limit",
                  "charitable", "held"]
-STATEWIDE = "(statewide)"
-"""``Plan.usage`` operator_id of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
 
 
-def _usage(operator_id: str, rule: str, start: dt.date, end: dt.date, used: int,
-           limit: int, charitable: int = 0, held: int = 0) -> dict[str, object]:
-    return {"operator_id": operator_id, "rule_id": rule, "period_start": start,
-            "period_end": end, "used": used, "limit": limit, "charitable": charitable,
-            "held": held}
+def placed(plan: UsagePlan) -> list[Occurrence]:
+    """The plan's occurrences as the rules read them (one per occurrence, not per operator,
+    in row order), each with its timing read back from its row (a tournament with
+    ``sessions``: its sessions, :func:`scheduler.timing.read_timing`)."""
+    seen: dict[tuple[str, int], Occurrence] = {}
+    for r in plan.rows:
+        if (r.tournament_id, r.occurrence) not in seen:
+            t = plan.scenario.tournament(r.tournament_id)
+            seen[(r.tournament_id, r.occurrence)] = Occurrence(
+                t, r.occurrence,
+                read_timing(plan.scenario, t, r.start, r.end) if t.sessions  # flights
+                else Timing(r.start, r.end, days_touched(r.start, r.end)))
+    return list(seen.values())
 
 
-def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
-    """Counted limits per operator and period.
-
-    Per Montana operator and permit year, from :func:`constraints.montana.large_tally`
-    (tournaments held before the plan included): MT-LARGE-LIMIT ``used`` = counted
-    large-stakes tournaments (non-charitable + charitable beyond the first 3) of 16, with
-    ``charitable`` = how many of them are charitable; MT-CHARITY-LIMIT ``used`` = charitable
-    ones not counted (MCA 23-5-317(1)(f)) of 3. ME-MONTHLY-LIMIT per calendar month (under the
-    scenario's ``month_rule``). The one count of limit usage that :func:`usage_table`
-    (``Plan.usage``), ``Plan.summary`` and the charts read (``scheduler.export.summary`` and
-    ``scheduler.export.figures`` import it as ``usage``).
+def limit_usage(plan: UsagePlan) -> list[Usage]:
+    """Every counted limit of ``plan`` per operator and period: the ``usage`` of each rule of
+    the registry that has one (:attr:`constraints.base.Rule.usage`), over the plan's
+    occurrences (held or issued before the plan included, as each rule counts them).
 
     Parameters
     ----------
@@ -90,53 +82,25 @@ def limit_usage(plan: UsagePlan) -> list[dict[str, object]]:
 
     Returns
     -------
-    list of dict
-        One per counted limit and period, in operator (scenario) order: ``operator_id``,
-        ``rule`` (rule ID), ``period`` (a permit year's first day ``YYYY-MM-DD`` for
-        Montana, ``YYYY-MM`` for Maine), ``used`` and ``limit`` (counts), ``charitable``
-        (Montana rows only), ``held`` (how many of ``used`` were held before the plan:
-        ``held_in_current_permit_year`` or the ledger's history as the tally counts it,
-        ``LargeTally.held_counted`` / ``held_free``; 0 for Maine months).
+    list of constraints.base.Usage
+        By operator (scenario order; statewide limits, operator ``"(statewide)"``, last),
+        then period start, then rule (registry order): today MT-LARGE-LIMIT and
+        MT-CHARITY-LIMIT per Montana operator and permit year, ME-MONTHLY-LIMIT per Maine
+        operator with a licensed game and month, ME-SUPER-CRIBBAGE per calendar year.
     """
-    sc = plan.scenario
-    out: list[dict[str, object]] = []
-    for op in sc.operators:
-        rows = plan.rows_of(op.id)
-        if op.jurisdiction == "MT":
-            items = [(r.first_day, r.tournament_id, r.occurrence, r.charitable)
-                     for r in rows if r.type == "large-stakes"]
-            years = {r.permit_year for r in rows if r.permit_year}
-            for py, tally in large_tally(sc, op, items, years).items():
-                out.append(dict(operator_id=op.id, rule="MT-LARGE-LIMIT",
-                                period=py.isoformat(), used=tally.counted, limit=LARGE_LIMIT,
-                                charitable=tally.charitable_counted, held=tally.held_counted))
-                out.append(dict(operator_id=op.id, rule="MT-CHARITY-LIMIT",
-                                period=py.isoformat(), used=tally.free_used,
-                                limit=CHARITY_LIMIT, charitable=tally.free_used,
-                                held=tally.held_free))
-        else:
-            months: Counter[str] = Counter()
-            for r in rows:
-                if not r.counted:
-                    continue
-                if sc.settings.month_rule == "start":
-                    keys = {f"{r.first_day:%Y-%m}"}
-                else:
-                    last = (r.end - dt.timedelta(microseconds=1)).date()
-                    keys = {f"{d:%Y-%m}" for d in day_span(r.first_day, last)}
-                months.update(keys)
-            for ym in sorted(months):
-                out.append(dict(operator_id=op.id, rule="ME-MONTHLY-LIMIT", period=ym,
-                                used=months[ym], limit=MONTHLY_LIMIT, held=0))
-    return out
+    audit = Audit(plan.scenario, placed(plan))
+    records = [u for rule in RULES if rule.usage is not None for u in rule.usage(audit)]
+    order = {op.id: i for i, op in enumerate(plan.scenario.operators)}
+    return sorted(records, key=lambda u: (order.get(u.operator_id, len(order)),
+                                          u.period_start))
 
 
 def usage_table(plan: UsagePlan) -> pd.DataFrame:
-    """Each counted limit of ``plan`` per operator and period, one row each: ``operator_id,
-    rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used,
-    limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
-    large-stakes tournaments, 0 for Maine rows); ``held``: how many of ``used`` were held (or,
-    ME-SUPER-CRIBBAGE, issued) before the plan, so ``used - held`` is planned.
+    """:func:`limit_usage` as a DataFrame, one row per operator, rule and period:
+    ``operator_id, rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive),
+    ``used, limit, charitable`` (int64; ``charitable``: how many of ``used`` are charitable
+    large-stakes tournaments, 0 for Maine rows); ``held``: how many of ``used`` were held
+    (or, ME-SUPER-CRIBBAGE, issued) before the plan, so ``used - held`` is planned.
 
     - ``MT-LARGE-LIMIT`` (16) and ``MT-CHARITY-LIMIT`` (3), MCA 23-5-317(1)(a),(d),(f):
       per MT operator and permit year (MT-PERMIT-YEAR) of the horizon or of a placed
@@ -161,46 +125,15 @@ def usage_table(plan: UsagePlan) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`USAGE_COLUMNS`, one row per operator, rule and period.
+        Columns :data:`USAGE_COLUMNS`, one row per operator, rule and period, in the order
+        of :func:`limit_usage`.
     """
-    sc = plan.scenario
-    found = {(str(u["operator_id"]), str(u["rule"]), str(u["period"])):
-             (int(str(u["used"])), int(str(u["limit"])), int(str(u.get("charitable", 0))),
-              int(str(u.get("held", 0))))
-             for u in limit_usage(plan)}
-    months = []
-    first = sc.horizon.start.replace(day=1)
-    while first <= sc.horizon.end:
-        months.append(first)
-        first = next_month(first)
-    records: list[dict[str, object]] = []
-    for op in sc.operators:
-        if op.jurisdiction == "MT":
-            for (oid, rule, period), (used, limit, charitable, held) in found.items():
-                if oid == op.id:
-                    start = dt.date.fromisoformat(period)
-                    records.append(_usage(op.id, rule, start, op.permit_year_end(start),
-                                          used, limit, charitable, held))
-        elif any(t.is_me_licensed_game and op.id in t.operators for t in sc.tournaments):
-            counted = {dt.date.fromisoformat(f"{p}-01") for o, _, p in found if o == op.id}
-            for start in sorted(set(months) | counted):
-                used, *_ = found.get((op.id, "ME-MONTHLY-LIMIT", f"{start:%Y-%m}"),
-                                     (0, 0, 0, 0))
-                records.append(_usage(op.id, "ME-MONTHLY-LIMIT", start,
-                                      month_end(start.year, start.month), used,
-                                      MONTHLY_LIMIT))
-    if any(t.type == "super-cribbage" for t in sc.tournaments):
-        firsts = {(r.tournament_id, r.occurrence): r.first_day for r in plan.rows
-                  if r.type == "super-cribbage"}
-        for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
-            issued = sc.settings.super_cribbage_licenses_issued.get(year, 0)
-            records.append(_usage(
-                STATEWIDE, "ME-SUPER-CRIBBAGE", dt.date(year, 1, 1), dt.date(year, 12, 31),
-                sum(1 for d in firsts.values() if d.year == year) + issued,
-                SUPER_CRIBBAGE_LIMIT, held=issued))
+    records = [{"operator_id": u.operator_id, "rule_id": u.rule,
+                "period_start": u.period_start, "period_end": u.period_end, "used": u.used,
+                "limit": u.limit, "charitable": u.charitable, "held": u.held}
+               for u in limit_usage(plan)]
     df = pd.DataFrame(records, columns=USAGE_COLUMNS)
     for c in ("period_start", "period_end"):
         df[c] = pd.to_datetime(df[c])
     return df.astype({"used": "int64", "limit": "int64", "charitable": "int64",
                       "held": "int64"})
-

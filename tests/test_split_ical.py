@@ -12,7 +12,7 @@ import pytest
 from conftest import d
 
 from constraints.maine import application_window_text, report_text
-from constraints.montana import notice_deadline
+from constraints.montana import notice_text
 from constraints.registry import checklist, checklist_rules
 from scheduler.check import _years_later
 from scheduler.load import load_scenario
@@ -30,6 +30,7 @@ from scheduler.replan import (
     vanished,
 )
 from scheduler.scenario import Scenario
+from scheduler.timing import notice_due
 
 COMBINED = Path(__file__).resolve().parent.parent / "data" / "examples" / "combined.yaml"
 
@@ -65,8 +66,9 @@ def test_checklist_comes_from_the_rules_in_registry_order() -> None:
 # ------------------------------------------------------------------ deadline sentences
 def test_mt_notice_deadline_is_five_days_before() -> None:
     # first day Fri 2027-03-12; 5 days before: Sun 2027-03-07 (MT-NOTICE)
-    due, text = notice_deadline("Room", "Big", d("2027-03-12"))
+    due = notice_due(d("2027-03-12"))  # the day list_deadlines gives notice_text
     assert due == d("2027-03-07")
+    text = notice_text("Room", "Big", d("2027-03-12"), due)
     assert text.startswith("Room must notify the Montana Gambling Control Division of Big by "
                            "Sun 2027-03-07, at least 5 days before its first day Fri "
                            "2027-03-12 (MT-NOTICE, MCA 23-5-317(1)(d)).")

@@ -9,7 +9,15 @@ citation)`` from :func:`constraints.catalogue.cite`.
 
 from __future__ import annotations
 
+from constraints.base import usd
 from constraints.catalogue import cite
+from constraints.maine import (
+    MONTHLY_LIMIT,
+    SUPER_CRIBBAGE_FEE,
+    SUPER_CRIBBAGE_LIMIT,
+    SURCHARGE_CAP,
+)
+from constraints.montana import ENTRY_CAP
 from constraints.registry import checklist, checklist_rules
 from scheduler.scenario import Scenario
 
@@ -45,11 +53,11 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     """
     s = scenario.settings
     if s.month_rule == "touch":
-        month = ("a Maine game counts toward the limit of 2 per month in every calendar month "
-                 "any part of it is played (month_rule: touch, the default)")
+        month = (f"a Maine game counts toward the limit of {MONTHLY_LIMIT} per month in every "
+                 "calendar month any part of it is played (month_rule: touch, the default)")
     else:
-        month = ("a Maine game counts toward the limit of 2 per month only in the month it "
-                 "starts (month_rule: start)")
+        month = (f"a Maine game counts toward the limit of {MONTHLY_LIMIT} per month only in the "
+                 "month it starts (month_rule: start)")
     if s.tier_coverage == "up":
         tier = ("a Maine licence covers every game whose player cap is within its tier's "
                 "maximum (tier_coverage: up, the default)")
@@ -57,20 +65,21 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
         tier = ("a Maine licence covers only games of its own player tier "
                 "(tier_coverage: exact)")
     if s.reentry_counts_toward_cap:
-        reentry = ("re-entries count toward the $1,875 a participant may pay in all for a "
-                   "Montana large-stakes tournament (reentry_counts_toward_cap: true, the "
+        reentry = (f"re-entries count toward the {usd(ENTRY_CAP)} a participant may pay in all "
+                   "for a Montana large-stakes tournament (reentry_counts_toward_cap: true, the "
                    "default)")
     else:
-        reentry = ("a re-entry is a new entry and does not count toward the $1,875 a "
+        reentry = (f"a re-entry is a new entry and does not count toward the {usd(ENTRY_CAP)} a "
                    "participant may pay for a Montana large-stakes tournament "
                    "(reentry_counts_toward_cap: false)")
     if s.surcharge_cap == "license-fee":
         surcharge = ("a Maine licence-fee surcharge may total at most the licence fee it "
-                     "defrays (the game's per-tournament fee by tier, $75 for super cribbage) "
-                     "and never more than $125 (surcharge_cap: license-fee, the default)")
+                     "defrays (the game's per-tournament fee by tier, "
+                     f"{usd(SUPER_CRIBBAGE_FEE)} for super cribbage) and never more than "
+                     f"{usd(SURCHARGE_CAP)} (surcharge_cap: license-fee, the default)")
     else:
-        surcharge = ("a Maine licence-fee surcharge may total $125 whatever the licence fee "
-                     "(surcharge_cap: flat)")
+        surcharge = (f"a Maine licence-fee surcharge may total {usd(SURCHARGE_CAP)} whatever the "
+                     "licence fee (surcharge_cap: flat)")
     lines = [
         f"Reading: {month} ({cite('ME-MONTHLY-LIMIT')}).",
         f"Reading: {tier} ({cite('ME-FEES')}).",
@@ -87,6 +96,6 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     if s.super_cribbage_licenses_issued:
         given = ", ".join(f"{n} in {y}" for y, n in s.super_cribbage_licenses_issued.items())
         lines.append(f"Given: super cribbage licences already issued statewide outside this "
-                     f"plan: {given}, counted toward the 15 a year "
+                     f"plan: {given}, counted toward the {SUPER_CRIBBAGE_LIMIT} a year "
                      f"(super_cribbage_licenses_issued) ({cite('ME-SUPER-CRIBBAGE')}).")
     return [*lines, "Not legal advice."]

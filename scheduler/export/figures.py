@@ -321,8 +321,8 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
     ax.spines["right"].set_visible(False)
 
 
-def usage_table(plan: Plan, operators: Collection[str] | None = None
-                ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
+def usage_bars(plan: Plan, operators: Collection[str] | None = None
+               ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
     """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
     used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
     Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
@@ -332,20 +332,17 @@ def usage_table(plan: Plan, operators: Collection[str] | None = None
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = usage(plan)
     if operators is not None:
-        rows = [r for r in rows if str(r["operator_id"]) in operators]
+        rows = [r for r in rows if r.operator_id in operators]
     for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
-        mine = [r for r in rows if r["rule"] == rule]
+        mine = [r for r in rows if r.rule == rule]
+        if rule == "ME-MONTHLY-LIMIT":  # a Maine operator with no game counted: no bars
+            counted = {r.operator_id for r in mine if r.used}
+            mine = [r for r in mine if r.operator_id in counted]
         if not mine:
             continue
-        ops = list(dict.fromkeys(str(r["operator_id"]) for r in mine))
-        if rule == "ME-MONTHLY-LIMIT":
-            sc = plan.scenario
-            periods = [f"{y:04d}-{m:02d}"
-                       for y, m in months_between(sc.horizon.start, sc.horizon.end)]
-            periods += sorted({str(r["period"]) for r in mine} - set(periods))
-        else:
-            periods = sorted({str(r["period"]) for r in mine})
-        used = {(str(r["operator_id"]), str(r["period"])): int(str(r["used"])) for r in mine}
+        ops = list(dict.fromkeys(r.operator_id for r in mine))
+        periods = sorted({r.period for r in mine})
+        used = {(r.operator_id, r.period): r.used for r in mine}
         out[rule] = (periods, ops, used)
     return out
 
@@ -363,11 +360,11 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
 
     Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
     held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
-    the rest is planned); see :func:`usage_table`. With no counted rule the figure
+    the rest is planned); see :func:`usage_bars`. With no counted rule the figure
     says so. ``operators``: one bar (and legend entry) for each of these operator ids only;
     default every operator. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
     """
-    table = usage_table(plan, operators)
+    table = usage_bars(plan, operators)
     titles = {
         "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: counted large-stakes per permit year "
                           f"(limit {LARGE_LIMIT})",
@@ -383,10 +380,10 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
         ax.axis("off")
         ax.text(0.5, 0.5, "No counted limits in this plan", ha="center", va="center")
         return fig
-    charitable = {(str(r["operator_id"]), str(r["period"])): int(str(r["charitable"]))
-                  for r in usage(plan) if r["rule"] == "MT-LARGE-LIMIT"}
-    held = {rule: {(str(r["operator_id"]), str(r["period"])): int(str(r.get("held", 0)))
-                   for r in usage(plan) if r["rule"] == rule} for rule in table}
+    charitable = {(r.operator_id, r.period): r.charitable
+                  for r in usage(plan) if r.rule == "MT-LARGE-LIMIT"}
+    held = {rule: {(r.operator_id, r.period): r.held for r in usage(plan) if r.rule == rule}
+            for rule in table}
     axes = fig.subplots(len(table), 1, squeeze=False)[:, 0]
     for ax, (rule, (periods, ops, used)) in zip(axes, table.items(), strict=True):
         _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule,

@@ -19,9 +19,9 @@ is decided below, by :mod:`scheduler.replan.cancel`; the writer renders it.
   and every cancellation is carried into later versions until its date has passed.
 - Maine occurrences come with a VTIMEZONE for every zone used, placed before the events
   (§3.6.5).
-- Every VEVENT says what it is in ``X-TOURNEY-KIND`` (:data:`KINDS`: ``occurrence``,
-  ``series``, ``notice``, ``application``, ``report``); ``tourney check`` reads that, never
-  the UID's form.
+- Every VEVENT says what it is in ``X-TOURNEY-KIND`` (:data:`scheduler.uid.KINDS`:
+  ``occurrence``, ``series``, ``notice``, ``application``, ``report``); ``tourney check``
+  reads that, never the UID's form.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from scheduler.export.ical_describe import _licence_items, _notice_items
 from scheduler.export.ical_events import SESSION_PROPERTY, cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
-    KINDS,
     PRODID,
     _Item,
     _text,
@@ -54,7 +53,7 @@ from scheduler.replan import (
     session_sequence,
     vanished,
 )
-from scheduler.uid import LINEAGE_PROPERTY, OPERATOR_NAME_PROPERTY
+from scheduler.uid import KINDS, LINEAGE_PROPERTY, OPERATOR_NAME_PROPERTY
 
 __all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
            "fold", "ical_bytes", "operators_value", "plan_lineage", "render"]

@@ -6,12 +6,13 @@ with their reminders (VALARM).
   own sentence, ``constraints.registry.checklist``) and the readings used.
 - Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
   (MT-NOTICE, one per operator), the Maine licence application window
-  (ME-APPLICATION-WINDOW) and the disposition-of-funds report (ME-REPORT). Their days come
-  from ``scheduler.timing`` (``notice_due``, ``application_window``, ``report_due``), the
-  functions the model and the check use, and their sentences from the rules
-  (``constraints.montana.notice_deadline``, ``constraints.maine.application_window_text``,
-  ``constraints.maine.report_text``); the window opens on the later of 90 days before and
-  ``notice_from``, so no deadline of an occurrence not yet filed is before ``notice_from``.
+  (ME-APPLICATION-WINDOW) and the disposition-of-funds report (ME-REPORT). Their days are
+  those of :func:`scheduler.deadlines.list_deadlines` (the one list of a plan's deadlines,
+  deadlines.csv's; its days from ``scheduler.timing``, as the model's and the check's), and
+  their sentences from the rules (``constraints.montana.notice_text``,
+  ``constraints.maine.application_window_text``, ``constraints.maine.report_text``); the
+  window opens on the later of 90 days before and ``notice_from``, so no deadline of an
+  occurrence not yet filed is before ``notice_from``.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from icalendar import Alarm, Event
 
 from constraints.base import License
 from constraints.maine import LICENCE_KINDS, application_window_text, report_text
-from constraints.montana import notice_deadline, notice_note, permit_held_before
+from constraints.montana import notice_note, notice_text, permit_held_before
+from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical_text import (
     _all_day,
@@ -39,11 +41,10 @@ from scheduler.export.ical_text import (
     plan_lineage,
 )
 from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.replan import DEADLINE_KIND, licence_deadline_uids
+from scheduler.replan import licence_deadline_uids
 from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.timing import application_opens, application_window, report_due, report_periods
+from scheduler.uid import DEADLINE_KIND, KIND_PROPERTY, local_part, notice_uid
 from scheduler.uid import licence_uid as new_licence_uid
-from scheduler.uid import local_part, notice_uid
 
 _KIND_LABEL = {
     "me-per-tournament": "per-tournament",
@@ -175,20 +176,28 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     ev.add("categories", ["deadline"])
     ev.add("description", _text(description + "\nNot legal advice."))
     ev.add("x-tourney-deadline", kind)
-    ev.add("x-tourney-kind", DEADLINE_KIND[kind])
+    ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
     return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
 
 
+def _plan_deadlines(plan: Plan) -> list[Deadline]:
+    """:func:`scheduler.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
+    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+
+
 def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
+    notices = {(d.occurrence, d.operator_id): d for d in _plan_deadlines(plan)
+               if d.rule == "MT-NOTICE"}
     for row in plan.rows:
         if row.jurisdiction != "MT" or row.notice_due is None:
             continue
         op = _operator(plan.scenario, row.operator_id)
         who = op.name if op else row.operator_id
         summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
-        due, duty = notice_deadline(who, row.title, row.first_day)  # MT-NOTICE's own words
+        due = notices[(row.ref, row.operator_id)].date
+        duty = notice_text(who, row.title, row.first_day, due)  # MT-NOTICE's own words
         text = f"{duty} Permit: {licence_text(plan.scenario, row)}."
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
@@ -209,6 +218,13 @@ def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:
 def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     lineage = plan_lineage(plan)
     announced = licence_deadline_uids(plan.previous_events)
+    windows: dict[str, Deadline] = {}
+    reports: dict[str, list[Deadline]] = {}
+    for d in _plan_deadlines(plan):
+        if d.rule == "ME-APPLICATION-WINDOW":
+            windows[d.license_id] = d
+        elif d.rule == "ME-REPORT":
+            reports.setdefault(d.license_id, []).append(d)
 
     def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str,
                     lineage: str, suffix: str = "") -> str:
@@ -220,7 +236,6 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
             continue
         rows = _covered_rows(plan, lic)
-        first = min((r.first_day for r in rows), default=lic.valid_from)
         titles = sorted({r.title for r in rows})
         label = f"Maine {_KIND_LABEL[lic.kind]} licence {lic.license_id}"
         subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
@@ -229,8 +244,10 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                                           key=lambda r: (r.first_day, r.ref))) or "none"
         about = (f"{label}, tier {lic.tier}, valid {_day(lic.valid_from)} to "
                  f"{_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
-        opens, due = application_window(first, plan.scenario.notice_from)
-        window = application_window_text(opens, due, first, application_opens(first))
+        w = windows[lic.license_id]
+        opens, due = w.opens, w.date
+        assert opens is not None and w.first_day is not None and w.earliest is not None
+        window = application_window_text(opens, due, w.first_day, w.earliest)
         yield _deadline(licence_uid(plan.scenario, "application-opens", lic.license_id,
                                     lic.operator_id, lineage), stamp,
                         f"Application window opens: {subject}", opens,
@@ -241,9 +258,9 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                         f"Application due: {subject}", due,
                         f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
                         lic.operator_id)
-        periods = report_periods(lic.kind, lic.valid_from, lic.valid_to)
-        for end in periods:
-            due = report_due(end)
+        for report in sorted(reports.get(lic.license_id, []), key=lambda d: d.date):
+            end, due = report.period_end, report.date
+            assert end is not None
             suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
             period = (f"the month ending {_day(end)}" if lic.kind == "me-annual"
                       else f"the licensed period ending {_day(end)}")

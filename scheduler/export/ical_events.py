@@ -51,7 +51,7 @@ from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
 from scheduler.scenario import Scenario
 from scheduler.timing import read_timing
-from scheduler.uid import session_uid
+from scheduler.uid import KIND_PROPERTY, OCCURRENCE, session_uid
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
@@ -164,7 +164,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     venues = _venue_lines(scenario, rows, [licence_text(scenario, r) for r in rows])
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add("x-tourney-occurrence", str(occ))
-    ev.add("x-tourney-kind", "occurrence")
+    ev.add(KIND_PROPERTY, OCCURRENCE)
     return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
                  (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
 
@@ -216,7 +216,7 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     if c.deadline:
         ev.add("x-tourney-deadline", c.deadline)
     if c.kind:
-        ev.add("x-tourney-kind", c.kind)
+        ev.add(KIND_PROPERTY, c.kind)
     if c.description:  # carried as it was published, or new text
         ev.add("description", c.description if c.carried else _text(c.description))
     return _Item((key, c.uid), frozenset(ops), ev, tzid, span)

@@ -30,7 +30,7 @@ from scheduler.export.ical_text import (
 )
 from scheduler.plan import OperatorOccurrence
 from scheduler.scenario import Scenario
-from scheduler.uid import series_uid
+from scheduler.uid import KIND_PROPERTY, SERIES, series_uid
 
 
 def _shape(rows: list[OperatorOccurrence]) -> tuple[tuple[str, ...], int]:
@@ -132,7 +132,7 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurr
                                            for i in range(len(rows))])
     _describe(ev, scenario, tid, rows, dates, venues,
               f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
-    ev.add("x-tourney-kind", "series")
+    ev.add(KIND_PROPERTY, SERIES)
     return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
                  (first.start.date(), members[-1][0].end.date()),
                  tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)

@@ -26,10 +26,6 @@ _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-KINDS = ("occurrence", "series", "notice", "application", "report")
-"""Values of ``X-TOURNEY-KIND``, written on every VEVENT: what the event is. ``tourney check``
-reads an event's kind from it (never from its UID): occurrences and series are checked, the
-deadlines (notice, application, report) are listed as not checked."""
 
 
 class _Text(vText):

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from constraints.base import License
 from constraints.catalogue import cite
+from constraints.maine import MONTHLY_LIMIT
+from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
@@ -331,9 +333,10 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
            _differences(plans, labels)] if len(plans) > 1 else []),
         '<h2 id="usage">Limits used</h2>',
         *note,
-        _side(plans, labels, "usage", "Counted tournaments against MT-LARGE-LIMIT (16 per "
-              "permit year; charitable ones beyond the first 3 hatched), charitable ones not "
-              "counted (MT-CHARITY-LIMIT, the first 3) and ME-MONTHLY-LIMIT (2 per month)",
+        _side(plans, labels, "usage", f"Counted tournaments against MT-LARGE-LIMIT "
+              f"({LARGE_LIMIT} per permit year; charitable ones beyond the first "
+              f"{CHARITY_LIMIT} hatched), charitable ones not counted (MT-CHARITY-LIMIT, the "
+              f"first {CHARITY_LIMIT}) and ME-MONTHLY-LIMIT ({MONTHLY_LIMIT} per month)",
               operators=chosen),
         '<h2 id="fees">Fees by licence kind</h2>',
         _side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from constraints.base import Usage
 from constraints.maine import MONTHLY_LIMIT, tier_index
 from constraints.montana import CHARITY_LIMIT
 from scheduler.plan import Plan, Unscheduled
@@ -11,15 +12,14 @@ from scheduler.plan import limit_usage as usage
 from scheduler.scenario import Tournament
 
 
-def _held_split(row: dict[str, object]) -> str:
+def _held_split(row: Usage) -> str:
     """``"; 12 held before the plan + 4 planned"`` (empty when none was held) of a
     :func:`scheduler.plan.limit_usage` row (MT-LARGE-LIMIT, MT-CHARITY-LIMIT): what the permit
     year had used before the plan (``held_in_current_permit_year`` or the ledger's history)
     apart from what it plans."""
-    held = int(str(row.get("held", 0)))
-    if not held:  # all planned: nothing to tell apart
+    if not row.held:  # all planned: nothing to tell apart
         return ""
-    return f"; {held} held before the plan + {int(str(row['used'])) - held} planned"
+    return f"; {row.held} held before the plan + {row.used - row.held} planned"
 
 
 LIMIT_RULES = ("MT-LARGE-LIMIT", "MT-SMALL-DAILY", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE")
@@ -110,21 +110,22 @@ def summary_text(plan: Plan) -> str:
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
         for row in use:
-            if row["operator_id"] == op.id and row["rule"] == "MT-LARGE-LIMIT":
-                char = int(str(row["charitable"]))
-                lines.append(f"    MT-LARGE-LIMIT permit year {row['period']}: "
-                             f"{row['used']}/{row['limit']} counted" + (
-                                 f" ({int(str(row['used'])) - char} non-charitable + {char} "
+            if row.operator_id == op.id and row.rule == "MT-LARGE-LIMIT":
+                char = row.charitable
+                lines.append(f"    MT-LARGE-LIMIT permit year {row.period}: "
+                             f"{row.used}/{row.limit} counted" + (
+                                 f" ({row.used - char} non-charitable + {char} "
                                  f"charitable beyond the first {CHARITY_LIMIT})"
                                  if char else "") + _held_split(row))
-            elif row["operator_id"] == op.id and row["rule"] == "MT-CHARITY-LIMIT":
-                lines.append(f"    MT-CHARITY-LIMIT permit year {row['period']}: "
-                             f"{row['used']}/{row['limit']} charitable not counted"
+            elif row.operator_id == op.id and row.rule == "MT-CHARITY-LIMIT":
+                lines.append(f"    MT-CHARITY-LIMIT permit year {row.period}: "
+                             f"{row.used}/{row.limit} charitable not counted"
                              + _held_split(row))
-        me = [row for row in use
-              if row["operator_id"] == op.id and row["rule"] == "ME-MONTHLY-LIMIT"]
+        # the months with a game counted (an operator with none gets no line)
+        me = [row for row in use if row.operator_id == op.id
+              and row.rule == "ME-MONTHLY-LIMIT" and row.used]
         if me:
-            full = [str(row["period"]) for row in me if row["used"] == row["limit"]]
+            full = [row.period for row in me if row.used == row.limit]
             lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
                          f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
     if plan.overasked:  # up front, before the per-occurrence reasons

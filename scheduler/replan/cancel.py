@@ -25,17 +25,10 @@ from scheduler.replan.assign import series_history
 from scheduler.replan.previous import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 from scheduler.timing import notice_due
-from scheduler.uid import licence_day, notice_uid
+from scheduler.uid import DEADLINE_KIND as DEADLINE_KIND  # read as scheduler.replan's too
+from scheduler.uid import NOTICE, OCCURRENCE, SERIES, kind_of_uid, licence_day, notice_uid
 from scheduler.uid import parse as parse_uid
 
-DEADLINE_KIND = {"mt-notice": "notice", "me-application-opens": "application",
-                 "me-application-due": "application", "me-report": "report"}
-"""X-TOURNEY-KIND of a deadline event by its X-TOURNEY-DEADLINE."""
-_KIND_OF_UID = {"occurrence": "occurrence", "series": "series", "notice": "notice",
-                "application-opens": "application", "application-due": "application",
-                "report": "report"}
-"""X-TOURNEY-KIND of a cancelled event that an earlier calendar wrote without one (the
-writer names what it cancels; ``tourney check`` never reads a kind from a UID)."""
 _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 
@@ -101,7 +94,7 @@ def dropped(scenario: Scenario, cancelled: Iterable[Cancelled],
             due = notice_due(c.first_day)
             out += [Cancellation(notice_uid(c.uid, oid), f"Cancelled: notice for {c.title}",
                                  c.sequence, due, due + dt.timedelta(days=1), (oid,),
-                                 operators_property=False, deadline="mt-notice", kind="notice")
+                                 operators_property=False, deadline="mt-notice", kind=NOTICE)
                     for oid in c.operators]
         old = before.get(c.uid)
         span = _span_of(c.span) if c.span else None
@@ -115,7 +108,7 @@ def dropped(scenario: Scenario, cancelled: Iterable[Cancelled],
             start, end = c.first_day, c.first_day + dt.timedelta(days=1)
         out.append(Cancellation(
             c.uid, f"Cancelled: {c.title}", c.sequence, start, end, tuple(c.operators),
-            tournament_id=c.tournament_id, kind="occurrence",
+            tournament_id=c.tournament_id, kind=OCCURRENCE,
             description=f"{c.title} on {_day(c.first_day)} is cancelled in this plan."))
     return out
 
@@ -137,7 +130,7 @@ def dropped_series(scenario: Scenario, previous_series: Iterable[PreviousSeries]
                  if len(old.nights) > 1 else "")
         out.append(Cancellation(old.uid, f"Cancelled: {old.title}", old.sequence + 1, first,
                                 first + dt.timedelta(days=1), tuple(old.operators),
-                                tournament_id=old.tournament_id, kind="series", rrule=rrule,
+                                tournament_id=old.tournament_id, kind=SERIES, rrule=rrule,
                                 last_day=last))
     return out
 
@@ -178,8 +171,10 @@ def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
             summary, seq = f"Cancelled: {old.summary}", old.sequence + 1
         t = known.get(old.tournament_id)
         ops = old.operators or (t.operators if t is not None else ())
+        # an earlier calendar's event without X-TOURNEY-KIND: the writer names what it
+        # cancels (``tourney check`` never reads a kind from a UID)
         kind = old.kind or DEADLINE_KIND.get(old.deadline, "") or (
-            _KIND_OF_UID.get(parsed.kind, "") if parsed is not None else "")
+            kind_of_uid(parsed) if parsed is not None else "")
         carried = bool(old.cancelled and old.description)
         out.append(Cancellation(
             old.uid, summary, seq, old.dtstart if old.dtstart is not None else old.day,
