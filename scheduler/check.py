@@ -23,13 +23,12 @@ from constraints.base import Audit, License, Occurrence, Violation
 from constraints.catalogue import COST_RULES
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.registry import RULES, check
+from scheduler.calendar_limits import expand_events, read_calendar
 from scheduler.limits import (
     FIRST_YEAR,
     LAST_YEAR,
     LimitError,
-    expand_events,
     max_calendar_events,
-    read_calendar,
     regular_file_problem,
 )
 from scheduler.load import validate_scenario

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from icalendar import Calendar
 
-from scheduler.limits import read_calendar
+from scheduler.calendar_limits import read_calendar
 from scheduler.text import uncell
 
 

@@ -26,5 +26,5 @@ def test_no_module_retypes_the_week() -> None:
     week = re.compile(r'"mon", "tue", "wed", "thu", "fri", "sat", "sun"')
     found = sorted(str(p.relative_to(ROOT)) for d in ("scheduler", "constraints")
                    for p in (ROOT / d).rglob("*.py") if week.search(p.read_text("utf-8")))
-    # fields.py: the tuple; scenario.py: the Literal type (checked equal above)
-    assert found == ["scheduler/fields.py", "scheduler/scenario.py"]
+    # fields.py: the tuple; scenario_types.py: the Literal type (checked equal above)
+    assert found == ["scheduler/fields.py", "scheduler/scenario_types.py"]

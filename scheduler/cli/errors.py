@@ -112,7 +112,7 @@ ERRORS: dict[str, Entry] = {
     "scheduler.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
     "scheduler.diff.DiffError": (EXIT_INPUT, _said),
     "scheduler.check.ScheduleError": (EXIT_INPUT, _said),
-    "scheduler.atomic.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
+    "scheduler.atomic_files.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
     "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
     "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
     # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved

@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import check_actuals
-from scheduler.ledger.api import Ledger, report_periods
+from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import organization_of
 from scheduler.ledger.models import (
     Filing,
@@ -36,6 +36,7 @@ from scheduler.ledger.models import (
     select_current,
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
+from scheduler.ledger.record import report_periods
 from scheduler.scenario import Scenario
 from scheduler.timing import report_due
 
@@ -116,7 +117,7 @@ def audit_ledger(ledger: Ledger | str | None, scenario: Scenario, *,
                  as_of: dt.date | None = None, organization: str | None = None
                  ) -> tuple[list[Violation], Actuals]:
     """``tourney check SCENARIO --ledger``: the violations in what ``ledger`` (a
-    :class:`~scheduler.ledger.api.Ledger`, a path or URL, None: ``$TOURNEY_LEDGER``) records
+    :class:`~scheduler.ledger.frames.Ledger`, a path or URL, None: ``$TOURNEY_LEDGER``) records
     as held and reported, and what was read (:func:`read_actuals`). Raises
     :class:`~scheduler.ledger.store.LedgerError` (exit 2)."""
     lg = ledger if isinstance(ledger, Ledger) else Ledger(ledger)

@@ -40,7 +40,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from scheduler.ledger.api import Ledger
+from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -314,7 +314,7 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
 def from_ledger(scenario: Scenario, ledger: Ledger | str | None = None, *,
                 organization: str | None = None) -> tuple[Scenario, History]:
     """``tourney solve SCENARIO --ledger``: ``scenario`` with its history from ``ledger`` (a
-    :class:`~scheduler.ledger.api.Ledger`, or a path or URL; None: ``$TOURNEY_LEDGER`` or
+    :class:`~scheduler.ledger.frames.Ledger`, or a path or URL; None: ``$TOURNEY_LEDGER`` or
     ``./tourney-ledger.sqlite``), and that history. Pass the result to
     :func:`scheduler.solver.solve`. Raises :class:`~scheduler.ledger.store.LedgerError` and
     :class:`~scheduler.scenario.ScenarioError` (both exit 2) as :func:`read_history` and

@@ -1,6 +1,7 @@
 """What the ledger reads of a plan folder (written by ``tourney solve --out``): its CSV files
 and their dates, each error a :class:`~scheduler.ledger.store.LedgerError` naming the file.
-Shared by :mod:`scheduler.ledger.api` (adopt, record) and :mod:`scheduler.ledger.deadlines`.
+Shared by :mod:`scheduler.ledger.adopt`, :mod:`scheduler.ledger.record` and
+:mod:`scheduler.ledger.deadlines`.
 """
 
 from __future__ import annotations

@@ -115,13 +115,14 @@ def _sqlite_engine(url: str) -> Engine:
 class Store:
     """A ledger database. ``Store(url)`` opens nothing yet; ``url`` as :func:`resolve` takes
     it (None: ``$TOURNEY_LEDGER`` or ``./tourney-ledger.sqlite``). The public class is its
-    subclass :class:`scheduler.ledger.api.Ledger` (``from scheduler.ledger import Ledger``),
+    subclass :class:`scheduler.ledger.frames.Ledger` (``from scheduler.ledger import Ledger``),
     which adds the DataFrames and the deadlines as methods.
 
     - :meth:`upgrade` creates or migrates the schema (Alembic, to the newest revision);
     - :meth:`write` / :meth:`read` give a :class:`~sqlalchemy.orm.Session` in one transaction
       (committed at the end, rolled back on any error: a command changes all or nothing);
-    - the DataFrames and commands are in :mod:`scheduler.ledger.api`.
+    - the DataFrames and commands are in :mod:`scheduler.ledger.api` (gathered from
+      frames, adopt, record and transfer).
     """
 
     def __init__(self, url: str | os.PathLike[str] | None = None) -> None:

@@ -1,6 +1,6 @@
 """The ledger as an Excel workbook (``tourney ledger export --out x.xlsx``, ``tourney ledger
 import x.xlsx``): one sheet ``Ledger`` with exactly the columns and rows of the CSV export
-(:func:`scheduler.ledger.api.export_csv`), every cell text, so export → import into an empty
+(:func:`scheduler.ledger.transfer.export_csv`), every cell text, so export → import into an empty
 ledger → export gives the same rows. Errors name the sheet and cell (``Ledger!C7``) and the
 column.
 
@@ -20,8 +20,9 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime
 
-from scheduler.ledger.api import Imported, Ledger, _tables, export_csv, import_rows
+from scheduler.ledger.frames import Ledger
 from scheduler.ledger.store import LedgerError
+from scheduler.ledger.transfer import Imported, _tables, export_csv, import_rows
 
 SHEET = "Ledger"
 """The name of the one sheet."""
@@ -41,7 +42,7 @@ def _openpyxl() -> Any:
 
 def export_xlsx(ledger: Ledger) -> tuple[bytes, int]:
     """Every entry of ``ledger`` as an .xlsx workbook (sheet :data:`SHEET`, the columns of
-    :func:`~scheduler.ledger.api.export_csv`, every cell text, header row frozen). Returns
+    :func:`~scheduler.ledger.transfer.export_csv`, every cell text, header row frozen). Returns
     the bytes and the number of entries. Deterministic: the same ledger, the same bytes."""
     openpyxl = _openpyxl()
     buf = io.StringIO()
@@ -94,7 +95,7 @@ def _date_columns() -> tuple[set[str], set[str]]:
 
 
 def _text(value: Any, column: str, dates: set[str], times: set[str]) -> str:
-    """A cell as the CSV text :func:`~scheduler.ledger.api.import_rows` reads: text as is;
+    """A cell as the CSV text :func:`~scheduler.ledger.transfer.import_rows` reads: text as is;
     a date or time a spreadsheet made of it back to ISO 8601 (a day for a day column, UTC
     for a time column); numbers without a trailing ``.0``."""
     if value is None:
@@ -119,7 +120,7 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     """``tourney ledger import FILE.xlsx``: add the entries of sheet :data:`SHEET` of a
     workbook :func:`export_xlsx` wrote (or a person edited: dates and numbers a spreadsheet
     made of the text are read back), in one transaction, as
-    :func:`~scheduler.ledger.api.import_csv`. Raises :class:`LedgerError` naming the file,
+    :func:`~scheduler.ledger.transfer.import_csv`. Raises :class:`LedgerError` naming the file,
     the sheet and cell (``Ledger!C7``) and the column of a value at fault, a missing sheet,
     or a file that is not a workbook."""
     openpyxl = _openpyxl()

@@ -18,13 +18,12 @@ from typing import Any
 
 from icalendar import Calendar
 
+from scheduler.calendar_limits import expand_events, read_calendar
 from scheduler.limits import (
     FIRST_YEAR,
     LAST_YEAR,
     LimitError,
-    expand_events,
     max_calendar_events,
-    read_calendar,
 )
 from scheduler.uid import OPERATOR_NAME_PROPERTY, is_deadline
 from scheduler.uid import parse as parse_uid
@@ -340,7 +339,7 @@ def _play(ev: object) -> str:
 def _expand(cal: Any, budget: list[int] | None = None,
             notes: list[str] | None = None) -> list[Any]:
     """The events of ``cal`` with recurring ones expanded, within the limits of
-    :func:`scheduler.limits.expand_events` (years 1900-2199, at most 5,000 instances of one
+    :func:`scheduler.calendar_limits.expand_events` (years 1900-2199, at most 5,000 instances of one
     event: an hourly RRULE cannot make millions); a line for each event cut is added to
     ``notes``."""
     events, cut = expand_events(cal, dt.date(FIRST_YEAR, 1, 1), dt.date(LAST_YEAR, 12, 31),

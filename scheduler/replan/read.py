@@ -42,7 +42,7 @@ class Previous(list[PublishedOccurrence]):
     :func:`previous_dtstamp`; the re-plan's calendars are stamped later); ``foreign``: the
     ids of the previous plan's operators that are not in the scenario (their occurrences and
     events are left out: neither kept nor cancelled); ``notes``: a line for each recurring
-    event of its calendar cut at a limit of :func:`scheduler.limits.expand_events` (e.g. an
+    event of its calendar cut at a limit of :func:`scheduler.calendar_limits.expand_events` (e.g. an
     hourly series: only its first 5,000 instances were read), for a warning.
 
     ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so

@@ -14,9 +14,9 @@ from typing import Any
 
 from icalendar import Calendar, Component
 
+from scheduler.calendar_limits import read_calendar as read_ics_bounded
 from scheduler.export.caldav.redaction import PublishError
 from scheduler.fields import ID_PATTERN
-from scheduler.limits import read_calendar as read_ics_bounded
 from scheduler.uid import LINEAGE_PROPERTY
 
 PRODID = "-//tourney//tourney publish//EN"

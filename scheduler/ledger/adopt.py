@@ -1,0 +1,181 @@
+"""``tourney ledger init`` and ``tourney ledger adopt``: the ledger created, and a plan folder
+recorded as the next version of its lineage, in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from icalendar import Calendar
+from sqlalchemy import func, select
+
+from scheduler.ledger.frames import Ledger
+from scheduler.ledger.lookups import _entry, _organization
+from scheduler.ledger.models import Lineage, Operator, PlanEvent, PlanLicence, PlanVersion
+from scheduler.ledger.plans import parse_date, read_csv
+from scheduler.ledger.store import LedgerError
+from scheduler.uid import parse
+
+
+# ------------------------------------------------------------------------------ init
+def init(ledger: Ledger) -> tuple[str | None, str]:
+    """``tourney ledger init``: create the ledger (or migrate an older one). Returns
+    ``(revision before, revision now)``; before is None for a new ledger."""
+    return ledger.upgrade()
+
+
+# ----------------------------------------------------------------------------- adopt
+@dataclass(frozen=True)
+class Adopted:
+    """What ``tourney ledger adopt`` recorded: the plan lineage key, its version number,
+    the occurrences (rows) confirmed and cancelled, the licences; ``new`` False when this
+    plan was already adopted (then nothing was recorded)."""
+
+    organization: str
+    lineage: str
+    version: int
+    confirmed: int
+    cancelled: int
+    licences: int
+    new: bool
+
+
+def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.date]]:
+    """The cancelled occurrences a re-plan's calendars announce (STATUS:CANCELLED):
+    (tournament, occurrence, operator, UID, SEQUENCE, first day)."""
+    out = []
+    for path in sorted((plan_dir / "calendars").glob("*.ics")):
+        try:
+            cal = Calendar.from_ical(path.read_bytes())
+        except (OSError, ValueError) as exc:
+            raise LedgerError(f"cannot read {path}: {exc}") from None
+        for ev in cal.walk("VEVENT"):
+            if str(ev.get("status", "")).upper() != "CANCELLED":
+                continue
+            p = parse(str(ev.get("uid", "")))
+            if p is None or p.kind != "occurrence" or p.tournament_id is None:
+                continue
+            start = ev.decoded("dtstart")
+            day = start.date() if isinstance(start, dt.datetime) else start
+            out.append((p.tournament_id, int(p.occurrence or 0), path.stem, str(ev["uid"]),
+                        int(ev.get("sequence", 0)), day))
+    return out
+
+
+def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str | None = None,
+          by: str | None = None) -> Adopted:
+    """``tourney ledger adopt PLAN_DIR``: record a plan folder as announced, as the next
+    version of its lineage (read from the UIDs of its schedule.csv, ``scheduler/uid.py``):
+    every occurrence at every operator with its UID, RECURRENCE-ID, SEQUENCE and status
+    (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), and its licences.
+
+    Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, UIDs without
+    a lineage (a plan of an old tourney: solve it again), or a lineage another organization
+    owns."""
+    folder = Path(plan_dir)
+    if not folder.is_dir():
+        raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
+                          "`tourney solve --out`")
+    schedule_path = folder / "schedule.csv"
+    rows = read_csv(schedule_path)
+    licence_rows = read_csv(folder / "licenses.csv")
+    digest = hashlib.sha256(schedule_path.read_bytes()).hexdigest()
+    lineages = {p.lineage for r in rows if (p := parse(r.get("uid", ""))) is not None}
+    if not rows:
+        raise LedgerError(f"{schedule_path} has no occurrence: nothing to adopt")
+    if None in lineages or not lineages:
+        raise LedgerError(f"{schedule_path}: its UIDs carry no plan lineage (written by an "
+                          "older tourney); solve the scenario again and adopt the new plan")
+    if len(lineages) > 1:
+        several = ", ".join(sorted(str(x) for x in lineages))
+        raise LedgerError(f"{schedule_path}: UIDs of several lineages ({several}); adopt "
+                          "one plan at a time")
+    key = str(next(iter(lineages)))
+    cancelled = _cancelled_events(folder)
+    with ledger.write() as s:
+        lin = s.scalar(select(Lineage).where(Lineage.lineage == key))
+        if lin is not None:
+            org = lin.organization
+            if organization is not None and organization != org.name:
+                raise LedgerError(f"plan lineage {key} belongs to organization {org.name!r} "
+                                  f"in the ledger, not {organization!r}")
+        else:
+            org = _organization(s, organization, by, create=True)
+            lin = Lineage(organization_id=org.id, lineage=key, **_entry(by))
+            s.add(lin)
+            s.flush()
+        same = s.scalar(select(PlanVersion).where(PlanVersion.lineage_id == lin.id,
+                                                  PlanVersion.schedule_sha256 == digest))
+        if same is not None:
+            return Adopted(org.name, key, same.version, 0, 0, 0, new=False)
+        last = s.scalar(select(func.max(PlanVersion.version))
+                        .where(PlanVersion.lineage_id == lin.id)) or 0
+        version = PlanVersion(lineage_id=lin.id, version=last + 1, plan_dir=str(folder.resolve()),
+                              schedule_sha256=digest, **_entry(by))
+        s.add(version)
+        s.flush()
+        known_ops = {o.operator_id: o for o in s.scalars(
+            select(Operator).where(Operator.organization_id == org.id))}
+        seen: set[tuple[str, str, str]] = set()  # (uid, operator, recurrence-id)
+        for i, r in enumerate(rows, start=2):
+            where = f"{schedule_path} line {i}"
+            try:
+                tid, occ, oid = r["tournament_id"], int(r["occurrence"]), r["operator_id"]
+                ev = PlanEvent(
+                    version_id=version.id, uid=r["uid"], sequence=int(r["sequence"] or 0),
+                    recurrence_id=(parse_date(r["recurrence_id"], where)
+                                   if r.get("recurrence_id") else None),
+                    status="CONFIRMED", tournament_id=tid, occurrence=occ, operator_id=oid,
+                    jurisdiction=r["jurisdiction"], type=r["type"],
+                    charitable=r["charitable"].strip().lower() == "true", title=r["title"],
+                    first_day=parse_date(r["first_day"], where),
+                    last_day=parse_date(r["last_day"], where),
+                    license_id=r.get("license_id", ""), **_entry(by))
+            except (KeyError, ValueError, AttributeError) as exc:
+                raise LedgerError(f"{where}: not a schedule.csv row of tourney ({exc})") from None
+            ident = (ev.uid, oid, str(ev.recurrence_id or ""))
+            if ident in seen:
+                raise LedgerError(f"{where}: UID {ev.uid} at {oid} is listed twice")
+            seen.add(ident)
+            s.add(ev)
+            if oid not in known_ops:
+                known_ops[oid] = Operator(organization_id=org.id, operator_id=oid,
+                                          jurisdiction=r["jurisdiction"], **_entry(by))
+                s.add(known_ops[oid])
+        n_cancelled = 0
+        for tid, occ, oid, uid_, seq, day in cancelled:
+            if (uid_, oid, "") in seen:
+                continue
+            seen.add((uid_, oid, ""))
+            before = s.scalar(select(PlanEvent).join(PlanVersion).where(
+                PlanVersion.lineage_id == lin.id, PlanEvent.uid == uid_,
+                PlanEvent.operator_id == oid).order_by(PlanVersion.version.desc()).limit(1))
+            op = known_ops.get(oid)
+            s.add(PlanEvent(
+                version_id=version.id, uid=uid_, sequence=seq, recurrence_id=None,
+                status="CANCELLED", tournament_id=tid,
+                occurrence=before.occurrence if before else occ, operator_id=oid,
+                jurisdiction=before.jurisdiction if before else (op.jurisdiction if op else ""),
+                type=before.type if before else "", charitable=bool(before and before.charitable),
+                title=before.title if before else tid, first_day=day,
+                last_day=before.last_day if before else day, license_id="", **_entry(by)))
+            n_cancelled += 1
+        for i, r in enumerate(licence_rows, start=2):
+            where = f"{folder / 'licenses.csv'} line {i}"
+            try:
+                s.add(PlanLicence(
+                    version_id=version.id, license_id=r["license_id"],
+                    operator_id=r["operator_id"], jurisdiction=r["jurisdiction"],
+                    kind=r["kind"], tier=r.get("tier") or None,
+                    valid_from=parse_date(r["valid_from"], where),
+                    valid_to=parse_date(r["valid_to"], where), fee_usd=Decimal(r["fee_usd"]),
+                    covers=r.get("covers", ""), **_entry(by)))
+            except (KeyError, InvalidOperation) as exc:
+                raise LedgerError(f"{where}: not a licenses.csv row of tourney ({exc})") from None
+        return Adopted(org.name, key, version.version, len(rows), n_cancelled,
+                       len(licence_rows), new=True)
