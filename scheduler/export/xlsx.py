@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Font, PatternFill
 
 from constraints.catalogue import cite
@@ -92,13 +93,25 @@ def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
         cell = ws.cell(row=1, column=j, value=head)
         cell.font, cell.fill = bold, fill
         ws.column_dimensions[cell.column_letter].width = width
+    # a cell's style by (column, value type, number format set, wrapped): the first such cell
+    # is styled through openpyxl's setters (which register its number format and alignment
+    # with the workbook, in the same order as ever), the others copy its style (the same
+    # workbook bytes, without the setters' look-ups for each of 100,000s of cells)
+    styles: dict[tuple[int, type, bool, bool], Any] = {}  # a StyleArray, or None: unstyled
     for i, row in enumerate(rows, start=2):
         for j, ((_, fmt, _), value) in enumerate(zip(columns, row, strict=True), start=1):
+            formatted = bool(fmt) and value is not None and value != ""
+            wrapped = isinstance(value, str) and len(value) > 60
+            key = (j, type(value), formatted, wrapped)
+            if key in styles and not (isinstance(value, str) and value.startswith("=")):
+                ws._add_cell(Cell(ws, row=i, column=j, value=value, style_array=styles[key]))
+                continue
             cell = set_cell(ws, i, j, value)
-            if fmt and value is not None and value != "":
+            if formatted:
                 cell.number_format = fmt
-            if isinstance(value, str) and len(value) > 60:
+            if wrapped:
                 cell.alignment = Alignment(wrap_text=True, vertical="top")
+            styles[key] = cell._style
     last = ws.cell(row=max(1, len(rows) + 1), column=len(columns)).coordinate
     ws.auto_filter.ref = f"A1:{last}"
     ws.freeze_panes = "A2"
