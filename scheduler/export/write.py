@@ -13,6 +13,7 @@ import contextlib
 import datetime as dt
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from scheduler.atomic import claim, replace_dir
@@ -104,14 +105,22 @@ def _beside(plan: Plan, when: dt.datetime | None) -> Iterator[Callable[[], bytes
     """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan`` and
     ``when``). With ``fork`` and at least 2 CPU cores, a worker process
     (:func:`scheduler.pool.process_pool`, the plan inherited, not copied) writes the workbook
-    while this process renders the calendars and tables; elsewhere it is written when asked
-    for. The same bytes either way; an error in the worker is raised by the function."""
+    while this process renders the calendars and tables; elsewhere, or when the worker
+    dies, it is written here when asked for. The same bytes either way; an error in
+    :func:`plan_xlsx` is raised by the function."""
     if (os.cpu_count() or 1) < 2 or pool_context().get_start_method() != "fork":
         yield lambda: plan_xlsx(plan, when)
         return
     with process_pool(1, 1, initializer=_hold, initargs=(plan, when)) as pool:
         future = pool.submit(_held_xlsx)
-        yield future.result
+
+        def result() -> bytes:
+            try:
+                return future.result()
+            except BrokenProcessPool:  # the worker was killed (e.g. out of memory): here
+                return plan_xlsx(plan, when)
+
+        yield result
 
 
 DEADLINES_FILE = "deadlines.csv"
