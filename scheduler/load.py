@@ -438,7 +438,20 @@ def _detabbed(text: str) -> tuple[yaml.Node | None, Any] | None:
 # --------------------------------------------------------------------------- YAML with lines
 class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
-    keeps ``18:00`` a string (YAML 1.1 would read it as 1080)."""
+    keeps ``18:00`` a string (YAML 1.1 would read it as 1080), and resolves each distinct
+    scalar's tag once (a statewide file repeats the same values thousands of times; the
+    resolvers depend on nothing else: no path resolvers)."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._resolved: dict[tuple[Any, ...], str] = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        key = (kind, value, implicit)
+        tag = self._resolved.get(key)
+        if tag is None:
+            tag = self._resolved[key] = super().resolve(kind, value, implicit)
+        return tag
 
 
 _Loader.yaml_implicit_resolvers = {

@@ -26,10 +26,12 @@ is decided below, by :mod:`scheduler.replan.cancel`; the writer renders it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import itertools
 from collections.abc import Iterable
 
-from icalendar import Calendar, Timezone
+from icalendar import Calendar, Event, Timezone
 
 from scheduler.export.ical_describe import _licence_items, _notice_items
 from scheduler.export.ical_events import SESSION_PROPERTY, cancellation_item, occurrence_items
@@ -47,6 +49,7 @@ from scheduler.export.ical_text import (
 from scheduler.plan import Plan
 from scheduler.publishing import fingerprint
 from scheduler.replan import (
+    PreviousEvent,
     dropped,
     replaced_sequence,
     sequence_floor,
@@ -80,27 +83,41 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     scenario = plan.scenario
     stamp = _utc(dtstamp)
     lineage = plan_lineage(plan)
-    items = [
-        *occurrence_items(plan, stamp),
-        *_notice_items(plan, stamp),
-        *_licence_items(plan, stamp),
+    made = itertools.chain(
+        occurrence_items(plan, stamp),
+        _notice_items(plan, stamp),
+        _licence_items(plan, stamp),
         # what the re-plan policy cancels (scheduler.replan.cancel), rendered
-        *(cancellation_item(scenario, c, stamp) for c in dropped(
-            scenario, plan.cancelled, plan.previous_events, plan.previous_series)),
-    ]
-    written = {str(i.event["UID"]) for i in items}
-    items.extend(cancellation_item(scenario, c, stamp)
-                 for c in vanished(scenario, plan.previous_events, written))
-    _never_lower(plan, items)
-    stamp = _replaced(plan, items, stamp)
-    items.sort(key=lambda i: i.sort_key)
-    for i in items:
-        i.event[LINEAGE_PROPERTY] = lineage  # who may update or delete it (tourney publish)
-        if i.event.decoded("DTSTAMP") != stamp:
-            del i.event["DTSTAMP"]
-            i.event.add("dtstamp", stamp)
+        (cancellation_item(scenario, c, stamp) for c in dropped(
+            scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
+    done: list[tuple[_Item, bytes, str, int]] = []
+    if plan.replaced_events:
+        # solved again into an earlier plan's folder: the DTSTAMP depends on every event
+        items = list(made)
+        written = {str(i.event["UID"]) for i in items}
+        items.extend(cancellation_item(scenario, c, stamp)
+                     for c in vanished(scenario, plan.previous_events, written))
+        _never_lower(plan, items)
+        stamp = _replaced(plan, items, stamp)
+        done = [_final(i, lineage, stamp) for i in items]
+        del items
+    else:
+        # each event is serialized as soon as it is final and then let go: a statewide
+        # plan's icalendar property objects are never all alive at once
+        before = {e.uid: e for e in plan.previous_events}
+        written = set()
+        for i in made:
+            written.add(str(i.event["UID"]))
+            _floor(i, before)
+            done.append(_final(i, lineage, stamp))
+        for c in vanished(scenario, plan.previous_events, written):
+            i = cancellation_item(scenario, c, stamp)
+            _floor(i, before)
+            done.append(_final(i, lineage, stamp))
+    done.sort(key=lambda d: d[0].sort_key)
+    items = [i for i, _, _, _ in done]
     # each event is serialized once and shared by calendar.ics and its operators' calendars
-    text = {id(i): ical_bytes(i.event) for i in items}
+    text = {id(i): b for i, b, _, _ in done}
     h = scenario.horizon
     by_op: dict[str, list[_Item]] = {}
     for i in items:
@@ -119,12 +136,26 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
                                                             {o for i in mine for o in i.operators})
                                                          if o in names])
     identity: Identity = {}
-    for i in items:
-        uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
+    for i, _, uid, seq in done:
         series = len(i.members) > 1
         for tid, occ, day in i.members:
             identity[(tid, occ)] = (uid, day.isoformat() if series else "", seq)
     return files, identity
+
+
+_SPENT = Event()
+"""What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
+
+
+def _final(i: _Item, lineage: str, stamp: dt.datetime) -> tuple[_Item, bytes, str, int]:
+    """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
+    without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE."""
+    i.event[LINEAGE_PROPERTY] = lineage  # who may update or delete it (tourney publish)
+    if i.event.decoded("DTSTAMP") != stamp:
+        del i.event["DTSTAMP"]
+        i.event.add("dtstamp", stamp)
+    uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
+    return dataclasses.replace(i, event=_SPENT), ical_bytes(i.event), uid, seq
 
 
 def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime:
@@ -154,17 +185,22 @@ def _never_lower(plan: Plan, items: list[_Item]) -> None:
     it (:func:`scheduler.replan.cancel.sequence_floor`; a retimed session, `session_sequence`)."""
     before = {e.uid: e for e in plan.previous_events}
     for item in items:
-        seq = int(str(item.event["SEQUENCE"]))
-        cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
-        old = before.get(str(item.event["UID"]))
-        floor = sequence_floor(old, seq, cancelled_now)
-        if item.event.get(SESSION_PROPERTY) is not None and not cancelled_now:
-            # a session retimed while its occurrence keeps its span (issue #15 fix 2)
-            floor = session_sequence(old, floor, item.event.decoded("DTSTART"),
-                                     item.event.decoded("DTEND", None),
-                                     str(item.event.get("X-TOURNEY-PLAY", "")))
-        if floor != seq:
-            item.event["SEQUENCE"] = floor
+        _floor(item, before)
+
+
+def _floor(item: _Item, before: dict[str, PreviousEvent]) -> None:
+    """:func:`_never_lower` of one event (``before``: the previous events by UID)."""
+    seq = int(str(item.event["SEQUENCE"]))
+    cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
+    old = before.get(str(item.event["UID"]))
+    floor = sequence_floor(old, seq, cancelled_now)
+    if item.event.get(SESSION_PROPERTY) is not None and not cancelled_now:
+        # a session retimed while its occurrence keeps its span (issue #15 fix 2)
+        floor = session_sequence(old, floor, item.event.decoded("DTSTART"),
+                                 item.event.decoded("DTEND", None),
+                                 str(item.event.get("X-TOURNEY-PLAY", "")))
+    if floor != seq:
+        item.event["SEQUENCE"] = floor
 
 
 def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",

@@ -10,9 +10,10 @@ shares: :class:`_Item` (a VEVENT and whose calendars show it), :func:`_new_event
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from icalendar import Component, Event, vText
 
@@ -65,6 +66,8 @@ def fold(line: str) -> str:
     escape), but a slice at a time where icalendar goes a character at a time (calendars of
     a statewide plan hold millions of characters). ``tests/test_ical.py`` checks the two
     agree."""
+    if len(line) < 75 and line.isascii():  # one segment: most lines of a calendar
+        return line
     parts = []
     pos = 0
     while True:
@@ -91,7 +94,7 @@ def fold(line: str) -> str:
 def ical_bytes(component: Component) -> bytes:
     """``component.to_ical()``, byte for byte, with :func:`fold`'s faster folding and
     :func:`content_lines`' faster lines."""
-    return b"".join(fold(line).encode("utf-8") + b"\r\n" for line in content_lines(component))
+    return "".join([fold(line) + "\r\n" for line in content_lines(component)]).encode("utf-8")
 
 
 def content_lines(component: Component) -> list[str]:
@@ -100,18 +103,36 @@ def content_lines(component: Component) -> list[str]:
     without an icalendar ``Contentline`` and an empty ``Parameters`` built per property
     (a statewide plan's calendars hold hundreds of thousands of lines).
     ``tests/test_ical_lines.py`` checks the two agree."""
-    out = []
-    for name, value in component.property_items():
-        to_ical = getattr(value, "to_ical", None)  # BEGIN and END give the name as bytes
-        raw = to_ical() if to_ical else vText(cast("str | bytes", value)).to_ical()
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-        params = getattr(value, "params", None)
-        p = params.to_ical(sorted=True) if params else b""
-        if p:
-            out.append(f"{name};{p.decode('utf-8') if isinstance(p, bytes) else p}:{text}")
-        else:
-            out.append(f"{name}:{text}")
+    out: list[str] = []
+    _lines(component, out)
     return out
+
+
+def _lines(component: Component, out: list[str]) -> None:
+    """:func:`content_lines` of one component into ``out``: BEGIN, its properties in
+    ``sorted_keys`` order (a list value one line each), its subcomponents, END, as
+    ``Component.property_items`` walks them."""
+    begin_end = vText(cast("str", component.name)).to_ical().decode("utf-8")
+    out.append(f"BEGIN:{begin_end}")
+    for name in component.sorted_keys():
+        values = component[name]
+        for value in values if isinstance(values, list) else (values,):
+            kind = type(value)
+            if (kind is _Text or kind is vText) and not value.params:
+                out.append(f"{name}:{cast('bytes', value.to_ical()).decode('utf-8')}")
+                continue
+            to_ical = getattr(value, "to_ical", None)
+            raw = to_ical() if to_ical else vText(cast("str | bytes", value)).to_ical()
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+            params = getattr(value, "params", None)
+            p = params.to_ical(sorted=True) if params else b""
+            if p:
+                out.append(f"{name};{p.decode('utf-8') if isinstance(p, bytes) else p}:{text}")
+            else:
+                out.append(f"{name}:{text}")
+    for sub in component.subcomponents:
+        _lines(sub, out)
+    out.append(f"END:{begin_end}")
 
 
 def operators_value(ops: Iterable[str]) -> str:
@@ -135,8 +156,39 @@ def _utc(stamp: dt.datetime) -> dt.datetime:
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
 
 
+class _Event(Event):
+    """An icalendar ``Event`` whose :meth:`add` takes a shortcut for the values most of a
+    statewide plan's properties hold (a ``str`` or ``int`` without parameters, an already
+    escaped :class:`_Text`, a property not yet set): the same value object as
+    ``Component.add`` makes (the property's type from ``types_factory``, no VALUE to infer
+    for these types), without its per-call inference and parameter copies. Everything else
+    (dates, date-times, parameters, repeated properties) goes through ``Component.add``.
+    ``tests/test_fastwrite.py`` checks the two give the same bytes."""
+
+    def add(self, name: str, value: Any, parameters: Any = None,
+            encode: bool = True) -> None:
+        kind = type(value)
+        if parameters is None and encode and (kind is str or kind is int or kind is _Text):
+            key = name.upper()
+            if not dict.__contains__(self, key):
+                if kind is _Text:
+                    obj = value
+                else:
+                    klass = _KLASS.get(name)
+                    if klass is None:
+                        klass = _KLASS[name] = Event.types_factory.for_property(name, None)
+                    obj = klass(value)
+                OrderedDict.__setitem__(self, key, obj)  # CaselessDict's, key upper
+                return
+        super().add(name, value, parameters, encode)
+
+
+_KLASS: dict[str, type] = {}
+"""A property name's value type when no VALUE parameter is given (``for_property``)."""
+
+
 def _new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
-    ev = Event()
+    ev = _Event()
     ev.add("uid", uid)
     ev.add("dtstamp", stamp)
     ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it

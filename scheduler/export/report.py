@@ -24,11 +24,12 @@ from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from scheduler.deadlines import list_deadlines
 from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import summary_text
-from scheduler.plan import Plan
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.timing import MT_NOTICE_DAYS
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
@@ -180,15 +181,28 @@ def _summary_table(plans: Sequence[Plan], labels: list[str]) -> str:
     return f"<table><tr><th></th>{head}</tr>\n{body}\n</table>"
 
 
-def _covers(plan: Plan, lic: License) -> str:
-    """What a licence covers, grouped by tournament: title, count, first and last day."""
+def _firsts(plan: Plan) -> dict[str, tuple[int, OperatorOccurrence]]:
+    """Each occurrence's (``ref``) first row in ``plan.rows`` sorted by first day and ref,
+    with its position in that order: what :func:`_covers` lists, sorted once per plan."""
+    firsts: dict[str, tuple[int, OperatorOccurrence]] = {}
+    for k, (ref, r) in enumerate(sorted(((r.ref, r) for r in plan.rows),
+                                        key=lambda x: (x[1].first_day, x[0]))):
+        firsts.setdefault(ref, (k, r))
+    return firsts
+
+
+def _covers(plan: Plan, lic: License,
+            firsts: dict[str, tuple[int, OperatorOccurrence]] | None = None) -> str:
+    """What a licence covers, grouped by tournament: title, count, first and last day
+    (``firsts``: :func:`_firsts` of ``plan``, computed when not given)."""
     refs = set(lic.covers)
+    if firsts is None:
+        firsts = _firsts(plan)
     by_t: dict[str, list] = {}
     seen: set[str] = set()
-    for r in sorted(plan.rows, key=lambda r: (r.first_day, r.ref)):
-        if r.ref in refs and r.ref not in seen:
-            seen.add(r.ref)
-            by_t.setdefault(r.tournament_id, []).append(r)
+    for _, r in sorted(firsts[ref] for ref in refs if ref in firsts):
+        seen.add(r.ref)
+        by_t.setdefault(r.tournament_id, []).append(r)
     parts = []
     for tid, rows in by_t.items():
         if len(rows) == 1:
@@ -205,8 +219,14 @@ def _covers(plan: Plan, lic: License) -> str:
 def _licences(plan: Plan) -> str:
     if not plan.license_list:
         return "<p>No licence or permit to buy.</p>"
+    # figures.application_deadlines of every operator, from one list of the deadlines
+    windows: dict[str, list[tuple[dt.date, str]]] = {}
+    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from):
+        if d.rule == "ME-APPLICATION-WINDOW":
+            windows.setdefault(d.operator_id, []).append((d.date, d.license_id))
     apply_by = {lid: day for op in plan.scenario.operators
-                for day, lid in figures.application_deadlines(plan, op.id)}
+                for day, lid in sorted(windows.get(op.id, ()))}
+    firsts = _firsts(plan)
     names = {op.id: op.name for op in plan.scenario.operators}
     head = ("<tr><th>Licence</th><th>Operator</th><th>Kind</th><th>Tier</th>"
             "<th>Valid from</th><th>Valid to</th><th>Fee (USD)</th><th>Apply by</th>"
@@ -223,7 +243,8 @@ def _licences(plan: Plan) -> str:
             f"<td>{lic.valid_from.isoformat()}</td><td>{lic.valid_to.isoformat()}</td>"
             f'<td class="num">${lic.fee_usd:,}</td>'
             f"<td>{due.isoformat() if due else ''}</td>"
-            f"<td>{_covers(plan, lic)}</td><td>{_e(cite(rule)) if rule else ''}</td></tr>")
+            f"<td>{_covers(plan, lic, firsts)}</td>"
+            f"<td>{_e(cite(rule)) if rule else ''}</td></tr>")
     total = (f'<tr><th colspan="6">Total</th><td class="num">${plan.total_fees_usd:,}</td>'
              '<td colspan="3"></td></tr>')
     notes = []  # only the jurisdictions this plan buys licences in

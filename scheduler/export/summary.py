@@ -60,6 +60,20 @@ def displaced(plan: Plan) -> list[str]:
     """
     sc = plan.scenario
     placed = {r.tournament_id for r in plan.rows}
+    # the placed tournaments counted under each limit, by (rule, priority) and by (rule,
+    # priority, operator), in scenario order: each tournament's rivals without a pass over
+    # every tournament for every occurrence not placed (statewide: thousands of each)
+    order = {o.id: k for k, o in enumerate(sc.tournaments)}
+    by_priority: dict[tuple[str, int], list[Tournament]] = {}
+    by_operator: dict[tuple[str, int, str], list[Tournament]] = {}
+    for rule in LIMIT_RULES:
+        for o in sc.tournaments:
+            if o.id in placed and _counted_under(rule, o):
+                by_priority.setdefault((rule, o.priority), []).append(o)
+                for op in dict.fromkeys(o.operators):
+                    by_operator.setdefault((rule, o.priority, op), []).append(o)
+    not_placed = Counter(v.tournament_id for v in plan.unscheduled_list)
+    known: dict[tuple[str, str], list[str]] = {}
     out: list[str] = []
     seen: set[str] = set()
     for u in plan.unscheduled_list:
@@ -67,14 +81,18 @@ def displaced(plan: Plan) -> list[str]:
             continue
         t = sc.tournament(u.tournament_id)
         for rule in (r for r in u.rule_ids if r in LIMIT_RULES):
-            rivals = [o.id for o in sc.tournaments
-                      if o.id != t.id and o.id in placed and o.priority == t.priority
-                      and _counted_under(rule, o)
-                      and (rule == "ME-SUPER-CRIBBAGE" or set(o.operators) & set(t.operators))]
+            rivals = known.get((t.id, rule))
+            if rivals is None:
+                if rule == "ME-SUPER-CRIBBAGE":  # statewide
+                    near = by_priority.get((rule, t.priority), [])
+                else:  # at one of its operators
+                    near = sorted({o.id: o for op in t.operators for o in by_operator.get(
+                        (rule, t.priority, op), [])}.values(), key=lambda o: order[o.id])
+                rivals = known[(t.id, rule)] = [o.id for o in near if o.id != t.id]
             if not rivals:
                 continue
             seen.add(t.id)
-            n = sum(1 for v in plan.unscheduled_list if v.tournament_id == t.id)
+            n = not_placed[t.id]
             key = _fee_key(t)
             if all(_fee_key(sc.tournament(o)) != key for o in rivals):
                 out.append(f"{t.id} ({n} not placed) gave way to {', '.join(rivals)} under "

@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from scheduler.atomic import claim, replace_dir, write_files
@@ -22,6 +23,7 @@ from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.plan import Plan
+from scheduler.pool import pool_context, process_pool
 
 
 def source_date_epoch() -> dt.datetime | None:
@@ -64,12 +66,14 @@ def plan_files(plan: Plan, *, report: bool = False,
     """Every output file of a plan, by relative path (deadlines.csv among them);
     ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
-    calendars, identity = render(plan, dtstamp(plan))
-    files = csv_files(plan, identity)
-    files.update(calendars)
-    files["summary.txt"] = summary_text(plan).encode("utf-8")
-    files[DEADLINES_FILE] = deadlines_csv(plan)
-    files[XLSX_FILE] = plan_xlsx(plan, source_date_epoch())
+    with _beside(plan, source_date_epoch()) as xlsx:
+        calendars, identity = render(plan, dtstamp(plan))
+        files = csv_files(plan, identity)
+        files.update(calendars)
+        del calendars
+        files["summary.txt"] = summary_text(plan).encode("utf-8")
+        files[DEADLINES_FILE] = deadlines_csv(plan)
+        files[XLSX_FILE] = xlsx()
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
         sub = plan_files(alt)
@@ -80,6 +84,43 @@ def plan_files(plan: Plan, *, report: bool = False,
 
         files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
     return files
+
+
+_HELD: tuple[Plan, dt.datetime | None] | None = None
+"""The plan whose plan.xlsx a forked worker of :func:`_beside` writes (set in the worker)."""
+
+
+def _hold(plan: Plan, when: dt.datetime | None) -> None:
+    global _HELD  # noqa: PLW0603 - the worker's one task, inherited through fork
+    _HELD = (plan, when)
+
+
+def _held_xlsx() -> bytes:
+    assert _HELD is not None
+    return plan_xlsx(*_HELD)
+
+
+@contextlib.contextmanager
+def _beside(plan: Plan, when: dt.datetime | None) -> Iterator[Callable[[], bytes]]:
+    """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan`` and
+    ``when``). With ``fork`` and at least 2 CPU cores, a worker process
+    (:func:`scheduler.pool.process_pool`, the plan inherited, not copied) writes the workbook
+    while this process renders the calendars and tables; elsewhere, or when the worker
+    dies, it is written here when asked for. The same bytes either way; an error in
+    :func:`plan_xlsx` is raised by the function."""
+    if (os.cpu_count() or 1) < 2 or pool_context().get_start_method() != "fork":
+        yield lambda: plan_xlsx(plan, when)
+        return
+    with process_pool(1, 1, initializer=_hold, initargs=(plan, when)) as pool:
+        future = pool.submit(_held_xlsx)
+
+        def result() -> bytes:
+            try:
+                return future.result()
+            except BrokenProcessPool:  # the worker was killed (e.g. out of memory): here
+                return plan_xlsx(plan, when)
+
+        yield result
 
 
 DEADLINES_FILE = "deadlines.csv"

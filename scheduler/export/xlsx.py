@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
 
 from constraints.catalogue import cite
 from scheduler.deadlines import list_deadlines
 from scheduler.plan import Plan
-from scheduler.workbook import pinned_xlsx, set_cell
+from scheduler.workbook import pinned_xlsx
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
 
@@ -86,20 +89,15 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
 
 def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
            rows: Sequence[Sequence[Any]]) -> None:
+    """One sheet of ``wb`` (write-only: each row goes to the file as it is added, no cell is
+    kept): the bold header, ``rows`` with each column's number format (on cells with a
+    value) and long texts wrapped, column widths, filter, frozen header, print setup."""
     ws = wb.create_sheet(title)
-    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDEBF7")
-    for j, (head, _, width) in enumerate(columns, start=1):
-        cell = ws.cell(row=1, column=j, value=head)
-        cell.font, cell.fill = bold, fill
-        ws.column_dimensions[cell.column_letter].width = width
-    for i, row in enumerate(rows, start=2):
-        for j, ((_, fmt, _), value) in enumerate(zip(columns, row, strict=True), start=1):
-            cell = set_cell(ws, i, j, value)
-            if fmt and value is not None and value != "":
-                cell.number_format = fmt
-            if isinstance(value, str) and len(value) > 60:
-                cell.alignment = Alignment(wrap_text=True, vertical="top")
-    last = ws.cell(row=max(1, len(rows) + 1), column=len(columns)).coordinate
+    last = f"{get_column_letter(len(columns))}{max(1, len(rows) + 1)}"
+    # <dimension>, which a write-only sheet leaves out when it does not know it
+    ws.calculate_dimension = lambda: f"A1:{last}"
+    for j, (_, _, width) in enumerate(columns, start=1):
+        ws.column_dimensions[get_column_letter(j)].width = width
     ws.auto_filter.ref = f"A1:{last}"
     ws.freeze_panes = "A2"
     ws.print_title_rows = "1:1"
@@ -107,6 +105,38 @@ def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
+    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDEBF7")
+    header = []
+    for head, _, _ in columns:
+        cell = WriteOnlyCell(ws, value=head)
+        cell.font, cell.fill = bold, fill
+        header.append(cell)
+    ws.append(header)
+    # a cell's style by (column, value type, number format set, wrapped): the first such cell
+    # is styled through openpyxl's setters (which register its number format and alignment
+    # with the workbook, in the same order as ever), the others copy its style (the same
+    # workbook bytes, without the setters' look-ups for each of 100,000s of cells)
+    styles: dict[tuple[int, type, bool, bool], Any] = {}  # a StyleArray, or None: unstyled
+    for row in rows:
+        out = []
+        for j, ((_, fmt, _), value) in enumerate(zip(columns, row, strict=True), start=1):
+            formatted = bool(fmt) and value is not None and value != ""
+            wrapped = isinstance(value, str) and len(value) > 60
+            key = (j, type(value), formatted, wrapped)
+            formula = isinstance(value, str) and value.startswith("=")
+            if key in styles and not formula:
+                out.append(Cell(ws, row=1, column=1, value=value, style_array=styles[key]))
+                continue
+            cell = WriteOnlyCell(ws, value=value)
+            if formula:  # text beginning with "=" stays text (scheduler.workbook.set_cell)
+                cell.data_type = "s"
+            if formatted:
+                cell.number_format = fmt
+            if wrapped:
+                cell.alignment = Alignment(wrap_text=True, vertical="top")
+            styles[key] = cast(Any, cell)._style
+            out.append(cell)
+        ws.append(out)
 
 
 def _local(t: dt.datetime) -> dt.datetime:
@@ -135,10 +165,7 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
         The .xlsx file. Dates are dates, ``start``/``end`` local date-times (zone in
         ``time_zone``), ``fee_usd`` USD; empty cells where schedule.csv has empty fields.
     """
-    wb = Workbook()
-    default = wb.active
-    if default is not None:
-        wb.remove(default)
+    wb = Workbook(write_only=True)
     schedule = [(r.tournament_id, r.occurrence, r.operator_id, r.jurisdiction, r.type,
                  _yes(r.charitable), r.title, _local(r.start), _local(r.end),
                  str(getattr(r.start.tzinfo, "key", r.start.tzinfo)), r.first_day, r.last_day,
