@@ -20,7 +20,7 @@ stops' ``z`` only and the conflict explanation (``scheduler/explain.py``) guards
 family of its rule. ``check`` reads the same rules from the placed occurrences, in plain
 Python. The input checks (unknown stops, a stop in two tours, a final not last, spacing the
 horizon cannot hold) are ``validate``; the progressive's own terms are MT-PROGRESSIVE's, in
-``constraints/montana.py``.
+``constraints/montana/``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Each input rule's problems come from its own validator (issue #12 review): PER-MONTH-MIN,
-PER-WEEK-MIN and TABLES in constraints/requests.py, MT-DEALER in constraints/montana.py,
+PER-WEEK-MIN and TABLES in constraints/requests.py, MT-DEALER in constraints/montana/,
 no longer all from PER-MONTH's."""
 
 from __future__ import annotations

@@ -120,9 +120,10 @@ def test_every_emitted_input_rule_id_has_its_own_registered_rule() -> None:
     # (TermProblem(..., "ID", ...)) is a Rule of that module's RULES with its own validate,
     # so `grep ID constraints/` finds the rule
     for name in ("common", "requests", "tours", "montana", "maine"):
-        path = ROOT / "constraints" / f"{name}.py"
+        home = ROOT / "constraints" / name  # maine, montana: a package of modules
+        paths = sorted(home.glob("*.py")) if home.is_dir() else [home.with_suffix(".py")]
         emitted = {
-            arg.value for node in ast.walk(ast.parse(path.read_text()))
+            arg.value for path in paths for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "TermProblem"
             for arg in ast.walk(node.args[1])
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str)}

@@ -1,8 +1,8 @@
 """Checklist obligations and the readings a plan was made under, as plain sentences.
 
 *list*-kind rules of ``docs/law/RULES.md`` are obligations the scheduler cannot enforce; each
-rule owns its sentence (``Rule.checklist`` in ``constraints/montana.py`` and
-``constraints/maine.py``), and :func:`checklist` (``constraints.registry.checklist``) gives
+rule owns its sentence (``Rule.checklist`` in ``constraints/montana/`` and
+``constraints/maine/``), and :func:`checklist` (``constraints.registry.checklist``) gives
 those of a tournament for the event descriptions. Every line ends with ``(RULE-ID,
 citation)`` from :func:`constraints.catalogue.cite`.
 """

@@ -3,7 +3,7 @@ planned (issue #13 § 2).
 
 :func:`read_actuals` turns the ledger's current entries into the plain values the rules read
 (:class:`constraints.base.Actuals`); :func:`audit_actuals` runs every rule's ``actuals``
-reading (``constraints/montana.py``, ``constraints/maine.py``, side by side with their
+reading (``constraints/montana/``, ``constraints/maine/``, side by side with their
 ``encode`` and ``check``) on them:
 
 - MT-LARGE-LIMIT (MCA 23-5-317(1)(a)): a 17th counted large-stakes tournament held in a

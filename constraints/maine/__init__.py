@@ -1,0 +1,120 @@
+"""Maine: 17 M.R.S. § 1836 (tournament games), § 1832(2) (eligibility) and 16-633 CMR ch. 32
+(application window, reports).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side,
+in one module of this package, by responsibility:
+
+- :mod:`constraints.maine.organization`: the organization (ME-LOCAL-APPROVAL,
+  ME-BENEFICIARY, ME-ELIGIBLE) and the application window (ME-APPLICATION-WINDOW);
+- :mod:`constraints.maine.games`: a licensed game's terms (ME-ELIMINATION, ME-PLAYER-CAP,
+  ME-ENTRY-CAP, ME-RAFFLE, ME-HIGH-HAND, ME-DURATION, ME-OTHER-GAMES);
+- :mod:`constraints.maine.limits`: the counted limits (ME-MONTHLY-LIMIT, ME-SUPER-CRIBBAGE);
+- :mod:`constraints.maine.fees`: the licences and their fees (ME-FEES);
+- :mod:`constraints.maine.funds`: prizes, charity and reports (ME-PRIZES, ME-CRIBBAGE-REG,
+  ME-REPORT) and the other duties of a licensed game (list kind);
+- :mod:`constraints.maine.terms`: the statute's numbers and tiers all of them read.
+
+Imports run one way: organization, games, limits, fees, funds > terms. ``RULES`` is the
+registry's list of Maine rules, in its order; every public name of the modules is
+importable from here (``from constraints.maine import MONTHLY_LIMIT``).
+"""
+
+from constraints.maine.fees import (
+    LICENCE_KINDS,
+    ME_FEES,
+    monthly_never_cheaper,
+    per_tournament_usd,
+    statute_fee,
+)
+from constraints.maine.funds import (
+    CHECKLIST,
+    ME_CRIBBAGE_REG,
+    ME_PRIZES,
+    report_text,
+)
+from constraints.maine.games import (
+    ME_DURATION,
+    ME_ELIMINATION,
+    ME_ENTRY_CAP,
+    ME_HIGH_HAND,
+    ME_OTHER_GAMES,
+    ME_PLAYER_CAP,
+    ME_RAFFLE,
+    other_game_sessions,
+    surcharge_cap,
+)
+from constraints.maine.limits import (
+    ME_MONTHLY,
+    ME_SUPER_CRIBBAGE,
+    counted_months,
+    super_cribbage_left,
+)
+from constraints.maine.organization import (
+    ME_APPLICATION,
+    ME_BENEFICIARY,
+    ME_ELIGIBLE,
+    ME_LOCAL_APPROVAL,
+    application_window_text,
+    earliest_first_day,
+)
+from constraints.maine.organization import (
+    _earliest_first_day as _earliest_first_day,  # tests/test_fastsolve.py
+)
+from constraints.maine.terms import (
+    ANNUAL_FEE,
+    CRIBBAGE_ENTRY_CAP,
+    ENTRY_CAP,
+    MAX_HOURS,
+    MEMBER_YEARS,
+    MONTHLY_FEE,
+    MONTHLY_LIMIT,
+    NATIONAL_CRIBBAGE,
+    PER_TOURNAMENT_FEE,
+    PLAYER_CAP,
+    PLAYER_CAP_OWNED,
+    PRIZE_SHARE,
+    RAFFLE_PRIZE_CAP,
+    SUPER_CRIBBAGE_FEE,
+    SUPER_CRIBBAGE_HOURS,
+    SUPER_CRIBBAGE_LIMIT,
+    SURCHARGE_CAP,
+    TIER_MAX,
+    TIERS,
+    annual_end,
+    covering_tiers,
+    tier_index,
+)
+
+RULES = [
+    ME_LOCAL_APPROVAL,
+    ME_BENEFICIARY,
+    ME_ELIGIBLE,
+    ME_CRIBBAGE_REG,
+    ME_ELIMINATION,
+    ME_PLAYER_CAP,
+    ME_ENTRY_CAP,
+    ME_PRIZES,
+    ME_RAFFLE,
+    ME_HIGH_HAND,
+    ME_DURATION,
+    ME_OTHER_GAMES,
+    ME_APPLICATION,
+    ME_MONTHLY,
+    ME_SUPER_CRIBBAGE,
+    ME_FEES,
+    *CHECKLIST,
+]
+
+__all__ = [
+    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS", "MAX_HOURS",
+    "MEMBER_YEARS", "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION",
+    "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND",
+    "ME_LOCAL_APPROVAL", "ME_MONTHLY", "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES",
+    "ME_RAFFLE", "ME_SUPER_CRIBBAGE", "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE",
+    "PER_TOURNAMENT_FEE", "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP",
+    "RULES", "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT",
+    "SURCHARGE_CAP", "TIERS", "TIER_MAX", "annual_end",
+    "application_window_text", "counted_months", "covering_tiers", "earliest_first_day",
+    "monthly_never_cheaper", "other_game_sessions", "per_tournament_usd", "report_text",
+    "statute_fee", "super_cribbage_left", "surcharge_cap", "tier_index",
+]

@@ -1,0 +1,153 @@
+"""Maine, the money and the reports: ME-PRIZES (17 M.R.S. § 1836(5)), ME-CRIBBAGE-REG
+(§ 1836(4-B): prizes and donations of a charitable cribbage tournament), ME-REPORT
+(16-633 CMR ch. 32 § 8, the disposition-of-funds report; its deadline sentence) and the other
+duties of a licensed game (list kind: ME-NO-CURRENCY, ME-DISPLAY, ME-PAYMENT).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal
+
+from constraints.base import Actuals, Rule, Violation, day_span, day_text, duty, usd
+from constraints.catalogue import cite
+from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, _games, _me, _ops_of
+from scheduler.problems import TermProblem
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import ME_REPORT_BUSINESS_DAYS
+
+# ------------------------------------------------------------------ ME-PRIZES
+
+
+def _validate_prizes(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-PRIZES: at least 75% of the entry fees are paid as prizes (``prize_share``)."""
+    for loc, t in _games(sc):
+        if t.prize_share is None or t.prize_share < PRIZE_SHARE:
+            yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
+                              "at least 75% of entry fees must be paid as prizes "
+                              "(prize_share >= 0.75)")
+
+
+def _held_prizes(a: Actuals) -> Iterator[Violation]:
+    """ME-PRIZES on what was held (17 M.R.S. § 1836(5)): a licensed Maine game (tournament
+    game, super cribbage) paid at least 75 % of its entry fees as prizes:
+    ``prizes_usd >= 0.75 * entry_fees_usd`` exactly, in cents (74.99 % is under). Figures
+    not recorded: not judged."""
+    for x in a.held:
+        if (x.type not in ("tournament-game", "super-cribbage") or x.entry_fees_usd is None
+                or x.prizes_usd is None):
+            continue
+        if x.prizes_usd < PRIZE_SHARE * x.entry_fees_usd:
+            share = (x.prizes_usd / x.entry_fees_usd * 100).quantize(Decimal("0.01"))
+            yield Violation("ME-PRIZES", x.operator_id, (x.ref,),
+                            day_span(x.first_day, x.last_day),
+                            f"{x.ref} paid {usd(x.prizes_usd)} in prizes of "
+                            f"{usd(x.entry_fees_usd)} entry fees ({share}%); at least 75% "
+                            f"({usd(PRIZE_SHARE * x.entry_fees_usd)}) must be paid as prizes")
+
+
+ME_PRIZES = Rule("ME-PRIZES", validate=_validate_prizes, actuals=_held_prizes)
+
+
+# ------------------------------------------------------------------ ME-CRIBBAGE-REG
+
+
+def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _me(sc):
+        if t.type != "charitable-cribbage":
+            continue
+        loc = ("tournaments", i)
+        for _, op in _ops_of(sc, t):
+            if op.licensed_establishment is None:
+                yield TermProblem((*loc, "operators"), "ME-CRIBBAGE-REG",
+                                  f"{op.id} must be a licensed restaurant or manufacturer "
+                                  "(licensed_establishment)")
+        if t.entry_fee > CRIBBAGE_ENTRY_CAP:
+            yield TermProblem((*loc, "entry_fee"), "ME-CRIBBAGE-REG",
+                              f"the entry fee may not exceed {usd(CRIBBAGE_ENTRY_CAP)}")
+        for f in ("reentries", "max_rebuys", "rebuy_fee", "addon_fee", "license_surcharge_total"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "ME-CRIBBAGE-REG",
+                                  "no fee may be charged except the entry fee")
+        if t.prize_share is None or (t.prize_share + (t.charity_share or 0)) != 1:
+            yield TermProblem((*loc, "prize_share"), "ME-CRIBBAGE-REG",
+                              "all entry fees are awarded as prizes or donated "
+                              "(prize_share + charity_share = 1)")
+
+
+def _held_cribbage_reg(a: Actuals) -> Iterator[Violation]:
+    """ME-CRIBBAGE-REG on what was held (17 M.R.S. § 1836(4-B)): a charitable cribbage
+    tournament awarded all its entry fees as prizes or donated them:
+    ``prizes_usd + charity_usd >= entry_fees_usd``. Figures not recorded: not judged."""
+    for x in a.held:
+        if (x.type != "charitable-cribbage" or x.entry_fees_usd is None
+                or x.prizes_usd is None or x.charity_usd is None):
+            continue
+        if x.prizes_usd + x.charity_usd < x.entry_fees_usd:
+            kept = x.entry_fees_usd - x.prizes_usd - x.charity_usd
+            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,),
+                            day_span(x.first_day, x.last_day),
+                            f"{x.ref} took {usd(x.entry_fees_usd)} in entry fees and paid "
+                            f"{usd(x.prizes_usd)} in prizes and {usd(x.charity_usd)} to "
+                            f"charity: {usd(kept)} was neither awarded nor donated")
+
+
+ME_CRIBBAGE_REG = Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg,
+                       actuals=_held_cribbage_reg)
+
+
+# ------------------------------------------------------------------ ME-REPORT
+
+
+def report_text(period: str, due: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline: the sentence saying the
+    disposition-of-funds report for ``period`` (words, e.g. "the month ending ...") is due on
+    ``due`` (:func:`scheduler.timing.report_due`)."""
+    return (f"File the disposition-of-funds report for {period} by {day_text(due)}, "
+            f"{ME_REPORT_BUSINESS_DAYS} business days after the period ends, also if the game "
+            f"was cancelled ({cite('ME-REPORT')}).")
+
+
+def _held_report(a: Actuals) -> Iterator[Violation]:
+    """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
+    (:class:`~constraints.base.ReportOwed`, its due day from
+    :func:`scheduler.timing.report_due`) filed on or before its due day; one not filed is
+    late once its due day is before ``as_of``."""
+    for r in a.reports:
+        if r.filed_on is None and r.due < a.as_of:
+            yield Violation("ME-REPORT", r.operator_id, (), r.period_end.isoformat(),
+                            f"licence {r.license_id}: the disposition-of-funds report for "
+                            f"the licensed period ending {r.period_end} was due {r.due} and "
+                            f"is not filed (as of {a.as_of})")
+        elif r.filed_on is not None and r.filed_on > r.due:
+            yield Violation("ME-REPORT", r.operator_id, (), r.period_end.isoformat(),
+                            f"licence {r.license_id}: the disposition-of-funds report for "
+                            f"the licensed period ending {r.period_end} was filed "
+                            f"{r.filed_on}, after it was due ({r.due})")
+
+
+# ------------------------------------------------------------------ checklist (list kind)
+def _licensed_game(sc: Scenario, t: Tournament) -> bool:
+    # charitable cribbage (ME-CRIBBAGE-REG): registration, no licensed-game duties
+    return sc.jurisdiction_of(t) == "ME" and t.is_me_licensed_game
+
+
+# obligations the scheduler cannot enforce, printed with every licensed Maine game, in this
+# order
+CHECKLIST = [
+    Rule("ME-NO-CURRENCY", checklist=duty(
+        "ME-NO-CURRENCY", "No currency may be used in tournament play", _licensed_game)),
+    Rule("ME-DISPLAY", checklist=duty(
+        "ME-DISPLAY", "Display the rules of the tournament game and the licence issued for it "
+        "at the game", _licensed_game)),
+    Rule("ME-PAYMENT", checklist=duty(
+        "ME-PAYMENT", "Pay every prize (including high-hand prizes) in cash or by check",
+        _licensed_game)),
+    Rule("ME-REPORT", checklist=duty(
+        "ME-REPORT", f"File the disposition-of-funds report within {ME_REPORT_BUSINESS_DAYS} "
+        "business days after the licensed period (after each calendar month under an annual "
+        "licence), also if the game is cancelled", _licensed_game), actuals=_held_report),
+]

@@ -1,0 +1,157 @@
+"""Maine, the organization and its application window: ME-LOCAL-APPROVAL,
+ME-BENEFICIARY, ME-ELIGIBLE (17 M.R.S. § 1832(2), § 1836(4-A)(A)) and ME-APPLICATION-WINDOW
+(17 M.R.S. § 1836(4), 16-633 CMR ch. 32 §§ 2, 4; its deadline sentence).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from functools import lru_cache
+
+from constraints.base import Audit, Rule, Violation, day_text
+from constraints.catalogue import cite
+from constraints.maine.terms import NATIONAL_CRIBBAGE, _holders, _licensed, _me
+from scheduler.problems import TermProblem
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import (
+    ME_APPLICATION_BUSINESS_DAYS,
+    ME_APPLICATION_MAX_DAYS,
+    Timing,
+    application_due,
+    application_earliest_first_day,
+    application_ok,
+    years_later,
+)
+
+# ------------------------------------------------------------------ ME-LOCAL-APPROVAL
+
+
+def _validate_local_approval(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-LOCAL-APPROVAL: an operator holding a licensed game has the local governing
+    authority's approval (``local_approval: true``)."""
+    for i, op in _holders(sc):
+        if op.local_approval is not True:
+            yield TermProblem(("operators", i, "local_approval"), "ME-LOCAL-APPROVAL",
+                              "the local governing authority's approval is required "
+                              "(local_approval: true)")
+
+
+ME_LOCAL_APPROVAL = Rule("ME-LOCAL-APPROVAL", validate=_validate_local_approval)
+
+
+# ------------------------------------------------------------------ ME-BENEFICIARY
+
+
+def _validate_beneficiary(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-BENEFICIARY: an operator holding a licensed game names at least one charitable
+    organization the proceeds benefit (``beneficiaries``)."""
+    for i, op in _holders(sc):
+        if not op.beneficiaries:
+            yield TermProblem(("operators", i, "beneficiaries"), "ME-BENEFICIARY",
+                              "name at least one charitable organization the proceeds benefit")
+
+
+ME_BENEFICIARY = Rule("ME-BENEFICIARY", validate=_validate_beneficiary)
+
+
+# ------------------------------------------------------------------ ME-ELIGIBLE
+
+
+def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-ELIGIBLE for operators holding licensed games (17 M.R.S. § 1832(2)).
+
+    A nationally chartered cribbage 501(c)(3) (``organization_type: national-cribbage-501c3``)
+    is eligible only under 17 M.R.S. § 1836(4-A)(A): it needs no ``organized_on`` (the 2 years
+    in Maine of § 1832(2) do not apply to it; ME-SUPER-CRIBBAGE checks its organizer's 3 years
+    of membership instead) and may hold no licensed game but super cribbage."""
+    national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
+    for i, t in _me(sc):
+        if t.type == "tournament-game":
+            for oid in t.operators:
+                if oid in national:
+                    yield TermProblem(
+                        ("tournaments", i, "operators"), "ME-ELIGIBLE",
+                        f"{oid} is a nationally chartered cribbage 501(c)(3) (organization_type:"
+                        f" {NATIONAL_CRIBBAGE}): 17 M.R.S. § 1836(4-A)(A) lets it conduct only "
+                        f"super cribbage tournaments, not a tournament game")
+    start = sc.horizon.start
+    two_years_before = years_later(start, -2)  # from Feb 29: Feb 28
+    for i, op in _holders(sc):
+        if op.id in national:
+            continue
+        loc = ("operators", i)
+        if op.organized_on is None:
+            yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
+                              "give the date the organization was organized in Maine "
+                              "(at least 2 years before the plan)")
+        elif op.organized_on > two_years_before:
+            yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
+                              f"the organization must be organized at least 2 years "
+                              f"(on or before {two_years_before})")
+
+
+ME_ELIGIBLE = Rule("ME-ELIGIBLE", validate=_validate_organization)
+
+
+# ------------------------------------------------------------------ ME-APPLICATION-WINDOW
+def earliest_first_day(notice_from: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the earliest first day whose application,
+    received on ``notice_from`` or later, is on time: at least the 10th Maine business day
+    after ``notice_from``, with its ``application_due`` (10th Maine business day before it) on
+    or after ``notice_from`` (:func:`scheduler.timing.application_earliest_first_day`)."""
+    return application_earliest_first_day(notice_from)
+
+
+def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff
+    :func:`scheduler.timing.application_ok` (or the application is already filed,
+    ``filed_dates``)."""
+    return (not _licensed(t) or tm.first_day in t.filed_dates
+            or tm.first_day >= _earliest_first_day(sc.notice_from))
+
+
+@lru_cache(maxsize=64)
+def _earliest_first_day(notice_from: dt.date) -> dt.date:
+    """:func:`application_earliest_first_day`, once per ``notice_from``: the model asks
+    :func:`_application_ok` of every candidate day, and :func:`application_ok` is monotone in
+    the first day (true exactly from this day on)."""
+    return application_earliest_first_day(notice_from)
+
+
+def _check_application(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
+            continue
+        if not application_ok(p.first_day, a.scenario.notice_from):
+            nf, due = a.scenario.notice_from, application_due(p.first_day)
+            why = (f"its licence application had to be received by {due} (10 Maine business "
+                   f"days before), before the earliest filing day {nf}" if due < nf else
+                   f"it is fewer than 10 Maine business days after the earliest filing day "
+                   f"{nf}")
+            yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
+                            p.first_day.isoformat(),
+                            f"{p.ref} starts {p.first_day}; {why}; the earliest first day is "
+                            f"{earliest_first_day(nf)}")
+
+
+ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)
+
+
+def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
+                            earliest: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a deadline: the
+    sentence saying when the licence application for a game starting ``first_day`` must be
+    received, between ``opens`` and ``due`` (:func:`scheduler.timing.application_window`);
+    ``earliest`` is the day 90 days before (:func:`scheduler.timing.application_opens`),
+    noted when the window is shown from the plan's ``notice_from`` instead."""
+    text = (f"The application must be received between {day_text(opens)} "
+            f"and {day_text(due)}: at most {ME_APPLICATION_MAX_DAYS} days and at least "
+            f"{ME_APPLICATION_BUSINESS_DAYS} Maine business days before the first day it "
+            f"covers, {day_text(first_day)} ({cite('ME-APPLICATION-WINDOW')}).")
+    if opens != earliest:
+        text += (f" ({ME_APPLICATION_MAX_DAYS} days before is {day_text(earliest)}, before "
+                 f"this plan's notice_from; the window is shown from notice_from.)")
+    return text

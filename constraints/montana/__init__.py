@@ -1,0 +1,85 @@
+"""Montana: MCA 23-5-317 (card-game tournaments) and ARM 23.16.1101 (play hours).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side,
+in one module of this package, by responsibility:
+
+- :mod:`constraints.montana.limits`: the large-stakes limits (MT-LARGE-LIMIT,
+  MT-CHARITY-LIMIT), over the tally of :mod:`constraints.montana.tally` (``large_tally``);
+- :mod:`constraints.montana.notice`: the notice (MT-NOTICE) and its deadline sentences;
+- :mod:`constraints.montana.permits`: permits and fees (MT-PERMIT-PREREQ, MT-PERMIT-FEES);
+- :mod:`constraints.montana.small`: small-stakes (MT-SMALL-ENTRY, MT-SMALL-DAILY);
+- :mod:`constraints.montana.shared`: several operators, progressives (MT-PROGRESSIVE);
+- :mod:`constraints.montana.games`: a tournament's terms (MT-ENTRY-CAP, MT-SATELLITE,
+  MT-CHARITY-SHARE, MT-NO-RAKE, MT-DURATION, MT-PLAY-HOURS);
+- :mod:`constraints.montana.conduct`: the duties (list kind) and the dealers (MT-DEALER);
+- :mod:`constraints.montana.terms`: the statute's numbers all of them read.
+
+Imports run one way: limits, notice, permits, small, shared, games, conduct > tally > terms.
+``RULES`` is the registry's list of Montana rules, in its order; every public name of the
+modules is importable from here (``from constraints.montana import large_tally``).
+"""
+
+from constraints.base import License
+from constraints.montana.conduct import CHECKLIST
+from constraints.montana.games import (
+    MT_CHARITY_SHARE,
+    MT_DURATION,
+    MT_ENTRY_CAP,
+    MT_NO_RAKE,
+    MT_PLAY_HOURS,
+    MT_SATELLITE,
+    most_paid,
+)
+from constraints.montana.limits import MT_CHARITY_LIMIT, MT_LARGE_LIMIT
+from constraints.montana.notice import MT_NOTICE, notice_note, notice_text
+from constraints.montana.permits import (
+    MT_PERMIT_FEES,
+    MT_PERMIT_PREREQ,
+    PERMIT_KINDS,
+    permit_held_before,
+)
+from constraints.montana.shared import MT_PROGRESSIVE
+from constraints.montana.small import MT_SMALL_DAILY, MT_SMALL_ENTRY
+from constraints.montana.tally import LargeTally, large_tally
+from constraints.montana.tally import _held as _held  # benchmarks/formulations.py
+from constraints.montana.terms import (
+    CHARITY_LIMIT,
+    CHARITY_SHARE,
+    ENTRY_CAP,
+    LARGE_LIMIT,
+    LARGE_PERMIT_FEE,
+    MAX_DAYS,
+    NO_PLAY_FROM,
+    NO_PLAY_UNTIL,
+    SMALL_ENTRY_CAP,
+    SMALL_PERMIT_FEE,
+    calendar_days,
+)
+
+RULES = [
+    MT_PERMIT_PREREQ,
+    MT_PROGRESSIVE,
+    MT_ENTRY_CAP,
+    MT_SMALL_ENTRY,
+    MT_SATELLITE,
+    MT_CHARITY_SHARE,
+    MT_NO_RAKE,
+    MT_DURATION,
+    MT_PLAY_HOURS,
+    MT_NOTICE,
+    MT_LARGE_LIMIT,
+    MT_CHARITY_LIMIT,
+    MT_SMALL_DAILY,
+    MT_PERMIT_FEES,
+    *CHECKLIST,
+]
+
+__all__ = [
+    "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "ENTRY_CAP", "LARGE_LIMIT",
+    "LARGE_PERMIT_FEE", "MAX_DAYS", "MT_CHARITY_LIMIT", "MT_CHARITY_SHARE", "MT_DURATION",
+    "MT_ENTRY_CAP", "MT_LARGE_LIMIT", "MT_NOTICE", "MT_NO_RAKE", "MT_PERMIT_FEES",
+    "MT_PERMIT_PREREQ", "MT_PLAY_HOURS", "MT_PROGRESSIVE", "MT_SATELLITE", "MT_SMALL_DAILY",
+    "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
+    "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeTally", "License", "calendar_days",
+    "large_tally", "most_paid", "notice_note", "notice_text", "permit_held_before",
+]

@@ -1,0 +1,190 @@
+"""Montana, a tournament's terms: MT-ENTRY-CAP (MCA 23-5-317(1)(g)), MT-SATELLITE,
+MT-CHARITY-SHARE (23-5-317(8)), MT-NO-RAKE, MT-DURATION (23-5-317(1)(c)) and MT-PLAY-HOURS
+(ARM 23.16.1101).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal
+
+from constraints.base import Audit, Rule, Violation, usd
+from constraints.montana.terms import (
+    CHARITY_SHARE,
+    ENTRY_CAP,
+    MAX_DAYS,
+    NO_PLAY_FROM,
+    NO_PLAY_UNTIL,
+    _mins,
+    _mt,
+    calendar_days,
+)
+from scheduler.problems import TermProblem
+from scheduler.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.timing import Timing
+
+# ------------------------------------------------------------------ MT-ENTRY-CAP
+
+
+def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
+    """MT-ENTRY-CAP: the most one participant can pay (USD)."""
+    entries = 1 + (t.reentries if reentries_count else 0)
+    return t.entry_fee * entries + t.rebuy_fee * t.max_rebuys + t.addon_fee
+
+
+def _validate_entry(sc: Scenario) -> Iterator[TermProblem]:
+    counts = sc.settings.reentry_counts_toward_cap
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_large:
+            paid = most_paid(t, counts)
+            if paid > ENTRY_CAP:
+                yield TermProblem((*loc, "entry_fee"), "MT-ENTRY-CAP",
+                                  f"a participant could pay {usd(paid)} in all (entry "
+                                  f"{usd(t.entry_fee)} x {1 + (t.reentries if counts else 0)}"
+                                  f" + rebuys {usd(t.rebuy_fee)} x {t.max_rebuys} + add-on "
+                                  f"{usd(t.addon_fee)}); the cap is {usd(ENTRY_CAP)}")
+
+
+MT_ENTRY_CAP = Rule("MT-ENTRY-CAP", validate=_validate_entry)
+
+
+# ------------------------------------------------------------------ MT-SATELLITE
+
+
+def _validate_satellite(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        s = t.satellite
+        if s is not None and s.seat_value != s.expected_top_prize:
+            yield TermProblem(("tournaments", i, "satellite", "seat_value"), "MT-SATELLITE",
+                              f"a seat prize must equal the expected top prize "
+                              f"({usd(s.expected_top_prize)})")
+
+
+MT_SATELLITE = Rule("MT-SATELLITE", validate=_validate_satellite)
+
+
+# ------------------------------------------------------------------ MT-CHARITY-SHARE
+
+
+def _validate_charity(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if t.charitable and (t.charity_share is None or t.charity_share < CHARITY_SHARE):
+            yield TermProblem(("tournaments", i, "charity_share"), "MT-CHARITY-SHARE",
+                              "a charitable tournament pays at least 50% of entry fees to a "
+                              "charitable, educational or recreational nonprofit "
+                              "(charity_share >= 0.5)")
+
+
+MT_CHARITY_SHARE = Rule("MT-CHARITY-SHARE", validate=_validate_charity)
+
+
+# ------------------------------------------------------------------ MT-NO-RAKE
+
+
+def _validate_rake(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        if t.rake:
+            yield TermProblem(("tournaments", i, "rake"), "MT-NO-RAKE",
+                              "a rake-off may not be taken during a tournament")
+
+
+MT_NO_RAKE = Rule("MT-NO-RAKE", validate=_validate_rake)
+
+
+# ------------------------------------------------------------------ MT-DURATION
+
+
+def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_large and t.sessions and calendar_days(t) > MAX_DAYS:
+            last = t.sessions[-1]
+            yield TermProblem((*loc, "sessions"), "MT-DURATION",
+                              f"the sessions run from day 1 to day {calendar_days(t)} (the "
+                              f"last, {last.label}, on day {last.day} from {last.start:%H:%M} "
+                              f"for {last.hours} h); a tournament lasts at most {MAX_DAYS} "
+                              "consecutive calendar days from its first session, empty days "
+                              "between flights counted")
+        elif t.is_large and calendar_days(t) > MAX_DAYS:
+            yield TermProblem((*loc, "days"), "MT-DURATION",
+                              f"{t.days} play days use {calendar_days(t)} calendar days (play "
+                              f"past midnight uses the next day too); at most {MAX_DAYS}")
+
+
+def _duration_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """MT-DURATION: first to last calendar day of play (empty days between flights
+    counted) at most ``MAX_DAYS``."""
+    return not t.is_large or (tm.last_day - tm.first_day).days + 1 <= MAX_DAYS
+
+
+def _check_duration(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        n = (p.timing.last_day - p.first_day).days + 1
+        if p.tournament.is_large and n > MAX_DAYS:
+            yield Violation("MT-DURATION", p.tournament.operators[0], (p.ref,),
+                            f"{p.first_day}..{p.timing.last_day}",
+                            f"{p.ref} is conducted on {n} calendar days; at most {MAX_DAYS}")
+
+
+MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_ok,
+                   check=_check_duration)
+
+
+# ------------------------------------------------------------------ MT-PLAY-HOURS
+
+
+def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
+    known = {x.id for x in sc.operators}
+    for i, t in _mt(sc):
+        if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in known):
+            continue
+        if t.sessions:
+            for k, x in enumerate(t.sessions):
+                s, e = (m - (x.day - 1) * 24 * 60 for m in x.minutes())
+                if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
+                    yield TermProblem(("tournaments", i, "sessions", k, "hours"),
+                                      "MT-PLAY-HOURS",
+                                      f"{x.label}: play from {x.start:%H:%M} for {x.hours} h "
+                                      "falls between 2 a.m. and 8 a.m.; start at 08:00 or "
+                                      "later and stop by 02:00")
+            continue
+        s, e = _mins(t)
+        if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
+            yield TermProblem(("tournaments", i, "hours"), "MT-PLAY-HOURS",
+                              f"play from {t.start_time:%H:%M} for {t.hours} h falls between "
+                              f"2 a.m. and 8 a.m.; start at 08:00 or later and stop by 02:00")
+
+
+def _check_play_hours(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        t = p.tournament
+        if t.type not in MT_TYPES or all(
+                a.scenario.operator(o).late_hours_ordinance for o in t.operators):
+            continue
+        # the schedule's own times: play starts at the start's wall-clock time each day and the
+        # last session may not run past 02:00 the next morning (compared as instants, so the
+        # night clocks spring forward 02:00 is the moment they jump)
+        if any(_played_early(start, end)
+               for start, end in p.timing.sessions or ((p.timing.start, p.timing.end),)):
+            yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
+                            f"{p.ref} is played between 2 a.m. and 8 a.m.")
+
+
+def _played_early(start: dt.datetime, end: dt.datetime) -> bool:
+    """MT-PLAY-HOURS: whether play from ``start`` to ``end`` (aware, local) starts before
+    08:00 or its last session runs past 02:00 the next morning."""
+    tz = start.tzinfo
+    after_midnight = end.time() < start.time() or (end.time() == start.time()
+                                                  and end.date() > start.date())
+    session_day = end.date() - dt.timedelta(days=1) if after_midnight else end.date()
+    two_am = dt.datetime.combine(session_day + dt.timedelta(days=1),
+                                 dt.time(NO_PLAY_FROM // 60), tzinfo=tz)
+    late = end.astimezone(dt.UTC) > two_am.astimezone(dt.UTC)
+    return start.hour * 60 + start.minute < NO_PLAY_UNTIL or late
+
+
+MT_PLAY_HOURS = Rule("MT-PLAY-HOURS", validate=_validate_play_hours, check=_check_play_hours)

@@ -1,0 +1,305 @@
+"""Montana, the large-stakes limits: MT-LARGE-LIMIT (MCA 23-5-317(1)(a): 16 counted a
+permit year) and MT-CHARITY-LIMIT (23-5-317(1)(f): the first 3 charitable ones not counted),
+counted by :func:`constraints.montana.tally.large_tally`.
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+
+from ortools.sat.python import cp_model
+
+from constraints.base import Actuals, Audit, Certificate, Rule, Usage, Violation, counted_sum
+from constraints.modelling import ModelContext
+from constraints.montana.tally import LargeTally, _held, large_tally
+from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
+from scheduler.problems import TermProblem
+from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
+
+# ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
+
+
+def _held_from_year_start(sc: Scenario, op: Operator) -> str | None:
+    """Why ``held_in_current_permit_year`` must be 0 when ``horizon.start`` is the first day
+    of its permit year (the history counts what was held before it in that permit year);
+    None when the horizon starts later in the permit year."""
+    start = sc.horizon.start
+    if op.permit_year_of(start) != start:
+        return None
+    return (f"counts what was held before horizon.start ({start}) in the permit year "
+            f"that contains it; that permit year begins on {start} (permit_year_start "
+            f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
+            "be 0 (tournaments of the previous permit year do not count)")
+
+
+def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): the history ``held_in_current_permit_year`` must
+    be possible. It counts what was held before ``horizon.start`` in the permit year that
+    contains it, so ``large_stakes`` is 0 when ``horizon.start`` is that permit year's first
+    day; and the counted ones (``large_stakes`` plus the charitable ones beyond the first 3)
+    cannot exceed 16."""
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction != "MT":
+            continue
+        h = op.held_in_current_permit_year
+        loc = ("operators", i, "held_in_current_permit_year")
+        why = _held_from_year_start(sc, op)
+        if why is not None:
+            if h.large_stakes:
+                yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT", why)
+            continue
+        beyond = max(0, h.charitable - CHARITY_LIMIT)
+        if h.large_stakes > LARGE_LIMIT:
+            yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT",
+                              f"at most {LARGE_LIMIT} counted large-stakes tournaments can have "
+                              "been held in a permit year")
+        elif h.large_stakes + beyond > LARGE_LIMIT:
+            yield TermProblem((*loc, "charitable"), "MT-LARGE-LIMIT",
+                              f"the first {CHARITY_LIMIT} charitable ones are not counted "
+                              f"(MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)); the other {beyond} "
+                              f"count toward the {LARGE_LIMIT} with the {h.large_stakes} of "
+                              f"large_stakes: {h.large_stakes} + {beyond} = "
+                              f"{h.large_stakes + beyond} counted, more than {LARGE_LIMIT} can "
+                              "have been held in a permit year")
+
+
+def _tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
+    """Every Montana operator's :func:`large_tally` of a schedule, in scenario and permit-year
+    order: the permit years of the horizon's start and of every occurrence it holds (of any
+    type), ``held_in_current_permit_year`` counted."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = a.of_operator(op)
+        items = [(p.first_day, p.tid, p.occurrence, p.tournament.charitable)
+                 for p in mine if p.tournament.is_large]
+        years = {op.permit_year_of(p.first_day) for p in mine}
+        for tally in large_tally(sc, op, items, years).values():
+            yield op, tally
+
+
+def _large_usage(a: Audit) -> Iterator[Usage]:
+    """MT-LARGE-LIMIT usage, MCA 23-5-317(1)(a),(d): per Montana operator and permit year
+    (MT-PERMIT-YEAR), ``used`` = the counted large-stakes tournaments (non-charitable, plus
+    charitable beyond the first 3: :attr:`LargeTally.counted`) of 16, ``charitable`` how many
+    of them are charitable, ``held`` how many were held before the plan."""
+    for op, tally in _tallies(a):
+        py = tally.permit_year
+        yield Usage("MT-LARGE-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
+                    tally.counted, LARGE_LIMIT, tally.charitable_counted, tally.held_counted)
+
+
+def _charity_usage(a: Audit) -> Iterator[Usage]:
+    """MT-CHARITY-LIMIT usage, MCA 23-5-317(1)(f): per Montana operator and permit year, the
+    charitable large-stakes tournaments not counted toward the 16 (:attr:`LargeTally.free_used`,
+    at most 3), all of them ``charitable``; ``held`` those held before the plan."""
+    for op, tally in _tallies(a):
+        py = tally.permit_year
+        yield Usage("MT-CHARITY-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
+                    tally.free_used, CHARITY_LIMIT, tally.free_used, tally.held_free)
+
+
+def _encode_large_limit(ctx: ModelContext) -> None:
+    """Per operator and permit year, with N non-charitable and C charitable placed and hl, hc
+    held before the plan: N + hl + max(0, C + hc - 3) <= 16, as two linear constraints
+    N + hl + max(0, hc - 3) <= 16 and N + hl + C + hc - 3 <= 16. A tournament with several
+    operators counts for each of them (MCA 23-5-317(1)(d)); the first 3 charitable ones are
+    not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        per_py: dict[dt.date, tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = (
+            defaultdict(lambda: ([], [])))
+        for c, v in ctx.of_operator(op.id):
+            t = c.tournament
+            if t.is_large:
+                per_py[op.permit_year_of(c.first_day)][int(t.charitable)].append(v)
+        for py in sorted(per_py):
+            non, char = per_py[py]
+            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            held_counted = hl + max(0, hc - CHARITY_LIMIT)
+            beyond = held_counted - hl
+            held = (f" ({held_counted} held before the plan" + (
+                f", {beyond} of them charitable beyond the first {CHARITY_LIMIT}"
+                if beyond else "") + ")") if held_counted else ""
+            room = LARGE_LIMIT - held_counted
+            if len(non) > room:
+                ctx.model.add(sum(non) <= max(room, 0)).with_name(
+                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
+                    f"tournaments in the {py} permit year{held}")
+            room_all = LARGE_LIMIT + CHARITY_LIMIT - hl - hc
+            if char and len(non) + len(char) > room_all:
+                free = f" ({hc} held before the plan)" if hc else ""
+                ctx.model.add(sum(non) + sum(char) <= max(room_all, 0)).with_name(
+                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
+                    f"tournaments in the {py} permit year{held}; only the first "
+                    f"{CHARITY_LIMIT} charitable ones{free} are not counted (MT-CHARITY-LIMIT)")
+
+
+def _free_text(tally: LargeTally) -> str:
+    """The charitable ones not counted: '1 held before the plan, c#1 and c#2'."""
+    parts = [f"{tally.held_free} held before the plan"] if tally.held_free else []
+    parts += tally.free
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] \
+        if parts else ""
+
+
+def _check_large_limit(a: Audit) -> Iterator[Violation]:
+    """The 17th and every later counted large-stakes occurrence of an operator's permit year,
+    counted by :func:`large_tally`: the message names it, why it is counted, the free
+    charitable ones and what uses the 16."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = {p.ref: p for p in a.of_operator(op) if p.tournament.is_large}
+        tallies = large_tally(sc, op, [(p.first_day, p.tid, p.occurrence,
+                                        p.tournament.charitable) for p in mine.values()])
+        for py, tally in tallies.items():
+            for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
+                if n <= LARGE_LIMIT:
+                    continue
+                p = mine[ref]
+                free = _free_text(tally)
+                if p.tournament.charitable:
+                    k = tally.held_charitable + len(tally.free) + \
+                        tally.counted_charitable.index(ref) + 1
+                    why = (f"; it is its {_ordinal(k)} charitable one, and only the first "
+                           f"{CHARITY_LIMIT} ({free}) are not counted (MT-CHARITY-LIMIT, "
+                           "MCA 23-5-317(1)(f))")
+                elif free:
+                    why = f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
+                else:
+                    why = ""
+                held = []
+                if tally.held_counted:
+                    beyond = tally.held_counted - tally.held_large
+                    held.append(f"{tally.held_counted} held before the plan" + (
+                        f" ({beyond} of them charitable beyond the first {CHARITY_LIMIT})"
+                        if beyond else ""))
+                before = tally.counted_order[:max(0, LARGE_LIMIT - tally.held_counted)]
+                if before:
+                    held.append(", ".join(before))
+                yield Violation(
+                    "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
+                    f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
+                    f"of the {py} permit year on {p.first_day} ({ref}){why}; all "
+                    f"{LARGE_LIMIT} are used by {' and '.join(held)}")
+
+
+def _held_large_limit(a: Actuals) -> Iterator[Violation]:
+    """MT-LARGE-LIMIT on what was held: the 17th and every later counted large-stakes
+    tournament an operator of the scenario actually held in one permit year (its permit
+    year, MT-PERMIT-YEAR, from its ``permit_year_start``), counted by :func:`large_tally`
+    over the held ones alone (the ledger is the record: the scenario's
+    ``held_in_current_permit_year`` is not added), the first 3 charitable ones not counted
+    (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = {x.ref: x for x in a.held if x.operator_id == op.id
+                and x.jurisdiction == "MT" and x.type == "large-stakes"}
+        bare = op.model_copy(update={"held_in_current_permit_year": HeldBefore()})
+        tallies = large_tally(sc, bare, [(x.first_day, x.tournament_id, x.occurrence,
+                                          x.charitable) for x in mine.values()])
+        for py, tally in tallies.items():
+            for n, ref in enumerate(tally.counted_order, start=1):
+                if n <= LARGE_LIMIT:
+                    continue
+                x = mine[ref]
+                free = _free_text(tally)
+                why = (f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
+                       if free else "")
+                yield Violation(
+                    "MT-LARGE-LIMIT", op.id, (ref,), x.first_day.isoformat(),
+                    f"{op.name} held its {_ordinal(n)} counted large-stakes tournament of the "
+                    f"{py} permit year on {x.first_day} ({ref}){why}; at most {LARGE_LIMIT}")
+
+
+def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
+    """Per operator and permit year: the counted large-stakes occurrences required of the
+    tournaments ``tids`` that can start only in that permit year, against 16 less the counted
+    ones held before the plan (N + hl + max(0, C + hc - 3) > 16, as the encoding counts; the
+    first 3 charitable ones are not counted, MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        req = [t for t in sc.tournaments
+               if t.id in tids and op.id in t.operators and t.is_large and t.required]
+        # outside explain mode a candidate day is never a rejected one (build_domain keeps
+        # only the days no rule rejects): the rejections need not be computed at all
+        rejected = {t.id: ctx.rejected[t.id] if ctx.explain else {} for t in req}
+        years = {c.first_day: op.permit_year_of(c.first_day)
+                 for t in req for c in ctx.candidates.get(t.id, [])}
+        usable = {t.id: {years[c.first_day] for c in ctx.candidates.get(t.id, [])
+                         if c.first_day not in rejected[t.id]} for t in req}
+        for py in sorted(set().union(*usable.values())):
+            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
+            free_left = max(0, CHARITY_LIMIT - hc)
+
+            def counted(group: list[Tournament], free_left: int = free_left) -> int:
+                non = sum(t.required for t in group if not t.charitable)
+                return non + max(0, sum(t.required for t in group if t.charitable) - free_left)
+
+            group = [t for t in req if usable[t.id] == {py}]
+            if counted(group) <= allowed:
+                continue
+            for t in list(group):
+                if len(group) > 1 and counted([u for u in group if u is not t]) > allowed:
+                    group = [u for u in group if u is not t]
+            excluded = sorted({(t.id, rid) for t in group for c in ctx.candidates.get(t.id, [])
+                               if years[c.first_day] != py
+                               for rid in rejected[t.id].get(c.first_day, ())})
+            held = (f"; {LARGE_LIMIT - allowed} counted ones held before the plan"
+                    if allowed < LARGE_LIMIT else "")
+            free = (f"; the first {CHARITY_LIMIT} charitable ones are not counted "
+                    f"(MT-CHARITY-LIMIT)" + (f", {hc} of them held before the plan" if hc
+                                             else "")
+                    if any(t.charitable for t in group) else "")
+            yield Certificate(
+                "MT-LARGE-LIMIT", op.id, tuple(sorted(t.id for t in group)), tuple(excluded),
+                f"{counted(group)} required, {max(allowed, 0)} allowed: counted large-stakes "
+                f"tournaments of {op.name} in the {py} permit year ("
+                + (f"{counted_sum([t.required for t in sorted(group, key=lambda t: t.id)])}; "
+                   if len(group) > 1 else "")
+                + f"MT-LARGE-LIMIT: at most {LARGE_LIMIT} a permit year{held}{free})")
+
+
+MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
+                      check=_check_large_limit, actuals=_held_large_limit,
+                      certificate=_certify_large_limit, usage=_large_usage)
+
+
+def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): the charitable ones of
+    ``held_in_current_permit_year`` are 0 when ``horizon.start`` is the first day of its
+    permit year (nothing can have been held in it yet); those beyond the first 3 count toward
+    MT-LARGE-LIMIT's 16 (:func:`_validate_held`)."""
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction != "MT":
+            continue
+        why = _held_from_year_start(sc, op)
+        if why is not None and op.held_in_current_permit_year.charitable:
+            yield TermProblem(("operators", i, "held_in_current_permit_year", "charitable"),
+                              "MT-CHARITY-LIMIT", why)
+
+
+MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable,
+                        usage=_charity_usage)
+"""MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
+:func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it; its usage is the
+free ones of each permit year."""
+
+
+def _ordinal(n: int) -> str:
+    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suf}"

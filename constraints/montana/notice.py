@@ -1,0 +1,74 @@
+"""Montana, the notice: MT-NOTICE (MCA 23-5-317(1)(d)): a large-stakes tournament's notice
+5 days before its first day, and its deadline sentences.
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from constraints.base import Actuals, Audit, Rule, Violation, day_text
+from constraints.catalogue import cite
+from scheduler.scenario import Scenario, Tournament
+from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
+
+
+# ------------------------------------------------------------------ MT-NOTICE
+def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
+    ``notice_from``."""
+    return (not t.is_large or tm.first_day in t.filed_dates
+            or notice_ok(tm.first_day, sc.notice_from))
+
+
+def _check_notice(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        if p.tournament.is_large and p.first_day not in p.tournament.filed_dates:
+            due = notice_due(p.first_day)
+            if not notice_ok(p.first_day, a.scenario.notice_from):
+                for oid in p.tournament.operators:
+                    yield Violation("MT-NOTICE", oid, (p.ref,), p.first_day.isoformat(),
+                                    f"{p.ref} starts {p.first_day}; its notice was due {due}, "
+                                    f"before the earliest filing day {a.scenario.notice_from}")
+
+
+def _held_notice(a: Actuals) -> Iterator[Violation]:
+    """MT-NOTICE on what was held: every Montana large-stakes occurrence held needs its notice
+    filed at least 5 days before its actual first day (filed on or before
+    ``notice_due(first_day)``; day -5 is on time, day -4 late)."""
+    for x in a.held:
+        if x.jurisdiction != "MT" or x.type != "large-stakes":
+            continue
+        due = notice_due(x.first_day)
+        if x.notice_filed_on is None:
+            yield Violation("MT-NOTICE", x.operator_id, (x.ref,), x.first_day.isoformat(),
+                            f"{x.ref} was held from {x.first_day} at {x.operator_id} and no "
+                            f"notice of it is recorded; it was due by {due}")
+        elif x.notice_filed_on > due:
+            late = (x.notice_filed_on - due).days
+            yield Violation("MT-NOTICE", x.operator_id, (x.ref,), x.first_day.isoformat(),
+                            f"{x.ref} was held from {x.first_day} at {x.operator_id}; its "
+                            f"notice was filed {x.notice_filed_on}, {late} day(s) after it was "
+                            f"due ({due}, {MT_NOTICE_DAYS} days before the first day)")
+
+
+MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
+
+
+def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the sentence saying the notice of a
+    large-stakes tournament ``title`` starting ``first_day`` is due on ``due``
+    (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
+    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name)."""
+    return (f"{who} must notify the Montana Gambling Control Division of {title} by "
+            f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
+            f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
+            f"held on several premises files its own notice.")
+
+
+def notice_note(due: dt.date) -> str:
+    """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`)."""
+    return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"

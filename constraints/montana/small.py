@@ -1,0 +1,129 @@
+"""Montana, small-stakes tournaments: MT-SMALL-ENTRY (MCA 23-5-317(2)(c): $80 in all) and
+MT-SMALL-DAILY (23-5-317(2)(a): one a day, within one day).
+
+Each rule: its ID and citation, its model encoding, and its independent check, side by side.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator
+
+from constraints.base import (
+    Audit,
+    Certificate,
+    Occurrence,
+    Rule,
+    Violation,
+    counted_sum,
+    day_span,
+    usd,
+)
+from constraints.modelling import ModelContext, overfull, sum_by
+from constraints.montana.terms import SMALL_ENTRY_CAP, _mins, _mt, calendar_days
+from scheduler.problems import TermProblem
+from scheduler.scenario import Scenario
+
+# ------------------------------------------------------------------ MT-SMALL-ENTRY
+
+
+def _validate_small_entry(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-SMALL-ENTRY, MCA 23-5-317(2)(c): a small-stakes entry is at most $80 in all, with no
+    rebuy, add-on or re-entry."""
+    for i, t in _mt(sc):
+        if t.is_large:
+            continue
+        loc = ("tournaments", i)
+        if t.entry_fee > SMALL_ENTRY_CAP:
+            yield TermProblem((*loc, "entry_fee"), "MT-SMALL-ENTRY",
+                              f"a small-stakes entry may not exceed {usd(SMALL_ENTRY_CAP)}")
+        for f in ("reentries", "max_rebuys"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                  "small-stakes: no rebuy, add-on or re-entry")
+        for f in ("rebuy_fee", "addon_fee"):
+            if getattr(t, f):
+                yield TermProblem((*loc, f), "MT-SMALL-ENTRY",
+                                  "small-stakes: no rebuy, add-on or re-entry")
+
+
+MT_SMALL_ENTRY = Rule("MT-SMALL-ENTRY", validate=_validate_small_entry)
+
+
+# ------------------------------------------------------------------ MT-SMALL-DAILY
+def _encode_small_daily(ctx: ModelContext) -> None:
+    """At most one small-stakes tournament per operator per calendar day."""
+    for op in ctx.scenario.operators:
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.is_small]
+        for day, lits in sum_by(items, lambda c: [c.first_day]).items():
+            if len(lits) > 1:
+                ctx.model.add(sum(lits) <= 1).with_name(
+                    f"MT-SMALL-DAILY: {op.id} holds at most one small-stakes tournament on {day}")
+
+
+def _check_small_daily(a: Audit) -> Iterator[Violation]:
+    for op in a.scenario.operators:
+        per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+        for p in a.of_operator(op):
+            if p.tournament.is_small:
+                for d in p.timing.days:
+                    per_day[d].append(p)
+                if len(p.timing.days) > 1:
+                    yield Violation("MT-SMALL-DAILY", op.id, (p.ref,), p.first_day.isoformat(),
+                                    f"{p.ref} is not played within one calendar day")
+        for d in sorted(per_day):
+            if len(per_day[d]) > 1:
+                refs = tuple(p.ref for p in per_day[d])
+                yield Violation("MT-SMALL-DAILY", op.id, refs, d.isoformat(),
+                                f"{op.name} would conduct {len(refs)} small-stakes tournaments "
+                                f"on {d} ({', '.join(refs)}); at most one a day")
+
+
+def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
+    """Per operator: the small-stakes occurrences required of the tournaments ``tids``
+    against the days they can start, at most one a day (MT-SMALL-DAILY,
+    MCA 23-5-317(2)(a)): a count over days, the model's own limit summed."""
+    sc = ctx.scenario
+    for op in sc.operators:
+        demand = {t.id: t.required for t in sc.tournaments
+                  if t.id in tids and op.id in t.operators and t.is_small and t.required}
+        found = overfull(ctx, demand, lambda c: [c.first_day], 1) if demand else None
+        if found is None:
+            continue
+        n = len(found.slots)
+        days = ("no day they can start" if not n  # every day taken away (e.g. the window)
+                else f"{n} days in the horizon" if found.whole_horizon
+                else f"{n} days they can start")
+        if n:
+            days += f" ({day_span(found.slots[0], found.slots[-1])})"
+        yield Certificate(
+            "MT-SMALL-DAILY", op.id, found.tournaments, found.excluded,
+            f"{found.required} required small-stakes tournaments at {op.name}"
+            + (f" ({counted_sum([demand[t] for t in found.tournaments])})"
+               if len(found.tournaments) > 1 else "") + ", at most one a day "
+            f"(MT-SMALL-DAILY), {days}: at "
+            f"least {found.required - n} cannot be placed")
+
+
+def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
+    """MT-SMALL-DAILY, MCA 23-5-317(2)(a): a small-stakes tournament is played within one
+    calendar day (``days: 1``, ending by midnight)."""
+    for i, t in _mt(sc):
+        loc = ("tournaments", i)
+        if t.is_small and t.sessions and calendar_days(t) > 1:
+            yield TermProblem((*loc, "sessions"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament is played within one day: its "
+                              "sessions are all on day 1 and end by midnight")
+            continue
+        if t.is_small and t.days != 1:
+            yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament is played within one day (days: 1)")
+        if t.is_small and _mins(t)[1] > 24 * 60:
+            yield TermProblem((*loc, "hours"), "MT-SMALL-DAILY",
+                              "a small-stakes tournament must end by midnight of its day")
+
+
+MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", validate=_validate_small_daily,
+                      encode=_encode_small_daily, check=_check_small_daily,
+                      certificate=_certify_small_daily)
