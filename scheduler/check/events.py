@@ -10,7 +10,7 @@ from typing import Any
 
 from scheduler.check.schedule import ScheduleError
 from scheduler.scenario import MT_TYPES, Scenario, Tournament
-from scheduler.timing import Timing, day_span, local, timing, tournament_tz
+from scheduler.timing import Timing, day_span, days_touched, local, timing, tournament_tz
 from scheduler.uid import parse as parse_uid
 
 
@@ -124,8 +124,7 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
     if not isinstance(end, dt.datetime):
         end = dt.datetime.combine(end, dt.time(0), start.tzinfo)
     s, e = start.astimezone(tz), end.astimezone(tz)
-    last = (e - dt.timedelta(microseconds=1)).date() if e > s else s.date()
-    return Timing(s, e, day_span(s.date(), last))
+    return Timing(s, e, days_touched(s, e))
 
 
 def _midnight_to_midnight(ev: object, start: object, end: object) -> bool:

@@ -25,7 +25,7 @@ from scheduler.limits import (
 )
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, years_later
-from scheduler.uid import DEADLINE_KINDS, GAME_KINDS
+from scheduler.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY
 
 # the same day N years later (Feb 29 -> Feb 28; how far around the horizon a calendar is read,
 # not a legal period): scheduler.timing's
@@ -108,7 +108,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         kind = event_kind(ev)
         forged = _kind_contradiction(ev, uid, kind)
         if forged:  # a game dressed as a deadline is checked as a game, and reported
-            unmatched.append(f"{path}: {what} says X-TOURNEY-KIND {kind}, but {forged}: "
+            unmatched.append(f"{path}: {what} says {KIND_PROPERTY} {kind}, but {forged}: "
                              "checked as a game")
             kind = None
         if kind in DEADLINE_KINDS:
@@ -119,7 +119,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             not_checked.append(f"{path}: {what}: cancelled (STATUS:CANCELLED)")
             continue
         if kind is not None and kind not in GAME_KINDS:
-            unmatched.append(f"{path}: {what} has X-TOURNEY-KIND {_short(kind)}, which is not "
+            unmatched.append(f"{path}: {what} has {KIND_PROPERTY} {_short(kind)}, which is not "
                              f"one of {', '.join(GAME_KINDS + DEADLINE_KINDS)}: not checked")
             continue
         match, occ = _match(ev, uid, summary, by_id, by_title)

@@ -30,7 +30,7 @@ def event_kind(ev: Any) -> str | None:
     return None
 
 
-SINGLE_PROPERTIES = ("X-TOURNEY-KIND", "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OCCURRENCE",
+SINGLE_PROPERTIES = (KIND_PROPERTY, "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OCCURRENCE",
                      "X-TOURNEY-DEADLINE", "X-TOURNEY-PLAY", "STATUS", "SUMMARY",
                      "X-TOURNEY-SESSION")
 """Properties that ``check`` reads of an event and that it may hold only once."""
@@ -63,14 +63,14 @@ def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
     parsed = parse_uid(uid)
     if parsed is not None and parsed.kind in GAME_KINDS:
         return f"its UID is that of a game ({parsed.kind} of {_short(parsed.tournament_id or '-')})"
-    if (ev.get("X-TOURNEY-KIND") is not None and ev.get("X-TOURNEY-DEADLINE") is None
+    if (ev.get(KIND_PROPERTY) is not None and ev.get("X-TOURNEY-DEADLINE") is None
             and str(ev.get("STATUS", "")).upper() != "CANCELLED"):
         return "it has no X-TOURNEY-DEADLINE"
     return None
 
 
 def _kind_source(ev: Any) -> str:
-    if ev.get("X-TOURNEY-KIND"):
-        return "X-TOURNEY-KIND"
+    if ev.get(KIND_PROPERTY):
+        return KIND_PROPERTY
     return "X-TOURNEY-DEADLINE" if ev.get("X-TOURNEY-DEADLINE") else "its UID"
 

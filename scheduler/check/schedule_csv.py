@@ -16,7 +16,7 @@ from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.plan import LICENSE_COLUMNS
 from scheduler.scenario import Scenario
-from scheduler.timing import Timing, day_span, read_timing, timing, tournament_tz
+from scheduler.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
 
 _CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 
@@ -51,7 +51,7 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
         tz = tournament_tz(scenario, t)
         start, end = start.astimezone(tz), end.astimezone(tz)
         # the day columns must say what start/end say (end exclusive)
-        last_of_end = (end - dt.timedelta(microseconds=1)).date()
+        last_of_end = days_touched(start, end)[-1]  # read only when end > start
         if end <= start or first != start.date() or last != last_of_end:
             raise ScheduleError(
                 f"{path}:{line}: {tid}#{occ}: first_day {first} .. last_day {last} do not "
