@@ -111,7 +111,7 @@ ERRORS: dict[str, Entry] = {
     "scheduler.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
     "scheduler.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
     "scheduler.diff.DiffError": (EXIT_INPUT, _said),
-    "scheduler.check.ScheduleError": (EXIT_INPUT, _said),
+    "scheduler.check.schedule.ScheduleError": (EXIT_INPUT, _said),
     "scheduler.atomic_files.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
     "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
     "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),

@@ -1,0 +1,69 @@
+"""``tourney check``'s reader: a ``schedule.csv`` or a calendar (``.ics``), the ``licenses.csv``
+beside it, and whose calendar it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from icalendar import Calendar
+
+from scheduler.calendar_limits import read_calendar
+from scheduler.check.ics import _read_ics
+from scheduler.check.schedule import ReadSchedule, ScheduleError
+from scheduler.check.schedule_csv import _read_csv, _read_licenses
+from scheduler.limits import regular_file_problem
+from scheduler.scenario import Scenario
+
+
+def read_schedule(scenario: Scenario, path: str | Path,
+                  operator: str | None = None) -> ReadSchedule:
+    """Read ``schedule.csv`` or an ``.ics`` file. Raises :class:`ScheduleError`.
+
+    ``operator`` (an operator id) audits the file as that operator's schedule; without it an
+    ``.ics`` file says whose it is by its content (:func:`calendar_operator`), never by its
+    file name, and any other file is the whole scenario's."""
+    p = Path(path)
+    ids = {o.id for o in scenario.operators}
+    if operator is not None and operator not in ids:
+        raise ScheduleError(f"--operator {operator!r} is not an operator of the scenario "
+                            f"(operators: {', '.join(sorted(ids))})")
+    problem = regular_file_problem(p)
+    if problem:
+        raise ScheduleError(f"{p}: {problem.removeprefix('cannot read the file: ')}" + (
+            "; give schedule.csv or a calendar (.ics) file" if p.is_dir() else ""))
+    with open(p, "rb") as fh:
+        head = fh.read(512).lstrip(b"\xef\xbb\xbf \r\n\t")
+    if not head:
+        raise ScheduleError(f"{p}: the file is empty")
+    is_ics = p.suffix.lower() in (".ics", ".ical", ".icalendar") or head.startswith(
+        b"BEGIN:VCALENDAR")
+    read = _read_ics(scenario, p) if is_ics else _read_csv(scenario, p)
+    lic = p.with_name("licenses.csv")
+    if lic.is_file():
+        read.licenses = _read_licenses(lic)
+    owner = operator or (calendar_operator(scenario, p) if is_ics else None)
+    if owner is not None:
+        read.operators = frozenset({owner})  # one operator's calendar
+    return read
+
+
+def calendar_operator(scenario: Scenario, path: Path) -> str | None:
+    """Whose calendar an .ics file is, from its content: the X-TOURNEY-OPERATOR property
+    tourney writes into each ``calendars/<operator_id>.ics``, else an X-WR-CALNAME (or NAME)
+    equal to the per-operator calendar's name (``<scenario> — <operator name>``), the
+    operator's name or its id; None when it names no single operator (a whole plan's
+    calendar, or one edited by hand)."""
+    try:
+        cals = Calendar.from_ical(read_calendar(path), multiple=True)
+    except Exception:  # unreadable or over a limit: _read_ics says why
+        return None
+    ids = {o.id for o in scenario.operators}
+    found = {str(c.get("X-TOURNEY-OPERATOR", "")).strip() for c in cals} - {""}
+    if found:
+        return found.pop() if len(found) == 1 and found <= ids else None
+    names = {str(c.get(k, "")).strip().lower() for c in cals for k in ("X-WR-CALNAME", "NAME")}
+    names.discard("")
+    hits = {o.id for o in scenario.operators
+            if names & {f"{scenario.name} — {o.name}".lower(), o.name.lower(), o.id}}
+    return hits.pop() if len(hits) == 1 else None
+

@@ -1,0 +1,40 @@
+"""What ``tourney check`` reads a schedule into (:class:`ReadSchedule`), the error it raises when
+a schedule file cannot be read (:class:`ScheduleError`, exit 2), and how a cell or an event's
+text is shown in its messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from constraints.base import License, Occurrence
+
+
+class ScheduleError(ValueError):
+    """The schedule file cannot be read (exit 2): names the file, the row or event, the field."""
+
+
+@dataclass
+class ReadSchedule:
+    """What was read: occurrences matched to tournaments, and events that matched none."""
+
+    placed: list[Occurrence]
+    unmatched: list[str] = field(default_factory=list)
+    licenses: list[License] | None = None
+    operators: frozenset[str] | None = None
+    not_checked: list[str] = field(default_factory=list)
+    """Events read but not checked, each with the reason (a deadline, a cancelled event, a
+    recurring event cut at its instance limit)."""
+
+
+def _cut(value: object) -> str:
+    """A cell as shown in a message: ``repr``, cut to 80 characters."""
+    text = str(value)
+    return repr(text) if len(text) <= 80 else f"{text[:80]!r}... ({len(text):,} characters)"
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters, control characters escaped (a calendar's text
+    reaches the terminal)."""
+    shown = text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"
+    return shown.encode("unicode_escape").decode("ascii") if not shown.isprintable() else shown
+

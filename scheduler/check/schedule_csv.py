@@ -1,0 +1,150 @@
+"""A ``schedule.csv`` read back (each row's day columns against its start and end, its
+tournament and occurrence; flights read as their sessions), and the ``licenses.csv`` beside it
+(fees in USD)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from constraints.base import License, Occurrence
+from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
+from scheduler.limits import FIRST_YEAR, LAST_YEAR
+from scheduler.plan import LICENSE_COLUMNS
+from scheduler.scenario import Scenario
+from scheduler.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
+
+_CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
+
+
+def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
+    df = _csv(path)
+    need = {"tournament_id", "occurrence", "start", "end", "first_day", "last_day"}
+    missing = sorted(need - set(df.columns))
+    if missing:
+        raise ScheduleError(f"{path}: missing column(s) {', '.join(missing)}; expected the "
+                            "schedule.csv written by `tourney solve`")
+    known = {t.id: t for t in scenario.tournaments}
+    seen: dict[tuple[str, int], list[Timing]] = {}
+    out: list[Occurrence] = []
+    notes: list[str] = []
+    extra_numbers: dict[str, int] = {}
+    for i, row in df.iterrows():
+        line = int(str(i)) + 2
+        tid = row["tournament_id"]
+        if tid not in known:
+            notes.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
+            continue
+        occ = _field(path, line, row, "occurrence", int)
+        start = _field(path, line, row, "start", dt.datetime.fromisoformat)
+        end = _field(path, line, row, "end", dt.datetime.fromisoformat)
+        first = _field(path, line, row, "first_day", dt.date.fromisoformat)
+        last = _field(path, line, row, "last_day", dt.date.fromisoformat)
+        if start.tzinfo is None or end.tzinfo is None:
+            raise ScheduleError(f"{path}:{line}: start/end need a UTC offset "
+                                f"(e.g. 2027-03-12T12:00:00-07:00)")
+        t = known[tid]
+        tz = tournament_tz(scenario, t)
+        start, end = start.astimezone(tz), end.astimezone(tz)
+        # the day columns must say what start/end say (end exclusive)
+        last_of_end = days_touched(start, end)[-1]  # read only when end > start
+        if end <= start or first != start.date() or last != last_of_end:
+            raise ScheduleError(
+                f"{path}:{line}: {tid}#{occ}: first_day {first} .. last_day {last} do not "
+                f"match start {start.isoformat()} .. end {end.isoformat()} (the days from "
+                f"start to end, end exclusive, are {start.date()} .. {last_of_end})"
+                if end > start else
+                f"{path}:{line}: {tid}#{occ}: end {end.isoformat()} is not after start "
+                f"{start.isoformat()}")
+        tm = (read_timing(scenario, t, start, end) if t.sessions  # flights: their sessions
+              else Timing(start, end, day_span(first, last)))
+        if t.sessions and not tm.sessions:  # not the span the scenario's sessions give
+            want = timing(t, tz, start.date())
+            if want is not None:
+                notes.append(
+                    f"{path}:{line}: {tid}#{occ}: start {start.isoformat()} .. end "
+                    f"{end.isoformat()} is not the span of its {len(t.sessions)} sessions "
+                    f"({', '.join(x.label for x in t.sessions)}: {want.start.isoformat()} .. "
+                    f"{want.end.isoformat()}); read as one session from start to end "
+                    "(SCENARIO)")
+        same = seen.setdefault((tid, occ), [])
+        if any(x.start == tm.start and x.end == tm.end for x in same):
+            continue  # one row per operator of a shared occurrence
+        if same:
+            # another row says tid#occ is elsewhere: read it as one more occurrence
+            n = extra_numbers.get(tid, max((o for (k, o) in seen if k == tid), default=0))
+            extra_numbers[tid] = n + 1
+            notes.append(f"{path}:{line}: {tid}#{occ} appears again with other dates "
+                         f"({first}..{last}); read as occurrence {n + 1}")
+            occ = n + 1
+        same.append(tm)
+        out.append(Occurrence(t, occ, tm))
+    return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes)
+
+
+def _csv(path: Path) -> pd.DataFrame:
+    """A CSV as strings; UTF-8 (with or without BOM), else Windows-1252 (Excel on Windows)."""
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return pd.read_csv(path, dtype=str, keep_default_na=False, encoding=encoding)
+        except UnicodeDecodeError:
+            continue
+        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+            raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
+    raise ScheduleError(f"{path}: not a text file")
+
+
+def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> Any:
+    try:
+        value = parse(str(row[column]).strip())
+    except (ValueError, InvalidOperation):
+        value = None
+    if isinstance(value, dt.date) and value.year not in _CSV_YEARS:
+        raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])}: a date in "
+                            f"the years {FIRST_YEAR} to {LAST_YEAR} is expected")
+    if value is not None:
+        return value
+    want = {"occurrence": "a whole number", "start": "a date-time with UTC offset",
+            "end": "a date-time with UTC offset",
+            "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
+            }.get(column, "a date YYYY-MM-DD")
+    raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])} is not {want}")
+
+
+def _read_licenses(path: Path) -> list[License]:
+    df = _csv(path)
+    if set(LICENSE_COLUMNS) - set(df.columns):
+        raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
+    out = []
+    seen: dict[str, int] = {}
+    for i, r in df.iterrows():
+        line = int(str(i)) + 2
+        fee = _field(path, line, r, "fee_usd", _usd)
+        lid = r["license_id"]
+        if lid in seen:
+            raise ScheduleError(f"{path}:{line}: license_id {lid!r} is listed twice (also on "
+                                f"line {seen[lid]}): each licence or permit is one row")
+        seen[lid] = line
+        out.append(License(lid, r["operator_id"], r["jurisdiction"], r["kind"],
+                           r["tier"], _field(path, line, r, "valid_from", dt.date.fromisoformat),
+                           _field(path, line, r, "valid_to", dt.date.fromisoformat), fee,
+                           tuple(r["covers"].split())))
+    return out
+
+
+def _usd(text: str) -> int | Decimal:
+    """A licences.csv ``fee_usd``: whole dollars as an int, an amount with cents as a Decimal
+    (compared exactly with the statute's fee: $120.40 is not $120). Raises ValueError for
+    anything that is not a finite amount under $1,000,000,000."""
+    try:
+        fee = Decimal(text)
+        if not fee.is_finite() or fee.adjusted() >= 9:  # adjusted(): the exponent, no math
+            raise ValueError(text)
+        return int(fee) if fee == fee.to_integral_value() else fee
+    except ArithmeticError:  # decimal's Overflow, InvalidOperation, ...
+        raise ValueError(text) from None
+
