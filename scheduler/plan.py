@@ -23,13 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, NoReturn, TypeVar
 
 import pandas as pd
 
 from constraints.base import License
 from constraints.maine import per_tournament_usd
 from scheduler.conflict import Conflict
+from scheduler.frozen import FrozenDict as FrozenDict  # read as scheduler.plan.FrozenDict too
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 from scheduler.usage import limit_usage as limit_usage  # read as scheduler.plan.limit_usage too
@@ -43,29 +43,6 @@ SCHEDULE_COLUMNS = [
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
 UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "rule_ids"]
-
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class FrozenDict(dict[_K, _V]):
-    """A dict that cannot be changed in place: a finished plan's mappings (``objective``,
-    ``bound``, ``replaced_events``). It reads, compares, prints and serialises (``json``,
-    ``pickle``: plans cross the process pool) as a dict; every change raises ``TypeError``.
-    """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a finished plan cannot be changed in place; make a new one with "
-                        "dataclasses.replace")
-
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (dict(self),)
 
 
 @dataclass(frozen=True)
