@@ -112,7 +112,7 @@ class Plan:
     (priority-weighted occurrences placed, fees in USD, occurrences on preferred weekdays) and
     ``bound`` the proven bound of each stage; ``runtime_s`` the wall seconds the solve took
     (not compared: equal plans of two runs are equal). The publishing state (``lineage``,
-    ``cancelled``, ``previous_*``, ``replaced_*``) is set by the solver
+    ``cancelled``, ``previous_*``, ``replaced_*``, ``replanned``) is set by the solver
     (:mod:`scheduler.publishing`), so ``write_plan(plan, dir)`` writes what ``tourney solve``
     writes.
 
@@ -152,6 +152,14 @@ class Plan:
     event that changed gets a higher SEQUENCE (RFC 5545 §3.8.7.4)."""
     replaced_dtstamp: dt.datetime | None = None
     """The earlier plan's DTSTAMP in that case: a changed calendar is stamped later."""
+    replaced_folder: str = ""
+    """The folder (absolute, resolved) whose earlier plan this one was solved to replace
+    without a re-plan (``solve(..., replacing=folder)`` when it held a plan); empty
+    otherwise. ``write_plan`` writes into a folder holding a plan only a plan solved for
+    it so, or a re-plan."""
+    replanned: bool = False
+    """Solved with ``previous`` (a re-plan): its UIDs and SEQUENCEs continue the previous
+    plan's."""
     conflicts: tuple[Conflict, ...] = ()
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""
