@@ -18,7 +18,8 @@ class FrozenDict(dict[_K, _V]):
     plans and scenarios cross the process pool) as a dict, and hashes by its items (its
     values must be hashable), so a frozen value holding one can be hashed. Every change
     raises ``TypeError``: item assignment and deletion, ``update``, ``|=``, ``clear``,
-    ``pop``, ``popitem``, ``setdefault``, and ``__init__`` called again on a made one.
+    ``pop``, ``popitem``, ``setdefault``, and ``__init__`` called again on a made one (its
+    attributes cannot be set or deleted: ``AttributeError``).
     """
 
     __slots__ = ("_made",)
@@ -33,8 +34,16 @@ class FrozenDict(dict[_K, _V]):
         raise TypeError("a frozen mapping cannot be changed in place; make a new one (a "
                         "finished plan or scenario: with dataclasses.replace or model_copy)")
 
-    __setitem__ = __delitem__ = __ior__ = __setattr__ = __delattr__ = _refuse
+    __setitem__ = __delitem__ = __ior__ = _refuse
     clear = pop = popitem = setdefault = update = _refuse
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        # AttributeError, as for any object without the attribute (typing's generic alias
+        # sets __orig_class__ and expects it)
+        raise AttributeError(f"a frozen mapping has no attribute to set ({name})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a frozen mapping has no attribute to delete ({name})")
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
