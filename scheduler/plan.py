@@ -23,13 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any, NoReturn, TypeVar
 
 import pandas as pd
 
 from constraints.base import License
 from constraints.maine import per_tournament_usd
 from scheduler.conflict import Conflict
+from scheduler.frozen import FrozenDict as FrozenDict  # read as scheduler.plan.FrozenDict too
 from scheduler.replan import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
 from scheduler.usage import limit_usage as limit_usage  # read as scheduler.plan.limit_usage too
@@ -43,29 +43,6 @@ SCHEDULE_COLUMNS = [
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
 UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "rule_ids"]
-
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class FrozenDict(dict[_K, _V]):
-    """A dict that cannot be changed in place: a finished plan's mappings (``objective``,
-    ``bound``, ``replaced_events``). It reads, compares, prints and serialises (``json``,
-    ``pickle``: plans cross the process pool) as a dict; every change raises ``TypeError``.
-    """
-
-    __slots__ = ()
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> NoReturn:
-        raise TypeError("a finished plan cannot be changed in place; make a new one with "
-                        "dataclasses.replace")
-
-    __setitem__ = __delitem__ = __ior__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (dict(self),)
 
 
 @dataclass(frozen=True)
@@ -135,7 +112,7 @@ class Plan:
     (priority-weighted occurrences placed, fees in USD, occurrences on preferred weekdays) and
     ``bound`` the proven bound of each stage; ``runtime_s`` the wall seconds the solve took
     (not compared: equal plans of two runs are equal). The publishing state (``lineage``,
-    ``cancelled``, ``previous_*``, ``replaced_*``) is set by the solver
+    ``cancelled``, ``previous_*``, ``replaced_*``, ``replanned``) is set by the solver
     (:mod:`scheduler.publishing`), so ``write_plan(plan, dir)`` writes what ``tourney solve``
     writes.
 
@@ -175,6 +152,14 @@ class Plan:
     event that changed gets a higher SEQUENCE (RFC 5545 §3.8.7.4)."""
     replaced_dtstamp: dt.datetime | None = None
     """The earlier plan's DTSTAMP in that case: a changed calendar is stamped later."""
+    replaced_folder: str = ""
+    """The folder (absolute, resolved) whose earlier plan this one was solved to replace
+    without a re-plan (``solve(..., replacing=folder)`` when it held a plan); empty
+    otherwise. ``write_plan`` writes into a folder holding a plan only a plan solved for
+    it so, or a re-plan."""
+    replanned: bool = False
+    """Solved with ``previous`` (a re-plan): its UIDs and SEQUENCEs continue the previous
+    plan's."""
     conflicts: tuple[Conflict, ...] = ()
     """When required occurrences cannot all be placed: minimal sets of conflicting rule
     instances and requests (``scheduler.explain``)."""

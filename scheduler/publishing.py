@@ -64,7 +64,7 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
             days.setdefault(r.tournament_id, []).append(r.first_day)
             spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
     ids, cancelled = assign(scenario, previous, days, spans, lineage)
-    return replace(plan, lineage=lineage, cancelled=tuple(cancelled),
+    return replace(plan, lineage=lineage, cancelled=tuple(cancelled), replanned=True,
                    rows=tuple(replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
                                       sequence=ids[(r.tournament_id, r.first_day)].sequence)
                               for r in plan.rows))
@@ -146,12 +146,15 @@ def with_replaced(plan: Plan, folder: str | Path | None) -> Plan:
     """``plan`` to be written into ``folder`` in place of the plan it holds (not a re-plan):
     a new Plan with ``replaced_events`` and ``replaced_dtstamp`` read from it
     (:func:`replaced_events`, this plan's lineage), so its calendars give a changed event a
-    higher SEQUENCE and a later DTSTAMP. ``plan`` itself when ``folder`` is None or holds no
-    plan (:func:`scheduler.replan.holds_plan`). Raises
+    higher SEQUENCE and a later DTSTAMP, and ``replaced_folder`` the folder resolved
+    (``scheduler.export.write.write_plan`` refuses a folder holding a plan for a plan
+    without it). ``plan`` itself when ``folder`` is None or holds no plan
+    (:func:`scheduler.replan.holds_plan`). Raises
     :class:`scheduler.replan.PreviousError` when the folder's calendar.ics cannot be read, is
     not UTF-8 or is not iCalendar (:func:`replaced_events`).
     """
     if folder is None or not holds_plan(folder):
         return plan
     events, stamp = replaced_events(folder, plan.lineage)
-    return replace(plan, replaced_events=events, replaced_dtstamp=stamp)
+    return replace(plan, replaced_events=events, replaced_dtstamp=stamp,
+                   replaced_folder=str(Path(folder).resolve()))

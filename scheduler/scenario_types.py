@@ -12,7 +12,7 @@ public name here (``from scheduler.scenario import Tournament``). Units as there
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Annotated, Any, Literal
@@ -36,6 +36,7 @@ from scheduler.fields import (
     UidDomain,
     _Model,
 )
+from scheduler.frozen import FrozenDict
 from scheduler.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH
 
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -60,15 +61,29 @@ class Settings(_Model):
     may not exceed the licence fee it defrays, i.e. the game's per-tournament fee by tier
     ($75 for super cribbage), and never more than $125 (``license-fee``); or only the flat $125
     (``flat``)."""
-    super_cribbage_licenses_issued: dict[int, Annotated[int, Field(ge=0)]] = {}
+    super_cribbage_licenses_issued: Mapping[int, Annotated[int, Field(ge=0)]] = FrozenDict()
     """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): super cribbage licences already issued
     statewide to organizations outside this scenario, per calendar year (``{2027: 11}``); they
-    count toward the 15 of that year. At most 15 a year (validated with the Maine rules)."""
+    count toward the 15 of that year. At most 15 a year (validated with the Maine rules).
+    Read-only (a :class:`scheduler.frozen.FrozenDict`, years in order): a changed reading is a
+    new Settings (``model_copy(update=...)``, which freezes it too)."""
 
     @field_validator("super_cribbage_licenses_issued")
     @classmethod
-    def _sorted_years(cls, v: dict[int, int]) -> dict[int, int]:
-        return dict(sorted(v.items()))  # same output whatever order the years are given in
+    def _sorted_years(cls, v: Mapping[int, int]) -> FrozenDict[int, int]:
+        # same output whatever order the years are given in; frozen, so neither the Settings
+        # nor a scenario or plan holding it changes (and all three hash)
+        return FrozenDict(sorted(v.items()))
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Settings:
+        """pydantic's copy (which validates nothing), with ``super_cribbage_licenses_issued``
+        frozen and its years sorted as when validated."""
+        new = super().model_copy(update=update, deep=deep)
+        issued = new.super_cribbage_licenses_issued
+        if not isinstance(issued, FrozenDict) or list(issued) != sorted(issued):
+            new.__dict__["super_cribbage_licenses_issued"] = FrozenDict(sorted(issued.items()))
+        return new
 
 
 class OtherGame(_Model):

@@ -30,7 +30,7 @@ from scheduler.parts import AuditError, Progress, solve_parts
 from scheduler.plan import Plan, PlanStatus
 from scheduler.publishing import identify, with_replaced
 from scheduler.reasons import unscheduled
-from scheduler.replan import PublishedOccurrence, read_previous
+from scheduler.replan import Previous, read_previous
 from scheduler.scenario import Scenario
 
 __all__ = ["DETERMINISTIC_TIME", "STAGES", "AuditError", "Interrupted", "Options",
@@ -46,6 +46,24 @@ def _options(seed: int, workers: int, jobs: int, time_limit: float | None,
     return Options(time_limit, deterministic_time, seed, workers)
 
 
+def _previous(previous: object) -> None:
+    """Refuse a ``previous`` that would not give the calendars ``tourney solve --previous``
+    writes: anything but None, a path (``str`` or ``Path``) or a
+    :class:`scheduler.replan.Previous`. Raises ``TypeError`` naming what to give."""
+    if previous is None or isinstance(previous, str | Path | Previous):
+        return
+    what = ("a bare list" if isinstance(previous, list | tuple)
+            else f"a {type(previous).__name__}")
+    raise TypeError(
+        f"previous= takes the previous plan's folder, its schedule.csv or calendar.ics (a str "
+        f"or Path), or what scheduler.replan.read_previous(scenario, path) returns; not "
+        f"{what}: a list of PublishedOccurrence carries nothing of what the previous "
+        f"calendars published (their notice and licence events, their DTSTAMP), so the new "
+        f"calendars would leave a dropped occurrence's MT notice live and be stamped "
+        f"differently from `tourney solve --previous`. To re-plan from hand-made occurrences "
+        f"alone, wrap them: scheduler.replan.Previous(occurrences)")
+
+
 def _with_history(scenario: Scenario, ledger: Any) -> Scenario:
     """``scenario`` with its history from ``ledger`` (None: as it is)."""
     if ledger is None:
@@ -59,7 +77,7 @@ def _with_history(scenario: Scenario, ledger: Any) -> Scenario:
 def solve(
     scenario: Scenario, *, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
-    jobs: int = 1, previous: list[PublishedOccurrence] | str | Path | None = None,
+    jobs: int = 1, previous: Previous | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
 ) -> Plan:
@@ -76,13 +94,19 @@ def solve(
     workers per part (more than one uses the deterministic interleaved search). Same scenario,
     seed, workers and deterministic limit give the same Plan, whatever ``jobs``.
 
-    ``previous`` re-plans: the previous plan's folder or calendar.ics (read with
-    :func:`scheduler.replan.read_previous`), or what that function returns, or a list of
-    :class:`scheduler.replan.PublishedOccurrence`. Announced occurrences keep their UID, those past
-    their filing deadline or ``locked`` are pinned, and after the three objectives the fewest
-    occurrences move, then the fewest days. The plan carries the previous plan's publishing
-    state (:func:`scheduler.publishing.identify`), so ``write_plan(plan, dir)`` writes the calendars
-    ``tourney solve --previous`` writes, cancellations of dropped events included.
+    ``previous`` re-plans: the previous plan's folder, its schedule.csv or calendar.ics (a
+    ``str`` or ``Path``, read with :func:`scheduler.replan.read_previous`), or what that
+    function returns (a :class:`scheduler.replan.Previous`), as ``tourney solve --previous``
+    passes it. Announced occurrences keep their UID, those past their filing deadline or
+    ``locked`` are pinned, and after the three objectives the fewest occurrences move, then
+    the fewest days. The plan carries the previous plan's publishing state
+    (:func:`scheduler.publishing.identify`), so ``write_plan(plan, dir)`` writes the calendars
+    ``tourney solve --previous`` writes, cancellations of dropped events (their MT notices
+    too) and a later DTSTAMP included. A bare list of
+    :class:`scheduler.replan.PublishedOccurrence` (``list(read_previous(...))`` too) is
+    refused with ``TypeError``: it holds none of what the previous calendars published. A
+    ``Previous(occurrences)`` made by hand re-plans from those occurrences and publishes no
+    cancellation of events it does not hold (not what the CLI writes).
 
     ``replacing``: the folder the plan is to be written into, when it may hold an
     earlier plan that this one replaces without a re-plan (``tourney solve --out DIR``
@@ -106,13 +130,15 @@ def solve(
     :class:`~scheduler.problems.ScenarioError` when the scenario breaks an input rule
     (``MT-ENTRY-CAP``, ...: :func:`scheduler.load.validate_scenario`; a scenario built in
     Python has had only its fields checked); ``ValueError`` for a negative seed or fewer than
-    1 worker or job; :class:`scheduler.replan.PreviousError` when ``previous`` is a path that
-    cannot be read or ``replacing``'s calendar is not iCalendar; :class:`SolverError` when no
-    solution is found in time, :class:`Interrupted` when stopped before any legal plan was
-    found, :class:`AuditError` when the independent checker finds a violation in the solver's
-    plan (a bug).
+    1 worker or job; ``TypeError`` when ``previous`` is not None, a path or a
+    :class:`~scheduler.replan.Previous` (a bare list); :class:`scheduler.replan.PreviousError`
+    when ``previous`` is a path that cannot be read or ``replacing``'s calendar is not
+    iCalendar; :class:`SolverError` when no solution is found in time, :class:`Interrupted`
+    when stopped before any legal plan was found, :class:`AuditError` when the independent
+    checker finds a violation in the solver's plan (a bug).
     """
     began = time.perf_counter()
+    _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
     scenario = _with_history(scenario, ledger)
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
@@ -131,7 +157,7 @@ def solve(
 def solve_alternatives(
     scenario: Scenario, k: int, *, min_difference: int = 1, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
-    jobs: int = 1, previous: list[PublishedOccurrence] | str | Path | None = None,
+    jobs: int = 1, previous: Previous | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
 ) -> list[Plan]:
@@ -142,7 +168,9 @@ def solve_alternatives(
     :func:`scheduler.alternatives.alternatives`). Fewer than ``k`` come back when no more
     exist.
 
-    The other arguments are :func:`solve`'s. Every plan is publishable as the best one is:
+    The other arguments are :func:`solve`'s (``previous``: a folder, a file or a
+    :class:`scheduler.replan.Previous`; a bare list raises ``TypeError``). Every plan is
+    publishable as the best one is:
     each carries the re-plan publishing state of ``previous`` (its calendars cancel what it
     drops of what the previous calendars published), and, without ``previous``, each carries
     the events of the plan ``replacing`` holds (:func:`scheduler.publishing.with_replaced`),
@@ -154,6 +182,7 @@ def solve_alternatives(
     ``min_difference`` is below 1 (and as :func:`solve`), and what :func:`solve` raises.
     """
     began = time.perf_counter()
+    _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
     scenario = _with_history(scenario, ledger)
     validate_scenario(scenario)  # a scenario built in Python skips no input rule

@@ -213,7 +213,7 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
     # their days and UIDs (nothing moves); gone-open goes to the first part and is cancelled
     # there, once, with SEQUENCE 0 + 1 = 1.
     from scheduler.decompose import split_previous
-    from scheduler.replan import PublishedOccurrence
+    from scheduler.replan import Previous, PublishedOccurrence
 
     window = {"start": "2027-03-01", "end": "2027-03-05"}
     sc = load(operators=[mt_room("a"), mt_room("b")],
@@ -225,7 +225,7 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
     parts = components(sc)
     assert [[a.tournament_id for a in p or []] for p in split_previous(parts, before)] == [
         ["a-open", "gone-open"], ["b-open"]]
-    plan = solve(sc, seed=0, previous=before)
+    plan = solve(sc, seed=0, previous=Previous(before))
     assert [(r.tournament_id, r.first_day, r.uid) for r in plan.rows] == [
         ("a-open", d("2027-03-01"), "a-open-1@a.tourney"),
         ("b-open", d("2027-03-02"), "b-open-1@b.tourney")]

@@ -12,7 +12,7 @@ from conftest import load
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.replan import PublishedOccurrence
+from scheduler.replan import Previous, PublishedOccurrence
 from scheduler.solver import solve
 
 runner = CliRunner()
@@ -74,7 +74,7 @@ def test_past_notice_deadline_pins() -> None:
                 for k, d in enumerate([20, 27], start=1)]
     sc = load(horizon=MARCH, notice_from="2027-03-16", operators=[ROOM],
               tournaments=[_large(count=2)])
-    plan = solve(sc, time_limit=10, previous=previous)
+    plan = solve(sc, time_limit=10, previous=Previous(previous))
     assert sorted((r.first_day.day, _short(r.uid), r.sequence) for r in plan.rows) == [
         (20, "sat-1@room.tourney", 0), (27, "sat-2@room.tourney", 0)]
     assert sc.tournament("sat").fixed_dates == ()  # the scenario itself is unchanged
@@ -87,7 +87,7 @@ def test_locked_tournament_keeps_its_days() -> None:
     previous = [PublishedOccurrence("sat", dt.date(2027, 3, 27), "sat-1@room.tourney")]
     sc = load(horizon=MARCH, notice_from="2027-02-01", operators=[ROOM],
               tournaments=[_large(count=1, locked=True)])
-    plan = solve(sc, time_limit=10, previous=previous)
+    plan = solve(sc, time_limit=10, previous=Previous(previous))
     assert [(r.first_day.day, _short(r.uid)) for r in plan.rows] == [(27, "sat-1@room.tourney")]
     assert [r.first_day.day for r in solve(sc, time_limit=10).rows] == [6]
 
@@ -100,7 +100,7 @@ def test_dropped_occurrence_is_cancelled_and_new_one_gets_a_fresh_uid() -> None:
             for k, d in enumerate([6, 13, 20], start=1)]
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-13"]}], tournaments=[_large(count=2)])
-    plan = solve(sc, time_limit=10, previous=prev)
+    plan = solve(sc, time_limit=10, previous=Previous(prev))
     assert sorted((r.first_day.day, _short(r.uid)) for r in plan.rows) == [
         (6, "sat-1@room.tourney"), (20, "sat-3@room.tourney")]
     assert [(_short(c.uid), c.first_day.day, c.sequence) for c in plan.cancelled] == [
@@ -109,7 +109,7 @@ def test_dropped_occurrence_is_cancelled_and_new_one_gets_a_fresh_uid() -> None:
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-06", "2027-03-13"]}],
               tournaments=[_large(count=3)])
-    plan = solve(sc, time_limit=10, previous=prev[2:])
+    plan = solve(sc, time_limit=10, previous=Previous(prev[2:]))
     assert sorted((r.first_day.day, _short(r.uid)) for r in plan.rows) == [
         (20, "sat-3@room.tourney"), (27, "sat-4@room.tourney")]
 
@@ -133,7 +133,7 @@ def test_moved_and_cancelled_in_the_calendar(tmp_path: Path) -> None:
     # count 2, Mar 6 blacked out: Mar 13 and 20 kept (SEQUENCE 0), Mar 6 cancelled (1)
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-06"]}], tournaments=[_large(count=2)])
-    plan = solve(sc, time_limit=10, previous=prev)
+    plan = solve(sc, time_limit=10, previous=Previous(prev))
     cal = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
     events = {_short(str(e["UID"])): e for e in cal.walk("VEVENT")
@@ -323,7 +323,7 @@ def test_notice_deadline_follows_its_occurrence() -> None:
     # count 1 and Mar 6 blacked out: sat-2 (Mar 13) is kept, sat-1 (Mar 6) is cancelled
     sc = load(horizon=MARCH, notice_from="2027-02-01",
               operators=[{**ROOM, "blackout": ["2027-03-06"]}], tournaments=[_large(count=1)])
-    plan = solve(sc, time_limit=10, previous=prev)
+    plan = solve(sc, time_limit=10, previous=Previous(prev))
     cal = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 2, 1, tzinfo=dt.UTC))["calendar.ics"])
     notices = {_short(str(e["UID"])): (e.decoded("DTSTART"), int(e["SEQUENCE"]),
@@ -346,7 +346,7 @@ def test_a_moved_occurrence_stays_near_its_old_day() -> None:
               operators=[{**ROOM, "blackout": ["2027-01-08"]}],
               tournaments=[{"id": "ev", "title": "Ev", "type": "large-stakes",
                             "operators": ["room"], "count": 2}])
-    plan = solve(sc, time_limit=10, previous=prev)
+    plan = solve(sc, time_limit=10, previous=Previous(prev))
     days = sorted(r.first_day for r in plan.rows)
     assert days[1] == dt.date(2027, 5, 3)
     assert days[0] in (dt.date(2027, 1, 7), dt.date(2027, 1, 9))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from scheduler.atomic import claim, replace_dir, write_files
+from scheduler.atomic import WriteRefused, claim, replace_dir, write_files
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import calendar_files, render
 from scheduler.export.summary import summary_text
@@ -24,6 +24,7 @@ from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.plan import Plan
 from scheduler.pool import pool_context, process_pool
+from scheduler.replan import holds_plan
 
 
 def source_date_epoch() -> dt.datetime | None:
@@ -217,6 +218,23 @@ def _refuse_unsafe(out: Path) -> None:
                               "for the plan, e.g. --out plan")
 
 
+def _refuse_unreplaced(out: Path, plans: Sequence[Plan]) -> None:
+    """Raise :class:`WriteRefused` when ``out`` holds a plan and one of ``plans`` is neither a
+    re-plan nor solved to replace it (``Plan.replaced_folder``)."""
+    if not holds_plan(out):
+        return
+    for p in plans:
+        if not p.replanned and p.replaced_folder != str(out):
+            which = "this plan" if p.rank == 1 else f"alternative {p.rank}"
+            raise WriteRefused(
+                f"{out} holds an earlier plan, and {which} was not solved to replace it: its "
+                f"calendars would restart every event at SEQUENCE 0, stamped no later than "
+                f"the earlier ones, so subscribers would keep the earlier copies of changed "
+                f"events (RFC 5545 §3.8.7.4). Solve with replacing={str(out)!r} (as "
+                f"`tourney solve --out` does), or re-plan from it with "
+                f"previous={str(out)!r}, or write to another folder. Nothing was written")
+
+
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None,
                inputs: Iterable[str | Path | None] = ()) -> Path:
@@ -233,10 +251,19 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     :func:`scheduler.atomic.replace_dir`: fsync, lock beside the folder, recovery of a run
     killed mid-way, read-only folders and parents left alone).
 
+    A folder that holds a plan (:func:`scheduler.replan.holds_plan`) is written only with a
+    re-plan (``solve(..., previous=...)``) or a plan solved to replace that plan
+    (``solve(..., replacing=out_dir)``, as ``tourney solve --out`` does; the same for each of
+    ``alternatives``): another plan's calendars would restart every event's SEQUENCE and
+    DTSTAMP, and subscribers would keep the earlier copies of changed events (RFC 5545
+    §3.8.7.4).
+
     Raises ``OSError`` when the directory cannot be written (nothing is changed then), its
-    subclass :class:`scheduler.atomic.WriteRefused` when it must not be.
+    subclass :class:`scheduler.atomic.WriteRefused` when it must not be (also for a plan not
+    solved to replace the plan the folder holds).
     """
     out = Path(out_dir).resolve()
+    _refuse_unreplaced(out, [plan, *(alternatives or [])])
     files = plan_files(plan, report=report, alternatives=alternatives)
     _refuse_unsafe(out)
     return replace_dir(out, files, legacy=_legacy_unlisted, what="plan", product=plan_product,

@@ -47,8 +47,9 @@ class Previous(list[PublishedOccurrence]):
 
     ``scheduler.solver.solve(..., previous=...)`` copies these onto every plan it returns, so
     the calendars a Python caller writes are those ``tourney solve --previous`` writes. A
-    plain list of :class:`PublishedOccurrence` re-plans the same but publishes no cancellation of
-    events it does not know."""
+    plain list of :class:`PublishedOccurrence` is refused there (``TypeError``: it holds none
+    of this); ``Previous(occurrences)`` made by hand re-plans from those occurrences but
+    publishes no cancellation of events it does not know."""
 
     def __init__(self, announced: Iterable[PublishedOccurrence] = (), *,
                  series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),

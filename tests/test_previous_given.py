@@ -1,0 +1,107 @@
+"""What ``solve(previous=...)`` and ``solve_alternatives(previous=...)`` take (issue #12
+review): a folder, a file or what ``read_previous`` returns, as ``tourney solve --previous``
+passes it; a bare list of PublishedOccurrence (``list(read_previous(...))`` too) is refused
+with TypeError, since it holds none of what the previous calendars published and its
+calendars would differ from the CLI's (shown below with a hand-made ``Previous``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import icalendar
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.export.write import write_plan
+from scheduler.load import load_scenario
+from scheduler.replan import Previous, PublishedOccurrence, read_previous
+from scheduler.solver import solve, solve_alternatives
+
+runner = CliRunner()
+
+
+def _scenario(tmp: Path, name: str, *, drop_friday: bool) -> Path:
+    """March 2027 at one Montana room: ``sat`` (large-stakes, Saturdays) 3 times and ``fri``
+    (large-stakes, one Friday); version 2 drops ``fri``, wants 2 Saturdays, blacks out
+    Mar 13 (as tests/test_layers.py)."""
+    sat = {"id": "sat", "title": "Saturday Stack", "type": "large-stakes",
+           "operators": ["room"], "weekdays": ["sat"], "count": 2 if drop_friday else 3}
+    fri = {"id": "fri", "title": "Friday Fifty", "type": "large-stakes",
+           "operators": ["room"], "weekdays": ["fri"], "count": 1}
+    room = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
+            **({"blackout": ["2027-03-13"]} if drop_friday else {})}
+    data = {"name": "Room 2027", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
+            "notice_from": "2027-02-01", "operators": [room],
+            "tournaments": [sat] if drop_friday else [sat, fri]}
+    path = tmp / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def _cancelled(folder: Path) -> list[dt.date]:
+    """The days of the STATUS:CANCELLED events of the folder's calendar.ics, sorted."""
+    cal = icalendar.Calendar.from_ical((folder / "calendar.ics").read_bytes())
+    days = []
+    for ev in cal.walk("VEVENT"):
+        if str(ev.get("STATUS", "")) == "CANCELLED":
+            start = ev.decoded("DTSTART")
+            days.append(start.date() if isinstance(start, dt.datetime) else start)
+    return sorted(days)
+
+
+@pytest.fixture
+def first_plan(tmp_path: Path) -> Path:
+    """v1 written by the CLI: Saturdays Mar 6, 13, 20 and Friday Mar 5 2027 (test_layers)."""
+    v1 = tmp_path / "v1"
+    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "v1", drop_friday=False)),
+                              "--out", str(v1), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    return v1
+
+
+def _stamps(folder: Path) -> set[str]:
+    return set(re.findall(r"DTSTAMP:(\S+)", (folder / "calendar.ics").read_text()))
+
+
+def test_a_bare_list_is_refused(tmp_path: Path, first_plan: Path) -> None:
+    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    announced = list(read_previous(sc, first_plan))
+    hand = [PublishedOccurrence("sat", dt.date(2027, 3, 6), "sat-1@room.tourney")]
+    for bare in (announced, hand, tuple(hand), []):
+        with pytest.raises(TypeError, match=r"previous= takes the previous plan's folder.*"
+                                            r"not a bare list.*Previous\(occurrences\)"):
+            solve(sc, previous=bare)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="not a bare list"):
+            solve_alternatives(sc, 2, previous=bare)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not a dict"):
+        solve(sc, previous={"sat": hand})  # type: ignore[arg-type]
+
+
+def test_what_the_cli_passes_gives_the_cli_calendars(tmp_path: Path, first_plan: Path) -> None:
+    # v2 drops fri, wants 2 Saturdays, blacks out Mar 13: Mar 13 and Friday Mar 5 are
+    # dropped. The folder (str or Path) and read_previous's Previous give the same plan;
+    # its calendars cancel both and both MT notices (5 days before, MCA 23-5-317(1)(d):
+    # Mar 5 - 5 = Feb 28, Mar 13 - 5 = Mar 8), stamped 1 s after v1's DTSTAMP (midnight UTC
+    # of notice_from 2027-02-01)
+    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    by_path = solve(sc, previous=first_plan)
+    assert solve(sc, previous=str(first_plan)) == by_path
+    assert solve(sc, previous=read_previous(sc, first_plan)) == by_path
+    out = write_plan(by_path, tmp_path / "py")
+    assert _cancelled(out) == [
+        dt.date(2027, 2, 28), dt.date(2027, 3, 5), dt.date(2027, 3, 8), dt.date(2027, 3, 13)]
+    assert _stamps(first_plan) == {"20270201T000000Z"}
+    assert _stamps(out) == {"20270201T000001Z"}
+    # why a bare list is refused: wrapped by hand it re-plans the same occurrences, but
+    # knows none of v1's events: the Friday's notice (Feb 28) stays live, and the calendars
+    # are stamped as v1 was (midnight of Feb 1), so a subscriber keeps v1's copies
+    hand = solve(sc, previous=Previous(list(read_previous(sc, first_plan))))
+    assert hand.rows == by_path.rows and hand.cancelled == by_path.cancelled
+    made = write_plan(hand, tmp_path / "hand")
+    assert _cancelled(made) == [
+        dt.date(2027, 3, 5), dt.date(2027, 3, 8), dt.date(2027, 3, 13)]
+    assert _stamps(made) == {"20270201T000000Z"}
