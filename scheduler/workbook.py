@@ -831,7 +831,7 @@ def _records_sheet(wb: Any, sheet: str, columns: Sequence[Column],
                    records: Sequence[Mapping[str, Any]], rows: int) -> None:
     # start-up time: openpyxl only when a workbook is written
     from openpyxl.comments import Comment
-    from openpyxl.styles import Font, PatternFill
+    from openpyxl.styles import Font, PatternFill  # start-up time: openpyxl when written
 
     ws = wb.create_sheet(sheet)
     bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDEBF7")
@@ -878,8 +878,8 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     """
     # start-up time: openpyxl only when a workbook is written
     from openpyxl import Workbook
-    from openpyxl.comments import Comment
-    from openpyxl.styles import Font, PatternFill
+    from openpyxl.comments import Comment  # start-up time: openpyxl when written
+    from openpyxl.styles import Font, PatternFill  # start-up time: openpyxl when written
 
     wb = Workbook()
     ws = wb.active

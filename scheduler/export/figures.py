@@ -39,7 +39,7 @@ from scheduler.timing import day_span, month_end, months_between
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up time: as Axes above
 
 CATEGORIES: dict[str, tuple[str, str]] = {
     "large-stakes": ("MT large-stakes", "#1f77b4"),
@@ -83,7 +83,7 @@ def category(row: OperatorOccurrence) -> str:
 def _new_figure(width: float, height: float) -> Figure:
     # start-up time: matplotlib only when a figure is drawn (tests/test_figures.py)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up time: matplotlib when drawn
 
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
@@ -166,7 +166,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
     """
     # start-up time: matplotlib only when a figure is drawn
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch, Rectangle  # start-up time: as Line2D above
 
     sc = plan.scenario
     op = _operator(plan, operator_id)
