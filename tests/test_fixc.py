@@ -12,7 +12,13 @@ import pytest
 
 import scheduler
 from scheduler.ledger import Ledger, LedgerError, api
-from scheduler.ledger.workbook import earlier_export, export_xlsx, refuse_export_over
+from scheduler.ledger.funds import refuse_funds_folder
+from scheduler.ledger.workbook import (
+    earlier_export,
+    export_xlsx,
+    import_xlsx,
+    refuse_export_over,
+)
 
 
 @pytest.fixture
@@ -77,3 +83,27 @@ def test_public_functions_have_numpy_sections() -> None:
                    scheduler.Scenario.to_xlsx, scheduler.Plan.usage, scheduler.Plan.fees,
                    scheduler.Plan.summary_table, scheduler.Plan.rows_of):
         assert "Returns\n-------" in (inspect.getdoc(method) or ""), method.__qualname__
+
+
+def test_refuse_funds_folder_a_plan_or_the_ledger(lg: Ledger, tmp_path: Path) -> None:
+    plan = tmp_path / "plan"
+    plan.mkdir()
+    (plan / ".tourney-plan").write_text("# tourney: the files written into this folder\n")
+    with pytest.raises(LedgerError, match=r"holds a plan \(\.tourney-plan\)"):
+        refuse_funds_folder(lg, plan)
+    (tmp_path / "funds").mkdir()
+    (tmp_path / "funds" / "funds.csv").symlink_to(tmp_path / "tourney-ledger.sqlite")
+    with pytest.raises(LedgerError, match="is the ledger .* itself"):
+        refuse_funds_folder(lg, tmp_path / "funds")
+    refuse_funds_folder(lg, tmp_path)  # a folder of neither: nothing to refuse
+
+
+def test_import_of_a_workbook_with_broken_xml_is_a_ledger_error(lg: Ledger,
+                                                               tmp_path: Path) -> None:
+    # before: lxml's XMLSyntaxError escaped as an internal error (exit 3)
+    book = tmp_path / "broken.xlsx"
+    with zipfile.ZipFile(book, "w") as z:
+        z.writestr("[Content_Types].xml", "<bad")
+    with pytest.raises(LedgerError, match=r"broken\.xlsx as an \.xlsx workbook") as err:
+        import_xlsx(lg, book)
+    assert err.value.exit_code == 2

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scheduler.atomic import MANIFEST, same_file, shown, write_files
+from scheduler.atomic import write_files
 from scheduler.cli.errors import CommandError, Entry, date_opt, err, handled, writing
 from scheduler.text import cell
 
@@ -147,21 +147,6 @@ def _export_xlsx(lg: Ledger, out: Path) -> None:
     typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
 
 
-def _refuse_plan_folder(lg: Ledger, out: Path) -> None:
-    """Refuse (exit 2, nothing written) an ``--out`` folder of ``tourney ledger funds`` that
-    holds a plan (its manifest ``.tourney-plan``), or whose funds.csv/funds.html would be the
-    ledger in use."""
-    if (out / MANIFEST).exists():
-        raise CommandError(f"tourney: --out {shown(out)} holds a plan ({MANIFEST}): funds.csv "
-                           "and funds.html are never written among a plan's files; give "
-                           "another folder. Nothing was written.")
-    for name in ("funds.csv", "funds.html"):
-        if lg.path is not None and same_file(out / name, lg.path):
-            raise CommandError(f"tourney: --out {shown(out / name)} is the ledger "
-                               f"{lg.where} itself: writing there would destroy it; give "
-                               "another folder. Nothing was written.")
-
-
 @ledger_app.command("import")
 @handled()
 def ledger_import(
@@ -201,10 +186,10 @@ def ledger_funds(
     the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
     page per period)."""
     # start-up time: no sqlalchemy in --help
-    from scheduler.ledger.funds import funds, funds_csv, funds_html
+    from scheduler.ledger.funds import funds, funds_csv, funds_html, refuse_funds_folder
 
     def run(lg: Ledger) -> None:
-        _refuse_plan_folder(lg, out)
+        refuse_funds_folder(lg, out)
         periods = funds(lg, period=period, license_ref=licence)
         with writing(f"into {out}", reason="strerror"):
             write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),

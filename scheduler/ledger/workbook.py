@@ -132,7 +132,8 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
         raise LedgerError(f"{path} does not exist")
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+    except (OSError, ValueError, KeyError, SyntaxError, zipfile.BadZipFile) as exc:
+        # SyntaxError: a part's XML is broken (lxml's XMLSyntaxError, ElementTree's ParseError)
         raise LedgerError(f"cannot read {path} as an .xlsx workbook: {exc}") from None
     try:
         if SHEET not in wb.sheetnames:
