@@ -69,12 +69,28 @@ class Comparison:
 
 
 def compare(plans: Mapping[str, Plan] | Iterable[Plan]) -> Comparison:
-    """Compare plans: a mapping ``name -> Plan`` (names become the columns, in its order) or
-    a sequence of plans (named ``plan 1`` ... ``plan n``, e.g. alternatives of one solve).
+    """Compare plans side by side.
 
-    Returns a :class:`Comparison` of DataFrames (counts int64, fees int64 USD, days
-    datetime64). Raises ``ValueError`` when there is no plan and ``TypeError`` when an item
-    is not a :class:`~scheduler.plan.Plan`.
+    Parameters
+    ----------
+    plans
+        A mapping ``name -> Plan`` (the names become the columns, in its order) or a
+        sequence of plans (named ``plan 1`` ... ``plan n``, e.g. the alternatives of one
+        solve).
+
+    Returns
+    -------
+    Comparison
+        Its DataFrames (``totals``, ``placed``, ``fees``, ``fees_by_kind``, ``usage``,
+        ``first_days``, ``moved``): counts int64, fees int64 USD, days datetime64 (NaT: not
+        placed).
+
+    Raises
+    ------
+    ValueError
+        No plan is given.
+    TypeError
+        An item is not a :class:`~scheduler.plan.Plan`.
     """
     if isinstance(plans, Mapping):
         named = {str(k): v for k, v in plans.items()}

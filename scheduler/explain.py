@@ -318,6 +318,30 @@ def minimal_conflicts(scenario: Scenario, *, time_limit: float | None = None,
     Each set marked ``minimal`` is minimal: dropping any one member makes the others
     satisfiable (every deletion is verified by a solve). After a set is found, its requests
     are set aside and the search goes on, so independent conflicts are each reported once.
+
+    Parameters
+    ----------
+    scenario
+        The scenario whose required occurrences may not all fit.
+    time_limit
+        Wall-clock seconds per solve; None (default): none, so the answer does not depend
+        on the machine's load.
+    deterministic_time
+        CP-SAT deterministic time units per solve (default
+        :data:`EXPLAIN_DETERMINISTIC_TIME`, 10).
+    seed
+        CP-SAT's random seed.
+    budget
+        Deterministic time units for all solves together (default :data:`EXPLAIN_BUDGET`,
+        60); None: no total.
+
+    Returns
+    -------
+    list of Conflict
+        The conflicts found (:class:`scheduler.conflict.Conflict`: its members, each a
+        :class:`~scheduler.conflict.Member`, a rule ID or ``REQUEST`` with its text, and
+        ``minimal`` and ``certificate``); empty when the required occurrences fit or no
+        conflict could be proven within the limits.
     """
     g = _guarded_model(scenario)
     g.budget = budget

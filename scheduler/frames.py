@@ -30,7 +30,7 @@ _OTHER_GAME = re.compile(r"^([A-Za-z]+)\s+(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$
 def _cell(value: Any) -> Any:
     """A DataFrame cell as a YAML-like value; ``MISSING`` for an empty cell."""
     import numpy as np  # start-up time: only DataFrame input needs numpy and pandas
-    import pandas as pd
+    import pandas as pd  # start-up time: as numpy above
 
     if isinstance(value, str):
         return value.strip() or MISSING

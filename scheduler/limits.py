@@ -5,7 +5,8 @@ input could reach is overridable (an environment variable, or a command-line opt
 others (text lengths, control characters, dates) describe what the product can represent.
 
 - :func:`read_bounded` reads a file given by the user: a regular file of at most
-  :data:`MAX_INPUT_BYTES` (``TOURNEY_MAX_INPUT_MB``), never a device, pipe or folder.
+  :func:`max_input_bytes` (:data:`MAX_INPUT_BYTES_DEFAULT`, 64 MB, or
+  ``TOURNEY_MAX_INPUT_MB``), never a device, pipe or folder.
 - :func:`check_yaml_node` bounds a composed YAML document before it is turned into Python
   values: aliases may add at most :data:`MAX_YAML_ALIAS_NODES` nodes (a "billion laughs" of a
   few hundred bytes would otherwise expand to billions) and add at most
@@ -15,10 +16,12 @@ others (text lengths, control characters, dates) describe what the product can r
   RDATE/EXDATE values and the properties of each component on the raw lines before anything
   parses it; :func:`scheduler.calendar_limits.expand_events` expands recurring calendar
   events (RRULE/RDATE) within a window of days, at most :data:`MAX_SERIES_INSTANCES`
-  instances per event and :data:`MAX_CALENDAR_EVENTS` events per file
-  (``TOURNEY_MAX_CALENDAR_EVENTS``).
+  instances per event and :func:`max_calendar_events` events per file
+  (:data:`MAX_CALENDAR_EVENTS_DEFAULT`, or ``TOURNEY_MAX_CALENDAR_EVENTS``).
 - :func:`variants_count` and :func:`scheduler.decompose.model_size` estimate a sweep and a
-  model before either is built (:data:`MAX_VARIANTS`, :data:`MAX_MODEL_CELLS`).
+  model before either is built: :data:`MAX_VARIANTS_DEFAULT` variants
+  (``tourney sweep --max-variants N``, at most :data:`MAX_VARIANTS_CEILING`) and
+  :data:`MAX_MODEL_CELLS_DEFAULT` cells of one part (``tourney solve --max-model N``).
 - :func:`cap_message` shortens a message meant for a person to :data:`MAX_MESSAGE_CHARS`.
 """
 

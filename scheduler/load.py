@@ -189,12 +189,25 @@ class _LazyLines(dict[tuple[Any, ...], int]):
 
 
 def validate_scenario(scenario: Scenario) -> Scenario:
-    """``scenario`` itself when it breaks no *input* rule of RULES.md (``MT-ENTRY-CAP``,
-    ``ME-PLAYER-CAP``, ... and the cross references, rule ``SCENARIO``), as
-    :func:`load_scenario` checks a file. A scenario built in Python
-    (:meth:`~scheduler.scenario.Scenario.from_frames`, ``replace``, ``with_*``,
-    ``Scenario.model_validate``) has had its fields checked only; ``solve()`` and the check
-    run this first, so no such scenario skips the legal input rules.
+    """Check ``scenario`` against every *input* rule of RULES.md, as :func:`load_scenario`
+    checks a file.
+
+    A scenario built in Python (:meth:`~scheduler.scenario.Scenario.from_frames`,
+    ``replace``, ``with_*``, ``Scenario.model_validate``) has had its fields checked only;
+    ``solve()``, the check (:func:`scheduler.check.audit`) and the sweep's variants run this
+    first, so no such scenario skips the legal input rules. A scenario that passed once (the
+    same object) is not checked again.
+
+    Parameters
+    ----------
+    scenario
+        The scenario to check.
+
+    Returns
+    -------
+    Scenario
+        ``scenario`` itself (the same object) when it breaks no input rule: ``MT-ENTRY-CAP``,
+        ``ME-PLAYER-CAP``, ... and the cross references (rule ``SCENARIO``).
 
     Raises
     ------

@@ -199,11 +199,34 @@ class Plan:
                 for k, v in self.objective.items() if k in self.bound}
 
     def rows_of(self, operator_id: str) -> tuple[OperatorOccurrence, ...]:
-        """The rows of one operator, in plan order (indexed once; the rows never change)."""
+        """The rows of one operator, in plan order (indexed once; the rows never change).
+
+        Parameters
+        ----------
+        operator_id
+            An operator's ``id``.
+
+        Returns
+        -------
+        tuple of OperatorOccurrence
+            Its rows of schedule.csv; empty for an operator with none placed (or unknown).
+        """
         return self._rows_index[0].get(operator_id, ())
 
     def rows_of_occurrence(self, ref: str) -> tuple[OperatorOccurrence, ...]:
-        """The rows (one per operator) of occurrence ``ref`` (``tournament_id#k``)."""
+        """The rows (one per operator) of one occurrence.
+
+        Parameters
+        ----------
+        ref
+            The occurrence, ``tournament_id#k`` (k from 1).
+
+        Returns
+        -------
+        tuple of OperatorOccurrence
+            One row per operator holding it (a progressive: one per venue); empty when it
+            was not placed (or is unknown).
+        """
         return self._rows_index[1].get(ref, ())
 
     @cached_property
@@ -226,6 +249,8 @@ class Plan:
 
     @property
     def total_fees_usd(self) -> int:
+        """The fees of every licence and permit to buy, in whole USD (the sum of
+        licenses.csv's ``fee_usd``; MT-PERMIT-FEES, ME-FEES, ME-SUPER-CRIBBAGE)."""
         return sum(int(lic.fee_usd) for lic in self.license_list)
 
     @property
@@ -273,10 +298,16 @@ class Plan:
 
     # ------------------------------------------------------------------ analyst API
     def summary_table(self) -> pd.DataFrame:
-        """One row per operator (scenario order): ``operator_id, name, jurisdiction`` (str),
-        ``placed`` (occurrences held there; a shared progressive counts at each venue),
-        ``wanted``, ``not_placed`` and ``fees_usd`` (licences and permits it buys, USD), all
-        int64 — the numbers of :func:`scheduler.export.summary.summary_text`."""
+        """The numbers of :func:`scheduler.export.summary.summary_text`, per operator.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per operator, in scenario order: ``operator_id, name, jurisdiction``
+            (str), ``placed`` (occurrences held there; a shared progressive counts at each
+            venue), ``wanted`` (placed + not placed), ``not_placed`` and ``fees_usd`` (the
+            licences and permits it buys, USD), those four int64.
+        """
         missing: Counter[str] = Counter(o for u in self.unscheduled_list for o in u.operators)
         fees: Counter[str] = Counter()
         for lic in self.license_list:
@@ -292,25 +323,39 @@ class Plan:
             {c: "int64" for c in SUMMARY_COLUMNS[3:]})
 
     def usage(self) -> pd.DataFrame:
-        """Each counted limit per operator and period, one row each
-        (:func:`scheduler.usage.usage_table`: MT-LARGE-LIMIT, MT-CHARITY-LIMIT per permit
-        year; ME-MONTHLY-LIMIT per month; ME-SUPER-CRIBBAGE statewide per year): ``operator_id,
-        rule_id`` (str), ``period_start, period_end`` (datetime64, inclusive), ``used, limit,
-        charitable`` (int64)."""
+        """Each counted limit per operator and period (:func:`scheduler.usage.usage_table`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per operator, rule and period: MT-LARGE-LIMIT (16) and MT-CHARITY-LIMIT
+            (3) per Montana operator and permit year (MCA 23-5-317(1)(a),(d),(f));
+            ME-MONTHLY-LIMIT (2) per Maine operator and calendar month (17 M.R.S. § 1836);
+            ME-SUPER-CRIBBAGE (15 licences) statewide (``operator_id`` ``"(statewide)"``)
+            per calendar year. Columns: ``operator_id, rule_id`` (str), ``period_start,
+            period_end`` (datetime64, days, inclusive), ``used, limit, charitable, held``
+            (int64; ``charitable``: how many of ``used`` are charitable large-stakes
+            tournaments; ``held``: how many were held, or issued, before the plan).
+        """
         return usage_table(self)
 
     def fees(self) -> pd.DataFrame:
-        """Licence and permit fees per operator and licence kind, one row each:
-        ``operator_id, jurisdiction, kind`` (str: ``mt-large-stakes-permit``,
-        ``mt-small-stakes-permit``, ``me-per-tournament``, ``me-annual``,
-        ``me-super-cribbage``), ``licences``
-        (int64, how many), ``fee_usd`` (int64, USD) and ``per_tournament_usd`` (int64, USD):
-        what per-tournament licences of each game's tier would cost for the games these
-        licences cover (ME-FEES, 17 M.R.S. § 1836(3-A)); equal to ``fee_usd`` except for
-        ``me-annual``. So what an annual licence saves on the same dates::
+        """Licence and permit fees per operator and licence kind (MT-PERMIT-FEES, ME-FEES,
+        ME-SUPER-CRIBBAGE).
 
-            f = plan.fees()
-            saved = (f.per_tournament_usd - f.fee_usd).sum()
+        Returns
+        -------
+        pandas.DataFrame
+            One row per operator and kind bought: ``operator_id, jurisdiction, kind`` (str:
+            ``mt-large-stakes-permit``, ``mt-small-stakes-permit``, ``me-per-tournament``,
+            ``me-annual``, ``me-super-cribbage``), ``licences`` (int64, how many),
+            ``fee_usd`` (int64, USD) and ``per_tournament_usd`` (int64, USD): what
+            per-tournament licences of each game's tier would cost for the games these
+            licences cover (ME-FEES, 17 M.R.S. § 1836(3-A)); equal to ``fee_usd`` except for
+            ``me-annual``. So what an annual licence saves on the same dates::
+
+                f = plan.fees()
+                saved = (f.per_tournament_usd - f.fee_usd).sum()
         """
         totals: dict[tuple[str, str, str], list[int]] = {}
         for lic in self.license_list:

@@ -77,7 +77,25 @@ def show(value: Any) -> str:
 
 
 class ScenarioError(ValueError):
-    """Invalid scenario input. ``problems`` lists every problem found (all in one run)."""
+    """Invalid scenario input: every problem found, all in one run (exit 2 in the CLI).
+
+    Parameters
+    ----------
+    problems
+        Each an :class:`InputProblem`: the field path (``tournaments[2].entry_fee``), the
+        value given (``MISSING`` when none), the rule ID (``SCENARIO`` for a field's own
+        check, else an input rule such as ``MT-ENTRY-CAP``), the sentence, and the YAML
+        line or workbook cell.
+    file
+        The file read (None: a scenario built in Python), named by :meth:`render`.
+
+    Attributes
+    ----------
+    problems : list of InputProblem
+        As given, in order.
+    file : str or None
+        As given.
+    """
 
     def __init__(self, problems: Sequence[InputProblem], file: str | None = None):
         self.problems = list(problems)

@@ -127,7 +127,15 @@ class Scenario(_Model):
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
         :func:`scheduler.workbook.write_workbook`) that :func:`scheduler.load.load_scenario`
-        reads back to an equal Scenario; the same scenario gives byte-identical bytes.
+        reads back to an equal Scenario.
+
+        Returns
+        -------
+        bytes
+            An .xlsx file (sheets Settings, Operators, Tournaments, History, and Tours when
+            the scenario has tours; money in USD, shares as percentages, hours as ``H:MM``);
+            the same scenario gives byte-identical bytes. Write it with
+            ``Path("year.xlsx").write_bytes(sc.to_xlsx())``.
 
         Raises
         ------
@@ -151,11 +159,23 @@ class Scenario(_Model):
         :func:`scheduler.load.validate_scenario`; :func:`scheduler.load.load_scenario` of the
         same path does both at once).
 
+        Parameters
+        ----------
+        path
+            An ``.xlsx`` file (the suffix is required), at most
+            :func:`scheduler.limits.max_input_bytes` (64 MB unless ``TOURNEY_MAX_INPUT_MB``).
+
+        Returns
+        -------
+        Scenario
+            Its fields checked; not yet its input rules.
+
         Raises
         ------
         ScenarioError
             Each problem naming the sheet, cell and column header (``Tournaments!F7
-            (entry_fee)``); a file that is not an ``.xlsx`` workbook or is too large.
+            (entry_fee)``), rule ``SCENARIO`` and the field checks; a file that is not an
+            ``.xlsx`` workbook, cannot be read or is too large (``<file>``).
         """
         data, cells = read_workbook_file(path)
         return parse_scenario(data, lines=cells, file=str(path))
@@ -189,17 +209,44 @@ class Scenario(_Model):
           of mappings or ``"tue 18:00-22:00; fri 19:00-01:00"``;
         - a whole-number float (a number column with gaps reads as float) is an integer.
 
-        ``settings`` is a :class:`Settings` or a mapping of its fields; ``notice_from``
-        defaults to ``today`` (the current date when not given), as in
-        :func:`scheduler.load.load_scenario`.
+        The input rules of RULES.md (``MT-ENTRY-CAP``, ...) are the rules' own: ``solve()``
+        and the check refuse a scenario that breaks one
+        (:func:`scheduler.load.validate_scenario`, which a caller may also run first),
+        naming the tournament by its position, e.g. ``tournaments[2].entry_fee = 2000: ...
+        (MT-ENTRY-CAP, MCA 23-5-317(1)(g))``.
 
-        Raises :class:`ScenarioError` with the same field checks and messages as the YAML
-        loader; a problem's path names the frame, the row's index label and the column, e.g.
-        ``tournaments['sat'].entry_fee = 'x': ...``. The input rules of RULES.md
-        (``MT-ENTRY-CAP``, ...) are the rules' own: ``solve()`` and the check refuse a scenario
-        that breaks one (:func:`scheduler.load.validate_scenario`, which a caller may also run
-        first), naming the tournament by its position, e.g. ``tournaments[2].entry_fee = 2000:
-        ... (MT-ENTRY-CAP, MCA 23-5-317(1)(g))``.
+        Parameters
+        ----------
+        operators
+            One row per operator (``id``, ``name``, ``jurisdiction``, ``live_tables``, ...).
+        tournaments
+            One row per tournament (``id``, ``title``, ``type``, ``operators``, ``count``,
+            ``entry_fee`` in USD, ``hours``, ...); None: no tournaments.
+        name
+            The scenario's name.
+        horizon_start, horizon_end
+            The first and last day planned (``datetime.date`` or ``YYYY-MM-DD``; inclusive).
+        notice_from
+            The earliest day a notice or application can still be filed (MT-NOTICE,
+            ME-APPLICATION-WINDOW); default ``today``.
+        settings
+            A :class:`Settings` or a mapping of its fields (the readings, e.g.
+            ``month_rule``); None: the defaults.
+        today
+            ``notice_from`` when it is not given (None: the current date), as in
+            :func:`scheduler.load.load_scenario`.
+
+        Returns
+        -------
+        Scenario
+            Its fields checked (rule ``SCENARIO``); not yet its input rules.
+
+        Raises
+        ------
+        ScenarioError
+            The same field checks and messages as the YAML loader; a problem's path names
+            the frame, the row's index label and the column, e.g.
+            ``tournaments['sat'].entry_fee = 'x': ...``.
         """
         data: dict[str, Any] = {"name": name,
                                 "horizon": {"start": horizon_start, "end": horizon_end}}

@@ -86,56 +86,92 @@ def solve(
     The scenario is split into independent parts (:func:`scheduler.decompose.components`:
     operators linked by a shared tournament or the statewide super cribbage cap), each solved
     alone, in ``jobs`` processes (1: in this process), and merged into one Plan; the merged
-    plan is an optimum of the whole scenario.
+    plan is an optimum of the whole scenario. The stages, in order
+    (:data:`scheduler.objective.STAGES`): most priority-weighted occurrences placed, required
+    ones first; least licence and permit fees (USD); most on preferred weekdays. Same
+    scenario, ``seed``, ``workers`` and ``deterministic_time`` give the same Plan, whatever
+    ``jobs``.
 
-    Limits, per lexicographic stage and part: ``deterministic_time`` (CP-SAT deterministic
-    time, the same on any machine and under any load; default 30) and ``time_limit`` (wall
-    seconds; default none). ``seed`` fixes CP-SAT's random seed; ``workers`` CP-SAT search
-    workers per part (more than one uses the deterministic interleaved search). Same scenario,
-    seed, workers and deterministic limit give the same Plan, whatever ``jobs``.
+    Parameters
+    ----------
+    scenario
+        The scenario (:func:`scheduler.load.load_scenario`, or built in Python). It is first
+        checked against the input rules (:func:`scheduler.load.validate_scenario`).
+    time_limit
+        Wall-clock limit per lexicographic stage and part, in seconds; None (default): no
+        wall-clock limit, so the answer does not depend on the machine's load.
+    deterministic_time
+        CP-SAT deterministic-time limit per stage and part (CP-SAT's own units, the same on
+        any machine and under any load); default 30. None: no limit.
+    seed
+        CP-SAT's random seed, at least 0.
+    workers
+        CP-SAT search workers per part, at least 1 (more than one uses the deterministic
+        interleaved search).
+    jobs
+        Processes solving parts at once, at least 1 (1: in this process).
+    previous
+        Re-plan: the previous plan's folder, its schedule.csv or calendar.ics (a ``str`` or
+        ``Path``, read with :func:`scheduler.replan.read_previous`), or what that function
+        returns (a :class:`scheduler.replan.Previous`), as ``tourney solve --previous``
+        passes it. Announced occurrences keep their UID; those past their filing deadline,
+        or ``locked``, are pinned; after the three stages the fewest occurrences move, then
+        the fewest days. The plan carries the previous plan's publishing state
+        (:func:`scheduler.publishing.identify`), so ``write_plan(plan, dir)`` writes the
+        calendars ``tourney solve --previous`` writes, cancellations of dropped events (their
+        MT notices too) and a later DTSTAMP included. A bare list of
+        :class:`scheduler.replan.PublishedOccurrence` is refused (``TypeError``): it holds
+        none of what the previous calendars published. A ``Previous(occurrences)`` made by
+        hand re-plans from those occurrences and publishes no cancellation of events it
+        does not hold.
+    replacing
+        The folder the plan is to be written into when it may hold an earlier plan that this
+        one replaces without a re-plan (``tourney solve --out DIR`` without
+        ``--previous``): the plan carries that plan's events
+        (:func:`scheduler.publishing.with_replaced`), so a changed event gets a higher
+        SEQUENCE and the calendars a later DTSTAMP, as the CLI writes them. Ignored for a
+        re-plan and for a folder holding no plan.
+    progress
+        Called as parts and stages finish, with a :class:`Progress` (parts done, the summed
+        ``placed`` and ``fees_usd`` objectives and bounds, the stage running).
+    ledger
+        A :class:`scheduler.ledger.Ledger`, a ledger file or URL: the history is taken from
+        the ledger first (:func:`scheduler.ledger.history.from_ledger`: held counts and
+        permits, super cribbage licences, held and filed occurrences pinned), as
+        ``tourney solve --ledger``. None (default): the scenario's own history.
 
-    ``previous`` re-plans: the previous plan's folder, its schedule.csv or calendar.ics (a
-    ``str`` or ``Path``, read with :func:`scheduler.replan.read_previous`), or what that
-    function returns (a :class:`scheduler.replan.Previous`), as ``tourney solve --previous``
-    passes it. Announced occurrences keep their UID, those past their filing deadline or
-    ``locked`` are pinned, and after the three objectives the fewest occurrences move, then
-    the fewest days. The plan carries the previous plan's publishing state
-    (:func:`scheduler.publishing.identify`), so ``write_plan(plan, dir)`` writes the calendars
-    ``tourney solve --previous`` writes, cancellations of dropped events (their MT notices
-    too) and a later DTSTAMP included. A bare list of
-    :class:`scheduler.replan.PublishedOccurrence` (``list(read_previous(...))`` too) is
-    refused with ``TypeError``: it holds none of what the previous calendars published. A
-    ``Previous(occurrences)`` made by hand re-plans from those occurrences and publishes no
-    cancellation of events it does not hold (not what the CLI writes).
+    Returns
+    -------
+    Plan
+        The finished plan: its ``status`` is :attr:`PlanStatus.OPTIMAL` when every stage of
+        every part was proven optimal, else FEASIBLE. Ctrl-C stops the search: the best plan
+        found so far comes back with ``interrupted`` set (status FEASIBLE, its ``gap`` the
+        distance to the proven bounds).
 
-    ``replacing``: the folder the plan is to be written into, when it may hold an
-    earlier plan that this one replaces without a re-plan (``tourney solve --out DIR``
-    without ``--previous``): the plan then carries that plan's events
-    (:func:`scheduler.publishing.with_replaced`), so a changed event gets a higher SEQUENCE and
-    the calendars a later DTSTAMP, as the CLI writes them. Ignored for a re-plan and for a
-    folder holding no plan.
-
-    ``ledger`` (a :class:`scheduler.ledger.Ledger`, a ledger file or URL) takes the history
-    from the ledger first (:func:`scheduler.ledger.history.from_ledger`: held counts and
-    permits, super cribbage licences, held and filed occurrences pinned), as ``tourney solve
-    --ledger``; it raises :class:`scheduler.ledger.LedgerError` for a ledger that cannot be
-    read and :class:`scheduler.scenario.ScenarioError` for a YAML count that contradicts it.
-
-    ``progress`` is called as parts and stages finish (:class:`Progress`). Ctrl-C stops the
-    search: the best plan found so far comes back with ``interrupted`` set (its status
-    FEASIBLE, its ``gap`` the distance to the proven bounds).
-
-    Returns a :class:`Plan` whose ``status`` is :attr:`PlanStatus.OPTIMAL` when every stage
-    of every part was proven optimal (else FEASIBLE). Raises
-    :class:`~scheduler.problems.ScenarioError` when the scenario breaks an input rule
-    (``MT-ENTRY-CAP``, ...: :func:`scheduler.load.validate_scenario`; a scenario built in
-    Python has had only its fields checked); ``ValueError`` for a negative seed or fewer than
-    1 worker or job; ``TypeError`` when ``previous`` is not None, a path or a
-    :class:`~scheduler.replan.Previous` (a bare list); :class:`scheduler.replan.PreviousError`
-    when ``previous`` is a path that cannot be read or ``replacing``'s calendar is not
-    iCalendar; :class:`SolverError` when no solution is found in time, :class:`Interrupted`
-    when stopped before any legal plan was found, :class:`AuditError` when the independent
-    checker finds a violation in the solver's plan (a bug).
+    Raises
+    ------
+    ScenarioError
+        (:class:`scheduler.problems.ScenarioError`) the scenario breaks an input rule
+        (``MT-ENTRY-CAP``, ``SCENARIO``, ...: :func:`scheduler.load.validate_scenario`; a
+        scenario built in Python has had only its fields checked), or a count of the YAML
+        contradicts the ledger.
+    ValueError
+        ``seed`` below 0, or ``workers`` or ``jobs`` below 1.
+    TypeError
+        ``previous`` is not None, a path or a :class:`~scheduler.replan.Previous` (a bare
+        list).
+    PreviousError
+        (:class:`scheduler.replan.PreviousError`) ``previous`` is a path that cannot be
+        read, or ``replacing``'s calendar is not iCalendar.
+    LedgerError
+        (:class:`scheduler.ledger.LedgerError`) the ledger cannot be read.
+    SolverError
+        No solution was found in time (or CP-SAT found the model invalid).
+    Interrupted
+        (:class:`scheduler.cpsat.Interrupted`) stopped (Ctrl-C) before any part found a
+        legal plan.
+    AuditError
+        The independent checker finds a violation in the solver's plan (a bug).
     """
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
@@ -161,25 +197,45 @@ def solve_alternatives(
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
 ) -> list[Plan]:
-    """Up to ``k`` legal plans, best first (``rank`` 1, 2, …): the best plan (what
-    :func:`solve` returns), then each next plan the best one whose first days differ from
-    every earlier plan's in at least ``min_difference`` occurrences (with several
-    independent parts, each alternative changes one part:
-    :func:`scheduler.alternatives.alternatives`). Fewer than ``k`` come back when no more
-    exist.
+    """Up to ``k`` legal plans, best first (``rank`` 1, 2, ...).
 
-    The other arguments are :func:`solve`'s (``previous``: a folder, a file or a
-    :class:`scheduler.replan.Previous`; a bare list raises ``TypeError``). Every plan is
-    publishable as the best one is:
-    each carries the re-plan publishing state of ``previous`` (its calendars cancel what it
-    drops of what the previous calendars published), and, without ``previous``, each carries
-    the events of the plan ``replacing`` holds (:func:`scheduler.publishing.with_replaced`),
-    since any of them may be published in its place: an event that differs from it gets a
-    higher SEQUENCE and the calendars a later DTSTAMP (``tourney solve --alternatives K``
-    writes plan k into ``alternative-<k>/``, replaced whole).
+    The best plan (what :func:`solve` returns), then each next plan the best one whose first
+    days differ from every earlier plan's in at least ``min_difference`` occurrences (with
+    several independent parts, each alternative changes one part:
+    :func:`scheduler.alternatives.alternatives`). Every plan is publishable as the best one
+    is: each carries the re-plan publishing state of ``previous`` (its calendars cancel what
+    it drops of what the previous calendars published), and, without ``previous``, each
+    carries the events of the plan ``replacing`` holds
+    (:func:`scheduler.publishing.with_replaced`), since any of them may be published in its
+    place: an event that differs from it gets a higher SEQUENCE and the calendars a later
+    DTSTAMP (``tourney solve --alternatives K`` writes plan k into ``alternative-<k>/``,
+    replaced whole).
 
-    Returns a list of 1 to ``k`` plans. Raises ``ValueError`` when ``k`` or
-    ``min_difference`` is below 1 (and as :func:`solve`), and what :func:`solve` raises.
+    Parameters
+    ----------
+    scenario
+        As :func:`solve`.
+    k
+        How many plans at most, at least 1 (1: the best plan alone).
+    min_difference
+        Occurrences, at least 1, whose first day must differ between any two plans.
+    time_limit, deterministic_time, seed, workers, jobs, previous, replacing, progress, ledger
+        As :func:`solve` (the limits are per stage and part of each plan; ``previous``: a
+        folder, a file or a :class:`scheduler.replan.Previous`, a bare list raises
+        ``TypeError``).
+
+    Returns
+    -------
+    list of Plan
+        1 to ``k`` plans, best first; fewer than ``k`` when no more exist. Each plan's
+        ``runtime_s`` is the seconds the whole call took.
+
+    Raises
+    ------
+    ValueError
+        ``k`` or ``min_difference`` below 1 (and as :func:`solve`).
+    ScenarioError, TypeError, PreviousError, LedgerError, SolverError, Interrupted, AuditError
+        As :func:`solve`.
     """
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does

@@ -16,10 +16,31 @@ from scheduler.scenario import Scenario
 
 
 def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
-    """Every violation of the schedule, in registry order then by date.
+    """Audit a schedule against every rule, independently of the solver (each rule's
+    ``check``), as ``tourney check`` does.
 
-    Raises :class:`~scheduler.problems.ScenarioError` when the scenario itself breaks an
-    input rule (:func:`scheduler.load.validate_scenario`), as ``tourney check`` refuses it.
+    Parameters
+    ----------
+    scenario
+        The scenario; first checked against the input rules
+        (:func:`scheduler.load.validate_scenario`).
+    read
+        The schedule, as :func:`read_schedule` returns it. The cost rules (MT-PERMIT-FEES,
+        ME-FEES, ...) are audited only when a licenses.csv was read (``read.licenses``).
+
+    Returns
+    -------
+    list of Violation
+        Every violation (:class:`constraints.base.Violation`: rule ID, operator id, the
+        occurrences ``tournament_id#k``, the dates, the sentence), in registry order then by
+        date; empty when the schedule is legal. :func:`violation_table` makes it a
+        DataFrame.
+
+    Raises
+    ------
+    ScenarioError
+        (:class:`~scheduler.problems.ScenarioError`) the scenario itself breaks an input
+        rule, as ``tourney check`` refuses it.
     """
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]

@@ -17,11 +17,37 @@ from scheduler.scenario import Scenario
 
 def read_schedule(scenario: Scenario, path: str | Path,
                   operator: str | None = None) -> ReadSchedule:
-    """Read ``schedule.csv`` or an ``.ics`` file. Raises :class:`ScheduleError`.
+    """Read a schedule to audit: a plan's ``schedule.csv`` or an ``.ics`` calendar.
 
-    ``operator`` (an operator id) audits the file as that operator's schedule; without it an
-    ``.ics`` file says whose it is by its content (:func:`calendar_operator`), never by its
-    file name, and any other file is the whole scenario's."""
+    Parameters
+    ----------
+    scenario
+        The scenario the schedule claims to follow (its tournaments are matched by id, or
+        by title for calendar events).
+    path
+        The file: ``schedule.csv`` (the columns tourney writes) or an ``.ics`` file; at most
+        :func:`scheduler.limits.max_input_bytes`.
+    operator
+        An operator id: the file is audited as that operator's schedule. None: an ``.ics``
+        file says whose it is by its content (:func:`calendar_operator`), never by its file
+        name, and any other file is the whole scenario's.
+
+    Returns
+    -------
+    ReadSchedule
+        ``placed``: the occurrences matched to tournaments; ``unmatched``: the events that
+        matched none; ``licenses``: the licences of the ``licenses.csv`` in the same
+        folder (None: there is none, so the cost rules are not audited); ``operators``:
+        whose schedule it is (None: every operator's); ``not_checked``: events read but not
+        checked, with the reason.
+
+    Raises
+    ------
+    ScheduleError
+        ``operator`` is not an operator of the scenario, or the file cannot be read
+        (missing, a folder, too large, empty, a row or event at fault): the message names
+        the file, the row or event and the field (exit 2 in the CLI).
+    """
     p = Path(path)
     ids = {o.id for o in scenario.operators}
     if operator is not None and operator not in ids:

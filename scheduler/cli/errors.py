@@ -27,6 +27,8 @@ from typing import Any, TypeVar
 
 import typer
 
+from scheduler.limits import cap_message
+
 EXIT_INPUT = 2
 """Invalid input or an output that cannot be written; nothing written."""
 EXIT_INTERNAL = 3
@@ -160,8 +162,6 @@ def outcome(exc: BaseException, overrides: Mapping[str, Entry] | None = None
 def err(message: str) -> None:
     """``message`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS`
     long."""
-    from scheduler.limits import cap_message  # start-up time: --help imports no more
-
     typer.echo(cap_message(message), err=True)
 
 

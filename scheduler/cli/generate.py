@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from scheduler.atomic import WriteRefused, lock, refuse_inputs, shown, unwritable, write_files
 from scheduler.cli.errors import (
     EXIT_INTERRUPTED,
     CommandError,
@@ -63,9 +64,8 @@ def template(
     to fill in and give to `tourney solve`. Exit 0 written, 2 bad options, the file exists
     (without --force) or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.atomic import WriteRefused, shown, write_files
     from scheduler.load import load_scenario
-    from scheduler.workbook import EXAMPLES
+    from scheduler.workbook import EXAMPLES  # start-up time: no engine in --help
 
     if example not in EXAMPLES:
         raise CommandError(f"tourney: --example must be one of {', '.join(EXAMPLES)}, not "
@@ -146,10 +146,9 @@ def sweep(
     input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
     be solved."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.atomic import lock, refuse_inputs, shown, unwritable
     from scheduler.decompose import check_model_size
-    from scheduler.sweep import Sweep, read_vary
-    from scheduler.sweep import sweep as run
+    from scheduler.sweep import Sweep, read_vary  # start-up time: no engine in --help
+    from scheduler.sweep import sweep as run  # start-up time: no engine in --help
 
     scenario, address = _scenario_and_address([str(scenario), *ctx.args], dask)
     refuse_inputs(Sweep.outputs(out), [scenario, vary])

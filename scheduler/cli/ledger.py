@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from scheduler.atomic import write_files
 from scheduler.cli.errors import CommandError, Entry, date_opt, err, handled, writing
 from scheduler.text import cell
 
@@ -115,9 +116,8 @@ def ledger_export(
     ledger: LedgerOpt = None,
 ) -> None:
     """Write every entry of the ledger as one CSV (read back by `tourney ledger import`)."""
-    # start-up time: no sqlalchemy in --help
-    from scheduler.atomic import write_files
-    from scheduler.ledger import api
+    from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.workbook import refuse_export_over  # start-up time: sqlalchemy
 
     def run(lg: Ledger) -> None:
         if out is not None and out.suffix.lower() == ".xlsx":
@@ -128,7 +128,7 @@ def ledger_export(
         if out is None:
             typer.echo(buf.getvalue(), nl=False)
             return
-        _refuse_over(lg, out)
+        refuse_export_over(lg, out)
         with writing(out, reason="strerror"):
             write_files({out: buf.getvalue().encode("utf-8")})
         typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
@@ -137,75 +137,14 @@ def ledger_export(
 
 def _export_xlsx(lg: Ledger, out: Path) -> None:
     """``tourney ledger export --out FILE.xlsx``: the CSV export's rows as a workbook."""
-    from scheduler.atomic import write_files  # start-up time: no sqlalchemy in --help
-    from scheduler.ledger.workbook import export_xlsx  # start-up time: openpyxl
+    # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.workbook import export_xlsx, refuse_export_over
 
-    _refuse_over(lg, out)
+    refuse_export_over(lg, out)
     data, n = export_xlsx(lg)
     with writing(out, reason="strerror"):
         write_files({out: data})
     typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
-
-
-def _earlier_export(path: Path) -> bool:
-    """Whether the file ``path`` was written by ``tourney ledger export``: a CSV whose header
-    begins with the export's columns (:data:`scheduler.ledger.api.EXPORT_HEAD`, the same in
-    every schema), or an .xlsx workbook with the sheet ``Ledger``."""
-    from scheduler.ledger.api import EXPORT_HEAD  # start-up time: no sqlalchemy in --help
-
-    if path.suffix.lower() == ".xlsx":
-        from scheduler.ledger.workbook import SHEET  # start-up time: openpyxl
-        try:
-            import openpyxl  # start-up time: openpyxl
-
-            wb = openpyxl.load_workbook(path, read_only=True)
-            try:
-                return SHEET in wb.sheetnames
-            finally:
-                wb.close()
-        except Exception:  # noqa: BLE001 - anything unreadable is not an export
-            return False
-    try:
-        with path.open("rb") as f:
-            head = f.readline(65536).decode("utf-8-sig").rstrip("\r\n")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return tuple(head.split(",")[:len(EXPORT_HEAD)]) == EXPORT_HEAD
-
-
-def _refuse_over(lg: Ledger, out: Path) -> None:
-    """Refuse (:class:`~scheduler.cli.errors.CommandError`, exit 2, nothing written) an
-    ``--out`` of ``tourney ledger export`` that is the ledger in use (the same file once
-    links are resolved) or an existing file that is not an earlier export (the scenario,
-    a plan's file): no command writes over one of its inputs."""
-    from scheduler.atomic import same_file, shown  # start-up time: no sqlalchemy in --help
-
-    if lg.path is not None and same_file(out, lg.path):
-        raise CommandError(f"tourney: --out {shown(out)} is the ledger {lg.where} itself: "
-                           "writing there would destroy it; give another --out. Nothing "
-                           "was written.")
-    if out.is_file() and not _earlier_export(out):
-        raise CommandError(f"tourney: --out {shown(out)} exists and is not a file written "
-                           "by `tourney ledger export`: writing there would destroy it; give "
-                           "another --out (or remove the file first). Nothing was written.")
-
-
-def _refuse_plan_folder(lg: Ledger, out: Path) -> None:
-    """Refuse (exit 2, nothing written) an ``--out`` folder of ``tourney ledger funds`` that
-    holds a plan (its manifest ``.tourney-plan``), or whose funds.csv/funds.html would be the
-    ledger in use."""
-    # start-up time: no sqlalchemy in --help
-    from scheduler.atomic import MANIFEST, same_file, shown
-
-    if (out / MANIFEST).exists():
-        raise CommandError(f"tourney: --out {shown(out)} holds a plan ({MANIFEST}): funds.csv "
-                           "and funds.html are never written among a plan's files; give "
-                           "another folder. Nothing was written.")
-    for name in ("funds.csv", "funds.html"):
-        if lg.path is not None and same_file(out / name, lg.path):
-            raise CommandError(f"tourney: --out {shown(out / name)} is the ledger "
-                               f"{lg.where} itself: writing there would destroy it; give "
-                               "another folder. Nothing was written.")
 
 
 @ledger_app.command("import")
@@ -247,11 +186,10 @@ def ledger_funds(
     the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
     page per period)."""
     # start-up time: no sqlalchemy in --help
-    from scheduler.atomic import write_files
-    from scheduler.ledger.funds import funds, funds_csv, funds_html
+    from scheduler.ledger.funds import funds, funds_csv, funds_html, refuse_funds_folder
 
     def run(lg: Ledger) -> None:
-        _refuse_plan_folder(lg, out)
+        refuse_funds_folder(lg, out)
         periods = funds(lg, period=period, license_ref=licence)
         with writing(f"into {out}", reason="strerror"):
             write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
@@ -400,8 +338,8 @@ def deadlines_command(
     of a plan: due, overdue, done (from the ledger)."""
     # start-up time: sqlalchemy and pandas only when the command runs
     from scheduler.ledger import Ledger
-    from scheduler.ledger.deadlines import STATES, deadlines, render
-    from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER
+    from scheduler.ledger.deadlines import STATES, deadlines, render  # start-up time: pandas
+    from scheduler.ledger.store import DEFAULT_FILE, ENV_LEDGER  # start-up time: sqlalchemy
 
     if fmt not in ("table", "csv"):
         raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")

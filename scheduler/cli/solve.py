@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from scheduler.atomic import shown
 from scheduler.cli.errors import (
     CommandError,
     Entry,
@@ -23,12 +24,12 @@ from scheduler.cli.errors import (
     reading_input,
     writing,
 )
-from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, cap_lines
+from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.scenario import Scenario
-    from scheduler.solver import Progress
+    from scheduler.solver import Progress  # start-up time: as Scenario above
 
 
 def load(path: Path) -> Scenario:
@@ -109,8 +110,8 @@ def solve(
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.decompose import check_model_size
-    from scheduler.export.write import source_date_epoch
-    from scheduler.replan import read_previous
+    from scheduler.export.write import source_date_epoch  # start-up time: no engine in --help
+    from scheduler.replan import read_previous  # start-up time: no engine in --help
 
     if organization is not None and ledger is None and not use_ledger:
         raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
@@ -127,7 +128,6 @@ def solve(
         err(f"tourney: warning: {line}")  # a recurring event cut at a limit
 
     # start-up time: the plan folder's lock only once the input is read
-    from scheduler.atomic import shown
     from scheduler.export.write import claim_plan_folder
 
     # held from before solving to the end: a second solve into it is refused at once
@@ -136,10 +136,10 @@ def solve(
 
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.export.summary import alternatives_text, summary_text
-    from scheduler.export.write import write_plan
-    from scheduler.replan import holds_plan
-    from scheduler.solver import solve as run
-    from scheduler.solver import solve_alternatives
+    from scheduler.export.write import write_plan  # start-up time: as the summary above
+    from scheduler.replan import holds_plan  # start-up time: no engine in --help
+    from scheduler.solver import solve as run  # start-up time: ortools only once read
+    from scheduler.solver import solve_alternatives  # start-up time: as solve above
 
     show = _progress_printer() if sys.stderr.isatty() else None
     # not a re-plan into a folder holding a plan: a changed event must still not keep its
@@ -198,7 +198,7 @@ def _with_ledger(sc: Scenario, ledger: str | None, organization: str | None) -> 
     :data:`_LEDGER_READ`)."""
     # start-up time: sqlalchemy only with --ledger
     from scheduler.ledger import Ledger
-    from scheduler.ledger.history import describe, from_ledger
+    from scheduler.ledger.history import describe, from_ledger  # start-up time: sqlalchemy
 
     lg = Ledger(ledger)
     try:
@@ -260,7 +260,6 @@ def check(
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.check import audit, calendar_operator, check_records, check_table, read_schedule
-    from scheduler.limits import MAX_LINES_SHOWN
 
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
@@ -325,7 +324,7 @@ def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None,
     read with the ledger's name (a LedgerError: exit 2)."""
     # start-up time: sqlalchemy only with --ledger
     from scheduler.ledger import Ledger
-    from scheduler.ledger.audit import audit_ledger
+    from scheduler.ledger.audit import audit_ledger  # start-up time: sqlalchemy
 
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = Ledger(ledger)

@@ -39,7 +39,7 @@ from scheduler.timing import day_span, month_end, months_between
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up time: as Axes above
 
 CATEGORIES: dict[str, tuple[str, str]] = {
     "large-stakes": ("MT large-stakes", "#1f77b4"),
@@ -83,7 +83,7 @@ def category(row: OperatorOccurrence) -> str:
 def _new_figure(width: float, height: float) -> Figure:
     # start-up time: matplotlib only when a figure is drawn (tests/test_figures.py)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # start-up time: matplotlib when drawn
 
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
@@ -161,12 +161,27 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
       deadlines before the horizon are listed under the picture;
     - days that do not exist (Feb 30) or lie outside the horizon are greyed out.
 
-    Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
-    operator id that is not in the scenario.
+    Parameters
+    ----------
+    plan
+        The solved plan.
+    operator_id
+        The operator drawn (an ``id`` of the scenario's operators).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        On an Agg canvas, 13 inches wide and 1.6 + 0.42 inches a month of the horizon high
+        (``fig.savefig("calendar.png")``); nothing is shown or written.
+
+    Raises
+    ------
+    ValueError
+        ``operator_id`` is not an operator of the scenario (the message lists them).
     """
     # start-up time: matplotlib only when a figure is drawn
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch, Rectangle  # start-up time: as Line2D above
 
     sc = plan.scenario
     op = _operator(plan, operator_id)
@@ -361,8 +376,21 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
     Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
     held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
     the rest is planned); see :func:`usage_bars`. With no counted rule the figure
-    says so. ``operators``: one bar (and legend entry) for each of these operator ids only;
-    default every operator. Returns a :class:`matplotlib.figure.Figure` (Agg canvas).
+    says so.
+
+    Parameters
+    ----------
+    plan
+        The solved plan.
+    operators
+        One bar (and legend entry) for each of these operator ids only (an id not in the
+        plan draws nothing); None (default): every operator.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        On an Agg canvas, 11 inches wide and 0.4 + 2.9 inches a panel high, each panel's
+        y axis in tournaments; nothing is shown or written.
     """
     table = usage_bars(plan, operators)
     titles = {
@@ -404,7 +432,18 @@ def fees_by_kind(plan: Plan) -> dict[str, tuple[int, int]]:
 def plot_fees(plan: Plan) -> Figure:
     """A bar chart of the licence and permit fees to pay by kind (USD; MT-PERMIT-FEES,
     ME-FEES, ME-SUPER-CRIBBAGE), each bar labelled with its total and number of licences; see
-    :func:`fees_by_kind`. Returns a :class:`matplotlib.figure.Figure` (Agg canvas)."""
+    :func:`fees_by_kind`. With nothing to buy the figure says so.
+
+    Parameters
+    ----------
+    plan
+        The solved plan.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        On an Agg canvas, 8 by 3.4 inches, y axis in USD; nothing is shown or written.
+    """
     fees = fees_by_kind(plan)
     fig = _new_figure(8.0, 3.4)
     ax = fig.add_subplot()

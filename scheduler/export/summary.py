@@ -107,7 +107,26 @@ def displaced(plan: Plan) -> list[str]:
 
 
 def summary_text(plan: Plan) -> str:
-    """A plain-text summary (what ``tourney solve`` prints)."""
+    """A plain-text summary of ``plan``: what ``tourney solve`` prints and summary.txt holds.
+
+    Parameters
+    ----------
+    plan
+        The solved plan.
+
+    Returns
+    -------
+    str
+        Lines, the last ending in a newline: the scenario's name, the plan's status,
+        occurrences placed and not placed, the fees (USD); the gap when the search was
+        interrupted or not proven optimal; per operator, occurrences placed of wanted and its
+        fees (USD), and its limits used (``MT-LARGE-LIMIT``, ``MT-CHARITY-LIMIT`` per permit
+        year, ``ME-MONTHLY-LIMIT`` months full: :func:`scheduler.usage.limit_usage`); what
+        is wanted beyond the law; the required occurrences that cannot be placed, with
+        their reasons and conflicts, else the tournaments with occurrences not placed; the
+        optional tournaments that gave way at equal priority (:func:`displaced`); the
+        readings (settings); the not-legal-advice line (MCA 23-5-317, 17 M.R.S. § 1836).
+    """
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
     lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "

@@ -238,18 +238,22 @@ def _refuse_unreplaced(out: Path, plans: Sequence[Plan]) -> None:
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None,
                inputs: Iterable[str | Path | None] = ()) -> Path:
-    """Write ``plan`` into ``out_dir`` atomically; return the directory.
+    """Write ``plan`` into the folder ``out_dir``, atomically: all of it or nothing.
 
-    ``report``: also write ``report.html`` (one self-contained page; ``alternatives`` shown
-    beside the plan). A previous plan's report.html is replaced (or dropped when ``report`` is
-    false) with the rest of the folder.
+    The files (:func:`plan_files`): schedule.csv, licenses.csv, unscheduled.csv,
+    deadlines.csv, calendar.ics and ``calendars/<operator_id>.ics``, summary.txt (as
+    :func:`scheduler.export.summary.summary_text`), plan.xlsx, the manifest
+    ``.tourney-plan``; each alternative's in ``alternative-<rank>/``; report.html when
+    ``report``. The same plan gives byte-identical files (DTSTAMP from
+    ``SOURCE_DATE_EPOCH`` when set, else midnight UTC of ``notice_from``).
 
     The folder must be new, empty, or hold only a plan tourney wrote there: every file listed
     in its manifest ``.tourney-plan`` (written with the plan) with the size and SHA-256 listed
     and a name a plan has (:func:`plan_product`), or, for a folder without one, only the
     plan's own files; never one of ``inputs`` (the scenario file, ...) at any depth (see
     :func:`scheduler.atomic.replace_dir`: fsync, lock beside the folder, recovery of a run
-    killed mid-way, read-only folders and parents left alone).
+    killed mid-way, read-only folders and parents left alone). A previous plan's report.html
+    is replaced (or dropped when ``report`` is false) with the rest of the folder.
 
     A folder that holds a plan (:func:`scheduler.replan.holds_plan`) is written only with a
     re-plan (``solve(..., previous=...)``) or a plan solved to replace that plan
@@ -258,9 +262,37 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     DTSTAMP, and subscribers would keep the earlier copies of changed events (RFC 5545
     §3.8.7.4).
 
-    Raises ``OSError`` when the directory cannot be written (nothing is changed then), its
-    subclass :class:`scheduler.atomic.WriteRefused` when it must not be (also for a plan not
-    solved to replace the plan the folder holds).
+    Parameters
+    ----------
+    plan
+        The solved plan (:func:`scheduler.solver.solve`).
+    out_dir
+        The plan folder (created, or replaced whole).
+    report
+        Also write ``report.html`` (one self-contained page, ``alternatives`` shown beside
+        the plan).
+    alternatives
+        The other plans of :func:`scheduler.solver.solve_alternatives` (ranks 2, 3, ...),
+        each written into ``alternative-<rank>/``.
+    inputs
+        Files the folder must not hold (the scenario, a vary file, ...; None is skipped).
+
+    Returns
+    -------
+    Path
+        The folder written, resolved.
+
+    Raises
+    ------
+    WriteRefused
+        (:class:`scheduler.atomic.WriteRefused`, an ``OSError``) the folder must not be
+        replaced: it holds anything but a plan, one of ``inputs``, or another run holds
+        its lock, or it holds a plan that ``plan`` was not solved to replace (below).
+        Nothing is changed.
+    FileExistsError
+        ``out_dir`` is the current folder or holds it.
+    OSError
+        The folder cannot be written (nothing is changed then).
     """
     out = Path(out_dir).resolve()
     _refuse_unreplaced(out, [plan, *(alternatives or [])])

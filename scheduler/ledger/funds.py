@@ -21,10 +21,12 @@ import html
 import io
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scheduler.atomic import MANIFEST, same_file, shown
 from scheduler.ledger.models import (
     Held,
     LicenceBought,
@@ -394,3 +396,31 @@ def funds_html(periods: list[Period], title: str = "Disposition of funds") -> st
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
             f"<title>{_e(title)}</title>\n<style>{_STYLE}</style></head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
+
+
+def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
+    """Refuse an ``--out`` folder of ``tourney ledger funds`` that would destroy an input.
+
+    Parameters
+    ----------
+    ledger
+        The ledger read (its file, when it is SQLite, is never written over).
+    out
+        The folder funds.csv and funds.html would be written into.
+
+    Raises
+    ------
+    LedgerError
+        ``out`` holds a plan (its manifest ``.tourney-plan``: funds.csv and funds.html are
+        never written among a plan's files), or its funds.csv or funds.html would be the
+        ledger's own file. Exit code 2; the message names the folder or file.
+    """
+    out = Path(out)
+    if (out / MANIFEST).exists():
+        raise LedgerError(f"--out {shown(out)} holds a plan ({MANIFEST}): funds.csv and "
+                          "funds.html are never written among a plan's files; give another "
+                          "folder")
+    for name in ("funds.csv", "funds.html"):
+        if ledger.path is not None and same_file(out / name, ledger.path):
+            raise LedgerError(f"--out {shown(out / name)} is the ledger {ledger.where} "
+                              "itself: writing there would destroy it; give another folder")

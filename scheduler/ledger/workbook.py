@@ -20,9 +20,10 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime
 
+from scheduler.atomic import same_file, shown
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.store import LedgerError
-from scheduler.ledger.transfer import Imported, _tables, export_csv, import_rows
+from scheduler.ledger.transfer import EXPORT_HEAD, Imported, _tables, export_csv, import_rows
 
 SHEET = "Ledger"
 """The name of the one sheet."""
@@ -124,14 +125,15 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     the sheet and cell (``Ledger!C7``) and the column of a value at fault, a missing sheet,
     or a file that is not a workbook."""
     openpyxl = _openpyxl()
-    from openpyxl.utils import get_column_letter  # optional: as openpyxl above
+    from openpyxl.utils import get_column_letter  # start-up time: as openpyxl above
 
     path = Path(path)
     if not path.exists():
         raise LedgerError(f"{path} does not exist")
     try:
         wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+    except (OSError, ValueError, KeyError, SyntaxError, zipfile.BadZipFile) as exc:
+        # SyntaxError: a part's XML is broken (lxml's XMLSyntaxError, ElementTree's ParseError)
         raise LedgerError(f"cannot read {path} as an .xlsx workbook: {exc}") from None
     try:
         if SHEET not in wb.sheetnames:
@@ -159,3 +161,74 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
         return f"{path} {SHEET}!{letters[column]}{line}"
 
     return import_rows(ledger, rows, locate)
+
+
+def earlier_export(path: str | os.PathLike[str]) -> bool:
+    """Whether the existing file ``path`` was written by ``tourney ledger export``.
+
+    Parameters
+    ----------
+    path
+        The file: ``*.xlsx`` is read as a workbook, anything else as a CSV.
+
+    Returns
+    -------
+    bool
+        True for a CSV whose header begins with the export's columns
+        (:data:`~scheduler.ledger.transfer.EXPORT_HEAD`, the same in every schema) or an
+        .xlsx workbook with the sheet :data:`SHEET`; False for anything else, also a file
+        that cannot be read (not UTF-8, not a zip, not a workbook).
+
+    Raises
+    ------
+    LedgerError
+        openpyxl cannot be imported (it is a dependency of tourney).
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".xlsx":
+        openpyxl = _openpyxl()
+        from openpyxl.utils.exceptions import InvalidFileException  # start-up time: openpyxl
+
+        try:
+            wb = openpyxl.load_workbook(path, read_only=True)
+        except (OSError, ValueError, KeyError, SyntaxError, zipfile.BadZipFile,
+                InvalidFileException):  # not a zip, no workbook part, broken XML
+            return False
+        try:
+            return SHEET in wb.sheetnames
+        finally:
+            wb.close()
+    try:
+        with path.open("rb") as f:
+            head = f.readline(65536).decode("utf-8-sig").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return tuple(head.split(",")[:len(EXPORT_HEAD)]) == EXPORT_HEAD
+
+
+def refuse_export_over(ledger: Ledger, out: str | os.PathLike[str]) -> None:
+    """Refuse an ``--out`` of ``tourney ledger export`` that would destroy an input: no
+    command writes over one of its inputs.
+
+    Parameters
+    ----------
+    ledger
+        The ledger being exported (its file, when it is SQLite, is never written over).
+    out
+        The file the export would write (CSV or .xlsx).
+
+    Raises
+    ------
+    LedgerError
+        ``out`` is the ledger's own file (the same file once links are resolved), or an
+        existing file that is not an earlier export (:func:`earlier_export`): the
+        scenario, a plan's file. Exit code 2; the message names ``out``.
+    """
+    out = Path(out)
+    if ledger.path is not None and same_file(out, ledger.path):
+        raise LedgerError(f"--out {shown(out)} is the ledger {ledger.where} itself: writing "
+                          "there would destroy it; give another --out")
+    if out.is_file() and not earlier_export(out):
+        raise LedgerError(f"--out {shown(out)} exists and is not a file written by `tourney "
+                          "ledger export`: writing there would destroy it; give another --out "
+                          "(or remove the file first)")
