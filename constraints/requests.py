@@ -17,9 +17,10 @@ Rules (each with its ``encode`` and its independent ``check`` side by side):
   (the horizon when it has none, partial months included) differ by at most 1. A hard rule.
 - ``TABLES`` (and Montana's licensed dealers, :mod:`constraints.montana.conduct`, through
   :func:`capacity`): on every calendar day, the ``tables_needed`` (``dealers_needed``) of the
-  operator's tournaments conducted that day (every day an occurrence touches, ``Timing.days``) sum to at most the operator's
-  ``tables`` (``dealers``). No capacity given: no constraint. A tournament of several
-  operators (a progressive) needs its tables and dealers at each of them.
+  operator's tournaments conducted that day (every day an occurrence touches,
+  ``Timing.days``) sum to at most the operator's ``tables`` (``dealers``). No capacity
+  given: no constraint. A tournament of several operators (a progressive) needs its tables
+  and dealers at each of them.
 """
 
 from __future__ import annotations
