@@ -30,6 +30,7 @@ from constraints.maine.funds import (
     CHECKLIST,
     ME_CRIBBAGE_REG,
     ME_PRIZES,
+    report_line,
     report_text,
 )
 from constraints.maine.games import (
@@ -54,6 +55,7 @@ from constraints.maine.organization import (
     ME_BENEFICIARY,
     ME_ELIGIBLE,
     ME_LOCAL_APPROVAL,
+    application_line,
     application_window_text,
     earliest_first_day,
 )
@@ -114,7 +116,8 @@ __all__ = [
     "PER_TOURNAMENT_FEE", "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP",
     "RULES", "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT",
     "SURCHARGE_CAP", "TIERS", "TIER_MAX", "annual_end",
-    "application_window_text", "counted_months", "covering_tiers", "earliest_first_day",
-    "monthly_never_cheaper", "other_game_sessions", "per_tournament_usd", "report_text",
-    "statute_fee", "super_cribbage_left", "surcharge_cap", "tier_index",
+    "application_line", "application_window_text", "counted_months", "covering_tiers",
+    "earliest_first_day", "monthly_never_cheaper", "other_game_sessions",
+    "per_tournament_usd", "report_line", "report_text", "statute_fee", "super_cribbage_left",
+    "surcharge_cap", "tier_index",
 ]

@@ -155,3 +155,12 @@ def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
         text += (f" ({ME_APPLICATION_MAX_DAYS} days before is {day_text(earliest)}, before "
                  f"this plan's notice_from; the window is shown from notice_from.)")
     return text
+
+
+def application_line(kind: str, opens: dt.date, due: dt.date, first_day: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a line of
+    deadlines.csv (``what``, :func:`scheduler.deadlines.list_deadlines`): the ``kind``
+    licence's application received between ``opens`` and ``due`` (inclusive days) for a
+    first day covered ``first_day``. The calendars word it :func:`application_window_text`."""
+    return (f"the {kind} licence application received between {opens} and {due} "
+            f"(first day covered {first_day})")
