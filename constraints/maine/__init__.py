@@ -21,6 +21,8 @@ importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 
 from constraints.maine.fees import (
     LICENCE_KINDS,
+    LICENCE_LABELS,
+    LICENCE_RULES,
     ME_FEES,
     monthly_never_cheaper,
     per_tournament_usd,
@@ -109,7 +111,8 @@ RULES = [
 ]
 
 __all__ = [
-    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS", "MAX_HOURS",
+    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS",
+    "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS",
     "MEMBER_YEARS", "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION",
     "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND",
     "ME_LOCAL_APPROVAL", "ME_MONTHLY", "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES",

@@ -30,6 +30,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from constraints.base import STATEWIDE, UsageText
+from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
 from constraints.registry import RULES
 from scheduler.deadlines import list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
@@ -54,11 +55,10 @@ CATEGORIES: dict[str, tuple[str, str]] = {
 FEE_KINDS: dict[str, str] = {
     "mt-large-stakes-permit": "MT large-stakes permit",
     "mt-small-stakes-permit": "MT small-stakes permit",
-    "me-per-tournament": "ME per-tournament",
-    "me-annual": "ME annual",
-    "me-super-cribbage": "ME super cribbage",
+    **{k: f"ME {LICENCE_LABELS[k]}" for k in LICENCE_KINDS},
 }
-"""Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
+"""Licence kind → label of the fees chart and the report, in chart order (unknown kinds
+follow); the Maine ones in the words of :data:`constraints.maine.LICENCE_LABELS`."""
 
 
 BLACKOUT_COLOUR = "#d62728"
