@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from icalendar import Calendar, Event, Timezone
 
 from scheduler.export.ical_describe import _licence_items, _notice_items
-from scheduler.export.ical_events import SESSION_PROPERTY, cancellation_item, occurrence_items
+from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
     PRODID,
@@ -63,6 +63,7 @@ from scheduler.uid import (
     OPERATOR_NAME_PROPERTY,
     OPERATOR_PROPERTY,
     PLAY_PROPERTY,
+    SESSION_PROPERTY,
 )
 
 __all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
