@@ -15,7 +15,10 @@ A rule contributes any of:
   first answer of the conflict explanation (``scheduler.explain``), before any search.
 - ``usage(audit)`` → how much of a counted limit a schedule uses, per operator and period
   (:class:`Usage`), from the rule's own tally: what ``Plan.usage``, the summary, the charts
-  and plan.xlsx show (``scheduler.usage``).
+  and plan.xlsx show (``scheduler.usage``), worded by its ``usage_text``
+  (:class:`UsageText`);
+- ``counts(t)`` → whether an occurrence of ``t`` counts toward a limit two tournaments
+  compete for (the summary's ``displaced``).
 """
 
 from __future__ import annotations
@@ -230,6 +233,15 @@ class Usage:
     """How many of ``used`` were held (or issued) before the plan; ``used - held`` are
     planned."""
 
+    @property
+    def held_split(self) -> str:
+        """``"; 12 held before the plan + 4 planned"``, or ``""`` when nothing was held: what
+        the period had used before the plan (``held_in_current_permit_year``, the ledger's
+        history, licences issued) apart from what the plan adds."""
+        if not self.held:  # all planned: nothing to tell apart
+            return ""
+        return f"; {self.held} held before the plan + {self.used - self.held} planned"
+
 
 STATEWIDE = "(statewide)"
 """The :attr:`Usage.operator_id` of a statewide limit (ME-SUPER-CRIBBAGE); never an id."""
@@ -237,6 +249,33 @@ STATEWIDE = "(statewide)"
 UsageOf = Callable[[Audit], Iterable[Usage]]
 """A counted limit's :class:`Usage` records for a schedule: every operator and period it
 reports, in operator (scenario) and period order."""
+UsageLines = Callable[[Sequence[Usage]], Iterable[tuple[dt.date, str]]]
+"""A counted limit's lines of the summary for one operator: given that operator's
+:class:`Usage` records of the rule (period order), each line (no indent) with the day it
+sorts by (its period's first day); none to print nothing."""
+
+
+@dataclass(frozen=True)
+class UsageText:
+    """How the summary (``scheduler.export.summary``) and the usage charts
+    (``scheduler.export.figures.plot_usage``) word a counted limit's :class:`Usage` records;
+    a rule with ``usage`` and no ``usage_text`` gets the defaults (a line ``RULE period:
+    used/limit`` per record, a chart titled with its ID and limit)."""
+
+    chart_title: str
+    """The title of its chart panel (e.g. ``ME-MONTHLY-LIMIT: Maine games per month (limit
+    2)``)."""
+    summary: UsageLines | None = None
+    """Its summary lines (default: one ``RULE period: used/limit`` line per record)."""
+    period_label: str = "{}"
+    """An x label of its chart, ``{}`` standing for :attr:`Usage.period`."""
+    hatch_label: str | None = None
+    """With a label: the chart hatches :attr:`Usage.charitable` of each bar, at its top, and
+    the legend says this (MT-LARGE-LIMIT: the charitable ones counted)."""
+    chart_omits_unused: bool = False
+    """An operator whose records of the rule all have ``used`` 0 gets no bar."""
+
+
 Checklist = Callable[["Scenario", "Tournament"], "str | None"]
 """A *list*-kind rule's obligation for one tournament: one sentence ending with ``(RULE-ID,
 citation).``, or None when the rule does not apply to it."""
@@ -270,6 +309,12 @@ class Rule:
     usage: UsageOf | None = None
     """A counted limit: how much of it a schedule uses per operator and period, from the
     rule's own tally (:class:`Usage`; read by ``scheduler.usage.limit_usage``)."""
+    usage_text: UsageText | None = None
+    """How the summary and the charts word its ``usage`` (default: :class:`UsageText`'s)."""
+    counts: Callable[[Tournament], bool] | None = None
+    """A limit two tournaments compete for (a tournament left out under it may have given
+    way to another it counts): whether an occurrence of a tournament counts toward it (read
+    by ``scheduler.export.summary.displaced``)."""
 
     def __post_init__(self) -> None:
         if self.id not in RULES:

@@ -15,11 +15,12 @@ Rules (each with its ``encode`` and its independent ``check`` side by side):
   request with the rules in its way (``minimums`` gives them to ``scheduler.explain``).
 - ``SPREAD``: ``spread: even``: the numbers of first days in the calendar months of the window
   (the horizon when it has none, partial months included) differ by at most 1. A hard rule.
-- ``TABLES`` and ``MT-DEALER`` (MCA 23-5-317(6): only licensed dealers deal): on every calendar
-  day, the ``tables_needed`` (``dealers_needed``) of the operator's tournaments conducted that
-  day (every day an occurrence touches, ``Timing.days``) sum to at most the operator's
-  ``tables`` (``dealers``). No capacity given: no constraint. A tournament of several
-  operators (a progressive) needs its tables and dealers at each of them.
+- ``TABLES`` (and Montana's licensed dealers, :mod:`constraints.montana.conduct`, through
+  :func:`capacity`): on every calendar day, the ``tables_needed`` (``dealers_needed``) of the
+  operator's tournaments conducted that day (every day an occurrence touches,
+  ``Timing.days``) sum to at most the operator's ``tables`` (``dealers``). No capacity
+  given: no constraint. A tournament of several operators (a progressive) needs its tables
+  and dealers at each of them.
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ def _validate_min(k: _Kind) -> Callable[[Scenario], Iterator[TermProblem]]:
 
 
 def over_capacity(sc: Scenario, rule: str, cap: str, need: str) -> Iterator[TermProblem]:
-    """``rule``'s input check (TABLES; MT-DEALER in :mod:`constraints.montana`): no
+    """``rule``'s input check (TABLES; the dealers in :mod:`constraints.montana.conduct`): no
     tournament needs more of ``need`` a day than an operator of it has of ``cap``."""
     for i, t in enumerate(sc.tournaments):
         for j, oid in enumerate(t.operators):
@@ -297,9 +298,29 @@ def _check_spread(a: Audit) -> Iterator[Violation]:
 SPREAD = Rule("SPREAD", encode=_encode_spread, check=_check_spread)
 
 
-# ------------------------------------------------------------------ TABLES, MT-DEALER
-def _capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], None],
-                                                       Callable[[Audit], Iterator[Violation]]]:
+# ------------------------------------------------------------------ TABLES, capacities
+def capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], None],
+                                                      Callable[[Audit], Iterator[Violation]]]:
+    """A per-day capacity of each operator as a rule's model encoding and check: on every
+    calendar day, the ``need`` of the operator's tournaments conducted that day (every day
+    an occurrence touches) sums to at most its ``cap`` (None: no constraint).
+
+    Parameters
+    ----------
+    rule : str
+        The rule ID the constraints and violations carry (``TABLES``; Montana's dealers rule
+        passes its own, :mod:`constraints.montana.conduct`).
+    cap : str
+        The :class:`scheduler.scenario.Operator` field of the capacity (e.g. ``tables``).
+    need : str
+        The :class:`scheduler.scenario.Tournament` field of a day's need (e.g.
+        ``tables_needed``).
+
+    Returns
+    -------
+    tuple
+        ``(encode, check)``, the rule's ``encode`` and ``check``.
+    """
     def have(op: Operator) -> int | None:
         v: int | None = getattr(op, cap)
         return v
@@ -346,10 +367,7 @@ def _capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], 
     return encode, check
 
 
-_tables = _capacity("TABLES", "tables", "tables_needed")
-DEALERS = _capacity("MT-DEALER", "dealers", "dealers_needed")
-"""MT-DEALER's model encoding and check of the ``dealers`` capacity (a Montana rule: registered
-with its checklist sentence in :mod:`constraints.montana`)."""
+_tables = capacity("TABLES", "tables", "tables_needed")
 TABLES = Rule("TABLES", validate=_validate_tables, encode=_tables[0], check=_tables[1])
 
 RULES = [PER_MONTH, PER_MONTH_MIN, PER_WEEK, PER_WEEK_MIN, SPREAD, TABLES]

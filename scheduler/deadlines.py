@@ -16,6 +16,11 @@ read too:
   :func:`~scheduler.timing.report_due` of the period's last day (the 10th Maine business day
   after it).
 
+Each line's sentence is its rule's own (``what``: :func:`constraints.montana.notice_line`,
+:func:`constraints.maine.application_line`, :func:`constraints.maine.report_line`, beside
+the calendars' wording of the same rule: ``notice_text``, ``application_window_text``,
+``report_text``).
+
 It works on what a plan holds and what a plan folder's CSV files hold alike (the
 :class:`HeldRow` and :class:`HeldLicence` protocols), so it sits below the plan and the
 ledger and imports neither.
@@ -29,7 +34,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from constraints.catalogue import RULES
-from constraints.maine import LICENCE_KINDS
+from constraints.maine import LICENCE_KINDS, application_line, report_line
+from constraints.montana import notice_line
 from scheduler.timing import (
     application_due,
     application_opens,
@@ -161,7 +167,7 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         out.append(Deadline(
             date=notice_due(r.first_day), rule="MT-NOTICE",
             citation=RULES["MT-NOTICE"].citation, operator_id=r.operator_id,
-            what=f"notify the department of {r.title} ({ref}), first day {r.first_day}",
+            what=notice_line(r.title, ref, r.first_day),
             occurrence=ref, license_id="", opens=None, first_day=r.first_day, title=r.title,
             uid=r.uid))
     for lic in licences:
@@ -176,16 +182,14 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         out.append(Deadline(
             date=due, rule="ME-APPLICATION-WINDOW",
             citation=RULES["ME-APPLICATION-WINDOW"].citation, operator_id=lic.operator_id,
-            what=f"the {lic.kind} licence application received between {opens} and {due} "
-                 f"(first day covered {first})",
+            what=application_line(lic.kind, opens, due, first),
             occurrence=occ, license_id=lic.license_id, opens=opens, first_day=first,
             earliest=application_opens(first)))
         for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
             out.append(Deadline(
                 date=report_due(end), rule="ME-REPORT", citation=RULES["ME-REPORT"].citation,
                 operator_id=lic.operator_id,
-                what=f"file the disposition-of-funds report for the licensed period ending "
-                     f"{end}",
+                what=report_line(end),
                 occurrence=occ, license_id=lic.license_id, opens=None, first_day=first,
                 period_end=end))
     out.sort(key=lambda d: (d.date, d.rule, d.operator_id, d.occurrence, d.license_id,

@@ -17,6 +17,7 @@ from icalendar import Calendar
 
 from scheduler.calendar_limits import read_calendar
 from scheduler.text import uncell
+from scheduler.uid import PLAY_PROPERTY, SESSION_PROPERTY, session_occurrence
 
 
 class DiffError(ValueError):
@@ -73,13 +74,11 @@ def _sessions(folder: Path) -> dict[str, dict[int, str]]:
         raise DiffError(f"{ics}: not a readable iCalendar file ({exc})") from None
     out: dict[str, dict[int, str]] = {}
     for e in cal.walk("VEVENT"):
-        k = str(e.get("X-TOURNEY-SESSION", "")).strip()
+        k = str(e.get(SESSION_PROPERTY, "")).strip()
         if not k.isdigit() or str(e.get("STATUS", "")).upper() == "CANCELLED":
             continue
-        uid = str(e.get("UID", ""))
-        local, at, rhs = uid.rpartition("@")
-        occ = f"{local.removesuffix(f'.s{k}')}@{rhs}" if at else uid.removesuffix(f".s{k}")
-        play = str(e.get("X-TOURNEY-PLAY", "")) or (
+        occ = session_occurrence(str(e.get("UID", "")), int(k))
+        play = str(e.get(PLAY_PROPERTY, "")) or (
             f"{e.decoded('DTSTART').isoformat()}/{e.decoded('DTEND').isoformat()}"
             if e.get("DTSTART") is not None and e.get("DTEND") is not None else "")
         out.setdefault(occ, {})[int(k)] = play

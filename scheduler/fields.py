@@ -48,6 +48,9 @@ DOMAIN_PATTERN = r"^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]([a-z0-9-]*[a-z0-9])?
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 """The weekdays as a scenario spells them, Monday first (index = ``date.weekday()``); the
 one spelling the scenario types, the workbook, the UIDs and the rules read."""
+WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""The weekdays in words, in the order of :data:`WEEKDAYS` (what calendars and reasons
+print)."""
 MT_TYPES = ("large-stakes", "small-stakes")
 """The Montana tournament types (MCA 23-5-317)."""
 ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")

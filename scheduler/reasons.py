@@ -19,6 +19,7 @@ from constraints.catalogue import RULES as CATALOGUE
 from constraints.registry import RULES, check
 from constraints.requests import MONTH, WEEK, Period, _Kind, first_days, periods
 from scheduler.extract import placed_of
+from scheduler.fields import WEEKDAY_NAMES, WEEKDAYS
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import Plan, Unscheduled
 from scheduler.scenario import Scenario, Tournament
@@ -250,8 +251,7 @@ def _days(n: int) -> str:
 
 def _allowed(t: Tournament, n: int) -> str:
     """``5 Wednesdays in its window``: ``n`` allowed first days of ``t`` in words."""
-    names = {"mon": "Mondays", "tue": "Tuesdays", "wed": "Wednesdays", "thu": "Thursdays",
-             "fri": "Fridays", "sat": "Saturdays", "sun": "Sundays"}
+    names = {w: f"{name}s" for w, name in zip(WEEKDAYS, WEEKDAY_NAMES, strict=True)}
     days = (" or ".join(names[w] if n != 1 else names[w][:-1] for w in t.weekdays)
             if t.weekdays else "day" if n == 1 else "days")
     return f"{n} {days} in its {'window' if t.window is not None else 'horizon'}"

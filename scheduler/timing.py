@@ -3,6 +3,11 @@
 Pure functions of dates and the scenario; no solver here. Times are timezone-aware
 ``datetime`` in the operator's zone; durations are real elapsed time (a 10 h game from 20:00
 on the night clocks spring forward ends at 07:00 local).
+
+The permit year (MT-PERMIT-YEAR, MCA 23-5-317(1)(a)) is the one calendar reckoning not here:
+:meth:`scheduler.scenario.Operator.permit_year_of` and ``permit_year_end`` answer it on the
+operator's type, which lies below this module in the layers (this module imports the
+scenario), so the type cannot call it.
 """
 
 from __future__ import annotations

@@ -56,6 +56,27 @@ OPERATOR_NAME_PROPERTY = "X-TOURNEY-OPERATOR-NAME"
 ``<operator id> <operator name>`` as TEXT (RFC 5545 §3.3.11 escapes). Calendars of earlier
 versions have none."""
 
+PROPERTY_PREFIX = "X-TOURNEY-"
+"""The prefix of every property tourney writes (an object holding one is a product's)."""
+TOURNAMENT_PROPERTY = "X-TOURNEY-TOURNAMENT"
+"""The VEVENT property naming the tournament id of an occurrence, series or cancellation."""
+OCCURRENCE_PROPERTY = "X-TOURNEY-OCCURRENCE"
+"""The VEVENT property holding an occurrence's number (``N`` of ``TOURNAMENT#N``)."""
+OPERATORS_PROPERTY = "X-TOURNEY-OPERATORS"
+"""The VEVENT property listing an event's operator ids, separated by single spaces."""
+OPERATOR_PROPERTY = "X-TOURNEY-OPERATOR"
+"""The VCALENDAR property naming the operator of a per-operator calendar."""
+HORIZON_PROPERTY = "X-TOURNEY-HORIZON"
+"""The VCALENDAR property holding the plan's horizon, ``start/end`` (ISO 8601 days)."""
+DEADLINE_PROPERTY = "X-TOURNEY-DEADLINE"
+"""The VEVENT property of a deadline event: a key of :data:`DEADLINE_KIND`."""
+PLAY_PROPERTY = "X-TOURNEY-PLAY"
+"""The VEVENT property holding when play starts and ends, ``start/end`` (ISO 8601 with UTC
+offset)."""
+SESSION_PROPERTY = "X-TOURNEY-SESSION"
+"""The VEVENT property holding a session's number (1, 2, ...) of an occurrence given as
+``sessions`` (:func:`session_uid`)."""
+
 KIND_PROPERTY = "X-TOURNEY-KIND"
 """The VEVENT property saying what the event is, one of :data:`KINDS`, written on every event;
 ``tourney check`` reads an event's kind from it (never from its UID)."""
@@ -179,6 +200,14 @@ def session_uid(occurrence: str, k: int) -> str:
         return occurrence
     local, at, rhs = occurrence.rpartition("@")
     return f"{local}.s{k}@{rhs}" if at else f"{occurrence}.s{k}"
+
+
+def session_occurrence(uid: str, k: int) -> str:
+    """The occurrence's UID of the ``k``-th session's UID ``uid`` (:func:`session_uid`
+    read back): ``<local>@<rhs>`` of ``<local>.s<k>@<rhs>``; ``uid`` itself for the first
+    session (whose UID is the occurrence's) or a UID without the suffix."""
+    local, at, rhs = uid.rpartition("@")
+    return f"{local.removesuffix(f'.s{k}')}@{rhs}" if at else uid.removesuffix(f".s{k}")
 
 
 def series_uid(scenario: Scenario, tournament_id: str, weekday: int | None, host: str,

@@ -72,7 +72,7 @@ def test_every_name_importers_use_is_still_there(package: object, names: list[st
 def test_a_rule_lives_in_one_module(package: object) -> None:
     # validate / allows / encode / check / actuals / usage / certificate of one rule are
     # defined in one module of the package (a checklist sentence is constraints.base.duty's
-    # closure, MT-DEALER's capacity constraints.requests' DEALERS: not the package's own)
+    # closure, MT-DEALER's capacity constraints.requests.capacity's closures: not the package's own)
     name = package.__name__  # type: ignore[attr-defined]
     for rule in package.RULES:  # type: ignore[attr-defined]
         homes = {f.__module__ for f in (rule.validate, rule.allows, rule.allows_day,

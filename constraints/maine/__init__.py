@@ -21,6 +21,8 @@ importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 
 from constraints.maine.fees import (
     LICENCE_KINDS,
+    LICENCE_LABELS,
+    LICENCE_RULES,
     ME_FEES,
     monthly_never_cheaper,
     per_tournament_usd,
@@ -30,6 +32,7 @@ from constraints.maine.funds import (
     CHECKLIST,
     ME_CRIBBAGE_REG,
     ME_PRIZES,
+    report_line,
     report_text,
 )
 from constraints.maine.games import (
@@ -54,6 +57,7 @@ from constraints.maine.organization import (
     ME_BENEFICIARY,
     ME_ELIGIBLE,
     ME_LOCAL_APPROVAL,
+    application_line,
     application_window_text,
     earliest_first_day,
 )
@@ -69,6 +73,7 @@ from constraints.maine.terms import (
     MONTHLY_FEE,
     MONTHLY_LIMIT,
     NATIONAL_CRIBBAGE,
+    ORGANIZED_YEARS,
     PER_TOURNAMENT_FEE,
     PLAYER_CAP,
     PLAYER_CAP_OWNED,
@@ -106,15 +111,18 @@ RULES = [
 ]
 
 __all__ = [
-    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS", "MAX_HOURS",
+    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS",
+    "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS",
     "MEMBER_YEARS", "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION",
     "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND",
     "ME_LOCAL_APPROVAL", "ME_MONTHLY", "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES",
     "ME_RAFFLE", "ME_SUPER_CRIBBAGE", "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE",
+    "ORGANIZED_YEARS",
     "PER_TOURNAMENT_FEE", "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP",
     "RULES", "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT",
     "SURCHARGE_CAP", "TIERS", "TIER_MAX", "annual_end",
-    "application_window_text", "counted_months", "covering_tiers", "earliest_first_day",
-    "monthly_never_cheaper", "other_game_sessions", "per_tournament_usd", "report_text",
-    "statute_fee", "super_cribbage_left", "surcharge_cap", "tier_index",
+    "application_line", "application_window_text", "counted_months", "covering_tiers",
+    "earliest_first_day", "monthly_never_cheaper", "other_game_sessions",
+    "per_tournament_usd", "report_line", "report_text", "statute_fee", "super_cribbage_left",
+    "surcharge_cap", "tier_index",
 ]

@@ -149,6 +149,15 @@ def _encode_fees(ctx: ModelContext) -> None:
 
 LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
 """ME-FEES, ME-SUPER-CRIBBAGE: the Maine licences.csv ``kind`` values."""
+LICENCE_LABELS = {"me-per-tournament": "per-tournament", "me-monthly": "monthly",
+                  "me-annual": "annual", "me-super-cribbage": "super cribbage"}
+"""Each of :data:`LICENCE_KINDS` in words (``per-tournament``: "a per-tournament licence",
+"ME per-tournament"), the one wording the checks, the calendars, the charts and the report
+use."""
+LICENCE_RULES = {"me-per-tournament": "ME-FEES", "me-monthly": "ME-FEES",
+                 "me-annual": "ME-FEES", "me-super-cribbage": "ME-SUPER-CRIBBAGE"}
+"""The rule each of :data:`LICENCE_KINDS` is bought under (ME-FEES, 17 M.R.S. § 1836(3-A);
+ME-SUPER-CRIBBAGE, § 1836(4-A))."""
 
 
 def statute_fee(kind: str, tier: str) -> int | None:
@@ -168,9 +177,7 @@ def statute_fee(kind: str, tier: str) -> int | None:
 
 
 def _label(kind: str) -> str:
-    return {"me-per-tournament": "per-tournament licence", "me-monthly": "monthly licence",
-            "me-annual": "annual licence",
-            "me-super-cribbage": "super cribbage licence"}.get(kind, kind)
+    return f"{LICENCE_LABELS[kind]} licence" if kind in LICENCE_LABELS else kind
 
 
 def _statutory_end(lic: License) -> dt.date:

@@ -111,6 +111,13 @@ def report_text(period: str, due: dt.date) -> str:
             f"was cancelled ({cite('ME-REPORT')}).")
 
 
+def report_line(period_end: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) as a line of deadlines.csv (``what``,
+    :func:`scheduler.deadlines.list_deadlines`): the report of the licensed period ending
+    ``period_end`` (inclusive). The calendars word it :func:`report_text`."""
+    return f"file the disposition-of-funds report for the licensed period ending {period_end}"
+
+
 def _held_report(a: Actuals) -> Iterator[Violation]:
     """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
     (:class:`~constraints.base.ReportOwed`, its due day from

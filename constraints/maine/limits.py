@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import cast
 
@@ -21,6 +21,7 @@ from constraints.base import (
     Occurrence,
     Rule,
     Usage,
+    UsageText,
     Violation,
     counted_sum,
     day_span,
@@ -146,8 +147,23 @@ def _monthly_usage(a: Audit) -> Iterator[Usage]:
                         month_end(y, m), per_month[(y, m)], MONTHLY_LIMIT)
 
 
+def _monthly_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
+    """ME-MONTHLY-LIMIT's summary line for an operator: how many months are at 2 of 2 and
+    which; none for an operator with no game counted."""
+    used = [u for u in records if u.used]
+    if used:
+        full = [u.period for u in used if u.used == u.limit]
+        yield used[0].period_start, (f"ME-MONTHLY-LIMIT: {len(full)} month(s) at "
+                                     f"{MONTHLY_LIMIT}/{MONTHLY_LIMIT}"
+                                     + (f" ({', '.join(full)})" if full else ""))
+
+
 ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly,
-                  certificate=_certify_monthly, usage=_monthly_usage)
+                  certificate=_certify_monthly, usage=_monthly_usage,
+                  usage_text=UsageText(f"ME-MONTHLY-LIMIT: Maine games per month (limit "
+                                       f"{MONTHLY_LIMIT})", _monthly_lines,
+                                       chart_omits_unused=True),
+                  counts=lambda t: t.is_me_licensed_game)
 
 
 # ------------------------------------------------------------------ ME-SUPER-CRIBBAGE
@@ -288,4 +304,5 @@ def _super_cribbage_usage(a: Audit) -> Iterator[Usage]:
 
 ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
                          encode=_encode_super_cribbage, check=_check_super_cribbage,
-                         actuals=_held_super_cribbage, usage=_super_cribbage_usage)
+                         actuals=_held_super_cribbage, usage=_super_cribbage_usage,
+                         counts=lambda t: t.type == "super-cribbage")

@@ -13,7 +13,13 @@ from functools import lru_cache
 
 from constraints.base import Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
-from constraints.maine.terms import NATIONAL_CRIBBAGE, _holders, _licensed, _me
+from constraints.maine.terms import (
+    NATIONAL_CRIBBAGE,
+    ORGANIZED_YEARS,
+    _holders,
+    _licensed,
+    _me,
+)
 from scheduler.problems import TermProblem
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import (
@@ -78,7 +84,7 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
                         f" {NATIONAL_CRIBBAGE}): 17 M.R.S. § 1836(4-A)(A) lets it conduct only "
                         f"super cribbage tournaments, not a tournament game")
     start = sc.horizon.start
-    two_years_before = years_later(start, -2)  # from Feb 29: Feb 28
+    two_years_before = years_later(start, -ORGANIZED_YEARS)  # from Feb 29: Feb 28
     for i, op in _holders(sc):
         if op.id in national:
             continue
@@ -86,11 +92,11 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
         if op.organized_on is None:
             yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
                               "give the date the organization was organized in Maine "
-                              "(at least 2 years before the plan)")
+                              f"(at least {ORGANIZED_YEARS} years before the plan)")
         elif op.organized_on > two_years_before:
             yield TermProblem((*loc, "organized_on"), "ME-ELIGIBLE",
-                              f"the organization must be organized at least 2 years "
-                              f"(on or before {two_years_before})")
+                              f"the organization must be organized at least "
+                              f"{ORGANIZED_YEARS} years (on or before {two_years_before})")
 
 
 ME_ELIGIBLE = Rule("ME-ELIGIBLE", validate=_validate_organization)
@@ -155,3 +161,12 @@ def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
         text += (f" ({ME_APPLICATION_MAX_DAYS} days before is {day_text(earliest)}, before "
                  f"this plan's notice_from; the window is shown from notice_from.)")
     return text
+
+
+def application_line(kind: str, opens: dt.date, due: dt.date, first_day: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a line of
+    deadlines.csv (``what``, :func:`scheduler.deadlines.list_deadlines`): the ``kind``
+    licence's application received between ``opens`` and ``due`` (inclusive days) for a
+    first day covered ``first_day``. The calendars word it :func:`application_window_text`."""
+    return (f"the {kind} licence application received between {opens} and {due} "
+            f"(first day covered {first_day})")

@@ -39,6 +39,9 @@ NATIONAL_CRIBBAGE = "national-cribbage-501c3"
 MEMBER_YEARS = 3
 """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(A): years its principal organizer has been a
 member."""
+ORGANIZED_YEARS = 2
+"""ME-ELIGIBLE, 17 M.R.S. § 1832(2): years a licensee has been organized in Maine, at least,
+on the horizon's first day."""
 PRIZE_SHARE = Decimal("0.75")
 """ME-PRIZES, 17 M.R.S. § 1836(5)."""
 RAFFLE_PRIZE_CAP = Decimal(2000)

@@ -31,7 +31,7 @@ from constraints.montana.games import (
     most_paid,
 )
 from constraints.montana.limits import MT_CHARITY_LIMIT, MT_LARGE_LIMIT
-from constraints.montana.notice import MT_NOTICE, notice_note, notice_text
+from constraints.montana.notice import MT_NOTICE, notice_line, notice_note, notice_text
 from constraints.montana.permits import (
     MT_PERMIT_FEES,
     MT_PERMIT_PREREQ,
@@ -81,5 +81,6 @@ __all__ = [
     "MT_PERMIT_PREREQ", "MT_PLAY_HOURS", "MT_PROGRESSIVE", "MT_SATELLITE", "MT_SMALL_DAILY",
     "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
     "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeTally", "License", "calendar_days",
-    "large_tally", "most_paid", "notice_note", "notice_text", "permit_held_before",
+    "large_tally", "most_paid", "notice_line", "notice_note", "notice_text",
+    "permit_held_before",
 ]

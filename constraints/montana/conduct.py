@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from constraints.base import Rule, duty
-from constraints.requests import DEALERS, over_capacity
+from constraints.requests import capacity, over_capacity
 from scheduler.problems import TermProblem
 from scheduler.scenario import Scenario, Tournament
 
@@ -43,6 +43,11 @@ def _validate_dealers(sc: Scenario) -> Iterator[TermProblem]:
                               "MCA 23-5-317(6))")
 
 
+_DEALERS = capacity("MT-DEALER", "dealers", "dealers_needed")
+"""MT-DEALER's model encoding and check of the ``dealers`` capacity, MCA 23-5-317(6): on every
+calendar day the ``dealers_needed`` of an operator's tournaments conducted that day sum to at
+most its ``dealers`` (:func:`constraints.requests.capacity`)."""
+
 CHECKLIST = [
     Rule("MT-RULES-POSTED", checklist=duty(
         "MT-RULES-POSTED", "Give every participant a copy of the tournament rules before the "
@@ -53,7 +58,7 @@ CHECKLIST = [
         "play and settle disputes between players (a licensed dealer may do this)", _in_mt)),
     # MCA 23-5-317(6): the sentence for every Montana tournament, and the room's licensed
     # dealers per day as an optional capacity (operators[].dealers, dealers_needed)
-    Rule("MT-DEALER", validate=_validate_dealers, encode=DEALERS[0], check=DEALERS[1],
+    Rule("MT-DEALER", validate=_validate_dealers, encode=_DEALERS[0], check=_DEALERS[1],
          checklist=duty(
              "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
     Rule("MT-CHIP-VALUE", checklist=duty(

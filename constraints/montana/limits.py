@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
-from constraints.base import Actuals, Audit, Certificate, Rule, Usage, Violation, counted_sum
+from constraints.base import (
+    Actuals,
+    Audit,
+    Certificate,
+    Rule,
+    Usage,
+    UsageText,
+    Violation,
+    counted_sum,
+)
 from constraints.modelling import ModelContext
 from constraints.montana.tally import LargeTally, _held, large_tally
 from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
@@ -274,9 +283,25 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
                 + f"MT-LARGE-LIMIT: at most {LARGE_LIMIT} a permit year{held}{free})")
 
 
+def _large_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
+    """MT-LARGE-LIMIT's summary lines: one per permit year, the counted ones of 16 and, when
+    some are charitable beyond the first 3 (MT-CHARITY-LIMIT), how they are made up."""
+    for u in records:
+        char = u.charitable
+        yield u.period_start, (f"MT-LARGE-LIMIT permit year {u.period}: {u.used}/{u.limit} "
+                               f"counted" + (f" ({u.used - char} non-charitable + {char} "
+                                             f"charitable beyond the first {CHARITY_LIMIT})"
+                                             if char else "") + u.held_split)
+
+
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
                       check=_check_large_limit, actuals=_held_large_limit,
-                      certificate=_certify_large_limit, usage=_large_usage)
+                      certificate=_certify_large_limit, usage=_large_usage,
+                      usage_text=UsageText(
+                          f"MT-LARGE-LIMIT: counted large-stakes per permit year "
+                          f"(limit {LARGE_LIMIT})", _large_lines, "permit year from {}",
+                          f"hatched: charitable\nbeyond the first {CHARITY_LIMIT}"),
+                      counts=lambda t: t.is_large)
 
 
 def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
@@ -293,8 +318,19 @@ def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
                               "MT-CHARITY-LIMIT", why)
 
 
+def _charity_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
+    """MT-CHARITY-LIMIT's summary lines: one per permit year, the charitable ones not
+    counted of the first 3."""
+    for u in records:
+        yield u.period_start, (f"MT-CHARITY-LIMIT permit year {u.period}: {u.used}/{u.limit} "
+                               f"charitable not counted" + u.held_split)
+
+
 MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable,
-                        usage=_charity_usage)
+                        usage=_charity_usage,
+                        usage_text=UsageText(
+                            f"MT-CHARITY-LIMIT: charitable not counted per permit year "
+                            f"(first {CHARITY_LIMIT})", _charity_lines, "permit year from {}"))
 """MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
 :func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it; its usage is the
 free ones of each permit year."""

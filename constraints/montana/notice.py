@@ -68,6 +68,14 @@ def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
             f"held on several premises files its own notice.")
 
 
+def notice_line(title: str, ref: str, first_day: dt.date) -> str:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a line of deadlines.csv (``what``,
+    :func:`scheduler.deadlines.list_deadlines`): ``notify the department of <title>
+    (<ref>), first day <YYYY-MM-DD>``; ``ref`` the occurrence, ``TOURNAMENT#N``. The
+    calendars word it :func:`notice_text`."""
+    return f"notify the department of {title} ({ref}), first day {first_day}"
+
+
 def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
     23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`)."""

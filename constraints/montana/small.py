@@ -126,4 +126,4 @@ def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
 
 MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", validate=_validate_small_daily,
                       encode=_encode_small_daily, check=_check_small_daily,
-                      certificate=_certify_small_daily)
+                      certificate=_certify_small_daily, counts=lambda t: t.is_small)

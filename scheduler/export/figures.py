@@ -29,8 +29,9 @@ from collections import Counter, defaultdict
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
-from constraints.maine import MONTHLY_LIMIT
-from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+from constraints.base import STATEWIDE, UsageText
+from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
+from constraints.registry import RULES
 from scheduler.deadlines import list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
@@ -54,11 +55,10 @@ CATEGORIES: dict[str, tuple[str, str]] = {
 FEE_KINDS: dict[str, str] = {
     "mt-large-stakes-permit": "MT large-stakes permit",
     "mt-small-stakes-permit": "MT small-stakes permit",
-    "me-per-tournament": "ME per-tournament",
-    "me-annual": "ME annual",
-    "me-super-cribbage": "ME super cribbage",
+    **{k: f"ME {LICENCE_LABELS[k]}" for k in LICENCE_KINDS},
 }
-"""Licence kind → label of the fees chart, in chart order (unknown kinds follow)."""
+"""Licence kind → label of the fees chart and the report, in chart order (unknown kinds
+follow); the Maine ones in the words of :data:`constraints.maine.LICENCE_LABELS`."""
 
 
 BLACKOUT_COLOUR = "#d62728"
@@ -282,10 +282,12 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
 def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
               used: dict[tuple[str, str], int], limit: int, rule: str,
               hatched: dict[tuple[str, str], int] | None = None,
-              held: dict[tuple[str, str], int] | None = None) -> None:
-    """Grouped bars: x = periods, one bar per operator in each group, dashed limit line;
-    ``hatched`` marks that many of a bar's units, at its top, as a hatched part; ``held``
-    that many, at its foot, as a dotted part (held before the plan)."""
+              held: dict[tuple[str, str], int] | None = None,
+              period_label: str = "{}", hatch_label: str = "") -> None:
+    """Grouped bars: x = periods (each labelled ``period_label`` with ``{}`` the period),
+    one bar per operator in each group, dashed limit line; ``hatched`` marks that many of a
+    bar's units, at its top, as a hatched part (legend: ``hatch_label``); ``held`` that
+    many, at its foot, as a dotted part (held before the plan)."""
     width = 0.8 / max(1, len(ops))
     colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
                "#bcbd22", "#17becf"]
@@ -311,8 +313,7 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
                label=f"limit {limit}", gid=f"limit:{rule}")
     from matplotlib.ticker import MaxNLocator  # start-up time, as above
 
-    labels = periods if rule == "ME-MONTHLY-LIMIT" else [f"permit year from {p}"
-                                                         for p in periods]
+    labels = [period_label.format(p) for p in periods]
     ax.set_xticks(range(len(periods)), labels, fontsize=8,
                   rotation=0 if len(periods) <= 6 else 45)
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -323,8 +324,7 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
         from matplotlib.patches import Patch  # start-up time, as above
 
         handles.append(Patch(facecolor="#7f7f7f", hatch="//", edgecolor="white",
-                             label=f"hatched: charitable\nbeyond the first "
-                                   f"{CHARITY_LIMIT}"))
+                             label=hatch_label))
     if held and any(held.values()):
         from matplotlib.patches import Patch  # start-up time, as above
 
@@ -339,18 +339,21 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
 def usage_bars(plan: Plan, operators: Collection[str] | None = None
                ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
     """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
-    used})``. MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each
-    Montana operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
-    counted, for each Maine operator with a counted game. Counts as in
+    used})``, for each rule with :func:`scheduler.plan.limit_usage` records of an operator
+    (registry order; a statewide limit, ME-SUPER-CRIBBAGE, is not drawn): today
+    MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each Montana
+    operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
+    counted, for each Maine operator with a counted game (a rule whose
+    :attr:`constraints.base.UsageText.chart_omits_unused`). Counts as in
     :func:`scheduler.plan.limit_usage` (held tournaments included). ``operators``: only
     these operator ids (a statewide report's selection); default every operator."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
-    rows = usage(plan)
+    rows = [r for r in usage(plan) if r.operator_id != STATEWIDE]
     if operators is not None:
         rows = [r for r in rows if r.operator_id in operators]
-    for rule in ("MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"):
-        mine = [r for r in rows if r.rule == rule]
-        if rule == "ME-MONTHLY-LIMIT":  # a Maine operator with no game counted: no bars
+    for rule in (r for r in RULES if r.usage is not None):
+        mine = [r for r in rows if r.rule == rule.id]
+        if _text(rule.id).chart_omits_unused:  # an operator with none counted: no bars
             counted = {r.operator_id for r in mine if r.used}
             mine = [r for r in mine if r.operator_id in counted]
         if not mine:
@@ -358,12 +361,21 @@ def usage_bars(plan: Plan, operators: Collection[str] | None = None
         ops = list(dict.fromkeys(r.operator_id for r in mine))
         periods = sorted({r.period for r in mine})
         used = {(r.operator_id, r.period): r.used for r in mine}
-        out[rule] = (periods, ops, used)
+        out[rule.id] = (periods, ops, used)
     return out
 
 
+def _text(rule_id: str) -> UsageText:
+    """How the charts word ``rule_id``'s usage: the rule's ``usage_text``, else a title of
+    its ID (:class:`constraints.base.UsageText`)."""
+    text = next((r.usage_text for r in RULES if r.id == rule_id), None)
+    return text if text is not None else UsageText(f"{rule_id}: used per period")
+
+
 def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
-    """Bar charts of the counted limits, one panel per rule present in the plan:
+    """Bar charts of the counted limits, one panel per rule present in the plan (each rule
+    with a ``usage`` hook and records of an operator, titled and labelled by its
+    :class:`constraints.base.UsageText`); today:
 
     - MT-LARGE-LIMIT (MCA 23-5-317(1)(a),(d)): counted large-stakes tournaments per operator
       and permit year against 16: the non-charitable ones and, hatched, the charitable ones
@@ -393,29 +405,25 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
         y axis in tournaments; nothing is shown or written.
     """
     table = usage_bars(plan, operators)
-    titles = {
-        "MT-LARGE-LIMIT": f"MT-LARGE-LIMIT: counted large-stakes per permit year "
-                          f"(limit {LARGE_LIMIT})",
-        "MT-CHARITY-LIMIT": f"MT-CHARITY-LIMIT: charitable not counted per permit year "
-                            f"(first {CHARITY_LIMIT})",
-        "ME-MONTHLY-LIMIT": f"ME-MONTHLY-LIMIT: Maine games per month (limit {MONTHLY_LIMIT})",
-    }
-    limits = {"MT-LARGE-LIMIT": LARGE_LIMIT, "MT-CHARITY-LIMIT": CHARITY_LIMIT,
-              "ME-MONTHLY-LIMIT": MONTHLY_LIMIT}
+    limits: dict[str, int] = {}  # each rule's limit (the largest, should periods differ)
+    for r in usage(plan):
+        limits[r.rule] = max(limits.get(r.rule, 0), r.limit)
     fig = _new_figure(11.0, 0.4 + 2.9 * max(1, len(table)))
     if not table:
         ax = fig.add_subplot()
         ax.axis("off")
         ax.text(0.5, 0.5, "No counted limits in this plan", ha="center", va="center")
         return fig
-    charitable = {(r.operator_id, r.period): r.charitable
-                  for r in usage(plan) if r.rule == "MT-LARGE-LIMIT"}
+    charitable = {rule: {(r.operator_id, r.period): r.charitable
+                         for r in usage(plan) if r.rule == rule} for rule in table}
     held = {rule: {(r.operator_id, r.period): r.held for r in usage(plan) if r.rule == rule}
             for rule in table}
     axes = fig.subplots(len(table), 1, squeeze=False)[:, 0]
     for ax, (rule, (periods, ops, used)) in zip(axes, table.items(), strict=True):
-        _bar_axis(ax, titles[rule], periods, ops, used, limits[rule], rule,
-                  charitable if rule == "MT-LARGE-LIMIT" else None, held[rule])
+        text = _text(rule)
+        _bar_axis(ax, text.chart_title, periods, ops, used, limits[rule], rule,
+                  charitable[rule] if text.hatch_label else None, held[rule],
+                  text.period_label, text.hatch_label or "")
         ax.set_ylabel("tournaments")
     return fig
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from icalendar import Calendar, Event, Timezone
 
 from scheduler.export.ical_describe import _licence_items, _notice_items
-from scheduler.export.ical_events import SESSION_PROPERTY, cancellation_item, occurrence_items
+from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
     PRODID,
@@ -56,7 +56,15 @@ from scheduler.replan import (
     session_sequence,
     vanished,
 )
-from scheduler.uid import KINDS, LINEAGE_PROPERTY, OPERATOR_NAME_PROPERTY
+from scheduler.uid import (
+    HORIZON_PROPERTY,
+    KINDS,
+    LINEAGE_PROPERTY,
+    OPERATOR_NAME_PROPERTY,
+    OPERATOR_PROPERTY,
+    PLAY_PROPERTY,
+    SESSION_PROPERTY,
+)
 
 __all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
            "fold", "ical_bytes", "operators_value", "plan_lineage", "render"]
@@ -198,7 +206,7 @@ def _floor(item: _Item, before: dict[str, PreviousEvent]) -> None:
         # a session retimed while its occurrence keeps its span (issue #15 fix 2)
         floor = session_sequence(old, floor, item.event.decoded("DTSTART"),
                                  item.event.decoded("DTEND", None),
-                                 str(item.event.get("X-TOURNEY-PLAY", "")))
+                                 str(item.event.get(PLAY_PROPERTY, "")))
     if floor != seq:
         item.event["SEQUENCE"] = floor
 
@@ -222,13 +230,13 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     cal.add("name", _text(name))
     cal.add("x-wr-calname", _text(name))
     if operator_id is not None:
-        cal.add("x-tourney-operator", operator_id)
+        cal.add(OPERATOR_PROPERTY, operator_id)
     for oid, oname in named:
         cal.add(OPERATOR_NAME_PROPERTY, _text(f"{oid} {oname}"))
     if lineage:
         cal.add(LINEAGE_PROPERTY, lineage)
     if horizon is not None:
-        cal.add("x-tourney-horizon", f"{horizon[0].isoformat()}/{horizon[1].isoformat()}")
+        cal.add(HORIZON_PROPERTY, f"{horizon[0].isoformat()}/{horizon[1].isoformat()}")
     tzids = sorted({i.tzid for i in items if i.tzid})
     if len(tzids) == 1:
         cal.add("x-wr-timezone", tzids[0])

@@ -24,7 +24,12 @@ from decimal import Decimal
 from icalendar import Alarm, Event
 
 from constraints.base import License
-from constraints.maine import LICENCE_KINDS, application_window_text, report_text
+from constraints.maine import (
+    LICENCE_KINDS,
+    LICENCE_LABELS,
+    application_window_text,
+    report_text,
+)
 from constraints.montana import notice_note, notice_text, permit_held_before
 from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.export.checklist import checklist, readings
@@ -43,14 +48,18 @@ from scheduler.export.ical_text import (
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import licence_deadline_uids
 from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.uid import DEADLINE_KIND, KIND_PROPERTY, local_part, notice_uid
+from scheduler.uid import (
+    DEADLINE_KIND,
+    DEADLINE_PROPERTY,
+    KIND_PROPERTY,
+    OCCURRENCE_PROPERTY,
+    OPERATORS_PROPERTY,
+    TOURNAMENT_PROPERTY,
+    local_part,
+    notice_uid,
+)
 from scheduler.uid import licence_uid as new_licence_uid
 
-_KIND_LABEL = {
-    "me-per-tournament": "per-tournament",
-    "me-annual": "annual",
-    "me-super-cribbage": "super cribbage",
-}
 _TYPE_LABEL = {
     "large-stakes": "Montana large-stakes tournament",
     "small-stakes": "Montana small-stakes tournament",
@@ -155,8 +164,8 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurr
     # only the readings of its own rules (its jurisdiction and type)
     lines += readings(scenario, first.jurisdiction, first.type)
     ev.add("description", _text("\n".join(lines)))
-    ev.add("x-tourney-tournament", tid)
-    ev.add("x-tourney-operators",
+    ev.add(TOURNAMENT_PROPERTY, tid)
+    ev.add(OPERATORS_PROPERTY,
            operators_value(dict.fromkeys(r.operator_id for r in rows)))
 
 
@@ -175,7 +184,7 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     ev.add("transp", "TRANSPARENT")
     ev.add("categories", ["deadline"])
     ev.add("description", _text(description + "\nNot legal advice."))
-    ev.add("x-tourney-deadline", kind)
+    ev.add(DEADLINE_PROPERTY, kind)
     ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
     return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
@@ -202,8 +211,8 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
-        item.event.add("x-tourney-tournament", row.tournament_id)
-        item.event.add("x-tourney-occurrence", str(row.occurrence))
+        item.event.add(TOURNAMENT_PROPERTY, row.tournament_id)
+        item.event.add(OCCURRENCE_PROPERTY, str(row.occurrence))
         yield item
 
 
@@ -237,7 +246,7 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             continue
         rows = _covered_rows(plan, lic)
         titles = sorted({r.title for r in rows})
-        label = f"Maine {_KIND_LABEL[lic.kind]} licence {lic.license_id}"
+        label = f"Maine {LICENCE_LABELS[lic.kind]} licence {lic.license_id}"
         subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
         games = "; ".join(f"{r.title} on {_day(r.first_day)}"
                           for r in sorted({(r.first_day, r.ref): r for r in rows}.values(),

@@ -51,7 +51,17 @@ from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
 from scheduler.scenario import Scenario
 from scheduler.timing import read_timing
-from scheduler.uid import KIND_PROPERTY, OCCURRENCE, session_uid
+from scheduler.uid import (
+    DEADLINE_PROPERTY,
+    KIND_PROPERTY,
+    OCCURRENCE,
+    OCCURRENCE_PROPERTY,
+    OPERATORS_PROPERTY,
+    PLAY_PROPERTY,
+    SESSION_PROPERTY,
+    TOURNAMENT_PROPERTY,
+    session_uid,
+)
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
@@ -91,17 +101,12 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             # time changed
             item.event["SEQUENCE"] = series_sequence(
                 old, tuple(sorted(rs[0].first_day for rs in members)),
-                str(item.event.get("X-TOURNEY-PLAY", "")),
+                str(item.event.get(PLAY_PROPERTY, "")),
                 max(rs[0].sequence for rs in members))
         yield item
     # the series the new plan no longer writes, as the re-plan policy cancels them
     for c in dropped_series(plan.scenario, plan.previous_series, {uid for uid, _ in series}):
         yield cancellation_item(plan.scenario, c, stamp)
-
-
-SESSION_PROPERTY = "X-TOURNEY-SESSION"
-"""The VEVENT property holding a session's number (1-based, its position in the tournament's
-``sessions``) on each event of an occurrence given as sessions."""
 
 
 def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
@@ -127,7 +132,7 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
                                     start=a, end=b, first_day=a.date(), last_day=last)
                 for r in rows]
         item = _occurrence_item(scenario, tid, occ, mine, stamp)
-        item.event.add(SESSION_PROPERTY.lower(), str(k))
+        item.event.add(SESSION_PROPERTY, str(k))
         yield item if k == 1 else dataclasses.replace(item, members=())
 
 
@@ -163,7 +168,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
                      f"starts {_clock(start)} and ends {_clock(end)} ({tzid}).")
     venues = _venue_lines(scenario, rows, [licence_text(scenario, r) for r in rows])
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
-    ev.add("x-tourney-occurrence", str(occ))
+    ev.add(OCCURRENCE_PROPERTY, str(occ))
     ev.add(KIND_PROPERTY, OCCURRENCE)
     return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
                  (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
@@ -204,7 +209,7 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     if last is not None:
         ev.add("dtend", last)
     if ops and c.operators_property:
-        ev.add("x-tourney-operators", operators_value(ops))
+        ev.add(OPERATORS_PROPERTY, operators_value(ops))
     a = first.date() if isinstance(first, dt.datetime) else first
     b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
     span = (a, max(a, b))
@@ -212,9 +217,9 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
         ev.add("rrule", vRecur.from_ical(c.rrule))
         span = (a, max(span[1], c.last_day or span[1]))
     if c.tournament_id:
-        ev.add("x-tourney-tournament", c.tournament_id)
+        ev.add(TOURNAMENT_PROPERTY, c.tournament_id)
     if c.deadline:
-        ev.add("x-tourney-deadline", c.deadline)
+        ev.add(DEADLINE_PROPERTY, c.deadline)
     if c.kind:
         ev.add(KIND_PROPERTY, c.kind)
     if c.description:  # carried as it was published, or new text

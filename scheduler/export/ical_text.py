@@ -17,14 +17,15 @@ from typing import Any, cast
 
 from icalendar import Component, Event, vText
 
+from scheduler.fields import WEEKDAY_NAMES
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.uid import inherited_lineage, lineage_key
+from scheduler.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
 _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_WEEKDAY_NAMES = WEEKDAY_NAMES  # read by ical_series
 
 
 
@@ -240,7 +241,7 @@ def _play(ev: Event, row: OperatorOccurrence) -> None:
     """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
     of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
     calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""
-    ev.add("x-tourney-play", f"{row.start.isoformat()}/{row.end.isoformat()}")
+    ev.add(PLAY_PROPERTY, f"{row.start.isoformat()}/{row.end.isoformat()}")
 
 
 def plan_lineage(plan: Plan) -> str:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from constraints.base import License
 from constraints.catalogue import cite
-from constraints.maine import MONTHLY_LIMIT
+from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.deadlines import list_deadlines
 from scheduler.export import figures
@@ -44,10 +44,9 @@ NOT_LEGAL_ADVICE = (
 _KIND_RULE = {
     "mt-large-stakes-permit": "MT-PERMIT-FEES",
     "mt-small-stakes-permit": "MT-PERMIT-FEES",
-    "me-per-tournament": "ME-FEES",
-    "me-annual": "ME-FEES",
-    "me-super-cribbage": "ME-SUPER-CRIBBAGE",
+    **LICENCE_RULES,
 }
+"""Licence kind → the rule it is bought under (Maine: :data:`constraints.maine.LICENCE_RULES`)."""
 
 _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em;

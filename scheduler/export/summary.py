@@ -2,29 +2,50 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
+from collections.abc import Callable
 
-from constraints.base import Usage
-from constraints.maine import MONTHLY_LIMIT, tier_index
-from constraints.montana import CHARITY_LIMIT
+from constraints.base import STATEWIDE, Usage
+from constraints.maine import tier_index
+from constraints.registry import RULES
 from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
 from scheduler.scenario import Tournament
 
-
-def _held_split(row: Usage) -> str:
-    """``"; 12 held before the plan + 4 planned"`` (empty when none was held) of a
-    :func:`scheduler.plan.limit_usage` row (MT-LARGE-LIMIT, MT-CHARITY-LIMIT): what the permit
-    year had used before the plan (``held_in_current_permit_year`` or the ledger's history)
-    apart from what it plans."""
-    if not row.held:  # all planned: nothing to tell apart
-        return ""
-    return f"; {row.held} held before the plan + {row.used - row.held} planned"
+LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
+    r.id: r.counts for r in RULES if r.counts is not None}
+"""The limits two tournaments compete for, each with its ``counts`` (registry order; today
+MT-LARGE-LIMIT, MT-SMALL-DAILY, ME-MONTHLY-LIMIT, ME-SUPER-CRIBBAGE): a tournament left out
+under one of them may have given way to another tournament counted under the same limit
+(:func:`displaced`)."""
 
 
-LIMIT_RULES = ("MT-LARGE-LIMIT", "MT-SMALL-DAILY", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE")
-"""The limits two tournaments compete for: a tournament left out under one of them may have
-given way to another tournament counted under the same limit (:func:`displaced`)."""
+def usage_lines(records: list[Usage]) -> list[str]:
+    """The summary's lines of one operator's limit usage (no indent): each counted limit's
+    own lines (:attr:`constraints.base.Rule.usage_text`; default one ``RULE period:
+    used/limit`` line per record), by period start, then registry order.
+
+    Parameters
+    ----------
+    records : list of constraints.base.Usage
+        The :func:`scheduler.plan.limit_usage` records of one operator.
+
+    Returns
+    -------
+    list of str
+        E.g. ``MT-LARGE-LIMIT permit year 2027-01-01: 16/16 counted``.
+    """
+    keyed: list[tuple[dt.date, str]] = []
+    for rule in RULES:
+        mine = [u for u in records if u.rule == rule.id]
+        if not mine:
+            continue
+        text = rule.usage_text
+        keyed.extend(text.summary(mine) if text is not None and text.summary is not None
+                     else ((u.period_start, f"{u.rule} {u.period}: {u.used}/{u.limit}"
+                            + u.held_split) for u in mine))
+    return [line for _, line in sorted(keyed, key=lambda k: k[0])]  # stable: registry order
 
 
 def _fee_key(t: Tournament) -> tuple[str, int]:
@@ -35,13 +56,6 @@ def _fee_key(t: Tournament) -> tuple[str, int]:
     tier = (tier_index(min(t.players or 1, 300))
             if t.is_me_licensed_game and t.type != "super-cribbage" else -1)
     return t.type, tier
-
-
-def _counted_under(rule: str, t: Tournament) -> bool:
-    """Whether an occurrence of ``t`` counts toward ``rule`` (one of :data:`LIMIT_RULES`)."""
-    return {"MT-LARGE-LIMIT": t.is_large, "MT-SMALL-DAILY": t.is_small,
-            "ME-MONTHLY-LIMIT": t.is_me_licensed_game,
-            "ME-SUPER-CRIBBAGE": t.type == "super-cribbage"}[rule]
 
 
 def displaced(plan: Plan) -> list[str]:
@@ -68,10 +82,11 @@ def displaced(plan: Plan) -> list[str]:
     by_operator: dict[tuple[str, int, str], list[Tournament]] = {}
     for rule in LIMIT_RULES:
         for o in sc.tournaments:
-            if o.id in placed and _counted_under(rule, o):
+            if o.id in placed and LIMIT_RULES[rule](o):
                 by_priority.setdefault((rule, o.priority), []).append(o)
                 for op in dict.fromkeys(o.operators):
                     by_operator.setdefault((rule, o.priority, op), []).append(o)
+    statewide: set[str] | None = None  # the limits counted statewide, read when needed
     not_placed = Counter(v.tournament_id for v in plan.unscheduled_list)
     known: dict[tuple[str, str], list[str]] = {}
     out: list[str] = []
@@ -83,7 +98,9 @@ def displaced(plan: Plan) -> list[str]:
         for rule in (r for r in u.rule_ids if r in LIMIT_RULES):
             rivals = known.get((t.id, rule))
             if rivals is None:
-                if rule == "ME-SUPER-CRIBBAGE":  # statewide
+                if statewide is None:
+                    statewide = {r.rule for r in usage(plan) if r.operator_id == STATEWIDE}
+                if rule in statewide:  # ME-SUPER-CRIBBAGE
                     near = by_priority.get((rule, t.priority), [])
                 else:  # at one of its operators
                     near = sorted({o.id: o for op in t.operators for o in by_operator.get(
@@ -146,25 +163,8 @@ def summary_text(plan: Plan) -> str:
         fees = sum(lic.fee_usd for lic in plan.license_list if lic.operator_id == op.id)
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
-        for row in use:
-            if row.operator_id == op.id and row.rule == "MT-LARGE-LIMIT":
-                char = row.charitable
-                lines.append(f"    MT-LARGE-LIMIT permit year {row.period}: "
-                             f"{row.used}/{row.limit} counted" + (
-                                 f" ({row.used - char} non-charitable + {char} "
-                                 f"charitable beyond the first {CHARITY_LIMIT})"
-                                 if char else "") + _held_split(row))
-            elif row.operator_id == op.id and row.rule == "MT-CHARITY-LIMIT":
-                lines.append(f"    MT-CHARITY-LIMIT permit year {row.period}: "
-                             f"{row.used}/{row.limit} charitable not counted"
-                             + _held_split(row))
-        # the months with a game counted (an operator with none gets no line)
-        me = [row for row in use if row.operator_id == op.id
-              and row.rule == "ME-MONTHLY-LIMIT" and row.used]
-        if me:
-            full = [row.period for row in me if row.used == row.limit]
-            lines.append(f"    ME-MONTHLY-LIMIT: {len(full)} month(s) at {MONTHLY_LIMIT}/"
-                         f"{MONTHLY_LIMIT}" + (f" ({', '.join(full)})" if full else ""))
+        lines.extend(f"    {line}" for line in usage_lines(
+            [row for row in use if row.operator_id == op.id]))
     if plan.overasked:  # up front, before the per-occurrence reasons
         lines.extend(f"More is wanted than the law allows: {line}" for line in plan.overasked)
     required = [u for u in plan.unscheduled_list if u.required]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from scheduler.fields import WEEKDAYS
+
 Data = dict[str, Any]
 """A scenario (or part of one) as the plain mapping a YAML file holds."""
 
@@ -54,7 +56,8 @@ ME_CAUSES = ("Veterans Relief Fund", "Scholarship Fund", "Food Pantry", "Equipme
              "Heating Assistance Fund", "Youth Sports League", "Hospital Foundation",
              "Animal Shelter", "Community Library", "Meals on Wheels")
 
-WEEKDAY_INDEX = {"mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6}
+WEEKDAY_INDEX = {w: i for i, w in enumerate(WEEKDAYS)}
+"""A scenario's weekday spelling (:data:`scheduler.fields.WEEKDAYS`) -> ``date.weekday()``."""
 
 # --------------------------------------------------------------------------- Montana shapes
 # Large-stakes play day formats: (start_time, hours). Start >= 08:00 and end <= 26:00

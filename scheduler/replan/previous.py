@@ -25,7 +25,17 @@ from scheduler.limits import (
     LimitError,
     max_calendar_events,
 )
-from scheduler.uid import OPERATOR_NAME_PROPERTY, is_deadline
+from scheduler.uid import (
+    DEADLINE_PROPERTY,
+    KIND_PROPERTY,
+    OPERATOR_NAME_PROPERTY,
+    OPERATOR_PROPERTY,
+    OPERATORS_PROPERTY,
+    PLAY_PROPERTY,
+    SESSION_PROPERTY,
+    TOURNAMENT_PROPERTY,
+    is_deadline,
+)
 from scheduler.uid import parse as parse_uid
 
 
@@ -121,10 +131,10 @@ def previous_series(path: str | Path) -> list[PreviousSeries]:
                 parsed = parse_uid(uid)
                 host = parsed.host if parsed and parsed.host else ""
                 ops = _operators_of(ev) or ((host,) if host else ())
-                out.append(PreviousSeries(uid, str(ev.get("X-TOURNEY-TOURNAMENT", "")),
+                out.append(PreviousSeries(uid, str(ev.get(TOURNAMENT_PROPERTY, "")),
                                           tuple(nights), int(ev.get("SEQUENCE", 0)), ops,
                                           str(ev.get("SUMMARY", "")),
-                                          str(ev.get("X-TOURNEY-PLAY", ""))))
+                                          str(ev.get(PLAY_PROPERTY, ""))))
     except PreviousError:
         raise
     except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError, ...
@@ -185,7 +195,7 @@ class PreviousEvent:
 def _operators_of(ev: object) -> tuple[str, ...]:
     """X-TOURNEY-OPERATORS of an event (operator ids separated by spaces; commas, escaped
     or not, in files of earlier versions), else ()."""
-    text = str(ev.get("X-TOURNEY-OPERATORS", ""))  # type: ignore[attr-defined]
+    text = str(ev.get(OPERATORS_PROPERTY, ""))  # type: ignore[attr-defined]
     return tuple(dict.fromkeys(o for o in re.split(r"[\s,\\]+", text) if o))
 
 
@@ -228,13 +238,13 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                 found.setdefault(uid, PreviousEvent(
                     uid, day, int(ev.get("SEQUENCE", 0)), str(ev.get("SUMMARY", "")), (),
                     str(ev.get("STATUS", "")).upper() == "CANCELLED", start, end,
-                    str(ev.get("X-TOURNEY-TOURNAMENT", "")),
-                    str(ev.get("X-TOURNEY-DEADLINE", "")),
+                    str(ev.get(TOURNAMENT_PROPERTY, "")),
+                    str(ev.get(DEADLINE_PROPERTY, "")),
                     _text(ev["RRULE"].to_ical()) if ev.get("RRULE") is not None else "",
-                    str(ev.get("X-TOURNEY-KIND", "")).strip().lower(),
+                    str(ev.get(KIND_PROPERTY, "")).strip().lower(),
                     str(ev.get("DESCRIPTION", "")),
-                    play=str(ev.get("X-TOURNEY-PLAY", ""))))
-                owner = str(cal.get("X-TOURNEY-OPERATOR", ""))
+                    play=str(ev.get(PLAY_PROPERTY, ""))))
+                owner = str(cal.get(OPERATOR_PROPERTY, ""))
                 if owner or f.parent.name == "calendars":
                     hosts.setdefault(uid, set()).add(owner or f.stem)
                 elif not p.is_dir():  # a single file: whom the event itself names
@@ -313,7 +323,7 @@ def previous_operators(path: str | Path, previous: list[PublishedOccurrence]
         cal = _read_calendars(f)[0]
         for oid, name in _named(cal).items():
             named.setdefault(oid, name)
-        oid = str(cal.get("X-TOURNEY-OPERATOR", "")) or (f.stem if p.is_dir() else "")
+        oid = str(cal.get(OPERATOR_PROPERTY, "")) or (f.stem if p.is_dir() else "")
         if not oid:
             continue
         name = calname(cal)
@@ -332,7 +342,7 @@ def _play(ev: object) -> str:
     if (start is not None and end is not None and isinstance(start.dt, dt.datetime)
             and isinstance(end.dt, dt.datetime) and start.dt.tzinfo is not None):
         return f"{start.dt.isoformat()}|{end.dt.isoformat()}"
-    play = str(ev.get("X-TOURNEY-PLAY", ""))  # type: ignore[attr-defined]
+    play = str(ev.get(PLAY_PROPERTY, ""))  # type: ignore[attr-defined]
     return play.replace("/", "|") if "/" in play else ""
 
 
@@ -368,14 +378,14 @@ def _from_ics(path: Path, notes: list[str] | None = None) -> list[PublishedOccur
     out: dict[tuple[str, str], PublishedOccurrence] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))
-        if ev.get("X-TOURNEY-DEADLINE") or is_deadline(uid):
+        if ev.get(DEADLINE_PROPERTY) or is_deadline(uid):
             continue
         cancelled = str(ev.get("STATUS", "")).upper() == "CANCELLED"
         parsed = parse_uid(uid)
         if (parsed is not None and parsed.session) or \
-                str(ev.get("X-TOURNEY-SESSION", "")).strip() not in ("", "1"):
+                str(ev.get(SESSION_PROPERTY, "")).strip() not in ("", "1"):
             continue  # a later session of an occurrence (flights): its first stands for it
-        tid = str(ev.get("X-TOURNEY-TOURNAMENT", "")) or (
+        tid = str(ev.get(TOURNAMENT_PROPERTY, "")) or (
             parsed.tournament_id if parsed and parsed.tournament_id else "")
         start = ev.get("DTSTART")
         if not tid or start is None:

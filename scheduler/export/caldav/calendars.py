@@ -17,7 +17,7 @@ from icalendar import Calendar, Component
 from scheduler.calendar_limits import read_calendar as read_ics_bounded
 from scheduler.export.caldav.redaction import PublishError
 from scheduler.fields import ID_PATTERN
-from scheduler.uid import LINEAGE_PROPERTY
+from scheduler.uid import HORIZON_PROPERTY, LINEAGE_PROPERTY
 
 PRODID = "-//tourney//tourney publish//EN"
 IGNORED_PROPERTIES = frozenset({"DTSTAMP", "LAST-MODIFIED", "CREATED"})
@@ -128,7 +128,7 @@ def read_calendar(operator_id: str, data: bytes) -> OperatorCalendar:
             out.add_component(ev)
         resources[uid] = out.to_ical()
     lineage = str(cal.get(LINEAGE_PROPERTY, "")).strip() or None
-    span = str(cal.get("X-TOURNEY-HORIZON", "")).strip().split("/")
+    span = str(cal.get(HORIZON_PROPERTY, "")).strip().split("/")
     horizon = (span[0], span[1]) if len(span) == 2 and all(span) else None
     return OperatorCalendar(operator_id, name, resources, frozenset(cancelled), lineage,
                             horizon)

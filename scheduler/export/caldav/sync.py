@@ -20,7 +20,7 @@ from scheduler.export.caldav.calendars import (
 )
 from scheduler.export.caldav.redaction import PublishError, _url_secrets, redact
 from scheduler.timing import MT_NOTICE_DAYS
-from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, licence_day
+from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, PROPERTY_PREFIX, licence_day
 from scheduler.uid import parse as parse_uid
 
 _LINEAGE_LINE = re.compile(rf"^{LINEAGE_PROPERTY}[;:][^\r\n]*?([0-9a-f]+)\r?$",
@@ -171,7 +171,7 @@ def ours(obj: ServerObject) -> bool:
     """Whether a server event is one tourney wrote: every product event carries an
     X-TOURNEY- property (tournament, deadline, lineage) or a product UID
     (``scheduler.uid``)."""
-    return "X-TOURNEY-" in obj.data or parse_uid(obj.uid or "") is not None
+    return PROPERTY_PREFIX in obj.data or parse_uid(obj.uid or "") is not None
 
 
 # --------------------------------------------------------------------------- server side
