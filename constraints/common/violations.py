@@ -1,5 +1,6 @@
-"""A violation of the scenario's requests by one placed occurrence, named by its first
-tournament operator and its first day (``_v``), what the filters and ``MIN-GAP`` report.
+"""A violation of the scenario's requests by one placed occurrence (``_v``): charged to the
+tournament's first operator, dated by the occurrence's first day; what the filters and
+``MIN-GAP`` report.
 """
 
 from __future__ import annotations
