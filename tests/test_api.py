@@ -265,7 +265,7 @@ def test_what_if_errors() -> None:
     with pytest.raises(ScenarioError, match=r"horizon_end: unknown field; did you mean "
                                             r"'horizon'\?"):
         sc.replace(horizon_end="2027-04-30")
-    # a cross reference (rule SCENARIO, constraints/common.py): checked with the input rules
+    # a cross reference (rule SCENARIO, constraints/common/): checked with the input rules
     with pytest.raises(ScenarioError, match=r"horizon\.end = 2027-02-01: horizon ends "
                                             r"before it starts"):
         validate_scenario(sc.replace(horizon={"start": "2027-03-01", "end": "2027-02-01"}))

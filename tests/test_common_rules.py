@@ -1,4 +1,4 @@
-"""The scenario's own requests (constraints/common.py): HORIZON, WINDOW, WEEKDAYS, BLACKOUT,
+"""The scenario's own requests (constraints/common/): HORIZON, WINDOW, WEEKDAYS, BLACKOUT,
 COUNT, FIXED-DATES, MIN-GAP, MAX-CONCURRENT.
 
 They are not statute rules but are enforced by the solver and verified by the checker the same

@@ -1,7 +1,7 @@
-"""constraints/maine.py and constraints/montana.py split into packages of modules by
-responsibility (issue #12, "split modules over ~400 lines"): the registry keeps its order,
-every name importers use stays importable from the package, a rule's functions live in one
-module, and no module of the packages passes ~400 lines."""
+"""constraints/maine.py, constraints/montana.py and constraints/common.py split into packages
+of modules by responsibility (issue #12, "split modules over ~400 lines"): the registry keeps
+its order, every name importers use stays importable from the package, a rule's functions
+live in one module, and no module of the packages passes ~400 lines."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from constraints import maine, montana, registry
+from constraints import common, maine, montana, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ BEFORE = [
     "ME-FEES", "ME-NO-CURRENCY", "ME-DISPLAY", "ME-PAYMENT", "ME-REPORT",
 ]
 
-# every name the code, tests, benchmarks and notebooks import from the two modules (and
+# every name the code, tests, benchmarks and notebooks import from the three modules (and
 # every other public name they defined), still importable from the package
 MAINE_NAMES = [
     "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS", "MAX_HOURS",
@@ -54,6 +54,13 @@ MONTANA_NAMES = [
     "notice_text", "permit_held_before",
     "_held",  # benchmarks/formulations.py
 ]
+COMMON_NAMES = [
+    "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
+    "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
+    "validate_clock_change", "validate_references",
+    # tests/test_fastsolve.py
+    "_day_in_window", "_day_on_weekday", "_days_in_window", "_days_on_weekday", "_sessions_of",
+]
 
 
 def test_the_registry_order_is_unchanged() -> None:
@@ -62,13 +69,14 @@ def test_the_registry_order_is_unchanged() -> None:
 
 
 @pytest.mark.parametrize(("package", "names"), [(maine, MAINE_NAMES),
-                                                (montana, MONTANA_NAMES)])
+                                                (montana, MONTANA_NAMES),
+                                                (common, COMMON_NAMES)])
 def test_every_name_importers_use_is_still_there(package: object, names: list[str]) -> None:
     missing = [n for n in names if not hasattr(package, n)]
     assert missing == []
 
 
-@pytest.mark.parametrize("package", [maine, montana])
+@pytest.mark.parametrize("package", [maine, montana, common])
 def test_a_rule_lives_in_one_module(package: object) -> None:
     # validate / allows / encode / check / actuals / usage / certificate of one rule are
     # defined in one module of the package (a checklist sentence is constraints.base.duty's
@@ -82,13 +90,38 @@ def test_a_rule_lives_in_one_module(package: object) -> None:
         assert len(homes) <= 1, (rule.id, sorted(homes))
 
 
-@pytest.mark.parametrize("package", [maine, montana])
+@pytest.mark.parametrize("package", [maine, montana, common])
 def test_no_module_of_the_package_is_over_400_lines(package: object) -> None:
     path = Path(package.__file__).parent  # type: ignore[attr-defined]
-    assert path.name in ("maine", "montana"), "a package, constraints/<state>/"
+    assert path.name in ("maine", "montana", "common"), "a package, constraints/<name>/"
     modules = [m.name for m in pkgutil.iter_modules([str(path)])]
     assert len(modules) >= 4
     for m in modules:
         importlib.import_module(f"{package.__name__}.{m}")  # type: ignore[attr-defined]
         lines = len((path / f"{m}.py").read_text("utf-8").splitlines())
         assert lines <= 400, (m, lines)
+
+
+def test_the_scenario_requests_keep_their_order_and_the_references_come_first() -> None:
+    # constraints/common.py's RULES, before the split: 11 rules, the first 11 of the registry;
+    # REFERENCES (checked before the other input rules) are its first two
+    assert [r.id for r in common.RULES] == BEFORE[:11]
+    assert [r.id for r in common.REFERENCES] == ["SCENARIO", "CLOCK-CHANGE"]
+    assert common.RULES[:2] == list(common.REFERENCES)
+
+
+def test_each_request_lives_in_the_module_of_its_responsibility() -> None:
+    # the homes chosen by the split (docs/architecture.md, the package's docstring)
+    home = {r.id: {f.__module__ for f in (r.validate, r.allows, r.allows_day, r.allows_days,
+                                          r.encode, r.check) if f is not None}
+            for r in common.RULES}
+    where = {
+        "references": ["SCENARIO", "CLOCK-CHANGE"],
+        "filters": ["HORIZON", "WINDOW", "WEEKDAYS", "BLACKOUT"],
+        "placement": ["COUNT", "REQUIRED", "FIXED-DATES"],
+        "spacing": ["MIN-GAP", "MAX-CONCURRENT"],
+    }
+    for module, ids in where.items():
+        for rule_id in ids:
+            assert home[rule_id] == {f"constraints.common.{module}"}, rule_id
+    assert sum(len(ids) for ids in where.values()) == len(common.RULES) == 11  # 2 + 4 + 3 + 2

@@ -1,0 +1,56 @@
+"""The scenario's own requests, for either state: horizon, windows, weekdays, blackouts, counts,
+fixed dates, minimum gaps and how many tournaments an operator runs at once (play sessions
+overlapping in time, or per calendar day).
+
+They are not statute rules but are enforced and checked the same way, under their own IDs
+(``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
+``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``) and fixed dates whose
+start time the clocks skip (``CLOCK-CHANGE``). What a plan is worth (each placed occurrence's
+``priority``, the shortfall below ``required`` and the fixed dates, ``prefer_weekdays``) is not
+a constraint: it is the objective, in ``scheduler/objective.py``.
+
+Each rule: its ID, its model encoding or filter, and its independent check, side by side, in
+one module of this package, by responsibility:
+
+- :mod:`constraints.common.references`: the scenario's cross references (SCENARIO) and fixed
+  dates the clocks skip (CLOCK-CHANGE), :data:`REFERENCES`;
+- :mod:`constraints.common.filters`: the filters of first days (HORIZON, WINDOW, WEEKDAYS,
+  BLACKOUT);
+- :mod:`constraints.common.placement`: how many occurrences and which (COUNT, REQUIRED,
+  FIXED-DATES);
+- :mod:`constraints.common.spacing`: spacing and concurrency in time (MIN-GAP,
+  MAX-CONCURRENT);
+- :mod:`constraints.common.violations`: a violation of one placed occurrence (``_v``), what
+  the filters and MIN-GAP report.
+
+Imports run one way: references, filters, placement, spacing > violations. ``RULES`` is the
+registry's list of the scenario's requests, in its order; every name importers use is
+importable from here (``from constraints.common import REFERENCES``).
+"""
+
+# the private names below (a filter of one day, of a list of days, the sessions cache):
+# tests/test_fastsolve.py
+from constraints.common.filters import BLACKOUT, HORIZON, WEEKDAY_RULE, WINDOW
+from constraints.common.filters import _day_in_window as _day_in_window
+from constraints.common.filters import _day_on_weekday as _day_on_weekday
+from constraints.common.filters import _days_in_window as _days_in_window
+from constraints.common.filters import _days_on_weekday as _days_on_weekday
+from constraints.common.placement import COUNT, FIXED_DATES, REQUIRED
+from constraints.common.references import (
+    CLOCK_CHANGE,
+    REFERENCES,
+    SCENARIO,
+    validate_clock_change,
+    validate_references,
+)
+from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP
+from constraints.common.spacing import _sessions_of as _sessions_of
+
+RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED,
+         FIXED_DATES, MIN_GAP, MAX_CONCURRENT]
+
+__all__ = [
+    "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
+    "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
+    "validate_clock_change", "validate_references",
+]

@@ -1,0 +1,231 @@
+"""The scenario's spacing and concurrency in time: at least ``min_gap_days`` between a
+tournament's first days (``MIN-GAP``), and at most ``max_concurrent`` of an operator's
+tournaments at once (``MAX-CONCURRENT``: play sessions overlapping in time, or per calendar
+day with ``concurrency: day``; small-stakes tournaments not counted).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import itertools
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from operator import itemgetter
+from typing import TypeVar
+
+from constraints.base import Audit, Occurrence, Rule, Violation
+from constraints.common.violations import _v
+from constraints.modelling import ModelContext, sum_by
+from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.timing import Timing, sessions
+
+
+# ------------------------------------------------------------------ MIN-GAP
+def _encode_min_gap(ctx: ModelContext) -> None:
+    """At most one first day in every run of ``min_gap_days`` consecutive days."""
+    for t in ctx.scenario.tournaments:
+        g = t.min_gap_days
+        if g <= 1:
+            continue
+        starts = ctx.starts(t)
+        by_day = {c.first_day: v for c, v in starts}
+        for c, _ in starts:
+            window = [by_day[d] for k in range(g)
+                      if (d := c.first_day + dt.timedelta(days=k)) in by_day]
+            if len(window) > 1:
+                ctx.model.add(sum(window) <= 1).with_name(
+                    f"MIN-GAP: {t.id} starts at most once in {g} days from {c.first_day}")
+
+
+def _check_min_gap(a: Audit) -> Iterator[Violation]:
+    by_t: dict[str, list[Occurrence]] = defaultdict(list)
+    for p in a.placed:
+        by_t[p.tid].append(p)
+    for ps in by_t.values():
+        ps.sort(key=lambda p: p.first_day)
+        g = ps[0].tournament.min_gap_days
+        for x, y in zip(ps, ps[1:], strict=False):
+            gap = (y.first_day - x.first_day).days
+            if gap < g:
+                yield _v("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} ({y.first_day}) "
+                         f"start {gap} days apart; at least {g} wanted")
+
+
+MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap)
+
+
+# ------------------------------------------------------------------ MAX-CONCURRENT
+def _counts_concurrency(t: Tournament) -> bool:
+    return not t.is_small
+
+
+_K = TypeVar("_K")
+
+
+def _in_play(items: Sequence[tuple[dt.datetime, dt.datetime, _K]]
+             ) -> Iterator[tuple[dt.datetime, list[tuple[dt.datetime, dt.datetime, _K]]]]:
+    """For each distinct session start (in time order), the sessions in play then (start ≤
+    that instant < end). The most sessions in play at once is reached at some session's
+    start, so these instants are the only ones to count."""
+    todo = sorted(items, key=lambda x: (x[0], x[1]))
+    active: list[tuple[dt.datetime, dt.datetime, _K]] = []
+    i = 0
+    for at in sorted({x[0] for x in todo}):
+        while i < len(todo) and todo[i][0] <= at:
+            active.append(todo[i])
+            i += 1
+        active = [x for x in active if x[1] > at]
+        yield at, list(active)
+
+
+def _clock(x: dt.datetime, tz: object, day: dt.date | None = None) -> str:
+    local_ = x.astimezone(tz)  # type: ignore[arg-type]
+    return f"{local_:%H:%M}" if local_.date() == day else f"{local_:%Y-%m-%d %H:%M}"
+
+
+def _encode_max_concurrent(ctx: ModelContext) -> None:
+    """At most ``max_concurrent`` of the operator's tournaments (small-stakes excluded) are
+    conducted at once: with ``concurrency: time`` (the default), at every session start the
+    tournaments whose sessions are in play; with ``day``, on each calendar day they touch."""
+    for op in ctx.scenario.operators:
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
+        if op.concurrency == "day":
+            for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
+                if len(lits) > op.max_concurrent:
+                    ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
+                        f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once on "
+                        f"{day}")
+            continue
+        done: set[frozenset[int]] = set()
+        for at, act in _in_play([(a, b, v) for c, v in items
+                                 for a, b in sessions(ctx.scenario, c.tournament, c.timing)]):
+            lits = list({v.index: v for _, _, v in act}.values())
+            key = frozenset(v.index for v in lits)
+            if len(lits) > op.max_concurrent and key not in done:
+                done.add(key)
+                ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
+                    f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once at "
+                    f"{_clock(at, op.tz)}")
+
+
+_Sessions = list[tuple[dt.datetime, dt.datetime]]
+_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
+_SESSIONS_MAX = 20_000
+
+
+def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
+    """:func:`scheduler.timing.sessions` of ``p``, each (scenario, tournament, timing)
+    computed once: the reasons of occurrences not placed check the same placed ones against
+    each candidate day (``scheduler.reasons``). Keyed by the objects' identity (the entry
+    holds them, so an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept.
+    The list returned is shared: not to be changed."""
+    t, tm = p.tournament, p.timing
+    key = (id(sc), id(t), id(tm))
+    hit = _SESSIONS.get(key)
+    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
+        return hit[3]
+    if len(_SESSIONS) >= _SESSIONS_MAX:
+        _SESSIONS.clear()
+    out = sessions(sc, t, tm)
+    _SESSIONS[key] = (sc, t, tm, out)
+    return out
+
+
+_SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
+
+
+def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
+    for op in a.scenario.operators:
+        if op.concurrency == "day":
+            yield from _check_per_day(a, op)
+        else:
+            yield from _check_in_time(a, op)
+
+
+def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
+    """MAX-CONCURRENT, ``concurrency: time``: at each session start (in time order), the
+    tournaments in play then (start ≤ that instant < end). One violation per run of time
+    over the limit (it ends when sessions ending leave at most ``max_concurrent`` in play),
+    at the run's first session start whose set of tournaments was not already reported.
+    Counted as sessions come and go, so a calendar repeating every second (5,000 sessions
+    in play at once) costs one pass."""
+    todo = sorted([(s, e, ref, p) for p in a.of_operator(op)
+                   if _counts_concurrency(p.tournament)
+                   for ref in (p.ref,) for s, e in _sessions_of(a.scenario, p)],
+                  key=itemgetter(0, 1))
+    active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
+    ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)
+    per_ref: Counter[str] = Counter()  # sessions in play of each ref
+
+    def end_at(t: dt.datetime) -> None:
+        """Take out the sessions that end at ``t``."""
+        while ends and ends[0][0] == t:
+            gone = active.pop(heapq.heappop(ends)[1])
+            per_ref[gone[2]] -= 1
+            if not per_ref[gone[2]]:
+                del per_ref[gone[2]]
+
+    done: set[frozenset[str]] = set()
+    reported_run = False  # this run of time over the limit has a violation already
+    i = 0
+    while i < len(todo):
+        at = todo[i][0]
+        while ends and ends[0][0] < at:  # a moment between starts: the run may end
+            end_at(ends[0][0])
+            if len(per_ref) <= op.max_concurrent:
+                reported_run = False
+        while i < len(todo) and todo[i][0] == at:
+            active[i] = todo[i]
+            heapq.heappush(ends, (todo[i][1], i))
+            per_ref[todo[i][2]] += 1
+            i += 1
+        end_at(at)  # end-exclusive: one ending as another starts is not in play
+        if len(per_ref) <= op.max_concurrent:
+            reported_run = False
+            continue
+        if reported_run:
+            continue
+        first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]] = {}
+        for s_, e_, ref, p in active.values():  # in (start, end) order
+            first.setdefault(ref, (s_, e_, p))
+        if frozenset(first) in done:
+            continue
+        done.add(frozenset(first))
+        reported_run = True
+        yield _concurrent(op, at, first)
+
+
+def _concurrent(op: Operator, at: dt.datetime,
+                first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]]) -> Violation:
+    """The MAX-CONCURRENT violation at ``at``: every ref in ``refs``, the first
+    :data:`_SHOWN` sessions in the sentence (a calendar repeating every minute puts
+    hundreds in play at once), the others counted ("and 595 more")."""
+    day = at.astimezone(op.tz).date()
+    shown = [f"{ref} {_clock(s, op.tz, day)}-{_clock(e, op.tz, day)}"
+             for ref, (s, e, _) in itertools.islice(first.items(), _SHOWN)]
+    if len(first) > _SHOWN:
+        shown.append(f"and {len(first) - _SHOWN:,} more")
+    return Violation("MAX-CONCURRENT", op.id, tuple(first), day.isoformat(),
+                     f"{op.name} would have {len(first)} tournaments in play at once "
+                     f"at {_clock(at, op.tz)} ({', '.join(shown)}); at most "
+                     f"{op.max_concurrent} at once")
+
+
+def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:
+    per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+    for p in a.of_operator(op):
+        if _counts_concurrency(p.tournament):
+            for d in p.timing.days:
+                per_day[d].append(p)
+    for d in sorted(per_day):
+        ps = per_day[d]
+        if len(ps) > op.max_concurrent:
+            yield Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
+                            f"{op.name} would conduct {len(ps)} tournaments on {d} "
+                            f"({', '.join(p.ref for p in ps)}); at most "
+                            f"{op.max_concurrent} at once (concurrency: day)")
+
+
+MAX_CONCURRENT = Rule("MAX-CONCURRENT", encode=_encode_max_concurrent,
+                      check=_check_max_concurrent)
