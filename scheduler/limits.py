@@ -158,7 +158,7 @@ def check_yaml_node(node: yaml.Node | None) -> None:
     counted once, with their expanded size memoised). Raises :class:`LimitError` naming the
     line."""
 
-    if node is None:
+    if node is None or _plain_tree(node):
         return
     size: dict[int, int] = {}
     chars: dict[int, int] = {}  # characters of the scalars, aliases expanded
@@ -208,6 +208,37 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         raise LimitError(f"aliases (*name) repeat {added:,} characters of text; at most "
                          f"{MAX_YAML_ALIAS_CHARS:,} are allowed (write the values out, or "
                          "use fewer aliases)")
+
+
+def _plain_tree(node: yaml.Node) -> bool:
+    """True when ``node`` is a tree (no node reached twice: no alias) at most
+    :data:`MAX_YAML_DEPTH` levels deep, which :func:`check_yaml_node` accepts as it is: no
+    alias adds a value or a character, none can contain itself. False sends the document
+    through the full count, which says what is wrong. One pass over the collections, the
+    scalars counted in bulk (a statewide file has hundreds of thousands of them)."""
+    import yaml  # start-up time: only reading a YAML file needs it
+
+    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
+    seen = {id(node)}
+    stack: list[tuple[yaml.Node, int]] = [(node, 1)]
+    while stack:
+        n, depth = stack.pop()
+        if isinstance(n, sequence):
+            kids = list(n.value)
+        elif isinstance(n, mapping):
+            kids = [x for pair in n.value for x in pair]
+        else:
+            continue
+        if not kids:
+            continue
+        if depth >= MAX_YAML_DEPTH:  # a child deeper than allowed: the full count says where
+            return False
+        before = len(seen)
+        seen.update(map(id, kids))
+        if len(seen) - before != len(kids):  # a node reached twice: an alias
+            return False
+        stack.extend((c, depth + 1) for c in kids if isinstance(c, (mapping, sequence)))
+    return True
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:
