@@ -26,12 +26,12 @@ import datetime as dt
 import io
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from constraints.maine import MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.deadlines import list_deadlines
+from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
 from scheduler.scenario import WEEKDAYS
@@ -106,14 +106,19 @@ def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
     return lane_of, max(1, len(lane_end))
 
 
-def application_deadlines(plan: Plan, operator_id: str) -> list[tuple[dt.date, str]]:
+def application_deadlines(plan: Plan, operator_id: str,
+                          deadlines: Iterable[Deadline] | None = None
+                          ) -> list[tuple[dt.date, str]]:
     """ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): ``(due day, licence_id)`` of each Maine
     licence of ``operator_id`` in the plan, the last day the application can be received (10
     Maine business days before the first day the licence covers), sorted: the
     ME-APPLICATION-WINDOW lines of :func:`scheduler.deadlines.list_deadlines` (deadlines.csv).
+    ``deadlines``: that list of the plan when the caller has it (a report draws many
+    operators' years), else it is computed here.
     """
-    return sorted((d.date, d.license_id)
-                  for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    if deadlines is None:
+        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    return sorted((d.date, d.license_id) for d in deadlines
                   if d.rule == "ME-APPLICATION-WINDOW" and d.operator_id == operator_id)
 
 
@@ -146,7 +151,8 @@ def _operator(plan: Plan, operator_id: str) -> Any:
     return plan.scenario.operator(operator_id)
 
 
-def plot_calendar(plan: Plan, operator_id: str) -> Figure:
+def plot_calendar(plan: Plan, operator_id: str,
+                  deadlines: Iterable[Deadline] | None = None) -> Figure:
     """A year calendar of one operator: one row per month of the horizon (top to bottom),
     columns = days 1–31.
 
@@ -161,8 +167,10 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
       deadlines before the horizon are listed under the picture;
     - days that do not exist (Feb 30) or lie outside the horizon are greyed out.
 
-    Returns a :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an
-    operator id that is not in the scenario.
+    ``deadlines``: :func:`scheduler.deadlines.list_deadlines` of the plan when the caller
+    has it (:func:`application_deadlines`), else computed here. Returns a
+    :class:`matplotlib.figure.Figure` (Agg canvas). Raises ``ValueError`` for an operator id
+    that is not in the scenario.
     """
     # start-up time: matplotlib only when a figure is drawn
     from matplotlib.lines import Line2D
@@ -222,7 +230,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
                                    zorder=2, gid=f"tournament:{r.ref}:{y:04d}-{m:02d}"))
 
     notices = sorted({r.notice_due for r in rows if r.notice_due is not None})
-    applications = sorted({d for d, _ in application_deadlines(plan, operator_id)})
+    applications = sorted({d for d, _ in application_deadlines(plan, operator_id, deadlines)})
     early: Counter[str] = Counter()
     for days, marker, colour, name, label in (
             (notices, "v", NOTICE_COLOUR, "notice-due", "notice"),
