@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from constraints.base import Usage
 from constraints.maine import MONTHLY_LIMIT, tier_index
@@ -106,8 +107,10 @@ def displaced(plan: Plan) -> list[str]:
     return out
 
 
-def summary_text(plan: Plan) -> str:
-    """A plain-text summary (what ``tourney solve`` prints)."""
+def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
+    """A plain-text summary (what ``tourney solve`` prints). ``use``:
+    :func:`scheduler.plan.limit_usage` of ``plan`` when the caller has it, else computed
+    here."""
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
     lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "
@@ -120,7 +123,8 @@ def summary_text(plan: Plan) -> str:
     elif plan.status != "OPTIMAL":
         lines.append(f"  Not proven optimal: a time limit was reached (gap to the proven bound: "
                      f"{gaps}); a longer --deterministic-time or --time-limit may do better.")
-    use = usage(plan)
+    if use is None:
+        use = usage(plan)
     for op in sc.operators:
         rows = plan.rows_of(op.id)
         missing = [u for u in plan.unscheduled_list if op.id in u.operators]
