@@ -28,6 +28,7 @@ import math
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -214,30 +215,32 @@ def _plain_tree(node: yaml.Node) -> bool:
     """True when ``node`` is a tree (no node reached twice: no alias) at most
     :data:`MAX_YAML_DEPTH` levels deep, which :func:`check_yaml_node` accepts as it is: no
     alias adds a value or a character, none can contain itself. False sends the document
-    through the full count, which says what is wrong. One pass over the collections, the
-    scalars counted in bulk (a statewide file has hundreds of thousands of them)."""
+    through the full count, which says what is wrong. Level by level, the nodes of a level
+    counted in bulk (a statewide file has hundreds of thousands of them)."""
     import yaml  # start-up time: only reading a YAML file needs it
 
-    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
-    seen = {id(node)}
-    stack: list[tuple[yaml.Node, int]] = [(node, 1)]
-    while stack:
-        n, depth = stack.pop()
-        if isinstance(n, sequence):
-            kids = list(n.value)
-        elif isinstance(n, mapping):
-            kids = [x for pair in n.value for x in pair]
-        else:
-            continue
+    mapping, sequence, scalar = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
+    seen = {node}  # nodes hash by identity
+    total = 1
+    level = [node]
+    depth = 1
+    while level:
+        kids: list[yaml.Node] = []
+        for n in level:
+            if n.__class__ is mapping or isinstance(n, mapping):
+                kids += chain.from_iterable(n.value)
+            elif isinstance(n, sequence):
+                kids += n.value
         if not kids:
-            continue
+            return True
         if depth >= MAX_YAML_DEPTH:  # a child deeper than allowed: the full count says where
             return False
-        before = len(seen)
-        seen.update(map(id, kids))
-        if len(seen) - before != len(kids):  # a node reached twice: an alias
+        total += len(kids)
+        seen.update(kids)
+        if len(seen) != total:  # a node reached twice: an alias
             return False
-        stack.extend((c, depth + 1) for c in kids if isinstance(c, (mapping, sequence)))
+        level = [c for c in kids if c.__class__ is not scalar]
+        depth += 1
     return True
 
 
