@@ -32,6 +32,7 @@ from scheduler.publishing import identify, with_replaced
 from scheduler.reasons import unscheduled
 from scheduler.replan import PublishedOccurrence, read_previous
 from scheduler.scenario import Scenario
+from scheduler.timing import forget_timings
 
 __all__ = ["DETERMINISTIC_TIME", "STAGES", "AuditError", "Interrupted", "Options",
            "PlanStatus", "Progress", "SolverError", "identify", "placed_of", "solve",
@@ -120,6 +121,7 @@ def solve(
         previous = read_previous(scenario, previous)
     parts = components(scenario)
     plans = solve_parts(parts, split_previous(parts, previous), opts, jobs, progress)
+    forget_timings()  # the candidate days' timings: not needed to write the plan
     if all(p.status == PlanStatus.NOT_REACHED for p in plans):
         raise Interrupted("interrupted")  # no part found any plan
     plan = identify(merge(scenario, plans), scenario, previous)

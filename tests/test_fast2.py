@@ -17,6 +17,8 @@ import yaml
 from conftest import load, run
 from openpyxl import load_workbook
 
+from constraints import common
+from scheduler import timing
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.report import report_html
@@ -137,3 +139,15 @@ def test_the_limits_sheet_and_summary_from_the_usage_given(me_plan: Plan) -> Non
         ("post", "ME-MONTHLY-LIMIT", 2, 2, 0, 0)]
     assert [(r.operator_id, r.rule_id, r.used) for r in table.itertuples()] == [
         (r[0], r[1], r[4]) for r in rows]
+
+
+# --------------------------------------------------------------------------- memory
+def test_a_solve_lets_go_of_the_parts_caches() -> None:
+    plan = run(load(operators=[ME_POST], tournaments=[
+        _game(fixed_dates=["2027-03-06", "2027-03-13"], count=2)], notice_from="2026-11-01"))
+    assert len(plan.rows) == 2  # both dates placed
+    # the candidate days' timings (one per allowed first day while solving) and the sessions
+    # of the part's occurrences (the reasons' checks) are let go once the plan is made
+    assert timing._timing.cache_info().currsize == 0
+    assert timing._flight_timing.cache_info().currsize == 0
+    assert common._SESSIONS == {}
