@@ -14,6 +14,8 @@ in afterwards.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -45,6 +47,20 @@ def _options(seed: int, workers: int, jobs: int, time_limit: float | None,
         raise ValueError(f"seed must be at least 0, workers and jobs at least 1 (got seed "
                          f"{seed}, workers {workers}, jobs {jobs})")
     return Options(time_limit, deterministic_time, seed, workers)
+
+
+def _trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere): the CP-SAT models of the parts solved leave them free but resident, and
+    the writing of the plan does not reuse them (issue #16: about 13 MB after 15 parts of
+    a statewide scenario)."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):  # not glibc
+        return
+    if trim is not None:
+        trim(0)
 
 
 def _with_history(scenario: Scenario, ledger: Any) -> Scenario:
@@ -122,6 +138,7 @@ def solve(
     parts = components(scenario)
     plans = solve_parts(parts, split_previous(parts, previous), opts, jobs, progress)
     forget_timings()  # the candidate days' timings: not needed to write the plan
+    _trim_heap()
     if all(p.status == PlanStatus.NOT_REACHED for p in plans):
         raise Interrupted("interrupted")  # no part found any plan
     plan = identify(merge(scenario, plans), scenario, previous)
