@@ -31,6 +31,7 @@ import math
 import os
 import stat
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -161,7 +162,7 @@ def check_yaml_node(node: yaml.Node | None) -> None:
     counted once, with their expanded size memoised). Raises :class:`LimitError` naming the
     line."""
 
-    if node is None:
+    if node is None or _plain_tree(node):
         return
     size: dict[int, int] = {}
     chars: dict[int, int] = {}  # characters of the scalars, aliases expanded
@@ -211,6 +212,39 @@ def check_yaml_node(node: yaml.Node | None) -> None:
         raise LimitError(f"aliases (*name) repeat {added:,} characters of text; at most "
                          f"{MAX_YAML_ALIAS_CHARS:,} are allowed (write the values out, or "
                          "use fewer aliases)")
+
+
+def _plain_tree(node: yaml.Node) -> bool:
+    """True when ``node`` is a tree (no node reached twice: no alias) at most
+    :data:`MAX_YAML_DEPTH` levels deep, which :func:`check_yaml_node` accepts as it is: no
+    alias adds a value or a character, none can contain itself. False sends the document
+    through the full count, which says what is wrong. Level by level, the nodes of a level
+    counted in bulk (a statewide file has hundreds of thousands of them)."""
+    import yaml  # start-up time: only reading a YAML file needs it
+
+    mapping, sequence, scalar = yaml.MappingNode, yaml.SequenceNode, yaml.ScalarNode
+    seen = {node}  # nodes hash by identity
+    total = 1
+    level = [node]
+    depth = 1
+    while level:
+        kids: list[yaml.Node] = []
+        for n in level:
+            if n.__class__ is mapping or isinstance(n, mapping):
+                kids += chain.from_iterable(n.value)
+            elif isinstance(n, sequence):
+                kids += n.value
+        if not kids:
+            return True
+        if depth >= MAX_YAML_DEPTH:  # a child deeper than allowed: the full count says where
+            return False
+        total += len(kids)
+        seen.update(kids)
+        if len(seen) != total:  # a node reached twice: an alias
+            return False
+        level = [c for c in kids if c.__class__ is not scalar]
+        depth += 1
+    return True
 
 
 def _children(n: yaml.Node) -> list[yaml.Node]:

@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, replace
 from typing import Any
 
+from constraints.common import forget_sessions
 from constraints.registry import RULES, check
 from constraints.requests import REQUESTED_MINIMUMS
 from scheduler.cpsat import Interrupted, Options
@@ -168,6 +169,7 @@ def solve_parts(parts: Sequence[Scenario], prevs: Sequence[list[PublishedOccurre
             # stopped before this part found a plan: it stays "not reached"
             with contextlib.suppress(Interrupted, KeyboardInterrupt):
                 plan = solve_part(part, opts, prev, on_stage=stage)
+            forget_sessions()  # the sessions of this part's occurrences: the next has others
         stopped = stopped or plan.interrupted
         plans.append(plan)
         if progress is not None:
@@ -192,6 +194,8 @@ def _pool_part(part: Scenario, opts: Options, prev: list[PublishedOccurrence] | 
         return solve_part(part, opts, prev, stop=_STOP.is_set if _STOP is not None else None)
     except Interrupted:  # stopped before this part found a plan: the others still count
         return not_reached(part)
+    finally:
+        forget_sessions()  # the sessions of this part's occurrences: the next has others
 
 
 def solve_in_pool(parts: Sequence[Scenario], prevs: Sequence[list[PublishedOccurrence] | None],

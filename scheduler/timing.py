@@ -172,6 +172,14 @@ def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, t
     return Timing(start, end, days_touched(start, end))
 
 
+def forget_timings() -> None:
+    """Empty the caches of :func:`timing` (up to 65,536 first days each, shared by the parts
+    of a scenario while they are solved): called when the solve is done, before the plan is
+    written (issue #16: about 30 MB at 1,000 operators)."""
+    _timing.cache_clear()
+    _flight_timing.cache_clear()
+
+
 # ------------------------------------------------------------------ deadlines
 # The one place each filing deadline is computed. The model (``allows``), the independent
 # check (``check``), re-planning, the calendars, the report and the figures all call these.

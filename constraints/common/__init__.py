@@ -43,7 +43,7 @@ from constraints.common.references import (
     validate_clock_change,
     validate_references,
 )
-from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP
+from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP, forget_sessions
 from constraints.common.spacing import _sessions_of as _sessions_of
 
 RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED,
@@ -52,5 +52,5 @@ RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT,
 __all__ = [
     "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
     "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
-    "validate_clock_change", "validate_references",
+    "forget_sessions", "validate_clock_change", "validate_references",
 ]

@@ -132,6 +132,13 @@ def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
     return out
 
 
+def forget_sessions() -> None:
+    """Let go of what :func:`_sessions_of` keeps (each entry holds its scenario, tournament
+    and timing): called when a part of a scenario is solved, since the next part checks
+    other objects (issue #16: a statewide solve held every part's scenario through it)."""
+    _SESSIONS.clear()
+
+
 _SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
 
 

@@ -26,13 +26,13 @@ import datetime as dt
 import io
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 from constraints.base import STATEWIDE, UsageText
 from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
 from constraints.registry import RULES
-from scheduler.deadlines import list_deadlines
+from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.plan import limit_usage as usage
 from scheduler.scenario import WEEKDAYS
@@ -106,14 +106,19 @@ def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
     return lane_of, max(1, len(lane_end))
 
 
-def application_deadlines(plan: Plan, operator_id: str) -> list[tuple[dt.date, str]]:
+def application_deadlines(plan: Plan, operator_id: str,
+                          deadlines: Iterable[Deadline] | None = None
+                          ) -> list[tuple[dt.date, str]]:
     """ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): ``(due day, licence_id)`` of each Maine
     licence of ``operator_id`` in the plan, the last day the application can be received (10
     Maine business days before the first day the licence covers), sorted: the
     ME-APPLICATION-WINDOW lines of :func:`scheduler.deadlines.list_deadlines` (deadlines.csv).
+    ``deadlines``: that list of the plan when the caller has it (a report draws many
+    operators' years), else it is computed here.
     """
-    return sorted((d.date, d.license_id)
-                  for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    if deadlines is None:
+        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    return sorted((d.date, d.license_id) for d in deadlines
                   if d.rule == "ME-APPLICATION-WINDOW" and d.operator_id == operator_id)
 
 
@@ -146,7 +151,8 @@ def _operator(plan: Plan, operator_id: str) -> Any:
     return plan.scenario.operator(operator_id)
 
 
-def plot_calendar(plan: Plan, operator_id: str) -> Figure:
+def plot_calendar(plan: Plan, operator_id: str,
+                  deadlines: Iterable[Deadline] | None = None) -> Figure:
     """A year calendar of one operator: one row per month of the horizon (top to bottom),
     columns = days 1–31.
 
@@ -167,6 +173,9 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
         The solved plan.
     operator_id
         The operator drawn (an ``id`` of the scenario's operators).
+    deadlines
+        :func:`scheduler.deadlines.list_deadlines` of the plan when the caller has it
+        (:func:`application_deadlines`), else computed here.
 
     Returns
     -------
@@ -237,7 +246,7 @@ def plot_calendar(plan: Plan, operator_id: str) -> Figure:
                                    zorder=2, gid=f"tournament:{r.ref}:{y:04d}-{m:02d}"))
 
     notices = sorted({r.notice_due for r in rows if r.notice_due is not None})
-    applications = sorted({d for d, _ in application_deadlines(plan, operator_id)})
+    applications = sorted({d for d, _ in application_deadlines(plan, operator_id, deadlines)})
     early: Counter[str] = Counter()
     for days, marker, colour, name, label in (
             (notices, "v", NOTICE_COLOUR, "notice-due", "notice"),

@@ -24,7 +24,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.deadlines import list_deadlines
+from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
@@ -134,14 +134,17 @@ def report_operators(plan: Plan) -> list[str]:
 
 
 def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
-          operator_id: str | None = None, operators: Sequence[str] | None = None) -> str:
+          operator_id: str | None = None, operators: Sequence[str] | None = None,
+          deadlines: Sequence[list[Deadline]] | None = None) -> str:
     """Figures of the same kind, one per plan, side by side (``operators``: the usage bars'
-    selection, default every operator)."""
+    selection, default every operator; ``deadlines``: each plan's
+    :func:`scheduler.deadlines.list_deadlines`, for the year calendars)."""
     out = ['<div class="side">']
-    for plan, label in zip(plans, labels, strict=True):
+    for k, (plan, label) in enumerate(zip(plans, labels, strict=True)):
         if draw == "calendar":
             assert operator_id is not None
-            fig = figures.plot_calendar(plan, operator_id)
+            fig = figures.plot_calendar(plan, operator_id,
+                                        None if deadlines is None else deadlines[k])
         elif draw == "usage":
             fig = figures.plot_usage(plan, operators)
         else:
@@ -215,12 +218,14 @@ def _covers(plan: Plan, lic: License,
     return "<br>".join(_e(p) for p in parts) or '<span class="muted">none</span>'
 
 
-def _licences(plan: Plan) -> str:
+def _licences(plan: Plan, deadlines: list[Deadline] | None = None) -> str:
     if not plan.license_list:
         return "<p>No licence or permit to buy.</p>"
     # figures.application_deadlines of every operator, from one list of the deadlines
     windows: dict[str, list[tuple[dt.date, str]]] = {}
-    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from):
+    if deadlines is None:
+        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    for d in deadlines:
         if d.rule == "ME-APPLICATION-WINDOW":
             windows.setdefault(d.operator_id, []).append((d.date, d.license_id))
     apply_by = {lid: day for op in plan.scenario.operators
@@ -283,10 +288,12 @@ def _unscheduled(plan: Plan) -> str:
     return out
 
 
-def _deadlines(plan: Plan) -> str:
+def _deadlines(plan: Plan, lines: list[Deadline] | None = None) -> str:
     """The Deadlines table: the lines of deadlines.csv
-    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order."""
-    lines = plan_deadlines(plan)
+    (:func:`scheduler.export.deadlines.plan_deadlines`, or ``lines`` when the caller has
+    them), one row each, in date order."""
+    if lines is None:
+        lines = plan_deadlines(plan)
     if not lines:
         return "<p>Nothing to file: no Montana large-stakes tournament and no Maine licence.</p>"
     head = ("<tr><th>Date</th><th>Rule</th><th>Operator</th><th>What</th>"
@@ -325,6 +332,8 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         raise ValueError("alternatives must be plans of the same scenario")
     sc = plan.scenario
     labels = _labels(plans)
+    # each plan's deadlines once: every year calendar, the licences and the Deadlines table
+    deadlines = [plan_deadlines(p) for p in plans]
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
     note = [] if chosen is None else [
@@ -367,17 +376,18 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         parts.append(f'<h3 id="op-{_e(op.id)}">{_e(op.name)} ({_e(op.id)}, '
                      f"{_e(op.jurisdiction)})</h3>")
         parts.append(_side(plans, labels, "calendar",
-                           f"The year of {op.name} ({op.id})", operator_id=op.id))
+                           f"The year of {op.name} ({op.id})", operator_id=op.id,
+                           deadlines=deadlines))
     for k, (p, label) in enumerate(zip(plans, labels, strict=True)):
         suffix = "" if len(plans) == 1 else f": {label}"
         anchor = "" if k == 0 else f"-{k + 1}"
         parts.append(f'<h2 id="licences{anchor}">Licences and permits to buy{_e(suffix)}</h2>')
-        parts.append(_licences(p))
+        parts.append(_licences(p, deadlines[k]))
         parts.append(f'<h2 id="unscheduled{anchor}">Not placed{_e(suffix)}</h2>')
         parts.append(_unscheduled(p))
     parts += [
         '<h2 id="deadlines">Deadlines</h2>',
-        _deadlines(plan),
+        _deadlines(plan, deadlines[0]),
         '<h2 id="readings">Readings used</h2>',
         _readings(plan),
         '<h2 id="not-legal-advice">Not legal advice</h2>',

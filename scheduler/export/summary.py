@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
@@ -123,13 +123,16 @@ def displaced(plan: Plan) -> list[str]:
     return out
 
 
-def summary_text(plan: Plan) -> str:
+def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     """A plain-text summary of ``plan``: what ``tourney solve`` prints and summary.txt holds.
 
     Parameters
     ----------
     plan
         The solved plan.
+    use
+        :func:`scheduler.usage.limit_usage` of ``plan`` when the caller has it, else
+        computed here.
 
     Returns
     -------
@@ -156,15 +159,18 @@ def summary_text(plan: Plan) -> str:
     elif plan.status != "OPTIMAL":
         lines.append(f"  Not proven optimal: a time limit was reached (gap to the proven bound: "
                      f"{gaps}); a longer --deterministic-time or --time-limit may do better.")
-    use = usage(plan)
+    if use is None:
+        use = usage(plan)
+    use_of: dict[str, list[Usage]] = {}
+    for row in use:
+        use_of.setdefault(row.operator_id, []).append(row)
     for op in sc.operators:
         rows = plan.rows_of(op.id)
         missing = [u for u in plan.unscheduled_list if op.id in u.operators]
         fees = sum(lic.fee_usd for lic in plan.license_list if lic.operator_id == op.id)
         lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
                      f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
-        lines.extend(f"    {line}" for line in usage_lines(
-            [row for row in use if row.operator_id == op.id]))
+        lines.extend(f"    {line}" for line in usage_lines(use_of.get(op.id, [])))
     if plan.overasked:  # up front, before the per-occurrence reasons
         lines.extend(f"More is wanted than the law allows: {line}" for line in plan.overasked)
     required = [u for u in plan.unscheduled_list if u.required]

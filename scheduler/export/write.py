@@ -16,13 +16,14 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from constraints.base import Usage
 from scheduler.atomic import WriteRefused, claim, replace_dir, write_files
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import calendar_files, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.plan import Plan
+from scheduler.plan import Plan, limit_usage
 from scheduler.pool import pool_context, process_pool
 from scheduler.replan import holds_plan
 
@@ -67,12 +68,13 @@ def plan_files(plan: Plan, *, report: bool = False,
     """Every output file of a plan, by relative path (deadlines.csv among them);
     ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
-    with _beside(plan, source_date_epoch()) as xlsx:
+    use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
+    with _beside(plan, source_date_epoch(), use) as xlsx:
         calendars, identity = render(plan, dtstamp(plan))
         files = csv_files(plan, identity)
         files.update(calendars)
         del calendars
-        files["summary.txt"] = summary_text(plan).encode("utf-8")
+        files["summary.txt"] = summary_text(plan, use).encode("utf-8")
         files[DEADLINES_FILE] = deadlines_csv(plan)
         files[XLSX_FILE] = xlsx()
     for alt in alternatives or []:
@@ -87,13 +89,13 @@ def plan_files(plan: Plan, *, report: bool = False,
     return files
 
 
-_HELD: tuple[Plan, dt.datetime | None] | None = None
+_HELD: tuple[Plan, dt.datetime | None, Sequence[Usage] | None] | None = None
 """The plan whose plan.xlsx a forked worker of :func:`_beside` writes (set in the worker)."""
 
 
-def _hold(plan: Plan, when: dt.datetime | None) -> None:
+def _hold(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None) -> None:
     global _HELD  # noqa: PLW0603 - the worker's one task, inherited through fork
-    _HELD = (plan, when)
+    _HELD = (plan, when, usage)
 
 
 def _held_xlsx() -> bytes:
@@ -102,24 +104,26 @@ def _held_xlsx() -> bytes:
 
 
 @contextlib.contextmanager
-def _beside(plan: Plan, when: dt.datetime | None) -> Iterator[Callable[[], bytes]]:
-    """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan`` and
-    ``when``). With ``fork`` and at least 2 CPU cores, a worker process
+def _beside(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None
+            ) -> Iterator[Callable[[], bytes]]:
+    """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan``, ``when``
+    and ``usage``, its limit usage when the caller has it). With ``fork`` and at least 2 CPU
+    cores, a worker process
     (:func:`scheduler.pool.process_pool`, the plan inherited, not copied) writes the workbook
     while this process renders the calendars and tables; elsewhere, or when the worker
     dies, it is written here when asked for. The same bytes either way; an error in
     :func:`plan_xlsx` is raised by the function."""
     if (os.cpu_count() or 1) < 2 or pool_context().get_start_method() != "fork":
-        yield lambda: plan_xlsx(plan, when)
+        yield lambda: plan_xlsx(plan, when, usage)
         return
-    with process_pool(1, 1, initializer=_hold, initargs=(plan, when)) as pool:
+    with process_pool(1, 1, initializer=_hold, initargs=(plan, when, usage)) as pool:
         future = pool.submit(_held_xlsx)
 
         def result() -> bytes:
             try:
                 return future.result()
             except BrokenProcessPool:  # the worker was killed (e.g. out of memory): here
-                return plan_xlsx(plan, when)
+                return plan_xlsx(plan, when, usage)
 
         yield result
 

@@ -21,9 +21,10 @@ from openpyxl.cell.cell import Cell
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from constraints.base import Usage
 from constraints.catalogue import cite
 from scheduler.deadlines import list_deadlines
-from scheduler.plan import Plan
+from scheduler.plan import Plan, limit_usage
 from scheduler.workbook import pinned_xlsx
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
@@ -148,7 +149,8 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
+def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
+              usage: Sequence[Usage] | None = None) -> bytes:
     """plan.xlsx: the plan's Schedule, Licences, Deadlines, Not placed and Limits sheets.
 
     Parameters
@@ -158,6 +160,10 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
     when
         The document's created/modified time (SOURCE_DATE_EPOCH's when set); default a fixed
         date, so the same plan gives byte-identical bytes.
+    usage
+        :func:`scheduler.plan.limit_usage` of ``plan`` when the caller has it (the Limits
+        sheet; the plan folder's writer computes it once for the summary too); default
+        computed here.
 
     Returns
     -------
@@ -180,10 +186,9 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None) -> bytes:
     missing = [(u.tournament_id, u.occurrence, " ".join(u.operators), _yes(u.required),
                 u.reason, " ".join(u.rule_ids)) for u in plan.unscheduled_list]
     _sheet(wb, "Not placed", NOT_PLACED, missing)
-    usage: list[dict[Any, Any]] = plan.usage().to_dict("records")
-    limits = [(str(u["operator_id"]), str(u["rule_id"]), u["period_start"].date(),
-               u["period_end"].date(), int(u["used"]), int(u["limit"]), int(u["charitable"]),
-               int(u.get("held", 0)))  # held before the plan, counted in used
-              for u in usage]
+    # Plan.usage()'s rows, read from limit_usage without the DataFrame
+    limits = [(u.operator_id, u.rule, u.period_start, u.period_end, u.used, u.limit,
+               u.charitable, u.held)  # held before the plan, counted in used
+              for u in (limit_usage(plan) if usage is None else usage)]
     _sheet(wb, "Limits", LIMITS, limits)
     return pinned_xlsx(wb, when)
