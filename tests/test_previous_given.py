@@ -12,34 +12,18 @@ from pathlib import Path
 
 import icalendar
 import pytest
-import yaml
+import test_layers
 from typer.testing import CliRunner
 
-from scheduler.cli import app
 from scheduler.export.write import write_plan
 from scheduler.load import load_scenario
 from scheduler.replan import Previous, PublishedOccurrence, read_previous
 from scheduler.solver import solve, solve_alternatives
 
 runner = CliRunner()
-
-
-def _scenario(tmp: Path, name: str, *, drop_friday: bool) -> Path:
-    """March 2027 at one Montana room: ``sat`` (large-stakes, Saturdays) 3 times and ``fri``
-    (large-stakes, one Friday); version 2 drops ``fri``, wants 2 Saturdays, blacks out
-    Mar 13 (as tests/test_layers.py)."""
-    sat = {"id": "sat", "title": "Saturday Stack", "type": "large-stakes",
-           "operators": ["room"], "weekdays": ["sat"], "count": 2 if drop_friday else 3}
-    fri = {"id": "fri", "title": "Friday Fifty", "type": "large-stakes",
-           "operators": ["room"], "weekdays": ["fri"], "count": 1}
-    room = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
-            **({"blackout": ["2027-03-13"]} if drop_friday else {})}
-    data = {"name": "Room 2027", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-            "notice_from": "2027-02-01", "operators": [room],
-            "tournaments": [sat] if drop_friday else [sat, fri]}
-    path = tmp / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
+# the March 2027 room and its first plan written by the CLI, shared with tests/test_layers.py
+_scenario = test_layers._scenario
+first_plan = test_layers.first_plan
 
 
 def _cancelled(folder: Path) -> list[dt.date]:
@@ -51,16 +35,6 @@ def _cancelled(folder: Path) -> list[dt.date]:
             start = ev.decoded("DTSTART")
             days.append(start.date() if isinstance(start, dt.datetime) else start)
     return sorted(days)
-
-
-@pytest.fixture
-def first_plan(tmp_path: Path) -> Path:
-    """v1 written by the CLI: Saturdays Mar 6, 13, 20 and Friday Mar 5 2027 (test_layers)."""
-    v1 = tmp_path / "v1"
-    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "v1", drop_friday=False)),
-                              "--out", str(v1), "--jobs", "1"])
-    assert res.exit_code == 0, res.output
-    return v1
 
 
 def _stamps(folder: Path) -> set[str]:
