@@ -55,16 +55,19 @@ def _previous(previous: object) -> None:
     :class:`scheduler.replan.Previous`. Raises ``TypeError`` naming what to give."""
     if previous is None or isinstance(previous, str | Path | Previous):
         return
-    what = ("a bare list" if isinstance(previous, list | tuple)
-            else f"a {type(previous).__name__}")
+    base = ("previous= takes the previous plan's folder, its schedule.csv or calendar.ics (a "
+            "str or Path), or what scheduler.replan.read_previous(scenario, path) returns")
+    if not isinstance(previous, list | tuple):
+        raise TypeError(f"{base}; not a value of type {type(previous).__name__} "
+                        f"({previous!r:.60})")
     raise TypeError(
-        f"previous= takes the previous plan's folder, its schedule.csv or calendar.ics (a str "
-        f"or Path), or what scheduler.replan.read_previous(scenario, path) returns; not "
-        f"{what}: a list of PublishedOccurrence carries nothing of what the previous "
-        f"calendars published (their notice and licence events, their DTSTAMP), so the new "
-        f"calendars would leave a dropped occurrence's MT notice live and be stamped "
+        f"{base}; not a bare list: a list of PublishedOccurrence carries nothing of what the "
+        f"previous calendars published (their notice and licence events, their DTSTAMP), so "
+        f"the new calendars would leave a dropped occurrence's MT notice live and be stamped "
         f"differently from `tourney solve --previous`. To re-plan from hand-made occurrences "
         f"alone, wrap them: scheduler.replan.Previous(occurrences)")
+
+
 def _trim_heap() -> None:
     """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing
     elsewhere): the CP-SAT models of the parts solved leave them free but resident, and

@@ -51,7 +51,7 @@ def test_a_bare_list_is_refused(tmp_path: Path, first_plan: Path) -> None:
             solve(sc, previous=bare)  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="not a bare list"):
             solve_alternatives(sc, 2, previous=bare)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="not a dict"):
+    with pytest.raises(TypeError, match="not a value of type dict"):
         solve(sc, previous={"sat": hand})  # type: ignore[arg-type]
 
 
@@ -79,3 +79,21 @@ def test_what_the_cli_passes_gives_the_cli_calendars(tmp_path: Path, first_plan:
     assert _cancelled(made) == [
         dt.date(2027, 3, 5), dt.date(2027, 3, 8), dt.date(2027, 3, 13)]
     assert _stamps(made) == {"20270201T000000Z"}
+
+
+def test_a_schedule_csv_as_previous_is_read(tmp_path: Path, first_plan: Path) -> None:
+    # the folder's schedule.csv is a previous plan as README and the docstring say: the
+    # re-plan from it keeps the Saturdays that v2 still wants (Mar 6 and Mar 20; Mar 13 is
+    # blacked out and fri dropped), as from the folder itself
+    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    from_csv = solve(sc, previous=first_plan / "schedule.csv")
+    from_folder = solve(sc, previous=first_plan)
+    days = [r.first_day for r in from_csv.rows]
+    assert days == [dt.date(2027, 3, 6), dt.date(2027, 3, 20)]
+    assert days == [r.first_day for r in from_folder.rows]
+
+
+def test_previous_of_another_type_is_named(tmp_path: Path) -> None:
+    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    with pytest.raises(TypeError, match=r"not a value of type int \(3\)$"):
+        solve(sc, previous=3)  # type: ignore[arg-type]

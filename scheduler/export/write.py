@@ -236,7 +236,9 @@ def _refuse_unreplaced(out: Path, plans: Sequence[Plan]) -> None:
                 f"the earlier ones, so subscribers would keep the earlier copies of changed "
                 f"events (RFC 5545 §3.8.7.4). Solve with replacing={str(out)!r} (as "
                 f"`tourney solve --out` does), or re-plan from it with "
-                f"previous={str(out)!r}, or write to another folder. Nothing was written")
+                f"previous={str(out)!r}, or write to another folder (a plan solved with "
+                f"replacing= a folder that held no plan yet is written there once: solve "
+                f"again to replace what it wrote). Nothing was written")
 
 
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,

@@ -310,7 +310,9 @@ def previous_operators(path: str | Path, previous: list[PublishedOccurrence]
 
     p = Path(path)
     out: dict[str, str | None] = {o: None for a in previous for o in a.operators}
-    files = sorted((p / "calendars").glob("*.ics")) if p.is_dir() else [p]
+    # a schedule.csv names no operator names: only a calendar file is read as one
+    files = (sorted((p / "calendars").glob("*.ics")) if p.is_dir()
+             else [p] if p.suffix.lower() == ".ics" else [])
     whole = ""
     named: dict[str, str] = {}
     if p.is_dir() and (p / "calendar.ics").is_file():
