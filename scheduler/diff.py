@@ -33,6 +33,8 @@ def _read(folder: Path) -> tuple[pd.DataFrame, int]:
         fees = pd.read_csv(lic, dtype={"fee_usd": "int64"}, keep_default_na=False)
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise DiffError(f"{folder}: {exc}") from None
+    if "fee_usd" not in fees.columns:
+        raise DiffError(f"{lic}: missing column(s) fee_usd")
     need = {"uid", "tournament_id", "first_day", "last_day", "title"}
     if need - set(df.columns):
         raise DiffError(f"{sched}: missing column(s) {', '.join(sorted(need - set(df.columns)))}")

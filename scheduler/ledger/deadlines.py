@@ -72,6 +72,14 @@ class _Row:
     uid: str
 
 
+# the columns each file of a plan folder must have to be read here (exit 2 otherwise)
+_SCHEDULE = ("tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "title",
+             "first_day", "uid")
+_LICENCES = ("license_id", "operator_id", "jurisdiction", "kind", "valid_from", "valid_to")
+_DEADLINES = ("date", "rule", "citation", "operator_id", "what", "occurrence", "license_id",
+              "opens")
+
+
 def _plan(plan_dir: Path) -> list[Deadline]:
     """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
     :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
@@ -79,7 +87,7 @@ def _plan(plan_dir: Path) -> list[Deadline]:
         raise LedgerError(f"{plan_dir} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     rows = []
-    for i, r in enumerate(read_csv(plan_dir / "schedule.csv"), start=2):
+    for i, r in enumerate(read_csv(plan_dir / "schedule.csv", _SCHEDULE), start=2):
         where = f"{plan_dir / 'schedule.csv'} line {i}"
         try:
             occurrence = int(r["occurrence"])
@@ -90,7 +98,7 @@ def _plan(plan_dir: Path) -> list[Deadline]:
                          r["type"], uncell(r["title"]), parse_date(r["first_day"], where),
                          r["uid"]))
     lics = []
-    for i, r in enumerate(read_csv(plan_dir / "licenses.csv"), start=2):
+    for i, r in enumerate(read_csv(plan_dir / "licenses.csv", _LICENCES), start=2):
         where = f"{plan_dir / 'licenses.csv'} line {i}"
         lics.append(_Licence(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
                              parse_date(r["valid_from"], where), parse_date(r["valid_to"], where),
@@ -101,7 +109,7 @@ def _plan(plan_dir: Path) -> list[Deadline]:
     ends = {(lic.license_id, report_due(end)): end for lic in lics
             for end in report_periods(lic.kind, lic.valid_from, lic.valid_to)}
     out = []
-    for i, r in enumerate(read_csv(plan_dir / DEADLINES_CSV), start=2):
+    for i, r in enumerate(read_csv(plan_dir / DEADLINES_CSV, _DEADLINES), start=2):
         where = f"{plan_dir / DEADLINES_CSV} line {i}"
         date = parse_date(r["date"], where)
         ref, op, lic_id = uncell(r["occurrence"]), r["operator_id"], r["license_id"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
 
 from constraints import maine, montana
@@ -20,12 +21,18 @@ LICENCE_KINDS = (*montana.PERMIT_KINDS, *maine.LICENCE_KINDS)
 (MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)) and the Maine licences."""
 
 
-def read_csv(path: Path) -> list[dict[str, str]]:
+def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     """The rows of the CSV file ``path`` (header first). Raises :class:`LedgerError` when it
-    is missing (not a plan folder) or unreadable."""
+    is missing (not a plan folder) or unreadable, or its header lacks one of ``columns``
+    (the message names the file and the missing columns)."""
     try:
         with path.open(newline="", encoding="utf-8") as f:
-            return list(csv.DictReader(f))
+            reader = csv.DictReader(f)
+            missing = [c for c in columns if c not in (reader.fieldnames or [])]
+            if missing:
+                raise LedgerError(f"{path}: missing column(s) {', '.join(missing)}: give a "
+                                  "plan folder written by `tourney solve --out`")
+            return list(reader)
     except FileNotFoundError:
         raise LedgerError(f"{path} is missing: give a plan folder written by `tourney "
                           "solve --out`") from None
