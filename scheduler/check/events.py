@@ -109,6 +109,11 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
         last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)
         s = local(start, t.start_time, tz) or dt.datetime.combine(start, t.start_time, tz)
+        own = timing(t, tz, start) if t.type in MT_TYPES else None
+        if own is not None and own.days[-1] == last:
+            # the tournament as planned from its first day shows exactly these days: a
+            # session past midnight shows its morning as one more day, not a play day
+            return own
         if t.type in MT_TYPES:
             # play days: the last one's session ends `hours` after its start
             last_session = timing(t.model_copy(update={"days": 1}), tz, last)
