@@ -171,3 +171,16 @@ def test_replan_of_this_year_never_takes_a_uid_next_years_plan_gave(
             for e in _calendar(server, "c-room").search(event=True)}
     assert {u: held[u] for u in y28} == y28, held
     assert {u: held[u] for u in two} == two, held
+
+
+def test_other_operators_refusal_says_nothing_was_written_once(tmp_path: Path) -> None:
+    # the error table adds "Nothing was written." to every PreviousError: the message itself
+    # must not say it again (tester finding: it was printed twice)
+    mt = Path(__file__).resolve().parent.parent / "data" / "examples" / "montana-card-room.yaml"
+    me = Path(__file__).resolve().parent.parent / "data" / "examples" / "maine-legion-post.yaml"
+    assert runner.invoke(app, ["solve", str(mt), "--out", str(tmp_path / "mt"),
+                               "--jobs", "1"]).exit_code == 0
+    res = runner.invoke(app, ["solve", str(me), "--out", str(tmp_path / "me"), "--previous",
+                              str(tmp_path / "mt"), "--jobs", "1"])
+    assert res.exit_code == 2, res.output
+    assert " ".join(res.output.split()).count("Nothing was written") == 1, res.output
