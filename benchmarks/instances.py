@@ -63,6 +63,7 @@ def instance_path(operators: int, seed: int | None = None, *,
     folder = Path(cache_dir) if cache_dir is not None else CACHE_DIR
     path = folder / f"n{operators}-s{s}-v{GENERATOR_VERSION}.yaml"
     if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
         write_text_atomic(scenario_text(operators, s), path)
     return path
 

@@ -205,8 +205,8 @@ def test_instance_path_writes_once(tmp_path: Path) -> None:
 
 # ----------------------------------------------------------------------------- CLI
 def test_cli_writes_the_same_bytes_twice(tmp_path: Path) -> None:
-    a, b = tmp_path / "a.yaml", tmp_path / "new" / "b.yaml"
-    for out in (a, b):
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    for out in (a, b, b):  # b twice: a file generate wrote is replaced
         res = runner.invoke(app, ["generate", "--operators", "10", "--seed", "2027",
                                   "--out", str(out)])
         assert res.exit_code == 0, res.output
@@ -216,9 +216,26 @@ def test_cli_writes_the_same_bytes_twice(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
 
 
-def test_cli_replaces_an_existing_file(tmp_path: Path) -> None:
+def test_cli_never_replaces_another_file(tmp_path: Path) -> None:
+    # a hand-edited scenario (any file whose first line is not generate's own) is kept
     out = tmp_path / "s.yaml"
-    out.write_text("old", encoding="utf-8")
+    out.write_text("name: mine\n", encoding="utf-8")
+    res = runner.invoke(app, ["generate", "-n", "1", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "is not a scenario `tourney generate` wrote" in " ".join(res.output.split())
+    assert out.read_text(encoding="utf-8") == "name: mine\n"
+
+
+def test_cli_refuses_a_missing_folder(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "s.yaml"
+    res = runner.invoke(app, ["generate", "-n", "1", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "does not exist" in res.output and not out.parent.exists()
+
+
+def test_cli_replaces_a_file_it_wrote(tmp_path: Path) -> None:
+    out = tmp_path / "s.yaml"
+    assert runner.invoke(app, ["generate", "-n", "2", "--out", str(out)]).exit_code == 0
     assert runner.invoke(app, ["generate", "-n", "1", "--out", str(out)]).exit_code == 0
     assert out.read_text(encoding="utf-8") == scenario_text(1, 0)
 

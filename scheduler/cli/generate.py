@@ -29,8 +29,10 @@ def generate(
     operators: Annotated[int, typer.Option(
         "--operators", "-n", help="How many operators: 70 % Montana card rooms, 30 % Maine "
                                   "organizations.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="The scenario YAML file to write "
-                                                          "(replaced if it exists).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The scenario YAML file to write, in a "
+                                                          "folder that exists (an earlier "
+                                                          "generated file is replaced, any "
+                                                          "other file never).")],
     seed: Annotated[int, typer.Option(help="Random seed: the same --operators and --seed "
                                            "give the same file.", min=0)] = 0,
     year: Annotated[int, typer.Option(help="The calendar year to plan.")] = 2027,

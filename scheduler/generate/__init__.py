@@ -55,7 +55,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from scheduler.atomic import write_files
+from scheduler.atomic import WriteRefused, write_files
 from scheduler.generate.maine import Maine
 from scheduler.generate.montana import Montana
 from scheduler.generate.tables import MT_REGIONS, Data
@@ -114,6 +114,11 @@ def generate_data(operators: int, seed: int, *, year: int = 2027) -> Data:
     return _Generator(operators, seed, year).run()
 
 
+MADE_BY = "# Made by `"
+"""How the first line of a scenario :func:`scenario_text` made starts: such a file may be
+replaced by the next one (:func:`write_text_atomic`), any other file never."""
+
+
 def scenario_text(operators: int, seed: int, *, year: int = 2027) -> str:
     """The YAML file ``tourney generate`` writes: a comment naming the command that made it,
     then ``generate(operators, seed, year=year).to_yaml()``. Same arguments, same text.
@@ -122,7 +127,7 @@ def scenario_text(operators: int, seed: int, *, year: int = 2027) -> str:
     command = f"tourney generate --operators {operators} --seed {seed}"
     if year != 2027:
         command += f" --year {year}"
-    return (f"# Made by `{command}` (generator version {GENERATOR_VERSION}).\n"
+    return (f"{MADE_BY}{command}` (generator version {GENERATOR_VERSION}).\n"
             "# A synthetic scenario for tests and benchmarks: the operators are invented.\n"
             + scenario.to_yaml())
 
@@ -130,12 +135,26 @@ def scenario_text(operators: int, seed: int, *, year: int = 2027) -> str:
 def write_text_atomic(text: str, path: str | Path) -> Path:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically: into a temporary file
     in the same folder, then renamed over ``path``, so a reader never sees half a file and an
-    interrupted run leaves an earlier file unchanged. Missing parent folders are created.
+    interrupted run leaves an earlier file unchanged. Only a file an earlier run wrote (its
+    first line starts with :data:`MADE_BY`) is replaced; the folder must exist.
     Returns the path. Raises ``IsADirectoryError`` when ``path`` is a folder and ``OSError``
-    when it cannot be written."""
+    when it cannot be written, its subclass :class:`scheduler.atomic.WriteRefused` when
+    ``path`` is another file or its folder does not exist."""
     out = Path(path)
     if out.is_dir():
         raise IsADirectoryError(f"{out} is a folder; give a file name such as scenario.yaml")
+    if not out.parent.is_dir():
+        raise WriteRefused(f"the folder {out.parent} does not exist: create it first, or give "
+                           "a file in a folder that exists")
+    if out.exists() or out.is_symlink():
+        try:
+            with out.open("rb") as f:
+                head = f.read(len(MADE_BY))
+        except OSError:
+            head = b""
+        if head != MADE_BY.encode():
+            raise WriteRefused(f"{out} exists and is not a scenario `tourney generate` wrote, "
+                               "so it is never replaced: give another file name")
     write_files({out: text.encode("utf-8")})
     return out
 
