@@ -224,6 +224,7 @@ def test_ctrl_c_stops_the_search() -> None:
     """Ctrl-C (KeyboardInterrupt in the main thread) stops CP-SAT promptly and raises
     Interrupted, instead of CP-SAT swallowing the signal and running on."""
     import _thread
+    import signal
     import threading
     import time
 
@@ -246,11 +247,17 @@ def test_ctrl_c_stops_the_search() -> None:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = 60
     solver.parameters.num_workers = 1
+    # the precondition: Python's own Ctrl-C handler in this process (a full run once saw
+    # the interrupt lost after earlier tests; the cause is not known, see the stop-11 note)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     t0 = time.monotonic()
-    with pytest.raises(Interrupted):
-        solve_interruptibly(solver, m)
+    try:
+        with pytest.raises(Interrupted):
+            solve_interruptibly(solver, m)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert time.monotonic() - t0 < 10  # stopped, not run to the 60 s limit
 
 
