@@ -326,6 +326,10 @@ class Tournament(_Model):
     """First days whose MT notice / ME licence application is already filed (a re-plan sets
     them for announced occurrences past their deadline): MT-NOTICE and
     ME-APPLICATION-WINDOW hold for them whatever ``notice_from`` is."""
+    held_dates: tuple[Date, ...] = ()
+    """First days of occurrences already held (``tourney solve --ledger`` fills them from the
+    ledger's ``held`` records): history, kept on their day (also in ``fixed_dates`` and
+    ``filed_dates``); schedule.csv gives their rows the status ``held``."""
     sessions: tuple[Session, ...] = ()
     """Flights and day 2s: the sessions of one occurrence, replacing ``days``/``start_time``/
     ``hours`` (``[{day: 1, start: "11:00", hours: 10, name: Day 1A}, {day: 4, ...}]``),

@@ -29,6 +29,7 @@ from scheduler.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
+    filing_from,
     years_later,
 )
 
@@ -116,7 +117,7 @@ def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     :func:`scheduler.timing.application_ok` (or the application is already filed,
     ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
-            or tm.first_day >= _earliest_first_day(sc.notice_from))
+            or tm.first_day >= _earliest_first_day(filing_from(sc)))
 
 
 @lru_cache(maxsize=64)
@@ -131,8 +132,8 @@ def _check_application(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
-        if not application_ok(p.first_day, a.scenario.notice_from):
-            nf, due = a.scenario.notice_from, application_due(p.first_day)
+        if not application_ok(p.first_day, filing_from(a.scenario)):
+            nf, due = filing_from(a.scenario), application_due(p.first_day)
             why = (f"its licence application had to be received by {due} (10 Maine business "
                    f"days before), before the earliest filing day {nf}" if due < nf else
                    f"it is fewer than 10 Maine business days after the earliest filing day "

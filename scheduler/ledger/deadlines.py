@@ -18,10 +18,12 @@ from typing import Any
 
 import pandas as pd
 
+from scheduler.clock import now, today_in
 from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.text import uncell
 from scheduler.timing import report_due, report_periods
 
@@ -173,8 +175,11 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     plan_dir
         A plan folder written by ``tourney solve --out``.
     as_of
-        The day the states are judged on (default today): a deadline is due on and before
-        its ``date`` (inclusive), overdue after.
+        The day the states are judged on: a deadline is due on and before its ``date``
+        (inclusive), overdue after. Default: today in the zone of the rule's state
+        (:func:`scheduler.clock.today_in`: America/Denver for MT-NOTICE, America/New_York
+        for the Maine rules), so a Maine deadline is still due at 20:30 on its day in
+        Maine, whatever the machine's zone.
     ledger
         The ledger whose current filings, reports and cancellations say what is done; None:
         nothing is done (everything due or overdue).
@@ -191,7 +196,7 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     scheduler.ledger.store.LedgerError
         For a folder that is not a plan, a missing or unreadable CSV file, a bad date.
     """
-    as_of = as_of or dt.date.today()
+    at = now()  # one instant: every line is judged on the same clock reading
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
@@ -214,7 +219,8 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
         else:
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))
-        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of),
+        day = today_in(DEFAULT_TIMEZONE[d.rule[:2]], as_of, at=at)
+        out.append({"date": d.date, "state": state or _state(d.date, filed, day),
                     "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
                     "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
                     "done_on": filed[0] if filed else None,

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scheduler.clock import latest_today
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _org_of, _organization, find_event, find_licence
 from scheduler.ledger.models import (
@@ -28,6 +29,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.timing import report_periods as licensed_periods
 
 FILING_KINDS = ("mt-notice", "me-application")
@@ -61,7 +63,10 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
 
 
 def _not_future(day: dt.date, what: str, today: dt.date | None) -> None:
-    today = today or dt.date.today()
+    """Refuse a fact dated after ``today`` (``--as-of``; default today where the operators
+    are: the latest of today in America/Denver and America/New_York,
+    :func:`scheduler.clock.latest_today`, never the machine's own zone)."""
+    today = latest_today(DEFAULT_TIMEZONE.values(), today)
     if day > today:
         raise LedgerError(f"{what} {day} is in the future (today is {today})")
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from scheduler.replan.assign import series_history
 from scheduler.replan.previous import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
-from scheduler.timing import notice_due
+from scheduler.timing import filing_from, notice_due
 from scheduler.uid import DEADLINE_KIND as DEADLINE_KIND  # read as scheduler.replan's too
 from scheduler.uid import NOTICE, OCCURRENCE, SERIES, kind_of_uid, licence_day, notice_uid
 from scheduler.uid import parse as parse_uid
@@ -143,9 +143,10 @@ def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
 
     A cancellation the previous calendars carried is carried again, unchanged (same
     SEQUENCE, same DESCRIPTION), until the event's last day (for a deadline: the day of the
-    game or licence it is for) is before the plan's ``notice_from`` (the day it is made as
-    of): a subscriber who skipped the version that cancelled it still sees it go. A live
-    event before the new horizon is history, left alone."""
+    game or licence it is for) is before the day the plan is made as of
+    (:func:`scheduler.timing.filing_from`: the later of ``notice_from`` and ``as_of``): a
+    subscriber who skipped the version that cancelled it still sees it go. A live event
+    before the new horizon is history, left alone."""
     events = list(previous_events)
     start = scenario.horizon.start
     days = {e.uid: e.day for e in events}
@@ -162,7 +163,7 @@ def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
                else days.get(parsed.occurrence_uid or "", old.day)
                if parsed is not None and parsed.kind == "notice" else old.day)
         if old.cancelled:
-            if max(day, old.last_day) < scenario.notice_from:
+            if max(day, old.last_day) < filing_from(scenario):
                 continue  # its date has passed: nobody needs the cancellation any more
             summary, seq = old.summary, old.sequence
         else:

@@ -77,6 +77,9 @@ SETTINGS = (
     _c("settings.super_cribbage_licenses_issued", "years", "ME-SUPER-CRIBBAGE (17 M.R.S. "
        "§ 1836(4-A)): super cribbage licences already issued statewide to others, per "
        "calendar year, e.g. 2027: 11, 2028: 3 (each 0-15)."),
+    _c("as_of", "date", "Date. The day the plan is made as of (tourney solve --as-of): "
+       "nothing new is placed whose notice or application is due before the later of it and "
+       "notice_from. Default: today in the operators' time zones."),
 )
 """The Settings sheet: one row a field (column A the field, column B the value)."""
 
@@ -224,6 +227,8 @@ TOURNAMENTS = (
        "FALSE."),
     _c("filed_dates", "days", "First days whose MT notice / ME application is already filed "
        "(MT-NOTICE, ME-APPLICATION-WINDOW), comma list of dates."),
+    _c("held_dates", "days", "First days of occurrences already held (tourney solve --ledger "
+       "fills them from the ledger): history, kept where they are, comma list of dates."),
 )
 """The Tournaments sheet: one tournament a row."""
 
