@@ -80,6 +80,8 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
             spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
     ids, cancelled = assign(scenario, previous, days, spans, lineage)
     announced = {a.uid for a in previous}
+    # a night of a published series has no UID of its own: announced by its day
+    nights = {(a.tournament_id, a.first_day) for a in previous if not a.cancelled}
     pins = {(tid, d) for tid, ds in pinned(scenario, [a for a in previous if not a.cancelled])
             .items() for d in ds if deadline_passed(scenario, known[tid], d)}
     return with_series(replace(
@@ -88,7 +90,9 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
                                       sequence=ids[(r.tournament_id, r.first_day)].sequence,
                                       status=status(scenario, r.tournament_id, r.first_day,
                                                     ids[(r.tournament_id, r.first_day)].uid
-                                                    in announced, pins))
+                                                    in announced
+                                                    or (r.tournament_id, r.first_day)
+                                                    in nights, pins))
                               for r in plan.rows)))
 
 

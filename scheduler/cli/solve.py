@@ -24,6 +24,7 @@ from scheduler.cli.errors import (
     reading_input,
     writing,
 )
+from scheduler.clock import source_date_epoch  # light: os and datetime only
 from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.text import cell
 
@@ -114,7 +115,6 @@ def solve(
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.clock import source_date_epoch  # start-up time: no engine in --help
     from scheduler.decompose import check_model_size
     from scheduler.replan import read_previous  # start-up time: no engine in --help
 
