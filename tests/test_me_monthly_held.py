@@ -209,3 +209,13 @@ def test_cli_solve_with_the_ledger_says_what_it_counted(october: Ledger,
         assert sorted(r["first_day"][:7] for r in csv.DictReader(f)) == ["2026-11", "2026-11"]
     r = CliRunner().invoke(app, ["check", str(path), str(out / "schedule.csv")])
     assert r.exit_code == 0, r.output
+
+
+def test_the_count_and_closed_days_round_trip_through_a_workbook(tmp_path: Path) -> None:
+    sc = _sc(2, settings={"closed_days": ["2026-11-27", "2026-12-24..2026-12-25"]})
+    path = tmp_path / "year.xlsx"
+    path.write_bytes(sc.to_xlsx())
+    back = Scenario.from_excel(path)
+    assert back == sc
+    assert back.operator("post").held_in_current_month.games == 2
+    assert back.settings.closed_days == (d("2026-11-27"), d("2026-12-24"), d("2026-12-25"))

@@ -146,6 +146,9 @@ HISTORY = (
        "(MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)).", width=18),
     _c("held_in_current_permit_year.permits", "list", "MT. Permits already bought for that "
        "permit year (MT-PERMIT-FEES): large-stakes, small-stakes.", width=26),
+    _c("held_in_current_month.games", "int", "ME. Licensed games (tournament games, super "
+       "cribbage) already held before the horizon's start in its calendar month: they count "
+       "toward the 2 of that month (ME-MONTHLY-LIMIT, 17 M.R.S. § 1836).", width=18),
 )
 """The History sheet: what each operator held before the plan (when no ledger is used)."""
 
