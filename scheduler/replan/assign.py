@@ -98,7 +98,7 @@ def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bo
     if t.is_large:
         return not notice_ok(first_day, floor)
     if t.is_me_licensed_game:
-        return not application_ok(first_day, floor)
+        return not application_ok(first_day, floor, scenario.settings.closed_days)
     return first_day < floor
 
 
