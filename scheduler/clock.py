@@ -4,8 +4,10 @@ Every command and API call whose answer depends on the day (``solve``, ``check``
 ``deadlines``, ``record``, ``publish``, ``ledger funds``) takes an as-of day; without one it
 is :func:`today_in` the operator's zone, never the machine's date in the machine's zone (a
 Maine deadline due today is not overdue at 20:30 in Maine on a machine set to UTC, where it
-is already tomorrow). The current instant is ``SOURCE_DATE_EPOCH`` when set (reproducible
-builds: the same input, seed and environment give the same bytes), else the system clock.
+is already tomorrow). ``TOURNEY_AS_OF`` (``YYYY-MM-DD``), when set, is that day for every
+command not given one (a scripted year, a test suite, CI). The current instant is
+``SOURCE_DATE_EPOCH`` when set (reproducible builds: the same input, seed and environment
+give the same bytes), else the system clock.
 """
 
 from __future__ import annotations
@@ -31,6 +33,22 @@ def source_date_epoch() -> dt.datetime | None:
                          "1970-01-01 UTC)") from None
 
 
+AS_OF_ENV = "TOURNEY_AS_OF"
+"""The environment variable naming the day every command runs as of when not given one."""
+
+
+def env_as_of() -> dt.date | None:
+    """``TOURNEY_AS_OF`` as a day; None when unset. Raises ValueError when it is not a
+    ``YYYY-MM-DD`` date."""
+    text = os.environ.get(AS_OF_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{AS_OF_ENV}={text!r} is not a date (YYYY-MM-DD)") from None
+
+
 def now() -> dt.datetime:
     """The current instant, aware UTC: ``SOURCE_DATE_EPOCH`` when set, else the clock.
     Raises ValueError for a ``SOURCE_DATE_EPOCH`` that is not a time."""
@@ -49,16 +67,25 @@ def today_in(tz: dt.tzinfo | str, as_of: dt.date | None = None, *,
     as_of : datetime.date, optional
         The day given (``--as-of``, ``as_of=``): returned as it is.
     at : datetime.datetime, optional
-        The instant to read (aware; naive is taken as UTC); default :func:`now`.
+        The instant to read (aware; naive is taken as UTC); default ``TOURNEY_AS_OF``
+        (:func:`env_as_of`) when set, else :func:`now`.
 
     Returns
     -------
     datetime.date
         ``as_of`` when given, else the calendar day of ``at`` on the wall clock of ``tz``:
         2027-03-05 20:30 in Maine is 2027-03-06 01:30 UTC, and still 2027-03-05 here.
+
+    Raises
+    ------
+    ValueError
+        ``TOURNEY_AS_OF`` or ``SOURCE_DATE_EPOCH`` is set to something else than a day or
+        a time.
     """
     if as_of is not None:
         return as_of
+    if at is None and (env := env_as_of()) is not None:
+        return env
     when = at if at is not None else now()
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
@@ -72,5 +99,7 @@ def latest_today(zones: Iterable[dt.tzinfo | str], as_of: dt.date | None = None,
     it places nothing whose filing deadline has passed in any of the zones). No zone: UTC."""
     if as_of is not None:
         return as_of
+    if at is None and (env := env_as_of()) is not None:
+        return env
     when = at if at is not None else now()
     return max((today_in(z, at=when) for z in zones), default=today_in(UTC, at=when))

@@ -56,12 +56,19 @@ def test_notice_from_not_given_is_today_in_the_operators_zone(
     # 20883 * 86400 + 1.5 h (5400 s) = 1804291200 + 5400 = 1804296600
     at = dt.datetime(2027, 3, 6, 1, 30, tzinfo=UTC)
     assert int(at.timestamp()) == 1804296600
+    monkeypatch.delenv("TOURNEY_AS_OF", raising=False)  # the suite's day (conftest)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(at.timestamp())))
     sc = parse_scenario({"name": "x", "horizon": {"start": "2027-03-01", "end": "2027-12-31"},
                          "operators": [ME_POST]})
     assert sc.notice_from == d("2027-03-05")  # Maine's day, not UTC's Mar 6
     assert made_as_of(sc).as_of == d("2027-03-05")
     assert made_as_of(sc, d("2027-02-01")).as_of == d("2027-02-01")
+    # TOURNEY_AS_OF, when set, is the day of every command not given one
+    monkeypatch.setenv("TOURNEY_AS_OF", "2027-01-15")
+    assert made_as_of(sc).as_of == d("2027-01-15")
+    monkeypatch.setenv("TOURNEY_AS_OF", "15/01/2027")
+    with pytest.raises(ValueError, match="TOURNEY_AS_OF='15/01/2027' is not a date"):
+        made_as_of(sc)
 
 
 # ------------------------------------------------------------------ MT-NOTICE from as-of
@@ -236,6 +243,7 @@ def test_maine_deadline_due_today_in_maine_is_not_overdue_on_a_utc_clock(
                               str(out), "--as-of", "2027-01-04"])
     assert res.exit_code == 0, res.output
     # 2027-03-06 01:30 UTC (1804296600, test above): 20:30 on Mar 5 in Maine -> due, exit 0
+    monkeypatch.delenv("TOURNEY_AS_OF", raising=False)  # the suite's day (conftest)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1804296600")
     res = runner.invoke(app, ["deadlines", str(out)])
     assert res.exit_code == 0, res.output

@@ -228,8 +228,8 @@ def as_of_lines(plan: Plan) -> list[str]:
     sc = plan.scenario
     if sc.as_of is None:
         return []
-    out = [f"  As of {sc.as_of}: nothing new whose notice or application is due before "
-           f"{filing_from(sc)} (notice_from {sc.notice_from})."]
+    out = [f"  As of {sc.as_of}: notices and applications of new occurrences are filed from "
+           f"{filing_from(sc)} on (notice_from {sc.notice_from})."]
     seen = set()
     for r in sorted(plan.rows, key=lambda r: (r.first_day, r.tournament_id, r.occurrence)):
         if r.first_day >= sc.as_of or r.status == "held" or r.ref in seen:

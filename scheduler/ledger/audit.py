@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import check_actuals
-from scheduler.clock import now, today_in
+from scheduler.clock import env_as_of, now, today_in
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import organization_of
 from scheduler.ledger.models import (
@@ -62,6 +62,7 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
 
     Raises :class:`~scheduler.ledger.store.LedgerError` for an unknown ``organization`` or
     operators in several organizations."""
+    as_of = as_of or env_as_of()
     if as_of is None:  # today where every operator is (a report is late once late there)
         at = now()
         as_of = min(today_in(o.tz, at=at) for o in scenario.operators)

@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from scheduler.clock import now, today_in
+from scheduler.clock import env_as_of, now, today_in
 from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
 from scheduler.ledger.plans import parse_date, read_csv
@@ -206,6 +206,7 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     scheduler.ledger.store.LedgerError
         For a folder that is not a plan, a missing or unreadable CSV file, a bad date.
     """
+    as_of = as_of or env_as_of()
     at = now()  # one instant: every line is judged on the same clock reading
     done = _done(ledger)
     out: list[dict[str, Any]] = []
