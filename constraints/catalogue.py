@@ -116,6 +116,9 @@ _ROWS: tuple[RuleInfo, ...] = (
              "§ 1836(4-A)(A))"),
     # Scheduling requests of the scenario itself (not statute rules, but named the same way)
     RuleInfo("BLACKOUT", "scenario", "sched", "the operator's blackout days"),
+    RuleInfo("CANCELLED", "scenario", "sched",
+             "a day whose occurrence was recorded cancelled is not reused by its tournament "
+             "(reuse_cancelled_days allows it)"),
     RuleInfo("WINDOW", "scenario", "sched", "the tournament's window of first days"),
     RuleInfo("WEEKDAYS", "scenario", "sched", "the tournament's allowed first weekdays"),
     RuleInfo("HORIZON", "scenario", "sched", "the planning horizon"),

@@ -326,6 +326,14 @@ class Tournament(_Model):
     """First days whose MT notice / ME licence application is already filed (a re-plan sets
     them for announced occurrences past their deadline): MT-NOTICE and
     ME-APPLICATION-WINDOW hold for them whatever ``notice_from`` is."""
+    cancelled_dates: tuple[Date, ...] = ()
+    """First days of occurrences recorded as cancelled (``tourney solve --ledger`` sets them
+    from ``tourney record cancelled``): the tournament is not placed on them again (rule
+    CANCELLED), and a re-plan publishes an announced occurrence on one as STATUS:CANCELLED
+    (same UID, SEQUENCE + 1). They count toward no limit."""
+    reuse_cancelled_days: bool = False
+    """Allow placing the tournament again on one of its ``cancelled_dates`` (a new occurrence
+    with a new UID; the cancelled one stays cancelled)."""
     sessions: tuple[Session, ...] = ()
     """Flights and day 2s: the sessions of one occurrence, replacing ``days``/``start_time``/
     ``hours`` (``[{day: 1, start: "11:00", hours: 10, name: Day 1A}, {day: 4, ...}]``),

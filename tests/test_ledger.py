@@ -658,7 +658,7 @@ def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
     assert r.exit_code == 2 and "unknown occurrence 'deep#9'" in r.output
     assert "Traceback" not in r.output
     r = run(app, ["record", "cancelled", "deep#1", "--note", "snowed in"])
-    assert r.exit_code == 0 and "Recorded held entry #1" in r.output
+    assert r.exit_code == 0 and "Recorded cancelled entry #1" in r.output
     r = run(app, ["record", "cancelled", "deep#1"])
     assert r.exit_code == 2 and "--corrects 1" in r.output
     r = run(app, ["record", "held", "deep#1", "--first-day", "2027-3-5", "--last-day", "x"])

@@ -200,9 +200,13 @@ def ledger_funds(
 
 
 def _recorded(entry: object, lg: Ledger) -> None:
+    """``Recorded <what> entry #N in LEDGER.``: what was recorded, named as the command
+    named it (:func:`scheduler.ledger.record.entry_name`)."""
+    from scheduler.ledger.record import entry_name  # start-up time: no sqlalchemy in --help
+
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
-    typer.echo(f"Recorded {getattr(entry, '__tablename__', '')} entry "
+    typer.echo(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
 
 

@@ -86,6 +86,20 @@ def _count(value: int | None, what: str) -> int | None:
     return value
 
 
+def entry_name(entry: object) -> str:
+    """What an entry records, as its command names it: ``held`` or ``cancelled`` (an
+    outcome), ``mt-notice`` or ``me-application`` (a filing), ``licence``, ``ME-REPORT``."""
+    if isinstance(entry, Held):
+        return entry.outcome
+    if isinstance(entry, Filing):
+        return entry.kind
+    if isinstance(entry, LicenceBought):
+        return "licence"
+    if isinstance(entry, ReportFiled):
+        return entry.rule
+    return str(getattr(entry, "__tablename__", "ledger"))
+
+
 # ------------------------------------------------------------------------ record …
 def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day: dt.date,
                 players: int | None = None, entries: int | None = None,

@@ -224,6 +224,10 @@ TOURNAMENTS = (
        "FALSE."),
     _c("filed_dates", "days", "First days whose MT notice / ME application is already filed "
        "(MT-NOTICE, ME-APPLICATION-WINDOW), comma list of dates."),
+    _c("cancelled_dates", "days", "First days of occurrences recorded as cancelled: not "
+       "placed again (CANCELLED); a re-plan publishes them cancelled. Comma list of dates."),
+    _c("reuse_cancelled_days", "bool", "Allow placing the tournament again on a cancelled "
+       "day (a new occurrence). Default FALSE."),
 )
 """The Tournaments sheet: one tournament a row."""
 
