@@ -202,20 +202,32 @@ def ledger_funds(
 def _recorded(entry: object, lg: Ledger) -> None:
     """``Recorded <what> entry #N in LEDGER.``: what was recorded, named as the command
     named it (:func:`scheduler.ledger.record.entry_name`)."""
+    # start-up time: sqlalchemy and the rules only when a record command runs
+    from scheduler.ledger.audit import judge_entry
     from scheduler.ledger.record import entry_name  # start-up time: no sqlalchemy in --help
 
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
     typer.echo(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
+    found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
+    for v in found:
+        err(f"tourney: warning: {v.render()}")
+    if found:
+        err("tourney: recorded anyway (the ledger keeps what happened); tourney check "
+            "--ledger reports it.")
 
 
 @record_app.command("held")
 @handled()
 def record_held(
-    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
-    first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
-    last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
+    occurrence: Annotated[str | None, typer.Argument(
+        help="TOURNAMENT#N (as in licenses.csv) or UID; none with --unplanned.")] = None,
+    first_day: Annotated[str, typer.Option(
+        "--first-day", help="Actual first day (may differ from the plan's).")] = "",
+    last_day: Annotated[str, typer.Option(
+        "--last-day", help="Actual last day (a final table past midnight: the next day).")
+    ] = "",
     players: Annotated[int | None, typer.Option("--players")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
                        ] = None,
@@ -226,17 +238,30 @@ def record_held(
     expenses: Annotated[str | None, typer.Option(
         "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
     ] = None,
+    unplanned: Annotated[bool, typer.Option(
+        "--unplanned", help="Held, but no plan had it: give --tournament and --operator "
+                            "instead of the occurrence.")] = False,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", help="With --unplanned: the tournament held.")] = None,
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="With --unplanned: the organization, when the operator is "
+                               "in several.")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
-    """Record that an occurrence was held, with its actual days and figures."""
+    """Record that an occurrence was held, on the days it actually ran, with its figures
+    (warns at once when the fact breaks a rule, and records it anyway)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
+    if not first_day or not last_day:
+        raise CommandError("tourney: --first-day and --last-day are required (the days it "
+                           "actually ran, YYYY-MM-DD)")
     first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
-        expenses_usd=expenses, operator=operator,
+        expenses_usd=expenses, operator=operator, unplanned=unplanned,
+        tournament=tournament, organization=organization,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 

@@ -46,6 +46,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scheduler.ledger.frames import Ledger
+from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -175,10 +176,13 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
         for x in held:
             if x.outcome != "held" or x.first_day is None or x.operator_id not in known:
                 continue
-            ev = events.get((x.uid, x.operator_id)) or _any_event(s, x.uid, x.operator_id)
+            ev = (events.get((x.uid, x.operator_id)) or _any_event(s, x.uid, x.operator_id)
+                  or planned_like(s, x.tournament_id, x.operator_id))  # held unplanned
+            t = next((t for t in sc.tournaments if t.id == x.tournament_id), None)
             jur = ev.jurisdiction if ev is not None else known[x.operator_id].jurisdiction
-            typ = ev.type if ev is not None else ""
-            charitable = bool(ev.charitable) if ev is not None else False
+            typ = ev.type if ev is not None else t.type if t is not None else ""
+            charitable = (bool(ev.charitable) if ev is not None
+                          else bool(t is not None and t.charitable))
             op = known[x.operator_id]
             if x.first_day < start:
                 if (jur == "MT" and typ == "large-stakes"
