@@ -36,7 +36,9 @@ from constraints.montana.permits import (
     MT_PERMIT_FEES,
     MT_PERMIT_PREREQ,
     PERMIT_KINDS,
+    permit_due,
     permit_held_before,
+    permit_line,
 )
 from constraints.montana.shared import MT_PROGRESSIVE
 from constraints.montana.small import MT_SMALL_DAILY, MT_SMALL_ENTRY
@@ -82,5 +84,5 @@ __all__ = [
     "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
     "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeTally", "License", "calendar_days",
     "large_tally", "most_paid", "notice_line", "notice_note", "notice_text",
-    "permit_held_before",
+    "permit_due", "permit_held_before", "permit_line",
 ]

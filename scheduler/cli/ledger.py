@@ -354,7 +354,9 @@ def record_report(
 
 @handled(_READING)
 def deadlines_command(
-    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    plan_dir: Annotated[Path | None, typer.Argument(
+        help="A plan folder written by `tourney solve`; none: every plan the ledger has "
+             "adopted.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="The day (default today).")
                      ] = None,
     ledger: Annotated[str | None, typer.Option(
@@ -363,8 +365,9 @@ def deadlines_command(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table or csv.")] = "table",
 ) -> None:
-    """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
-    of a plan: due, overdue, done (from the ledger)."""
+    """What to file or buy by when (MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW,
+    ME-REPORT) for every operator of a plan, or of every plan the ledger has adopted: due,
+    overdue, done (from the ledger)."""
     # start-up time: sqlalchemy and pandas only when the command runs
     from scheduler.ledger import Ledger
     from scheduler.ledger.deadlines import STATES, deadlines, render  # start-up time: pandas
@@ -374,7 +377,8 @@ def deadlines_command(
         raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = None
-    if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
+    if (ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists()
+            or plan_dir is None):  # no folder: the ledger holds the adopted plans
         lg = Ledger(ledger)
     df = deadlines(plan_dir, as_of=day, ledger=lg)
     if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)
