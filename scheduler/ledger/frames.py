@@ -69,9 +69,9 @@ class Ledger(Store):
         from this ledger: one row per deadline, sorted by date; columns
         (``scheduler.ledger.deadlines.COLUMNS``) ``date`` (a ``datetime.date``: the last
         day, inclusive), ``state`` (str: due, overdue, done, done late, not needed), ``rule``
-        (str: MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW, ME-REPORT), ``operator_id``, ``what``, ``occurrence``, ``license_id`` (str),
-        ``opens`` and ``done_on`` (``datetime.date`` or None), ``entry`` (Int64: the ledger
-        entry that did it)."""
+        (str: MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW, ME-REPORT), ``operator_id``,
+        ``what``, ``occurrence``, ``license_id`` (str), ``opens`` and ``done_on``
+        (``datetime.date`` or None), ``entry`` (Int64: the ledger entry that did it)."""
         return deadlines(plan_dir, as_of=as_of, ledger=self)
 
 
