@@ -15,7 +15,7 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Occurrence
-from constraints.montana import large_tally
+from constraints.montana import LargeItem, large_tally
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
@@ -107,11 +107,12 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
-        mine = [(c.first_day, t.id, k, t.charitable) for t, k, c in placed
-                if t.is_large and op.id in t.operators]
-        if any(ch for *_, ch in mine):
+        mine = [LargeItem(c.first_day, t.id, k, t.charitable, c.timing.days)
+                for t, k, c in placed if t.is_large and op.id in t.operators]
+        if any(x.charitable for x in mine):
             for tally in large_tally(sc, op, mine).values():
-                out.update((ref, op.id) for ref in tally.free)
+                out.update((r, op.id) for ref in tally.free
+                           for r in (ref, *tally.counted_with(ref)))
     return out
 
 

@@ -52,6 +52,15 @@ class Settings(_Model):
 
     month_rule: Literal["touch", "start"] = "touch"
     """ME-MONTHLY-LIMIT: count a game in every month it touches, or only its starting month."""
+    permit_year_count: Literal["each", "first-day"] = "each"
+    """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): a large-stakes tournament whose days of play fall in
+    two permit years counts toward the 16 of each of them (``each``), or only in the permit
+    year of its first day (``first-day``)."""
+    progressive_count: Literal["round", "once"] = "round"
+    """MT-PROGRESSIVE, MCA 23-5-317(1)(d),(e): each round of a progressive counts toward the 16
+    of each operator on whose premises it is played (``round``), or the whole progressive
+    counts once for each such operator, in each permit year in which one of its rounds is
+    played there (``once``)."""
     tier_coverage: Literal["up", "exact"] = "up"
     """ME-FEES: a licence covers games up to its tier's maximum, or only its own tier."""
     reentry_counts_toward_cap: bool = True
