@@ -38,7 +38,7 @@ from constraints.montana.permits import (
     PERMIT_KINDS,
     permit_held_before,
 )
-from constraints.montana.shared import MT_PROGRESSIVE
+from constraints.montana.shared import MT_PROGRESSIVE, progressive_rounds, progressive_starts
 from constraints.montana.small import MT_SMALL_DAILY, MT_SMALL_ENTRY
 from constraints.montana.tally import (
     LargeItem,
@@ -88,5 +88,6 @@ __all__ = [
     "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
     "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeItem", "LargeTally", "License",
     "calendar_days", "counted_once", "counted_years", "large_tally", "most_paid",
-    "notice_line", "notice_note", "notice_text", "permit_held_before",
+    "notice_line", "notice_note", "notice_text", "permit_held_before", "progressive_rounds",
+    "progressive_starts",
 ]
