@@ -113,9 +113,13 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement
         mine = [LargeItem(c.first_day, t.id, k, t.charitable, c.timing.days)
                 for t, k, c in placed if t.is_large and op.id in t.operators]
         if any(x.charitable for x in mine):
-            for tally in large_tally(sc, op, mine).values():
-                out.update((r, op.id) for ref in tally.free
-                           for r in (ref, *tally.counted_with(ref)))
+            tallies = large_tally(sc, op, mine).values()
+            # one played in two permit years (permit_year_count: each) is not counted only
+            # when it is free in both
+            counted = {r for tally in tallies for ref in tally.counted_order
+                       for r in (ref, *tally.counted_with(ref))}
+            out.update((r, op.id) for tally in tallies for ref in tally.free
+                       for r in (ref, *tally.counted_with(ref)) if r not in counted)
     return out
 
 
