@@ -29,6 +29,7 @@ from constraints.montana.tally import (
     LargeItem,
     LargeTally,
     _held,
+    counted_because,
     counted_once,
     counted_years,
     large_tally,
@@ -185,22 +186,6 @@ def _encode_large_limit(ctx: ModelContext) -> None:
                     f"{CHARITY_LIMIT} charitable ones{free} are not counted (MT-CHARITY-LIMIT)")
 
 
-def _span_text(sc: Scenario, op: Operator, days: Sequence[dt.date],
-               rounds: Sequence[str]) -> str:
-    """Why a tournament counts where it does, when a reading says so: played in several
-    permit years (``permit_year_count: each``), or a progressive counted once with its
-    other rounds (``progressive_count: once``); empty otherwise."""
-    out = ""
-    years = counted_years(sc, op, days)
-    if len(years) > 1:
-        out += (f", played {days[0]} to {days[-1]}: it counts in each of the permit years "
-                f"{' and '.join(y.isoformat() for y in years)} (permit_year_count: each)")
-    if rounds:
-        out += (f", with {' and '.join(rounds)}: a progressive counts once (progressive_count:"
-                f" once, MT-PROGRESSIVE)")
-    return out
-
-
 def _free_text(tally: LargeTally) -> str:
     """The charitable ones not counted: '1 held before the plan, c#1 and c#2'."""
     parts = [f"{tally.held_free} held before the plan"] if tally.held_free else []
@@ -225,7 +210,7 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
                     continue
                 p = mine[ref]
                 free = _free_text(tally)
-                span = _span_text(sc, op, p.timing.days, tally.counted_with(ref))
+                span = counted_because(sc, op, p.timing.days, tally.counted_with(ref))
                 if p.tournament.charitable:
                     k = tally.held_charitable + len(tally.free) + \
                         tally.counted_charitable.index(ref) + 1
@@ -278,7 +263,7 @@ def _held_large_limit(a: Actuals) -> Iterator[Violation]:
                 free = _free_text(tally)
                 why = (f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
                        if free else "")
-                span = _span_text(sc, op, day_span(x.first_day, max(x.first_day,
+                span = counted_because(sc, op, day_span(x.first_day, max(x.first_day,
                                                                          x.last_day)),
                                   tally.counted_with(ref))
                 yield Violation(

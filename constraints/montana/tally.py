@@ -32,6 +32,24 @@ def counted_years(sc: Scenario, op: Operator, days: Sequence[dt.date]) -> tuple[
     return op.permit_years_of(days)
 
 
+def counted_because(sc: Scenario, op: Operator, days: Sequence[dt.date],
+               rounds: Sequence[str]) -> str:
+    """MT-LARGE-LIMIT's words on why a tournament of ``op`` played on ``days`` counts where
+    it does, when a reading says so: ``", played <first> to <last>: it counts in each of the
+    permit years ..."`` (``permit_year_count: each``, :func:`counted_years`) and ``", with
+    <refs>: a progressive counts once ..."`` (the other ``rounds`` counted with it,
+    ``progressive_count: once``); empty otherwise."""
+    out = ""
+    years = counted_years(sc, op, days)
+    if len(years) > 1:
+        out += (f", played {days[0]} to {days[-1]}: it counts in each of the permit years "
+                f"{' and '.join(y.isoformat() for y in years)} (permit_year_count: each)")
+    if rounds:
+        out += (f", with {' and '.join(rounds)}: a progressive counts once (progressive_count:"
+                f" once, MT-PROGRESSIVE)")
+    return out
+
+
 def counted_once(sc: Scenario) -> dict[str, Tour]:
     """MT-PROGRESSIVE, MCA 23-5-317(1)(d),(e): under ``settings.progressive_count: once``,
     each round (stop) of a progressive tour by tournament id -> its tour: the rounds an
