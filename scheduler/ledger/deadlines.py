@@ -83,6 +83,10 @@ class _Row:
     title: str
     first_day: dt.date
     uid: str
+    notice_due: dt.date | None = None
+    """MT-NOTICE: the row's notice day (schedule.csv's ``notice_due``; a round of a
+    progressive's is 5 days before the progressive's first round); None: 5 days before
+    ``first_day``."""
 
 
 # the columns each file of a plan folder must have to be read here (exit 2 otherwise)
@@ -107,9 +111,10 @@ def _plan_rows(plan_dir: Path) -> tuple[list[_Row], list[_Licence]]:
         except ValueError:
             raise LedgerError(f"{where}: occurrence {r['occurrence']!r} is not a whole "
                               "number") from None
+        due = r.get("notice_due", "").strip()
         rows.append(_Row(r["tournament_id"], occurrence, r["operator_id"], r["jurisdiction"],
                          r["type"], uncell(r["title"]), parse_date(r["first_day"], where),
-                         r["uid"]))
+                         r["uid"], parse_date(due, where) if due else None))
     lics = []
     for i, r in enumerate(read_csv(plan_dir / "licenses.csv", _LICENCES), start=2):
         where = f"{plan_dir / 'licenses.csv'} line {i}"

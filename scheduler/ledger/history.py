@@ -225,8 +225,13 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                           else bool(t is not None and t.charitable))
             op = known[x.operator_id]
             if x.first_day < start:
+                # MT-LARGE-LIMIT: it counts in the current permit year when one of its days
+                # of play falls in it (permit_year_count: each), or its first day
+                # (first-day)
+                last = (x.first_day if x.last_day is None
+                        or sc.settings.permit_year_count == "first-day" else x.last_day)
                 if (jur == "MT" and typ == "large-stakes"
-                        and op.permit_year_of(start) <= x.first_day):
+                        and op.permit_year_of(start) <= last):
                     counts = h.charitable if charitable else h.large_stakes
                     counts[op.id] = counts.get(op.id, 0) + 1
                 # a Maine game held that no plan has (type unknown) counts: conservative
