@@ -48,7 +48,6 @@ from scheduler.export.ical_text import (
     plan_lineage,
 )
 from scheduler.plan import Plan
-from scheduler.timing import made_day
 from scheduler.publishing import fingerprint
 from scheduler.replan import (
     PreviousEvent,
@@ -61,6 +60,7 @@ from scheduler.replan import (
     session_sequence,
     vanished,
 )
+from scheduler.timing import made_day
 from scheduler.uid import (
     HORIZON_PROPERTY,
     KINDS,
