@@ -188,8 +188,9 @@ def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.dateti
     scenario = plan.scenario
     day = made_day(scenario)
     before = {e.uid: e for e in (*plan.previous_events, *plan.departed_events)}
+    # every past deadline, as if written: one the plan does not write is checked below
     carry = carried_deadlines(scenario, plan.previous_events, day,
-                              set()) if plan.previous_events else {}
+                              {e.uid for e in plan.previous_events})
     done: list[tuple[_Item, bytes, str, int]] = []
     written: set[str] = set()
 
@@ -206,8 +207,10 @@ def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.dateti
         add(i)
     for c in vanished(scenario, plan.previous_events, written | carry.keys()):
         add(cancellation_item(scenario, c, stamp))
-    for old in carried_deadlines(scenario, carry.values(), day, set()).values():
-        done.append(_carried(old, old.operators, True))
+    # a past deadline the plan no longer writes: carried unless history before the horizon
+    keep = carried_deadlines(scenario, plan.previous_events, day, written)
+    done.extend(_carried(old, old.operators, True) for uid, old in sorted(carry.items())
+                if uid in keep)
     if plan.departed_events or any(e.operators for e in plan.previous_events):
         shown: dict[str, set[str]] = {}
         for i, _, uid, _ in done:
