@@ -123,7 +123,6 @@ def solve(
         check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
-    foreign = announced.foreign if announced is not None else []
     for line in cap_lines(announced.notes if announced is not None else []):
         err(f"tourney: warning: {line}")  # a recurring event cut at a limit
 
@@ -161,10 +160,6 @@ def solve(
         err("")
     # a re-plan's publishing state (what the previous calendars published) comes with
     # every plan solve() returns: read_previous reads it, solve() sets it
-    if previous is not None and foreign:
-        err(f"tourney: warning: the previous plan {previous} has events of "
-            f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
-            f"alone (not cancelled, not in the new calendars)")
     if replacing is not None:
         err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
             f"replaces without re-planning from it (events it announced keep no "
