@@ -35,6 +35,8 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scheduler.text import for_terminal
+
 if TYPE_CHECKING:  # start-up time: yaml only where a file is read
     import yaml
 
@@ -272,9 +274,7 @@ def cap_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """``text`` for a terminal: control characters other than line breaks shown as escapes
     (``\x1b``: an escape sequence in a name must not drive the terminal), cut at ``limit``
     characters with a count of what was left out."""
-    if not text.isprintable():
-        text = "".join(ch if ch == "\n" or ch.isprintable() or ch == " "
-                       else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    text = for_terminal(text)
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n... ({len(text) - limit:,} more characters not shown)"

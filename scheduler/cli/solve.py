@@ -22,6 +22,8 @@ from scheduler.cli.errors import (
     err,
     handled,
     reading_input,
+    say,
+    say_data,
     writing,
 )
 from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
@@ -233,7 +235,7 @@ def diff(
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.diff import diff_plans
 
-    typer.echo(diff_plans(old, new), nl=False)
+    say(diff_plans(old, new), nl=False)
 
 
 @handled(_LEDGER_READ)
@@ -288,31 +290,31 @@ def check(
         violations = [*violations, *held[0]]
     if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
         safe = check_table(violations, read).map(lambda x: cell(str(x)))
-        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+        say_data(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
+        say_data(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
     else:
         rendered = [line if len(line := v.render_line()) <= 400
                     else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
         for line in cap_lines(rendered, 4 * MAX_LINES_SHOWN,
                               "violation(s) (--format csv lists every one)"):
-            typer.echo(line)
+            say(line)
         n = len({(p.tid, p.occurrence) for p in read.placed})
         own = ""
         if read.operators is not None:  # one operator's calendar: how many are its own
             mine = {(p.tid, p.occurrence) for p in read.placed
                     if read.operators & set(p.tournament.operators)}
             own = f", {len(mine)} of them {', '.join(sorted(read.operators))}'s"
-        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
+        say(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
                    + ("" if read.licenses is not None else
                       " (no licenses.csv beside it: fees not checked)"))
     for line in cap_lines(read.unmatched, MAX_LINES_SHOWN, "event(s) not matched"):
         err(f"not matched: {line}")
     if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
         for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
-            typer.echo(f"not checked: {line}")
+            say(f"not checked: {line}")
     if held is not None and fmt == "table":
-        typer.echo(_held_line(*held))
+        say(_held_line(*held))
     if violations or read.unmatched:
         raise typer.Exit(1)
 
@@ -351,13 +353,13 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
     violations, read = _ledger_audit(sc, ledger, as_of, organization)
     table = violation_table(violations)
     if fmt == "csv":  # every text cell spreadsheet-safe, as in check
-        typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
+        say_data(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
                    nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
+        say_data(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
     else:
         for v in violations:
-            typer.echo(v.render_line())
-        typer.echo(_held_line(violations, read))
+            say(v.render_line())
+        say(_held_line(violations, read))
     if violations:
         raise typer.Exit(1)

@@ -31,6 +31,10 @@ from scheduler.ledger.store import LedgerError
 from scheduler.timing import report_periods as licensed_periods
 
 FILING_KINDS = ("mt-notice", "me-application")
+MAX_COUNT = 1_000_000
+"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields)."""
+MAX_ID = 2**31 - 1
+"""The largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 
 
 # ----------------------------------------------------------------------- supersede
@@ -40,6 +44,9 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
     there must be no current entry for the same thing (``duplicate``); with it, entry
     ``corrects`` must exist, be current and be about the same thing (``same`` fields)."""
     table = model.__tablename__
+    if corrects is not None and not 1 <= corrects <= MAX_ID:
+        raise LedgerError(f"--corrects {corrects} is not an entry id (a whole number from 1 to "
+                          f"{MAX_ID:,})")
     if corrects is None:
         if duplicate is not None:
             raise LedgerError(
@@ -83,6 +90,8 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
 def _count(value: int | None, what: str) -> int | None:
     if value is not None and value < 0:
         raise LedgerError(f"{what}: {value} is negative")
+    if value is not None and value > MAX_COUNT:
+        raise LedgerError(f"{what}: {value} is more than {MAX_COUNT:,}")
     return value
 
 
