@@ -147,6 +147,8 @@ def solve(
     # not a re-plan into a folder holding a plan: a changed event must still not keep its
     # SEQUENCE and DTSTAMP (solve() reads the folder's calendar for that)
     replacing = out if previous is None and holds_plan(out) else None
+    if replacing is not None:
+        _refuse_another_organization(sc, out)
     if alternatives > 1:
         plans = solve_alternatives(
             sc, alternatives, min_difference=min_difference, time_limit=time_limit,
@@ -191,6 +193,26 @@ def solve(
         err("tourney: some required occurrences cannot be placed (see above); "
             "the best legal plan was written.")
         raise typer.Exit(1)
+
+
+def _refuse_another_organization(sc: Scenario, out: Path) -> None:
+    """``solve --out`` into a folder holding a plan of other operators than the scenario's
+    (another organization's: the same id and name of none): refused, exit 2, nothing
+    changed. A plan is never written over another organization's."""
+    # start-up time: the re-plan reader only when --out holds a plan
+    from scheduler.replan.previous import previous_operators
+
+    theirs = previous_operators(out, [])
+    mine = {o.id: o.name for o in sc.operators}
+    if not theirs or any(o in mine and (name is None or
+                                        name.strip().casefold() == mine[o].strip().casefold())
+                         for o, name in theirs.items()):
+        return
+    names = ", ".join(f"{o} ({n})" if n else o for o, n in sorted(theirs.items()))
+    raise CommandError(f"tourney: --out {shown(out)} holds the plan of other operators "
+                       f"({names}) than this scenario's: another organization's plan is never "
+                       "written over; give another --out. Nothing was changed; nothing was "
+                       "solved.")
 
 
 def _with_ledger(sc: Scenario, ledger: str | None, organization: str | None) -> Scenario:
