@@ -12,9 +12,6 @@
   a leading ``'``, as spreadsheet tools expect, and read back to the same text by ``tourney
   check`` and ``--previous``; :func:`csv_cells` applies it to every text cell of a table, the
   one helper of every CSV writer.
-- :func:`for_terminal` is the one sanitizer of text on its way to a terminal: control
-  characters other than line breaks (ESC of an escape sequence, CR, TAB, NUL, DEL, C1) are
-  shown as Python escapes (``\\x1b``), so no name, note or cell drives the terminal.
 - :func:`mask_credentials` masks what looks like a user name and password before an ``@`` in
   any text, parsing nothing (a URL with one slash, no scheme, a line break before the ``@``).
 """
@@ -87,18 +84,6 @@ def csv_cells(value: Any) -> Any:
     gets its ``'``), anything else (a number, a date, None) as it is. Every CSV writer of
     tourney maps its cells through this one function (``df.map(csv_cells)``)."""
     return cell(value) if isinstance(value, str) else value
-
-
-def for_terminal(text: str) -> str:
-    """``text`` safe to print: every character that is not printable (a control character
-    such as ESC, CR, TAB, NUL, BEL, DEL or a C1 control; a Unicode line or paragraph
-    separator; an invisible format character such as U+202E) is shown as its Python escape
-    (``\\x1b``, ``\\t``, ``\\u202e``); line breaks (LF) and spaces stay. The one sanitizer
-    of text from files and the ledger on its way to a terminal."""
-    if text.isprintable():
-        return text
-    return "".join(ch if ch in "\n " or ch.isprintable()
-                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 
 _BOUNDARY = frozenset(" \t'\"<>(){},;|`")

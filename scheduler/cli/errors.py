@@ -27,8 +27,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from scheduler.limits import cap_message
-from scheduler.text import for_terminal
+from scheduler.limits import cap_message, for_terminal
 
 EXIT_INPUT = 2
 """Invalid input or an output that cannot be written; nothing written."""
@@ -167,7 +166,7 @@ def err(message: str) -> None:
 
 
 def say(text: str, nl: bool = True) -> None:
-    """``text`` on standard output through :func:`scheduler.text.for_terminal` (no escape
+    """``text`` on standard output through :func:`scheduler.limits.for_terminal` (no escape
     sequence, carriage return or other control character from a plan folder or the ledger
     reaches the terminal raw): every line a command prints for a person."""
     typer.echo(for_terminal(text), nl=nl)
@@ -175,7 +174,7 @@ def say(text: str, nl: bool = True) -> None:
 
 def say_data(text: str, nl: bool = True) -> None:
     """A CSV or other data on standard output: as it is into a file or a pipe (the bytes a
-    program reads), through :func:`scheduler.text.for_terminal` when standard output is a
+    program reads), through :func:`scheduler.limits.for_terminal` when standard output is a
     terminal (a person reads it)."""
     typer.echo(for_terminal(text) if sys.stdout.isatty() else text, nl=nl)
 
