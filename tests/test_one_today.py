@@ -172,9 +172,6 @@ def test_replan_later_keeps_the_past_and_places_new_after_today(tmp_path: Path) 
     res = runner.invoke(app, ["check", str(src), str(b / "schedule.csv")])
     assert res.exit_code == 0, res.output
     assert res.output.startswith("0 violation(s)")
-    res = runner.invoke(app, ["check", str(src), str(b / "schedule.csv"), "--as-of",
-                              "2027-02-15"])
-    assert res.exit_code == 0, res.output
 
 
 def test_check_judges_a_new_row_on_notice_and_a_filed_row_on_what_happened(

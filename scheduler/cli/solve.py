@@ -280,10 +280,9 @@ def check(
     use_ledger: UseLedgerOpt = False,
     organization: OrganizationOpt = None,
     as_of: Annotated[str | None, typer.Option(
-        "--as-of", help="The day of the audit (YYYY-MM-DD): a row not held or filed is judged "
-                        "on notice from the later of it and notice_from; with --ledger, a "
-                        "report due before it (default today in the operator's zone) and not "
-                        "filed is late.")] = None,
+        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today in the "
+                        "operators' time zones); a report due before it and not filed is "
+                        "late.")] = None,
 ) -> None:
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
@@ -293,13 +292,13 @@ def check(
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
     with_ledger = ledger is not None or use_ledger
-    if organization is not None and not with_ledger:
-        raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
-                           "or --use-ledger too")
-    day = date_opt(as_of, "--as-of") if as_of is not None else None
+    # a schedule is judged as the plan was made (its rows' status: held and filed ones on
+    # what happened); the day of the audit is the ledger's (reports late)
+    for given, name in ((as_of, "--as-of"), (organization, "--organization")):
+        if given is not None and not with_ledger:
+            raise CommandError(f"tourney: {name} is for the ledger: give --ledger FILE|URL "
+                               "or --use-ledger too")
     sc = load(scenario)
-    if day is not None and schedule is not None:
-        sc = sc.model_copy(update={"as_of": day})
     if schedule is None:
         if not with_ledger:
             raise CommandError("tourney: give the SCHEDULE to audit, or --ledger FILE|URL "
