@@ -10,11 +10,12 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 from typing import cast
 
 from constraints.base import (
     STATEWIDE,
+    Actual,
     Actuals,
     Audit,
     Certificate,
@@ -24,7 +25,8 @@ from constraints.base import (
     UsageText,
     Violation,
     counted_sum,
-    day_span,
+    share_text,
+    unrecorded,
     usd,
 )
 from constraints.maine.terms import (
@@ -158,7 +160,43 @@ def _monthly_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
                                      + (f" ({', '.join(full)})" if full else ""))
 
 
+def held_months(sc: Scenario, first: dt.date, last: dt.date) -> list[tuple[int, int]]:
+    """ME-MONTHLY-LIMIT: the months a game held ``first``..``last`` (inclusive) counts in:
+    every month it touches, or only its first day's under ``month_rule: start``."""
+    if sc.settings.month_rule == "start":
+        return [(first.year, first.month)]
+    out = [(first.year, first.month)]
+    while out[-1] != (last.year, last.month):
+        y, m = out[-1]
+        out.append((y + 1, 1) if m == 12 else (y, m + 1))
+    return out
+
+
+def _held_monthly(a: Actuals) -> Iterator[Violation]:
+    """ME-MONTHLY-LIMIT on what was held (17 M.R.S. § 1836): an operator held at most 2
+    licensed games (tournament games, super cribbage) counted in each calendar month
+    (:func:`held_months`, under ``settings.month_rule``); the 3rd and every later one of a
+    month is reported, naming the month's games."""
+    per_month: dict[tuple[str, tuple[int, int]], list[str]] = defaultdict(list)
+    days: dict[str, str] = {}
+    for x in sorted(a.held, key=lambda x: (x.first_day, x.ref)):
+        if x.jurisdiction != "ME" or x.type not in ("tournament-game", "super-cribbage"):
+            continue
+        days[x.ref] = x.dates
+        for ym in held_months(a.scenario, x.first_day, x.last_day):
+            per_month[(x.operator_id, ym)].append(x.ref)
+    for (oid, (y, m)), refs in sorted(per_month.items()):
+        for n, ref in enumerate(refs, start=1):
+            if n > MONTHLY_LIMIT:
+                yield Violation("ME-MONTHLY-LIMIT", oid, (ref,), days[ref],
+                                f"{oid} held its {_nth(n)} tournament game of {y}-{m:02d} "
+                                f"({ref}; the month's games: {', '.join(refs)}); at most "
+                                f"{MONTHLY_LIMIT} a month (month_rule: "
+                                f"{a.scenario.settings.month_rule})")
+
+
 ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly,
+                  actuals=_held_monthly,
                   certificate=_certify_monthly, usage=_monthly_usage,
                   usage_text=UsageText(f"ME-MONTHLY-LIMIT: Maine games per month (limit "
                                        f"{MONTHLY_LIMIT})", _monthly_lines,
@@ -267,23 +305,82 @@ def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
                                 + f"; at most {SUPER_CRIBBAGE_LIMIT}")
 
 
+def _is_licensee(sc: Scenario, x: Actual) -> bool | None:
+    """Whether the charity ``x`` paid is its licensee (``charity_is_licensee``, or
+    ``charity_to`` naming the operator by id or name, case and spaces aside); None when
+    neither is recorded."""
+    if x.charity_is_licensee is not None:
+        return x.charity_is_licensee
+    if x.charity_to is None:
+        return None
+    names = {x.operator_id.casefold()}
+    if any(o.id == x.operator_id for o in sc.operators):
+        names.add(sc.operator(x.operator_id).name.casefold())
+    return " ".join(x.charity_to.split()).casefold() in names
+
+
 def _held_super_cribbage(a: Actuals) -> Iterator[Violation]:
-    """ME-SUPER-CRIBBAGE on what was held (17 M.R.S. § 1836(4-A)): a super cribbage game's
-    charity paid must be at least 50 % of its proceeds after prizes:
-    ``charity_usd >= (entry_fees_usd - prizes_usd) / 2`` (figures not recorded: not
-    judged)."""
+    """ME-SUPER-CRIBBAGE on what was held (17 M.R.S. § 1836(4-A)):
+
+    - statewide at most 15 licences a calendar year: the super cribbage games held, by their
+      first day's year, after those issued outside the plan
+      (``settings.super_cribbage_licenses_issued``); the 16th and later are reported;
+    - 30 to 300 players (``players``);
+    - 50 % of the proceeds after prizes paid to charity:
+      ``charity_usd * 2 >= entry_fees_usd - prizes_usd``;
+    - (4-A)(F): to a charity other than the licensee (``charity_is_licensee``, or
+      ``charity_to`` naming the operator).
+
+    A figure not recorded: a note."""
+    sc = a.scenario
+    issued = sc.settings.super_cribbage_licenses_issued
+    per_year: dict[int, list[Actual]] = defaultdict(list)
+    for x in sorted(a.held, key=lambda x: (x.first_day, x.ref, x.operator_id)):
+        if x.type == "super-cribbage":
+            per_year[x.first_day.year].append(x)
+    for y in sorted(per_year):
+        before = issued.get(y, 0)
+        for n, x in enumerate(per_year[y], start=before + 1):
+            if n > SUPER_CRIBBAGE_LIMIT:
+                yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,), x.dates,
+                                f"{x.ref} was held under the {_nth(n)} super cribbage licence "
+                                f"of {y} statewide"
+                                + (f" ({before} issued outside the plan: "
+                                   "settings.super_cribbage_licenses_issued)" if before else "")
+                                + f"; at most {SUPER_CRIBBAGE_LIMIT}")
     for x in a.held:
-        if (x.type != "super-cribbage" or x.entry_fees_usd is None or x.prizes_usd is None
-                or x.charity_usd is None):
+        if x.type != "super-cribbage":
+            continue
+        if x.players is not None and not 30 <= x.players <= PLAYER_CAP_OWNED:
+            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was played by {x.players} players; a super cribbage "
+                            f"tournament has at least 30 and at most {PLAYER_CAP_OWNED}")
+        licensee = _is_licensee(sc, x)
+        if licensee:
+            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} paid its charity share to "
+                            f"{x.charity_to or x.operator_id}, the licensee itself; it goes "
+                            "to a charity other than the licensee ((4-A)(F))")
+        missing = [m for m, v in (
+            ("players (--players)", x.players),
+            ("entry fees (--entry-fees)", x.entry_fees_usd),
+            ("prizes paid (--prizes)", x.prizes_usd),
+            ("charity paid (--charity)", x.charity_usd),
+            ("the charity paid (--charity-to or --charity-is-licensee/"
+             "--charity-not-licensee)", licensee)) if v is None]
+        if missing:
+            yield unrecorded("ME-SUPER-CRIBBAGE", x, missing,
+                             "the players, the charity share and who received it")
+        if x.entry_fees_usd is None or x.prizes_usd is None or x.charity_usd is None:
             continue
         proceeds = x.entry_fees_usd - x.prizes_usd
         if x.charity_usd * 2 < proceeds:
-            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,),
-                            day_span(x.first_day, x.last_day),
-                            f"{x.ref} paid {usd(x.charity_usd)} to charity, under 50% of its "
-                            f"proceeds after prizes ({usd(x.entry_fees_usd)} entry fees - "
-                            f"{usd(x.prizes_usd)} prizes = {usd(proceeds)}; 50% = "
-                            f"{usd(proceeds / 2)})")
+            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} paid {usd(x.charity_usd)} to charity, "
+                            f"{share_text(x.charity_usd, proceeds)} of its proceeds after "
+                            f"prizes ({usd(x.entry_fees_usd)} entry fees - "
+                            f"{usd(x.prizes_usd)} prizes = {usd(proceeds)}); at least 50 % "
+                            f"({usd((proceeds / 2).quantize(Decimal('0.01'), ROUND_UP))})")
 
 
 def _super_cribbage_usage(a: Audit) -> Iterator[Usage]:

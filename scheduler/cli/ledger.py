@@ -212,7 +212,8 @@ def record_held(
     occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
     first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
     last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
-    players: Annotated[int | None, typer.Option("--players")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Unique players (persons who played).")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
                        ] = None,
     entry_fees: Annotated[str | None, typer.Option("--entry-fees", help="Total USD.")] = None,
@@ -222,17 +223,36 @@ def record_held(
     expenses: Annotated[str | None, typer.Option(
         "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
     ] = None,
+    surcharge: Annotated[str | None, typer.Option(
+        "--surcharge", help="Licence-fee surcharge collected from all players, USD "
+                            "(ME-ENTRY-CAP).")] = None,
+    charity_to: Annotated[str | None, typer.Option(
+        "--charity-to", help="The charity paid, by name (ME-SUPER-CRIBBAGE).")] = None,
+    charity_is_licensee: Annotated[bool | None, typer.Option(
+        "--charity-is-licensee/--charity-not-licensee",
+        help="Whether the charity paid is the licensee itself (ME-SUPER-CRIBBAGE, "
+             "(4-A)(F)).")] = None,
+    under_21: Annotated[bool | None, typer.Option(
+        "--under-21-admitted/--no-under-21-admitted",
+        help="Whether patrons under 21 were admitted (ME-CRIBBAGE-REG, (4-B)).")] = None,
+    away: Annotated[bool | None, typer.Option(
+        "--away-from-establishment/--at-establishment",
+        help="Whether it was held away from the licensed establishment (ME-CRIBBAGE-REG, "
+             "(4-B)).")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
-    """Record that an occurrence was held, with its actual days and figures."""
+    """Record that an occurrence was held, with its actual days and figures (each figure
+    optional; `tourney check --ledger` says which rule needs one not recorded)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
-        expenses_usd=expenses, operator=operator,
+        expenses_usd=expenses, surcharge_usd=surcharge, charity_to=charity_to,
+        charity_is_licensee=charity_is_licensee, under_21_admitted=under_21,
+        away_from_establishment=away, operator=operator,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 

@@ -124,6 +124,25 @@ def _any_event(s: Session, uid: str, operator: str) -> PlanEvent | None:
                     .order_by(PlanEvent.id.desc()).limit(1))
 
 
+def ledger_covers(s: Session, org: Organization, sc: Scenario) -> set[str]:
+    """MT-LARGE-LIMIT (MCA 23-5-317(1)(a)): the ids of ``sc``'s Montana operators whose
+    permit year containing ``horizon.start`` an adopted plan of ``org`` reaches into before
+    ``horizon.start``: the ledger is the record of what they held then, and the YAML's
+    ``held_in_current_permit_year`` is not added to it (``solve --ledger`` and ``check
+    --ledger`` alike)."""
+    start = sc.horizon.start
+    out = set()
+    for op in sc.operators:
+        if op.jurisdiction == "MT" and s.scalar(
+                select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+                .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+                .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
+                       PlanEvent.first_day >= op.permit_year_of(start),
+                       PlanEvent.first_day < start).limit(1)) is not None:
+            out.add(op.id)
+    return out
+
+
 def read_history(ledger: Ledger, scenario: Scenario, *,
                  organization: str | None = None) -> History:
     """What ``ledger`` records of ``scenario``'s operators (see the module docstring), in
@@ -145,15 +164,7 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
             Held.organization_id == org.id).order_by(Held.id))]
         cancelled = {(x.uid, x.operator_id) for x in held if x.outcome == "cancelled"}
 
-        # the operators whose permit year before the horizon an adopted plan reaches into
-        for op in sc.operators:
-            if op.jurisdiction == "MT" and s.scalar(
-                    select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
-                    .join(Lineage, Lineage.id == PlanVersion.lineage_id)
-                    .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
-                           PlanEvent.first_day >= op.permit_year_of(start),
-                           PlanEvent.first_day < start).limit(1)) is not None:
-                h.covered.add(op.id)
+        h.covered |= ledger_covers(s, org, sc)
 
         # what was held: counted before the horizon, pinned inside it
         for x in held:
