@@ -209,11 +209,13 @@ class Actuals:
     reports: list[ReportOwed] = field(default_factory=list)
     as_of: dt.date = field(default_factory=dt.date.today)
     ledger_covers: frozenset[str] = frozenset()
-    """MT-LARGE-LIMIT: the Montana operators whose permit year containing ``horizon.start``
-    the ledger records from its first day (an adopted plan has occurrences of theirs in it
-    before ``horizon.start``): the ledger is the record of it. For the others the scenario's
-    ``held_in_current_permit_year`` (held before the ledger began) is added to that permit
-    year's count, as ``tourney solve --ledger`` does."""
+    """The operators whose time before ``horizon.start`` the ledger records: a Montana one
+    whose permit year containing ``horizon.start`` an adopted plan reaches into before it
+    (MT-LARGE-LIMIT), a Maine one with a game of an adopted plan before it counted in its
+    calendar month (ME-MONTHLY-LIMIT). The ledger is the record of those days; for the other
+    operators the scenario's ``held_in_current_permit_year`` / ``held_in_current_month``
+    (held before the ledger began) is added to that permit year or month, as ``tourney
+    solve --ledger`` does."""
     notes: list[Violation] = field(default_factory=list)
     """What the rules could not judge (:attr:`Violation.note`), filled by
     ``scheduler.ledger.audit.audit_actuals``."""

@@ -282,6 +282,17 @@ def test_me_three_games_held_in_one_month(year: Ledger) -> None:
     # the twin: m#3 not held after all (cancelled): 2 in June
     api.record_cancelled(year, "m#3", corrects=e, by="ann")
     assert found(year) == []
+    # a horizon from 2027-06-01: the ledger has no game of post-1 before it in June, so the
+    # YAML's held_in_current_month (held before the ledger began) is added, as solve does:
+    # 1 + m#1 + m#2 = 3, m#2 the 3rd; with 0 held before, 2: lawful
+    def june(games: int) -> Scenario:
+        return load_scenario(scenario(
+            horizon={"start": "2027-06-01", "end": "2027-12-31"},
+            operators=[{"id": "post-1", "name": "Post 1", "jurisdiction": "ME",
+                        "held_in_current_month": {"games": games}}]))
+    assert found(year, june(1)) == [("ME-MONTHLY-LIMIT", "m#2", "2027-06-12")]
+    assert "1 held before the ledger began" in messages(year, "ME-MONTHLY-LIMIT", june(1))[0]
+    assert found(year, june(0)) == []
 
 
 # ----------------------------------- ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2

@@ -30,7 +30,7 @@ from sqlalchemy import select
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import judge_actuals
 from scheduler.ledger.frames import Ledger
-from scheduler.ledger.history import ledger_covers, organization_of
+from scheduler.ledger.history import ledger_covers, ledger_covers_month, organization_of
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -62,12 +62,15 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
       tournament, occurrence, operator;
     - ``ledger_covers``: the Montana operators whose permit year containing
       ``horizon.start`` an adopted plan reaches into before it
-      (:func:`scheduler.ledger.history.ledger_covers`);
+      (:func:`scheduler.ledger.history.ledger_covers`), and the Maine ones with a game of an
+      adopted plan before it counted in its month
+      (:func:`scheduler.ledger.history.ledger_covers_month`);
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
-      :func:`scheduler.timing.report_due` of the period's last day, as ``tourney
-      deadlines`` computes it; ``filed_on`` from the current ``reports`` entry.
+      :func:`scheduler.timing.report_due` of the period's last day (``settings.closed_days``
+      skipped), as ``tourney deadlines`` computes it; ``filed_on`` from the current
+      ``reports`` entry.
 
     Raises :class:`~scheduler.ledger.store.LedgerError` for an unknown ``organization`` or
     operators in several organizations."""
@@ -77,7 +80,8 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
         org = organization_of(s, scenario, organization)
         if org is None:
             return out
-        out.ledger_covers = frozenset(ledger_covers(s, org, scenario))
+        out.ledger_covers = frozenset(ledger_covers(s, org, scenario)
+                                      | ledger_covers_month(s, org, scenario))
         notices: dict[tuple[str, str], dt.date] = {}
         received: dict[str, dt.date] = {}
         bought: set[str] = set()
@@ -132,7 +136,8 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
             seen.add(lic.license_id)
             for end in report_periods(lic):
                 out.reports.append(ReportOwed(lic.license_id, lic.operator_id, end,
-                                              report_due(end), filed.get((lic.license_id, end))))
+                                              report_due(end, scenario.settings.closed_days),
+                                              filed.get((lic.license_id, end))))
     out.held.sort(key=lambda a: (a.first_day, a.tournament_id, a.occurrence, a.operator_id))
     out.reports.sort(key=lambda r: (r.due, r.license_id, r.period_end))
     return out
