@@ -514,6 +514,31 @@ def test_cli_records_the_figures_and_check_prints_notes(year: Ledger, tmp_path: 
 
 
 # ------------------------------------------------------------------- schema 0003
+def test_the_figures_go_through_export_and_import(year: Ledger, tmp_path: Path) -> None:
+    _crib(year, surcharge_usd="75.00", charity_to="Maine Children's Cancer Program",
+          charity_is_licensee=False)
+    held(year, "cc#1", "2027-05-15", under_21_admitted=False, away_from_establishment=True)
+    out = tmp_path / "ledger.csv"
+    with out.open("w", newline="", encoding="utf-8") as f:
+        api.export_csv(year, f)
+    header = out.read_text().splitlines()[0].split(",")
+    assert {"surcharge_usd", "charity_to", "charity_is_licensee", "under_21_admitted",
+            "away_from_establishment"} <= set(header)
+    fresh = Ledger(f"sqlite:///{tmp_path / 'fresh.sqlite'}")
+    api.init(fresh)
+    api.import_csv(fresh, out)
+    cols = ["tournament_id", "surcharge_usd", "charity_to", "charity_is_licensee",
+            "under_21_admitted", "away_from_establishment"]
+    assert fresh.held()[cols].astype(object).where(fresh.held()[cols].notna(), None) \
+        .values.tolist() == year.held()[cols].astype(object) \
+        .where(year.held()[cols].notna(), None).values.tolist() == [
+            ["crib", 75.0, "Maine Children's Cancer Program", False, None, None],
+            ["cc", None, None, None, False, True]]
+    # and the audit reads them back the same: cc#1 away from the establishment
+    assert found(fresh) == found(year) == [("ME-CRIBBAGE-REG", "cc#1", "2027-05-15")]
+    fresh.dispose()
+
+
 def test_a_0002_ledger_migrates_to_0003_and_keeps_its_rows(url: str, tmp_path: Path) -> None:
     if url.startswith("sqlite"):
         shutil.copyfile(FIXTURE_0001, tmp_path / "ledger.sqlite")
