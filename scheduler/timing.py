@@ -467,11 +467,14 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
     in UTC, end exclusive, in order.
 
-    One session from start to end, except a Montana tournament of several ``days``: a session
-    each play day, from the first day's local start time (in the tournament's zone) for
-    ``hours`` on the wall clock, as :func:`timing` reads them, the last ending
-    at ``tm.end``. A tournament with ``sessions``: those of ``tm`` (``Timing.sessions``).
-    Between two sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
+    One session from start to end (a one-day tournament read back over a longer span is in
+    play all that time: MT-PLAY-HOURS judges every night of it), except a Montana
+    tournament of several ``days``: a session each play day, from the first day's local
+    start time (in the tournament's zone) for ``hours`` on the wall clock, as :func:`timing`
+    reads them, the last ending at ``tm.end``; a span read back longer than ``days`` play
+    days has a session on each further day too, the last one ending at ``tm.end``. A
+    tournament with ``sessions``: those of ``tm`` (``Timing.sessions``). Between two
+    sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
     if tm.sessions:
         return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
     start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
@@ -481,10 +484,19 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     wall = tm.start.astimezone(tz).replace(tzinfo=None)
     hours = dt.timedelta(hours=float(t.hours))
     out = []
-    for k in range(t.days):
+    k = 0
+    while True:  # ends: each session starts a day later, and `end` is finite
         s = wall + dt.timedelta(days=k)
         a = s.replace(tzinfo=tz).astimezone(UTC)
-        b = end if k == t.days - 1 else min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
-        if a < b:
-            out.append((a, b))
+        if a >= end:
+            break
+        following = (s + dt.timedelta(days=1)).replace(tzinfo=tz).astimezone(UTC)
+        b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        # the planned last day, or a further one, is the last unless another day's session
+        # starts after it and before `end` (sessions of 24 h or more never repeat)
+        last = k >= t.days - 1 and (following >= end or following < b)
+        out.append((a, end if last else b))
+        if last:
+            break
+        k += 1
     return out

@@ -222,18 +222,34 @@ def ledger_funds(
 
 
 def _recorded(entry: object, lg: Ledger) -> None:
+    """``Recorded <what> entry #N in LEDGER.``: what was recorded, named as the command
+    named it (:func:`scheduler.ledger.record.entry_name`)."""
+    # start-up time: sqlalchemy and the rules only when a record command runs
+    from scheduler.ledger.audit import judge_entry
+    from scheduler.ledger.record import entry_name  # start-up time: no sqlalchemy in --help
+
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
-    typer.echo(f"Recorded {getattr(entry, '__tablename__', '')} entry "
+    typer.echo(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
+    found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
+    for v in found:
+        err(f"tourney: warning: {v.render()}")
+    if found:
+        err("tourney: recorded anyway (the ledger keeps what happened); tourney check "
+            "--ledger reports it.")
 
 
 @record_app.command("held")
 @handled()
 def record_held(
-    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
-    first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
-    last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
+    occurrence: Annotated[str | None, typer.Argument(
+        help="TOURNAMENT#N (as in licenses.csv) or UID; none with --unplanned.")] = None,
+    first_day: Annotated[str, typer.Option(
+        "--first-day", help="Actual first day (may differ from the plan's).")] = "",
+    last_day: Annotated[str, typer.Option(
+        "--last-day", help="Actual last day (a final table past midnight: the next day).")
+    ] = "",
     players: Annotated[int | None, typer.Option(
         "--players", help="Unique players (persons who played).")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
@@ -261,20 +277,33 @@ def record_held(
         "--away-from-establishment/--at-establishment",
         help="Whether it was held away from the licensed establishment (ME-CRIBBAGE-REG, "
              "(4-B)).")] = None,
+    unplanned: Annotated[bool, typer.Option(
+        "--unplanned", help="Held, but no plan had it: give --tournament and --operator "
+                            "instead of the occurrence.")] = False,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", help="With --unplanned: the tournament held.")] = None,
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="With --unplanned: the organization, when the operator is "
+                               "in several.")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
-    """Record that an occurrence was held, with its actual days and figures (each figure
-    optional; `tourney check --ledger` says which rule needs one not recorded)."""
+    """Record that an occurrence was held, on the days it actually ran, with its figures
+    (each optional; warns at once when the fact breaks a rule, and records it anyway;
+    `tourney check --ledger` says which rule needs a figure not recorded)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
+    if not first_day or not last_day:
+        raise CommandError("tourney: --first-day and --last-day are required (the days it "
+                           "actually ran, YYYY-MM-DD)")
     first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
         expenses_usd=expenses, surcharge_usd=surcharge, charity_to=charity_to,
         charity_is_licensee=charity_is_licensee, under_21_admitted=under_21,
-        away_from_establishment=away, operator=operator,
+        away_from_establishment=away, operator=operator, unplanned=unplanned,
+        tournament=tournament, organization=organization,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 
@@ -367,7 +396,9 @@ def record_report(
 
 @handled(_READING)
 def deadlines_command(
-    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    plan_dir: Annotated[Path | None, typer.Argument(
+        help="A plan folder written by `tourney solve`; none: every plan the ledger has "
+             "adopted.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="The day (default today).")
                      ] = None,
     ledger: Annotated[str | None, typer.Option(
@@ -376,8 +407,9 @@ def deadlines_command(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table or csv.")] = "table",
 ) -> None:
-    """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
-    of a plan: due, overdue, done (from the ledger)."""
+    """What to file or buy by when (MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW,
+    ME-REPORT) for every operator of a plan, or of every plan the ledger has adopted: due,
+    overdue, done (from the ledger)."""
     # start-up time: sqlalchemy and pandas only when the command runs
     from scheduler.ledger import Ledger
     from scheduler.ledger.deadlines import STATES, deadlines, render  # start-up time: pandas
@@ -387,7 +419,8 @@ def deadlines_command(
         raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = None
-    if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
+    if (ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists()
+            or plan_dir is None):  # no folder: the ledger holds the adopted plans
         lg = Ledger(ledger)
     df = deadlines(plan_dir, as_of=day, ledger=lg)
     if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)

@@ -21,6 +21,7 @@ from scheduler.ledger.models import (
     Held,
     LicenceBought,
     Operator,
+    Organization,
     PlanEvent,
     PlanLicence,
     ReportFiled,
@@ -29,6 +30,7 @@ from scheduler.ledger.models import (
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
 from scheduler.timing import report_periods as licensed_periods
+from scheduler.uid import unplanned_uid
 
 FILING_KINDS = ("mt-notice", "me-application")
 
@@ -96,8 +98,23 @@ def _count(value: int | None, what: str) -> int | None:
     return value
 
 
+def entry_name(entry: object) -> str:
+    """What an entry records, as its command names it: ``held`` or ``cancelled`` (an
+    outcome), ``mt-notice`` or ``me-application`` (a filing), ``licence``, ``ME-REPORT``."""
+    if isinstance(entry, Held):
+        return entry.outcome
+    if isinstance(entry, Filing):
+        return entry.kind
+    if isinstance(entry, LicenceBought):
+        return "licence"
+    if isinstance(entry, ReportFiled):
+        return entry.rule
+    return str(getattr(entry, "__tablename__", "ledger"))
+
+
 # ------------------------------------------------------------------------ record …
-def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day: dt.date,
+def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
+                last_day: dt.date,
                 players: int | None = None, entries: int | None = None,
                 entry_fees_usd: Decimal | float | str | None = None,
                 prizes_usd: Decimal | float | str | None = None,
@@ -109,13 +126,15 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 away_from_establishment: bool | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
-                today: dt.date | None = None) -> Held:
+                today: dt.date | None = None, unplanned: bool = False,
+                tournament: str | None = None, organization: str | None = None) -> Held:
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
-    ``first_day`` to ``last_day`` (inclusive, as the adopted plan has them: a tournament moved
-    is adopted as a re-plan first), with ``players`` (unique persons who played),
-    ``entries`` (entries sold, re-entries included) and the USD totals of entry fees (all a
-    participant paid to play), prizes paid, charity paid and ``expenses_usd`` (what running
-    it cost, a line of the ME-REPORT disposition of funds; schema 0002).
+    ``first_day`` to ``last_day`` (inclusive: the days it actually ran, which may differ
+    from the plan's, e.g. a final table that ran into Monday; ``tourney check --ledger``
+    judges those days), with ``players`` (unique persons who played), ``entries`` (entries
+    sold, re-entries included) and the USD totals of entry fees (all a participant paid to
+    play), prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of
+    the ME-REPORT disposition of funds; schema 0002).
 
     Since schema 0003, each optional (None: not recorded; the rule that needs it says so in
     ``tourney check --ledger``): ``surcharge_usd`` the licence-fee surcharge collected from
@@ -125,9 +144,14 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
     admitted and ``away_from_establishment`` whether it was held away from the licensed
     establishment (ME-CRIBBAGE-REG, § 1836(4-B)).
 
-    Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days that contradict
-    the plan or lie in the future, a negative figure, an empty ``charity_to``, or an
-    occurrence already recorded (held or cancelled) without ``corrects``."""
+    ``unplanned``: an occurrence held that no adopted plan had (``occurrence`` None): of
+    ``tournament`` at ``operator`` (both required; ``organization`` when the operator is in
+    several), under the stable UID :func:`scheduler.uid.unplanned_uid`, occurrence number 0.
+
+    Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days in the future,
+    a last day before the first, a negative figure, an empty ``charity_to``, an unplanned
+    occurrence without its tournament or operator, or an occurrence already recorded (held
+    or cancelled) without ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
     figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
@@ -141,16 +165,55 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                "under_21_admitted": under_21_admitted,
                "away_from_establishment": away_from_establishment}
     _not_future(last_day, "--last-day", today)
+    if unplanned:
+        return _record_unplanned(ledger, tournament, operator, organization, first_day,
+                                 last_day, figures, corrects, note, by, occurrence)
+    if occurrence is None or tournament is not None:
+        raise LedgerError("record held: give the occurrence (TOURNAMENT#N or UID); for one no "
+                          "plan had, --unplanned --tournament ID --operator OP")
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
-        if (first_day, last_day) != (ev.first_day, ev.last_day):
-            raise LedgerError(
-                f"{ev.tournament_id}#{ev.occurrence} at {ev.operator_id} is planned "
-                f"{ev.first_day}..{ev.last_day} (plan version {ev.version.version} of lineage "
-                f"{ev.version.lineage.lineage}), not {first_day}..{last_day}: adopt the "
-                "re-plan that moved it first (tourney ledger adopt PLAN_DIR)")
         return _add_outcome(s, ev, "held", corrects, note, by, first_day=first_day,
                             last_day=last_day, **figures)
+
+
+def _record_unplanned(ledger: Ledger, tournament: str | None, operator: str | None,
+                      organization: str | None, first_day: dt.date, last_day: dt.date,
+                      figures: dict[str, Any], corrects: int | None, note: str | None,
+                      by: str | None, occurrence: str | None) -> Held:
+    """``tourney record held --unplanned``: see :func:`record_held`."""
+    if occurrence is not None:
+        raise LedgerError(f"record held --unplanned: give --tournament and --operator, not "
+                          f"the occurrence {occurrence!r} (an unplanned one has no number)")
+    if tournament is None or operator is None:
+        raise LedgerError("record held --unplanned: give --tournament ID and --operator OP "
+                          "(the tournament held and where)")
+    with ledger.write() as s:
+        q = select(Operator).where(Operator.operator_id == operator)
+        if organization is not None:
+            q = q.join(Organization, Organization.id == Operator.organization_id).where(
+                Organization.name == organization)
+        ops = list(s.scalars(q.order_by(Operator.id)))
+        if not ops:
+            raise LedgerError(f"--operator {operator!r}: no adopted plan has this operator"
+                              + (f" in organization {organization!r}" if organization else ""))
+        if len(ops) > 1:
+            raise LedgerError(f"--operator {operator!r} is in several organizations of the "
+                              "ledger: give --organization")
+        op = ops[0]
+        uid = unplanned_uid(tournament, first_day, operator)
+        same = {"organization_id": op.organization_id, "uid": uid, "recurrence_id": None,
+                "operator_id": operator}
+        dup = s.scalar(select_current(Held).filter_by(**same).limit(1))
+        _check_corrects(s, Held, corrects, dup, same,
+                        f"{tournament} held from {first_day} at {operator} (unplanned)")
+        entry = Held(organization_id=op.organization_id, operator_id=operator,
+                     outcome="held", tournament_id=tournament, occurrence=0, uid=uid,
+                     recurrence_id=None, supersedes_id=corrects, note=note,
+                     first_day=first_day, last_day=last_day, **figures, **_entry(by))
+        s.add(entry)
+        s.flush()
+        return entry
 
 
 def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = None,
