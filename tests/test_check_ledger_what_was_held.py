@@ -338,6 +338,10 @@ def test_me_application_received_late_or_too_early(year: Ledger) -> None:
     api.record_filed(year, "me-application", license_ref=LATE, filed_on=d("2027-08-23"),
                      corrects=f, by="ann", today=TODAY)
     assert found(year) == []
+    # offices closed by order on Mon 08-23 (settings.closed_days): the 10th business day
+    # back is then Fri 08-20 (Sep 3, 2, 1, Aug 31, 30, 27, 26, 25, 24, 20): 08-23 is late
+    closed = world(closed_days=["2027-08-23"])
+    assert found(year, closed) == [("ME-APPLICATION-WINDOW", "late#1", "2027-09-04")]
 
 
 # -------------------------------------------- MT-LARGE-LIMIT, MCA 23-5-317(1)(a)

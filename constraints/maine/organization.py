@@ -153,14 +153,16 @@ def _held_application(a: Actuals) -> Iterator[Violation]:
     received at most 90 days and at least 10 Maine business days before the first day the
     licence covers (:func:`scheduler.timing.application_opens` ..
     :func:`scheduler.timing.application_due` of its ``valid_from``, or of the game's first
-    day when that is earlier), as ``tourney deadlines`` judges it. No application recorded:
+    day when that is earlier; ``settings.closed_days`` skipped), as ``tourney deadlines``
+    judges it. No application recorded:
     a violation; a licence recorded bought without the day its application was received: a
     note."""
     for x in a.held:
         if x.type not in ("tournament-game", "super-cribbage"):
             continue
         first = min(x.licence_first_day or x.first_day, x.first_day)
-        opens, due = application_opens(first), application_due(first)
+        opens = application_opens(first)
+        due = application_due(first, a.scenario.settings.closed_days)
         lic = f"licence {x.licence_id}" if x.licence_id else "its licence"
         got = x.application_received_on
         if got is None and x.licence_bought:
