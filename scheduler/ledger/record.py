@@ -33,6 +33,12 @@ from scheduler.timing import report_periods as licensed_periods
 from scheduler.uid import unplanned_uid
 
 FILING_KINDS = ("mt-notice", "me-application")
+STATES = {"MT": "Montana", "ME": "Maine"}
+"""A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
+MAX_COUNT = 1_000_000
+"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields)."""
+MAX_ID = 2**31 - 1
+"""The largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 
 
 # ----------------------------------------------------------------------- supersede
@@ -42,6 +48,9 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
     there must be no current entry for the same thing (``duplicate``); with it, entry
     ``corrects`` must exist, be current and be about the same thing (``same`` fields)."""
     table = model.__tablename__
+    if corrects is not None and not 1 <= corrects <= MAX_ID:
+        raise LedgerError(f"--corrects {corrects} is not an entry id (a whole number from 1 to "
+                          f"{MAX_ID:,})")
     if corrects is None:
         if duplicate is not None:
             raise LedgerError(
@@ -95,6 +104,8 @@ def _name(value: str | None, what: str) -> str | None:
 def _count(value: int | None, what: str) -> int | None:
     if value is not None and value < 0:
         raise LedgerError(f"{what}: {value} is negative")
+    if value is not None and value > MAX_COUNT:
+        raise LedgerError(f"{what}: {value} is more than {MAX_COUNT:,}")
     return value
 
 
@@ -271,7 +282,8 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "not --licence")
             ev = find_event(s, occurrence, operator=operator, lineage=lineage)
             if ev.jurisdiction != "MT" or ev.type != "large-stakes":
-                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a {ev.jurisdiction} "
+                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a "
+                                  f"{STATES.get(ev.jurisdiction, ev.jurisdiction)} "
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
             org = _org_of(ev)
@@ -287,7 +299,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "licenses.csv), not an occurrence")
             lic, org = find_licence(s, license_ref)
             if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-                raise LedgerError(f"licence {license_ref} is a {lic.kind}: "
+                raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: "
                                   "ME-APPLICATION-WINDOW is for Maine licences")
             same = {"organization_id": org.id, "kind": kind, "license_ref": license_ref}
             what = f"the ME-APPLICATION-WINDOW application of licence {license_ref}"
@@ -332,8 +344,8 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
         if license_ref is not None:
             lic, lic_org = find_licence(s, license_ref)
             if (lic_org.id, lic.operator_id, lic.kind) != (org.id, operator, kind):
-                raise LedgerError(f"--plan-licence {license_ref} is a {lic.kind} of "
-                                  f"{lic.operator_id}, not a {kind} of {operator}")
+                raise LedgerError(f"--plan-licence {license_ref} is of kind {lic.kind} for "
+                                  f"{lic.operator_id}, not of kind {kind} for {operator}")
         same = {"organization_id": org.id, "agency_number": agency_number, "kind": kind}
         dup = s.scalar(select_current(LicenceBought).filter_by(**same).limit(1))
         _check_corrects(s, LicenceBought, corrects, dup, same,
@@ -367,8 +379,8 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
     with ledger.write() as s:
         lic, org = find_licence(s, license_ref)
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-            raise LedgerError(f"licence {license_ref} is a {lic.kind}: ME-REPORT is for Maine "
-                              "licences")
+            raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: ME-REPORT is for "
+                              "Maine licences")
         periods = report_periods(lic)
         if period_end not in periods:
             raise LedgerError(f"--period-end {period_end}: licence {license_ref}'s licensed "
