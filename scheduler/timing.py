@@ -188,6 +188,22 @@ def forget_timings() -> None:
 # deadline is on or after ``notice_from`` (the earliest day anything can still be filed), so
 # no deadline emitted for an allowed, not-yet-filed first day is before ``notice_from``.
 
+def made_day(scenario: Scenario) -> dt.date:
+    """The day a plan of ``scenario`` is made as of: what is before it is past.
+
+    A re-plan's calendars read it (:mod:`scheduler.replan.cancel`): a deadline event before
+    it is carried as published, a departed venue's events before it are history, those on
+    or after it are cancelled. Today it is ``notice_from``, the earliest day anything can
+    still be filed; ``--as-of`` (issue #22 item 1) is to set it.
+
+    Returns
+    -------
+    datetime.date
+        ``scenario.notice_from``.
+    """
+    return scenario.notice_from
+
+
 def notice_due(first_day: dt.date) -> dt.date:
     """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department of a large-stakes
     tournament, ``first_day`` − 5 calendar days (5 days' notice, exactly 5 allowed)."""

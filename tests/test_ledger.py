@@ -396,7 +396,7 @@ def test_filings_licences_and_reports(adopted: Ledger) -> None:
     n = api.record_filed(adopted, "mt-notice", occurrence="deep#1", filed_on=d("2027-02-27"),
                          today=TODAY)
     assert (n.kind, n.operator_id, n.uid) == ("mt-notice", "room-a", _uid("deep", 1, "room-a"))
-    with pytest.raises(LedgerError, match="ME tournament-game tournament: MT-NOTICE"):
+    with pytest.raises(LedgerError, match="Maine tournament-game tournament: MT-NOTICE"):
         api.record_filed(adopted, "mt-notice", occurrence="holdem#1", filed_on=d("2027-01-02"),
                          today=TODAY)
     with pytest.raises(LedgerError, match="the MT-NOTICE of deep#1 at room-a is already"):

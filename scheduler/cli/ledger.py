@@ -14,8 +14,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from scheduler.atomic import write_files
-from scheduler.cli.errors import CommandError, Entry, date_opt, err, handled, writing
-from scheduler.text import cell
+from scheduler.cli.errors import (
+    CommandError,
+    Entry,
+    date_opt,
+    err,
+    handled,
+    say,
+    say_data,
+    writing,
+)
+from scheduler.text import csv_cells
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     import pandas as pd  # start-up time: no pandas in --help
@@ -96,11 +105,26 @@ def ledger_init(
         before, after = api.init(lg, asked, by)
         if before is None:
             named = f", organization {api.organization_name(asked)!r}" if asked else ""
-            typer.echo(f"Created the ledger {lg.where} (schema {after}{named}).")
+            say(f"Created the ledger {lg.where} (schema {after}{named}).")
         elif before == after:
-            typer.echo(f"The ledger {lg.where} is up to date (schema {after}).")
+            say(f"The ledger {lg.where} is up to date (schema {after}).")
         else:
-            typer.echo(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+            say(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("backup")
+@handled(_WRITING)
+def ledger_backup(
+    file: Annotated[Path, typer.Argument(help="The new SQLite file to write (never replaced).")],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Copy a SQLite ledger into a new file with SQLite's backup API: a consistent copy even
+    while others record (copying the .sqlite file by hand can miss its -wal file). A
+    PostgreSQL ledger: use pg_dump (exit 2)."""
+    def run(lg: Ledger) -> None:
+        size = lg.backup(file)
+        say(f"Backed up {lg.where} to {file} ({size:,} bytes).")
     _ledger_run(ledger, run)
 
 
@@ -120,10 +144,10 @@ def ledger_adopt(
     def run(lg: Ledger) -> None:
         a = api.adopt(lg, plan_dir, organization=organization, by=by)
         if not a.new:
-            typer.echo(f"{plan_dir} is already version {a.version} of plan lineage "
+            say(f"{plan_dir} is already version {a.version} of plan lineage "
                        f"{a.lineage} in {lg.where}; nothing recorded.")
             return
-        typer.echo(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
+        say(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
                    f"({a.organization}): {a.confirmed} occurrence rows, {a.cancelled} "
                    f"cancelled, {a.licences} licences, in {lg.where}.")
     _ledger_run(ledger, run)
@@ -148,12 +172,12 @@ def ledger_export(
         buf = io.StringIO()
         n = api.export_csv(lg, buf)
         if out is None:
-            typer.echo(buf.getvalue(), nl=False)
+            say_data(buf.getvalue(), nl=False)
             return
         refuse_export_over(lg, out)
         with writing(out, reason="strerror"):
             write_files({out: buf.getvalue().encode("utf-8")})
-        typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+        say(f"Wrote {n} entries of {lg.where} to {out}.")
     _ledger_run(ledger, run)
 
 
@@ -166,7 +190,7 @@ def _export_xlsx(lg: Ledger, out: Path) -> None:
     data, n = export_xlsx(lg)
     with writing(out, reason="strerror"):
         write_files({out: data})
-    typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+    say(f"Wrote {n} entries of {lg.where} to {out}.")
 
 
 @ledger_app.command("import")
@@ -187,7 +211,7 @@ def ledger_import(
             res = import_xlsx(lg, file)
         else:
             res = api.import_csv(lg, file)
-        typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
+        say(f"Imported {file} into {lg.where}: {res.added} entries added, "
                    f"{res.skipped} already there.")
     _ledger_run(ledger, run)
 
@@ -216,7 +240,7 @@ def ledger_funds(
         with writing(f"into {out}", reason="strerror"):
             write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
                          out / "funds.html": funds_html(periods).encode("utf-8")})
-        typer.echo(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
+        say(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
                    f"{out / 'funds.csv'} and {out / 'funds.html'}.")
     _ledger_run(ledger, run)
 
@@ -230,7 +254,7 @@ def _recorded(entry: object, lg: Ledger) -> None:
 
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
-    typer.echo(f"Recorded {entry_name(entry)} entry "
+    say(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
     found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
     for v in found:
@@ -250,7 +274,8 @@ def record_held(
     last_day: Annotated[str, typer.Option(
         "--last-day", help="Actual last day (a final table past midnight: the next day).")
     ] = "",
-    players: Annotated[int | None, typer.Option("--players")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Unique players (persons who played).")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
                        ] = None,
     entry_fees: Annotated[str | None, typer.Option("--entry-fees", help="Total USD.")] = None,
@@ -260,6 +285,22 @@ def record_held(
     expenses: Annotated[str | None, typer.Option(
         "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
     ] = None,
+    surcharge: Annotated[str | None, typer.Option(
+        "--surcharge", help="Licence-fee surcharge collected from all players, USD "
+                            "(ME-ENTRY-CAP).")] = None,
+    charity_to: Annotated[str | None, typer.Option(
+        "--charity-to", help="The charity paid, by name (ME-SUPER-CRIBBAGE).")] = None,
+    charity_is_licensee: Annotated[bool | None, typer.Option(
+        "--charity-is-licensee/--charity-not-licensee",
+        help="Whether the charity paid is the licensee itself (ME-SUPER-CRIBBAGE, "
+             "(4-A)(F)).")] = None,
+    under_21: Annotated[bool | None, typer.Option(
+        "--under-21-admitted/--no-under-21-admitted",
+        help="Whether patrons under 21 were admitted (ME-CRIBBAGE-REG, (4-B)).")] = None,
+    away: Annotated[bool | None, typer.Option(
+        "--away-from-establishment/--at-establishment",
+        help="Whether it was held away from the licensed establishment (ME-CRIBBAGE-REG, "
+             "(4-B)).")] = None,
     unplanned: Annotated[bool, typer.Option(
         "--unplanned", help="Held, but no plan had it: give --tournament and --operator "
                             "instead of the occurrence.")] = False,
@@ -272,7 +313,8 @@ def record_held(
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
     """Record that an occurrence was held, on the days it actually ran, with its figures
-    (warns at once when the fact breaks a rule, and records it anyway)."""
+    (each optional; warns at once when the fact breaks a rule, and records it anyway;
+    `tourney check --ledger` says which rule needs a figure not recorded)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     if not first_day or not last_day:
@@ -282,7 +324,9 @@ def record_held(
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
-        expenses_usd=expenses, operator=operator, unplanned=unplanned,
+        expenses_usd=expenses, surcharge_usd=surcharge, charity_to=charity_to,
+        charity_is_licensee=charity_is_licensee, under_21_admitted=under_21,
+        away_from_establishment=away, operator=operator, unplanned=unplanned,
         tournament=tournament, organization=organization,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
@@ -404,12 +448,12 @@ def deadlines_command(
         lg = Ledger(ledger)
     df = deadlines(plan_dir, as_of=day, ledger=lg)
     if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)
-        safe = df.map(lambda x: cell(x) if isinstance(x, str) else x)
-        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+        safe = df.map(csv_cells)
+        say_data(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     else:
-        typer.echo(render(df), nl=False)
+        say(render(df), nl=False)
         counts = df["state"].value_counts()
-        typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
+        say(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
                    + (f" (done from the ledger {lg.where})" if lg is not None
                       else " (no ledger: nothing marked done)"))
     _exit_if_overdue(df)

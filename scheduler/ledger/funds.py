@@ -20,14 +20,16 @@ import datetime as dt
 import functools
 import io
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from constraints.base import share_pct
 from scheduler.atomic import MANIFEST, same_file, shown
 from scheduler.ledger.models import (
     DEFAULT_ORGANIZATION,
@@ -43,7 +45,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError, Store
-from scheduler.text import cell
+from scheduler.text import csv_cells
 from scheduler.timing import report_due, report_periods
 from scheduler.words import dated_text, licence_text, span_text
 
@@ -59,9 +61,9 @@ licenses.csv, ``agency_number`` the number of the licence bought, when recorded)
 business day after the period) and ``report_filed_on`` (from the ledger, else empty); games
 held, cancelled and planned but not recorded yet; the sums over the games held of
 ``players``, ``entries``, ``entry_fees_usd``, ``prizes_usd`` and ``charity_usd`` (USD);
-``prizes_pct`` prizes as a percentage of entry fees, one decimal, two (rounded down) when
-under 75 but one would show 75.0 (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75, judged on
-the exact amounts, per game too: :func:`under_75`); ``proceeds_after_prizes_usd`` entry
+``prizes_pct`` prizes as a percentage of entry fees, to the cent, rounded down (ME-PRIZES,
+17 M.R.S. § 1836(5): at least 75, judged on the exact amounts, per game too:
+:func:`under_75`); ``proceeds_after_prizes_usd`` entry
 fees − prizes; ``charity_required_usd`` for a super cribbage licence half of that
 (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F); the page marks a period or game short of it),
 else empty; ``expenses_usd`` the sum of the expenses recorded
@@ -153,16 +155,12 @@ def under_75(fees: Decimal | int | None, prizes: Decimal | int | None) -> bool:
 
 def prizes_pct(fees: Decimal | int | None, prizes: Decimal | int | None) -> Decimal | None:
     """Prizes as a percentage of entry fees (USD amounts; None when either is not recorded
-    or no fee was taken): one decimal, rounded half up, except a share under 75 % that one
-    decimal would show as 75.0: then two decimals, rounded down (74.99), so that a share
-    under ME-PRIZES never reads as 75."""
+    or no fee was taken), to the cent, rounded down: :func:`constraints.base.share_pct`,
+    the one reading of every printed share, so that a share under ME-PRIZES never reads as
+    75 (2,999.99 of 4,000 is 74.99)."""
     if not fees or prizes is None:
         return None
-    exact = Decimal(prizes) * 100 / Decimal(fees)
-    pct = exact.quantize(Decimal("0.1"), ROUND_HALF_UP)
-    if under_75(fees, prizes) and pct >= 75:
-        pct = exact.quantize(CENT, ROUND_DOWN)
-    return pct
+    return share_pct(prizes, fees)
 
 
 def charity_short(kind: str, fees: Decimal | int | None, prizes: Decimal | int | None,
@@ -300,7 +298,7 @@ def funds_csv(periods: list[Period]) -> str:
     w.writerow(FUNDS_COLUMNS)
     for p in periods:
         r = p.row()
-        w.writerow([cell(_text(r[c])) if isinstance(r[c], str) else _text(r[c])
+        w.writerow([csv_cells(_text(r[c])) if isinstance(r[c], str) else _text(r[c])
                     for c in FUNDS_COLUMNS])
     return buf.getvalue()
 
@@ -392,6 +390,24 @@ def _page(p: Period) -> dict[str, Any]:
     }
 
 
+_GENERATOR = '<meta name="generator" content="tourney ledger funds">'
+"""The line of funds.html that says tourney wrote it (a file without it is never replaced)."""
+
+
+def _written_by_funds(path: Path) -> bool:
+    """Whether ``path`` (an existing funds.csv or funds.html) is one ``ledger funds`` wrote:
+    funds.csv's first line is :data:`FUNDS_COLUMNS`, funds.html holds :data:`_GENERATOR`
+    in its first 1,000 bytes."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1000)
+    except OSError:
+        return False
+    if path.suffix == ".csv":
+        return head.split(b"\n", 1)[0] == ",".join(FUNDS_COLUMNS).encode("utf-8")
+    return _GENERATOR.encode("utf-8") in head
+
+
 def funds_html(periods: list[Period], title: str = "Disposition of funds") -> str:
     """A printable page of ``periods``: one section per period, each printed on its own page
     (print CSS, Letter or A4), self-contained (no script, no external link). Each section
@@ -399,10 +415,10 @@ def funds_html(periods: list[Period], title: str = "Disposition of funds") -> st
     a name, :data:`~scheduler.ledger.models.DEFAULT_ORGANIZATION`, is left out) and the
     licence in words (``Maine annual licence (51–100 players) from Jan 9, 2027``); the
     licence id appears only in the ``tourney record report`` command that records the
-    report filed. Rendered from ``templates/funds.html.j2`` (autoescaped). Same periods, same
-    text."""
+    report filed. Its head holds :data:`_GENERATOR` (a funds.html tourney wrote). Rendered
+    from ``templates/funds.html.j2`` (autoescaped). Same periods, same text."""
     return _environment().get_template("funds.html.j2").render(
-        title=title, periods=[_page(p) for p in periods])
+        title=title, generator=Markup(_GENERATOR), periods=[_page(p) for p in periods])
 
 
 def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
@@ -420,7 +436,8 @@ def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
     LedgerError
         ``out`` holds a plan (its manifest ``.tourney-plan``: funds.csv and funds.html are
         never written among a plan's files), or its funds.csv or funds.html would be the
-        ledger's own file. Exit code 2; the message names the folder or file.
+        ledger's own file, or exists and was not written by ``ledger funds`` (its header
+        line, its generator line). Exit code 2; the message names the folder or file.
     """
     out = Path(out)
     if (out / MANIFEST).exists():
@@ -428,6 +445,12 @@ def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
                           "funds.html are never written among a plan's files; give another "
                           "folder")
     for name in ("funds.csv", "funds.html"):
+        target = out / name
         if ledger.path is not None and same_file(out / name, ledger.path):
             raise LedgerError(f"--out {shown(out / name)} is the ledger {ledger.where} "
                               "itself: writing there would destroy it; give another folder")
+        if (target.exists() or target.is_symlink()) and (
+                target.is_symlink() or not target.is_file() or not _written_by_funds(target)):
+            raise LedgerError(f"--out {shown(target)} exists and was not written by `tourney "
+                              "ledger funds`: it is never replaced; move it, or give another "
+                              "folder")

@@ -33,6 +33,12 @@ from scheduler.timing import report_periods as licensed_periods
 from scheduler.uid import unplanned_uid
 
 FILING_KINDS = ("mt-notice", "me-application")
+STATES = {"MT": "Montana", "ME": "Maine"}
+"""A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
+MAX_COUNT = 1_000_000
+"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields)."""
+MAX_ID = 2**31 - 1
+"""The largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 
 
 # ----------------------------------------------------------------------- supersede
@@ -42,6 +48,9 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
     there must be no current entry for the same thing (``duplicate``); with it, entry
     ``corrects`` must exist, be current and be about the same thing (``same`` fields)."""
     table = model.__tablename__
+    if corrects is not None and not 1 <= corrects <= MAX_ID:
+        raise LedgerError(f"--corrects {corrects} is not an entry id (a whole number from 1 to "
+                          f"{MAX_ID:,})")
     if corrects is None:
         if duplicate is not None:
             raise LedgerError(
@@ -82,9 +91,21 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
     return d.quantize(Decimal("0.01"))
 
 
+def _name(value: str | None, what: str) -> str | None:
+    if value is None:
+        return None
+    if not value.strip():
+        raise LedgerError(f"{what}: the name is empty")
+    if len(value.strip()) > 200:
+        raise LedgerError(f"{what}: the name has {len(value.strip())} characters; at most 200")
+    return value.strip()
+
+
 def _count(value: int | None, what: str) -> int | None:
     if value is not None and value < 0:
         raise LedgerError(f"{what}: {value} is negative")
+    if value is not None and value > MAX_COUNT:
+        raise LedgerError(f"{what}: {value} is more than {MAX_COUNT:,}")
     return value
 
 
@@ -110,6 +131,10 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
                 prizes_usd: Decimal | float | str | None = None,
                 charity_usd: Decimal | float | str | None = None,
                 expenses_usd: Decimal | float | str | None = None,
+                surcharge_usd: Decimal | float | str | None = None,
+                charity_to: str | None = None, charity_is_licensee: bool | None = None,
+                under_21_admitted: bool | None = None,
+                away_from_establishment: bool | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
                 today: dt.date | None = None, unplanned: bool = False,
@@ -117,25 +142,39 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
     ``first_day`` to ``last_day`` (inclusive: the days it actually ran, which may differ
     from the plan's, e.g. a final table that ran into Monday; ``tourney check --ledger``
-    judges those days), with ``players``, ``entries`` and the USD totals of entry fees,
-    prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
-    ME-REPORT disposition of funds; schema 0002).
+    judges those days), with ``players`` (unique persons who played), ``entries`` (entries
+    sold, re-entries included) and the USD totals of entry fees (all a participant paid to
+    play), prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of
+    the ME-REPORT disposition of funds; schema 0002).
+
+    Since schema 0003, each optional (None: not recorded; the rule that needs it says so in
+    ``tourney check --ledger``): ``surcharge_usd`` the licence-fee surcharge collected from
+    all players together (USD; ME-ENTRY-CAP, 17 M.R.S. § 1836(4)); ``charity_to`` the name of
+    the charity paid and ``charity_is_licensee`` whether it is the licensee itself
+    (ME-SUPER-CRIBBAGE, § 1836(4-A)(F)); ``under_21_admitted`` whether patrons under 21 were
+    admitted and ``away_from_establishment`` whether it was held away from the licensed
+    establishment (ME-CRIBBAGE-REG, § 1836(4-B)).
 
     ``unplanned``: an occurrence held that no adopted plan had (``occurrence`` None): of
     ``tournament`` at ``operator`` (both required; ``organization`` when the operator is in
     several), under the stable UID :func:`scheduler.uid.unplanned_uid`, occurrence number 0.
 
     Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days in the future,
-    a last day before the first, a negative figure, an unplanned occurrence without its
-    tournament or operator, or an occurrence already recorded (held or cancelled) without
-    ``corrects``."""
+    a last day before the first, a negative figure, an empty ``charity_to``, an unplanned
+    occurrence without its tournament or operator, or an occurrence already recorded (held
+    or cancelled) without ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
     figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
                "entry_fees_usd": _usd(entry_fees_usd, "--entry-fees"),
                "prizes_usd": _usd(prizes_usd, "--prizes"),
                "charity_usd": _usd(charity_usd, "--charity"),
-               "expenses_usd": _usd(expenses_usd, "--expenses")}
+               "expenses_usd": _usd(expenses_usd, "--expenses"),
+               "surcharge_usd": _usd(surcharge_usd, "--surcharge"),
+               "charity_to": _name(charity_to, "--charity-to"),
+               "charity_is_licensee": charity_is_licensee,
+               "under_21_admitted": under_21_admitted,
+               "away_from_establishment": away_from_establishment}
     _not_future(last_day, "--last-day", today)
     if unplanned:
         return _record_unplanned(ledger, tournament, operator, organization, first_day,
@@ -243,7 +282,8 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "not --licence")
             ev = find_event(s, occurrence, operator=operator, lineage=lineage)
             if ev.jurisdiction != "MT" or ev.type != "large-stakes":
-                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a {ev.jurisdiction} "
+                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a "
+                                  f"{STATES.get(ev.jurisdiction, ev.jurisdiction)} "
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
             org = _org_of(ev)
@@ -259,7 +299,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "licenses.csv), not an occurrence")
             lic, org = find_licence(s, license_ref)
             if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-                raise LedgerError(f"licence {license_ref} is a {lic.kind}: "
+                raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: "
                                   "ME-APPLICATION-WINDOW is for Maine licences")
             same = {"organization_id": org.id, "kind": kind, "license_ref": license_ref}
             what = f"the ME-APPLICATION-WINDOW application of licence {license_ref}"
@@ -304,8 +344,8 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
         if license_ref is not None:
             lic, lic_org = find_licence(s, license_ref)
             if (lic_org.id, lic.operator_id, lic.kind) != (org.id, operator, kind):
-                raise LedgerError(f"--plan-licence {license_ref} is a {lic.kind} of "
-                                  f"{lic.operator_id}, not a {kind} of {operator}")
+                raise LedgerError(f"--plan-licence {license_ref} is of kind {lic.kind} for "
+                                  f"{lic.operator_id}, not of kind {kind} for {operator}")
         same = {"organization_id": org.id, "agency_number": agency_number, "kind": kind}
         dup = s.scalar(select_current(LicenceBought).filter_by(**same).limit(1))
         _check_corrects(s, LicenceBought, corrects, dup, same,
@@ -339,8 +379,8 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
     with ledger.write() as s:
         lic, org = find_licence(s, license_ref)
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-            raise LedgerError(f"licence {license_ref} is a {lic.kind}: ME-REPORT is for Maine "
-                              "licences")
+            raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: ME-REPORT is for "
+                              "Maine licences")
         periods = report_periods(lic)
         if period_end not in periods:
             raise LedgerError(f"--period-end {period_end}: licence {license_ref}'s licensed "
