@@ -408,3 +408,31 @@ def test_ledger_funds_as_of_says_which_reports_are_not_due_yet(
                               year.ledger, "--as-of", day])
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[-1] == f"ME-REPORT as of {day}: {want}."
+
+
+def test_check_ledger_exempts_what_it_records_in_a_calendar_without_statuses(
+        year: Year, tmp_path: Path) -> None:
+    # the re-plan with notice_from moved to Mar 1, its calendar stripped of X-TOURNEY-STATUS
+    # (an older calendar, or one a calendar application wrote back)
+    moved = _write(tmp_path / "v4.yaml", {**_V2, "notice_from": AS_OF.isoformat()})
+    out = tmp_path / "v4"
+    year.cli("solve v4", "solve", str(moved), "--previous", str(year.root / "v2"),
+             "--ledger", year.ledger, "--out", str(out), "--as-of", AS_OF.isoformat(),
+             "--jobs", "1")
+    cal = tmp_path / "bare.ics"
+    cal.write_bytes(re.sub(rb"X-TOURNEY-STATUS:[a-z]+\r\n", b"",
+                           (out / "calendar.ics").read_bytes()))
+    bare = runner.invoke(app, ["check", str(moved), str(cal), "--format", "csv"])
+    assert bare.exit_code == 1
+    found = sorted((r["rule"], r["tournament_id"], r["dates"])
+                   for r in csv.DictReader(bare.stdout.splitlines())
+                   if r["rule"] not in ("NOT-CHECKED", "UNMATCHED"))
+    # judged from notice_from Mar 1 alone: the 2 Deepstacks and 2 Hold'ems held in Jan/Feb
+    # were due (Jan 4, Feb 1; Jan 4, Feb 1) before it
+    assert [(rule, tid) for rule, tid, _ in found] == [
+        ("ME-APPLICATION-WINDOW", "holdem"), ("ME-APPLICATION-WINDOW", "holdem"),
+        ("MT-NOTICE", "deep"), ("MT-NOTICE", "deep")], found
+    # the ledger records them held (and filed): history, judged on what happened
+    res = runner.invoke(app, ["check", str(moved), str(cal), "--ledger", year.ledger,
+                              "--as-of", AS_OF.isoformat()])
+    assert res.exit_code == 0, res.output
