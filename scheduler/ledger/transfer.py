@@ -20,6 +20,7 @@ from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, 
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
+from scheduler.limits import LimitError, read_csv_bounded
 
 
 # ------------------------------------------------------------------ export / import
@@ -132,12 +133,12 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     the export's."""
     path = Path(path)
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            rows = list(reader)
-            header = reader.fieldnames or []
+        header, rows = read_csv_bounded(path)  # its size and rows bounded (docs/limits.md)
     except FileNotFoundError:
         raise LedgerError(f"{path} does not exist") from None
+    except LimitError as exc:
+        raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
+                          ) from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     if header[:2] != ["table", "key"]:
