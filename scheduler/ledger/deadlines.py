@@ -35,9 +35,12 @@ COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "licens
 ``TOURNAMENT#N`` (MT-NOTICE) or ``license_id`` (Maine licence rules); ``opens`` the first day
 an ME application may be received; ``done_on`` the day the ledger says it was filed and
 ``entry`` that ledger entry's id."""
-STATES = ("due", "overdue", "done", "done late", "not needed")
+STATES = ("due", "overdue", "done", "done late", "filed too early", "not needed")
 """``due``: not done and ``date`` is on or after the as-of day; ``overdue``: not done and
 ``date`` is before it; ``done``: filed on or before ``date``; ``done late``: filed after it;
+``filed too early``: an ME application received before its window opened (``opens``, 90
+days before the first day it covers: ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2), which is
+not an application the rule counts, so it is not done (file again within the window);
 ``not needed``: an MT-NOTICE of an occurrence the ledger records as cancelled, or the
 ME-APPLICATION-WINDOW of a licence every occurrence it covers of which the ledger records as
 cancelled (its ME-REPORT stays due: a report is owed also when the game is cancelled)."""
@@ -80,9 +83,11 @@ _DEADLINES = ("date", "rule", "citation", "operator_id", "what", "occurrence", "
               "opens")
 
 
-def _plan(plan_dir: Path) -> list[Deadline]:
+def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
     """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
-    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
+    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv; and
+    the day each Maine licence's application window opens by law (90 days before the first
+    day it covers, ME-APPLICATION-WINDOW), from schedule.csv and licenses.csv."""
     if not plan_dir.is_dir():
         raise LedgerError(f"{plan_dir} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
@@ -103,8 +108,11 @@ def _plan(plan_dir: Path) -> list[Deadline]:
         lics.append(_Licence(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
                              parse_date(r["valid_from"], where), parse_date(r["valid_to"], where),
                              tuple(r.get("covers", "").split())))
+    derived = list_deadlines(rows, lics, None)
+    earliest = {d.license_id: d.earliest for d in derived
+                if d.rule == "ME-APPLICATION-WINDOW" and d.earliest is not None}
     if not (plan_dir / DEADLINES_CSV).is_file():
-        return list_deadlines(rows, lics, None)
+        return derived, earliest
     uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
     ends = {(lic.license_id, report_due(end)): end for lic in lics
             for end in report_periods(lic.kind, lic.valid_from, lic.valid_to)}
@@ -119,7 +127,7 @@ def _plan(plan_dir: Path) -> list[Deadline]:
             opens=parse_date(r["opens"], where) if r["opens"].strip() else None,
             uid=uids.get((ref, op), "") if r["rule"] == "MT-NOTICE" else "",
             period_end=ends.get((lic_id, date)) if r["rule"] == "ME-REPORT" else None))
-    return out
+    return out, earliest
 
 
 def _covered(plan_dir: Path) -> dict[str, list[tuple[str, str]]]:
@@ -153,9 +161,12 @@ def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, i
     return out
 
 
-def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date) -> str:
+def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date,
+           opens: dt.date | None = None) -> str:
     if done is None:
         return "due" if due >= as_of else "overdue"
+    if opens is not None and done[0] is not None and done[0] < opens:
+        return "filed too early"  # ME-APPLICATION-WINDOW: received before the window opened
     return "done" if done[0] is not None and done[0] <= due else "done late"
 
 
@@ -195,7 +206,7 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
-    lines = _plan(Path(plan_dir))
+    lines, earliest = _plan(Path(plan_dir))
     covered = _covered(Path(plan_dir)) if ledger is not None else {}
     for d in lines:
         state = ""
@@ -214,7 +225,8 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
         else:
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))
-        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of),
+        opens = earliest.get(d.license_id) if d.rule == "ME-APPLICATION-WINDOW" else None
+        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of, opens),
                     "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
                     "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
                     "done_on": filed[0] if filed else None,

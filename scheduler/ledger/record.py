@@ -14,6 +14,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scheduler.ledger.checks import (
+    FILING_KINDS,
+    count_problem,
+    entry_problems,
+    future_problem,
+    usd_problem,
+)
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _org_of, _organization, find_event, find_licence
 from scheduler.ledger.models import (
@@ -29,8 +36,6 @@ from scheduler.ledger.models import (
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
 from scheduler.timing import report_periods as licensed_periods
-
-FILING_KINDS = ("mt-notice", "me-application")
 
 
 # ----------------------------------------------------------------------- supersede
@@ -61,9 +66,9 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
 
 
 def _not_future(day: dt.date, what: str, today: dt.date | None) -> None:
-    today = today or dt.date.today()
-    if day > today:
-        raise LedgerError(f"{what} {day} is in the future (today is {today})")
+    problem = future_problem(day, what, today)
+    if problem:
+        raise LedgerError(problem)
 
 
 def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None:
@@ -73,17 +78,30 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
         d = Decimal(str(value))
     except InvalidOperation:
         raise LedgerError(f"{what}: {value!r} is not an amount in USD") from None
-    # the bound first: quantizing 1e400 would itself raise InvalidOperation
-    if not d.is_finite() or d < 0 or d >= 10**10 or d != d.quantize(Decimal("0.01")):
-        raise LedgerError(f"{what}: {value} is not an amount in USD (0 or more, at most "
-                          "cents)")
+    problem = usd_problem(d, what, value)  # the checks `ledger import` makes too
+    if problem:
+        raise LedgerError(problem)
     return d.quantize(Decimal("0.01"))
 
 
 def _count(value: int | None, what: str) -> int | None:
-    if value is not None and value < 0:
-        raise LedgerError(f"{what}: {value} is negative")
+    problem = None if value is None else count_problem(value, what)
+    if problem:
+        raise LedgerError(problem)
     return value
+
+
+_HELD_OPTIONS = {"first_day": "--first-day", "last_day": "--last-day",
+                 "players": "--players", "entries": "--entries",
+                 "entry_fees_usd": "--entry-fees", "prizes_usd": "--prizes",
+                 "charity_usd": "--charity", "expenses_usd": "--expenses"}
+"""The option of ``tourney record held`` that gives each column of the held table."""
+
+
+def _refuse(problems: list[tuple[str, str]]) -> None:
+    """Raise the first of :func:`~scheduler.ledger.checks.entry_problems`' problems."""
+    if problems:
+        raise LedgerError(problems[0][1])
 
 
 # ------------------------------------------------------------------------ record …
@@ -110,7 +128,10 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                "prizes_usd": _usd(prizes_usd, "--prizes"),
                "charity_usd": _usd(charity_usd, "--charity"),
                "expenses_usd": _usd(expenses_usd, "--expenses")}
-    _not_future(last_day, "--last-day", today)
+    # every check of the held table, the ones `ledger import` makes (one home)
+    _refuse(entry_problems("held", {"outcome": "held", "first_day": first_day,
+                                    "last_day": last_day, **figures},
+                           lambda c: _HELD_OPTIONS.get(c, c), today))
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
         if (first_day, last_day) != (ev.first_day, ev.last_day):

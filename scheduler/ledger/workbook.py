@@ -120,7 +120,8 @@ def _text(value: Any, column: str, dates: set[str], times: set[str]) -> str:
     return str(value)
 
 
-def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
+def import_xlsx(ledger: Ledger, path: str | os.PathLike[str], *,
+                today: dt.date | None = None) -> Imported:
     """``tourney ledger import FILE.xlsx``: add the entries of sheet :data:`SHEET` of a
     workbook :func:`export_xlsx` wrote (or a person edited: dates and numbers a spreadsheet
     made of the text are read back), in one transaction, as
@@ -183,7 +184,7 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             return f"{path} sheet {SHEET} row {line}"
         return f"{path} {SHEET}!{letters[column]}{line}"
 
-    return import_rows(ledger, rows, locate)
+    return import_rows(ledger, rows, locate, today=today)
 
 
 def _unseen(path: Path, scan: SheetScan | None) -> str | None:
