@@ -38,6 +38,8 @@ from scheduler.timing import report_periods
 MAX_COUNT = 2_147_483_647
 """Largest count (players, entries, an occurrence number): a 32-bit integer, what every
 database of the ledger stores."""
+MAX_ENTRY_ID = 2**63 - 1
+"""Largest entry id a database of the ledger can hold (``--corrects``)."""
 MAX_USD = Decimal(10) ** 10
 """Amounts are below this (``Numeric(12, 2)``: ten digits before the point)."""
 FILING_KINDS = ("mt-notice", "me-application")

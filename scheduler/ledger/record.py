@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from scheduler.ledger.checks import (
     FILING_KINDS,
+    MAX_ENTRY_ID,
     count_problem,
     entry_problems,
     future_problem,
@@ -52,7 +53,8 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
                 f"{duplicate.recorded_by} at {duplicate.recorded_at:%Y-%m-%d %H:%M} UTC; to "
                 f"change it, record the right values with --corrects {duplicate.id}")
         return
-    old = s.get(model, corrects)
+    # an id the database cannot hold is no entry (SQLite stores 64 bits: 9 x 25 overflowed)
+    old = s.get(model, corrects) if 0 < corrects <= MAX_ENTRY_ID else None
     if old is None:
         raise LedgerError(f"--corrects {corrects}: no entry #{corrects} in {table}")
     newer = s.scalar(select(model).where(model.supersedes_id == corrects))
