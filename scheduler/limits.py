@@ -98,6 +98,9 @@ MAX_CSV_ROWS_DEFAULT = 300_000
 ``licenses.csv`` of a plan folder given to ``ledger adopt`` and ``deadlines``
 (``TOURNEY_MAX_CSV_ROWS`` raises it). A generated statewide plan of 1,000 operators has
 about 40,000 occurrences; each row read takes about a kilobyte."""
+MAX_RESPONSE_BYTES_DEFAULT = 64 * MB
+"""Bytes of one reply of a CalDAV server, once decompressed (``TOURNEY_MAX_RESPONSE_MB``
+raises it): a calendar of 5,000 events answers a calendar-query with about 10 MB."""
 MAX_MESSAGE_CHARS = 8_000
 """Characters of one message to a person; longer ones are cut with a count of the rest."""
 MAX_PROBLEMS_SHOWN = 30
@@ -131,6 +134,11 @@ def max_workbook_cells() -> int:
 def max_csv_rows() -> int:
     """:data:`MAX_CSV_ROWS_DEFAULT`, or ``TOURNEY_MAX_CSV_ROWS``."""
     return _env_int("TOURNEY_MAX_CSV_ROWS", MAX_CSV_ROWS_DEFAULT)
+
+
+def max_response_bytes() -> int:
+    """:data:`MAX_RESPONSE_BYTES_DEFAULT`, or ``TOURNEY_MAX_RESPONSE_MB`` megabytes."""
+    return _env_int("TOURNEY_MAX_RESPONSE_MB", MAX_RESPONSE_BYTES_DEFAULT, MB)
 
 
 def max_calendar_events() -> int:
