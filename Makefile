@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test docs lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,12 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/mkdocs build --strict --quiet
 	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow"
+
+# the manual as a site in site/ (docs/ and the API from its docstrings; strict: no warning)
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 # BENCH_MAX: largest N of benchmarks/run.py (1, 10, 50, 200, 1000, 5000); results in
 # benchmarks/results/ (benchmark.csv, benchmark.png)
@@ -30,4 +35,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --max $(BENCH_MAX) --jobs1
 
 clean:
-	rm -rf $(VENV) plan .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) plan site .pytest_cache .mypy_cache .ruff_cache

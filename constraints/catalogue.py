@@ -73,7 +73,8 @@ _ROWS: tuple[RuleInfo, ...] = (
              "no tournament play between 2 a.m. and 8 a.m."),
     # Maine, 17 M.R.S. § 1836
     RuleInfo("ME-MONTHLY-LIMIT", _ME, "sched",
-             "at most 2 tournament games per licensed organization per calendar month"),
+             "at most 2 tournament games per licensed organization per calendar month, "
+             "counting the games already held in it"),
     RuleInfo("ME-LOCAL-APPROVAL", f"{_ME}(1)", "input",
              "the local governing authority must approve"),
     RuleInfo("ME-BENEFICIARY", f"{_ME}(2)", "input",
@@ -107,7 +108,8 @@ _ROWS: tuple[RuleInfo, ...] = (
              " entry at most $25; not bound by ME-MONTHLY-LIMIT or ME-OTHER-GAMES"),
     RuleInfo("ME-PAYMENT", f"{_ME}(4)", "list", "prizes paid in cash or by check"),
     RuleInfo("ME-APPLICATION-WINDOW", "16-633 CMR ch. 32 § 2", "sched",
-             "application received 10 business days to 90 days before the first day"),
+             "application received 10 business days to 90 days before the first day (Maine "
+             "business days; a weekend or holiday first day is lawful)"),
     RuleInfo("ME-REPORT", "16-633 CMR ch. 32 § 8", "list",
              "disposition-of-funds report due 10 business days after each licensed period"),
     RuleInfo("ME-ELIGIBLE", "17 M.R.S. § 1832(2)", "input",

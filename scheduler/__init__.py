@@ -11,7 +11,19 @@ load the solver.
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the same names, typed for mypy and editors (imported lazily at run time)
+    from scheduler.check import audit, read_schedule
+    from scheduler.comparison import Comparison, compare
+    from scheduler.explain import minimal_conflicts
+    from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
+    from scheduler.export.summary import summary_text
+    from scheduler.export.write import to_ics, write_plan
+    from scheduler.load import load_scenario, validate_scenario
+    from scheduler.plan import Plan, PlanStatus
+    from scheduler.scenario import Scenario, ScenarioError, Settings
+    from scheduler.solver import AuditError, SolverError, solve, solve_alternatives
 
 _EXPORTS = {
     "load_scenario": "scheduler.load",
@@ -37,7 +49,30 @@ _EXPORTS = {
     "compare": "scheduler.comparison",
     "Comparison": "scheduler.comparison",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [  # the names of _EXPORTS, sorted (tests/test_api.py holds them equal)
+    "AuditError",
+    "Comparison",
+    "Plan",
+    "PlanStatus",
+    "Scenario",
+    "ScenarioError",
+    "Settings",
+    "SolverError",
+    "audit",
+    "compare",
+    "load_scenario",
+    "minimal_conflicts",
+    "plot_calendar",
+    "plot_fees",
+    "plot_usage",
+    "read_schedule",
+    "solve",
+    "solve_alternatives",
+    "summary_text",
+    "to_ics",
+    "validate_scenario",
+    "write_plan",
+]
 
 
 def __getattr__(name: str) -> Any:

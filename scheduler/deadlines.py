@@ -37,6 +37,7 @@ from constraints.catalogue import RULES
 from constraints.maine import LICENCE_KINDS, application_line, report_line
 from constraints.montana import notice_line
 from scheduler.timing import (
+    Closed,
     application_due,
     application_opens,
     application_window,
@@ -134,7 +135,7 @@ def covers_text(covers: tuple[str, ...]) -> str:
 
 
 def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
-                   notice_from: dt.date | None) -> list[Deadline]:
+                   notice_from: dt.date | None, *, closed: Closed = ()) -> list[Deadline]:
     """The deadlines of a plan: its operator rows ``rows`` and its licences ``licences``.
 
     Parameters
@@ -148,6 +149,10 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         The day the plan is made as of (``Scenario.notice_from``): an ME-APPLICATION-WINDOW
         opens no earlier (:func:`scheduler.timing.application_window`). None when unknown
         (a plan folder written before deadlines.csv): the window opens 90 days before.
+    closed
+        Days the Governor closed Maine state offices (``settings.closed_days``): not Maine
+        business days for the application's due date and the reports'
+        (:func:`scheduler.timing.is_maine_business_day`).
 
     Returns
     -------
@@ -176,8 +181,8 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         covered = [r for ref in lic.covers for r in by_ref.get(ref, [])]
         mine = [r for r in covered if r.operator_id == lic.operator_id] or covered
         first = min((r.first_day for r in mine), default=lic.valid_from)
-        opens, due = ((application_opens(first), application_due(first))
-                      if notice_from is None else application_window(first, notice_from))
+        opens, due = ((application_opens(first), application_due(first, closed))
+                      if notice_from is None else application_window(first, notice_from, closed))
         occ = covers_text(lic.covers)
         out.append(Deadline(
             date=due, rule="ME-APPLICATION-WINDOW",
@@ -187,7 +192,8 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
             earliest=application_opens(first)))
         for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
             out.append(Deadline(
-                date=report_due(end), rule="ME-REPORT", citation=RULES["ME-REPORT"].citation,
+                date=report_due(end, closed), rule="ME-REPORT",
+                citation=RULES["ME-REPORT"].citation,
                 operator_id=lic.operator_id,
                 what=report_line(end),
                 occurrence=occ, license_id=lic.license_id, opens=None, first_day=first,

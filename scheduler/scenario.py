@@ -36,6 +36,7 @@ from scheduler.problems import MISSING, InputProblem, ScenarioError, pydantic_pr
 from scheduler.scenario_types import DEFAULT_TIMEZONE as DEFAULT_TIMEZONE
 from scheduler.scenario_types import SESSION_REPLACES as SESSION_REPLACES
 from scheduler.scenario_types import HeldBefore as HeldBefore
+from scheduler.scenario_types import HeldInMonth as HeldInMonth
 from scheduler.scenario_types import Jurisdiction as Jurisdiction
 from scheduler.scenario_types import Operator as Operator
 from scheduler.scenario_types import OtherGame as OtherGame

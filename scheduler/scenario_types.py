@@ -1,7 +1,8 @@
 """The parts a scenario is made of, as frozen, typed values: :class:`Settings` (the readings
-of ambiguous clauses), :class:`Operator` (with :class:`HeldBefore` and :class:`OtherGame`),
-:class:`Tournament` (with :class:`Session`, :class:`Satellite` and :class:`PerPeriod`) and
-:class:`Tour`; the Literal spellings ``Weekday``, ``Jurisdiction``, ``TournamentType``.
+of ambiguous clauses), :class:`Operator` (with :class:`HeldBefore`, :class:`HeldInMonth` and
+:class:`OtherGame`), :class:`Tournament` (with :class:`Session`, :class:`Satellite` and
+:class:`PerPeriod`) and :class:`Tour`; the Literal spellings ``Weekday``, ``Jurisdiction``,
+``TournamentType``.
 
 :class:`scheduler.scenario.Scenario` holds them, and ``scheduler.scenario`` re-exports every
 public name here (``from scheduler.scenario import Tournament``). Units as there: dates are
@@ -67,6 +68,11 @@ class Settings(_Model):
     count toward the 15 of that year. At most 15 a year (validated with the Maine rules).
     Read-only (a :class:`scheduler.frozen.FrozenDict`, years in order): a changed reading is a
     new Settings (``model_copy(update=...)``, which freezes it too)."""
+    closed_days: DayList = ()
+    """ME-APPLICATION-WINDOW, ME-REPORT (16-633 CMR ch. 32 §§ 2, 8): days the Governor closes
+    Maine state offices by order, which are then not Maine business days (the State Government
+    holidays, Thanksgiving Friday among them, are known: :func:`scheduler.timing.maine_holidays`).
+    Dates and ``"FIRST..LAST"`` ranges, read as a sorted tuple of distinct dates."""
 
     @field_validator("super_cribbage_licenses_issued")
     @classmethod
@@ -102,6 +108,17 @@ class HeldBefore(_Model):
     large_stakes: int = Field(0, ge=0)
     charitable: int = Field(0, ge=0)
     permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
+
+
+class HeldInMonth(_Model):
+    """ME: licensed games already held before ``horizon.start`` that count in the calendar
+    month containing it (ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: at most 2 a month, counting the
+    games already held in that month)."""
+
+    games: int = Field(0, ge=0)
+    """Tournament games and super cribbage games (not registered charitable cribbage) held
+    before ``horizon.start`` and counted in its month under ``settings.month_rule``: a game
+    held from Sep 30 into Oct 1 counts in October with ``touch``."""
 
 
 class PerPeriod(_Model):
@@ -156,6 +173,9 @@ class Operator(_Model):
     (DTSTART/DTEND with TZID: the first session's start to the last one's end). Maine
     games are always timed."""
     # Maine
+    held_in_current_month: HeldInMonth = HeldInMonth()
+    """ME-MONTHLY-LIMIT: the licensed games held before ``horizon.start`` in its calendar
+    month (with ``solve --ledger``: from the ledger's held entries)."""
     owns_premises: bool = False
     local_approval: bool | None = None
     beneficiaries: tuple[OneLine, ...] = ()

@@ -114,6 +114,15 @@ def test_unknown_name_is_an_attribute_error() -> None:
         raise AssertionError("expected AttributeError")
 
 
+def test_public_names_typed_and_lazy_agree() -> None:
+    # __all__ is what the lazy table serves and what the TYPE_CHECKING block types for mypy
+    import ast
+    tree = ast.parse(Path(scheduler.__file__).read_text(encoding="utf-8"))
+    typed = {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.If)
+             for imp in node.body if isinstance(imp, ast.ImportFrom) for a in imp.names}
+    assert scheduler.__all__ == sorted(scheduler._EXPORTS) == sorted(typed)
+
+
 def test_public_names() -> None:
     assert {"compare", "Comparison", "Settings", "Scenario", "load_scenario", "solve",
             "write_plan", "to_ics", "summary_text", "plot_calendar", "plot_usage",

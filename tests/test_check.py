@@ -559,17 +559,18 @@ def test_me_other_games_game_moved_onto_beano_night(tmp_path: Path) -> None:
 
 
 def test_me_application_window_10_business_days(tmp_path: Path) -> None:
-    # notice_from Mon 2027-01-04. Maine business days after it: Jan 5-8 (4), Jan 11-15 (9),
-    # Jan 18 is MLK Day (state holiday), Jan 19 (10th). First day Tue Jan 19: legal; Mon Jan
-    # 18: only 9 business days -> violation.
+    # notice_from Mon 2027-01-04. The due date is the 10th Maine business day before the first
+    # day. Sat Jan 16: Jan 15, 14, 13, 12, 11, 8, 7, 6, 5, 4 -> due Jan 4 = notice_from: legal.
+    # Fri Jan 15: Jan 14 .. 4 are 9, (Jan 1 New Year's Day) Dec 31 is the 10th -> due before
+    # notice_from -> violation.
     holdem = game("holdem", "Hold'em Night")
     data = scenario([post()], [holdem], notice_from="2027-01-04")
 
     def one(day: str) -> str:
         return HEADER + row(holdem, 1, "post", at(day, "12:00", NEW_YORK),
                             at(day, "12:00", NEW_YORK) + dt.timedelta(hours=12))
-    pair(tmp_path, data, one("2027-01-18"), one("2027-01-19"),
-         [("ME-APPLICATION-WINDOW", "post", "holdem", 1, "2027-01-18")])
+    pair(tmp_path, data, one("2027-01-15"), one("2027-01-16"),
+         [("ME-APPLICATION-WINDOW", "post", "holdem", 1, "2027-01-15")])
 
 
 def test_me_super_cribbage_statewide_15_per_year(tmp_path: Path) -> None:

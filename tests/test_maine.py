@@ -414,13 +414,16 @@ class TestOtherGames:
 
 class TestApplicationWindow:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the application is received at least 10
-    Maine business days before the first day; RULES.md: "a first day earlier than
-    `notice_from` + 10 business days is impossible".
+    Maine business days before the first day; RULES.md: its due date is the 10th Maine
+    business day before the first day (the first day not counted), and a first day is
+    impossible only when that due date is before `notice_from`.
 
-    notice_from = Mon 2027-01-04. Counting 10 Maine business days after it:
-    Jan 5 (1), 6 (2), 7 (3), 8 (4), [9, 10 weekend], 11 (5), 12 (6), 13 (7), 14 (8), 15 (9),
-    [16, 17 weekend, 18 Martin Luther King Jr. Day], 19 (10).
-    So the earliest legal first day is Tue 2027-01-19, and Mon 2027-01-18 is one day short.
+    notice_from = Mon 2027-01-04.
+    Sat 2027-01-16: business days before it: Jan 15 (1), 14 (2), 13 (3), 12 (4), 11 (5),
+    [10, 9 weekend], 8 (6), 7 (7), 6 (8), 5 (9), 4 (10) -> due Mon Jan 4 = notice_from: legal.
+    Fri 2027-01-15: Jan 14, 13, 12, 11, 8, 7, 6, 5, 4 (9), [Jan 1 New Year's Day, weekend],
+    Dec 31 (10) -> due Thu 2026-12-31, before notice_from: too early.
+    Mon 2027-01-18 (Martin Luther King Jr. Day, a holiday) is a lawful first day too (due Jan 4).
     """
 
     @staticmethod
@@ -432,25 +435,24 @@ class TestApplicationWindow:
         assert not is_maine_business_day(d("2027-01-18"))
         assert is_maine_business_day(d("2027-01-19"))
 
-    def test_checker_jan_19_is_legal(self) -> None:
+    def test_checker_saturday_jan_16_is_legal(self) -> None:
         sc = self._sc()
-        assert broken(sc, [at(sc, "g", "2027-01-19")]) == []
+        assert broken(sc, [at(sc, "g", "2027-01-16")]) == []
 
-    def test_checker_jan_18_is_too_early(self) -> None:
+    def test_checker_holiday_jan_18_is_legal(self) -> None:
         sc = self._sc()
-        assert broken(sc, [at(sc, "g", "2027-01-18")]) == ["ME-APPLICATION-WINDOW"]
+        assert broken(sc, [at(sc, "g", "2027-01-18")]) == []
 
     def test_checker_jan_15_is_too_early(self) -> None:
         sc = self._sc()
-        # Jan 15 is only the 9th business day after Jan 4
         assert broken(sc, [at(sc, "g", "2027-01-15")]) == ["ME-APPLICATION-WINDOW"]
 
-    def test_solver_places_fixed_jan_19(self) -> None:
-        plan = run(self._sc(fixed_dates=["2027-01-19"]))
-        assert first_days(plan) == [d("2027-01-19")]
+    def test_solver_places_fixed_jan_16(self) -> None:
+        plan = run(self._sc(fixed_dates=["2027-01-16"]))
+        assert first_days(plan) == [d("2027-01-16")]
 
-    def test_solver_rejects_fixed_jan_18(self) -> None:
-        plan = run(self._sc(fixed_dates=["2027-01-18"]))
+    def test_solver_rejects_fixed_jan_15(self) -> None:
+        plan = run(self._sc(fixed_dates=["2027-01-15"]))
         assert plan.rows == ()
         assert [u.rule_ids for u in plan.unscheduled_list] == [("ME-APPLICATION-WINDOW",)]
 

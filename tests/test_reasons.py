@@ -102,16 +102,17 @@ def test_other_games_exclude_beano_night() -> None:
 
 
 def test_application_window() -> None:
-    # notice_from 2027-01-04: the 10th Maine business day after is 2027-01-19 (Jan 18 is
-    # Martin Luther King Jr. Day); a window ending 2027-01-18 leaves nothing
+    # notice_from 2027-01-04: the earliest first day is Sat 2027-01-16 (due Jan 4, the 10th
+    # Maine business day before it); Fri Jan 15 is due Dec 31 (Jan 1 a holiday), before
+    # notice_from, so a window ending 2027-01-15 leaves nothing
     sc = load(horizon=JAN, notice_from="2027-01-04", operators=[ME],
-              tournaments=[game(window={"start": "2027-01-05", "end": "2027-01-18"})])
+              tournaments=[game(window={"start": "2027-01-05", "end": "2027-01-15"})])
     rules, reason = only_reason(sc)
     assert "ME-APPLICATION-WINDOW" in rules
-    # the window's 14 days Jan 5..18 all come too early; the other 31 - 14 = 17 days are
+    # the window's 11 days Jan 5..15 all come too early; the other 31 - 11 = 20 days are
     # outside the window
-    assert "ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (14 days)" in reason
-    assert "WINDOW (17 days)" in reason
+    assert "ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (11 days)" in reason
+    assert "WINDOW (20 days)" in reason
 
 
 def test_super_cribbage_statewide_cap() -> None:

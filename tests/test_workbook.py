@@ -64,7 +64,9 @@ def test_every_scenario_field_has_a_column() -> None:
     # sessions (flights, Day 2) have no workbook spelling yet: to_xlsx refuses a scenario
     # with them, naming each tournament (test_flights.py)
     assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
-    assert flat(Operator, {"held_in_current_permit_year"}) == {c.header for c in OPERATORS}
+    # what was held before the plan: the History sheet's columns
+    assert flat(Operator, {"held_in_current_permit_year", "held_in_current_month"}) == {
+        c.header for c in OPERATORS}
     from scheduler.scenario import Tour
     from scheduler.workbook import TOURS
 

@@ -29,7 +29,7 @@ importable from here (``from constraints.common import REFERENCES``).
 """
 
 # the private names below (a filter of one day, of a list of days, the sessions cache):
-# tests/test_fastsolve.py
+# tests/test_first_day_shortcuts.py
 from constraints.common.filters import BLACKOUT, HORIZON, WEEKDAY_RULE, WINDOW
 from constraints.common.filters import _day_in_window as _day_in_window
 from constraints.common.filters import _day_on_weekday as _day_on_weekday

@@ -26,7 +26,8 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
         wrong = (("live_tables", "permit_year_start", "held_in_current_permit_year",
                   "late_hours_ordinance") if o.jurisdiction == "ME" else
                  ("owns_premises", "local_approval", "beneficiaries", "other_games",
-                  "organization_type", "organized_on", "licensed_establishment"))
+                  "organization_type", "organized_on", "licensed_establishment",
+                  "held_in_current_month"))
         for f in wrong:
             if f in o.model_fields_set:
                 yield TermProblem(("operators", i, f), "SCENARIO",

@@ -62,7 +62,7 @@ from constraints.maine.organization import (
     earliest_first_day,
 )
 from constraints.maine.organization import (
-    _earliest_first_day as _earliest_first_day,  # tests/test_fastsolve.py
+    _earliest_first_day as _earliest_first_day,  # tests/test_first_day_shortcuts.py
 )
 from constraints.maine.terms import (
     ANNUAL_FEE,

@@ -43,7 +43,7 @@ from constraints.maine.terms import (
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, overfull, sum_by
 from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario
+from scheduler.scenario import Operator, Scenario
 from scheduler.timing import Timing, month_end
 
 
@@ -56,43 +56,76 @@ def counted_months(sc: Scenario, tm: Timing) -> tuple[tuple[int, int], ...]:
     return tm.months
 
 
+def held_in_month(sc: Scenario, op: Operator, ym: tuple[int, int]) -> int:
+    """ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: the licensed games of Maine organization ``op``
+    held before the plan that count in calendar month ``ym`` (``(year, month)``):
+    ``held_in_current_month.games`` in the month containing ``horizon.start``, 0 in any
+    other (the games held in the horizon are the plan's own, pinned by ``solve --ledger``)."""
+    start = sc.horizon.start
+    return op.held_in_current_month.games if ym == (start.year, start.month) else 0
+
+
+def _validate_held_in_month(sc: Scenario) -> Iterator[TermProblem]:
+    """ME-MONTHLY-LIMIT: ``held_in_current_month.games`` counts games held before
+    ``horizon.start`` in its month, so under ``month_rule: start`` it is 0 when the horizon
+    starts on the 1st (no game of that month can have started before it; under ``touch`` a
+    game of the month before that ran past midnight into the 1st counts)."""
+    start = sc.horizon.start
+    if sc.settings.month_rule != "start" or start.day != 1:
+        return
+    for i, op in enumerate(sc.operators):
+        if op.jurisdiction == "ME" and op.held_in_current_month.games:
+            yield TermProblem(("operators", i, "held_in_current_month", "games"),
+                              "ME-MONTHLY-LIMIT",
+                              f"counts the games held before horizon.start ({start}) that "
+                              f"started in its month (month_rule: start); the horizon starts "
+                              f"on the month's first day, so none can have: it must be 0")
+
+
 def _encode_monthly(ctx: ModelContext) -> None:
-    """Per organization and calendar month: at most 2 licensed games counted in it."""
-    for op in ctx.scenario.operators:
+    """Per organization and calendar month: at most 2 licensed games counted in it, less the
+    games held before the plan in that month (:func:`held_in_month`, never below 0)."""
+    sc = ctx.scenario
+    for op in sc.operators:
         if op.jurisdiction != "ME":
             continue
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _licensed(c.tournament)]
-        for ym, lits in sum_by(items,
-                               lambda c: list(counted_months(ctx.scenario, c.timing))).items():
-            if len(lits) > MONTHLY_LIMIT:
-                y, mo = cast(tuple[int, int], ym)
-                ctx.model.add(sum(lits) <= MONTHLY_LIMIT).with_name(
+        for ym, lits in sum_by(items, lambda c: list(counted_months(sc, c.timing))).items():
+            y, mo = cast(tuple[int, int], ym)
+            held = held_in_month(sc, op, (y, mo))
+            room = max(0, MONTHLY_LIMIT - held)
+            if len(lits) > room:
+                ctx.model.add(sum(lits) <= room).with_name(
                     f"ME-MONTHLY-LIMIT: {op.id} conducts at most {MONTHLY_LIMIT} games in "
-                    f"{y}-{mo:02d} (month_rule: {ctx.scenario.settings.month_rule})")
+                    f"{y}-{mo:02d}"
+                    + (f", {held} held before the plan: {room} left" if held else "")
+                    + f" (month_rule: {sc.settings.month_rule})")
 
 
 def _check_monthly(a: Audit) -> Iterator[Violation]:
-    for op in a.scenario.operators:
+    """ME-MONTHLY-LIMIT: per organization and calendar month, the games placed counted in it
+    plus those held before the plan (:func:`held_in_month`) at most 2."""
+    sc = a.scenario
+    for op in sc.operators:
         if op.jurisdiction != "ME":
             continue
         per_month: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
         for p in a.of_operator(op):
             if _licensed(p.tournament):
-                days = p.timing.days
-                months = ({(days[0].year, days[0].month)}
-                          if a.scenario.settings.month_rule == "start"
-                          else {(d.year, d.month) for d in days})
-                for ym in months:
+                for ym in counted_months(sc, p.timing):
                     per_month[ym].append(p)
         for ym in sorted(per_month):
             ps = sorted(per_month[ym], key=lambda p: (p.first_day, p.ref))
-            if len(ps) > MONTHLY_LIMIT:
+            held = held_in_month(sc, op, ym)
+            if len(ps) + held > MONTHLY_LIMIT:
                 refs = tuple(p.ref for p in ps)
+                games = (f"{held} held before the plan + {len(ps)} planned = {held + len(ps)}"
+                         if held else f"{len(ps)}")
                 yield Violation("ME-MONTHLY-LIMIT", op.id, refs, f"{ym[0]}-{ym[1]:02d}",
-                                f"{op.name} would conduct {len(ps)} tournament games in "
+                                f"{op.name} would conduct {games} tournament games in "
                                 f"{ym[0]}-{ym[1]:02d} ({', '.join(refs)}); at most "
                                 f"{MONTHLY_LIMIT} a month (month_rule: "
-                                f"{a.scenario.settings.month_rule})")
+                                f"{sc.settings.month_rule})")
 
 
 def _certify_monthly(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
@@ -126,7 +159,8 @@ def _monthly_usage(a: Audit) -> Iterator[Usage]:
     """ME-MONTHLY-LIMIT usage, 17 M.R.S. § 1836(4): per Maine operator with a licensed game in
     the scenario, every calendar month of the horizon (and any later month a game runs into),
     ``used`` = its licensed games counted in the month (:func:`counted_months`, under
-    ``settings.month_rule``) of 2; ``held`` 0 (no game held before the plan is counted)."""
+    ``settings.month_rule``) plus those held before the plan (:func:`held_in_month`, also
+    ``held``), of 2."""
     sc = a.scenario
     horizon: set[tuple[int, int]] = set()
     y, m = sc.horizon.start.year, sc.horizon.start.month
@@ -143,8 +177,9 @@ def _monthly_usage(a: Audit) -> Iterator[Usage]:
                 for ym in counted_months(sc, p.timing):
                     per_month[ym] += 1
         for y, m in sorted(horizon | set(per_month)):
+            held = held_in_month(sc, op, (y, m))
             yield Usage("ME-MONTHLY-LIMIT", op.id, f"{y:04d}-{m:02d}", dt.date(y, m, 1),
-                        month_end(y, m), per_month[(y, m)], MONTHLY_LIMIT)
+                        month_end(y, m), per_month[(y, m)] + held, MONTHLY_LIMIT, held=held)
 
 
 def _monthly_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
@@ -158,7 +193,8 @@ def _monthly_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
                                      + (f" ({', '.join(full)})" if full else ""))
 
 
-ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", encode=_encode_monthly, check=_check_monthly,
+ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", validate=_validate_held_in_month,
+                  encode=_encode_monthly, check=_check_monthly,
                   certificate=_certify_monthly, usage=_monthly_usage,
                   usage_text=UsageText(f"ME-MONTHLY-LIMIT: Maine games per month (limit "
                                        f"{MONTHLY_LIMIT})", _monthly_lines,

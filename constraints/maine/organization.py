@@ -25,6 +25,7 @@ from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
+    Closed,
     Timing,
     application_due,
     application_earliest_first_day,
@@ -103,12 +104,13 @@ ME_ELIGIBLE = Rule("ME-ELIGIBLE", validate=_validate_organization)
 
 
 # ------------------------------------------------------------------ ME-APPLICATION-WINDOW
-def earliest_first_day(notice_from: dt.date) -> dt.date:
+def earliest_first_day(notice_from: dt.date, closed: Closed = ()) -> dt.date:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the earliest first day whose application,
-    received on ``notice_from`` or later, is on time: at least the 10th Maine business day
-    after ``notice_from``, with its ``application_due`` (10th Maine business day before it) on
-    or after ``notice_from`` (:func:`scheduler.timing.application_earliest_first_day`)."""
-    return application_earliest_first_day(notice_from)
+    received on ``notice_from`` or later, is on time: the first whose due date (the 10th
+    Maine business day before it, :func:`scheduler.timing.application_due`) is on or after
+    ``notice_from`` (:func:`scheduler.timing.application_earliest_first_day`; ``closed``:
+    ``settings.closed_days``). A Saturday, Sunday or holiday first day is possible."""
+    return application_earliest_first_day(notice_from, closed)
 
 
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
@@ -116,31 +118,32 @@ def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     :func:`scheduler.timing.application_ok` (or the application is already filed,
     ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
-            or tm.first_day >= _earliest_first_day(sc.notice_from))
+            or tm.first_day >= _earliest_first_day(sc.notice_from, sc.settings.closed_days))
 
 
 @lru_cache(maxsize=64)
-def _earliest_first_day(notice_from: dt.date) -> dt.date:
-    """:func:`application_earliest_first_day`, once per ``notice_from``: the model asks
-    :func:`_application_ok` of every candidate day, and :func:`application_ok` is monotone in
-    the first day (true exactly from this day on)."""
-    return application_earliest_first_day(notice_from)
+def _earliest_first_day(notice_from: dt.date, closed: tuple[dt.date, ...]) -> dt.date:
+    """:func:`application_earliest_first_day`, once per ``notice_from`` and ``closed_days``:
+    the model asks :func:`_application_ok` of every candidate day, and :func:`application_ok`
+    is monotone in the first day (true exactly from this day on)."""
+    return application_earliest_first_day(notice_from, closed)
 
 
 def _check_application(a: Audit) -> Iterator[Violation]:
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: a placed licensed game whose application
+    is not filed (``filed_dates``) and whose due date is before ``notice_from``."""
+    closed = a.scenario.settings.closed_days
     for p in a.placed:
         if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
-        if not application_ok(p.first_day, a.scenario.notice_from):
-            nf, due = a.scenario.notice_from, application_due(p.first_day)
-            why = (f"its licence application had to be received by {due} (10 Maine business "
-                   f"days before), before the earliest filing day {nf}" if due < nf else
-                   f"it is fewer than 10 Maine business days after the earliest filing day "
-                   f"{nf}")
+        if not application_ok(p.first_day, a.scenario.notice_from, closed):
+            nf, due = a.scenario.notice_from, application_due(p.first_day, closed)
             yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
                             p.first_day.isoformat(),
-                            f"{p.ref} starts {p.first_day}; {why}; the earliest first day is "
-                            f"{earliest_first_day(nf)}")
+                            f"{p.ref} starts {p.first_day}; its licence application had to be "
+                            f"received by {due} ({ME_APPLICATION_BUSINESS_DAYS} Maine business "
+                            f"days before), before the earliest filing day {nf}; the earliest "
+                            f"first day is {earliest_first_day(nf, closed)}")
 
 
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)

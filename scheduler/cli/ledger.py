@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -65,16 +66,37 @@ def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
         lg.dispose()
 
 
+def _is_new(lg: Ledger) -> bool:
+    """True when ``lg`` has no ledger schema yet (a SQLite file not made, an empty database)."""
+    from scheduler.ledger import LedgerError  # start-up time: no sqlalchemy in --help
+
+    try:
+        return lg.revision() is None
+    except LedgerError:
+        return True
+
+
 @ledger_app.command("init")
 @handled()
-def ledger_init(ledger: LedgerOpt = None) -> None:
+def ledger_init(
+    ledger: LedgerOpt = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="The organization's name as it appears on its licences and reports "
+                       "(asked for on a terminal when a new ledger is made without it).")] = None,
+    by: ByOpt = None,
+) -> None:
     """Create the ledger, or migrate one made by an older tourney to this version's schema."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
-        before, after = api.init(lg)
+        asked = name
+        if asked is None and sys.stdin.isatty() and _is_new(lg):
+            asked = typer.prompt("The organization's name (as on its licences and reports)",
+                                 default="", show_default=False) or None
+        before, after = api.init(lg, asked, by)
         if before is None:
-            typer.echo(f"Created the ledger {lg.where} (schema {after}).")
+            named = f", organization {api.organization_name(asked)!r}" if asked else ""
+            typer.echo(f"Created the ledger {lg.where} (schema {after}{named}).")
         elif before == after:
             typer.echo(f"The ledger {lg.where} is up to date (schema {after}).")
         else:

@@ -35,8 +35,8 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     jurisdiction : {"MT", "ME"} or None
         Only the readings of that jurisdiction's rules (an event's description: Montana's
         ``reentry_counts_toward_cap``, MT-ENTRY-CAP; Maine's ``month_rule``,
-        ``tier_coverage``, ``surcharge_cap`` and ``super_cribbage_licenses_issued``); None:
-        every one (the report).
+        ``tier_coverage``, ``surcharge_cap``, ``super_cribbage_licenses_issued`` and
+        ``closed_days``); None: every one (the report).
     tournament_type : str or None
         With ``jurisdiction``: only the readings of rules that apply to a tournament of this
         type: a Montana ``small-stakes`` night has no MT-ENTRY-CAP (large-stakes) reading, a
@@ -48,8 +48,8 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     list of str
         One line per switch of ``settings`` (``month_rule``, ``tier_coverage``,
         ``reentry_counts_toward_cap``, ``surcharge_cap``, in that order), each naming the
-        setting and its value, a line for ``super_cribbage_licenses_issued`` when it is given,
-        then ``"Not legal advice."``.
+        setting and its value, a line for ``super_cribbage_licenses_issued`` and one for
+        ``closed_days`` when given, then ``"Not legal advice."``.
     """
     s = scenario.settings
     if s.month_rule == "touch":
@@ -98,4 +98,9 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
         lines.append(f"Given: super cribbage licences already issued statewide outside this "
                      f"plan: {given}, counted toward the {SUPER_CRIBBAGE_LIMIT} a year "
                      f"(super_cribbage_licenses_issued) ({cite('ME-SUPER-CRIBBAGE')}).")
+    if s.closed_days:
+        lines.append(f"Given: days the Governor closed Maine state offices, not Maine business "
+                     f"days for the application and report due dates: "
+                     f"{', '.join(d.isoformat() for d in s.closed_days)} (closed_days) "
+                     f"({cite('ME-APPLICATION-WINDOW')}; {cite('ME-REPORT')}).")
     return [*lines, "Not legal advice."]

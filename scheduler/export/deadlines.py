@@ -42,7 +42,8 @@ def plan_deadlines(plan: Plan) -> list[Deadline]:
         windows (ME-APPLICATION-WINDOW) opening no earlier than ``scenario.notice_from``;
         sorted by date, rule, operator, occurrence, licence, what.
     """
-    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                          closed=plan.scenario.settings.closed_days)
 
 
 def deadlines_csv(plan: Plan) -> bytes:

@@ -117,7 +117,8 @@ def application_deadlines(plan: Plan, operator_id: str,
     operators' years), else it is computed here.
     """
     if deadlines is None:
-        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                                   closed=plan.scenario.settings.closed_days)
     return sorted((d.date, d.license_id) for d in deadlines
                   if d.rule == "ME-APPLICATION-WINDOW" and d.operator_id == operator_id)
 

@@ -192,7 +192,8 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
 
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
     """:func:`scheduler.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
-    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                          closed=plan.scenario.settings.closed_days)
 
 
 def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:

@@ -164,7 +164,7 @@ class _Event(Event):
     ``Component.add`` makes (the property's type from ``types_factory``, no VALUE to infer
     for these types), without its per-call inference and parameter copies. Everything else
     (dates, date-times, parameters, repeated properties) goes through ``Component.add``.
-    ``tests/test_fastwrite.py`` checks the two give the same bytes."""
+    ``tests/test_vevent_bytes.py`` checks the two give the same bytes."""
 
     def add(self, name: str, value: Any, parameters: Any = None,
             encode: bool = True) -> None:

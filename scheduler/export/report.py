@@ -224,7 +224,8 @@ def _licences(plan: Plan, deadlines: list[Deadline] | None = None) -> str:
     # figures.application_deadlines of every operator, from one list of the deadlines
     windows: dict[str, list[tuple[dt.date, str]]] = {}
     if deadlines is None:
-        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
+        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                                   closed=plan.scenario.settings.closed_days)
     for d in deadlines:
         if d.rule == "ME-APPLICATION-WINDOW":
             windows.setdefault(d.operator_id, []).append((d.date, d.license_id))
@@ -310,8 +311,10 @@ def _deadlines(plan: Plan, lines: list[Deadline] | None = None) -> str:
 def _readings(plan: Plan) -> str:
     sc = plan.scenario
     items = "".join(f"<li>{_e(line)}</li>" for line in readings(sc))
-    settings = "".join(f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>"
-                       for k, v in sc.settings.model_dump().items())
+    # closed_days (a fact, not a reading) only when given, its days one after the other
+    settings = "".join(f"<tr><th>{_e(k)}</th><td>"
+                       f"{_e(', '.join(map(str, v)) if isinstance(v, tuple) else v)}</td></tr>"
+                       for k, v in sc.settings.model_dump().items() if v != ())
     return (f"<ul>{items}</ul>\n<table>{settings}"
             f"<tr><th>horizon</th><td>{sc.horizon.start.isoformat()} to "
             f"{sc.horizon.end.isoformat()}</td></tr>"

@@ -205,9 +205,11 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
     lines.extend(f"  {line}" for line in displaced(plan))
-    # the reading switches, and a fact such as super_cribbage_licenses_issued only when given
-    lines.append("Readings: " + ", ".join(f"{k}={v}" for k, v in
-                                         sc.settings.model_dump().items() if v != {}))
+    # the reading switches, and a fact such as super_cribbage_licenses_issued or closed_days
+    # only when given (days as [YYYY-MM-DD, ...])
+    lines.append("Readings: " + ", ".join(
+        f"{k}=[{', '.join(map(str, v))}]" if isinstance(v, tuple) else f"{k}={v}"
+        for k, v in sc.settings.model_dump().items() if v not in ({}, ())))
     lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
                  "Gambling Control Division / Unit) before filing.")
     return "\n".join(lines) + "\n"

@@ -69,7 +69,8 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
         or the licence (``licence LICENSE_ID``).
     """
     out: list[tuple[Any, ...]] = []
-    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from):
+    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                            closed=plan.scenario.settings.closed_days):
         rule = cite(d.rule)
         if d.rule == "MT-NOTICE":
             out.append((d.date, "Notice to the Montana Gambling Control Division", rule,

@@ -17,7 +17,14 @@ from sqlalchemy import func, select
 from scheduler.calendar_limits import read_calendar
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _organization
-from scheduler.ledger.models import Lineage, Operator, PlanEvent, PlanLicence, PlanVersion
+from scheduler.ledger.models import (
+    Lineage,
+    Operator,
+    Organization,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+)
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError
 from scheduler.limits import LimitError, read_bounded
@@ -25,10 +32,52 @@ from scheduler.uid import parse
 
 
 # ------------------------------------------------------------------------------ init
-def init(ledger: Ledger) -> tuple[str | None, str]:
-    """``tourney ledger init``: create the ledger (or migrate an older one). Returns
-    ``(revision before, revision now)``; before is None for a new ledger."""
-    return ledger.upgrade()
+def organization_name(text: str) -> str:
+    """An organization's name as recorded: runs of white space made one space, none at the
+    ends (``"  Post   39 "`` -> ``"Post 39"``)."""
+    return " ".join(text.split())
+
+
+def init(ledger: Ledger, name: str | None = None,
+         by: str | None = None) -> tuple[str | None, str]:
+    """``tourney ledger init``: create the ledger (or migrate an older one).
+
+    Parameters
+    ----------
+    name
+        The organization's name as people read it (on funds.csv, funds.html and in
+        messages), e.g. ``"American Legion Post 39"``. Given once: the ledger is
+        append-only, so a name is recorded when the ledger has no organization yet, or is
+        one it already keeps. Without it, the first ``adopt`` names the organization
+        ``"default"``.
+
+    Returns
+    -------
+    ``(revision before, revision now)``; before is None for a new ledger.
+
+    Raises
+    ------
+    LedgerError
+        ``name`` is empty, longer than 200 characters, or the ledger already keeps other
+        organizations.
+    """
+    revisions = ledger.upgrade()
+    if name is None:
+        return revisions
+    name = organization_name(name)
+    if not name or len(name) > 200:
+        raise LedgerError("--name must be 1 to 200 characters: the organization's name as "
+                          "it appears on its licences and reports")
+    with ledger.write() as s:
+        names = list(s.scalars(select(Organization.name).order_by(Organization.id)))
+        if names and name not in names:
+            raise LedgerError(f"the ledger already keeps the organization(s) "
+                              f"{', '.join(map(repr, names))}; an organization is named "
+                              "once, when the ledger is made (give --organization NAME "
+                              "to adopt a plan for another one)")
+        if not names:
+            _organization(s, name, by, create=True)
+    return revisions
 
 
 # ----------------------------------------------------------------------------- adopt

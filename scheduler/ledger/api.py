@@ -15,7 +15,7 @@ lives in the module of its responsibility: :class:`Ledger` and the DataFrames in
 :mod:`scheduler.ledger.record`, export and import in :mod:`scheduler.ledger.transfer`.
 """
 
-from scheduler.ledger.adopt import Adopted, adopt, init
+from scheduler.ledger.adopt import Adopted, adopt, init, organization_name
 from scheduler.ledger.frames import (
     FRAME_DTYPES,
     Ledger,
@@ -50,7 +50,8 @@ __all__ = [
     "DEFAULT_ORGANIZATION", "EXPORT_HEAD", "FILING_KINDS", "FRAME_DTYPES", "Adopted",
     "Imported", "Ledger", "adopt", "all_entries", "current_entries", "events_frame",
     "export_columns", "export_csv", "filings_frame", "find_event", "find_licence",
-    "held_frame", "import_csv", "import_rows", "init", "licences_frame", "record_cancelled",
+    "held_frame", "import_csv", "import_rows", "init", "licences_frame", "organization_name",
+    "record_cancelled",
     "record_filed", "record_held", "record_licence", "record_report", "report_periods",
     "reports_frame",
 ]

@@ -55,8 +55,9 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
-      :func:`scheduler.timing.report_due` of the period's last day, as ``tourney
-      deadlines`` computes it; ``filed_on`` from the current ``reports`` entry.
+      :func:`scheduler.timing.report_due` of the period's last day (``settings.closed_days``
+      skipped), as ``tourney deadlines`` computes it; ``filed_on`` from the current
+      ``reports`` entry.
 
     Raises :class:`~scheduler.ledger.store.LedgerError` for an unknown ``organization`` or
     operators in several organizations."""
@@ -101,7 +102,8 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
             seen.add(lic.license_id)
             for end in report_periods(lic):
                 out.reports.append(ReportOwed(lic.license_id, lic.operator_id, end,
-                                              report_due(end), filed.get((lic.license_id, end))))
+                                              report_due(end, scenario.settings.closed_days),
+                                              filed.get((lic.license_id, end))))
     out.held.sort(key=lambda a: (a.first_day, a.tournament_id, a.occurrence, a.operator_id))
     out.reports.sort(key=lambda r: (r.due, r.license_id, r.period_end))
     return out

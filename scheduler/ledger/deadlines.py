@@ -114,8 +114,8 @@ def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
     if not (plan_dir / DEADLINES_CSV).is_file():
         return derived, earliest
     uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
-    ends = {(lic.license_id, report_due(end)): end for lic in lics
-            for end in report_periods(lic.kind, lic.valid_from, lic.valid_to)}
+    periods = {lic.license_id: report_periods(lic.kind, lic.valid_from, lic.valid_to)
+               for lic in lics}
     out = []
     for i, r in enumerate(read_csv(plan_dir / DEADLINES_CSV, _DEADLINES), start=2):
         where = f"{plan_dir / DEADLINES_CSV} line {i}"
@@ -126,8 +126,18 @@ def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
             what=uncell(r["what"]), occurrence=ref, license_id=lic_id,
             opens=parse_date(r["opens"], where) if r["opens"].strip() else None,
             uid=uids.get((ref, op), "") if r["rule"] == "MT-NOTICE" else "",
-            period_end=ends.get((lic_id, date)) if r["rule"] == "ME-REPORT" else None))
+            period_end=_period_of(periods.get(lic_id, []), date)
+            if r["rule"] == "ME-REPORT" else None))
     return out, earliest
+
+
+def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of the licensed period (of ``ends``,
+    in order) whose report is due on ``due`` (a deadlines.csv line's day): the latest period
+    end whose :func:`~scheduler.timing.report_due` is on or before ``due`` (the line's day is
+    later when the plan's ``settings.closed_days`` closed offices in between, which the
+    folder does not hold); None when none is."""
+    return max((end for end in ends if report_due(end) <= due), default=None)
 
 
 def _covered(plan_dir: Path) -> dict[str, list[tuple[str, str]]]:

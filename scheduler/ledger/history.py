@@ -12,6 +12,12 @@ and does not move what was filed:
   entry of kind ``mt-large-stakes-permit`` / ``mt-small-stakes-permit``) valid on
   ``horizon.start`` is a permit already held (``held_in_current_permit_year.permits``), not
   bought again;
+- ME-MONTHLY-LIMIT (17 M.R.S. § 1836): the Maine licensed games (tournament games, super
+  cribbage) each organization held before ``horizon.start`` that count in its calendar month
+  (``settings.month_rule``: a game touching the month, or starting in it) become its
+  ``held_in_current_month.games``; a game of the newest adopted plan in those days that is
+  recorded neither held nor cancelled is counted too (it may have been held: the
+  conservative reading), and said so on the terminal;
 - ME-SUPER-CRIBBAGE (17 M.R.S. § 1836(4-A)): super cribbage licences the organization bought
   that ended before ``horizon.start`` count toward the 15 of their calendar year
   (added to ``settings.super_cribbage_licenses_issued``); those reaching into the horizon are
@@ -25,9 +31,10 @@ and does not move what was filed:
 
 A count typed in the YAML that differs from the ledger's is an input error
 (:class:`~scheduler.scenario.ScenarioError`) naming the field, both values and the rule, when
-an adopted plan of the ledger reaches into that permit year before the horizon (the ledger
-is then the record of it); otherwise the ledger knows nothing of those months (a ledger
-started with this year's plan) and the typed count stands, said on the terminal.
+an adopted plan of the ledger reaches into that permit year (Maine: that month) before the
+horizon (the ledger is then the record of it); otherwise the ledger knows nothing of those
+months (a ledger started with this year's plan) and the typed count stands, said on the
+terminal.
 """
 
 from __future__ import annotations
@@ -55,6 +62,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.store import LedgerError
 from scheduler.scenario import InputProblem, Scenario, ScenarioError
+from scheduler.scenario import Operator as Operator_
 
 PERMIT_KINDS = {"mt-large-stakes-permit": "large-stakes",
                 "mt-small-stakes-permit": "small-stakes"}
@@ -71,16 +79,26 @@ class History:
     (``large-stakes``, ``small-stakes``); ``super_cribbage``: calendar year -> super cribbage
     licences of the organization that ended before ``horizon.start``; ``pins``: tournament id
     -> first day -> why it is pinned (``held``, ``MT notice filed 2027-02-20``, ...);
-    ``covered``: the ids of the Montana operators of which an adopted plan of the ledger has
-    an occurrence in the permit year containing ``horizon.start``, before it (the ledger's
+    ``start``: the scenario's ``horizon.start``; ``covered``: the ids of the Montana
+    operators of which an adopted plan of the ledger has an occurrence in the permit year
+    containing ``horizon.start``, before it (the ledger's
     counts of those are the record; of the others the ledger knows nothing, so a count typed
-    in the YAML stands); ``notes``: what was ignored, one sentence each."""
+    in the YAML stands); ``me_held``: Maine operator id -> licensed games held before
+    ``horizon.start`` counted in its month (ME-MONTHLY-LIMIT), the planned ones recorded
+    neither held nor cancelled included, which ``me_unrecorded`` also lists (``ref on day``);
+    ``me_covered``: the Maine operators of which an adopted plan has an occurrence counted in
+    that month before ``horizon.start`` (as ``covered``); ``notes``: what was ignored, one
+    sentence each."""
 
     organization: str | None = None
+    start: dt.date | None = None
     covered: set[str] = field(default_factory=set)
     large_stakes: dict[str, int] = field(default_factory=dict)
     charitable: dict[str, int] = field(default_factory=dict)
     permits: dict[str, set[str]] = field(default_factory=dict)
+    me_covered: set[str] = field(default_factory=set)
+    me_held: dict[str, int] = field(default_factory=dict)
+    me_unrecorded: dict[str, list[str]] = field(default_factory=dict)
     super_cribbage: dict[int, int] = field(default_factory=dict)
     pins: dict[str, dict[dt.date, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -140,6 +158,7 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
         if org is None:
             return h
         h.organization = org.name
+        h.start = start
         events = _newest_events(s, org)
         held = [x for x in s.scalars(select_current(Held).where(
             Held.organization_id == org.id).order_by(Held.id))]
@@ -155,6 +174,27 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                            PlanEvent.first_day < start).limit(1)) is not None:
                 h.covered.add(op.id)
 
+        # ME-MONTHLY-LIMIT: the games counted in horizon.start's month before it
+        month_first = start.replace(day=1)
+        for op in sc.operators:
+            if op.jurisdiction == "ME" and s.scalar(
+                    select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+                    .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+                    .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
+                           PlanEvent.first_day < start,
+                           (PlanEvent.first_day if sc.settings.month_rule == "start"
+                            else PlanEvent.last_day) >= month_first).limit(1)) is not None:
+                h.me_covered.add(op.id)
+        recorded = {(x.uid, x.operator_id) for x in held}
+        for pe in events.values():
+            if (pe.jurisdiction == "ME" and pe.operator_id in known
+                    and pe.type in ME_LICENSED and pe.status == "CONFIRMED"
+                    and (pe.uid, pe.operator_id) not in recorded
+                    and _in_month(pe.first_day, pe.last_day, start, sc.settings.month_rule)):
+                h.me_held[pe.operator_id] = h.me_held.get(pe.operator_id, 0) + 1
+                h.me_unrecorded.setdefault(pe.operator_id, []).append(
+                    f"{pe.tournament_id}#{pe.occurrence} on {pe.first_day}")
+
         # what was held: counted before the horizon, pinned inside it
         for x in held:
             if x.outcome != "held" or x.first_day is None or x.operator_id not in known:
@@ -169,6 +209,11 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                         and op.permit_year_of(start) <= x.first_day):
                     counts = h.charitable if charitable else h.large_stakes
                     counts[op.id] = counts.get(op.id, 0) + 1
+                # a Maine game held that no plan has (type unknown) counts: conservative
+                elif (jur == "ME" and typ != "charitable-cribbage"
+                      and _in_month(x.first_day, x.last_day or x.first_day, start,
+                                    sc.settings.month_rule)):
+                    h.me_held[op.id] = h.me_held.get(op.id, 0) + 1
             elif x.first_day <= end:
                 h.pins.setdefault(x.tournament_id, {})[x.first_day] = "held"
 
@@ -211,6 +256,18 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
     return h
 
 
+ME_LICENSED = ("tournament-game", "super-cribbage")
+"""The Maine types that count toward ME-MONTHLY-LIMIT (17 M.R.S. § 1836)."""
+
+
+def _in_month(first: dt.date, last: dt.date, start: dt.date, month_rule: str) -> bool:
+    """ME-MONTHLY-LIMIT: whether a game played ``first``..``last`` (inclusive), starting
+    before ``start``, counts in ``start``'s calendar month: it touches the month (``touch``)
+    or starts in it (``start``)."""
+    month_first = start.replace(day=1)
+    return first < start and (first if month_rule == "start" else last) >= month_first
+
+
 def _problem(i: int, name: str, typed: int, ledger_n: int, rule: str, op_id: str,
              py: dt.date, start: dt.date, what: str) -> InputProblem:
     return InputProblem(
@@ -236,8 +293,8 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
     problems: list[InputProblem] = []
     ops = []
     for i, op in enumerate(sc.operators):
-        if op.jurisdiction != "MT":
-            ops.append(op)
+        if op.jurisdiction == "ME":
+            ops.append(_with_month(i, op, history, start, problems))
             continue
         typed = op.held_in_current_permit_year
         given = typed.model_fields_set if (
@@ -311,6 +368,35 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
     return sc.model_copy(update=update)
 
 
+def _with_month(i: int, op: Operator_, history: History, start: dt.date,
+                problems: list[InputProblem]) -> Operator_:
+    """Maine operator ``op`` (``operators[i]``) with ``held_in_current_month.games`` from
+    ``history`` (ME-MONTHLY-LIMIT, 17 M.R.S. § 1836): the ledger's count when an adopted plan
+    reaches into the month before ``start`` (a typed count that differs is a problem added to
+    ``problems``), else the typed count, said in ``history.notes`` when typed."""
+    typed = op.held_in_current_month.games
+    given = "held_in_current_month" in op.model_fields_set
+    n = history.me_held.get(op.id, 0)
+    month = f"{start.year}-{start.month:02d}"
+    if op.id not in history.me_covered and n == 0:
+        if given:
+            history.notes.append(
+                f"{op.id}: no adopted plan of the ledger has games in {month} before {start}: "
+                f"the YAML's count is used ({typed} licensed game(s) held; ME-MONTHLY-LIMIT)")
+        return op
+    if given and typed != n:
+        problems.append(InputProblem(
+            f"operators[{i}].held_in_current_month.games", typed, "ME-MONTHLY-LIMIT",
+            f"the YAML says {typed} licensed games held by {op.id} in {month} before {start}, "
+            f"the ledger records {n}: remove the field (the ledger's count is used) or record "
+            f"what is missing in the ledger (tourney record held, tourney record cancelled)"))
+        return op
+    if typed == n:
+        return op
+    return op.model_copy(update={"held_in_current_month": op.held_in_current_month.model_copy(
+        update={"games": n})})
+
+
 def from_ledger(scenario: Scenario, ledger: Ledger | str | None = None, *,
                 organization: str | None = None) -> tuple[Scenario, History]:
     """``tourney solve SCENARIO --ledger``: ``scenario`` with its history from ``ledger`` (a
@@ -334,6 +420,13 @@ def describe(history: History) -> list[str]:
         lines.append(f"{op}: {history.large_stakes.get(op, 0)} non-charitable and "
                      f"{history.charitable.get(op, 0)} charitable large-stakes tournament(s) "
                      "held earlier in the permit year (MT-LARGE-LIMIT, MT-CHARITY-LIMIT)")
+    for op, n in sorted(history.me_held.items()):
+        late = history.me_unrecorded.get(op, [])
+        month = f"{history.start:%Y-%m} before {history.start}" if history.start else ""
+        lines.append(f"{op}: {n} licensed game(s) held in {month} (ME-MONTHLY-LIMIT)" + (
+                         f", of which {len(late)} planned and not recorded yet, counted as "
+                         f"held: {', '.join(late)} (tourney record held or cancelled)"
+                         if late else ""))
     for op, kinds in sorted(history.permits.items()):
         lines.append(f"{op}: permit(s) already held: {', '.join(sorted(kinds))} "
                      "(MT-PERMIT-FEES)")

@@ -96,7 +96,8 @@ def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bo
     if t.is_large:
         return not notice_ok(first_day, scenario.notice_from)
     if t.is_me_licensed_game:
-        return not application_ok(first_day, scenario.notice_from)
+        return not application_ok(first_day, scenario.notice_from,
+                                  scenario.settings.closed_days)
     return first_day < scenario.notice_from
 
 

@@ -77,6 +77,9 @@ SETTINGS = (
     _c("settings.super_cribbage_licenses_issued", "years", "ME-SUPER-CRIBBAGE (17 M.R.S. "
        "§ 1836(4-A)): super cribbage licences already issued statewide to others, per "
        "calendar year, e.g. 2027: 11, 2028: 3 (each 0-15)."),
+    _c("settings.closed_days", "days", "ME-APPLICATION-WINDOW, ME-REPORT (16-633 CMR ch. 32 "
+       "§§ 2, 8): days the Governor closed Maine state offices by order, not business days: a "
+       "comma list of dates and FIRST..LAST ranges (the holidays need not be listed)."),
 )
 """The Settings sheet: one row a field (column A the field, column B the value)."""
 
@@ -143,6 +146,9 @@ HISTORY = (
        "(MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)).", width=18),
     _c("held_in_current_permit_year.permits", "list", "MT. Permits already bought for that "
        "permit year (MT-PERMIT-FEES): large-stakes, small-stakes.", width=26),
+    _c("held_in_current_month.games", "int", "ME. Licensed games (tournament games, super "
+       "cribbage) already held before the horizon's start in its calendar month: they count "
+       "toward the 2 of that month (ME-MONTHLY-LIMIT, 17 M.R.S. § 1836).", width=18),
 )
 """The History sheet: what each operator held before the plan (when no ledger is used)."""
 

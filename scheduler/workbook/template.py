@@ -105,9 +105,11 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     rows = max(rows, len(operators), len(data.get("tournaments", ())))
     _records_sheet(wb, "Operators", OPERATORS, operators, rows)
     _records_sheet(wb, "Tournaments", TOURNAMENTS, list(data.get("tournaments", ())), rows)
-    history = [{"operator": o["id"], "held_in_current_permit_year":
-                o["held_in_current_permit_year"]}
-               for o in operators if o.get("held_in_current_permit_year")]
+    history = [{"operator": o["id"],
+                **{k: o[k] for k in ("held_in_current_permit_year", "held_in_current_month")
+                   if o.get(k)}}
+               for o in operators
+               if o.get("held_in_current_permit_year") or o.get("held_in_current_month")]
     _records_sheet(wb, "History", HISTORY, history, rows)
     if data.get("tours"):  # TOUR-ORDER: a Tours sheet only when the scenario has tours
         _records_sheet(wb, "Tours", TOURS, list(data["tours"]), rows)

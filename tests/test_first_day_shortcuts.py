@@ -105,15 +105,16 @@ def test_rejections_are_the_plain_reading_and_the_candidates_complement() -> Non
 
 
 def test_application_window_earliest_day_is_application_ok() -> None:
-    # notice_from Mon 2027-01-04: 10 Maine business days after it are Jan 5-8, 11-15, (MLK
-    # Day Jan 18) 19 -> Tue 2027-01-19 (timing.application_earliest_first_day's example)
-    assert _earliest_first_day(d("2027-01-04")) == d("2027-01-19")
-    assert not application_ok(d("2027-01-18"), d("2027-01-04"))
-    assert application_ok(d("2027-01-19"), d("2027-01-04"))
+    # notice_from Mon 2027-01-04: the 10 Maine business days from it are Jan 4-8, 11-15 ->
+    # Sat 2027-01-16, due Jan 4 (timing.application_earliest_first_day's example); Fri Jan 15
+    # is due Thu 2026-12-31 (Jan 1 a holiday), before notice_from
+    assert _earliest_first_day(d("2027-01-04"), ()) == d("2027-01-16")
+    assert not application_ok(d("2027-01-15"), d("2027-01-04"))
+    assert application_ok(d("2027-01-16"), d("2027-01-04"))
     # the same answer as application_ok for every notice day of a year and first day after
     for n in range(0, 365, 3):
         notice = d("2026-12-01") + dt.timedelta(n)
-        first = _earliest_first_day(notice)
+        first = _earliest_first_day(notice, ())
         for k in range(0, 40):
             day = notice + dt.timedelta(k)
             assert (day >= first) == application_ok(day, notice), (notice, day)

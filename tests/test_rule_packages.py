@@ -43,7 +43,7 @@ MAINE_NAMES = [
     "counted_months", "covering_tiers", "earliest_first_day", "monthly_never_cheaper",
     "other_game_sessions", "per_tournament_usd", "report_text", "statute_fee",
     "super_cribbage_left", "surcharge_cap", "tier_index",
-    "_earliest_first_day",  # tests/test_fastsolve.py
+    "_earliest_first_day",  # tests/test_first_day_shortcuts.py
 ]
 MONTANA_NAMES = [
     "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "ENTRY_CAP", "LARGE_LIMIT",
@@ -58,7 +58,7 @@ COMMON_NAMES = [
     "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
     "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
     "validate_clock_change", "validate_references",
-    # tests/test_fastsolve.py
+    # tests/test_first_day_shortcuts.py
     "_day_in_window", "_day_on_weekday", "_days_in_window", "_days_on_weekday", "_sessions_of",
 ]
 
