@@ -44,8 +44,9 @@ _ROWS: tuple[RuleInfo, ...] = (
              "a large-stakes tournament lasts at most 5 consecutive calendar days"),
     RuleInfo("MT-NOTICE", f"{_MT}(1)(d)", "sched",
              "notice to the department at least 5 days before the first day"),
-    RuleInfo("MT-PROGRESSIVE", f"{_MT}(1)(e)", "input",
-             "a multi-site (progressive) tournament is held only by large-stakes permitholders"),
+    RuleInfo("MT-PROGRESSIVE", f"{_MT}(1)(e)", "sched",
+             "a multi-site (progressive) tournament is held only by large-stakes permitholders, "
+             "each of whom notifies the department at least 5 days before its first round"),
     RuleInfo("MT-ENTRY-CAP", f"{_MT}(1)(g)", "input",
              "a participant pays at most $1,875 in all for a large-stakes tournament"),
     RuleInfo("MT-SATELLITE", f"{_MT}(1)(h)", "input",
@@ -70,7 +71,7 @@ _ROWS: tuple[RuleInfo, ...] = (
              "a charitable tournament pays at least 50% of entry fees to a nonprofit"),
     RuleInfo("MT-NO-RAKE", f"{_MT}(9)", "input", "no rake-off"),
     RuleInfo("MT-PLAY-HOURS", "ARM 23.16.1101", "sched",
-             "no tournament play between 2 a.m. and 8 a.m."),
+             "no tournament play between 2 a.m. and 8 a.m., on any night of play"),
     # Maine, 17 M.R.S. § 1836
     RuleInfo("ME-MONTHLY-LIMIT", _ME, "sched",
              "at most 2 tournament games per licensed organization per calendar month, "
@@ -118,6 +119,9 @@ _ROWS: tuple[RuleInfo, ...] = (
              "§ 1836(4-A)(A))"),
     # Scheduling requests of the scenario itself (not statute rules, but named the same way)
     RuleInfo("BLACKOUT", "scenario", "sched", "the operator's blackout days"),
+    RuleInfo("CANCELLED", "scenario", "sched",
+             "a day whose occurrence was recorded cancelled is not reused by its tournament "
+             "(reuse_cancelled_days allows it)"),
     RuleInfo("WINDOW", "scenario", "sched", "the tournament's window of first days"),
     RuleInfo("WEEKDAYS", "scenario", "sched", "the tournament's allowed first weekdays"),
     RuleInfo("HORIZON", "scenario", "sched", "the planning horizon"),

@@ -74,12 +74,55 @@ def calendar_shape_problem(data: bytes) -> str | None:
     return None
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+         (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def calendar_text_problem(data: bytes) -> str | None:
+    """Why the bytes of an .ics file are not the text of one whole calendar, in words that
+    say what to do, else None: UTF-16 or UTF-32 text (a byte order mark, or every other byte
+    NUL: "save it as UTF-8"), a NUL byte (not a text file), bytes that are not UTF-8 (the
+    offset and the byte), or a calendar that begins with BEGIN:VCALENDAR but ends before its
+    END:VCALENDAR (cut short: truncated). RFC 5545 §3.1.4: an iCalendar file is UTF-8."""
+    head = data[:4]
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return (f"is {name} text, not UTF-8: an iCalendar file is UTF-8 (RFC 5545); "
+                    "save it again as UTF-8")
+    sample = data[:200]
+    if len(sample) >= 4 and (sample[1::2].count(0) * 2 >= len(sample) // 2 or
+                             sample[0::2].count(0) * 2 >= len(sample) // 2):
+        return ("is UTF-16 text (every other byte is NUL), not UTF-8: an iCalendar file is "
+                "UTF-8 (RFC 5545); save it again as UTF-8")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        return (f"line {line:,}: holds a NUL byte (offset {nul:,}): not a text file (damaged, "
+                "or not an iCalendar file)")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return (f"line {line:,}: byte 0x{data[exc.start]:02X} (offset {exc.start:,}) is not "
+                "UTF-8: an iCalendar file is UTF-8 (RFC 5545); save it again as UTF-8 (it may "
+                "be Windows-1252 or Latin-1)")
+    body = data.removeprefix(b"\xef\xbb\xbf").strip()
+    first = body.split(b"\n", 1)[0].strip().upper()
+    last = body.rsplit(b"\n", 1)[-1].strip().upper()
+    if first == b"BEGIN:VCALENDAR" and last != b"END:VCALENDAR":
+        lines = data.rstrip(b"\r\n").count(b"\n") + 1
+        return (f"ends at line {lines:,} before END:VCALENDAR: the file is cut short "
+                "(truncated?); copy or export it again")
+    return None
+
+
 def read_calendar(path: str | Path) -> bytes:
-    """The bytes of an .ics file given by the user, as :func:`read_bounded`, and within
-    :func:`calendar_shape_problem`'s counts (checked before icalendar parses it). Raises
-    :class:`LimitError`."""
+    """The bytes of an .ics file given by the user, as :func:`read_bounded`: the text of one
+    whole calendar (:func:`calendar_text_problem`) within :func:`calendar_shape_problem`'s
+    counts (checked before icalendar parses it). Raises :class:`LimitError`."""
     data = read_bounded(path)
-    problem = calendar_shape_problem(data) or _tzid_problem(data)
+    problem = (calendar_text_problem(data) or calendar_shape_problem(data)
+               or _tzid_problem(data))
     if problem:
         raise LimitError(problem)
     return data

@@ -7,7 +7,9 @@ deadline functions of :mod:`scheduler.timing` that the model, the check and the 
 read too:
 
 - MT-NOTICE (MCA 23-5-317(1)(d)): each Montana large-stakes occurrence at each operator,
-  :func:`~scheduler.timing.notice_due` of its first day (5 calendar days before);
+  the row's ``notice_due``: :func:`~scheduler.timing.notice_due` of its first day (5
+  calendar days before), or of its progressive's first round for a round of a progressive
+  (MT-PROGRESSIVE; :func:`constraints.montana.progressive_starts`);
 - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): each Maine licence, received between the
   two days of :func:`~scheduler.timing.application_window` for the first day it covers (90
   days before it, or ``notice_from`` when that is later, to the 10th Maine business day
@@ -65,6 +67,8 @@ class HeldRow(Protocol):
     def title(self) -> str: ...
     @property
     def first_day(self) -> dt.date: ...
+    @property
+    def notice_due(self) -> dt.date | None: ...
     @property
     def uid(self) -> str: ...
 
@@ -169,10 +173,12 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         by_ref.setdefault(ref, []).append(r)
         if r.jurisdiction != "MT" or r.type != "large-stakes":
             continue
+        # the row's own notice day (a round of a progressive: 5 days before its first round)
+        due = r.notice_due or notice_due(r.first_day)
         out.append(Deadline(
-            date=notice_due(r.first_day), rule="MT-NOTICE",
+            date=due, rule="MT-NOTICE",
             citation=RULES["MT-NOTICE"].citation, operator_id=r.operator_id,
-            what=notice_line(r.title, ref, r.first_day),
+            what=notice_line(r.title, ref, r.first_day, due),
             occurrence=ref, license_id="", opens=None, first_day=r.first_day, title=r.title,
             uid=r.uid))
     for lic in licences:

@@ -15,7 +15,7 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Occurrence
-from constraints.montana import large_tally
+from constraints.montana import LargeItem, large_tally, progressive_starts
 from scheduler.model import ModelContext, Placement
 from scheduler.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.scenario import Scenario, Tournament
@@ -76,6 +76,8 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                                 o.valid_from, o.valid_to, o.fee_usd, tuple(refs)))
 
     free = _free_charitable(sc, placed)
+    # MT-PROGRESSIVE: every venue's notice is due 5 days before the progressive's first round
+    starts = progressive_starts(sc, ((t.id, c.first_day) for t, _, c in placed))
     rows: list[OperatorOccurrence] = []
     for t, k, c in placed:
         ref = f"{t.id}#{k}"
@@ -88,7 +90,8 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                 jurisdiction=op.jurisdiction, type=t.type, charitable=t.charitable,
                 title=t.title, start=c.timing.start, end=c.timing.end,
                 first_day=c.first_day, last_day=c.timing.last_day,
-                notice_due=notice_due(c.first_day) if t.is_large else None,
+                notice_due=(notice_due(starts.get(t.id, c.first_day)) if t.is_large
+                            else None),
                 permit_year=op.permit_year_of(c.first_day) if mt else None,
                 counted=counted, players=t.players,
                 license_id=" ".join(ids[i] for i in license_of.get((ref, oid), ())
@@ -107,11 +110,16 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
-        mine = [(c.first_day, t.id, k, t.charitable) for t, k, c in placed
-                if t.is_large and op.id in t.operators]
-        if any(ch for *_, ch in mine):
-            for tally in large_tally(sc, op, mine).values():
-                out.update((ref, op.id) for ref in tally.free)
+        mine = [LargeItem(c.first_day, t.id, k, t.charitable, c.timing.days)
+                for t, k, c in placed if t.is_large and op.id in t.operators]
+        if any(x.charitable for x in mine):
+            tallies = large_tally(sc, op, mine).values()
+            # one played in two permit years (permit_year_count: each) is not counted only
+            # when it is free in both
+            counted = {r for tally in tallies for ref in tally.counted_order
+                       for r in (ref, *tally.counted_with(ref))}
+            out.update((r, op.id) for tally in tallies for ref in tally.free
+                       for r in (ref, *tally.counted_with(ref)) if r not in counted)
     return out
 
 

@@ -22,7 +22,9 @@ others (text lengths, control characters, dates) describe what the product can r
   model before either is built: :data:`MAX_VARIANTS_DEFAULT` variants
   (``tourney sweep --max-variants N``, at most :data:`MAX_VARIANTS_CEILING`) and
   :data:`MAX_MODEL_CELLS_DEFAULT` cells of one part (``tourney solve --max-model N``).
-- :func:`cap_message` shortens a message meant for a person to :data:`MAX_MESSAGE_CHARS`.
+- :func:`for_terminal` is the one sanitizer of text on its way to a terminal (control
+  characters but the line break shown as escapes, ``\\x1b``); :func:`cap_message` passes a
+  message through it and shortens it to :data:`MAX_MESSAGE_CHARS`.
 """
 
 from __future__ import annotations
@@ -342,13 +344,23 @@ def variants_count(lists: Iterable[Sequence[Any]], combine: str) -> int:
 
 
 # --------------------------------------------------------------------------- messages
+def for_terminal(text: str) -> str:
+    """``text`` safe to print: every character that is not printable (a control character
+    such as ESC, CR, TAB, NUL, BEL, DEL or a C1 control; a Unicode line or paragraph
+    separator; an invisible format character such as U+202E) is shown as its Python escape
+    (``\\x1b``, ``\\t``, ``\\u202e``); line breaks (LF) and spaces stay. The one sanitizer
+    of text from files and the ledger on its way to a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch in "\n " or ch.isprintable()
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def cap_message(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """``text`` for a terminal: control characters other than line breaks shown as escapes
     (``\x1b``: an escape sequence in a name must not drive the terminal), cut at ``limit``
     characters with a count of what was left out."""
-    if not text.isprintable():
-        text = "".join(ch if ch == "\n" or ch.isprintable() or ch == " "
-                       else ch.encode("unicode_escape").decode("ascii") for ch in text)
+    text = for_terminal(text)
     if len(text) <= limit:
         return text
     return text[:limit] + f"\n... ({len(text) - limit:,} more characters not shown)"

@@ -142,6 +142,11 @@ class Plan:
     is published as cancelled."""
     previous_dtstamp: dt.datetime | None = None
     """Re-plan: the previous calendar's DTSTAMP; this plan's calendars are stamped later."""
+    departed: tuple[tuple[str, str], ...] = ()
+    """Re-plan: the previous plan's operators that are not in the scenario (venues that
+    left), as (operator id, name): their calendars cancel their future events."""
+    departed_events: tuple[PreviousEvent, ...] = ()
+    """Re-plan: the events the previous calendars showed only for ``departed`` venues."""
     lineage: str = ""
     """The plan lineage's key in every UID (``scheduler.uid``; a re-plan inherits its
     previous plan's); empty: the scenario's own (:func:`scheduler.uid.lineage_key`)."""
@@ -386,7 +391,7 @@ class Plan:
 
 
 _SEQUENCES = ("rows", "license_list", "unscheduled_list", "cancelled", "previous_series",
-              "previous_events", "conflicts", "overasked")
+              "previous_events", "departed", "departed_events", "conflicts", "overasked")
 _MAPPINGS = ("objective", "bound", "replaced_events")
 
 SUMMARY_COLUMNS = ["operator_id", "name", "jurisdiction", "placed", "wanted", "not_placed",

@@ -13,7 +13,6 @@ dir)`` from Python writes the calendars ``tourney solve`` writes:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +24,7 @@ from scheduler.replan import (
     PreviousError,
     PublishedOccurrence,
     assign,
+    fingerprint,
     holds_plan,
     previous_dtstamp,
 )
@@ -43,13 +43,16 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
 
     With a :class:`scheduler.replan.Previous` (what ``read_previous`` returns) the plan also
     gets the previous plan's publishing state (``previous_series``, ``previous_events``,
-    ``previous_dtstamp``): its calendars update or cancel what the previous ones published;
+    ``previous_dtstamp``, the venues that left: ``departed``, ``departed_events``): its
+    calendars update or cancel what the previous ones published;
     ``cancelled`` lists the announced occurrences it drops.
     """
     if isinstance(previous, Previous):
         plan = replace(plan, previous_dtstamp=previous.dtstamp,
                        previous_series=tuple(previous.series),
-                       previous_events=tuple(previous.events))
+                       previous_events=tuple(previous.events),
+                       departed=tuple(sorted(previous.departed.items())),
+                       departed_events=tuple(previous.departed_events))
     lineage = (inherited_lineage(a.uid for a in previous) if previous else None) \
         or lineage_key(scenario)
     known = {t.id: t for t in scenario.tournaments}
@@ -68,16 +71,6 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
                    rows=tuple(replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
                                       sequence=ids[(r.tournament_id, r.first_day)].sequence)
                               for r in plan.rows))
-
-
-def fingerprint(event_text: bytes | str) -> str:
-    """A VEVENT's content without DTSTAMP and SEQUENCE (unfolded, one line per property),
-    hashed: equal for an event written again unchanged (16 hex digits of its SHA-256)."""
-    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
-    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
-    keep = [ln for ln in lines if ln and not ln.upper().startswith(
-        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY))]
-    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
 
 
 def replaced_events(folder: str | Path, lineage: str

@@ -62,6 +62,15 @@ class Settings(_Model):
     may not exceed the licence fee it defrays, i.e. the game's per-tournament fee by tier
     ($75 for super cribbage), and never more than $125 (``license-fee``); or only the flat $125
     (``flat``)."""
+    permit_year_count: Literal["each", "first-day"] = "each"
+    """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): a large-stakes tournament whose days of play fall in
+    two permit years counts toward the 16 of each of them (``each``), or only in the permit
+    year of its first day (``first-day``)."""
+    progressive_count: Literal["round", "once"] = "round"
+    """MT-PROGRESSIVE, MCA 23-5-317(1)(d),(e): each round of a progressive counts toward the 16
+    of each operator on whose premises it is played (``round``), or the whole progressive
+    counts once for each such operator, in each permit year in which one of its rounds is
+    played there (``once``)."""
     super_cribbage_licenses_issued: Mapping[int, Annotated[int, Field(ge=0)]] = FrozenDict()
     """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): super cribbage licences already issued
     statewide to organizations outside this scenario, per calendar year (``{2027: 11}``); they
@@ -346,6 +355,14 @@ class Tournament(_Model):
     """First days whose MT notice / ME licence application is already filed (a re-plan sets
     them for announced occurrences past their deadline): MT-NOTICE and
     ME-APPLICATION-WINDOW hold for them whatever ``notice_from`` is."""
+    cancelled_dates: tuple[Date, ...] = ()
+    """First days of occurrences recorded as cancelled (``tourney solve --ledger`` sets them
+    from ``tourney record cancelled``): the tournament is not placed on them again (rule
+    CANCELLED), and a re-plan publishes an announced occurrence on one as STATUS:CANCELLED
+    (same UID, SEQUENCE + 1). They count toward no limit."""
+    reuse_cancelled_days: bool = False
+    """Allow placing the tournament again on one of its ``cancelled_dates`` (a new occurrence
+    with a new UID; the cancelled one stays cancelled)."""
     sessions: tuple[Session, ...] = ()
     """Flights and day 2s: the sessions of one occurrence, replacing ``days``/``start_time``/
     ``hours`` (``[{day: 1, start: "11:00", hours: 10, name: Day 1A}, {day: 4, ...}]``),

@@ -10,12 +10,17 @@
 - :func:`cell` and :func:`uncell`: a CSV cell that a spreadsheet would run as a formula
   (starting with ``=``, ``+``, ``-``, ``@``, TAB or CR; OWASP "CSV injection") is written with
   a leading ``'``, as spreadsheet tools expect, and read back to the same text by ``tourney
-  check`` and ``--previous``.
+  check`` and ``--previous``; :func:`csv_cells` applies it to every text cell of a table, the
+  one helper of every CSV writer.
+- :func:`mask_credentials` masks what looks like a user name and password before an ``@`` in
+  any text, parsing nothing (a URL with one slash, no scheme, a line break before the ``@``).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from typing import Any
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a cell as a formula."""
@@ -72,3 +77,76 @@ def uncell(text: str) -> str:
     """The text of a CSV cell written by :func:`cell` (the inverse: ``uncell(cell(x)) == x``
     for every string ``x``)."""
     return text[1:] if text.startswith("'") and _risky(text[1:]) else text
+
+
+def csv_cells(value: Any) -> Any:
+    """``value`` for a CSV writer: a text cell through :func:`cell` (a formula-leading text
+    gets its ``'``), anything else (a number, a date, None) as it is. Every CSV writer of
+    tourney maps its cells through this one function (``df.map(csv_cells)``)."""
+    return cell(value) if isinstance(value, str) else value
+
+
+_BOUNDARY = frozenset(" \t'\"<>(){},;|`")
+"""Characters that end a word before an ``@``: a line break does not (a password may be cut
+by one in a message)."""
+_CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
+_SCHEME_MARK = re.compile(r":/+")
+MASK = "***"
+"""What stands for masked credentials."""
+
+
+def _credential_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos = text.find("@")
+    while pos >= 0:
+        start = pos
+        while start > 0 and text[start - 1] not in _BOUNDARY:
+            start -= 1
+        word = text[start:pos]
+        mark = _SCHEME_MARK.search(word)
+        if mark is not None:  # scheme:/ or scheme:// (or more slashes): after it
+            begin = start + mark.end()
+            rest = text[begin:]
+            end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+            # a clean host[:port] before the first / ? #: this @ is in the path, not userinfo
+            if begin < pos and (end < pos - begin and _CLEAN_AUTHORITY.fullmatch(rest[:end])):
+                begin = pos
+        else:  # no scheme: credentials only when a ':' separates a user and a password
+            begin = start if ":" in word else pos
+        if begin < pos:
+            spans.append((begin, pos))
+        pos = text.find("@", pos + 1)
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def credentials_in(text: str) -> list[str]:
+    """What :func:`mask_credentials` masks in ``text``: each ``user:password`` (or token) before
+    an ``@``, as written."""
+    return [text[a:b] for a, b in _credential_spans(text)] if "@" in text else []
+
+
+def mask_credentials(text: str, mask: str = MASK) -> str:
+    """``text`` with what looks like credentials before an ``@`` replaced by ``mask``;
+    nothing is parsed as a URL. Before each ``@``, the word it ends (back to a space, tab,
+    quote or bracket; a line break does not end it) is masked from after its ``scheme:/`` or
+    ``scheme://`` (any number of slashes) when the part before the first ``/``, ``?`` or
+    ``#`` is not a plain ``host[:port]``, or whole when it has no scheme and holds a ``:``
+    (``alice:secret@host``). ``https://alice:s@cr/t@host/`` -> ``https://***@host/``;
+    ``https:/alice:secret@host`` -> ``https:/***@host``; ``uid@tourney.invalid`` and
+    ``https://host/a@b.ics`` are kept."""
+    spans = _credential_spans(text) if "@" in text else []
+    if not spans:
+        return text
+    out, last = [], 0
+    for a, b in spans:
+        out += [text[last:a], mask]
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+

@@ -188,6 +188,22 @@ def forget_timings() -> None:
 # deadline is on or after ``notice_from`` (the earliest day anything can still be filed), so
 # no deadline emitted for an allowed, not-yet-filed first day is before ``notice_from``.
 
+def made_day(scenario: Scenario) -> dt.date:
+    """The day a plan of ``scenario`` is made as of: what is before it is past.
+
+    A re-plan's calendars read it (:mod:`scheduler.replan.cancel`): a deadline event before
+    it is carried as published, a departed venue's events before it are history, those on
+    or after it are cancelled. Today it is ``notice_from``, the earliest day anything can
+    still be filed; ``--as-of`` (issue #22 item 1) is to set it.
+
+    Returns
+    -------
+    datetime.date
+        ``scenario.notice_from``.
+    """
+    return scenario.notice_from
+
+
 def notice_due(first_day: dt.date) -> dt.date:
     """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department of a large-stakes
     tournament, ``first_day`` − 5 calendar days (5 days' notice, exactly 5 allowed)."""
@@ -467,11 +483,14 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
     in UTC, end exclusive, in order.
 
-    One session from start to end, except a Montana tournament of several ``days``: a session
-    each play day, from the first day's local start time (in the tournament's zone) for
-    ``hours`` on the wall clock, as :func:`timing` reads them, the last ending
-    at ``tm.end``. A tournament with ``sessions``: those of ``tm`` (``Timing.sessions``).
-    Between two sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
+    One session from start to end (a one-day tournament read back over a longer span is in
+    play all that time: MT-PLAY-HOURS judges every night of it), except a Montana
+    tournament of several ``days``: a session each play day, from the first day's local
+    start time (in the tournament's zone) for ``hours`` on the wall clock, as :func:`timing`
+    reads them, the last ending at ``tm.end``; a span read back longer than ``days`` play
+    days has a session on each further day too, the last one ending at ``tm.end``. A
+    tournament with ``sessions``: those of ``tm`` (``Timing.sessions``). Between two
+    sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
     if tm.sessions:
         return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
     start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
@@ -481,10 +500,19 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     wall = tm.start.astimezone(tz).replace(tzinfo=None)
     hours = dt.timedelta(hours=float(t.hours))
     out = []
-    for k in range(t.days):
+    k = 0
+    while True:  # ends: each session starts a day later, and `end` is finite
         s = wall + dt.timedelta(days=k)
         a = s.replace(tzinfo=tz).astimezone(UTC)
-        b = end if k == t.days - 1 else min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
-        if a < b:
-            out.append((a, b))
+        if a >= end:
+            break
+        following = (s + dt.timedelta(days=1)).replace(tzinfo=tz).astimezone(UTC)
+        b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        # the planned last day, or a further one, is the last unless another day's session
+        # starts after it and before `end` (sessions of 24 h or more never repeat)
+        last = k >= t.days - 1 and (following >= end or following < b)
+        out.append((a, end if last else b))
+        if last:
+            break
+        k += 1
     return out

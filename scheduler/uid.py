@@ -248,6 +248,15 @@ def licence_uid(scenario: Scenario, kind: str, licence_id: str, operator_id: str
     return f"{kind}-{licence_id}{suffix}@{_rhs(scenario, operator_id, lineage)}"
 
 
+def unplanned_uid(tournament_id: str, first_day: dt.date, operator_id: str) -> str:
+    """The UID the ledger gives an occurrence held that no plan had (``tourney record held
+    --unplanned``): ``<tournament>.held-<YYYYMMDD>@<operator>.ledger.<DEFAULT_DOMAIN>``,
+    the same for the same tournament, first day and operator (a second record of it is a
+    duplicate, corrected with ``--corrects``). No calendar publishes it; :func:`parse`
+    reads it as no product UID."""
+    return f"{tournament_id}.held-{first_day:%Y%m%d}@{operator_id}.ledger.{DEFAULT_DOMAIN}"
+
+
 # --------------------------------------------------------------------------- parsing
 def parse(uid: str) -> Uid | None:
     """The parts of a product UID (this version's or an earlier one's), None for any other

@@ -7,8 +7,7 @@
 3. the lineage key names the organization (operator names, addresses, jurisdictions), so two
    organizations with the same scenario name do not share UIDs; publish warns about the
    default UID domain on a shared server;
-4. ``--previous`` refuses another organization's plan, and leaves events of operators that
-   are not in the scenario alone;
+4. ``--previous`` refuses another organization's plan;
 5. X-TOURNEY-OPERATORS survives vobject and Radicale (publishing twice changes nothing);
 6. ``tourney check`` reads Outlook's all-day flag on midnights written in UTC.
 
@@ -250,21 +249,8 @@ def test_previous_plan_of_another_organization_is_refused(tmp_path: Path) -> Non
            str(tmp_path / "one"))
 
 
-def test_events_of_operators_no_longer_in_the_scenario_are_left_alone(tmp_path: Path) -> None:
-    # v1: room2 holds its own Sunday stack (hell); v2 leaves room2 out of the scenario. Its
-    # events are not cancelled (they are not this scenario's to cancel): warned, and in no
-    # calendar of v2; nothing else changed, so nothing is cancelled at all.
-    v1 = _data()
-    v1["operators"].append(dict(ROOM2))
-    v1["tournaments"].append({**SHARED, "id": "hell", "operators": ["room2"]})
-    _solve(_write(tmp_path, "v1", v1), tmp_path / "v1")
-    res = _solve(_write(tmp_path, "v2", _data()), tmp_path / "v2", "--previous",
-                 str(tmp_path / "v1"))
-    assert "warning: the previous plan" in res.output and "room2" in res.output, res.output
-    events = _events((tmp_path / "v2" / "calendar.ics").read_bytes())
-    assert not [u for u in events if "hell" in u or "room2" in u]
-    assert not [u for u, e in events.items() if str(e.get("STATUS", "")) == "CANCELLED"]
-    assert not (tmp_path / "v2" / "calendars" / "room2.ics").exists()
+# A venue no longer in the scenario: its future events are cancelled on its calendar
+# (issue #22; tests/test_replan_calendars_follow_the_plan.py).
 
 
 # =========================================================================== 5. operators

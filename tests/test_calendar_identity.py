@@ -205,15 +205,20 @@ def test_publish_keeps_other_years_and_organizations(
     on_server = {str(e.icalendar_component["UID"])
                  for e in _calendar(server, "room").search(event=True)}
     assert on_server == want["a27"] | want["a28"] | want["b27"]
-    # this year's re-plan drops Saturday Hold'em: only its own events are deleted
+    # this year's re-plan drops Saturday Hold'em: only its own events are cancelled (the
+    # server holds what the plan's calendars hold: each put as STATUS:CANCELLED)
     v2 = _write(tmp_path, "a27v2", _data(**{"hold.id": None}))
     _solve(v2, tmp_path / "a27v2", "--previous", str(tmp_path / "a27"))
     code, out = _publish(server, tmp_path / "a27v2", monkeypatch)
     assert code == 0, out
-    post = {str(e.icalendar_component["UID"]) for e in _calendar(server, "post").search(event=True)}
-    assert not any(u.startswith(("hold-", "application-", "report-")) and
-                   parse(u).lineage == lineage_key(load_scenario(tmp_path / "a27.yaml"))  # type: ignore[union-attr]
-                   for u in post)
+    stored = {str(e.icalendar_component["UID"]): str(e.icalendar_component.get("STATUS", ""))
+              for e in _calendar(server, "post").search(event=True)}
+    post = set(stored)
+    key = lineage_key(load_scenario(tmp_path / "a27.yaml"))
+    mine = {u: status for u, status in stored.items()
+            if parse(u).lineage == key}  # type: ignore[union-attr]
+    # 2 games, 2 windows opening, 2 applications due, 2 reports: 8, all cancelled
+    assert len(mine) == 8 and set(mine.values()) == {"CANCELLED"}
     b_post = set(_events((tmp_path / "b27" / "calendars" / "post.ics").read_bytes()))
     a28_post = set(_events((tmp_path / "a28" / "calendars" / "post.ics").read_bytes()))
     assert b_post | a28_post <= post

@@ -48,6 +48,7 @@ NUMBERS: dict[str, list[str]] = {
     "MT-PERMIT-YEAR": [f"(default {_permit_year()})"],
     "MT-DURATION": [f"at most {montana.MAX_DAYS} consecutive calendar days"],
     "MT-NOTICE": [f"at least {MT_NOTICE_DAYS} days before"],
+    "MT-PROGRESSIVE": [f"at least {MT_NOTICE_DAYS} days before its first round"],
     "MT-ENTRY-CAP": [f"at most {usd(montana.ENTRY_CAP)} in all"],
     "MT-PERMIT-FEES": [f"large-stakes permit {usd(montana.LARGE_PERMIT_FEE)}, small-stakes "
                        f"permit {usd(montana.SMALL_PERMIT_FEE)}"],

@@ -566,15 +566,20 @@ def test_checklist_lines() -> None:
 
 def test_readings_name_each_switch() -> None:
     default = readings(_scenario())
-    assert len(default) == 5 and default[-1] == "Not legal advice."
+    assert len(default) == 7 and default[-1] == "Not legal advice."
     assert "month_rule: touch" in default[0] and "tier_coverage: up" in default[1]
     assert "reentry_counts_toward_cap: true" in default[2]
     assert "surcharge_cap: license-fee" in default[3]
+    assert "permit_year_count: each" in default[4]
+    assert "progressive_count: round" in default[5]
     switched = readings(_scenario(month_rule="start", tier_coverage="exact",
-                                  reentry_counts_toward_cap=False, surcharge_cap="flat"))
+                                  reentry_counts_toward_cap=False, surcharge_cap="flat",
+                                  permit_year_count="first-day", progressive_count="once"))
     assert "month_rule: start" in switched[0] and "tier_coverage: exact" in switched[1]
     assert "reentry_counts_toward_cap: false" in switched[2]
     assert "surcharge_cap: flat" in switched[3]
+    assert "permit_year_count: first-day" in switched[4]
+    assert "progressive_count: once" in switched[5]
     # switched readings reach the event description
     data = calendar_files(_plan(_scenario(month_rule="start")), STAMP)["calendar.ics"]
     assert "month_rule: start" in str(_by_uid(data)[ME_UID]["DESCRIPTION"])

@@ -70,7 +70,8 @@ CRIB = "post-1/super-cribbage/2027-04-10/crib"
 
 def write_plan(folder: Path) -> Path:
     """room-a (MT): ``past#1..17`` (PAST), charitable ``gala#1..4`` (GALA), ``june#1`` on
-    2026-06-30 (the permit year before), ``a#1..3`` in the horizon (2027-02-10, -17, -24);
+    2026-06-30 (the permit year before), ``cross#1`` 2026-06-30..2026-07-02 (across July 1),
+    ``a#1..3`` in the horizon (2027-02-10, -17, -24);
     post-1 (ME): ``holdem#1`` 2027-02-20..21 (per-tournament licence), ``crib#1``
     2027-04-10..11 (super cribbage licence)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -79,6 +80,7 @@ def write_plan(folder: Path) -> Path:
     rows += [_row("gala", k, "room-a", "MT", "large-stakes", day, charitable=True)
              for k, day in enumerate(GALA, start=1)]
     rows.append(_row("june", 1, "room-a", "MT", "large-stakes", "2026-06-30"))
+    rows.append(_row("cross", 1, "room-a", "MT", "large-stakes", "2026-06-30", "2026-07-02"))
     rows += [_row("a", k, "room-a", "MT", "large-stakes", day)
              for k, day in enumerate(("2027-02-10", "2027-02-17", "2027-02-24"), start=1)]
     rows.append(_row("holdem", 1, "post-1", "ME", "tournament-game", "2027-02-20",
@@ -140,6 +142,22 @@ def test_held_before_the_horizon_are_counted_in_their_permit_year(year: Ledger) 
     sc = with_history(mt_scenario(), h)
     got = sc.operator("room-a").held_in_current_permit_year
     assert (got.large_stakes, got.charitable) == (9, 3)
+
+
+@pytest.mark.parametrize(("reading", "counted"), [
+    # each (default): cross#1 played Jun 30 - Jul 2 2026 falls in the permit year 2026-07-01
+    # too (Jul 1, 2), the one that holds horizon.start 2027-01-01: 1 held there
+    ("each", 1),
+    # first-day: its first day Jun 30 is in the permit year before: 0
+    ("first-day", 0),
+])
+def test_held_across_july_1_counts_in_the_permit_year_it_reaches(year: Ledger, reading: str,
+                                                                 counted: int) -> None:
+    held(year, "cross#1", "2026-06-30", "2026-07-02")
+    sc = load_scenario(scenario(horizon={"start": "2027-01-01", "end": "2027-02-28"},
+                                settings={"permit_year_count": reading},
+                                operators=[mt_room()], tournaments=[]))
+    assert read_history(year, sc).large_stakes.get("room-a", 0) == counted
 
 
 def test_fifteen_held_and_one_wanted_is_placed(year: Ledger) -> None:

@@ -101,8 +101,10 @@ def test_one_resource_per_uid_with_only_the_zones_it_needs() -> None:
     data = _ics(_event("due-1/x"), timed, _event("gone-1", STATUS="CANCELLED"), tz=True)
     cal = read_calendar("op", data)
     assert cal.name == "Test calendar"
-    assert sorted(cal.resources) == ["due-1/x", "game-1@op"]
+    # a cancelled event is put as cancelled: the server holds what the calendar holds
+    assert sorted(cal.resources) == ["due-1/x", "game-1@op", "gone-1"]
     assert cal.cancelled == frozenset({"gone-1"})
+    assert "STATUS:CANCELLED" in cal.resources["gone-1"].decode()
     game = Calendar.from_ical(cal.resources["game-1@op"])
     due = Calendar.from_ical(cal.resources["due-1/x"])
     assert [c.name for c in game.subcomponents] == ["VTIMEZONE", "VEVENT"]
@@ -335,22 +337,25 @@ def test_publish_round_trip_is_idempotent_and_follows_edits(
         moved.add(prop, when)
     ics.write_bytes(cal.to_ical())
     want = _starts(ics.read_bytes())
-    del want[cancelled]
-    assert dropped not in want and str(moved["UID"]) in want
+    assert dropped not in want and str(moved["UID"]) in want and cancelled in want
 
     code, out = _publish(server, plan_dir, monkeypatch)
     assert code == 0, out
-    assert f"0 created, 1 updated, 2 deleted, {n - 3} unchanged" in out
+    # the cancelled one is put as cancelled (updated), the dropped one deleted
+    assert f"0 created, 2 updated, 1 deleted, {n - 3} unchanged" in out
     got = _server_starts(server)
     assert got == want
     assert got[str(moved["UID"])][0] == moved["DTSTART"].to_ical().decode()
-    assert len(_stored(server)) == n - 2 + 1  # and the task
+    assert [str(o.icalendar_component.get("STATUS", "")) for o in
+            _calendar(server, OPERATOR).search(event=True)
+            if str(o.icalendar_component["UID"]) == cancelled] == ["CANCELLED"]
+    assert len(_stored(server)) == n - 1 + 1  # and the task
 
     # nothing else touched: the task and the other calendar are still there
     assert "todo-1.ics" in _stored(server)
     assert set(_server_starts(server, "personal")) == {"mine-1"}
     code, out = _publish(server, plan_dir, monkeypatch)
-    assert code == 0 and f"0 created, 0 updated, 0 deleted, {n - 2} unchanged" in out
+    assert code == 0 and f"0 created, 0 updated, 0 deleted, {n - 1} unchanged" in out
 
 
 def test_wrong_password_is_exit_2_without_traceback(

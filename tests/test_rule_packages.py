@@ -16,10 +16,11 @@ from constraints import common, maine, montana, registry
 ROOT = Path(__file__).resolve().parents[1]
 
 # the registry's rule IDs as they were before the split (constraints/registry.py: common,
-# requests, tours, then Montana's RULES, then Maine's), in order: 20 + 19 + 20 = 59
+# requests, tours, then Montana's RULES, then Maine's), in order: 21 + 19 + 20 = 60 (CANCELLED
+# after BLACKOUT: a day recorded cancelled is not reused)
 BEFORE = [
-    "SCENARIO", "CLOCK-CHANGE", "HORIZON", "WINDOW", "WEEKDAYS", "BLACKOUT", "COUNT",
-    "REQUIRED", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "PER-MONTH", "PER-MONTH-MIN",
+    "SCENARIO", "CLOCK-CHANGE", "HORIZON", "WINDOW", "WEEKDAYS", "BLACKOUT", "CANCELLED",
+    "COUNT", "REQUIRED", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "PER-MONTH", "PER-MONTH-MIN",
     "PER-WEEK", "PER-WEEK-MIN", "SPREAD", "TABLES", "TOUR-WHOLE", "TOUR-ORDER", "TOUR-SPACING",
     "MT-PERMIT-PREREQ", "MT-PROGRESSIVE", "MT-ENTRY-CAP", "MT-SMALL-ENTRY", "MT-SATELLITE",
     "MT-CHARITY-SHARE", "MT-NO-RAKE", "MT-DURATION", "MT-PLAY-HOURS", "MT-NOTICE",
@@ -55,8 +56,8 @@ MONTANA_NAMES = [
     "_held",  # benchmarks/formulations.py
 ]
 COMMON_NAMES = [
-    "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
-    "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
+    "BLACKOUT", "CANCELLED", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT",
+    "MIN_GAP", "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
     "validate_clock_change", "validate_references",
     # tests/test_first_day_shortcuts.py
     "_day_in_window", "_day_on_weekday", "_days_in_window", "_days_on_weekday", "_sessions_of",
@@ -65,7 +66,7 @@ COMMON_NAMES = [
 
 def test_the_registry_order_is_unchanged() -> None:
     assert [r.id for r in registry.RULES] == BEFORE
-    assert len(BEFORE) == 59  # 20 scenario requests + 19 Montana + 20 Maine
+    assert len(BEFORE) == 60  # 21 scenario requests + 19 Montana + 20 Maine
 
 
 @pytest.mark.parametrize(("package", "names"), [(maine, MAINE_NAMES),
@@ -103,9 +104,9 @@ def test_no_module_of_the_package_is_over_400_lines(package: object) -> None:
 
 
 def test_the_scenario_requests_keep_their_order_and_the_references_come_first() -> None:
-    # constraints/common.py's RULES, before the split: 11 rules, the first 11 of the registry;
-    # REFERENCES (checked before the other input rules) are its first two
-    assert [r.id for r in common.RULES] == BEFORE[:11]
+    # constraints/common.py's RULES, before the split: 11 rules, with CANCELLED 12, the first
+    # 12 of the registry; REFERENCES (checked before the other input rules) are its first two
+    assert [r.id for r in common.RULES] == BEFORE[:12]
     assert [r.id for r in common.REFERENCES] == ["SCENARIO", "CLOCK-CHANGE"]
     assert common.RULES[:2] == list(common.REFERENCES)
 
@@ -117,11 +118,11 @@ def test_each_request_lives_in_the_module_of_its_responsibility() -> None:
             for r in common.RULES}
     where = {
         "references": ["SCENARIO", "CLOCK-CHANGE"],
-        "filters": ["HORIZON", "WINDOW", "WEEKDAYS", "BLACKOUT"],
+        "filters": ["HORIZON", "WINDOW", "WEEKDAYS", "BLACKOUT", "CANCELLED"],
         "placement": ["COUNT", "REQUIRED", "FIXED-DATES"],
         "spacing": ["MIN-GAP", "MAX-CONCURRENT"],
     }
     for module, ids in where.items():
         for rule_id in ids:
             assert home[rule_id] == {f"constraints.common.{module}"}, rule_id
-    assert sum(len(ids) for ids in where.values()) == len(common.RULES) == 11  # 2 + 4 + 3 + 2
+    assert sum(len(ids) for ids in where.values()) == len(common.RULES) == 12  # 2 + 5 + 3 + 2

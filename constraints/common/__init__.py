@@ -3,11 +3,12 @@ fixed dates, minimum gaps and how many tournaments an operator runs at once (pla
 overlapping in time, or per calendar day).
 
 They are not statute rules but are enforced and checked the same way, under their own IDs
-(``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``COUNT``, ``FIXED-DATES``, ``MIN-GAP``,
-``MAX-CONCURRENT``), plus the format rules of a scenario (``SCENARIO``) and fixed dates whose
-start time the clocks skip (``CLOCK-CHANGE``). What a plan is worth (each placed occurrence's
-``priority``, the shortfall below ``required`` and the fixed dates, ``prefer_weekdays``) is not
-a constraint: it is the objective, in ``scheduler/objective.py``.
+(``HORIZON``, ``WINDOW``, ``WEEKDAYS``, ``BLACKOUT``, ``CANCELLED``, ``COUNT``,
+``FIXED-DATES``, ``MIN-GAP``, ``MAX-CONCURRENT``), plus the format rules of a scenario
+(``SCENARIO``) and fixed dates whose start time the clocks skip (``CLOCK-CHANGE``). What a
+plan is worth (each placed occurrence's ``priority``, the shortfall below ``required`` and the
+fixed dates, ``prefer_weekdays``) is not a constraint: it is the objective, in
+``scheduler/objective.py``.
 
 Each rule: its ID, its model encoding or filter, and its independent check, side by side, in
 one module of this package, by responsibility:
@@ -15,7 +16,7 @@ one module of this package, by responsibility:
 - :mod:`constraints.common.references`: the scenario's cross references (SCENARIO) and fixed
   dates the clocks skip (CLOCK-CHANGE), :data:`REFERENCES`;
 - :mod:`constraints.common.filters`: the filters of first days (HORIZON, WINDOW, WEEKDAYS,
-  BLACKOUT);
+  BLACKOUT, CANCELLED);
 - :mod:`constraints.common.placement`: how many occurrences and which (COUNT, REQUIRED,
   FIXED-DATES);
 - :mod:`constraints.common.spacing`: spacing and concurrency in time (MIN-GAP,
@@ -30,7 +31,7 @@ importable from here (``from constraints.common import REFERENCES``).
 
 # the private names below (a filter of one day, of a list of days, the sessions cache):
 # tests/test_first_day_shortcuts.py
-from constraints.common.filters import BLACKOUT, HORIZON, WEEKDAY_RULE, WINDOW
+from constraints.common.filters import BLACKOUT, CANCELLED, HORIZON, WEEKDAY_RULE, WINDOW
 from constraints.common.filters import _day_in_window as _day_in_window
 from constraints.common.filters import _day_on_weekday as _day_on_weekday
 from constraints.common.filters import _days_in_window as _days_in_window
@@ -46,11 +47,12 @@ from constraints.common.references import (
 from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP, forget_sessions
 from constraints.common.spacing import _sessions_of as _sessions_of
 
-RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, COUNT, REQUIRED,
-         FIXED_DATES, MIN_GAP, MAX_CONCURRENT]
+RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, CANCELLED, COUNT,
+         REQUIRED, FIXED_DATES, MIN_GAP, MAX_CONCURRENT]
 
 __all__ = [
-    "BLACKOUT", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT", "MIN_GAP",
-    "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
+    "BLACKOUT", "CANCELLED", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON",
+    "MAX_CONCURRENT", "MIN_GAP", "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE",
+    "WINDOW",
     "forget_sessions", "validate_clock_change", "validate_references",
 ]

@@ -1,16 +1,19 @@
 """The scenario's filters of first days: an occurrence within the horizon (``HORIZON``), starting
-within its tournament's window (``WINDOW``) on one of its weekdays (``WEEKDAYS``), and on no
-blackout day of its operators (``BLACKOUT``). Each rule: ``allows`` (and ``allows_day`` /
-``allows_days`` where a first day alone decides) and its independent ``check``.
+within its tournament's window (``WINDOW``) on one of its weekdays (``WEEKDAYS``), on no
+blackout day of its operators (``BLACKOUT``), and not on a day whose occurrence was recorded
+cancelled (``CANCELLED``, unless ``reuse_cancelled_days``). Each rule: ``allows`` (and
+``allows_day`` / ``allows_days`` where a first day alone decides) and its independent
+``check``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from constraints.base import Audit, Rule, Violation
 from constraints.common.violations import _v
+from scheduler.problems import TermProblem
 from scheduler.scenario import WEEKDAYS, Scenario, Tournament
 from scheduler.timing import Timing
 
@@ -119,3 +122,50 @@ def _check_blackout(a: Audit) -> Iterator[Violation]:
 
 
 BLACKOUT = Rule("BLACKOUT", allows=_no_blackout, check=_check_blackout)
+
+
+# ------------------------------------------------------------------ CANCELLED
+def _not_cancelled_day(sc: Scenario, t: Tournament, day: dt.date) -> bool:
+    """CANCELLED: ``day`` is not a first day of ``t`` recorded as cancelled
+    (``cancelled_dates``), or ``t`` may reuse such days (``reuse_cancelled_days``)."""
+    return t.reuse_cancelled_days or day not in t.cancelled_dates
+
+
+def _not_cancelled(sc: Scenario, t: Tournament, tm: Timing) -> bool:
+    return _not_cancelled_day(sc, t, tm.first_day)
+
+
+def _not_cancelled_days(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
+    """:func:`_not_cancelled_day` of each of ``days`` (CANCELLED), in one pass."""
+    if t.reuse_cancelled_days or not t.cancelled_dates:
+        return [True] * len(days)
+    gone = set(t.cancelled_dates)
+    return [d not in gone for d in days]
+
+
+def _check_cancelled(a: Audit) -> Iterator[Violation]:
+    for p in a.placed:
+        t = p.tournament
+        if not t.reuse_cancelled_days and p.first_day in t.cancelled_dates:
+            yield _v("CANCELLED", p, f"{p.ref} starts on {p.first_day}, a day its occurrence "
+                     "was recorded cancelled (set reuse_cancelled_days: true to place it "
+                     "there again)")
+
+
+def _validate_cancelled(sc: Scenario) -> Iterable[TermProblem]:
+    """A fixed date that is also a cancelled day (without ``reuse_cancelled_days``) asks for
+    an occurrence where the record says none was held (CANCELLED)."""
+    for i, t in enumerate(sc.tournaments):
+        if t.reuse_cancelled_days:
+            continue
+        both = sorted(set(t.fixed_dates) & set(t.cancelled_dates))
+        if both:
+            yield TermProblem(("tournaments", i, "fixed_dates"), "CANCELLED",
+                              f"{', '.join(map(str, both))} of {t.id} is fixed and recorded "
+                              "cancelled (cancelled_dates): remove it from fixed_dates, or "
+                              "set reuse_cancelled_days: true to hold it there again")
+
+
+CANCELLED = Rule("CANCELLED", validate=_validate_cancelled, allows=_not_cancelled,
+                 check=_check_cancelled, allows_day=_not_cancelled_day,
+                 allows_days=_not_cancelled_days)

@@ -36,11 +36,19 @@ from constraints.montana.permits import (
     MT_PERMIT_FEES,
     MT_PERMIT_PREREQ,
     PERMIT_KINDS,
+    permit_due,
     permit_held_before,
+    permit_line,
 )
-from constraints.montana.shared import MT_PROGRESSIVE
+from constraints.montana.shared import MT_PROGRESSIVE, progressive_rounds, progressive_starts
 from constraints.montana.small import MT_SMALL_DAILY, MT_SMALL_ENTRY
-from constraints.montana.tally import LargeTally, large_tally
+from constraints.montana.tally import (
+    LargeItem,
+    LargeTally,
+    counted_once,
+    counted_years,
+    large_tally,
+)
 from constraints.montana.tally import _held as _held  # benchmarks/formulations.py
 from constraints.montana.terms import (
     CHARITY_LIMIT,
@@ -80,7 +88,9 @@ __all__ = [
     "MT_ENTRY_CAP", "MT_LARGE_LIMIT", "MT_NOTICE", "MT_NO_RAKE", "MT_PERMIT_FEES",
     "MT_PERMIT_PREREQ", "MT_PLAY_HOURS", "MT_PROGRESSIVE", "MT_SATELLITE", "MT_SMALL_DAILY",
     "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
-    "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeTally", "License", "calendar_days",
-    "large_tally", "most_paid", "notice_line", "notice_note", "notice_text",
-    "permit_held_before",
+    "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeItem", "LargeTally", "License",
+    "calendar_days", "counted_once", "counted_years", "large_tally", "most_paid",
+    "notice_line", "notice_note", "notice_text", "permit_due", "permit_held_before",
+    "permit_line", "progressive_rounds",
+    "progressive_starts",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 from constraints.base import Audit, Rule, Violation, usd
 from constraints.montana.terms import (
@@ -24,7 +25,7 @@ from constraints.montana.terms import (
 )
 from scheduler.problems import TermProblem
 from scheduler.scenario import MT_TYPES, Scenario, Tournament
-from scheduler.timing import Timing
+from scheduler.timing import Timing, sessions, tournament_tz
 
 # ------------------------------------------------------------------ MT-ENTRY-CAP
 
@@ -159,32 +160,61 @@ def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
                               f"2 a.m. and 8 a.m.; start at 08:00 or later and stop by 02:00")
 
 
+def quiet_hours_played(start: dt.datetime, end: dt.datetime, tz: ZoneInfo) -> dt.date | None:
+    """MT-PLAY-HOURS, ARM 23.16.1101: the first morning whose 2 a.m. to 8 a.m. play from
+    ``start`` to ``end`` runs through, any part of it; None when it runs through none.
+
+    Parameters
+    ----------
+    start, end : datetime.datetime
+        Aware instants of one stretch of play, ``end`` exclusive (a session: play ending
+        exactly at 02:00 does not run through the night, 02:01 does; play starting at 08:00
+        does not, 07:59 does).
+    tz : zoneinfo.ZoneInfo
+        The operator's zone: each morning's 02:00 and 08:00 are read on its wall clock (the
+        morning clocks spring forward, 02:00 is the instant they jump).
+
+    Returns
+    -------
+    datetime.date or None
+        The local day of that morning.
+    """
+    a, b = start.astimezone(dt.UTC), end.astimezone(dt.UTC)
+    day = start.astimezone(tz).date()
+    while True:
+        quiet_from = dt.datetime.combine(day, dt.time(NO_PLAY_FROM // 60), tz).astimezone(dt.UTC)
+        if quiet_from >= b:
+            return None
+        quiet_until = dt.datetime.combine(day, dt.time(NO_PLAY_UNTIL // 60), tz)
+        if a < quiet_until.astimezone(dt.UTC):
+            return day
+        day += dt.timedelta(days=1)
+
+
 def _check_play_hours(a: Audit) -> Iterator[Violation]:
+    """MT-PLAY-HOURS, ARM 23.16.1101, judged on every night a tournament is in play: each
+    session of play (:func:`scheduler.timing.sessions`: one from start to end, a session a
+    play day for a tournament of several ``days``, the scenario's ``sessions``) that runs
+    through any part of a 2-8 a.m. stretch, whatever its start and end clock times (32
+    hours from Saturday noon break Sunday's 2-8 a.m.); not when every operator has
+    ``late_hours_ordinance``."""
+    sc = a.scenario
     for p in a.placed:
         t = p.tournament
         if t.type not in MT_TYPES or all(
-                a.scenario.operator(o).late_hours_ordinance for o in t.operators):
+                sc.operator(o).late_hours_ordinance for o in t.operators):
             continue
-        # the schedule's own times: play starts at the start's wall-clock time each day and the
-        # last session may not run past 02:00 the next morning (compared as instants, so the
-        # night clocks spring forward 02:00 is the moment they jump)
-        if any(_played_early(start, end)
-               for start, end in p.timing.sessions or ((p.timing.start, p.timing.end),)):
+        tz = tournament_tz(sc, t)
+        for start, end in sessions(sc, t, p.timing):
+            morning = quiet_hours_played(start, end, tz)
+            if morning is None:
+                continue
+            s, e = start.astimezone(tz), end.astimezone(tz)
             yield Violation("MT-PLAY-HOURS", t.operators[0], (p.ref,), p.first_day.isoformat(),
-                            f"{p.ref} is played between 2 a.m. and 8 a.m.")
-
-
-def _played_early(start: dt.datetime, end: dt.datetime) -> bool:
-    """MT-PLAY-HOURS: whether play from ``start`` to ``end`` (aware, local) starts before
-    08:00 or its last session runs past 02:00 the next morning."""
-    tz = start.tzinfo
-    after_midnight = end.time() < start.time() or (end.time() == start.time()
-                                                  and end.date() > start.date())
-    session_day = end.date() - dt.timedelta(days=1) if after_midnight else end.date()
-    two_am = dt.datetime.combine(session_day + dt.timedelta(days=1),
-                                 dt.time(NO_PLAY_FROM // 60), tzinfo=tz)
-    late = end.astimezone(dt.UTC) > two_am.astimezone(dt.UTC)
-    return start.hour * 60 + start.minute < NO_PLAY_UNTIL or late
+                            f"{p.ref} is played from {s:%a %Y-%m-%d %H:%M} to "
+                            f"{e:%a %Y-%m-%d %H:%M}, through {morning:%a %Y-%m-%d} between "
+                            "2 a.m. and 8 a.m.")
+            break
 
 
 MT_PLAY_HOURS = Rule("MT-PLAY-HOURS", validate=_validate_play_hours, check=_check_play_hours)

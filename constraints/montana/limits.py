@@ -17,6 +17,7 @@ from constraints.base import (
     Actuals,
     Audit,
     Certificate,
+    Occurrence,
     Rule,
     Usage,
     UsageText,
@@ -24,10 +25,20 @@ from constraints.base import (
     counted_sum,
 )
 from constraints.modelling import ModelContext
-from constraints.montana.tally import LargeTally, _held, large_tally
+from constraints.montana.tally import (
+    LargeItem,
+    LargeTally,
+    _held,
+    counted_because,
+    counted_once,
+    counted_years,
+    large_tally,
+    once_charitable,
+)
 from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.problems import TermProblem
 from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
+from scheduler.timing import day_span
 
 # ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
 
@@ -76,6 +87,12 @@ def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
                               "have been held in a permit year")
 
 
+def _item(p: Occurrence) -> LargeItem:
+    """A placed occurrence as :func:`large_tally` counts it (its days of play)."""
+    return LargeItem(p.first_day, p.tid, p.occurrence, p.tournament.charitable,
+                     p.timing.days)
+
+
 def _tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
     """Every Montana operator's :func:`large_tally` of a schedule, in scenario and permit-year
     order: the permit years of the horizon's start and of every occurrence it holds (of any
@@ -85,8 +102,7 @@ def _tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
         if op.jurisdiction != "MT":
             continue
         mine = a.of_operator(op)
-        items = [(p.first_day, p.tid, p.occurrence, p.tournament.charitable)
-                 for p in mine if p.tournament.is_large]
+        items = [_item(p) for p in mine if p.tournament.is_large]
         years = {op.permit_year_of(p.first_day) for p in mine}
         for tally in large_tally(sc, op, items, years).values():
             yield op, tally
@@ -118,17 +134,36 @@ def _encode_large_limit(ctx: ModelContext) -> None:
     held before the plan: N + hl + max(0, C + hc - 3) <= 16, as two linear constraints
     N + hl + max(0, hc - 3) <= 16 and N + hl + C + hc - 3 <= 16. A tournament with several
     operators counts for each of them (MCA 23-5-317(1)(d)); the first 3 charitable ones are
-    not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)). A candidate counts in every permit
+    year of :func:`counted_years` (``permit_year_count``: each one its days of play fall
+    in, or its first day's). Under ``progressive_count: once`` the rounds of a progressive
+    an operator plays in one permit year count once there: a Boolean at least each round's
+    placement there (MT-PROGRESSIVE)."""
     sc = ctx.scenario
+    once = counted_once(sc)
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
         per_py: dict[dt.date, tuple[list[cp_model.IntVar], list[cp_model.IntVar]]] = (
             defaultdict(lambda: ([], [])))
+        rounds: dict[tuple[dt.date, str], list[cp_model.IntVar]] = defaultdict(list)
         for c, v in ctx.of_operator(op.id):
             t = c.tournament
-            if t.is_large:
-                per_py[op.permit_year_of(c.first_day)][int(t.charitable)].append(v)
+            if not t.is_large:
+                continue
+            for py in counted_years(sc, op, c.timing.days):
+                if t.id in once:
+                    rounds[(py, once[t.id].id)].append(v)
+                else:
+                    per_py[py][int(t.charitable)].append(v)
+        for (py, tour_id), vs in sorted(rounds.items(), key=lambda x: x[0]):
+            tour = next(x for x in sc.tours if x.id == tour_id)
+            y = ctx.model.new_bool_var(f"MT-LARGE-LIMIT[{op.id},{tour_id},{py}]")
+            for v in vs:
+                ctx.model.add(v <= y).with_name(
+                    f"MT-LARGE-LIMIT: the progressive {tour_id} counts once for {op.id} in "
+                    f"the {py} permit year (progressive_count: once)")
+            per_py[py][int(once_charitable(sc, tour))].append(y)
         for py in sorted(per_py):
             non, char = per_py[py]
             hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
@@ -168,14 +203,14 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
         if op.jurisdiction != "MT":
             continue
         mine = {p.ref: p for p in a.of_operator(op) if p.tournament.is_large}
-        tallies = large_tally(sc, op, [(p.first_day, p.tid, p.occurrence,
-                                        p.tournament.charitable) for p in mine.values()])
+        tallies = large_tally(sc, op, [_item(p) for p in mine.values()])
         for py, tally in tallies.items():
             for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
                 if n <= LARGE_LIMIT:
                     continue
                 p = mine[ref]
                 free = _free_text(tally)
+                span = counted_because(sc, op, p.timing.days, tally.counted_with(ref))
                 if p.tournament.charitable:
                     k = tally.held_charitable + len(tally.free) + \
                         tally.counted_charitable.index(ref) + 1
@@ -198,7 +233,7 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
                 yield Violation(
                     "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
                     f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
-                    f"of the {py} permit year on {p.first_day} ({ref}){why}; all "
+                    f"of the {py} permit year on {p.first_day} ({ref}){span}{why}; all "
                     f"{LARGE_LIMIT} are used by {' and '.join(held)}")
 
 
@@ -216,8 +251,10 @@ def _held_large_limit(a: Actuals) -> Iterator[Violation]:
         mine = {x.ref: x for x in a.held if x.operator_id == op.id
                 and x.jurisdiction == "MT" and x.type == "large-stakes"}
         bare = op.model_copy(update={"held_in_current_permit_year": HeldBefore()})
-        tallies = large_tally(sc, bare, [(x.first_day, x.tournament_id, x.occurrence,
-                                          x.charitable) for x in mine.values()])
+        tallies = large_tally(sc, bare, [
+            LargeItem(x.first_day, x.tournament_id, x.occurrence, x.charitable,
+                      day_span(x.first_day, max(x.first_day, x.last_day)))
+            for x in mine.values()])
         for py, tally in tallies.items():
             for n, ref in enumerate(tally.counted_order, start=1):
                 if n <= LARGE_LIMIT:
@@ -226,30 +263,43 @@ def _held_large_limit(a: Actuals) -> Iterator[Violation]:
                 free = _free_text(tally)
                 why = (f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
                        if free else "")
+                span = counted_because(sc, op, day_span(x.first_day, max(x.first_day,
+                                                                         x.last_day)),
+                                  tally.counted_with(ref))
                 yield Violation(
                     "MT-LARGE-LIMIT", op.id, (ref,), x.first_day.isoformat(),
                     f"{op.name} held its {_ordinal(n)} counted large-stakes tournament of the "
-                    f"{py} permit year on {x.first_day} ({ref}){why}; at most {LARGE_LIMIT}")
+                    f"{py} permit year on {x.first_day} ({ref}){span}{why}; at most "
+                    f"{LARGE_LIMIT}")
 
 
 def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
     """Per operator and permit year: the counted large-stakes occurrences required of the
-    tournaments ``tids`` that can start only in that permit year, against 16 less the counted
+    tournaments ``tids`` that count in that permit year wherever they start (every usable
+    candidate counts there, :func:`counted_years`), against 16 less the counted
     ones held before the plan (N + hl + max(0, C + hc - 3) > 16, as the encoding counts; the
     first 3 charitable ones are not counted, MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
     sc = ctx.scenario
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
-        req = [t for t in sc.tournaments
-               if t.id in tids and op.id in t.operators and t.is_large and t.required]
+        # a progressive counted once (progressive_count: once) is left out: its rounds count
+        # fewer than their required occurrences, so the arithmetic would claim too much
+        once = counted_once(sc)
+        req = [t for t in sc.tournaments if t.id in tids and op.id in t.operators
+               and t.is_large and t.required and t.id not in once]
         # outside explain mode a candidate day is never a rejected one (build_domain keeps
         # only the days no rule rejects): the rejections need not be computed at all
         rejected = {t.id: ctx.rejected[t.id] if ctx.explain else {} for t in req}
-        years = {c.first_day: op.permit_year_of(c.first_day)
+        # the permit years each candidate counts in (permit_year_count)
+        years = {(t.id, c.first_day): set(counted_years(sc, op, c.timing.days))
                  for t in req for c in ctx.candidates.get(t.id, [])}
-        usable = {t.id: {years[c.first_day] for c in ctx.candidates.get(t.id, [])
-                         if c.first_day not in rejected[t.id]} for t in req}
+        # a tournament surely counts in a permit year every usable candidate counts in
+        usable: dict[str, set[dt.date]] = {}
+        for t in req:
+            sets = [years[(t.id, c.first_day)] for c in ctx.candidates.get(t.id, [])
+                    if c.first_day not in rejected[t.id]]
+            usable[t.id] = set.intersection(*sets) if sets else set()
         for py in sorted(set().union(*usable.values())):
             hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
             allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
@@ -259,14 +309,14 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
                 non = sum(t.required for t in group if not t.charitable)
                 return non + max(0, sum(t.required for t in group if t.charitable) - free_left)
 
-            group = [t for t in req if usable[t.id] == {py}]
+            group = [t for t in req if py in usable[t.id]]
             if counted(group) <= allowed:
                 continue
             for t in list(group):
                 if len(group) > 1 and counted([u for u in group if u is not t]) > allowed:
                     group = [u for u in group if u is not t]
             excluded = sorted({(t.id, rid) for t in group for c in ctx.candidates.get(t.id, [])
-                               if years[c.first_day] != py
+                               if py not in years[(t.id, c.first_day)]
                                for rid in rejected[t.id].get(c.first_day, ())})
             held = (f"; {LARGE_LIMIT - allowed} counted ones held before the plan"
                     if allowed < LARGE_LIMIT else "")

@@ -57,23 +57,45 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
 MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
 
 
+def _progressive_words(first_day: dt.date, due: dt.date) -> str | None:
+    """MT-PROGRESSIVE: the first round of the progressive a round belongs to, when its notice
+    day ``due`` is earlier than 5 days before its own ``first_day``; else None."""
+    start = due + dt.timedelta(days=MT_NOTICE_DAYS)
+    return day_text(start) if start < first_day else None
+
+
 def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
     """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the sentence saying the notice of a
     large-stakes tournament ``title`` starting ``first_day`` is due on ``due``
     (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
-    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name)."""
+    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name).
+    A round of a progressive whose ``due`` is 5 days before the progressive's first round,
+    earlier than its own first day's (MT-PROGRESSIVE), says so."""
+    start = _progressive_words(first_day, due)
+    if start is not None:
+        return (f"{who} must notify the Montana Gambling Control Division of {title} by "
+                f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before the progressive's "
+                f"first round {start}; this round's first day is {day_text(first_day)} "
+                f"({cite('MT-NOTICE')}; {cite('MT-PROGRESSIVE')}). Every operator on whose "
+                "premises a round is played files its own notice.")
     return (f"{who} must notify the Montana Gambling Control Division of {title} by "
             f"{day_text(due)}, at least {MT_NOTICE_DAYS} days before its first day "
             f"{day_text(first_day)} ({cite('MT-NOTICE')}). Each operator of a tournament "
             f"held on several premises files its own notice.")
 
 
-def notice_line(title: str, ref: str, first_day: dt.date) -> str:
+def notice_line(title: str, ref: str, first_day: dt.date, due: dt.date | None = None) -> str:
     """MT-NOTICE, MCA 23-5-317(1)(d), as a line of deadlines.csv (``what``,
     :func:`scheduler.deadlines.list_deadlines`): ``notify the department of <title>
-    (<ref>), first day <YYYY-MM-DD>``; ``ref`` the occurrence, ``TOURNAMENT#N``. The
-    calendars word it :func:`notice_text`."""
-    return f"notify the department of {title} ({ref}), first day {first_day}"
+    (<ref>), first day <YYYY-MM-DD>``; ``ref`` the occurrence, ``TOURNAMENT#N``. A round of
+    a progressive whose notice day ``due`` is 5 days before the progressive's first round
+    (MT-PROGRESSIVE) adds ``, the progressive's first round <YYYY-MM-DD>``. The calendars
+    word it :func:`notice_text`."""
+    line = f"notify the department of {title} ({ref}), first day {first_day}"
+    start = due + dt.timedelta(days=MT_NOTICE_DAYS) if due is not None else first_day
+    if start < first_day:
+        line += f", the progressive's first round {start}"
+    return line
 
 
 def notice_note(due: dt.date) -> str:

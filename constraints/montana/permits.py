@@ -62,6 +62,29 @@ PERMIT_KINDS = {"mt-large-stakes-permit": (True, LARGE_PERMIT_FEE, "(1)(b)"),
 """MT-PERMIT-FEES: licences.csv ``kind`` -> (large-stakes?, USD per permit year, clause)."""
 
 
+def permit_due(valid_from: dt.date, first_play: dt.date | None,
+               made_as_of: dt.date | None) -> dt.date:
+    """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): the last day to buy (or renew) a permit
+    valid from ``valid_from`` (its permit year's first day, MT-PERMIT-YEAR): a permit of a
+    permit year that starts after the day the plan was made as of (``made_as_of``; None:
+    unknown) is a renewal, due the day before its permit year starts (before July 1 by
+    default); one of a permit year already begun is due the day before the first day of
+    play it covers (``first_play``; None: the day before ``valid_from``). No tournament is
+    conducted under a permit not yet held."""
+    if made_as_of is None or valid_from > made_as_of or first_play is None:
+        return valid_from - dt.timedelta(days=1)
+    return max(valid_from, first_play) - dt.timedelta(days=1)
+
+
+def permit_line(kind: str, valid_from: dt.date, valid_to: dt.date, due: dt.date) -> str:
+    """MT-PERMIT-FEES as a line of ``tourney deadlines`` (``what``): buy or renew the
+    ``kind`` permit (licenses.csv) for the permit year ``valid_from``..``valid_to``, by
+    ``due`` (:func:`permit_due`)."""
+    large, fee, clause = PERMIT_KINDS[kind]
+    return (f"buy or renew the {_permit_label(kind)} for the permit year "
+            f"{valid_from}..{valid_to} ({usd(fee)}, MCA 23-5-317{clause}) by {due}")
+
+
 def _permit_kinds() -> list[tuple[bool, str, int]]:
     return [(large, kind, fee) for kind, (large, fee, _) in PERMIT_KINDS.items()]
 

@@ -1,17 +1,24 @@
-"""Montana, a tournament of several operators: MT-PROGRESSIVE (MCA 23-5-317(1)(e)): who may
-hold a tournament together, and a progressive tour's rounds.
+"""Montana, a tournament of several operators: MT-PROGRESSIVE (MCA 23-5-317(1)(d),(e)): who
+may hold a tournament together, a progressive tour's rounds, and their notices: every
+operator on whose premises a round is played notifies the department at least 5 days before
+the progressive's first round ((1)(d): "before the start of the tournament"), wherever that
+round is played (:func:`progressive_starts`; the deadlines, the calendars and the ledger read
+each row's ``notice_due``).
 
 Each rule: its ID and citation, its model encoding, and its independent check, side by side.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import datetime as dt
+from collections.abc import Iterable, Iterator
 
-from constraints.base import Rule
+from constraints.base import Actuals, Audit, Rule, Violation
+from constraints.modelling import ModelContext
 from constraints.montana.terms import _mt
 from scheduler.problems import TermProblem
-from scheduler.scenario import MT_TYPES, Scenario
+from scheduler.scenario import MT_TYPES, Scenario, Tour
+from scheduler.timing import MT_NOTICE_DAYS, notice_due, notice_ok
 
 # ------------------------------------------------------------------ MT-PROGRESSIVE
 
@@ -58,4 +65,109 @@ def _validate_progressive_tours(sc: Scenario) -> Iterator[TermProblem]:
                               "the ultimate prize is awarded")
 
 
-MT_PROGRESSIVE = Rule("MT-PROGRESSIVE", validate=_validate_progressive)
+def progressive_rounds(sc: Scenario) -> dict[str, Tour]:
+    """MT-PROGRESSIVE: each round (stop) of a progressive tour, by tournament id -> its
+    tour."""
+    return {sid: tour for tour in sc.tours if tour.progressive for sid in tour.stops}
+
+
+def progressive_starts(sc: Scenario, placed: Iterable[tuple[str, dt.date]]
+                       ) -> dict[str, dt.date]:
+    """MT-PROGRESSIVE, MCA 23-5-317(1)(d): the start of the progressive each placed round
+    belongs to.
+
+    Parameters
+    ----------
+    sc : Scenario
+        Whose ``tours`` marked ``progressive`` are read.
+    placed : iterable of (tournament id, first day)
+        The placed (or held) occurrences, any tournaments; the others are ignored.
+
+    Returns
+    -------
+    dict of str to datetime.date
+        For every placed round of a progressive, by tournament id: the earliest first day of
+        any placed round of its progressive (its first round, wherever it is played). Every
+        operator on whose premises a round is played notifies the department at least 5
+        days before that day (:func:`scheduler.timing.notice_due` of it).
+    """
+    rounds = progressive_rounds(sc)
+    start: dict[str, dt.date] = {}
+    seen: list[tuple[str, str]] = []
+    for tid, day in placed:
+        tour = rounds.get(tid)
+        if tour is None:
+            continue
+        seen.append((tid, tour.id))
+        start[tour.id] = min(day, start.get(tour.id, day))
+    return {tid: start[tour_id] for tid, tour_id in seen}
+
+
+def _encode_notice(ctx: ModelContext) -> None:
+    """MT-PROGRESSIVE, (1)(d): a progressive that starts before ``notice_from`` + 5 days (only
+    on a round's first day whose notice is filed, ``filed_dates``) needs every round's notice
+    filed too: such an early start excludes every round's unfiled first days. With no
+    filed days (the usual case) every first day is at least 5 days after ``notice_from``
+    (MT-NOTICE) and nothing is added."""
+    sc = ctx.scenario
+    for tour in sc.tours:
+        if not tour.progressive:
+            continue
+        stops = [t for t in sc.tournaments if t.id in tour.stops]
+        early = [(t, c, v) for t in stops for c, v in ctx.starts(t)
+                 if not notice_ok(c.first_day, sc.notice_from)]
+        for t, c, v in early:
+            for u in stops:
+                if u.id == t.id:
+                    continue
+                unfiled = [w for x, w in ctx.starts(u) if x.first_day not in u.filed_dates]
+                if unfiled:
+                    ctx.model.add(v + sum(unfiled) <= 1).with_name(
+                        f"MT-PROGRESSIVE: progressive {tour.id} starting {c.first_day} "
+                        f"({t.id}) needs {u.id}'s notice filed by {notice_due(c.first_day)}")
+
+
+def _check_notice(a: Audit) -> Iterator[Violation]:
+    """MT-PROGRESSIVE, (1)(d): each placed round but the first whose notice (not filed) was
+    due before ``notice_from``, 5 days before the progressive's first round, while its
+    own round's 5 days are still to come (those are MT-NOTICE's)."""
+    sc = a.scenario
+    starts = progressive_starts(sc, ((p.tid, p.first_day) for p in a.placed))
+    for p in a.placed:
+        start = starts.get(p.tid)
+        if (start is None or start >= p.first_day or p.first_day in p.tournament.filed_dates
+                or notice_ok(start, sc.notice_from)
+                or not notice_ok(p.first_day, sc.notice_from)):
+            continue
+        for oid in p.tournament.operators:
+            yield Violation("MT-PROGRESSIVE", oid, (p.ref,), p.first_day.isoformat(),
+                            f"{p.ref} starts {p.first_day} at {oid}, a round of a progressive "
+                            f"that starts {start}; {oid}'s notice was due {notice_due(start)}, "
+                            f"{MT_NOTICE_DAYS} days before the progressive's first round, "
+                            f"before the earliest filing day {sc.notice_from}")
+
+
+def _held_notice(a: Actuals) -> Iterator[Violation]:
+    """MT-PROGRESSIVE on what was held, (1)(d): a round held at an operator whose notice was
+    filed later than 5 days before the progressive's first round (the earliest actual
+    first day of its held rounds, at any operator), but on time for its own round (a
+    notice late for that, or none, is MT-NOTICE's)."""
+    sc = a.scenario
+    held = [x for x in a.held if x.jurisdiction == "MT" and x.type == "large-stakes"]
+    starts = progressive_starts(sc, ((x.tournament_id, x.first_day) for x in held))
+    for x in held:
+        start = starts.get(x.tournament_id)
+        filed = x.notice_filed_on
+        if (start is None or start >= x.first_day or filed is None
+                or filed > notice_due(x.first_day) or filed <= notice_due(start)):
+            continue
+        late = (filed - notice_due(start)).days
+        yield Violation("MT-PROGRESSIVE", x.operator_id, (x.ref,), x.first_day.isoformat(),
+                        f"{x.ref} was held from {x.first_day} at {x.operator_id}, a round of a "
+                        f"progressive that started {start}; its notice was filed {filed}, "
+                        f"{late} day(s) after it was due ({notice_due(start)}, "
+                        f"{MT_NOTICE_DAYS} days before the progressive's first round)")
+
+
+MT_PROGRESSIVE = Rule("MT-PROGRESSIVE", validate=_validate_progressive, encode=_encode_notice,
+                      check=_check_notice, actuals=_held_notice)

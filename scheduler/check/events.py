@@ -115,9 +115,14 @@ def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
             # session past midnight shows its morning as one more day, not a play day
             return own
         if t.type in MT_TYPES:
-            # play days: the last one's session ends `hours` after its start
-            last_session = timing(t.model_copy(update={"days": 1}), tz, last)
-            e = last_session.end if last_session is not None else s
+            # play days: each from the start time for `hours` (MT-PLAY-HOURS reads each
+            # night), the last one's session ends `hours` after its start
+            one = t.model_copy(update={"days": 1})
+            days = [timing(one, tz, day) for day in day_span(start, last)]
+            e = days[-1].end if days[-1] is not None else s
+            if not t.sessions and all(x is not None for x in days):
+                return Timing(s, max(e, s), day_span(start, last),
+                              tuple((x.start, x.end) for x in days if x is not None))
         else:
             # a Maine game shown as all-day events: conducted until the end of its last day
             e = dt.datetime.combine(last + dt.timedelta(days=1), dt.time(0), tz)

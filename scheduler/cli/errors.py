@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from scheduler.limits import cap_message
+from scheduler.limits import cap_message, for_terminal
 
 EXIT_INPUT = 2
 """Invalid input or an output that cannot be written; nothing written."""
@@ -163,6 +163,20 @@ def err(message: str) -> None:
     """``message`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS`
     long."""
     typer.echo(cap_message(message), err=True)
+
+
+def say(text: str, nl: bool = True) -> None:
+    """``text`` on standard output through :func:`scheduler.limits.for_terminal` (no escape
+    sequence, carriage return or other control character from a plan folder or the ledger
+    reaches the terminal raw): every line a command prints for a person."""
+    typer.echo(for_terminal(text), nl=nl)
+
+
+def say_data(text: str, nl: bool = True) -> None:
+    """A CSV or other data on standard output: as it is into a file or a pipe (the bytes a
+    program reads), through :func:`scheduler.limits.for_terminal` when standard output is a
+    terminal (a person reads it)."""
+    typer.echo(for_terminal(text) if sys.stdout.isatty() else text, nl=nl)
 
 
 def report(exc: BaseException, overrides: Mapping[str, Entry] | None = None,

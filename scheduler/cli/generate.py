@@ -123,8 +123,23 @@ def sweep(
              "cluster (0: one per CPU core).", min=0)] = 0,
     dask: Annotated[bool, typer.Option(
         "--dask", help="Run each variant as a Dask task: on an embedded LocalCluster, or "
-                       "on a running cluster given as `--dask tcp://HOST:8786` (its "
-                       "workers need tourney installed). Needs tourney[dask].")] = False,
+                       "on a running cluster given as `--dask tls://HOST:8786` (or tcp:// "
+                       "on this machine; its workers need tourney installed). A Dask "
+                       "scheduler can run any code in this process. Needs "
+                       "tourney[dask].")] = False,
+    dask_ca: Annotated[Path | None, typer.Option(
+        "--dask-ca", help="With --dask tls://...: the CA certificate (PEM) that signed the "
+                          "scheduler's.")] = None,
+    dask_cert: Annotated[Path | None, typer.Option(
+        "--dask-cert", help="With --dask tls://...: this client's certificate (PEM).")
+    ] = None,
+    dask_key: Annotated[Path | None, typer.Option(
+        "--dask-key", help="With --dask tls://...: this client's private key (PEM).")
+    ] = None,
+    allow_insecure_dask: Annotated[bool, typer.Option(
+        "--allow-insecure-dask", help="Allow --dask tcp://HOST of another machine: "
+                                      "unencrypted, and the scheduler can run any code in "
+                                      "this process.")] = False,
     timeout: Annotated[float, typer.Option(
         help="With --dask ADDRESS: seconds to wait for the scheduler (which must answer as "
              "one) and a first worker; while solving, for a worker when none is left, or for "
@@ -153,6 +168,23 @@ def sweep(
     from scheduler.sweep import sweep as run  # start-up time: no engine in --help
 
     scenario, address = _scenario_and_address([str(scenario), *ctx.args], dask)
+    tls = [str(p) if p is not None else None for p in (dask_ca, dask_cert, dask_key)]
+    security = None
+    if address is not None:  # refused before any file is read or any connection made
+        from scheduler.sweep.cluster import check_address  # start-up time: no engine in --help
+        from scheduler.sweep.cluster import security as dask_security  # start-up time
+
+        check_address(address, allow_insecure=allow_insecure_dask,
+                      tls_files=any(t is not None for t in tls))
+        if any(t is not None for t in tls):
+            security = dask_security(*tls)
+        elif address.lower().startswith("tls://"):
+            raise CommandError(f"tourney: --dask {address} needs this client's TLS files: "
+                               "--dask-ca (the CA that signed the scheduler's certificate), "
+                               "--dask-cert and --dask-key")
+    elif any(t is not None for t in tls) or allow_insecure_dask:
+        raise CommandError("tourney: --dask-ca, --dask-cert, --dask-key and "
+                           "--allow-insecure-dask are for --dask ADDRESS")
     refuse_inputs(Sweep.outputs(out), [scenario, vary])
     problem = unwritable(out)
     if problem:
@@ -174,7 +206,8 @@ def sweep(
     err(f"Solving {len(variants):,} variant(s){where}...")
     res = run(sc, variants, engine="dask" if dask else "local", address=address,
               jobs=jobs, seed=seed, deterministic_time=deterministic_time, timeout=timeout,
-              progress=show if sys.stderr.isatty() else None)
+              progress=show if sys.stderr.isatty() else None, security=security,
+              allow_insecure=allow_insecure_dask)
     if sys.stderr.isatty():
         err("")
     with writing(out, "Nothing was written.", reason="strerror"):

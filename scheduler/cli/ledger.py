@@ -14,8 +14,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from scheduler.atomic import write_files
-from scheduler.cli.errors import CommandError, Entry, date_opt, err, handled, writing
-from scheduler.text import cell
+from scheduler.cli.errors import (
+    CommandError,
+    Entry,
+    date_opt,
+    err,
+    handled,
+    say,
+    say_data,
+    writing,
+)
+from scheduler.text import csv_cells
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     import pandas as pd  # start-up time: no pandas in --help
@@ -96,11 +105,26 @@ def ledger_init(
         before, after = api.init(lg, asked, by)
         if before is None:
             named = f", organization {api.organization_name(asked)!r}" if asked else ""
-            typer.echo(f"Created the ledger {lg.where} (schema {after}{named}).")
+            say(f"Created the ledger {lg.where} (schema {after}{named}).")
         elif before == after:
-            typer.echo(f"The ledger {lg.where} is up to date (schema {after}).")
+            say(f"The ledger {lg.where} is up to date (schema {after}).")
         else:
-            typer.echo(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+            say(f"Migrated the ledger {lg.where} from schema {before} to {after}.")
+    _ledger_run(ledger, run)
+
+
+@ledger_app.command("backup")
+@handled(_WRITING)
+def ledger_backup(
+    file: Annotated[Path, typer.Argument(help="The new SQLite file to write (never replaced).")],
+    ledger: LedgerOpt = None,
+) -> None:
+    """Copy a SQLite ledger into a new file with SQLite's backup API: a consistent copy even
+    while others record (copying the .sqlite file by hand can miss its -wal file). A
+    PostgreSQL ledger: use pg_dump (exit 2)."""
+    def run(lg: Ledger) -> None:
+        size = lg.backup(file)
+        say(f"Backed up {lg.where} to {file} ({size:,} bytes).")
     _ledger_run(ledger, run)
 
 
@@ -120,10 +144,10 @@ def ledger_adopt(
     def run(lg: Ledger) -> None:
         a = api.adopt(lg, plan_dir, organization=organization, by=by)
         if not a.new:
-            typer.echo(f"{plan_dir} is already version {a.version} of plan lineage "
+            say(f"{plan_dir} is already version {a.version} of plan lineage "
                        f"{a.lineage} in {lg.where}; nothing recorded.")
             return
-        typer.echo(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
+        say(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
                    f"({a.organization}): {a.confirmed} occurrence rows, {a.cancelled} "
                    f"cancelled, {a.licences} licences, in {lg.where}.")
     _ledger_run(ledger, run)
@@ -148,12 +172,12 @@ def ledger_export(
         buf = io.StringIO()
         n = api.export_csv(lg, buf)
         if out is None:
-            typer.echo(buf.getvalue(), nl=False)
+            say_data(buf.getvalue(), nl=False)
             return
         refuse_export_over(lg, out)
         with writing(out, reason="strerror"):
             write_files({out: buf.getvalue().encode("utf-8")})
-        typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+        say(f"Wrote {n} entries of {lg.where} to {out}.")
     _ledger_run(ledger, run)
 
 
@@ -166,7 +190,7 @@ def _export_xlsx(lg: Ledger, out: Path) -> None:
     data, n = export_xlsx(lg)
     with writing(out, reason="strerror"):
         write_files({out: data})
-    typer.echo(f"Wrote {n} entries of {lg.where} to {out}.")
+    say(f"Wrote {n} entries of {lg.where} to {out}.")
 
 
 @ledger_app.command("import")
@@ -187,7 +211,7 @@ def ledger_import(
             res = import_xlsx(lg, file)
         else:
             res = api.import_csv(lg, file)
-        typer.echo(f"Imported {file} into {lg.where}: {res.added} entries added, "
+        say(f"Imported {file} into {lg.where}: {res.added} entries added, "
                    f"{res.skipped} already there.")
     _ledger_run(ledger, run)
 
@@ -216,24 +240,40 @@ def ledger_funds(
         with writing(f"into {out}", reason="strerror"):
             write_files({out / "funds.csv": funds_csv(periods).encode("utf-8"),
                          out / "funds.html": funds_html(periods).encode("utf-8")})
-        typer.echo(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
+        say(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
                    f"{out / 'funds.csv'} and {out / 'funds.html'}.")
     _ledger_run(ledger, run)
 
 
 def _recorded(entry: object, lg: Ledger) -> None:
+    """``Recorded <what> entry #N in LEDGER.``: what was recorded, named as the command
+    named it (:func:`scheduler.ledger.record.entry_name`)."""
+    # start-up time: sqlalchemy and the rules only when a record command runs
+    from scheduler.ledger.audit import judge_entry
+    from scheduler.ledger.record import entry_name  # start-up time: no sqlalchemy in --help
+
     old = getattr(entry, "supersedes_id", None)
     corr = f", correcting #{old}" if old is not None else ""
-    typer.echo(f"Recorded {getattr(entry, '__tablename__', '')} entry "
+    say(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
+    found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
+    for v in found:
+        err(f"tourney: warning: {v.render()}")
+    if found:
+        err("tourney: recorded anyway (the ledger keeps what happened); tourney check "
+            "--ledger reports it.")
 
 
 @record_app.command("held")
 @handled()
 def record_held(
-    occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
-    first_day: Annotated[str, typer.Option("--first-day", help="Actual first day.")],
-    last_day: Annotated[str, typer.Option("--last-day", help="Actual last day.")],
+    occurrence: Annotated[str | None, typer.Argument(
+        help="TOURNAMENT#N (as in licenses.csv) or UID; none with --unplanned.")] = None,
+    first_day: Annotated[str, typer.Option(
+        "--first-day", help="Actual first day (may differ from the plan's).")] = "",
+    last_day: Annotated[str, typer.Option(
+        "--last-day", help="Actual last day (a final table past midnight: the next day).")
+    ] = "",
     players: Annotated[int | None, typer.Option("--players")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
                        ] = None,
@@ -244,17 +284,30 @@ def record_held(
     expenses: Annotated[str | None, typer.Option(
         "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
     ] = None,
+    unplanned: Annotated[bool, typer.Option(
+        "--unplanned", help="Held, but no plan had it: give --tournament and --operator "
+                            "instead of the occurrence.")] = False,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", help="With --unplanned: the tournament held.")] = None,
+    organization: Annotated[str | None, typer.Option(
+        "--organization", help="With --unplanned: the organization, when the operator is "
+                               "in several.")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
-    """Record that an occurrence was held, with its actual days and figures."""
+    """Record that an occurrence was held, on the days it actually ran, with its figures
+    (warns at once when the fact breaks a rule, and records it anyway)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
+    if not first_day or not last_day:
+        raise CommandError("tourney: --first-day and --last-day are required (the days it "
+                           "actually ran, YYYY-MM-DD)")
     first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
-        expenses_usd=expenses, operator=operator,
+        expenses_usd=expenses, operator=operator, unplanned=unplanned,
+        tournament=tournament, organization=organization,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 
 
@@ -347,7 +400,9 @@ def record_report(
 
 @handled(_READING)
 def deadlines_command(
-    plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
+    plan_dir: Annotated[Path | None, typer.Argument(
+        help="A plan folder written by `tourney solve`; none: every plan the ledger has "
+             "adopted.")] = None,
     as_of: Annotated[str | None, typer.Option("--as-of", help="The day (default today).")
                      ] = None,
     ledger: Annotated[str | None, typer.Option(
@@ -356,8 +411,9 @@ def deadlines_command(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="table or csv.")] = "table",
 ) -> None:
-    """What to file by when (MT-NOTICE, ME-APPLICATION-WINDOW, ME-REPORT) for every operator
-    of a plan: due, overdue, done (from the ledger)."""
+    """What to file or buy by when (MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW,
+    ME-REPORT) for every operator of a plan, or of every plan the ledger has adopted: due,
+    overdue, done (from the ledger)."""
     # start-up time: sqlalchemy and pandas only when the command runs
     from scheduler.ledger import Ledger
     from scheduler.ledger.deadlines import STATES, deadlines, render  # start-up time: pandas
@@ -367,16 +423,17 @@ def deadlines_command(
         raise CommandError(f"tourney: --format must be table or csv, not {fmt!r}")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     lg = None
-    if ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists():
+    if (ledger is not None or os.environ.get(ENV_LEDGER) or Path(DEFAULT_FILE).exists()
+            or plan_dir is None):  # no folder: the ledger holds the adopted plans
         lg = Ledger(ledger)
     df = deadlines(plan_dir, as_of=day, ledger=lg)
     if fmt == "csv":  # text cells spreadsheet-safe, as schedule.csv (titles are the user's)
-        safe = df.map(lambda x: cell(x) if isinstance(x, str) else x)
-        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+        safe = df.map(csv_cells)
+        say_data(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     else:
-        typer.echo(render(df), nl=False)
+        say(render(df), nl=False)
         counts = df["state"].value_counts()
-        typer.echo(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
+        say(", ".join(f"{counts[s]} {s}" for s in STATES if s in counts.index)
                    + (f" (done from the ledger {lg.where})" if lg is not None
                       else " (no ledger: nothing marked done)"))
     _exit_if_overdue(df)

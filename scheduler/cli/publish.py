@@ -85,12 +85,12 @@ def publish(
                             "naming them.")] = False,
 ) -> None:
     """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
-    <operator> (created when missing): events updated by UID, removed or cancelled ones
-    deleted, nothing else touched (events of other plan lineages neither). The password is
-    read from TOURNEY_CALDAV_PASSWORD, else asked for. https:// only (http:// to this
-    machine, or with --allow-insecure-http); credentials are never printed. Exit 0 done, 2 a
-    problem (folder, URL, password, server, --timeout passed, or events of another plan
-    lineage in the way)."""
+    <operator> (created when missing): events updated by UID (cancelled ones put as
+    cancelled), removed ones deleted, nothing else touched (events of other plan lineages
+    neither). The password is read from TOURNEY_CALDAV_PASSWORD, else asked for. https://
+    only (http:// to this machine, or with --allow-insecure-http); credentials are never
+    printed. Exit 0 done, 2 a problem (folder, URL, password, server, --timeout passed, or
+    events of another plan lineage in the way)."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.caldav import PASSWORD_ENV, publish_to, summary, warnings
 

@@ -22,6 +22,8 @@ from scheduler.cli.errors import (
     err,
     handled,
     reading_input,
+    say,
+    say_data,
     writing,
 )
 from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
@@ -123,7 +125,6 @@ def solve(
         check_model_size(sc, max_model)
         source_date_epoch()
         announced = read_previous(sc, previous) if previous is not None else None
-    foreign = announced.foreign if announced is not None else []
     for line in cap_lines(announced.notes if announced is not None else []):
         err(f"tourney: warning: {line}")  # a recurring event cut at a limit
 
@@ -145,6 +146,8 @@ def solve(
     # not a re-plan into a folder holding a plan: a changed event must still not keep its
     # SEQUENCE and DTSTAMP (solve() reads the folder's calendar for that)
     replacing = out if previous is None and holds_plan(out) else None
+    if replacing is not None:
+        _refuse_another_organization(sc, out)
     if alternatives > 1:
         plans = solve_alternatives(
             sc, alternatives, min_difference=min_difference, time_limit=time_limit,
@@ -161,10 +164,6 @@ def solve(
         err("")
     # a re-plan's publishing state (what the previous calendars published) comes with
     # every plan solve() returns: read_previous reads it, solve() sets it
-    if previous is not None and foreign:
-        err(f"tourney: warning: the previous plan {previous} has events of "
-            f"operator(s) {', '.join(foreign)}, not in {scenario}: they are left "
-            f"alone (not cancelled, not in the new calendars)")
     if replacing is not None:
         err(f"tourney: warning: {out} holds an earlier plan, which this new plan "
             f"replaces without re-planning from it (events it announced keep no "
@@ -189,6 +188,26 @@ def solve(
         err("tourney: some required occurrences cannot be placed (see above); "
             "the best legal plan was written.")
         raise typer.Exit(1)
+
+
+def _refuse_another_organization(sc: Scenario, out: Path) -> None:
+    """``solve --out`` into a folder holding a plan of other operators than the scenario's
+    (another organization's: the same id and name of none): refused, exit 2, nothing
+    changed. A plan is never written over another organization's."""
+    # start-up time: the re-plan reader only when --out holds a plan
+    from scheduler.replan.previous import previous_operators
+
+    theirs = previous_operators(out, [])
+    mine = {o.id: o.name for o in sc.operators}
+    if not theirs or any(o in mine and (name is None or
+                                        name.strip().casefold() == mine[o].strip().casefold())
+                         for o, name in theirs.items()):
+        return
+    names = ", ".join(f"{o} ({n})" if n else o for o, n in sorted(theirs.items()))
+    raise CommandError(f"tourney: --out {shown(out)} holds the plan of other operators "
+                       f"({names}) than this scenario's: another organization's plan is never "
+                       "written over; give another --out. Nothing was changed; nothing was "
+                       "solved.")
 
 
 def _with_ledger(sc: Scenario, ledger: str | None, organization: str | None) -> Scenario:
@@ -233,7 +252,7 @@ def diff(
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.diff import diff_plans
 
-    typer.echo(diff_plans(old, new), nl=False)
+    say(diff_plans(old, new), nl=False)
 
 
 @handled(_LEDGER_READ)
@@ -288,31 +307,31 @@ def check(
         violations = [*violations, *held[0]]
     if fmt == "csv":  # every text cell spreadsheet-safe, as schedule.csv (file names too)
         safe = check_table(violations, read).map(lambda x: cell(str(x)))
-        typer.echo(safe.to_csv(index=False, lineterminator="\n"), nl=False)
+        say_data(safe.to_csv(index=False, lineterminator="\n"), nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
+        say_data(json.dumps(check_records(violations, read), indent=2, ensure_ascii=False))
     else:
         rendered = [line if len(line := v.render_line()) <= 400
                     else f"{line[:400]}... ({len(line):,} characters)" for v in violations]
         for line in cap_lines(rendered, 4 * MAX_LINES_SHOWN,
                               "violation(s) (--format csv lists every one)"):
-            typer.echo(line)
+            say(line)
         n = len({(p.tid, p.occurrence) for p in read.placed})
         own = ""
         if read.operators is not None:  # one operator's calendar: how many are its own
             mine = {(p.tid, p.occurrence) for p in read.placed
                     if read.operators & set(p.tournament.operators)}
             own = f", {len(mine)} of them {', '.join(sorted(read.operators))}'s"
-        typer.echo(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
+        say(f"{len(violations)} violation(s) in {n} occurrence(s) of {schedule}{own}"
                    + ("" if read.licenses is not None else
                       " (no licenses.csv beside it: fees not checked)"))
     for line in cap_lines(read.unmatched, MAX_LINES_SHOWN, "event(s) not matched"):
         err(f"not matched: {line}")
     if read.not_checked and fmt == "table":  # deadlines, cancelled events: not games
         for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
-            typer.echo(f"not checked: {line}")
+            say(f"not checked: {line}")
     if held is not None and fmt == "table":
-        typer.echo(_held_line(*held))
+        say(_held_line(*held))
     if violations or read.unmatched:
         raise typer.Exit(1)
 
@@ -351,13 +370,13 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
     violations, read = _ledger_audit(sc, ledger, as_of, organization)
     table = violation_table(violations)
     if fmt == "csv":  # every text cell spreadsheet-safe, as in check
-        typer.echo(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
+        say_data(table.map(lambda x: cell(str(x))).to_csv(index=False, lineterminator="\n"),
                    nl=False)
     elif fmt == "json":
-        typer.echo(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
+        say_data(json.dumps(check_records(violations), indent=2, ensure_ascii=False))
     else:
         for v in violations:
-            typer.echo(v.render_line())
-        typer.echo(_held_line(violations, read))
+            say(v.render_line())
+        say(_held_line(violations, read))
     if violations:
         raise typer.Exit(1)

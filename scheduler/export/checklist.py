@@ -17,7 +17,7 @@ from constraints.maine import (
     SUPER_CRIBBAGE_LIMIT,
     SURCHARGE_CAP,
 )
-from constraints.montana import ENTRY_CAP
+from constraints.montana import ENTRY_CAP, LARGE_LIMIT
 from constraints.registry import checklist, checklist_rules
 from scheduler.scenario import Scenario
 
@@ -34,9 +34,11 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
         Whose ``settings`` were read.
     jurisdiction : {"MT", "ME"} or None
         Only the readings of that jurisdiction's rules (an event's description: Montana's
-        ``reentry_counts_toward_cap``, MT-ENTRY-CAP; Maine's ``month_rule``,
-        ``tier_coverage``, ``surcharge_cap``, ``super_cribbage_licenses_issued`` and
-        ``closed_days``); None: every one (the report).
+        ``reentry_counts_toward_cap``, MT-ENTRY-CAP, ``permit_year_count``,
+        MT-LARGE-LIMIT, and, when the scenario has a progressive, ``progressive_count``,
+        MT-PROGRESSIVE; Maine's ``month_rule``, ``tier_coverage``, ``surcharge_cap``,
+        ``super_cribbage_licenses_issued`` and ``closed_days``); None: every one (the
+        report).
     tournament_type : str or None
         With ``jurisdiction``: only the readings of rules that apply to a tournament of this
         type: a Montana ``small-stakes`` night has no MT-ENTRY-CAP (large-stakes) reading, a
@@ -47,9 +49,10 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     -------
     list of str
         One line per switch of ``settings`` (``month_rule``, ``tier_coverage``,
-        ``reentry_counts_toward_cap``, ``surcharge_cap``, in that order), each naming the
-        setting and its value, a line for ``super_cribbage_licenses_issued`` and one for
-        ``closed_days`` when given, then ``"Not legal advice."``.
+        ``reentry_counts_toward_cap``, ``surcharge_cap``, ``permit_year_count``,
+        ``progressive_count``, in that order), each naming the setting and its value, a line
+        for ``super_cribbage_licenses_issued`` and one for ``closed_days`` when given, then
+        ``"Not legal advice."``.
     """
     s = scenario.settings
     if s.month_rule == "touch":
@@ -80,19 +83,38 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     else:
         surcharge = (f"a Maine licence-fee surcharge may total {usd(SURCHARGE_CAP)} whatever the "
                      "licence fee (surcharge_cap: flat)")
+    if s.permit_year_count == "each":
+        years = (f"a Montana large-stakes tournament whose days of play fall in two permit "
+                 f"years counts toward the {LARGE_LIMIT} of each of them (permit_year_count: "
+                 "each, the default)")
+    else:
+        years = (f"a Montana large-stakes tournament counts toward the {LARGE_LIMIT} only in "
+                 "the permit year of its first day (permit_year_count: first-day)")
+    if s.progressive_count == "round":
+        rounds = (f"each round of a Montana progressive counts toward the {LARGE_LIMIT} of "
+                  "each operator on whose premises it is played (progressive_count: round, "
+                  "the default)")
+    else:
+        rounds = (f"a Montana progressive counts once toward the {LARGE_LIMIT} of each "
+                  "operator on whose premises one of its rounds is played, in each permit "
+                  "year in which one is played there (progressive_count: once)")
     lines = [
         f"Reading: {month} ({cite('ME-MONTHLY-LIMIT')}).",
         f"Reading: {tier} ({cite('ME-FEES')}).",
         f"Reading: {reentry} ({cite('MT-ENTRY-CAP')}).",
         f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')}).",
+        f"Reading: {years} ({cite('MT-LARGE-LIMIT')}).",
+        f"Reading: {rounds} ({cite('MT-PROGRESSIVE')}).",
     ]
     if (jurisdiction, tournament_type) in (("MT", "small-stakes"),
                                            ("ME", "charitable-cribbage")):
         return ["Not legal advice."]
     if jurisdiction == "MT":
-        return [lines[2], "Not legal advice."]
+        # the progressive's reading only where the scenario has a progressive
+        mt = lines[2:3] + lines[4:6 if any(x.progressive for x in scenario.tours) else 5]
+        return [*mt, "Not legal advice."]
     if jurisdiction == "ME":
-        del lines[2]
+        lines = [lines[0], lines[1], lines[3]]
     if s.super_cribbage_licenses_issued:
         given = ", ".join(f"{n} in {y}" for y, n in s.super_cribbage_licenses_issued.items())
         lines.append(f"Given: super cribbage licences already issued statewide outside this "

@@ -39,6 +39,7 @@ from scheduler.export.ical_text import (
     CALENDAR_FILE,
     PRODID,
     _Item,
+    _midnight,
     _text,
     _utc,
     fold,
@@ -50,12 +51,16 @@ from scheduler.plan import Plan
 from scheduler.publishing import fingerprint
 from scheduler.replan import (
     PreviousEvent,
+    carried_deadlines,
+    content_sequence,
     dropped,
+    left,
     replaced_sequence,
     sequence_floor,
     session_sequence,
     vanished,
 )
+from scheduler.timing import made_day
 from scheduler.uid import (
     HORIZON_PROPERTY,
     KINDS,
@@ -112,16 +117,7 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     else:
         # each event is serialized as soon as it is final and then let go: a statewide
         # plan's icalendar property objects are never all alive at once
-        before = {e.uid: e for e in plan.previous_events}
-        written = set()
-        for i in made:
-            written.add(str(i.event["UID"]))
-            _floor(i, before)
-            done.append(_final(i, lineage, stamp))
-        for c in vanished(scenario, plan.previous_events, written):
-            i = cancellation_item(scenario, c, stamp)
-            _floor(i, before)
-            done.append(_final(i, lineage, stamp))
+        done = _replanned(plan, made, lineage, stamp)
     done.sort(key=lambda d: d[0].sort_key)
     items = [i for i, _, _, _ in done]
     # each event is serialized once and shared by calendar.ics and its operators' calendars
@@ -131,18 +127,21 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     for i in items:
         for oid in dict.fromkeys(i.operators):
             by_op.setdefault(oid, []).append(i)
-    names = {o.id: o.name for o in scenario.operators}
-    files = {CALENDAR_FILE: _calendar(scenario.name, items, text, lineage, (h.start, h.end),
-                                      named=[(o, names[o]) for o in sorted(by_op)
+    # the venues that left keep their names (their calendars cancel their events)
+    names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}
+    whole = [i for i in items if i.whole]
+    files = {CALENDAR_FILE: _calendar(scenario.name, whole, text, lineage, (h.start, h.end),
+                                      named=[(o, names[o]) for o in sorted(
+                                          {o for i in whole for o in i.operators})
                                              if o in names])}
-    for op in sorted(scenario.operators, key=lambda o: o.id):
-        mine = by_op.get(op.id)
+    for oid in sorted(names):
+        mine = by_op.get(oid)
         if mine:
-            files[f"calendars/{op.id}.ics"] = _calendar(f"{scenario.name} — {op.name}", mine,
-                                                        text, lineage, (h.start, h.end), op.id,
-                                                        [(o, names[o]) for o in sorted(
-                                                            {o for i in mine for o in i.operators})
-                                                         if o in names])
+            files[f"calendars/{oid}.ics"] = _calendar(f"{scenario.name} — {names[oid]}", mine,
+                                                      text, lineage, (h.start, h.end), oid,
+                                                      [(o, names[o]) for o in sorted(
+                                                          {o for i in mine for o in i.operators})
+                                                       if o in names])
     identity: Identity = {}
     for i, _, uid, seq in done:
         series = len(i.members) > 1
@@ -155,15 +154,87 @@ _SPENT = Event()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
 
-def _final(i: _Item, lineage: str, stamp: dt.datetime) -> tuple[_Item, bytes, str, int]:
+def _final(i: _Item, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
+           ) -> tuple[_Item, bytes, str, int]:
     """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
-    without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE."""
+    without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
+    ``old``, the event of its UID the previous calendars published: its SEQUENCE as
+    :func:`content_sequence` says (the same content keeps it, a change raises it)."""
     i.event[LINEAGE_PROPERTY] = lineage  # who may update or delete it (tourney publish)
     if i.event.decoded("DTSTAMP") != stamp:
         del i.event["DTSTAMP"]
         i.event.add("dtstamp", stamp)
     uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
-    return dataclasses.replace(i, event=_SPENT), ical_bytes(i.event), uid, seq
+    data = ical_bytes(i.event)
+    if old is not None and old.fingerprint:
+        want = content_sequence(old, seq, fingerprint(data))
+        if want != seq:
+            seq = want
+            i.event["SEQUENCE"] = want
+            data = ical_bytes(i.event)
+    return dataclasses.replace(i, event=_SPENT), data, uid, seq
+
+
+def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.datetime
+               ) -> list[tuple[_Item, bytes, str, int]]:
+    """The events of a plan that is not solved again into an earlier plan's folder, final
+    and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.replan.cancel`)
+    decides across the previous calendars. Each event's SEQUENCE stays when its content is
+    the previous one's and goes up when it changed (:func:`content_sequence`); a deadline
+    event before the day the plan is made as of is carried as published
+    (:func:`carried_deadlines`); what the new plan no longer writes is cancelled
+    (:func:`vanished`), also in the calendars of venues that no longer show it (:func:`left`,
+    a venue that left a shared tournament or the scenario)."""
+    scenario = plan.scenario
+    day = made_day(scenario)
+    before = {e.uid: e for e in (*plan.previous_events, *plan.departed_events)}
+    # every past deadline, as if written: one the plan does not write is checked below
+    carry = carried_deadlines(scenario, plan.previous_events, day,
+                              {e.uid for e in plan.previous_events})
+    done: list[tuple[_Item, bytes, str, int]] = []
+    written: set[str] = set()
+
+    def add(i: _Item) -> None:
+        uid = str(i.event["UID"])
+        written.add(uid)
+        if uid in carry:  # a past deadline: as published
+            done.append(_carried(carry.pop(uid), i.operators, i.whole))
+            return
+        _floor(i, before)
+        done.append(_final(i, lineage, stamp, before.get(uid)))
+
+    for i in made:
+        add(i)
+    for c in vanished(scenario, plan.previous_events, written | carry.keys()):
+        add(cancellation_item(scenario, c, stamp))
+    # a past deadline the plan no longer writes: carried unless history before the horizon
+    keep = carried_deadlines(scenario, plan.previous_events, day, written)
+    done.extend(_carried(old, old.operators, True) for uid, old in sorted(carry.items())
+                if uid in keep)
+    if plan.departed_events or any(e.operators for e in plan.previous_events):
+        shown: dict[str, set[str]] = {}
+        for i, _, uid, _ in done:
+            shown.setdefault(uid, set()).update(i.operators)
+        cancels, carries = left(plan.previous_events, plan.departed_events, shown, day)
+        for c in cancels:
+            add(cancellation_item(scenario, c, stamp))
+        done.extend(_carried(k.event, k.operators, k.whole) for k in carries)
+    return done
+
+
+def _carried(old: PreviousEvent, operators: Iterable[str], whole: bool
+             ) -> tuple[_Item, bytes, str, int]:
+    """A published event carried exactly as published (its text, SEQUENCE and DTSTAMP)."""
+    start = old.dtstart if old.dtstart is not None else old.day
+    if isinstance(start, dt.datetime):
+        key = getattr(start.tzinfo, "key", None)
+        tzid = key if key and key != "UTC" else None
+        sort = start.replace(tzinfo=None)
+    else:
+        tzid, sort = None, _midnight(start)
+    item = _Item((sort, old.uid), frozenset(operators), _SPENT, tzid,
+                 (old.day, max(old.day, old.last_day)), whole=whole)
+    return item, old.text.encode("utf-8"), old.uid, old.sequence
 
 
 def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime:

@@ -224,4 +224,4 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
         ev.add(KIND_PROPERTY, c.kind)
     if c.description:  # carried as it was published, or new text
         ev.add("description", c.description if c.carried else _text(c.description))
-    return _Item((key, c.uid), frozenset(ops), ev, tzid, span)
+    return _Item((key, c.uid), frozenset(ops), ev, tzid, span, whole=c.whole)

@@ -59,6 +59,8 @@ class _Item:
     members: tuple[tuple[str, int, dt.date], ...] = ()
     """The occurrences (tournament, number, first day) the event shows: one, or a series'
     nights."""
+    whole: bool = True
+    """Shown in ``calendar.ics`` too; False: only in its operators' own calendars."""
 
 
 def fold(line: str) -> str:

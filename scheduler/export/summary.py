@@ -11,7 +11,9 @@ from constraints.maine import tier_index
 from constraints.registry import RULES
 from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
+from scheduler.replan import departure_lines
 from scheduler.scenario import Tournament
+from scheduler.timing import made_day
 
 LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
     r.id: r.counts for r in RULES if r.counts is not None}
@@ -205,6 +207,9 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
     lines.extend(f"  {line}" for line in displaced(plan))
+    # venues that left the scenario or a shared tournament: their calendars cancel it
+    lines.extend(departure_lines(sc, plan.previous_events, plan.departed_events,
+                                 plan.departed, made_day(sc)))
     # the reading switches, and a fact such as super_cribbage_licenses_issued or closed_days
     # only when given (days as [YYYY-MM-DD, ...])
     lines.append("Readings: " + ", ".join(

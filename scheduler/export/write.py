@@ -17,9 +17,9 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from constraints.base import Usage
-from scheduler.atomic import WriteRefused, claim, replace_dir, write_files
+from scheduler.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
 from scheduler.export.deadlines import deadlines_csv
-from scheduler.export.ical import calendar_files, render
+from scheduler.export.ical import PRODID, calendar_files, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
@@ -319,7 +319,9 @@ def to_ics(plan: Plan, path: str | Path, operator_id: str | None = None) -> Path
     plan : Plan
         The solved plan.
     path : str or Path
-        The file to write (an existing one is replaced).
+        The file to write: new, or a calendar this function wrote before (its PRODID
+        tourney's), which is replaced; never a file inside a plan folder (write_plan's),
+        nor any other file (a scenario, a calendar of another program).
     operator_id : str, optional
         None: calendar.ics, every operator's events; an operator id: that operator's
         ``calendars/<operator_id>.ics``.
@@ -333,9 +335,28 @@ def to_ics(plan: Plan, path: str | Path, operator_id: str | None = None) -> Path
     ------
     KeyError
         For an operator without events (unknown, or none placed there).
+    WriteRefused
+        When ``path`` is inside a plan folder, or exists and is not a calendar tourney
+        wrote (nothing is changed).
     OSError
         When the file cannot be written.
     """
+    target = Path(path)
+    for folder in (target.parent, target.parent.parent):
+        if (folder / MANIFEST).exists():
+            raise WriteRefused(f"{target} is inside the plan folder {folder}: its files are "
+                               "written only by write_plan (tourney solve); give a path "
+                               "outside it")
+    if target.exists() or target.is_symlink():
+        try:
+            with open(target, "rb") as f:
+                head = f.read(4096)
+        except OSError:
+            head = b""
+        if target.is_symlink() or not target.is_file() or \
+                f"PRODID:{PRODID}".encode() not in head:
+            raise WriteRefused(f"{target} exists and is not a calendar tourney wrote: it is "
+                               "never replaced; give a new file name")
     files = calendar_files(plan, dtstamp(plan))
     key = "calendar.ics" if operator_id is None else f"calendars/{operator_id}.ics"
     if key not in files:

@@ -19,17 +19,22 @@ reading (``constraints/montana/``, ``constraints/maine/``, side by side with the
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import check_actuals
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import organization_of
+from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (
     Filing,
     Held,
     LicenceBought,
+    Operator,
+    Organization,
     PlanEvent,
     PlanLicence,
     ReportFiled,
@@ -42,16 +47,22 @@ from scheduler.timing import report_due
 
 
 def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = None,
-                 organization: str | None = None) -> Actuals:
+                 organization: str | None = None,
+                 planned: Collection[tuple[str, str]] = ()) -> Actuals:
     """What the ledger records as held and reported by ``scenario``'s organization
     (``organization``, else the one with the scenario's operators), as of ``as_of``
     (default today):
 
     - ``held``: one :class:`~constraints.base.Actual` per current ``held`` entry with outcome
-      ``held`` (cancelled ones are not audited), its jurisdiction, type and charitable flag
-      from the adopted plan that has its UID, and ``notice_filed_on`` from the current
+      ``held`` (cancelled ones are not audited) on the days it actually ran, its
+      jurisdiction, type and charitable flag from the adopted plan that has its UID (one held
+      unplanned: the newest plan event of its tournament at its operator, else the
+      scenario's tournament), and ``notice_filed_on`` from the current
       ``mt-notice`` filing of its UID at its operator; sorted by first day, tournament,
-      occurrence, operator;
+      occurrence, operator; with ``planned`` ((UID, operator) pairs), also each of those
+      occurrences not recorded held or cancelled, as held on the days the newest adopted
+      plan has them (``entry`` None): what a filing for an occurrence still to come is
+      judged on at record time (:func:`judge_entry`);
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
@@ -78,17 +89,28 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
                 LicenceBought.organization_id == org.id)):
             if b.license_ref:
                 applied.add(b.license_ref)
-        for x in s.scalars(select_current(Held).where(Held.organization_id == org.id,
-                                                      Held.outcome == "held")):
+        recorded = list(s.scalars(select_current(Held).where(Held.organization_id == org.id)))
+        done = {(x.uid, x.operator_id) for x in recorded}
+        rows = [x for x in recorded if x.outcome == "held"]
+        for uid, oid in sorted(set(planned) - done):
+            ev = s.scalar(select(PlanEvent).where(
+                PlanEvent.uid == uid, PlanEvent.operator_id == oid,
+                PlanEvent.status == "CONFIRMED").order_by(PlanEvent.id.desc()).limit(1))
+            if ev is not None:  # as planned, not held yet (never added to the session)
+                rows.append(Held(organization_id=org.id, operator_id=oid, outcome="held",
+                                 tournament_id=ev.tournament_id, occurrence=ev.occurrence,
+                                 uid=uid, first_day=ev.first_day, last_day=ev.last_day))
+        for x in rows:
             if x.first_day is None or x.last_day is None:
                 continue
             ev = s.scalar(select(PlanEvent).where(PlanEvent.uid == x.uid,
                                                   PlanEvent.operator_id == x.operator_id)
-                          .order_by(PlanEvent.id.desc()).limit(1))
+                          .order_by(PlanEvent.id.desc()).limit(1)) or planned_like(
+                s, x.tournament_id, x.operator_id)
+            jur, typ, charitable = _kind(scenario, ev, x.tournament_id, x.operator_id)
             out.held.append(Actual(
                 x.tournament_id, x.occurrence, x.operator_id,
-                ev.jurisdiction if ev is not None else "", ev.type if ev is not None else "",
-                bool(ev is not None and ev.charitable), x.first_day, x.last_day,
+                jur, typ, charitable, x.first_day, x.last_day,
                 x.entry_fees_usd, x.prizes_usd, x.charity_usd,
                 notices.get((x.uid, x.operator_id)), x.id))
         filed = {(r.license_ref, r.period_end): r.filed_on for r in s.scalars(
@@ -109,6 +131,20 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
     return out
 
 
+def _kind(scenario: Scenario, ev: PlanEvent | None, tournament_id: str,
+          operator_id: str) -> tuple[str, str, bool]:
+    """Jurisdiction, type and charitable flag of an occurrence held: the adopted plan's
+    (``ev``: its own event, else the newest of its tournament at its operator, for one held
+    unplanned), else the scenario's tournament ``tournament_id``; ``("", "", False)`` when
+    neither knows it."""
+    if ev is not None:
+        return ev.jurisdiction, ev.type, bool(ev.charitable)
+    t = next((t for t in scenario.tournaments if t.id == tournament_id), None)
+    if t is None or operator_id not in t.operators:
+        return "", "", False
+    return scenario.jurisdiction_of(t), t.type, t.charitable
+
+
 def audit_actuals(actuals: Actuals) -> list[Violation]:
     """Every violation in ``actuals``, rule by rule in registry order
     (:func:`constraints.registry.check_actuals`)."""
@@ -125,3 +161,86 @@ def audit_ledger(ledger: Ledger | str | None, scenario: Scenario, *,
     lg = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     actuals = read_actuals(lg, scenario, as_of=as_of, organization=organization)
     return audit_actuals(actuals), actuals
+
+
+def _ledger_scenario(s: Session, org: Organization, days: Collection[dt.date]) -> Scenario:
+    """A scenario of ``org``'s operators as the ledger knows them (id, jurisdiction; the
+    default permit year, MT-PERMIT-YEAR) and no tournament, its horizon the years of
+    ``days``: what the rules' ``actuals`` readings need at record time, when no scenario
+    file is at hand."""
+    ops = list(s.scalars(select(Operator).where(Operator.organization_id == org.id)
+                         .order_by(Operator.operator_id)))
+    first, last = min(days), max(days)
+    return Scenario.model_validate({
+        "name": org.name, "horizon": {"start": dt.date(first.year, 1, 1),
+                                      "end": dt.date(last.year, 12, 31)},
+        "notice_from": dt.date(first.year, 1, 1),
+        "operators": [{"id": o.operator_id, "name": o.operator_id,
+                       "jurisdiction": o.jurisdiction} for o in ops]})
+
+
+def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBought, *,
+                as_of: dt.date | None = None) -> list[Violation]:
+    """What the entry just recorded breaks, at once (``tourney record ...`` warns, and
+    records it anyway: the ledger is the truth, ``tourney check --ledger`` the judge), read
+    by the rules' own ``actuals`` (:func:`audit_actuals`) over the organization's ledger:
+
+    - ``held``: every violation naming that occurrence at that operator (MT-NOTICE,
+      MT-LARGE-LIMIT, MT-DURATION on its actual days, ME-PRIZES, ...);
+    - an ``mt-notice`` filing: MT-NOTICE of its occurrence, held or as planned (a notice
+      filed after its due day);
+    - an ``me-application`` filing: ME-APPLICATION-WINDOW of the occurrences its licence
+      covers, held or as planned (when the rule has a reading of actuals);
+    - an ME-REPORT report: ME-REPORT of that licence and period (filed late).
+
+    A cancelled outcome and a licence bought break nothing at record time: []. ``as_of``
+    (default today) is the day of the judgement. Raises
+    :class:`~scheduler.ledger.store.LedgerError` as :func:`read_actuals` does."""
+    if isinstance(entry, LicenceBought) or (isinstance(entry, Held)
+                                             and entry.outcome != "held"):
+        return []
+    planned: set[tuple[str, str]] = set()
+    refs: set[str] = set()
+    rules: set[str] | None = None
+    with ledger.read() as s:
+        org = s.get(Organization, entry.organization_id)
+        assert org is not None
+        days: list[dt.date] = [as_of or dt.date.today()]
+        if isinstance(entry, Held):
+            refs.add(f"{entry.tournament_id}#{entry.occurrence}")
+            days += [d for d in (entry.first_day, entry.last_day) if d is not None]
+        elif isinstance(entry, Filing) and entry.kind == "mt-notice" and entry.uid:
+            rules = {"MT-NOTICE"}
+            planned.add((entry.uid, entry.operator_id))
+            refs.add(f"{entry.tournament_id}#{entry.occurrence}")
+            days.append(entry.filed_on)
+        elif isinstance(entry, Filing) and entry.license_ref:
+            rules = {"ME-APPLICATION-WINDOW"}
+            lic = s.scalar(select(PlanLicence).where(
+                PlanLicence.license_id == entry.license_ref).order_by(PlanLicence.id.desc())
+                .limit(1))
+            covers = set(lic.covers.split()) if lic is not None else set()
+            for ev in s.scalars(select(PlanEvent).where(
+                    PlanEvent.version_id == (lic.version_id if lic is not None else -1),
+                    PlanEvent.operator_id == entry.operator_id)):
+                if f"{ev.tournament_id}#{ev.occurrence}" in covers:
+                    planned.add((ev.uid, ev.operator_id))
+                    days.append(ev.first_day)
+            refs |= covers
+            days.append(entry.filed_on)
+        elif isinstance(entry, ReportFiled):
+            rules = {"ME-REPORT"}
+            days += [entry.period_end, entry.filed_on]
+        scenario = _ledger_scenario(s, org, days)
+    actuals = read_actuals(ledger, scenario, as_of=as_of, organization=org.name,
+                           planned=planned)
+    out = []
+    for v in audit_actuals(actuals):
+        if v.operator_id != entry.operator_id or (rules is not None and v.rule not in rules):
+            continue
+        if isinstance(entry, ReportFiled):
+            if v.dates == entry.period_end.isoformat() and entry.license_ref in v.message:
+                out.append(v)
+        elif refs & set(v.refs):
+            out.append(v)
+    return out

@@ -30,16 +30,20 @@ from typing import Any
 from sqlalchemy import Date, Integer, Numeric, String, and_, select
 from sqlalchemy.engine import Connection
 
-from scheduler.ledger.models import Lineage, PlanEvent, PlanLicence, PlanVersion
+from scheduler.ledger.models import Lineage, Operator, PlanEvent, PlanLicence, PlanVersion
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.timing import report_periods
+from scheduler.uid import unplanned_uid
 
 MAX_COUNT = 2_147_483_647
-"""Largest count (players, entries, an occurrence number): a 32-bit integer, what every
-database of the ledger stores."""
-MAX_ENTRY_ID = 2**63 - 1
-"""Largest entry id a database of the ledger can hold (``--corrects``)."""
+"""Largest whole number of a column (an occurrence number, a sequence): PostgreSQL's
+INTEGER, what every database of the ledger stores."""
+MAX_FIGURE_COUNT = 1_000_000
+"""Largest ``players`` or ``entries`` (as a scenario's whole-number fields)."""
+_FIGURE_COUNTS = ("players", "entries")
+MAX_ENTRY_ID = 2**31 - 1
+"""Largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 MAX_USD = Decimal(10) ** 10
 """Amounts are below this (``Numeric(12, 2)``: ten digits before the point)."""
 FILING_KINDS = ("mt-notice", "me-application")
@@ -65,12 +69,13 @@ def usd_problem(value: Decimal, label: str, shown: object = None) -> str | None:
     return None
 
 
-def count_problem(value: int, label: str) -> str | None:
-    """Why ``value`` is not a count (negative, over :data:`MAX_COUNT`), else None."""
+def count_problem(value: int, label: str, most: int = MAX_COUNT) -> str | None:
+    """Why ``value`` is not a count (negative, over ``most``, default :data:`MAX_COUNT`),
+    else None."""
     if value < 0:
         return f"{label}: {value} is negative"
-    if value > MAX_COUNT:
-        return f"{label}: {value} is more than {MAX_COUNT:,}"
+    if value > most:
+        return f"{label}: {value} is more than {most:,}"
     return None
 
 
@@ -92,7 +97,8 @@ def _by_type(table: Any, values: Mapping[str, Any], label: Label) -> list[Proble
         if isinstance(c.type, Numeric) and isinstance(v, Decimal):
             problem = usd_problem(v, label(c.name))
         elif isinstance(c.type, Integer) and isinstance(v, int) and not isinstance(v, bool):
-            problem = count_problem(v, label(c.name))
+            problem = count_problem(v, label(c.name), MAX_FIGURE_COUNT
+                                    if c.name in _FIGURE_COUNTS else MAX_COUNT)
         elif isinstance(c.type, Date) and isinstance(v, dt.date) \
                 and not FIRST_YEAR <= v.year <= LAST_YEAR:
             problem = f"{label(c.name)}: {v} is not in the years {FIRST_YEAR} to {LAST_YEAR}"
@@ -182,6 +188,17 @@ def reference_problems(conn: Connection, table: str, values: Mapping[str, Any], 
     one; the report's period one of its licensed periods)."""
     org = values.get("organization_id")
     if org is None:
+        return []
+    first = values.get("first_day")
+    if table == "held" and isinstance(first, dt.date) and values.get("uid") == unplanned_uid(
+            str(values.get("tournament_id")), first, str(values.get("operator_id"))):
+        # held with no plan (record held --unplanned): at an operator of the organization
+        known = conn.execute(select(Operator.id).where(
+            Operator.organization_id == org,
+            Operator.operator_id == values.get("operator_id")).limit(1)).first()
+        if known is None:
+            return [("operator_id", f"{label('operator_id')}: {values.get('operator_id')!r} "
+                     "is no operator of an adopted plan of its organization")]
         return []
     if table == "held" or (table == "filings" and values.get("kind") == "mt-notice"):
         rid = values.get("recurrence_id")

@@ -17,9 +17,21 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from sqlalchemy import func, select
 
+from constraints import montana
+from constraints.catalogue import RULES
 from scheduler.deadlines import Deadline, list_deadlines
-from scheduler.ledger.models import Filing, Held, ReportFiled, select_current
+from scheduler.ledger.models import (
+    Filing,
+    Held,
+    LicenceBought,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+    ReportFiled,
+    select_current,
+)
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
 from scheduler.text import uncell
@@ -36,11 +48,12 @@ COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "licens
 an ME application may be received; ``done_on`` the day the ledger says it was filed and
 ``entry`` that ledger entry's id."""
 STATES = ("due", "overdue", "done", "done late", "filed too early", "not needed")
+# MT-PERMIT-FEES lines: ``done`` when the ledger records the permit bought (any day)
 """``due``: not done and ``date`` is on or after the as-of day; ``overdue``: not done and
 ``date`` is before it; ``done``: filed on or before ``date``; ``done late``: filed after it;
-``filed too early``: an ME application received before its window opened (``opens``, 90
-days before the first day it covers: ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2), which is
-not an application the rule counts, so it is not done (file again within the window);
+``filed too early``: an ME application received before its window opened (90 days before
+the first day it covers: ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2), which is not an
+application the rule counts, so it is not done (file again within the window);
 ``not needed``: an MT-NOTICE of an occurrence the ledger records as cancelled, or the
 ME-APPLICATION-WINDOW of a licence every occurrence it covers of which the ledger records as
 cancelled (its ME-REPORT stays due: a report is owed also when the game is cancelled)."""
@@ -73,6 +86,10 @@ class _Row:
     title: str
     first_day: dt.date
     uid: str
+    notice_due: dt.date | None = None
+    """MT-NOTICE: the row's notice day (schedule.csv's ``notice_due``; a round of a
+    progressive's is 5 days before the progressive's first round); None: 5 days before
+    ``first_day``."""
 
 
 # the columns each file of a plan folder must have to be read here (exit 2 otherwise)
@@ -83,11 +100,9 @@ _DEADLINES = ("date", "rule", "citation", "operator_id", "what", "occurrence", "
               "opens")
 
 
-def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
-    """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
-    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv; and
-    the day each Maine licence's application window opens by law (90 days before the first
-    day it covers, ME-APPLICATION-WINDOW), from schedule.csv and licenses.csv."""
+def _plan_rows(plan_dir: Path) -> tuple[list[_Row], list[_Licence]]:
+    """The occurrences and licences of plan folder ``plan_dir`` (its schedule.csv and
+    licenses.csv)."""
     if not plan_dir.is_dir():
         raise LedgerError(f"{plan_dir} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
@@ -99,20 +114,25 @@ def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
         except ValueError:
             raise LedgerError(f"{where}: occurrence {r['occurrence']!r} is not a whole "
                               "number") from None
+        due = r.get("notice_due", "").strip()
         rows.append(_Row(r["tournament_id"], occurrence, r["operator_id"], r["jurisdiction"],
                          r["type"], uncell(r["title"]), parse_date(r["first_day"], where),
-                         r["uid"]))
+                         r["uid"], parse_date(due, where) if due else None))
     lics = []
     for i, r in enumerate(read_csv(plan_dir / "licenses.csv", _LICENCES), start=2):
         where = f"{plan_dir / 'licenses.csv'} line {i}"
         lics.append(_Licence(r["license_id"], r["operator_id"], r["jurisdiction"], r["kind"],
                              parse_date(r["valid_from"], where), parse_date(r["valid_to"], where),
                              tuple(r.get("covers", "").split())))
-    derived = list_deadlines(rows, lics, None)
-    earliest = {d.license_id: d.earliest for d in derived
-                if d.rule == "ME-APPLICATION-WINDOW" and d.earliest is not None}
+    return rows, lics
+
+
+def _plan(plan_dir: Path) -> list[Deadline]:
+    """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
+    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
+    rows, lics = _plan_rows(plan_dir)
     if not (plan_dir / DEADLINES_CSV).is_file():
-        return derived, earliest
+        return list_deadlines(rows, lics, None)
     uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
     periods = {lic.license_id: report_periods(lic.kind, lic.valid_from, lic.valid_to)
                for lic in lics}
@@ -128,7 +148,50 @@ def _plan(plan_dir: Path) -> tuple[list[Deadline], dict[str, dt.date]]:
             uid=uids.get((ref, op), "") if r["rule"] == "MT-NOTICE" else "",
             period_end=_period_of(periods.get(lic_id, []), date)
             if r["rule"] == "ME-REPORT" else None))
-    return out, earliest
+    return out
+
+
+def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence]]:
+    """The occurrences (confirmed) and licences of the newest adopted version of every plan
+    lineage of the ledger, every organization's: what ``tourney deadlines`` without a plan
+    folder lists."""
+    rows: list[_Row] = []
+    lics: list[_Licence] = []
+    with ledger.read() as s:
+        for v in _latest_versions(s):
+            for e in s.scalars(select(PlanEvent).where(PlanEvent.version_id == v.id,
+                                                       PlanEvent.status == "CONFIRMED")
+                               .order_by(PlanEvent.id)):
+                rows.append(_Row(e.tournament_id, e.occurrence, e.operator_id, e.jurisdiction,
+                                 e.type, e.title, e.first_day, e.uid))
+            for lic in s.scalars(select(PlanLicence).where(PlanLicence.version_id == v.id)
+                                 .order_by(PlanLicence.id)):
+                lics.append(_Licence(lic.license_id, lic.operator_id, lic.jurisdiction,
+                                     lic.kind, lic.valid_from, lic.valid_to,
+                                     tuple(lic.covers.split())))
+    return rows, lics
+
+
+def _permits(rows: list[_Row], lics: list[_Licence]) -> list[Deadline]:
+    """MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): one line per Montana permit the plan
+    buys, due by :func:`constraints.montana.permit_due` (a renewal, of a permit year that
+    starts after the plan's first day of play: the day before it starts, before July 1 by
+    default; else the day before the first day of play it covers)."""
+    first = min((r.first_day for r in rows), default=None)
+    days = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.first_day for r in rows}
+    out = []
+    for lic in lics:
+        if lic.kind not in montana.PERMIT_KINDS:
+            continue
+        plays = [days[(ref, lic.operator_id)] for ref in lic.covers
+                 if (ref, lic.operator_id) in days]
+        due = montana.permit_due(lic.valid_from, min(plays, default=None), first)
+        out.append(Deadline(
+            date=due, rule="MT-PERMIT-FEES", citation=RULES["MT-PERMIT-FEES"].citation,
+            operator_id=lic.operator_id,
+            what=montana.permit_line(lic.kind, lic.valid_from, lic.valid_to, due),
+            occurrence="", license_id=lic.license_id, opens=None, first_day=lic.valid_from))
+    return out
 
 
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
@@ -168,31 +231,53 @@ def _done(ledger: Store | None) -> dict[tuple[str, ...], tuple[dt.date | None, i
         for h in s.scalars(select_current(Held)):
             if h.outcome == "cancelled":
                 out[("cancelled", h.uid, h.operator_id)] = (None, h.id)
+        for b in s.scalars(select_current(LicenceBought).order_by(LicenceBought.id)):
+            if b.kind in montana.PERMIT_KINDS:  # the day bought is not recorded
+                out[("MT-PERMIT-FEES", b.operator_id, b.kind, b.valid_from.isoformat(),
+                     b.valid_to.isoformat())] = (None, b.id)
     return out
 
 
+def _permit_done(done: dict[tuple[str, ...], tuple[dt.date | None, int]], operator: str,
+                 kind: str, valid_from: dt.date) -> tuple[dt.date | None, int] | None:
+    """The ledger's permit of ``kind`` bought by ``operator`` valid on ``valid_from``."""
+    for key, val in done.items():
+        if (key[0] == "MT-PERMIT-FEES" and key[1:3] == (operator, kind)
+                and key[3] <= valid_from.isoformat() <= key[4]):
+            return val
+    return None
+
+
 def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date,
-           opens: dt.date | None = None) -> str:
+           rule: str = "", opens: dt.date | None = None) -> str:
     if done is None:
         return "due" if due >= as_of else "overdue"
+    if rule == "MT-PERMIT-FEES":
+        return "done"  # a permit bought (the ledger does not keep the day it was bought)
     if opens is not None and done[0] is not None and done[0] < opens:
         return "filed too early"  # ME-APPLICATION-WINDOW: received before the window opened
     return "done" if done[0] is not None and done[0] <= due else "done late"
 
 
-def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
+def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None = None,
               ledger: Store | None = None) -> pd.DataFrame:
-    """The to-do list of plan folder ``plan_dir`` as of ``as_of``.
+    """The to-do list of plan folder ``plan_dir`` as of ``as_of``; with ``plan_dir`` None,
+    of every plan the ledger has adopted (the newest version of each lineage, every
+    operator of every organization).
 
     The lines are the plan's deadlines (:func:`scheduler.deadlines.list_deadlines`, read from
-    the folder's deadlines.csv): MT-NOTICE (MCA 23-5-317(1)(d)) per Montana large-stakes
+    the folder's deadlines.csv, or from the ledger's adopted plan: its ME application
+    windows opening 90 days before): MT-NOTICE (MCA 23-5-317(1)(d)) per Montana large-stakes
     occurrence and operator, ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2) per Maine licence,
-    ME-REPORT (16-633 CMR ch. 32 § 8) per licensed period.
+    ME-REPORT (16-633 CMR ch. 32 § 8) per licensed period; and MT-PERMIT-FEES (MCA
+    23-5-317(1)(b), (2)(b)) per Montana permit to buy or renew
+    (:func:`constraints.montana.permit_due`), ``done`` when the ledger records it bought.
 
     Parameters
     ----------
     plan_dir
-        A plan folder written by ``tourney solve --out``.
+        A plan folder written by ``tourney solve --out``; None: the ledger's adopted plans
+        (``ledger`` is then required).
     as_of
         The day the states are judged on (default today): a deadline is due on and before
         its ``date`` (inclusive), overdue after.
@@ -210,17 +295,39 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
     Raises
     ------
     scheduler.ledger.store.LedgerError
-        For a folder that is not a plan, a missing or unreadable CSV file, a bad date.
+        For a folder that is not a plan, a missing or unreadable CSV file, a bad date; no
+        folder and no ledger, or a ledger without an adopted plan.
     """
     as_of = as_of or dt.date.today()
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
-    lines, earliest = _plan(Path(plan_dir))
-    covered = _covered(Path(plan_dir)) if ledger is not None else {}
+    if plan_dir is None:
+        if ledger is None:
+            raise LedgerError("give a plan folder, or a ledger with an adopted plan (--ledger)")
+        rows, lics = _from_ledger(ledger)
+        if not rows and not lics:
+            raise LedgerError("no plan is adopted in the ledger: give a plan folder, or "
+                              "adopt one (tourney ledger adopt PLAN_DIR)")
+        lines = list_deadlines(rows, lics, None)
+        uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
+        covered = {lic.license_id: [(uids.get((ref, lic.operator_id), ""), lic.operator_id)
+                                    for ref in lic.covers] for lic in lics}
+    else:
+        lines = _plan(Path(plan_dir))
+        rows, lics = _plan_rows(Path(plan_dir))
+        covered = _covered(Path(plan_dir)) if ledger is not None else {}
+    lines += _permits(rows, lics)
+    # the day each Maine licence's application window opens by law, 90 days before the
+    # first day it covers (a deadlines.csv line gives the day the plan could file from)
+    earliest = {e.license_id: e.earliest for e in list_deadlines(rows, lics, None)
+                if e.rule == "ME-APPLICATION-WINDOW" and e.earliest is not None}
     for d in lines:
         state = ""
-        if d.rule == "MT-NOTICE":
+        if d.rule == "MT-PERMIT-FEES":
+            kind = next(lic.kind for lic in lics if lic.license_id == d.license_id)
+            filed = _permit_done(done, d.operator_id, kind, d.first_day or d.date)
+        elif d.rule == "MT-NOTICE":
             if ("cancelled", d.uid, d.operator_id) in done:
                 state, filed = "not needed", done[("cancelled", d.uid, d.operator_id)]
             else:
@@ -236,7 +343,8 @@ def deadlines(plan_dir: str | os.PathLike[str], *, as_of: dt.date | None = None,
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))
         opens = earliest.get(d.license_id) if d.rule == "ME-APPLICATION-WINDOW" else None
-        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of, opens),
+        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of, d.rule,
+                                                             opens),
                     "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
                     "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
                     "done_on": filed[0] if filed else None,
@@ -257,3 +365,12 @@ def render(df: pd.DataFrame) -> str:
         lines.append(f"{r['date']}  {r['state']:<10}  {r['rule']:<21}  "
                      f"{r['operator_id']:<20}  {r['what']}{done}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _latest_versions(s: Any) -> list[PlanVersion]:
+    """The newest adopted version of each plan lineage, every organization's."""
+    newest = (select(PlanVersion.lineage_id, func.max(PlanVersion.version).label("v"))
+              .group_by(PlanVersion.lineage_id).subquery())
+    return list(s.scalars(select(PlanVersion).join(
+        newest, (PlanVersion.lineage_id == newest.c.lineage_id)
+        & (PlanVersion.version == newest.c.v)).order_by(PlanVersion.id)))

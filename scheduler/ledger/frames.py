@@ -62,16 +62,16 @@ class Ledger(Store):
         """:func:`events_frame` of this ledger."""
         return events_frame(self)
 
-    def deadlines(self, plan_dir: str | os.PathLike[str], as_of: dt.date | None = None
-                  ) -> pd.DataFrame:
-        """:func:`scheduler.ledger.deadlines.deadlines` of plan folder ``plan_dir`` as of
-        ``as_of`` (default today), the states from this ledger: one row per deadline, sorted
-        by date; columns (``scheduler.ledger.deadlines.COLUMNS``) ``date`` (a
-        ``datetime.date``: the last day, inclusive), ``state`` (str: due, overdue, done,
-        done late, not needed), ``rule`` (str: MT-NOTICE, ME-APPLICATION-WINDOW,
-        ME-REPORT), ``operator_id``, ``what``, ``occurrence``, ``license_id`` (str),
-        ``opens`` and ``done_on`` (``datetime.date`` or None), ``entry`` (Int64: the ledger
-        entry that did it)."""
+    def deadlines(self, plan_dir: str | os.PathLike[str] | None = None,
+                  as_of: dt.date | None = None) -> pd.DataFrame:
+        """:func:`scheduler.ledger.deadlines.deadlines` of plan folder ``plan_dir`` (None:
+        of every plan this ledger has adopted) as of ``as_of`` (default today), the states
+        from this ledger: one row per deadline, sorted by date; columns
+        (``scheduler.ledger.deadlines.COLUMNS``) ``date`` (a ``datetime.date``: the last
+        day, inclusive), ``state`` (str: due, overdue, done, done late, not needed), ``rule``
+        (str: MT-NOTICE, MT-PERMIT-FEES, ME-APPLICATION-WINDOW, ME-REPORT), ``operator_id``,
+        ``what``, ``occurrence``, ``license_id`` (str), ``opens`` and ``done_on``
+        (``datetime.date`` or None), ``entry`` (Int64: the ledger entry that did it)."""
         return deadlines(plan_dir, as_of=as_of, ledger=self)
 
 

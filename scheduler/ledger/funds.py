@@ -40,7 +40,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError, Store
-from scheduler.text import cell
+from scheduler.text import csv_cells
 from scheduler.timing import report_due, report_periods
 
 FUNDS_COLUMNS = [
@@ -291,7 +291,7 @@ def funds_csv(periods: list[Period]) -> str:
     w.writerow(FUNDS_COLUMNS)
     for p in periods:
         r = p.row()
-        w.writerow([cell(_text(r[c])) if isinstance(r[c], str) else _text(r[c])
+        w.writerow([csv_cells(_text(r[c])) if isinstance(r[c], str) else _text(r[c])
                     for c in FUNDS_COLUMNS])
     return buf.getvalue()
 
@@ -389,11 +389,30 @@ def _page(p: Period) -> str:
             "</section>")
 
 
+_GENERATOR = '<meta name="generator" content="tourney ledger funds">'
+"""The line of funds.html that says tourney wrote it (a file without it is never replaced)."""
+
+
+def _written_by_funds(path: Path) -> bool:
+    """Whether ``path`` (an existing funds.csv or funds.html) is one ``ledger funds`` wrote:
+    funds.csv's first line is :data:`FUNDS_COLUMNS`, funds.html holds :data:`_GENERATOR`
+    in its first 1,000 bytes."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1000)
+    except OSError:
+        return False
+    if path.suffix == ".csv":
+        return head.split(b"\n", 1)[0] == ",".join(FUNDS_COLUMNS).encode("utf-8")
+    return _GENERATOR.encode("utf-8") in head
+
+
 def funds_html(periods: list[Period], title: str = "Disposition of funds") -> str:
     """A printable page of ``periods``: one section per period, each printed on its own page
     (print CSS), self-contained (no script, no external link). Same periods, same text."""
     body = "\n".join(_page(p) for p in periods)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
+            f"{_GENERATOR}\n"
             f"<title>{_e(title)}</title>\n<style>{_STYLE}</style></head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
 
@@ -413,7 +432,8 @@ def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
     LedgerError
         ``out`` holds a plan (its manifest ``.tourney-plan``: funds.csv and funds.html are
         never written among a plan's files), or its funds.csv or funds.html would be the
-        ledger's own file. Exit code 2; the message names the folder or file.
+        ledger's own file, or exists and was not written by ``ledger funds`` (its header
+        line, its generator line). Exit code 2; the message names the folder or file.
     """
     out = Path(out)
     if (out / MANIFEST).exists():
@@ -421,6 +441,12 @@ def refuse_funds_folder(ledger: Store, out: str | Path) -> None:
                           "funds.html are never written among a plan's files; give another "
                           "folder")
     for name in ("funds.csv", "funds.html"):
+        target = out / name
         if ledger.path is not None and same_file(out / name, ledger.path):
             raise LedgerError(f"--out {shown(out / name)} is the ledger {ledger.where} "
                               "itself: writing there would destroy it; give another folder")
+        if (target.exists() or target.is_symlink()) and (
+                target.is_symlink() or not target.is_file() or not _written_by_funds(target)):
+            raise LedgerError(f"--out {shown(target)} exists and was not written by `tourney "
+                              "ledger funds`: it is never replaced; move it, or give another "
+                              "folder")

@@ -24,6 +24,11 @@ and does not move what was filed:
   the plan's own and are counted by the model;
 - occurrences held (first day in the horizon) are history: pinned to their actual first day
   (``fixed_dates`` and ``filed_dates``);
+- occurrences recorded as cancelled (past or future, first day as the adopted plan had it,
+  in the horizon) become their tournament's ``cancelled_dates`` (rule CANCELLED): counted
+  toward no limit, never pinned, the day not reused by the tournament (unless
+  ``reuse_cancelled_days``), and a re-plan publishes the announced occurrence as
+  STATUS:CANCELLED with its UID and a higher SEQUENCE;
 - occurrences with an MT notice filed (MT-NOTICE, MCA 23-5-317(1)(d)) or whose ME licence
   application was received (ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2) are pinned to the
   day the newest adopted plan has them (``fixed_dates`` and ``filed_dates``); one recorded
@@ -48,6 +53,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from scheduler.ledger.frames import Ledger
+from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -79,6 +85,8 @@ class History:
     (``large-stakes``, ``small-stakes``); ``super_cribbage``: calendar year -> super cribbage
     licences of the organization that ended before ``horizon.start``; ``pins``: tournament id
     -> first day -> why it is pinned (``held``, ``MT notice filed 2027-02-20``, ...);
+    ``cancelled``: tournament id -> first day -> what was recorded (``cancelled, entry
+    #4``), the occurrences recorded as cancelled in the horizon;
     ``start``: the scenario's ``horizon.start``; ``covered``: the ids of the Montana
     operators of which an adopted plan of the ledger has an occurrence in the permit year
     containing ``horizon.start``, before it (the ledger's
@@ -101,6 +109,7 @@ class History:
     me_unrecorded: dict[str, list[str]] = field(default_factory=dict)
     super_cribbage: dict[int, int] = field(default_factory=dict)
     pins: dict[str, dict[dt.date, str]] = field(default_factory=dict)
+    cancelled: dict[str, dict[dt.date, str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -140,6 +149,14 @@ def _any_event(s: Session, uid: str, operator: str) -> PlanEvent | None:
     return s.scalar(select(PlanEvent).where(PlanEvent.uid == uid,
                                             PlanEvent.operator_id == operator)
                     .order_by(PlanEvent.id.desc()).limit(1))
+
+
+def _planned_day(s: Session, uid: str, operator: str) -> dt.date | None:
+    """The first day the newest adopted plan event of ``uid`` at ``operator`` that was
+    confirmed had (a cancelled event keeps the day it was cancelled on)."""
+    return s.scalar(select(PlanEvent.first_day).where(
+        PlanEvent.uid == uid, PlanEvent.operator_id == operator,
+        PlanEvent.recurrence_id.is_(None)).order_by(PlanEvent.id.desc()).limit(1))
 
 
 def read_history(ledger: Ledger, scenario: Scenario, *,
@@ -199,14 +216,22 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
         for x in held:
             if x.outcome != "held" or x.first_day is None or x.operator_id not in known:
                 continue
-            ev = events.get((x.uid, x.operator_id)) or _any_event(s, x.uid, x.operator_id)
+            ev = (events.get((x.uid, x.operator_id)) or _any_event(s, x.uid, x.operator_id)
+                  or planned_like(s, x.tournament_id, x.operator_id))  # held unplanned
+            t = next((t for t in sc.tournaments if t.id == x.tournament_id), None)
             jur = ev.jurisdiction if ev is not None else known[x.operator_id].jurisdiction
-            typ = ev.type if ev is not None else ""
-            charitable = bool(ev.charitable) if ev is not None else False
+            typ = ev.type if ev is not None else t.type if t is not None else ""
+            charitable = (bool(ev.charitable) if ev is not None
+                          else bool(t is not None and t.charitable))
             op = known[x.operator_id]
             if x.first_day < start:
+                # MT-LARGE-LIMIT: it counts in the current permit year when one of its days
+                # of play falls in it (permit_year_count: each), or its first day
+                # (first-day)
+                last = (x.first_day if x.last_day is None
+                        or sc.settings.permit_year_count == "first-day" else x.last_day)
                 if (jur == "MT" and typ == "large-stakes"
-                        and op.permit_year_of(start) <= x.first_day):
+                        and op.permit_year_of(start) <= last):
                     counts = h.charitable if charitable else h.large_stakes
                     counts[op.id] = counts.get(op.id, 0) + 1
                 # a Maine game held that no plan has (type unknown) counts: conservative
@@ -216,6 +241,15 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                     h.me_held[op.id] = h.me_held.get(op.id, 0) + 1
             elif x.first_day <= end:
                 h.pins.setdefault(x.tournament_id, {})[x.first_day] = "held"
+
+        # what was cancelled: the day the adopted plan had it, never used again
+        for x in held:
+            if x.outcome != "cancelled" or x.operator_id not in known:
+                continue
+            day = x.recurrence_id or _planned_day(s, x.uid, x.operator_id)
+            if day is not None and start <= day <= end:
+                why = f"cancelled (entry #{x.id}{': ' + x.note if x.note else ''})"
+                h.cancelled.setdefault(x.tournament_id, {}).setdefault(day, why)
 
         # what was filed: pinned where the newest adopted plan has it
         lic_covers: dict[str, tuple[str, ...]] = {}
@@ -341,13 +375,17 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
                     f"horizon, but the scenario has no tournament {tid}: add it (its held "
                     f"occurrences count toward the limits) or start the horizon after them"))
     ts = []
-    for t in sc.tournaments:
+    for i, t in enumerate(sc.tournaments):
+        gone = history.cancelled.get(t.id, {})
+        if set(gone) - set(t.cancelled_dates):
+            t = t.model_copy(update={
+                "cancelled_dates": tuple(sorted({*t.cancelled_dates, *gone}))})
         days = history.pins.get(t.id, {})
         extra = sorted(d for d in days if d not in t.fixed_dates)
         n_fixed = len(set(t.fixed_dates) | set(days))
         if isinstance(t.count, int) and n_fixed > t.count:
             problems.append(InputProblem(
-                f"tournaments[{sc.tournaments.index(t)}].count", t.count, "SCENARIO",
+                f"tournaments[{i}].count", t.count, "SCENARIO",
                 f"{n_fixed} occurrences of {t.id} must stay where they are (fixed_dates, and "
                 "in the ledger: " + "; ".join(f"{d} {why}" for d, why in sorted(days.items()))
                 + f"); raise count to at least {n_fixed}"))
@@ -436,5 +474,9 @@ def describe(history: History) -> list[str]:
     for tid, days in sorted(history.pins.items()):
         for day, why in sorted(days.items()):
             lines.append(f"{tid} stays on {day}: {why}")
+    for tid, days in sorted(history.cancelled.items()):
+        for day, why in sorted(days.items()):
+            lines.append(f"{tid} on {day}: {why}; not placed there again, counted toward "
+                         "no limit (CANCELLED)")
     return lines or [f"nothing of organization {history.organization!r} before or in the "
                      "horizon in the ledger"]

@@ -138,3 +138,13 @@ def find_licence(s: Session, license_ref: str) -> tuple[PlanLicence, Organizatio
             return lic, v.lineage.organization
     raise LedgerError(f"unknown licence {license_ref!r}: no adopted plan lists it in "
                       "licenses.csv (license_id column)")
+
+
+def planned_like(s: Session, tournament_id: str, operator_id: str) -> PlanEvent | None:
+    """The newest adopted plan event of tournament ``tournament_id`` at ``operator_id`` (any
+    version, any occurrence): what an occurrence held that no plan had (``record held
+    --unplanned``) takes its jurisdiction, type and charitable flag from; None when no plan
+    has the tournament there."""
+    return s.scalar(select(PlanEvent).where(PlanEvent.tournament_id == tournament_id,
+                                            PlanEvent.operator_id == operator_id)
+                    .order_by(PlanEvent.id.desc()).limit(1))

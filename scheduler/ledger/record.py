@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from scheduler.ledger.checks import (
     FILING_KINDS,
     MAX_ENTRY_ID,
+    MAX_FIGURE_COUNT,
     count_problem,
     entry_problems,
     future_problem,
@@ -29,6 +30,7 @@ from scheduler.ledger.models import (
     Held,
     LicenceBought,
     Operator,
+    Organization,
     PlanEvent,
     PlanLicence,
     ReportFiled,
@@ -37,6 +39,15 @@ from scheduler.ledger.models import (
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
 from scheduler.timing import report_periods as licensed_periods
+from scheduler.uid import unplanned_uid
+
+STATES = {"MT": "Montana", "ME": "Maine"}
+"""A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
+MAX_COUNT = MAX_FIGURE_COUNT
+"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields; the
+checks' own, :data:`scheduler.ledger.checks.MAX_FIGURE_COUNT`)."""
+MAX_ID = MAX_ENTRY_ID
+"""The largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 
 
 # ----------------------------------------------------------------------- supersede
@@ -46,6 +57,9 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
     there must be no current entry for the same thing (``duplicate``); with it, entry
     ``corrects`` must exist, be current and be about the same thing (``same`` fields)."""
     table = model.__tablename__
+    if corrects is not None and not 1 <= corrects <= MAX_ID:
+        raise LedgerError(f"--corrects {corrects} is not an entry id (a whole number from 1 to "
+                          f"{MAX_ID:,})")
     if corrects is None:
         if duplicate is not None:
             raise LedgerError(
@@ -53,8 +67,7 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
                 f"{duplicate.recorded_by} at {duplicate.recorded_at:%Y-%m-%d %H:%M} UTC; to "
                 f"change it, record the right values with --corrects {duplicate.id}")
         return
-    # an id the database cannot hold is no entry (SQLite stores 64 bits: 9 x 25 overflowed)
-    old = s.get(model, corrects) if 0 < corrects <= MAX_ENTRY_ID else None
+    old = s.get(model, corrects)
     if old is None:
         raise LedgerError(f"--corrects {corrects}: no entry #{corrects} in {table}")
     newer = s.scalar(select(model).where(model.supersedes_id == corrects))
@@ -87,7 +100,7 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
 
 
 def _count(value: int | None, what: str) -> int | None:
-    problem = None if value is None else count_problem(value, what)
+    problem = None if value is None else count_problem(value, what, MAX_FIGURE_COUNT)
     if problem:
         raise LedgerError(problem)
     return value
@@ -106,8 +119,23 @@ def _refuse(problems: list[tuple[str, str]]) -> None:
         raise LedgerError(problems[0][1])
 
 
+def entry_name(entry: object) -> str:
+    """What an entry records, as its command names it: ``held`` or ``cancelled`` (an
+    outcome), ``mt-notice`` or ``me-application`` (a filing), ``licence``, ``ME-REPORT``."""
+    if isinstance(entry, Held):
+        return entry.outcome
+    if isinstance(entry, Filing):
+        return entry.kind
+    if isinstance(entry, LicenceBought):
+        return "licence"
+    if isinstance(entry, ReportFiled):
+        return entry.rule
+    return str(getattr(entry, "__tablename__", "ledger"))
+
+
 # ------------------------------------------------------------------------ record …
-def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day: dt.date,
+def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
+                last_day: dt.date,
                 players: int | None = None, entries: int | None = None,
                 entry_fees_usd: Decimal | float | str | None = None,
                 prizes_usd: Decimal | float | str | None = None,
@@ -115,14 +143,23 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
                 expenses_usd: Decimal | float | str | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
-                today: dt.date | None = None) -> Held:
+                today: dt.date | None = None, unplanned: bool = False,
+                tournament: str | None = None, organization: str | None = None) -> Held:
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
-    ``first_day`` to ``last_day`` (inclusive, as the adopted plan has them: a tournament moved
-    is adopted as a re-plan first), with ``players``, ``entries`` and the USD totals of entry
-    fees, prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
-    ME-REPORT disposition of funds; schema 0002). Raises :class:`LedgerError` for an unknown or
-    ambiguous occurrence, days that contradict the plan or lie in the future, a negative
-    figure, or an occurrence already recorded (held or cancelled) without ``corrects``."""
+    ``first_day`` to ``last_day`` (inclusive: the days it actually ran, which may differ
+    from the plan's, e.g. a final table that ran into Monday; ``tourney check --ledger``
+    judges those days), with ``players``, ``entries`` and the USD totals of entry fees,
+    prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
+    ME-REPORT disposition of funds; schema 0002).
+
+    ``unplanned``: an occurrence held that no adopted plan had (``occurrence`` None): of
+    ``tournament`` at ``operator`` (both required; ``organization`` when the operator is in
+    several), under the stable UID :func:`scheduler.uid.unplanned_uid`, occurrence number 0.
+
+    Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days in the future,
+    a last day before the first, a negative figure, an unplanned occurrence without its
+    tournament or operator, or an occurrence already recorded (held or cancelled) without
+    ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
     figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
@@ -134,16 +171,55 @@ def record_held(ledger: Ledger, occurrence: str, *, first_day: dt.date, last_day
     _refuse(entry_problems("held", {"outcome": "held", "first_day": first_day,
                                     "last_day": last_day, **figures},
                            lambda c: _HELD_OPTIONS.get(c, c), today))
+    if unplanned:
+        return _record_unplanned(ledger, tournament, operator, organization, first_day,
+                                 last_day, figures, corrects, note, by, occurrence)
+    if occurrence is None or tournament is not None:
+        raise LedgerError("record held: give the occurrence (TOURNAMENT#N or UID); for one no "
+                          "plan had, --unplanned --tournament ID --operator OP")
     with ledger.write() as s:
         ev = find_event(s, occurrence, operator=operator, lineage=lineage)
-        if (first_day, last_day) != (ev.first_day, ev.last_day):
-            raise LedgerError(
-                f"{ev.tournament_id}#{ev.occurrence} at {ev.operator_id} is planned "
-                f"{ev.first_day}..{ev.last_day} (plan version {ev.version.version} of lineage "
-                f"{ev.version.lineage.lineage}), not {first_day}..{last_day}: adopt the "
-                "re-plan that moved it first (tourney ledger adopt PLAN_DIR)")
         return _add_outcome(s, ev, "held", corrects, note, by, first_day=first_day,
                             last_day=last_day, **figures)
+
+
+def _record_unplanned(ledger: Ledger, tournament: str | None, operator: str | None,
+                      organization: str | None, first_day: dt.date, last_day: dt.date,
+                      figures: dict[str, Any], corrects: int | None, note: str | None,
+                      by: str | None, occurrence: str | None) -> Held:
+    """``tourney record held --unplanned``: see :func:`record_held`."""
+    if occurrence is not None:
+        raise LedgerError(f"record held --unplanned: give --tournament and --operator, not "
+                          f"the occurrence {occurrence!r} (an unplanned one has no number)")
+    if tournament is None or operator is None:
+        raise LedgerError("record held --unplanned: give --tournament ID and --operator OP "
+                          "(the tournament held and where)")
+    with ledger.write() as s:
+        q = select(Operator).where(Operator.operator_id == operator)
+        if organization is not None:
+            q = q.join(Organization, Organization.id == Operator.organization_id).where(
+                Organization.name == organization)
+        ops = list(s.scalars(q.order_by(Operator.id)))
+        if not ops:
+            raise LedgerError(f"--operator {operator!r}: no adopted plan has this operator"
+                              + (f" in organization {organization!r}" if organization else ""))
+        if len(ops) > 1:
+            raise LedgerError(f"--operator {operator!r} is in several organizations of the "
+                              "ledger: give --organization")
+        op = ops[0]
+        uid = unplanned_uid(tournament, first_day, operator)
+        same = {"organization_id": op.organization_id, "uid": uid, "recurrence_id": None,
+                "operator_id": operator}
+        dup = s.scalar(select_current(Held).filter_by(**same).limit(1))
+        _check_corrects(s, Held, corrects, dup, same,
+                        f"{tournament} held from {first_day} at {operator} (unplanned)")
+        entry = Held(organization_id=op.organization_id, operator_id=operator,
+                     outcome="held", tournament_id=tournament, occurrence=0, uid=uid,
+                     recurrence_id=None, supersedes_id=corrects, note=note,
+                     first_day=first_day, last_day=last_day, **figures, **_entry(by))
+        s.add(entry)
+        s.flush()
+        return entry
 
 
 def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = None,
@@ -201,7 +277,8 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "not --licence")
             ev = find_event(s, occurrence, operator=operator, lineage=lineage)
             if ev.jurisdiction != "MT" or ev.type != "large-stakes":
-                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a {ev.jurisdiction} "
+                raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a "
+                                  f"{STATES.get(ev.jurisdiction, ev.jurisdiction)} "
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
             org = _org_of(ev)
@@ -217,7 +294,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   "licenses.csv), not an occurrence")
             lic, org = find_licence(s, license_ref)
             if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-                raise LedgerError(f"licence {license_ref} is a {lic.kind}: "
+                raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: "
                                   "ME-APPLICATION-WINDOW is for Maine licences")
             same = {"organization_id": org.id, "kind": kind, "license_ref": license_ref}
             what = f"the ME-APPLICATION-WINDOW application of licence {license_ref}"
@@ -262,8 +339,8 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
         if license_ref is not None:
             lic, lic_org = find_licence(s, license_ref)
             if (lic_org.id, lic.operator_id, lic.kind) != (org.id, operator, kind):
-                raise LedgerError(f"--plan-licence {license_ref} is a {lic.kind} of "
-                                  f"{lic.operator_id}, not a {kind} of {operator}")
+                raise LedgerError(f"--plan-licence {license_ref} is of kind {lic.kind} for "
+                                  f"{lic.operator_id}, not of kind {kind} for {operator}")
         same = {"organization_id": org.id, "agency_number": agency_number, "kind": kind}
         dup = s.scalar(select_current(LicenceBought).filter_by(**same).limit(1))
         _check_corrects(s, LicenceBought, corrects, dup, same,
@@ -297,8 +374,8 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
     with ledger.write() as s:
         lic, org = find_licence(s, license_ref)
         if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
-            raise LedgerError(f"licence {license_ref} is a {lic.kind}: ME-REPORT is for Maine "
-                              "licences")
+            raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: ME-REPORT is for "
+                              "Maine licences")
         periods = report_periods(lic)
         if period_end not in periods:
             raise LedgerError(f"--period-end {period_end}: licence {license_ref}'s licensed "

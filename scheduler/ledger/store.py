@@ -13,6 +13,7 @@ The schema is only ever made or changed by the Alembic migrations shipped in
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import getpass
 import os
@@ -30,6 +31,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from scheduler.text import mask_credentials
+
 ENV_LEDGER = "TOURNEY_LEDGER"
 """Environment variable naming the ledger (a path or a URL) when ``--ledger`` is not given."""
 ENV_USER = "TOURNEY_USER"
@@ -38,7 +41,10 @@ DEFAULT_FILE = "tourney-ledger.sqlite"
 """The ledger when neither ``--ledger`` nor ``TOURNEY_LEDGER`` is given: this file in the
 current directory (beside the plans, as ``tourney solve --out`` writes them)."""
 BUSY_TIMEOUT_S = 30
-"""SQLite: how long (seconds) a writer waits for another writer before giving up."""
+"""SQLite: how long (seconds) a command waits for another one writing the ledger before
+giving up (exit 2); ``TOURNEY_LEDGER_WAIT`` (seconds) changes it (docs/limits.md)."""
+ENV_WAIT = "TOURNEY_LEDGER_WAIT"
+"""Environment variable: seconds to wait for a ledger another command is writing."""
 MIGRATIONS = Path(__file__).with_name("migrations")
 _PG_LOCK = 7_013_013_013
 """The PostgreSQL advisory lock key that serializes the ledger's writers."""
@@ -82,22 +88,45 @@ def now() -> dt.datetime:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, for messages."""
+    """``url`` without its password, for messages (a URL that does not parse: everything
+    between ``://`` and its last ``@`` masked, :func:`scheduler.text.mask_credentials`)."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return url
+    except (ArgumentError, ValueError):
+        return mask_credentials(url)
+
+
+def wait_seconds() -> float:
+    """How long (seconds) a command waits for a ledger another command is writing:
+    ``$TOURNEY_LEDGER_WAIT``, else :data:`BUSY_TIMEOUT_S`.
+
+    Raises
+    ------
+    LedgerError
+        When ``TOURNEY_LEDGER_WAIT`` is not a number of seconds from 0 to 86,400.
+    """
+    raw = os.environ.get(ENV_WAIT, "").strip()
+    if not raw:
+        return float(BUSY_TIMEOUT_S)
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 86_400:
+        raise LedgerError(f"{ENV_WAIT}={raw!r} is not a number of seconds from 0 to 86400")
+    return value
 
 
 def _sqlite_engine(url: str) -> Engine:
-    engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
+    wait = wait_seconds()
+    engine = create_engine(url, connect_args={"timeout": wait})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # the driver's own transaction handling off: BEGIN is issued below
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
-        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_S * 1000}")
+        cur.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
         cur.execute("PRAGMA journal_mode = WAL")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.execute("PRAGMA synchronous = FULL")
@@ -129,9 +158,11 @@ class Store:
         self.url = resolve(url)
         try:
             parsed = make_url(self.url)
-        except ArgumentError:
-            raise LedgerError(f"--ledger {self.url!r} is neither a file name nor a database "
-                              "URL (sqlite:///PATH, postgresql+psycopg://USER@HOST/DB)") from None
+            parsed.port  # noqa: B018 - a port that is not a number is found here, not later
+        except (ArgumentError, ValueError):
+            raise LedgerError(f"--ledger {redacted(self.url)!r} is neither a file name nor a "
+                              "database URL (sqlite:///PATH, "
+                              "postgresql+psycopg://USER@HOST:PORT/DB)") from None
         self.dialect = parsed.get_backend_name()
         if self.dialect not in ("sqlite", "postgresql"):
             raise LedgerError(f"--ledger {redacted(self.url)}: only SQLite files and PostgreSQL "
@@ -212,8 +243,66 @@ class Store:
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
         except OperationalError as exc:
-            raise LedgerError(f"cannot write the ledger {self.where}: {exc.orig}") from None
+            raise self._unusable(exc, "write") from None
+        self.checkpoint()
         return before, self.head()
+
+    def checkpoint(self) -> None:
+        """SQLite: copy every committed transaction from the ``-wal`` file into the ledger
+        file itself (``PRAGMA wal_checkpoint(PASSIVE)``: without waiting for anyone), so
+        that the ``.sqlite`` file alone, copied as a backup, holds every entry. Done at the
+        end of every write; what another command's open read keeps from being copied is
+        copied by the next write. PostgreSQL: nothing."""
+        if self.dialect != "sqlite":
+            return
+        with self._connect() as conn:
+            # on the driver's connection: outside a transaction (SQLAlchemy would begin one)
+            conn.connection.dbapi_connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def backup(self, target: str | os.PathLike[str]) -> int:
+        """Copy the ledger into the new SQLite file ``target`` with SQLite's online backup
+        API (a consistent copy, even while others write). Returns its size in bytes.
+
+        Raises
+        ------
+        LedgerError
+            For a PostgreSQL ledger (``pg_dump`` backs it up), when ``target`` exists (a
+            backup never replaces a file) or its folder does not, or when the ledger
+            cannot be read.
+        """
+        if self.dialect != "sqlite":
+            plain = make_url(self.url).set(drivername="postgresql", password=None)
+            raise LedgerError(f"{self.where} is a PostgreSQL database: back it up with "
+                              "PostgreSQL's own tool, e.g. pg_dump --format=custom "
+                              f"--file=ledger.dump '{plain.render_as_string()}'")
+        out = Path(target)
+        if out.exists() or out.is_symlink():
+            raise LedgerError(f"{out} exists: a backup never replaces a file; give a new "
+                              "file name")
+        if not out.parent.is_dir():
+            raise LedgerError(f"cannot write {out}: the folder {out.parent} does not exist")
+        self.ready()
+        import sqlite3  # the backup API of the standard library's driver (SQLite only)
+
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
+        try:
+            with self._connect() as conn:
+                source = conn.connection.dbapi_connection
+                dest = sqlite3.connect(tmp)
+                try:
+                    source.backup(dest)
+                finally:
+                    dest.close()
+            os.link(tmp, out)  # never over a file that appeared meanwhile
+        except FileExistsError:
+            raise LedgerError(f"{out} exists: a backup never replaces a file; give a new "
+                              "file name") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise LedgerError(f"cannot write {out}: {exc}") from None
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        return out.stat().st_size
 
     # ----------------------------------------------------------------- sessions
     @contextmanager
@@ -224,17 +313,36 @@ class Store:
         try:
             conn = self.engine.connect()
         except OperationalError as exc:
-            raise LedgerError(f"cannot open the ledger {self.where}: {exc.orig}") from None
+            raise self._unusable(exc, "open") from None
         except DatabaseError as exc:
             raise self._damaged(exc) from None
         try:
             yield conn
+        except OperationalError as exc:  # locked past the wait, read-only, disk full, ...
+            raise self._unusable(exc, "use") from None
         except DatabaseError as exc:
-            if type(exc) is not DatabaseError:  # locked, a constraint, ...: said elsewhere
+            if type(exc) is not DatabaseError:  # a constraint, ...: said elsewhere
                 raise
             raise self._damaged(exc) from None
         finally:
             conn.close()
+
+    def _unusable(self, exc: OperationalError, what: str) -> LedgerError:
+        """A ledger that cannot be opened or written, in one line (exit 2): locked by another
+        command for longer than :func:`wait_seconds`, read-only (the file, its folder, or its
+        ``-wal`` / ``-shm`` file), or not reachable (PostgreSQL)."""
+        why = " ".join(str(exc.orig).split())
+        if "locked" in why or "busy" in why:
+            return LedgerError(
+                f"the ledger {self.where} is locked: another command has been writing it for "
+                f"more than {wait_seconds():g} s ({why}); try again when it is done, or wait "
+                f"longer with {ENV_WAIT}=120")
+        if "readonly" in why or "read-only" in why:
+            files = ", ".join(f"{self.where}{s}" for s in ("", "-wal", "-shm"))
+            return LedgerError(
+                f"cannot write the ledger {self.where}: it is read-only ({why}); check that "
+                f"you may write {files} and their folder")
+        return LedgerError(f"cannot {what} the ledger {self.where}: {why}")
 
     def _damaged(self, exc: DatabaseError) -> LedgerError:
         """SQLite's "file is not a database", "database disk image is malformed" (a text
@@ -282,9 +390,12 @@ class Store:
                 try:
                     yield session
                     session.flush()
+                except OperationalError:  # locked, read-only: said by _connect
+                    raise
                 except SQLAlchemyError as exc:
                     raise LedgerError(f"the ledger {self.where} refused the change: "
                                       f"{getattr(exc, 'orig', exc)}") from None
+        self.checkpoint()  # the .sqlite file alone holds what was just committed
 
     @contextmanager
     def read(self) -> Iterator[Session]:

@@ -22,6 +22,7 @@ from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
 from scheduler.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.text import csv_cells, uncell
 
 
 # ------------------------------------------------------------------ export / import
@@ -74,10 +75,17 @@ def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
                     target = _fk_target(c)
                     if v is not None and target is not None:
                         v = keys[(target.name, v)]
-                    rec[c.name] = _text(v)
+                    text = _text(v)
+                    # a note, a name: spreadsheet-safe ('=...' as "'=..."), read back by _value
+                    rec[c.name] = csv_cells(text) if _is_text(c) else text
                 writer.writerow(rec)
                 n += 1
     return n
+
+
+def _is_text(col: Any) -> bool:
+    """Whether a column holds text (its cells written with :func:`scheduler.text.cell`)."""
+    return isinstance(col.type, String) and _fk_target(col) is None
 
 
 def _text(v: Any) -> str:
@@ -114,7 +122,7 @@ def _value(col: Any, text: str, where: str) -> Any:
     except (ValueError, InvalidOperation, OverflowError) as exc:
         raise LedgerError(f"{where}: column {col.name}: {short(text)} is not valid ({exc})"
                           ) from None
-    return text
+    return uncell(text) if _is_text(col) else text
 
 
 _FACT_TABLES = frozenset(m.__tablename__ for m in FACTS)

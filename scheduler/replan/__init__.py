@@ -39,8 +39,14 @@ from scheduler.replan.assign import (
 from scheduler.replan.cancel import (
     DEADLINE_KIND,
     Cancellation,
+    Carried,
+    carried_deadlines,
+    content_sequence,
+    departure_lines,
     dropped,
     dropped_series,
+    is_past,
+    left,
     replaced_sequence,
     sequence_floor,
     series_sequence,
@@ -53,6 +59,7 @@ from scheduler.replan.previous import (
     PreviousEvent,
     PreviousSeries,
     PublishedOccurrence,
+    fingerprint,
     previous_dtstamp,
     previous_events,
     previous_operators,
@@ -61,11 +68,12 @@ from scheduler.replan.previous import (
 from scheduler.replan.read import Previous, holds_plan, own_previous, read_previous
 
 __all__ = [
-    "DEADLINE_KIND", "PublishedOccurrence", "Cancellation", "Cancelled", "Identity", "Previous",
-    "PreviousError", "PreviousEvent", "PreviousSeries", "assign", "deadline_passed",
-    "dropped", "dropped_series", "holds_plan", "licence_deadline_uids", "own_previous",
-    "pinned", "previous_dtstamp", "previous_events", "previous_operators", "previous_series",
-    "read_previous", "replaced_sequence", "sequence_floor", "series_history",
-    "series_sequence", "series_tournament", "series_uids", "session_sequence", "vanished",
-    "with_pins",
+    "DEADLINE_KIND", "Cancellation", "Cancelled", "Carried", "Identity", "Previous",
+    "PreviousError", "PreviousEvent", "PreviousSeries", "PublishedOccurrence", "assign",
+    "carried_deadlines", "content_sequence", "deadline_passed", "departure_lines",
+    "dropped", "dropped_series", "fingerprint", "holds_plan", "is_past", "left",
+    "licence_deadline_uids", "own_previous", "pinned", "previous_dtstamp", "previous_events",
+    "previous_operators", "previous_series", "read_previous", "replaced_sequence",
+    "sequence_floor", "series_history", "series_sequence", "series_tournament",
+    "series_uids", "session_sequence", "vanished", "with_pins",
 ]

@@ -109,6 +109,8 @@ def pinned(scenario: Scenario, previous: list[PublishedOccurrence]) -> dict[str,
         t = known.get(a.tournament_id)
         if t is None or a.first_day not in scenario.horizon:
             continue
+        if a.first_day in t.cancelled_dates:
+            continue  # recorded cancelled (CANCELLED): never pinned back
         if t.locked or deadline_passed(scenario, t, a.first_day):
             out.setdefault(t.id, []).append(a.first_day)
     return {k: sorted(set(v)) for k, v in out.items()}
@@ -171,7 +173,9 @@ def assign(scenario: Scenario, previous: list[PublishedOccurrence],
     scenario's, numbered above every number the previous plan used; in a lineage inherited
     from the previous plan they name this horizon's start, ``<tournament>.<YYYYMMDD>-<n>``,
     so that a re-plan of this year never gives a UID that next year's plan, made from the
-    same previous plan, gave); announced ones left over are cancelled (SEQUENCE + 1).
+    same previous plan, gave); announced ones left over are cancelled (SEQUENCE + 1), and so
+    is every announced one on a day of its tournament's ``cancelled_dates`` (recorded
+    cancelled, rule CANCELLED), whatever the new plan places that day.
 
     A night of a weekly series (``PublishedOccurrence.night``) has no UID of its own: its series is
     updated or cancelled by the calendar writer; a night on the same day gets a fresh
@@ -193,7 +197,12 @@ def assign(scenario: Scenario, previous: list[PublishedOccurrence],
             by_t.setdefault(a.tournament_id, []).append(a)
     known = {t.id: t for t in scenario.tournaments}
     for tid in sorted(set(by_t) | set(new_days)):
-        old = sorted(by_t.get(tid, []), key=lambda a: (a.first_day, a.uid))
+        t = known.get(tid)
+        # an occurrence recorded cancelled (CANCELLED, the tournament's cancelled_dates) is
+        # cancelled whatever the new plan places: its UID is given to no new occurrence
+        gone = set(t.cancelled_dates) if t is not None else set()
+        old = sorted((a for a in by_t.get(tid, []) if a.night or a.first_day not in gone),
+                     key=lambda a: (a.first_day, a.uid))
         new = sorted(new_days.get(tid, []))
         kept = {a.first_day: a for a in old if a.first_day in new and not a.night}
         for d, a in kept.items():
@@ -221,7 +230,6 @@ def assign(scenario: Scenario, previous: list[PublishedOccurrence],
                 and p.kind == "occurrence" and p.tournament_id == tid
                 and p.occurrence is not None]
         nxt = max(used, default=0) + 1
-        t = known.get(tid)
         host = t.operators[0] if t else "tourney"
         for d in rest_new:
             uid = occurrence_uid(scenario, tid, nxt, host, lineage, since)
@@ -231,7 +239,8 @@ def assign(scenario: Scenario, previous: list[PublishedOccurrence],
             ids[(tid, d)] = Identity(uid, 0)
             taken.add(uid)
             nxt += 1
-        for a in rest_old:
+        rest_old += [a for a in by_t.get(tid, []) if not a.night and a.first_day in gone]
+        for a in sorted(rest_old, key=lambda a: (a.first_day, a.uid)):
             cancelled.append(Cancelled(tid, a.first_day, a.uid, a.sequence + 1,
                                        t.operators if t else a.operators,
                                        t.title if t else (a.title or tid), a.span))

@@ -11,22 +11,37 @@ decides nothing itself:
 - :func:`vanished`: any other event the previous calendars published that the new ones do
   not write (a moved game's licence deadlines, ...); a cancellation already published is
   carried again, unchanged, until its date is before ``notice_from``;
-- :func:`sequence_floor`, :func:`series_sequence`, :func:`replaced_sequence`: an event's
-  SEQUENCE never goes down, and goes up by one when it changes.
+- :func:`left`: a venue that no longer shows an event (it left a shared tournament, or the
+  scenario): its calendar cancels the event from the day the plan is made as of on
+  (:func:`scheduler.timing.made_day`), and :func:`departure_lines` says so in the summary;
+- :func:`carried_deadlines`: a deadline event before that day is carried as published;
+- :func:`sequence_floor`, :func:`series_sequence`, :func:`replaced_sequence`,
+  :func:`content_sequence`: an event's SEQUENCE never goes down, goes up by one when its
+  content changes (a title, a description, a time, a place, a status), and stays when it
+  does not.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from scheduler.replan.assign import series_history
 from scheduler.replan.previous import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.scenario import Scenario
-from scheduler.timing import notice_due
+from scheduler.timing import made_day, notice_due
 from scheduler.uid import DEADLINE_KIND as DEADLINE_KIND  # read as scheduler.replan's too
-from scheduler.uid import NOTICE, OCCURRENCE, SERIES, kind_of_uid, licence_day, notice_uid
+from scheduler.uid import (
+    DEADLINE_KINDS,
+    NOTICE,
+    OCCURRENCE,
+    SERIES,
+    is_deadline,
+    kind_of_uid,
+    licence_day,
+    notice_uid,
+)
 from scheduler.uid import parse as parse_uid
 
 _BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -57,6 +72,161 @@ class Cancellation:
     last_day: dt.date | None = None
     description: str = ""
     carried: bool = False
+    whole: bool = True
+    """Shown in ``calendar.ics`` (the whole plan) too; False: only in the calendars of
+    ``operators``, venues that no longer show an event the plan still holds for others."""
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A published event a re-plan's calendars carry exactly as published (its
+    ``event.text``): a past deadline, or a past event of a venue that left it. ``whole``:
+    in ``calendar.ics`` too, else only in the calendars of ``operators``."""
+
+    event: PreviousEvent
+    operators: tuple[str, ...]
+    whole: bool = True
+
+
+def is_past(old: PreviousEvent, made: dt.date) -> bool:
+    """Whether a published event is past on the day a plan is made as of (``made``,
+    :func:`scheduler.timing.made_day`): it starts before that day, and a recurring one has
+    its last day before it too."""
+    return old.day < made and (not old.rrule or old.last_day < made)
+
+
+def _is_deadline(old: PreviousEvent) -> bool:
+    return bool(old.deadline) or old.kind in DEADLINE_KINDS or is_deadline(old.uid)
+
+
+def _own_day(old: PreviousEvent, days: dict[str, dt.date]) -> dt.date:
+    """The day that says whether an event is history: a licence deadline's licence start
+    (in its UID), a notice's occurrence (``days``: UID -> day), else the event's own day."""
+    parsed = parse_uid(old.uid)
+    lday = licence_day(old.uid)
+    if lday:
+        return dt.date.fromisoformat(lday)
+    if parsed is not None and parsed.kind == "notice":
+        return days.get(parsed.occurrence_uid or "", old.day)
+    return old.day
+
+
+def carried_deadlines(scenario: Scenario, previous_events: Iterable[PreviousEvent],
+                      made: dt.date, written: set[str]) -> dict[str, PreviousEvent]:
+    """The deadline events a re-plan never rewrites: each live deadline event (MT-NOTICE,
+    ME-APPLICATION-WINDOW, ME-REPORT) the previous calendars published on a day before
+    ``made`` (:func:`scheduler.timing.made_day`), by UID. The calendars carry it exactly as
+    published (same bytes, SEQUENCE and DTSTAMP): a deadline that has passed is what it
+    was, whatever the re-plan computes (an application window does not "open" again on a
+    later day). One the new plan no longer writes (UIDs ``written``) is carried too unless
+    it is history before the new horizon (what it is for is before the horizon's start)."""
+    events = list(previous_events)
+    days = {e.uid: e.day for e in events}
+    return {e.uid: e for e in events
+            if not e.cancelled and e.text and _is_deadline(e) and e.day < made
+            and (e.uid in written or _own_day(e, days) >= scenario.horizon.start)}
+
+
+def _kind(old: PreviousEvent) -> str:
+    parsed = parse_uid(old.uid)
+    return old.kind or DEADLINE_KIND.get(old.deadline, "") or (
+        kind_of_uid(parsed) if parsed is not None else "")
+
+
+def _cancel(old: PreviousEvent, operators: tuple[str, ...], whole: bool) -> Cancellation:
+    return Cancellation(
+        old.uid, f"Cancelled: {old.summary}", old.sequence + 1,
+        old.dtstart if old.dtstart is not None else old.day, old.dtend, operators,
+        tournament_id=old.tournament_id, deadline=old.deadline, kind=_kind(old),
+        rrule=old.rrule, last_day=old.last_day if old.rrule else None, whole=whole)
+
+
+def left(previous_events: Iterable[PreviousEvent], departed_events: Iterable[PreviousEvent],
+         shown: Mapping[str, Iterable[str]], made: dt.date
+         ) -> tuple[list[Cancellation], list[Carried]]:
+    """What the calendars of venues that no longer show a published event publish in its
+    place, so that a subscriber's or an import's copy follows (RFC 5546 §3.2.5):
+
+    - a venue that left an event the plan still holds for others (it left a shared
+      tournament, or the scenario): in its own calendar only, the event cancelled (its UID,
+      SEQUENCE + 1) when it is not past on ``made``, else carried as published;
+    - the events only venues that left the scenario showed (``departed_events``): cancelled
+      in ``calendar.ics`` and their calendars when not past, else carried as published in
+      their calendars only; a cancellation they published is carried until its date has
+      passed.
+
+    ``previous_events``: the other events the previous calendars published, each with the
+    venues whose calendars showed it; ``shown``: UID -> the venues whose calendars show it in
+    the new plan (every event written, cancellations too); ``made``: the day the plan is
+    made as of (:func:`scheduler.timing.made_day`; :func:`is_past`). An event the new plan
+    does not write at all is left to :func:`dropped` and :func:`vanished`."""
+    cancels: list[Cancellation] = []
+    carries: list[Carried] = []
+    for old in previous_events:
+        if old.cancelled or old.uid not in shown:
+            continue
+        now = set(shown[old.uid])
+        gone = tuple(o for o in old.operators if o not in now)
+        if not gone:
+            continue
+        if not is_past(old, made):
+            cancels.append(_cancel(old, gone, whole=False))
+        elif old.text:
+            carries.append(Carried(old, gone, whole=False))
+    for old in departed_events:
+        whole = old.uid not in shown
+        if old.cancelled:
+            if max(old.day, old.last_day) >= made:
+                cancels.append(Cancellation(
+                    old.uid, old.summary, old.sequence,
+                    old.dtstart if old.dtstart is not None else old.day, old.dtend,
+                    old.operators, tournament_id=old.tournament_id, deadline=old.deadline,
+                    kind=_kind(old), rrule=old.rrule,
+                    last_day=old.last_day if old.rrule else None,
+                    description=old.description, carried=bool(old.description),
+                    whole=whole))
+        elif not is_past(old, made):
+            cancels.append(_cancel(old, old.operators, whole))
+        elif old.text:
+            carries.append(Carried(old, old.operators, whole=False))
+    return cancels, carries
+
+
+def departure_lines(scenario: Scenario, previous_events: Iterable[PreviousEvent],
+                    departed_events: Iterable[PreviousEvent],
+                    departed: Iterable[tuple[str, str]], made: dt.date) -> list[str]:
+    """The summary's plain words for what :func:`left` cancels, one line per venue that
+    left the scenario (``departed``: operator id, name) and per venue of the scenario that
+    left a tournament it co-hosted, e.g. ``Hellgate Card Room (room2) left 'Two-Room
+    Stack': its 2 future events are cancelled on its calendar (calendars/room2.ics).``
+    Counted: the events its calendar showed that are not past on ``made`` (games and
+    deadlines; :func:`is_past`). No line when nothing of it is cancelled."""
+    before = [e for e in previous_events if not e.cancelled and not is_past(e, made)]
+    theirs = [e for e in departed_events if not e.cancelled and not is_past(e, made)]
+
+    def words(oid: str, name: str, what: str, n: int) -> str:
+        events = "1 future event is" if n == 1 else f"{n} future events are"
+        return (f"{name} ({oid}) left {what}: its {events} cancelled on its calendar "
+                f"(calendars/{oid}.ics).")
+
+    lines = []
+    for oid, name in sorted(departed):
+        n = sum(1 for e in (*before, *theirs) if oid in e.operators)
+        if n:
+            lines.append(words(oid, name, "the plan", n))
+    known = {t.id: t for t in scenario.tournaments}
+    venues = {o.id: o.name for o in scenario.operators}
+    counts: dict[tuple[str, str], int] = {}
+    for e in before:
+        t = known.get(e.tournament_id)
+        if t is None:
+            continue
+        for oid in e.operators:
+            if oid in venues and oid not in t.operators:
+                counts[(oid, t.id)] = counts.get((oid, t.id), 0) + 1
+    for (oid, tid), n in sorted(counts.items()):
+        lines.append(words(oid, venues[oid], f"'{known[tid].title}'", n))
+    return lines
 
 
 def _day(d: dt.date) -> str:
@@ -154,15 +324,11 @@ def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
     for old in events:
         if old.uid in written:
             continue
-        # the day that says whether it is history: a licence deadline's licence start (in
-        # its UID), a notice's occurrence, else the event's own day
         parsed = parse_uid(old.uid)
-        lday = licence_day(old.uid)
-        day = (dt.date.fromisoformat(lday) if lday
-               else days.get(parsed.occurrence_uid or "", old.day)
-               if parsed is not None and parsed.kind == "notice" else old.day)
+        # the day that says whether it is history (:func:`_own_day`)
+        day = _own_day(old, days)
         if old.cancelled:
-            if max(day, old.last_day) < scenario.notice_from:
+            if max(day, old.last_day) < made_day(scenario):
                 continue  # its date has passed: nobody needs the cancellation any more
             summary, seq = old.summary, old.sequence
         else:
@@ -230,6 +396,19 @@ def series_sequence(old: PreviousSeries, nights: tuple[dt.date, ...], play: str,
     of its nights."""
     retimed = bool(old.play) and _play_shape(old.play) != _play_shape(play)
     return max(old.sequence + (nights != old.nights or retimed), members)
+
+
+def content_sequence(old: PreviousEvent | None, sequence: int, content: str) -> int:
+    """RFC 5545 §3.8.7.4 across re-plans, on the event as written: ``sequence`` (as the other
+    policies computed it) for an event the previous calendars did not publish (``old``
+    None, or its content unknown); the previous SEQUENCE when the content (``content``, its
+    :func:`scheduler.replan.fingerprint`) is the same; else at least one more than the
+    previous SEQUENCE (a renamed event, another description or place, a time, a status)."""
+    if old is None or not old.fingerprint:
+        return sequence
+    if content == old.fingerprint:
+        return old.sequence
+    return max(sequence, old.sequence + 1)
 
 
 def replaced_sequence(sequence: int, before: int, unchanged: bool) -> int:

@@ -11,6 +11,7 @@ must never pass for one that published nothing (nothing would be cancelled).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,6 +29,8 @@ from scheduler.limits import (
 from scheduler.uid import (
     DEADLINE_PROPERTY,
     KIND_PROPERTY,
+    LINEAGE_PROPERTY,
+    OCCURRENCE_PROPERTY,
     OPERATOR_NAME_PROPERTY,
     OPERATOR_PROPERTY,
     OPERATORS_PROPERTY,
@@ -47,11 +50,13 @@ def _unreadable(path: Path, why: object) -> PreviousError:
     return PreviousError(f"{path}: not a readable iCalendar file ({why})")
 
 
-def _read_calendars(path: Path) -> list[Calendar]:
-    """Every VCALENDAR of the file ``path``. Raises :class:`PreviousError` when it cannot be
-    read, is not iCalendar, or holds no complete VCALENDAR (empty, or cut short)."""
+def _read_calendars(path: Path, data: bytes | None = None) -> list[Calendar]:
+    """Every VCALENDAR of the file ``path`` (its bytes ``data`` when already read). Raises
+    :class:`PreviousError` when it cannot be read, is not iCalendar, or holds no complete
+    VCALENDAR (empty, or cut short)."""
     try:
-        cals = Calendar.from_ical(read_calendar(path), multiple=True)
+        cals = Calendar.from_ical(read_calendar(path) if data is None else data,
+                                  multiple=True)
     except LimitError as exc:  # too large, not a regular file (docs/limits.md)
         raise PreviousError(f"{path}: {exc}") from None
     except Exception as exc:  # OSError; icalendar raises ValueError, KeyError, IndexError, ...
@@ -167,6 +172,14 @@ class PreviousEvent:
     """DESCRIPTION as published (a carried cancellation keeps it)."""
     play: str = ""
     """X-TOURNEY-PLAY as published (``start/end`` of play, ISO 8601), when the event has it."""
+    fingerprint: str = ""
+    """Its content as published, without DTSTAMP, SEQUENCE and lineage (:func:`fingerprint`):
+    a re-plan's event of its UID with another fingerprint changed, and gets a higher
+    SEQUENCE (RFC 5545 §3.8.7.4); empty when unknown."""
+    text: str = ""
+    """The VEVENT exactly as published (``BEGIN:VEVENT`` to ``END:VEVENT``, CRLF), kept for
+    an event that starts before the day given to :func:`previous_events` (``past_before``):
+    a past event a re-plan carries unchanged; empty otherwise."""
 
     @property
     def last_day(self) -> dt.date:
@@ -212,20 +225,71 @@ def _event_operators(uid: str, ev: object) -> tuple[str, ...]:
     return (who,) if who else ()
 
 
-def previous_events(path: str | Path) -> list[PreviousEvent]:
+_NUMBERS = re.compile(r"(Tournament [a-z0-9-]+\\, occurrences? )[^.]*\.")
+
+
+def fingerprint(event_text: bytes | str) -> str:
+    """A VEVENT's content without DTSTAMP, SEQUENCE, X-TOURNEY-LINEAGE and the occurrence's
+    number (X-TOURNEY-OCCURRENCE and the description's ``Tournament <id>, occurrence <n>.``:
+    the plan's numbering, which shifts when an earlier occurrence moves; the event is the
+    same), unfolded, one line per property, hashed: equal for an event written again
+    unchanged (16 hex digits of its SHA-256)."""
+    text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
+    lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
+    keep = [_NUMBERS.sub(r"\1#.", ln) for ln in lines if ln and not ln.upper().startswith(
+        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY, OCCURRENCE_PROPERTY))]
+    return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
+
+
+_VEVENT = re.compile(r"^BEGIN:VEVENT\r?\n.*?^END:VEVENT\r?\n", re.S | re.M)
+_UID_LINE = re.compile(r"^UID(?:;[^:\r\n]*)?:(.*)$", re.M | re.I)
+
+
+def _raw_events(data: bytes) -> dict[str, str]:
+    """UID -> the VEVENT text as written (the first one of the UID without RECURRENCE-ID),
+    of a calendar file's bytes; {} when they are not UTF-8 (icalendar reads them anyway)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}
+    out: dict[str, str] = {}
+    for m in _VEVENT.finditer(text):
+        block = m.group(0)
+        flat = re.sub(r"\r?\n[ \t]", "", block)
+        if re.search(r"^RECURRENCE-ID[;:]", flat, re.M | re.I):
+            continue
+        uid = _UID_LINE.search(flat)
+        if uid is not None:
+            out.setdefault(uid.group(1).strip(), block)
+    return out
+
+
+def previous_events(path: str | Path, past_before: dt.date | None = None
+                    ) -> list[PreviousEvent]:
     """Every VEVENT of the previous plan's calendars (``cancelled`` when it was published as
     STATUS:CANCELLED), with the operators whose calendar (``calendars/<operator_id>.ics``)
-    showed it. Raises :class:`PreviousError` when a calendar cannot be read (an unreadable
-    calendar must not pass for one that published nothing: nothing would be cancelled)."""
+    showed it, and its content's :func:`fingerprint`; the text as published of those that
+    start before ``past_before`` (``PreviousEvent.text``). Raises :class:`PreviousError`
+    when a calendar cannot be read (an unreadable calendar must not pass for one that
+    published nothing: nothing would be cancelled)."""
     p = Path(path)
     files = ([p / "calendar.ics", *sorted((p / "calendars").glob("*.ics"))] if p.is_dir()
              else [p] if p.suffix.lower() == ".ics" else [])
     found: dict[str, PreviousEvent] = {}
     hosts: dict[str, set[str]] = {}
+    raw: dict[str, str] = {}
     for f in files:
         if not f.is_file():
             continue
-        for cal in _read_calendars(f):
+        try:
+            data = read_calendar(f)
+        except LimitError as exc:  # too large, not a regular file (docs/limits.md)
+            raise PreviousError(f"{f}: {exc}") from None
+        except OSError as exc:
+            raise _unreadable(f, exc) from None
+        for uid, block in _raw_events(data).items():
+            raw.setdefault(uid, block)
+        for cal in _read_calendars(f, data):
             for ev in cal.walk("VEVENT"):
                 if ev.get("DTSTART") is None:
                     continue
@@ -249,7 +313,10 @@ def previous_events(path: str | Path) -> list[PreviousEvent]:
                     hosts.setdefault(uid, set()).add(owner or f.stem)
                 elif not p.is_dir():  # a single file: whom the event itself names
                     hosts.setdefault(uid, set()).update(_event_operators(uid, ev))
-    return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))))
+    return [replace(e, operators=tuple(sorted(hosts.get(e.uid, ()))),
+                    fingerprint=fingerprint(raw[e.uid]) if e.uid in raw else "",
+                    text=raw.get(e.uid, "") if past_before is not None
+                    and e.day < past_before else "")
             for _, e in sorted(found.items())]
 
 

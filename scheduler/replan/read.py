@@ -24,6 +24,7 @@ from scheduler.replan.previous import (
 )
 from scheduler.scenario import Scenario
 from scheduler.text import uncell
+from scheduler.timing import made_day
 
 
 def holds_plan(folder: str | Path) -> bool:
@@ -40,8 +41,11 @@ class Previous(list[PublishedOccurrence]):
     update or cancel: ``series`` (weekly series, :func:`previous_series`), ``events`` (every
     event, :func:`previous_events`) and ``dtstamp`` (the latest DTSTAMP,
     :func:`previous_dtstamp`; the re-plan's calendars are stamped later); ``foreign``: the
-    ids of the previous plan's operators that are not in the scenario (their occurrences and
-    events are left out: neither kept nor cancelled); ``notes``: a line for each recurring
+    ids of the previous plan's operators that are not in the scenario (venues that left:
+    their occurrences are not re-planned), ``departed`` the same with their names (id ->
+    name, the id when the plan does not name it) and ``departed_events`` the events only
+    they showed (cancelled from the day the plan is made as of on, on their calendars,
+    :func:`scheduler.replan.cancel.departed`); ``notes``: a line for each recurring
     event of its calendar cut at a limit of :func:`scheduler.calendar_limits.expand_events` (e.g. an
     hourly series: only its first 5,000 instances were read), for a warning.
 
@@ -54,8 +58,11 @@ class Previous(list[PublishedOccurrence]):
     def __init__(self, announced: Iterable[PublishedOccurrence] = (), *,
                  series: Iterable[PreviousSeries] = (), events: Iterable[PreviousEvent] = (),
                  dtstamp: dt.datetime | None = None, foreign: Iterable[str] = (),
-                 notes: Iterable[str] = ()) -> None:
+                 notes: Iterable[str] = (), departed: dict[str, str] | None = None,
+                 departed_events: Iterable[PreviousEvent] = ()) -> None:
         super().__init__(announced)
+        self.departed = dict(departed or {})
+        self.departed_events = list(departed_events)
         self.notes = list(notes)  # recurring events cut at a limit (docs/limits.md)
         self.series = list(series)
         self.events = list(events)
@@ -71,17 +78,22 @@ def read_previous(scenario: Scenario, path: str | Path) -> Previous:
     only (:func:`own_previous`). Raises :class:`PreviousError`, also when one of its calendars
     cannot be read, or when the plan is of other operators than the scenario's."""
     notes: list[str] = []
-    announced, foreign = own_previous(scenario, path,
-                                      _announced(scenario, Path(path), notes))
+    occurrences = _announced(scenario, Path(path), notes)
+    announced, foreign = own_previous(scenario, path, occurrences)
     ids = {o.id for o in scenario.operators}
 
     def ours(operators: tuple[str, ...]) -> bool:
-        # an event of operators none of which is in the scenario is left alone
+        # an event of venues that all left the scenario is theirs: cancelled on their
+        # calendars (scheduler.replan.cancel.departed), not re-planned
         return not operators or bool(set(operators) & ids)
 
+    events = previous_events(path, made_day(scenario))
+    names = previous_operators(path, occurrences) if foreign else {}
     return Previous(announced, series=[s for s in previous_series(path) if ours(s.operators)],
-                    events=[e for e in previous_events(path) if ours(e.operators)],
-                    dtstamp=previous_dtstamp(path), foreign=foreign, notes=notes)
+                    events=[e for e in events if ours(e.operators)],
+                    dtstamp=previous_dtstamp(path), foreign=foreign, notes=notes,
+                    departed={o: names.get(o) or o for o in foreign},
+                    departed_events=[e for e in events if not ours(e.operators)])
 
 
 def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None

@@ -143,7 +143,8 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
           address: str | None = None, client: Any = None, jobs: int | None = None,
           seed: int = 0, deterministic_time: float | None = 30.0, workers: int = 1,
           timeout: float = DEFAULT_TIMEOUT, cluster_kwargs: Mapping[str, Any] | None = None,
-          progress: Progress | None = None) -> Sweep:
+          progress: Progress | None = None, security: Any = None,
+          allow_insecure: bool = False) -> Sweep:
     """Solve every variant of ``scenario`` and compare them.
 
     ``variants``: what :func:`variants_of` accepts: a list of :class:`Variant` (from
@@ -161,7 +162,10 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
     a worker's heartbeat (a hung worker), SweepError exit 3, as for a lost scheduler;
     distributed's loggers are silenced meanwhile), else of an embedded
     ``LocalCluster`` of ``jobs`` worker processes, one thread each (``cluster_kwargs``
-    override its arguments, e.g. ``{"processes": False}``).
+    override its arguments, e.g. ``{"processes": False}``). A Dask scheduler can run any
+    code in this process: ``address`` over ``tcp://`` (unencrypted) must be on this machine
+    unless ``allow_insecure`` (SweepError exit 2 before any connection); ``tls://`` takes
+    ``security`` (:func:`scheduler.sweep.cluster.security`: CA, certificate, key).
 
     ``progress(done, total, name)`` is called as variants finish.
 
@@ -182,7 +186,8 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
     task = _Task(seed, deterministic_time, workers)
     if engine == "dask":
         plans = _run_dask(vs, task, _solve_variant, address=address, client=client, jobs=n,
-                          timeout=timeout, cluster_kwargs=cluster_kwargs, progress=progress)
+                          timeout=timeout, cluster_kwargs=cluster_kwargs, progress=progress,
+                          security=security, allow_insecure=allow_insecure)
     else:
         plans = _run_local(vs, task, n, progress)
     named = {v.name: p for v, p in zip(vs, plans, strict=True)}

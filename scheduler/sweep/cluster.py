@@ -5,7 +5,9 @@ heartbeat checks that turn a lost or silent cluster into a :class:`SweepError`."
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
+import os
 import signal
 import socket
 import struct
@@ -47,10 +49,70 @@ def _failed(name: str, exc: BaseException) -> SweepError:
     return SweepError(f"variant {name!r} could not be solved: {why}", variant=name)
 
 
+INSECURE_SCHEMES = ("", "tcp", "ws")
+"""Dask address schemes that neither encrypt nor authenticate (a bare ``host:port`` is tcp)."""
+
+
+def _local_host(host: str) -> bool:
+    """``localhost`` or a loopback address (127.0.0.0/8, ::1); never a DNS name, which is not
+    looked up (nothing is sent anywhere before the address is accepted)."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_address(address: str, *, allow_insecure: bool = False,
+                  tls_files: bool = False) -> None:
+    """Refuse (SweepError, exit 2), before any connection, a Dask scheduler reached without
+    encryption (``tcp://``, ``ws://``, a bare ``host:port``) that is not on this machine
+    (``localhost``, 127.0.0.0/8, ::1), unless ``allow_insecure``: a Dask scheduler can run
+    any code in this process (Dask's protocol trusts it), and anyone on the network between
+    can read or change what it sends. ``tls_files``: TLS files were given, which only a
+    ``tls://`` address uses."""
+    scheme, sep, rest = address.rpartition("://")
+    scheme = scheme.lower()
+    if tls_files and scheme != "tls":
+        raise SweepError(f"--dask-ca, --dask-cert and --dask-key are for a tls:// scheduler, "
+                         f"not {address}", exit_code=2)
+    if scheme not in INSECURE_SCHEMES or allow_insecure:
+        return
+    host = rest.rstrip("/").rpartition(":")[0].strip("[]") if ":" in rest else rest
+    if _local_host(host):
+        return
+    raise SweepError(
+        f"--dask {address}: a Dask scheduler can run any code in this process (tourney "
+        f"trusts it with your files and account), and {scheme or 'tcp'}:// is not encrypted "
+        "nor authenticated, so anyone on the network between could be it; refused for a "
+        "scheduler not on this machine. Use tls:// with --dask-ca, --dask-cert and "
+        "--dask-key, or add --allow-insecure-dask if you trust the scheduler and the "
+        "network", exit_code=2)
+
+
+def security(ca: str | None = None, cert: str | None = None, key: str | None = None) -> Any:
+    """A ``distributed.security.Security`` for a ``tls://`` scheduler: the CA certificate
+    that signed the scheduler's (PEM), and this client's certificate and private key (PEM;
+    the key may be in the certificate's file). Encryption is required. Raises SweepError
+    (exit 2) for a file that cannot be read or distributed not installed."""
+    for option, path in (("--dask-ca", ca), ("--dask-cert", cert), ("--dask-key", key)):
+        if path is not None and not os.path.isfile(path):
+            raise SweepError(f"{option} {path}: no such file", exit_code=2)
+    try:
+        from distributed.security import Security  # optional: the dask extra
+    except ImportError:
+        raise SweepError("--dask needs dask.distributed: pip install 'tourney[dask]'",
+                         exit_code=2) from None
+    return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key,
+                    require_encryption=True)
+
+
 def _run_dask(variants: Sequence[Variant], task: _Task,
               solve_one: Callable[..., Plan], *, address: str | None,
               client: Any, jobs: int, timeout: float, cluster_kwargs: Mapping[str, Any] | None,
-              progress: Progress | None) -> list[Plan]:
+              progress: Progress | None, security: Any = None,
+              allow_insecure: bool = False) -> list[Plan]:
     try:
         from dask.distributed import Client, LocalCluster  # optional: the dask extra
     except ImportError:
@@ -72,10 +134,12 @@ def _run_dask(variants: Sequence[Variant], task: _Task,
                                      exit_code=2) from None
                 client = stack.enter_context(Client(cluster))
             else:
+                check_address(address, allow_insecure=allow_insecure)
                 _probe(address, timeout)
                 stack.enter_context(_quiet_distributed())
                 try:
-                    client = stack.enter_context(Client(address, timeout=f"{timeout}s"))
+                    client = stack.enter_context(Client(address, timeout=f"{timeout}s",
+                                                        security=security))
                 except (OSError, TimeoutError, ValueError) as exc:
                     raise SweepError(f"cannot reach the Dask scheduler at {address}: "
                                      f"{_reason(exc)}", exit_code=2) from None

@@ -14,7 +14,7 @@ from scheduler.atomic import write_files
 from scheduler.comparison import TOTAL_COLUMNS, Comparison
 from scheduler.plan import Plan
 from scheduler.sweep.variants import text
-from scheduler.text import cell
+from scheduler.text import csv_cells
 
 
 @dataclass(frozen=True, eq=False)
@@ -126,5 +126,5 @@ def _spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for col in out.columns:
         if out[col].dtype == object or pd.api.types.is_string_dtype(out[col]):
-            out[col] = out[col].map(lambda x: cell(x) if isinstance(x, str) else x)
+            out[col] = out[col].map(csv_cells)
     return out

@@ -71,6 +71,12 @@ SETTINGS = (
        ("up", "exact")),
     _c("settings.reentry_counts_toward_cap", "bool", "MT-ENTRY-CAP (MCA 23-5-317(1)(g)): "
        "TRUE = re-entries count toward the $1,875 a participant may pay (default)."),
+    _c("settings.permit_year_count", "choice", "MT-LARGE-LIMIT (MCA 23-5-317(1)(a)): each = a "
+       "tournament whose days of play fall in two permit years counts toward the 16 of each "
+       "(default); first-day = only in its first day's permit year.", ("each", "first-day")),
+    _c("settings.progressive_count", "choice", "MT-PROGRESSIVE (MCA 23-5-317(1)(d),(e)): round "
+       "= each round counts toward the 16 of its venue (default); once = the progressive "
+       "counts once per venue and permit year.", ("round", "once")),
     _c("settings.surcharge_cap", "choice", "ME-ENTRY-CAP (17 M.R.S. § 1836(4)): license-fee = "
        "the surcharge may not exceed the licence fee it defrays, nor $125 (default); flat = "
        "at most $125.", ("license-fee", "flat")),
@@ -230,6 +236,10 @@ TOURNAMENTS = (
        "FALSE."),
     _c("filed_dates", "days", "First days whose MT notice / ME application is already filed "
        "(MT-NOTICE, ME-APPLICATION-WINDOW), comma list of dates."),
+    _c("cancelled_dates", "days", "First days of occurrences recorded as cancelled: not "
+       "placed again (CANCELLED); a re-plan publishes them cancelled. Comma list of dates."),
+    _c("reuse_cancelled_days", "bool", "Allow placing the tournament again on a cancelled "
+       "day (a new occurrence). Default FALSE."),
 )
 """The Tournaments sheet: one tournament a row."""
 

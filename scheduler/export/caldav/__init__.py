@@ -11,8 +11,9 @@ X-WR-CALNAME as its display name. Inside it:
 - it is put only when its content differs from the server's (:func:`same_content`: property and
   component order, line folding and DTSTAMP / LAST-MODIFIED / CREATED do not count), so a
   second publish of the same plan changes nothing;
-- a server event whose UID is no longer in the file, or whose VEVENT in the file has
-  ``STATUS:CANCELLED``, is deleted;
+- a server event whose UID is no longer in the file is deleted; one the file cancels
+  (``STATUS:CANCELLED``) is put as cancelled, so the server holds exactly what the file
+  holds and a client that synced it sees it cancelled;
 - plan lineages (``scheduler.uid``): every event tourney writes names its plan lineage
   (X-TOURNEY-LINEAGE). An event of another lineage (another year's plan, another
   organization's) is never deleted because this file lacks it, nor is an event of this

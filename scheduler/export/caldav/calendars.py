@@ -46,9 +46,11 @@ class OperatorCalendar:
     operator_id: str
     name: str
     resources: Mapping[str, bytes]
-    """UID → iCalendar object (VCALENDAR with its VTIMEZONEs and VEVENTs) to put."""
+    """UID → iCalendar object (VCALENDAR with its VTIMEZONEs and VEVENTs) to put, cancelled
+    events (STATUS:CANCELLED) too: the server holds what the calendar holds."""
     cancelled: frozenset[str] = frozenset()
-    """UIDs whose VEVENT is STATUS:CANCELLED: deleted from the server, never put."""
+    """UIDs whose VEVENT is STATUS:CANCELLED (put as such when in ``resources``; a server
+    event of such a UID without a resource is deleted)."""
     lineage: str | None = None
     """The plan lineage of the file (its X-TOURNEY-LINEAGE), None for an earlier version's."""
     horizon: tuple[str, str] | None = None
@@ -112,8 +114,9 @@ def read_calendar(operator_id: str, data: bytes) -> OperatorCalendar:
     cancelled: set[str] = set()
     for uid, events in by_uid.items():
         if _is_cancelled(events):
+            # put as it is (STATUS:CANCELLED): the server holds what the calendar holds, so
+            # a client that synced the event sees it cancelled
             cancelled.add(uid)
-            continue
         out = Calendar()
         out.add("prodid", str(cal.get("PRODID") or PRODID))
         out.add("version", "2.0")

@@ -10,12 +10,13 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
+from scheduler.text import credentials_in, mask_credentials
+
 
 class PublishError(Exception):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
 
 
-_URL_TOKEN = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)([^\s'\"<>]*)")
 _CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
 
 
@@ -30,12 +31,6 @@ def _userinfo_end(rest: str) -> int:
     return rest.rfind("@")
 
 
-def _strip_credentials(m: re.Match[str]) -> str:
-    scheme, rest = m.group(1), m.group(2)
-    at = _userinfo_end(rest)
-    return m.group(0) if at < 0 else f"{scheme}***@{rest[at + 1:]}"
-
-
 def _url_secrets(url: str) -> list[str]:
     """What in the URL ``url`` is a secret: its password (as parsed, when it parses) and
     everything between the user name and the ``@`` that ends its user information
@@ -48,6 +43,8 @@ def _url_secrets(url: str) -> list[str]:
     at = _userinfo_end(rest) if sep else -1
     if at > 0:
         found.append(rest[:at].partition(":")[2] or rest[:at])
+    for userinfo in credentials_in(url):  # any shape: one slash, no scheme, a line break
+        found.append(userinfo.partition(":")[2] or userinfo)
     return found
 
 
@@ -60,15 +57,16 @@ def _without_credentials(url: str) -> str:
 
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
-    """``text`` with the credentials of every URL in it (``https://user:pass@host/`` ->
-    ``https://***@host/``; up to the last ``@`` when the password holds ``@``, ``/``, ``#``
-    or ``?``, or the URL does not parse) and every one of ``secrets`` of three characters or
-    more (a password, as typed and percent-encoded) where it stands as a whole word (not
-    inside a longer word) replaced by ``***``. Apply ``secrets`` to what a server or library
-    said, before it is put into tourney's own sentence: a password that is a common word
-    must not blank tourney's words. Every message, log line and error of publishing goes
-    through it."""
-    out = _URL_TOKEN.sub(_strip_credentials, text)
+    """``text`` with what looks like credentials before an ``@`` masked, parsing nothing
+    (:func:`scheduler.text.mask_credentials`: ``https://user:pass@host/``,
+    ``https:/user:pass@host/``, ``user:pass@host``, a line break before the ``@``, a
+    password holding ``@``, ``/``, ``#`` or ``?`` -> ``***@host``) and every one of
+    ``secrets`` of three characters or more (a password, as typed and percent-encoded)
+    where it stands as a whole word (not inside a longer word) replaced by ``***``. Apply
+    ``secrets`` to what a server or library said, before it is put into tourney's own
+    sentence: a password that is a common word must not blank tourney's words. Every
+    message, log line and error of publishing goes through it."""
+    out = mask_credentials(text)
     for secret in secrets:
         if secret and len(secret) >= 3:
             for form in sorted({secret, quote(secret, safe=""), quote(secret)}, key=len,

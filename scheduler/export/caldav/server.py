@@ -140,8 +140,25 @@ class CalDAVServer:
         session: Any = self.client.session  # every request of the library goes through it
         session.request = _bounded_body(session.request, self.url)
         self._principal: Any = None
+        self._origin = _origin(_without_credentials(url))
+        # every request, a redirect's too, goes to the server given: never to another host
+        self.client.session.hooks["pre_request"].append(self._same_server)
         for name in ("collection", "list_events", "put", "delete"):  # each one bounded
             setattr(self, name, self._bounded(getattr(self, name)))
+
+    def _same_server(self, request: Any, *_args: Any, **_kwargs: Any) -> Any:
+        """Refuse (PublishError) a request to another scheme, host or port than ``--caldav``:
+        a redirect (HTTP 3xx) or a server that names a calendar elsewhere would send the
+        events (and the requests of discovery) to a server the user did not name."""
+        target = str(getattr(request, "url", "") or "")
+        if _origin(target) != self._origin:
+            there = _without_credentials(target)
+            raise PublishError(
+                f"the server at {redact(self.url)} sent tourney to another server "
+                f"({request.method} {redact(there)}; a redirect or a calendar elsewhere), "
+                "refused: tourney publishes only to the server given with --caldav (if you "
+                "trust the other one, give its address with --caldav)")
+        return request
 
     def _bounded(self, fn: Callable[..., _T]) -> Callable[..., _T]:
         """``fn`` run on a helper thread and given up on after ``self.timeout`` seconds in
@@ -228,6 +245,18 @@ class CalDAVServer:
     def delete(self, href: str, etag: str | None) -> None:
         resp = self.client.delete(href, {"If-Match": etag} if etag else None)
         _check(resp, (200, 204, 404), f"delete {href}")
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's scheme, host (lower case) and port (the scheme's default when none)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return ("", url, None)
+    scheme = parts.scheme.lower()
+    return (scheme, (parts.hostname or "").lower(),
+            port or {"http": 80, "https": 443}.get(scheme))
 
 
 def _check(resp: Any, ok: tuple[int, ...], what: str) -> None:

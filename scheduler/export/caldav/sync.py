@@ -23,8 +23,7 @@ from scheduler.timing import MT_NOTICE_DAYS
 from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, PROPERTY_PREFIX, licence_day
 from scheduler.uid import parse as parse_uid
 
-_LINEAGE_LINE = re.compile(rf"^{LINEAGE_PROPERTY}[;:][^\r\n]*?([0-9a-f]+)\r?$",
-                           re.MULTILINE | re.IGNORECASE)
+_LINEAGE_VALUE = re.compile(r"([0-9a-fA-F]+)")
 _DTSTART_LINE = re.compile(r"^DTSTART[;:][^\r\n]*?(\d{8})", re.MULTILINE)
 
 
@@ -39,9 +38,29 @@ class ServerObject:
 
     @property
     def lineage(self) -> str | None:
-        """X-TOURNEY-LINEAGE of its VEVENT(s): the plan lineage that published it."""
-        m = _LINEAGE_LINE.search(self.data.replace("\r\n ", "").replace("\n ", ""))
-        return m.group(1).strip() if m else None
+        """X-TOURNEY-LINEAGE of its VEVENT(s), as a property (never text inside another
+        property such as a DESCRIPTION): the plan lineage that published it."""
+        if LINEAGE_PROPERTY not in self.data.upper():  # cheap: most events are not ours
+            return None
+        values = self.properties.get(LINEAGE_PROPERTY, [])
+        found = [m.group(1) for v in values if (m := _LINEAGE_VALUE.fullmatch(v.strip()))]
+        return found[0] if found else None
+
+    @property
+    def properties(self) -> dict[str, list[str]]:
+        """The X-TOURNEY- properties of its VEVENT(s) and of its VCALENDAR by name (upper
+        case), their values as text; empty when the data does not parse."""
+        try:
+            cal = _parse(self.data)
+        except ValueError:
+            return {}
+        out: dict[str, list[str]] = {}
+        for comp in [cal, *cal.walk("VEVENT")]:
+            for name, value in comp.items():
+                if name.upper().startswith(PROPERTY_PREFIX):
+                    for v in value if isinstance(value, list) else [value]:
+                        out.setdefault(name.upper(), []).append(str(v))
+        return out
 
     @property
     def first_day(self) -> str | None:
@@ -168,10 +187,12 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
 
 
 def ours(obj: ServerObject) -> bool:
-    """Whether a server event is one tourney wrote: every product event carries an
-    X-TOURNEY- property (tournament, deadline, lineage) or a product UID
-    (``scheduler.uid``)."""
-    return PROPERTY_PREFIX in obj.data or parse_uid(obj.uid or "") is not None
+    """Whether a server event is one tourney wrote: a VEVENT with an X-TOURNEY- property
+    (tournament, deadline, lineage; a property, never the text "X-TOURNEY-" inside a
+    DESCRIPTION or SUMMARY someone typed) or a product UID (``scheduler.uid``)."""
+    if parse_uid(obj.uid or "") is not None:
+        return True
+    return PROPERTY_PREFIX in obj.data.upper() and bool(obj.properties)
 
 
 # --------------------------------------------------------------------------- server side

@@ -1,0 +1,152 @@
+"""Text from the ledger and from plan folders on its way to a terminal or a spreadsheet.
+
+- to a terminal: every control character but the line break (ESC of an escape sequence,
+  BEL, CR) goes through the one sanitizer (:func:`scheduler.limits.for_terminal`), shown as
+  ``\\x1b``; a CSV printed into a pipe or a file stays the bytes recorded;
+- to a spreadsheet: every CSV writer (``ledger export``, the plan's CSVs, ``funds.csv``)
+  writes a cell that starts with ``=``, ``+``, ``-``, ``@``, TAB or CR with a leading ``'``
+  (:func:`scheduler.text.csv_cells`), and ``ledger import`` reads it back as recorded.
+
+A real SQLite ledger; a real pseudo-terminal for what a person sees.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_ledger import write_plan
+from typer.testing import CliRunner
+
+from scheduler.cli import app
+from scheduler.ledger import Ledger, api
+from scheduler.limits import for_terminal
+from scheduler.text import csv_cells
+
+REPO = Path(__file__).resolve().parents[1]
+ESC = "\x1b"
+TITLE_SET = "\x1b]0;pwned\x07"  # sets the terminal window's title
+CLEAR = "\x1b[2J"  # clears the screen
+runner = CliRunner()
+
+
+@pytest.fixture
+def ledger_path(tmp_path: Path) -> Path:
+    path = tmp_path / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
+    api.adopt(lg, plan, organization=f"Big Sky{CLEAR} Tour", by=f"ann{TITLE_SET}")
+    api.record_cancelled(lg, "deep#1", note=f"snowed in{TITLE_SET}", by=f"{CLEAR}bob")
+    lg.dispose()
+    return path
+
+
+def test_for_terminal_shows_control_characters_as_escapes_and_keeps_line_breaks() -> None:
+    assert for_terminal(f"a{ESC}[31mred\tb\r\nc\x07\u202e") == \
+        "a\\x1b[31mred\\tb\\r\nc\\x07\\u202e"
+    assert for_terminal("Café — 10 € ✓") == "Café — 10 € ✓"  # printable: as it is
+
+
+def test_ledger_commands_print_no_escape_sequence_from_the_ledger(
+        ledger_path: Path, tmp_path: Path) -> None:
+    plan = write_plan(tmp_path / "plan2", deep_first="2026-03-12", deep_last="2026-03-14")
+    r = runner.invoke(app, ["ledger", "adopt", str(plan), "--ledger", str(ledger_path),
+                            "--organization", f"Big Sky{CLEAR} Tour"])
+    assert r.exit_code == 0, r.output
+    assert ESC not in r.output
+    assert "(Big Sky\\x1b[2J Tour)" in r.output
+    r = runner.invoke(app, ["record", "held", "deep#1", "--first-day", "2026-03-12",
+                            "--last-day", "2026-03-14", "--note", TITLE_SET, "--by", CLEAR,
+                            "--lineage", "0123456789", "--ledger", str(ledger_path)])
+    assert ESC not in r.output
+
+
+def test_deadlines_print_no_escape_sequence_from_a_plan_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TOURNEY_LEDGER", raising=False)
+    monkeypatch.chdir(tmp_path)  # no ./tourney-ledger.sqlite: no ledger
+    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
+    schedule = plan / "schedule.csv"
+    schedule.write_text(schedule.read_text(encoding="utf-8").replace(
+        "Deepstack", f"Deep{CLEAR}stack"), encoding="utf-8")
+    r = runner.invoke(app, ["deadlines", str(plan), "--as-of", "2026-01-01"])
+    assert ESC not in r.output, r.output
+    assert "Deep\\x1b[2Jstack" in r.output
+
+
+def _on_a_terminal(*args: str) -> str:
+    """``tourney ARGS`` with standard output on a pseudo-terminal: what a person sees."""
+    main, child = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "scheduler.cli", *args], cwd=REPO,
+                            stdout=child, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    os.close(child)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(main)
+    assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    return seen.decode("utf-8")
+
+
+def test_ledger_export_shows_escapes_on_a_terminal_and_the_bytes_in_a_pipe(
+        ledger_path: Path) -> None:
+    seen = _on_a_terminal("ledger", "export", "--ledger", str(ledger_path))
+    assert ESC not in seen and "\x07" not in seen
+    assert "snowed in\\x1b]0;pwned\\x07" in seen
+    piped = subprocess.run([sys.executable, "-m", "scheduler.cli", "ledger", "export",
+                            "--ledger", str(ledger_path)], cwd=REPO, capture_output=True,
+                           timeout=120)
+    assert piped.returncode == 0, piped.stderr
+    rows = list(csv.DictReader(io.StringIO(piped.stdout.decode("utf-8"), newline="")))
+    held = [r for r in rows if r["table"] == "held"]
+    assert held[0]["note"] == f"snowed in{TITLE_SET}"  # the data, as recorded
+
+
+def test_every_csv_writer_neutralises_formula_cells_through_one_helper() -> None:
+    for text in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx"):
+        assert csv_cells(text) == "'" + text
+    assert csv_cells("snowed in") == "snowed in"
+    assert csv_cells(-1) == -1  # a number is a number, not a formula
+
+
+def test_ledger_export_writes_formula_cells_with_a_quote_and_import_reads_them_back(
+        tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
+    api.adopt(lg, plan, organization="@Tour", by="ann")
+    formula = '=HYPERLINK("http://evil.example","refund")'
+    api.record_cancelled(lg, "deep#1", note=formula, by="+bob")
+    lg.dispose()
+    out = tmp_path / "export.csv"
+    r = runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger", str(path)])
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(out.open(encoding="utf-8", newline="")))
+    held = next(r for r in rows if r["table"] == "held")
+    org = next(r for r in rows if r["table"] == "organizations")
+    assert held["note"] == "'" + formula and held["recorded_by"] == "'+bob"
+    assert org["name"] == "'@Tour"
+    again = tmp_path / "again.sqlite"
+    r = runner.invoke(app, ["ledger", "init", "--ledger", str(again)])
+    r = runner.invoke(app, ["ledger", "import", str(out), "--ledger", str(again)])
+    assert r.exit_code == 0, r.output
+    lg = Ledger(again)
+    try:
+        back = lg.held()
+        assert list(back["note"]) == [formula] and list(back["recorded_by"]) == ["+bob"]
+    finally:
+        lg.dispose()
