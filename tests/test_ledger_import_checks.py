@@ -65,7 +65,9 @@ def _empty(tmp_path: Path) -> Ledger:
     ("prizes_usd", "1E+400", "column prizes_usd: 1E+400 is not an amount in USD"),
     ("charity_usd", "0.001", "column charity_usd: 0.001 is not an amount in USD"),
     ("players", "-1", "column players: -1 is negative"),
-    ("players", "2147483648", "column players: 2147483648 is more than 2,147,483,647"),
+    # players and entries: at most 1,000,000 (as record's --players); 1,000,001 the first over
+    ("players", "1000001", "column players: 1000001 is more than 1,000,000"),
+    ("occurrence", "2147483648", "column occurrence: 2147483648 is more than 2,147,483,647"),
     # TODAY is 2027-12-31: 2028-01-01 is the first day in the future
     ("last_day", "2028-01-01", "column last_day 2028-01-01 is in the future (today is "
                                "2027-12-31)"),
