@@ -164,13 +164,17 @@ def test_empty_formatted_cells_far_out_do_not_count() -> None:
 def test_a_million_rows_is_refused_within_memory(tmp_path: Path) -> None:
     rows = "".join(f'<row r="{r}"><c r="A{r}"><v>{r}</v></c></row>'
                    for r in range(202, 1_048_577))
-    data = edit_sheet(montana_xlsx(), "Tournaments", lambda x: add_cells(x, rows))
+    base = montana_xlsx()
+    columns = scan_xlsx(base)["Tournaments"].max_column  # the template's: 46 (A..AT)
+    data = edit_sheet(base, "Tournaments", lambda x: add_cells(x, rows))
     (tmp_path / "rows.xlsx").write_bytes(data)
     res = run(["solve", "rows.xlsx", "--out", "plan"], tmp_path)
     assert res.returncode == 2, res.stderr
-    # the Tournaments sheet spans 44 columns (A..AR); the first row over 1,000,000 cells is
-    # 22,728 (22,727 x 44 = 999,988; 22,728 x 44 = 1,000,032)
-    assert "Tournaments!A22728" in res.stderr, res.stderr
+    # the first row over 1,000,000 cells: with 46 columns 21,740 (21,739 x 46 = 999,994;
+    # 21,740 x 46 = 1,000,040)
+    first = 1_000_000 // columns + 1
+    assert (columns, first) == (46, 21_740)
+    assert f"Tournaments!A{first}:" in res.stderr, res.stderr
 
 
 # ------------------------------------------------------------------- a zip bomb
