@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from functools import cached_property
 
 from constraints.catalogue import RULES, cite
@@ -109,6 +109,10 @@ class Violation:
     refs: tuple[str, ...]
     dates: str
     message: str
+    note: bool = False
+    """A note, not a violation: what the rule could not judge (``tourney check --ledger``: a
+    figure it needs was not recorded). Notes are printed, never counted: they do not make
+    the check fail."""
 
     def render(self) -> str:
         return f"{cite(self.rule)}: {self.message}"
@@ -142,10 +146,43 @@ class Actual:
     """MT-NOTICE: the day the notice of this occurrence was filed (None: none recorded)."""
     entry: int | None = None
     """The ledger entry id (``held`` table) this was read from."""
+    players: int | None = None
+    """Unique persons who played (ME-PLAYER-CAP, the licence tier of ME-FEES, the one entry
+    per person of ME-ENTRY-CAP; MT-ENTRY-CAP and MT-SMALL-ENTRY per participant)."""
+    entries: int | None = None
+    """Entries sold, re-entries included (ME-ENTRY-CAP: one per person, $100 each)."""
+    surcharge_usd: Decimal | None = None
+    """ME-ENTRY-CAP: the licence-fee surcharge collected from all players together."""
+    charity_to: str | None = None
+    """The charity paid, by name (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F))."""
+    charity_is_licensee: bool | None = None
+    """Whether the charity paid is the licensee itself (ME-SUPER-CRIBBAGE: it may not be)."""
+    under_21_admitted: bool | None = None
+    """ME-CRIBBAGE-REG, § 1836(4-B): whether patrons under 21 were admitted."""
+    away_from_establishment: bool | None = None
+    """ME-CRIBBAGE-REG, § 1836(4-B): whether it was held away from the licensed
+    establishment."""
+    licence_id: str = ""
+    """The plan's licence that covers it (licenses.csv ``license_id``; empty: none)."""
+    licence_tier: str | None = None
+    """ME-FEES: that licence's player tier (``51-100``; None: no tier)."""
+    licence_first_day: dt.date | None = None
+    """ME-APPLICATION-WINDOW: the first day that licence covers (its ``valid_from``)."""
+    application_received_on: dt.date | None = None
+    """ME-APPLICATION-WINDOW: the day that licence's application was received (None: no
+    application recorded)."""
+    licence_bought: bool = False
+    """Whether the ledger records that licence bought (``tourney record licence``): an
+    application was made, on a day not recorded when ``application_received_on`` is None."""
 
     @property
     def ref(self) -> str:
         return f"{self.tournament_id}#{self.occurrence}"
+
+    @property
+    def dates(self) -> str:
+        """Its days as a violation shows them: ``first`` or ``first..last``."""
+        return day_span(self.first_day, self.last_day)
 
 
 @dataclass(frozen=True)
@@ -171,6 +208,17 @@ class Actuals:
     held: list[Actual]
     reports: list[ReportOwed] = field(default_factory=list)
     as_of: dt.date = field(default_factory=dt.date.today)
+    ledger_covers: frozenset[str] = frozenset()
+    """The operators whose time before ``horizon.start`` the ledger records: a Montana one
+    whose permit year containing ``horizon.start`` an adopted plan reaches into before it
+    (MT-LARGE-LIMIT), a Maine one with a game of an adopted plan before it counted in its
+    calendar month (ME-MONTHLY-LIMIT). The ledger is the record of those days; for the other
+    operators the scenario's ``held_in_current_permit_year`` / ``held_in_current_month``
+    (held before the ledger began) is added to that permit year or month, as ``tourney
+    solve --ledger`` does."""
+    notes: list[Violation] = field(default_factory=list)
+    """What the rules could not judge (:attr:`Violation.note`), filled by
+    ``scheduler.ledger.audit.audit_actuals``."""
 
 
 Validate = Callable[["Scenario"], Iterable["TermProblem"]]
@@ -323,6 +371,46 @@ class Rule:
     @property
     def citation(self) -> str:
         return RULES[self.id].citation
+
+
+def share_pct(part: Decimal | int, whole: Decimal | int) -> Decimal:
+    """``part`` as a percentage of ``whole`` (USD amounts, ``whole`` > 0), to the cent,
+    rounded down: the one reading every printed share uses, so that a share 1 cent short of
+    a threshold never reads as the threshold ($7,499.99 of $10,000 is 74.99, not 75.00).
+    Raises ZeroDivisionError (decimal.DivisionByZero) for ``whole`` 0."""
+    return (Decimal(part) * 100 / Decimal(whole)).quantize(Decimal("0.01"), ROUND_DOWN)
+
+
+def share_text(part: Decimal | int, whole: Decimal | int) -> str:
+    """``74.99 %``: :func:`share_pct` as every message and page prints a share."""
+    return f"{share_pct(part, whole)} %"
+
+
+def unrecorded(rule: str, x: Actual, missing: Sequence[str], what: str) -> Violation:
+    """The note (:attr:`Violation.note`) that ``rule`` could not judge ``what`` of the
+    occurrence held ``x``: the figures ``missing`` (each ``words (--option)`` of ``tourney
+    record held``) were not recorded."""
+    figures = (", ".join(missing[:-1]) + " and " + missing[-1]) if len(missing) > 1 \
+        else missing[0]
+    return Violation(rule, x.operator_id, (x.ref,), x.dates,
+                     f"{x.ref} at {x.operator_id}: {what} not judged: {figures} not recorded "
+                     "(tourney record held)", note=True)
+
+
+def per_person_over(x: Actual, cap: Decimal, per: int, who: str, rule: str,
+                    what: str) -> Violation | None:
+    """The violation of ``rule`` when the entry fees ``x`` took exceed ``cap`` (USD) times
+    ``per`` persons or entries (``who``: ``players``, ``entries``): then at least one of them
+    paid more than ``cap`` (their average does). None when within: ``fees <= cap * per``,
+    exactly, in cents."""
+    fees = x.entry_fees_usd
+    assert fees is not None
+    if fees <= cap * per:
+        return None
+    avg = (f"{usd((fees / per).quantize(Decimal('0.01'), ROUND_UP))} each on average, so at "
+           f"least one paid more" if per else "and none was recorded")
+    return Violation(rule, x.operator_id, (x.ref,), x.dates,
+                     f"{x.ref} took {usd(fees)} in entry fees from {per} {who}: {avg}; {what}")
 
 
 def usd(x: Decimal | int | float) -> str:

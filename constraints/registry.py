@@ -40,14 +40,22 @@ def check(audit: Audit, *, rules: list[Rule] | None = None) -> list[Violation]:
     return out
 
 
-def check_actuals(actuals: Actuals) -> list[Violation]:
-    """Every violation in what was actually held and reported (``tourney check --ledger``),
-    rule by rule in registry order (each rule's ``actuals`` reading)."""
+def judge_actuals(actuals: Actuals) -> list[Violation]:
+    """Every finding in what was actually held and reported (``tourney check --ledger``),
+    rule by rule in registry order (each rule's ``actuals`` reading): the violations and the
+    notes (:attr:`~constraints.base.Violation.note`: a figure a rule needs was not
+    recorded), in the order the rules give them."""
     out: list[Violation] = []
     for rule in RULES:
         if rule.actuals is not None:
             out.extend(rule.actuals(actuals))
     return out
+
+
+def check_actuals(actuals: Actuals) -> list[Violation]:
+    """Every violation in what was actually held and reported (``tourney check --ledger``),
+    rule by rule in registry order: :func:`judge_actuals` without its notes."""
+    return [v for v in judge_actuals(actuals) if not v.note]
 
 
 def checklist_rules(scenario: Scenario, tournament: Tournament) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the same names, typed for mypy and editors (imported lazily at run time)
+if TYPE_CHECKING:  # start-up time: lazy at run time (__getattr__), typed here for mypy
     from scheduler.check import audit, read_schedule
     from scheduler.comparison import Comparison, compare
     from scheduler.explain import minimal_conflicts

@@ -96,7 +96,8 @@ def test_funds_per_licensed_period_hand_computed(recorded: Ledger) -> None:
     assert (jan["players"], jan["entries"]) == (80 + 90, 80 + 90)
     assert jan["entry_fees_usd"] == Decimal("17000.00")      # 8000 + 9000
     assert jan["prizes_usd"] == Decimal("13000.00")          # 6400 + 6600
-    assert jan["prizes_pct"] == Decimal("76.5")              # 13000 / 17000 = 76.47 %
+    # 13000 / 17000 = 76.470588... %: to the cent, rounded down
+    assert str(jan["prizes_pct"]) == "76.47"
     assert jan["charity_usd"] == Decimal("2200.50")          # 1000 + 1200.50
     assert jan["proceeds_after_prizes_usd"] == Decimal("4000.00")  # 17000 - 13000
     assert jan["charity_required_usd"] is None               # not super cribbage
@@ -105,7 +106,7 @@ def test_funds_per_licensed_period_hand_computed(recorded: Ledger) -> None:
     assert (crib["license_id"], crib["period_end"]) == (CRIB, _d("2027-02-21"))
     # Feb 22-26 (5), Mar 1-5 (10) -> 2027-03-05
     assert crib["report_due"] == _d("2027-03-05")
-    assert crib["prizes_pct"] == Decimal("75.0")             # 9000 / 12000: exactly 75 %
+    assert str(crib["prizes_pct"]) == "75.00"                # 9000 / 12000: exactly 75 %
     assert crib["proceeds_after_prizes_usd"] == Decimal("3000.00")  # 12000 - 9000
     assert crib["charity_required_usd"] == Decimal("1500.00")       # 50 % of 3000
     feb = periods[2].row()
@@ -136,7 +137,7 @@ def test_funds_csv_and_printable_page(recorded: Ledger) -> None:
     rows = list(csv.DictReader(io.StringIO(text)))
     assert list(rows[0]) == FUNDS_COLUMNS
     assert [(r["entry_fees_usd"], r["prizes_usd"], r["prizes_pct"], r["charity_usd"])
-            for r in rows] == [("17000.00", "13000.00", "76.5", "2200.50")]
+            for r in rows] == [("17000.00", "13000.00", "76.47", "2200.50")]
     page = funds_html(funds(recorded, period="2027-02"))
     assert page.count('<section class="period">') == 2       # one printed page each
     assert "break-after: page" in page and "@page" in page

@@ -316,21 +316,23 @@ def test_actuals_prizes_at_74_99_percent_are_under_75() -> None:
     def game(prizes: str) -> Actual:
         return _actual("holdem#1", "2027-02-20", "tournament-game", "ME",
                        operator_id="post-1", last="2027-02-21",
-                       entry_fees_usd=Decimal("10000.00"), prizes_usd=Decimal(prizes))
+                       entry_fees_usd=Decimal("10000.00"), prizes_usd=Decimal(prizes),
+                       application_received_on=d("2027-01-20"))
     # 75 % of $10,000 = $7,500: $7,499 is 74.99 %
     assert _found([game("7500.00")]) == []
     assert _found([game("7499.00")]) == [("ME-PRIZES", "post-1", "2027-02-20..2027-02-21")]
     v = check_actuals(Actuals(mt_scenario(), [game("7499.00")]))[0]
-    assert "(74.99%)" in v.message and "$7,500" in v.message
-    # not recorded: not judged
-    assert _found([_actual("holdem#1", "2027-02-20", "tournament-game", "ME")]) == []
+    assert "(74.99 %)" in v.message and "$7,500" in v.message
+    # not recorded: not judged (a note, not a violation)
+    assert _found([_actual("holdem#1", "2027-02-20", "tournament-game", "ME",
+                           application_received_on=d("2027-01-20"))]) == []
 
 
 def test_actuals_super_cribbage_charity_under_half_of_proceeds() -> None:
     def crib(charity: str) -> Actual:
         return _actual("crib#1", "2027-04-10", "super-cribbage", "ME", operator_id="post-1",
                        entry_fees_usd=Decimal("4000"), prizes_usd=Decimal("3000"),
-                       charity_usd=Decimal(charity))
+                       charity_usd=Decimal(charity), application_received_on=d("2027-03-01"))
     # proceeds after prizes $4,000 - $3,000 = $1,000; 50 % = $500
     assert _found([crib("500.00")]) == []
     assert _found([crib("499.99")]) == [("ME-SUPER-CRIBBAGE", "post-1", "2027-04-10")]

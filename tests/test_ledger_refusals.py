@@ -142,7 +142,8 @@ def _held(lg: Ledger, ref: str, day: str, fees: str, prizes: str, charity: str) 
 
 
 def test_prizes_of_74_99_percent_are_under_75_and_shown_so(me: Ledger) -> None:
-    # 2999.99 / 4000.00 = 74.99975 %: one decimal would show 75.0; 299999 < 300000 = under
+    # 2999.99 / 4000.00 = 74.99975 %: to the cent, rounded down, 74.99 (half up would show
+    # 75.00); 299999 < 300000 = under
     _held(me, "holdem#1", "2027-01-16", "4000.00", "2999.99", "0")
     (p,) = funds(me, period="2027-01-16", license_ref=ANNUAL)
     assert p.row()["prizes_pct"] == Decimal("74.99")
@@ -151,20 +152,20 @@ def test_prizes_of_74_99_percent_are_under_75_and_shown_so(me: Ledger) -> None:
     # 3000.00 / 4000.00 = 75 % exactly (February, a period of its own): not under
     _held(me, "holdem#3", "2027-02-13", "4000.00", "3000.00", "0")
     (p,) = funds(me, period="2027-02-13", license_ref=ANNUAL)
-    assert p.row()["prizes_pct"] == Decimal("75.0")
+    assert str(p.row()["prizes_pct"]) == "75.00"
     assert "under 75 %" not in funds_html([p])
 
 
 def test_a_game_under_75_marks_its_period_though_the_sum_is_over(me: Ledger) -> None:
-    # holdem#1 700/1000 = 70 % (under); holdem#2 7000/9000 = 77.8 %; period 7700/10000 = 77.0
+    # holdem#1 700/1000 = 70 % (under); holdem#2 7000/9000 = 77.77 %; period 7700/10000 = 77
     _held(me, "holdem#1", "2027-01-16", "1000", "700", "0")
     _held(me, "holdem#2", "2027-01-30", "9000", "7000", "0")
     periods = [p for p in funds(me, license_ref=ANNUAL) if p.row()["games_held"] == 2]
     (p,) = periods
-    assert p.row()["prizes_pct"] == Decimal("77.0")
+    assert str(p.row()["prizes_pct"]) == "77.00"
     page = funds_html([p])
-    assert "77.0 % — under 75 %" in page
-    assert "holdem#1: prizes $700.00 are 70.0 % of entry fees $1,000.00, under 75 %" in page
+    assert "77.00 % — under 75 %" in page
+    assert "holdem#1: prizes $700.00 are 70.00 % of entry fees $1,000.00, under 75 %" in page
     assert "holdem#2: prizes" not in page
 
 

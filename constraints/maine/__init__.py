@@ -8,7 +8,9 @@ in one module of this package, by responsibility:
   ME-BENEFICIARY, ME-ELIGIBLE) and the application window (ME-APPLICATION-WINDOW);
 - :mod:`constraints.maine.games`: a licensed game's terms (ME-ELIMINATION, ME-PLAYER-CAP,
   ME-ENTRY-CAP, ME-RAFFLE, ME-HIGH-HAND, ME-DURATION, ME-OTHER-GAMES);
-- :mod:`constraints.maine.limits`: the counted limits (ME-MONTHLY-LIMIT, ME-SUPER-CRIBBAGE);
+- :mod:`constraints.maine.limits`: the monthly limit (ME-MONTHLY-LIMIT);
+- :mod:`constraints.maine.cribbage`: super cribbage (ME-SUPER-CRIBBAGE: the 15 a year, its
+  terms, licence and charity share);
 - :mod:`constraints.maine.fees`: the licences and their fees (ME-FEES);
 - :mod:`constraints.maine.funds`: prizes, charity and reports (ME-PRIZES, ME-CRIBBAGE-REG,
   ME-REPORT) and the other duties of a licensed game (list kind);
@@ -19,6 +21,7 @@ registry's list of Maine rules, in its order; every public name of the modules i
 importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 """
 
+from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
 from constraints.maine.fees import (
     LICENCE_KINDS,
     LICENCE_LABELS,
@@ -46,12 +49,7 @@ from constraints.maine.games import (
     other_game_sessions,
     surcharge_cap,
 )
-from constraints.maine.limits import (
-    ME_MONTHLY,
-    ME_SUPER_CRIBBAGE,
-    counted_months,
-    super_cribbage_left,
-)
+from constraints.maine.limits import ME_MONTHLY, counted_months
 from constraints.maine.organization import (
     ME_APPLICATION,
     ME_BENEFICIARY,

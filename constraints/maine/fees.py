@@ -16,6 +16,7 @@ from functools import partial
 from ortools.sat.python import cp_model
 
 from constraints.base import (
+    Actuals,
     Audit,
     License,
     Occurrence,
@@ -23,6 +24,7 @@ from constraints.base import (
     Violation,
     day_span,
     licence_row_violation,
+    unrecorded,
     usd,
 )
 from constraints.maine.terms import (
@@ -31,6 +33,7 @@ from constraints.maine.terms import (
     MONTHLY_LIMIT,
     PER_TOURNAMENT_FEE,
     SUPER_CRIBBAGE_FEE,
+    TIER_MAX,
     TIERS,
     annual_end,
     covering_tiers,
@@ -341,7 +344,29 @@ def _check_fees(a: Audit) -> Iterator[Violation]:
                             f"(tier_coverage: {cov})")
 
 
-ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees)
+def _held_tier(a: Actuals) -> Iterator[Violation]:
+    """ME-FEES on what was held (17 M.R.S. § 1836(3-A)): a licensed game held under a
+    licence of a player tier (the plan's licence that covers it: ``licence_tier``, e.g.
+    ``51-100``) was played by no more players than the tier's maximum (``players``). A game
+    with more needed a licence of a higher tier. ``players`` not recorded: a note."""
+    for x in a.held:
+        if x.type not in ("tournament-game", "super-cribbage") or x.licence_tier not in TIERS:
+            continue
+        if x.players is None:
+            yield unrecorded("ME-FEES", x, ["players (--players)"],
+                             f"the licence tier ({x.licence_tier} players)")
+            continue
+        most = TIER_MAX[TIERS.index(x.licence_tier)]
+        if x.players > most:
+            need = (f"a licence of tier {TIERS[tier_index(x.players)]} players"
+                    if x.players <= TIER_MAX[-1] else f"more than {TIER_MAX[-1]} players: no tier")
+            yield Violation("ME-FEES", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was played by {x.players} players under licence "
+                            f"{x.licence_id} of tier {x.licence_tier} players (at most "
+                            f"{most}); {x.players} players need {need}")
+
+
+ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees, actuals=_held_tier)
 
 
 def per_tournament_usd(sc: Scenario, covers: tuple[str, ...]) -> int:

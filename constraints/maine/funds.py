@@ -10,9 +10,18 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from decimal import Decimal
 
-from constraints.base import Actuals, Rule, Violation, day_span, day_text, duty, usd
+from constraints.base import (
+    Actuals,
+    Rule,
+    Violation,
+    day_text,
+    duty,
+    per_person_over,
+    share_text,
+    unrecorded,
+    usd,
+)
 from constraints.catalogue import cite
 from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, _games, _me, _ops_of
 from scheduler.problems import TermProblem
@@ -34,19 +43,23 @@ def _validate_prizes(sc: Scenario) -> Iterator[TermProblem]:
 def _held_prizes(a: Actuals) -> Iterator[Violation]:
     """ME-PRIZES on what was held (17 M.R.S. § 1836(5)): a licensed Maine game (tournament
     game, super cribbage) paid at least 75 % of its entry fees as prizes:
-    ``prizes_usd >= 0.75 * entry_fees_usd`` exactly, in cents (74.99 % is under). Figures
-    not recorded: not judged."""
+    ``prizes_usd >= 0.75 * entry_fees_usd`` exactly, in cents (74.99 % is under). A figure
+    not recorded: a note."""
     for x in a.held:
-        if (x.type not in ("tournament-game", "super-cribbage") or x.entry_fees_usd is None
-                or x.prizes_usd is None):
+        if x.type not in ("tournament-game", "super-cribbage"):
             continue
-        if x.prizes_usd < PRIZE_SHARE * x.entry_fees_usd:
-            share = (x.prizes_usd / x.entry_fees_usd * 100).quantize(Decimal("0.01"))
-            yield Violation("ME-PRIZES", x.operator_id, (x.ref,),
-                            day_span(x.first_day, x.last_day),
-                            f"{x.ref} paid {usd(x.prizes_usd)} in prizes of "
-                            f"{usd(x.entry_fees_usd)} entry fees ({share}%); at least 75% "
-                            f"({usd(PRIZE_SHARE * x.entry_fees_usd)}) must be paid as prizes")
+        missing = [m for m, v in (("entry fees (--entry-fees)", x.entry_fees_usd),
+                                  ("prizes paid (--prizes)", x.prizes_usd)) if v is None]
+        if missing:
+            yield unrecorded("ME-PRIZES", x, missing, "the prize share")
+            continue
+        fees, prizes = x.entry_fees_usd, x.prizes_usd
+        assert fees is not None and prizes is not None
+        if prizes < PRIZE_SHARE * fees:
+            yield Violation("ME-PRIZES", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} paid {usd(prizes)} in prizes of {usd(fees)} entry fees "
+                            f"({share_text(prizes, fees)}); at least 75 % "
+                            f"({usd(PRIZE_SHARE * fees)}) must be paid as prizes")
 
 
 ME_PRIZES = Rule("ME-PRIZES", validate=_validate_prizes, actuals=_held_prizes)
@@ -80,16 +93,49 @@ def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
 
 def _held_cribbage_reg(a: Actuals) -> Iterator[Violation]:
     """ME-CRIBBAGE-REG on what was held (17 M.R.S. § 1836(4-B)): a charitable cribbage
-    tournament awarded all its entry fees as prizes or donated them:
-    ``prizes_usd + charity_usd >= entry_fees_usd``. Figures not recorded: not judged."""
+    tournament admitted only patrons 21 or older (``under_21_admitted`` not true), was held
+    at the licensed establishment (``away_from_establishment`` not true), took at most $25
+    an entry (``entry_fees_usd <= 25 * entries``, else players) and awarded all its entry
+    fees as prizes or donated them (``prizes_usd + charity_usd >= entry_fees_usd``). A
+    figure not recorded: a note."""
     for x in a.held:
-        if (x.type != "charitable-cribbage" or x.entry_fees_usd is None
-                or x.prizes_usd is None or x.charity_usd is None):
+        if x.type != "charitable-cribbage":
+            continue
+        if x.under_21_admitted:
+            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} admitted patrons under 21; a registered cribbage "
+                            "tournament is for patrons 21 years of age or older only")
+        if x.away_from_establishment:
+            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held away from {x.operator_id}'s licensed "
+                            "establishment; a registered cribbage tournament is held on the "
+                            "licensed restaurant's or manufacturer's premises")
+        missing = [m for m, v in (
+            ("whether patrons under 21 were admitted (--under-21-admitted/"
+             "--no-under-21-admitted)", x.under_21_admitted),
+            ("where it was held (--away-from-establishment/--at-establishment)",
+             x.away_from_establishment)) if v is None]
+        if missing:
+            yield unrecorded("ME-CRIBBAGE-REG", x, missing, "who was admitted and where")
+        per = x.entries if x.entries is not None else x.players
+        money = [m for m, v in (("entry fees (--entry-fees)", x.entry_fees_usd),
+                                ("entries or players (--entries, --players)", per),
+                                ("prizes paid (--prizes)", x.prizes_usd),
+                                ("charity paid (--charity)", x.charity_usd)) if v is None]
+        if money:
+            yield unrecorded("ME-CRIBBAGE-REG", x, money, "the entry fee and its disposition")
+        if x.entry_fees_usd is not None and per is not None:
+            v = per_person_over(x, CRIBBAGE_ENTRY_CAP, per,
+                                "entries" if x.entries is not None else "players",
+                                "ME-CRIBBAGE-REG",
+                                f"the entry fee is at most {usd(CRIBBAGE_ENTRY_CAP)}")
+            if v is not None:
+                yield v
+        if (x.entry_fees_usd is None or x.prizes_usd is None or x.charity_usd is None):
             continue
         if x.prizes_usd + x.charity_usd < x.entry_fees_usd:
             kept = x.entry_fees_usd - x.prizes_usd - x.charity_usd
-            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,),
-                            day_span(x.first_day, x.last_day),
+            yield Violation("ME-CRIBBAGE-REG", x.operator_id, (x.ref,), x.dates,
                             f"{x.ref} took {usd(x.entry_fees_usd)} in entry fees and paid "
                             f"{usd(x.prizes_usd)} in prizes and {usd(x.charity_usd)} to "
                             f"charity: {usd(kept)} was neither awarded nor donated")

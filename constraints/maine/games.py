@@ -10,7 +10,7 @@ import datetime as dt
 from collections.abc import Iterator
 from decimal import Decimal
 
-from constraints.base import Audit, Rule, Violation, usd
+from constraints.base import Actuals, Audit, Rule, Violation, per_person_over, unrecorded, usd
 from constraints.maine.terms import (
     ENTRY_CAP,
     MAX_HOURS,
@@ -69,7 +69,33 @@ def _validate_player_cap(sc: Scenario) -> Iterator[TermProblem]:
                                      " (300 only on premises the licensee owns: owns_premises)"))
 
 
-ME_PLAYER_CAP = Rule("ME-PLAYER-CAP", validate=_validate_player_cap)
+def _owned(sc: Scenario, oid: str) -> bool:
+    """Whether operator ``oid`` of ``sc`` owns its premises (``owns_premises``; an operator
+    the scenario does not have: no)."""
+    return any(o.id == oid and o.owns_premises for o in sc.operators)
+
+
+def _held_player_cap(a: Actuals) -> Iterator[Violation]:
+    """ME-PLAYER-CAP on what was held (17 M.R.S. § 1836(4)): a tournament game was played by
+    at most 100 players (unique persons, ``players``), 300 on premises the licensee owns
+    (``owns_premises``). Super cribbage's 30 to 300 are ME-SUPER-CRIBBAGE's. ``players``
+    not recorded: a note."""
+    for x in a.held:
+        if x.type != "tournament-game":
+            continue
+        if x.players is None:
+            yield unrecorded("ME-PLAYER-CAP", x, ["players (--players)"], "the player cap")
+            continue
+        owned = _owned(a.scenario, x.operator_id)
+        cap = PLAYER_CAP_OWNED if owned else PLAYER_CAP
+        if x.players > cap:
+            yield Violation("ME-PLAYER-CAP", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was played by {x.players} players; at most {cap}"
+                            + ("" if owned else " (300 only on premises the licensee owns: "
+                               "owns_premises)"))
+
+
+ME_PLAYER_CAP = Rule("ME-PLAYER-CAP", validate=_validate_player_cap, actuals=_held_player_cap)
 
 
 # ------------------------------------------------------------------ ME-ENTRY-CAP
@@ -117,7 +143,58 @@ def _validate_entry_cap(sc: Scenario) -> Iterator[TermProblem]:
                               f"all players ({why})")
 
 
-ME_ENTRY_CAP = Rule("ME-ENTRY-CAP", validate=_validate_entry_cap)
+def _held_entry_cap(a: Actuals) -> Iterator[Violation]:
+    """ME-ENTRY-CAP on what was held (17 M.R.S. § 1836(4)), for a licensed game (tournament
+    game, super cribbage):
+
+    - one entry per person: as many entries as players (``entries == players``; more is a
+      re-entry, fewer a player who paid no entry fee);
+    - at most $100 an entry: ``entry_fees_usd <= 100 * entries`` (players when entries are
+      not recorded), exactly, in cents;
+    - the licence-fee surcharge collected from all players together (``surcharge_usd``)
+      within :func:`surcharge_cap` of the scenario's tournament ($125 under
+      ``surcharge_cap: flat``, or when the scenario does not have it).
+
+    A figure not recorded: a note."""
+    sc = a.scenario
+    known = {t.id: t for t in sc.tournaments}
+    for x in a.held:
+        if x.type not in ("tournament-game", "super-cribbage"):
+            continue
+        if x.players is not None and x.entries is not None and x.entries != x.players:
+            why = ("a re-entry" if x.entries > x.players
+                   else "a player without an entry fee")
+            yield Violation("ME-ENTRY-CAP", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} sold {x.entries} entries to {x.players} players "
+                            f"({why}); one entry per person (no re-entry, rebuy or add-on)")
+        per = x.entries if x.entries is not None else x.players
+        if x.entry_fees_usd is not None and per is not None:
+            v = per_person_over(x, ENTRY_CAP, per,
+                                "entries" if x.entries is not None else "players",
+                                "ME-ENTRY-CAP", f"the entry fee is at most {usd(ENTRY_CAP)} "
+                                "per person")
+            if v is not None:
+                yield v
+        if x.surcharge_usd is not None:
+            t = known.get(x.tournament_id)
+            most, why = (surcharge_cap(sc, t) if t is not None
+                         else (SURCHARGE_CAP, "the statute's $125"))
+            if x.surcharge_usd > most:
+                yield Violation("ME-ENTRY-CAP", x.operator_id, (x.ref,), x.dates,
+                                f"{x.ref} collected a licence-fee surcharge of "
+                                f"{usd(x.surcharge_usd)} from its players; at most "
+                                f"{usd(most)} across all players ({why})")
+        missing = [m for m, v in (("players (--players)", x.players),
+                                  ("entries (--entries)", x.entries),
+                                  ("entry fees (--entry-fees)", x.entry_fees_usd),
+                                  ("the surcharge collected (--surcharge)", x.surcharge_usd))
+                   if v is None]
+        if missing:
+            yield unrecorded("ME-ENTRY-CAP", x, missing,
+                             "one entry per person, the entry fee and the surcharge")
+
+
+ME_ENTRY_CAP = Rule("ME-ENTRY-CAP", validate=_validate_entry_cap, actuals=_held_entry_cap)
 
 
 # ------------------------------------------------------------------ ME-RAFFLE
@@ -194,8 +271,27 @@ def _check_duration(a: Audit) -> Iterator[Violation]:
                                 f"completed within {_hours_limit(t)}")
 
 
+def _held_duration(a: Actuals) -> Iterator[Violation]:
+    """ME-DURATION on what was held (17 M.R.S. § 1836(4)), on its actual days (the ledger
+    records no clock times): a licensed game whose first and last day are N days apart ran
+    more than (N - 1) × 24 hours (from some time of its first day to past midnight of its
+    last), so one N ≥ 3 days apart broke the 48 hours (super cribbage: N ≥ 4, 72 hours).
+    Fewer days apart: within the hours or not, the days cannot tell; the plan's own times
+    are judged by ``tourney check`` on the schedule."""
+    for x in a.held:
+        if x.type not in ("tournament-game", "super-cribbage"):
+            continue
+        limit = SUPER_CRIBBAGE_HOURS if x.type == "super-cribbage" else MAX_HOURS
+        apart = (x.last_day - x.first_day).days
+        if (apart - 1) * 24 >= limit:
+            yield Violation("ME-DURATION", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held on {apart + 1} calendar days ({x.dates}): more "
+                            f"than {(apart - 1) * 24} hours from its start; a game is "
+                            f"completed within {limit} hours")
+
+
 ME_DURATION = Rule("ME-DURATION", validate=_validate_game_terms, allows=_duration_ok,
-                   check=_check_duration)
+                   check=_check_duration, actuals=_held_duration)
 
 
 # ------------------------------------------------------------------ ME-OTHER-GAMES

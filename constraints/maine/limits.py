@@ -1,6 +1,5 @@
-"""Maine, the counted limits: ME-MONTHLY-LIMIT (17 M.R.S. § 1836(4): 2 games a month)
-and ME-SUPER-CRIBBAGE (17 M.R.S. § 1836(4-A): 15 licences statewide a year, the game's
-terms and its charity share).
+"""Maine, the monthly limit: ME-MONTHLY-LIMIT (17 M.R.S. § 1836(4): 2 games a month; super
+cribbage, ME-SUPER-CRIBBAGE, is :mod:`constraints.maine.cribbage`).
 
 Each rule: its ID and citation, its model encoding, and its independent check, side by side.
 """
@@ -10,11 +9,9 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from decimal import Decimal
 from typing import cast
 
 from constraints.base import (
-    STATEWIDE,
     Actuals,
     Audit,
     Certificate,
@@ -24,24 +21,13 @@ from constraints.base import (
     UsageText,
     Violation,
     counted_sum,
-    day_span,
-    usd,
 )
 from constraints.maine.terms import (
-    MEMBER_YEARS,
     MONTHLY_LIMIT,
-    NATIONAL_CRIBBAGE,
-    PLAYER_CAP_OWNED,
-    SUPER_CRIBBAGE_FEE,
-    SUPER_CRIBBAGE_HOURS,
-    SUPER_CRIBBAGE_LIMIT,
-    TIERS,
     _licensed,
-    _me,
-    _sessions_span,
-    tier_index,
+    nth,
 )
-from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, overfull, sum_by
+from constraints.modelling import ModelContext, overfull, sum_by
 from scheduler.problems import TermProblem
 from scheduler.scenario import Operator, Scenario
 from scheduler.timing import Timing, month_end
@@ -193,152 +179,55 @@ def _monthly_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
                                      + (f" ({', '.join(full)})" if full else ""))
 
 
+def held_months(sc: Scenario, first: dt.date, last: dt.date) -> list[tuple[int, int]]:
+    """ME-MONTHLY-LIMIT: the months a game held ``first``..``last`` (inclusive) counts in:
+    every month it touches, or only its first day's under ``month_rule: start``."""
+    if sc.settings.month_rule == "start":
+        return [(first.year, first.month)]
+    out = [(first.year, first.month)]
+    while out[-1] != (last.year, last.month):
+        y, m = out[-1]
+        out.append((y + 1, 1) if m == 12 else (y, m + 1))
+    return out
+
+
+def _held_monthly(a: Actuals) -> Iterator[Violation]:
+    """ME-MONTHLY-LIMIT on what was held (17 M.R.S. § 1836): an operator held at most 2
+    licensed games (tournament games, super cribbage) counted in each calendar month
+    (:func:`held_months`, under ``settings.month_rule``); the 3rd and every later one of a
+    month is reported, naming the month's games. For an operator whose month containing
+    ``horizon.start`` the ledger does not record before it (not in
+    ``Actuals.ledger_covers``: the ledger began later), the scenario's
+    ``held_in_current_month.games`` (:func:`held_in_month`) is added to that month, as
+    ``tourney solve --ledger`` does."""
+    sc = a.scenario
+    per_month: dict[tuple[str, tuple[int, int]], list[str]] = defaultdict(list)
+    days: dict[str, str] = {}
+    for x in sorted(a.held, key=lambda x: (x.first_day, x.ref)):
+        if x.jurisdiction != "ME" or x.type not in ("tournament-game", "super-cribbage"):
+            continue
+        days[x.ref] = x.dates
+        for ym in held_months(a.scenario, x.first_day, x.last_day):
+            per_month[(x.operator_id, ym)].append(x.ref)
+    ops = {o.id: o for o in sc.operators}
+    for (oid, (y, m)), refs in sorted(per_month.items()):
+        before = (held_in_month(sc, ops[oid], (y, m))
+                  if oid in ops and oid not in a.ledger_covers else 0)
+        for n, ref in enumerate(refs, start=before + 1):
+            if n > MONTHLY_LIMIT:
+                yield Violation("ME-MONTHLY-LIMIT", oid, (ref,), days[ref],
+                                f"{oid} held its {nth(n)} tournament game of {y}-{m:02d} "
+                                f"({ref}; the month's games: "
+                                + (f"{before} held before the ledger began "
+                                   "(held_in_current_month), " if before else "")
+                                + f"{', '.join(refs)}); at most {MONTHLY_LIMIT} a month "
+                                f"(month_rule: {sc.settings.month_rule})")
+
+
 ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", validate=_validate_held_in_month,
-                  encode=_encode_monthly, check=_check_monthly,
+                  encode=_encode_monthly, check=_check_monthly, actuals=_held_monthly,
                   certificate=_certify_monthly, usage=_monthly_usage,
                   usage_text=UsageText(f"ME-MONTHLY-LIMIT: Maine games per month (limit "
                                        f"{MONTHLY_LIMIT})", _monthly_lines,
                                        chart_omits_unused=True),
                   counts=lambda t: t.is_me_licensed_game)
-
-
-# ------------------------------------------------------------------ ME-SUPER-CRIBBAGE
-def super_cribbage_left(sc: Scenario, year: int) -> int:
-    """ME-SUPER-CRIBBAGE: licences of calendar ``year`` left for this scenario: 15 less those
-    issued statewide to organizations outside it (``settings.super_cribbage_licenses_issued``),
-    never below 0."""
-    return max(0, SUPER_CRIBBAGE_LIMIT
-               - sc.settings.super_cribbage_licenses_issued.get(year, 0))
-
-
-def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
-    """ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A): 30 to 300 players, half the proceeds after
-    prizes to charity, licences already issued at most 15 a year, and, when a nationally
-    chartered cribbage 501(c)(3) conducts it ((4-A)(A)), a principal organizer who has been a
-    member for at least 3 years (``organizer_member_years``; not asked of a Maine
-    organization)."""
-    for year, n in sc.settings.super_cribbage_licenses_issued.items():
-        if n > SUPER_CRIBBAGE_LIMIT:
-            yield TermProblem(("settings", "super_cribbage_licenses_issued", year),
-                              "ME-SUPER-CRIBBAGE",
-                              f"at most {SUPER_CRIBBAGE_LIMIT} super cribbage licences are "
-                              f"issued statewide in a year")
-    national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
-    for i, t in _me(sc):
-        if t.type != "super-cribbage":
-            continue
-        loc = ("tournaments", i)
-        if t.sessions and _sessions_span(t) > SUPER_CRIBBAGE_HOURS:
-            yield TermProblem((*loc, "sessions"), "ME-SUPER-CRIBBAGE",
-                              f"the sessions run {_sessions_span(t):g} hours from the first "
-                              f"one's start to the last one's end; a super cribbage game must "
-                              f"be completed within {SUPER_CRIBBAGE_HOURS} hours of its start")
-        elif t.hours > SUPER_CRIBBAGE_HOURS:
-            yield TermProblem((*loc, "hours"), "ME-SUPER-CRIBBAGE",
-                              f"a game must be completed within {SUPER_CRIBBAGE_HOURS} hours of "
-                              "its start")
-        if t.players is not None and not 30 <= t.players <= PLAYER_CAP_OWNED:
-            yield TermProblem((*loc, "players"), "ME-SUPER-CRIBBAGE",
-                              "a super cribbage tournament has at least 30 and at most 300 "
-                              "players")
-        if t.charity_share is None or t.charity_share < Decimal("0.5"):
-            yield TermProblem((*loc, "charity_share"), "ME-SUPER-CRIBBAGE",
-                              "50% of the proceeds after prizes go to a charity other than the "
-                              "licensee (charity_share >= 0.5)")
-        by = sorted(set(t.operators) & national)
-        if by and (t.organizer_member_years is None
-                   or t.organizer_member_years < MEMBER_YEARS):
-            yield TermProblem((*loc, "organizer_member_years"), "ME-SUPER-CRIBBAGE",
-                              f"conducted by the nationally chartered cribbage 501(c)(3) "
-                              f"{', '.join(by)}: its principal organizer must have been a member "
-                              f"of it for at least {MEMBER_YEARS} years")
-
-
-def _encode_super_cribbage(ctx: ModelContext) -> None:
-    """Statewide at most 15 super cribbage licences per calendar year (of the first day), every
-    organization of the scenario together and the licences already issued outside it
-    (``settings.super_cribbage_licenses_issued``); each licence costs $75."""
-    sc = ctx.scenario
-    items = [(c, v) for t in sc.tournaments if t.type == "super-cribbage"
-             for c, v in ctx.starts(t)]
-    for year, lits in sum_by(items, lambda c: [c.first_day.year]).items():
-        left = super_cribbage_left(sc, cast(int, year))
-        if len(lits) > left:
-            issued = sc.settings.super_cribbage_licenses_issued.get(cast(int, year), 0)
-            ctx.model.add(sum(lits) <= left).with_name(
-                f"ME-SUPER-CRIBBAGE: at most {SUPER_CRIBBAGE_LIMIT} licences statewide in {year}"
-                + (f", {issued} already issued outside the plan "
-                   f"(settings.super_cribbage_licenses_issued): {left} left" if issued else ""))
-    for c, v in items:
-        t = c.tournament
-        ctx.add_license(LicenseOption(
-            v, t.operators[0], "ME", "me-super-cribbage", TIERS[tier_index(t.players or 1)],
-            c.first_day, c.timing.last_day, SUPER_CRIBBAGE_FEE,
-            covers=covers_occurrence(t.id, c.first_day)))
-
-
-def _nth(n: int) -> str:
-    """16 -> "16th", 21 -> "21st" (no licence count below 16 is ever printed)."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
-    per_year: dict[int, list[Occurrence]] = defaultdict(list)
-    for p in a.placed:
-        if p.tournament.type == "super-cribbage":
-            per_year[p.first_day.year].append(p)
-    issued_by_year = a.scenario.settings.super_cribbage_licenses_issued
-    for y in sorted(per_year):
-        ps = sorted(per_year[y], key=lambda p: (p.first_day, p.ref))
-        issued = issued_by_year.get(y, 0)
-        for n, p in enumerate(ps, start=issued + 1):
-            if n > SUPER_CRIBBAGE_LIMIT:
-                yield Violation("ME-SUPER-CRIBBAGE", p.tournament.operators[0], (p.ref,),
-                                p.first_day.isoformat(),
-                                f"{p.ref} would need the {_nth(n)} super cribbage licence of {y} "
-                                f"statewide"
-                                + (f" ({issued} already issued outside the plan: "
-                                   f"settings.super_cribbage_licenses_issued)" if issued else "")
-                                + f"; at most {SUPER_CRIBBAGE_LIMIT}")
-
-
-def _held_super_cribbage(a: Actuals) -> Iterator[Violation]:
-    """ME-SUPER-CRIBBAGE on what was held (17 M.R.S. § 1836(4-A)): a super cribbage game's
-    charity paid must be at least 50 % of its proceeds after prizes:
-    ``charity_usd >= (entry_fees_usd - prizes_usd) / 2`` (figures not recorded: not
-    judged)."""
-    for x in a.held:
-        if (x.type != "super-cribbage" or x.entry_fees_usd is None or x.prizes_usd is None
-                or x.charity_usd is None):
-            continue
-        proceeds = x.entry_fees_usd - x.prizes_usd
-        if x.charity_usd * 2 < proceeds:
-            yield Violation("ME-SUPER-CRIBBAGE", x.operator_id, (x.ref,),
-                            day_span(x.first_day, x.last_day),
-                            f"{x.ref} paid {usd(x.charity_usd)} to charity, under 50% of its "
-                            f"proceeds after prizes ({usd(x.entry_fees_usd)} entry fees - "
-                            f"{usd(x.prizes_usd)} prizes = {usd(proceeds)}; 50% = "
-                            f"{usd(proceeds / 2)})")
-
-
-def _super_cribbage_usage(a: Audit) -> Iterator[Usage]:
-    """ME-SUPER-CRIBBAGE usage, 17 M.R.S. § 1836(4-A): statewide (operator ``"(statewide)"``)
-    per calendar year of the horizon, when the scenario has super cribbage: ``used`` = the
-    licences of the super cribbage games placed in the year (by first day) plus those issued
-    outside the plan (``settings.super_cribbage_licenses_issued``, also ``held``), of 15."""
-    sc = a.scenario
-    if not any(t.type == "super-cribbage" for t in sc.tournaments):
-        return
-    for year in range(sc.horizon.start.year, sc.horizon.end.year + 1):
-        issued = sc.settings.super_cribbage_licenses_issued.get(year, 0)
-        placed = sum(1 for p in a.placed
-                     if p.tournament.type == "super-cribbage" and p.first_day.year == year)
-        yield Usage("ME-SUPER-CRIBBAGE", STATEWIDE, f"{year:04d}", dt.date(year, 1, 1),
-                    dt.date(year, 12, 31), placed + issued, SUPER_CRIBBAGE_LIMIT, held=issued)
-
-
-ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
-                         encode=_encode_super_cribbage, check=_check_super_cribbage,
-                         actuals=_held_super_cribbage, usage=_super_cribbage_usage,
-                         counts=lambda t: t.type == "super-cribbage")

@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Iterator
 from functools import lru_cache
 
-from constraints.base import Audit, Rule, Violation, day_text
+from constraints.base import Actuals, Audit, Rule, Violation, day_text, unrecorded
 from constraints.catalogue import cite
 from constraints.maine.terms import (
     NATIONAL_CRIBBAGE,
@@ -30,6 +30,7 @@ from scheduler.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
+    application_opens,
     years_later,
 )
 
@@ -146,7 +147,47 @@ def _check_application(a: Audit) -> Iterator[Violation]:
                             f"first day is {earliest_first_day(nf, closed)}")
 
 
-ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application)
+def _held_application(a: Actuals) -> Iterator[Violation]:
+    """ME-APPLICATION-WINDOW on what was held (16-633 CMR ch. 32 § 2): a licensed Maine game
+    (tournament game, super cribbage) was held under a licence whose application was
+    received at most 90 days and at least 10 Maine business days before the first day the
+    licence covers (:func:`scheduler.timing.application_opens` ..
+    :func:`scheduler.timing.application_due` of its ``valid_from``, or of the game's first
+    day when that is earlier; ``settings.closed_days`` skipped), as ``tourney deadlines``
+    judges it. No application recorded:
+    a violation; a licence recorded bought without the day its application was received: a
+    note."""
+    for x in a.held:
+        if x.type not in ("tournament-game", "super-cribbage"):
+            continue
+        first = min(x.licence_first_day or x.first_day, x.first_day)
+        opens = application_opens(first)
+        due = application_due(first, a.scenario.settings.closed_days)
+        lic = f"licence {x.licence_id}" if x.licence_id else "its licence"
+        got = x.application_received_on
+        if got is None and x.licence_bought:
+            yield unrecorded("ME-APPLICATION-WINDOW", x, [
+                f"the day the application of {lic} was received (tourney record filed "
+                "me-application)"], "the application window")
+        elif got is None:
+            yield Violation("ME-APPLICATION-WINDOW", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held from {x.first_day} and no application for "
+                            f"{lic} is on record; it was due by {due} (10 Maine business days "
+                            f"before {first})")
+        elif got > due:
+            yield Violation("ME-APPLICATION-WINDOW", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held from {x.first_day}; the application for {lic} "
+                            f"was received {got}, after it was due ({due}, 10 Maine business "
+                            f"days before {first})")
+        elif got < opens:
+            yield Violation("ME-APPLICATION-WINDOW", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held from {x.first_day}; the application for {lic} "
+                            f"was received {got}, {(first - got).days} days before {first}; at "
+                            f"most {ME_APPLICATION_MAX_DAYS} (from {opens})")
+
+
+ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application,
+                      actuals=_held_application)
 
 
 def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,

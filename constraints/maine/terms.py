@@ -59,6 +59,13 @@ ANNUAL_FEE = (750, 1500)
 """ME-FEES, 17 M.R.S. § 1836(3-A): USD for 12 months from the first day, tiers 1-50, 51-100."""
 
 
+def nth(n: int) -> str:
+    """16 -> "16th", 21 -> "21st", 3 -> "3rd": a count in a message (the 3rd game of a month,
+    ME-MONTHLY-LIMIT; the 16th super cribbage licence, ME-SUPER-CRIBBAGE)."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def tier_index(players: int) -> int:
     """ME-FEES: index into :data:`TIERS` of a game's player cap."""
     for i, m in enumerate(TIER_MAX):

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from decimal import Decimal
+from decimal import ROUND_UP, Decimal
 from zoneinfo import ZoneInfo
 
-from constraints.base import Audit, Rule, Violation, usd
+from constraints.base import (
+    Actuals,
+    Audit,
+    Rule,
+    Violation,
+    per_person_over,
+    share_text,
+    unrecorded,
+    usd,
+)
 from constraints.montana.terms import (
     CHARITY_SHARE,
     ENTRY_CAP,
@@ -50,7 +59,33 @@ def _validate_entry(sc: Scenario) -> Iterator[TermProblem]:
                                   f"{usd(t.addon_fee)}); the cap is {usd(ENTRY_CAP)}")
 
 
-MT_ENTRY_CAP = Rule("MT-ENTRY-CAP", validate=_validate_entry)
+def _held_entry(a: Actuals) -> Iterator[Violation]:
+    """MT-ENTRY-CAP on what was held (MCA 23-5-317(1)(g)): what the participants of a Montana
+    large-stakes tournament paid (``entry_fees_usd``: entries, rebuys, add-ons and
+    re-entries) is at most $1,875 each: ``entry_fees_usd <= 1875 * players`` (above it, at
+    least one paid more). Under ``reentry_counts_toward_cap: false`` a re-entry is a new
+    entry: ``<= 1875 * entries``. A figure not recorded: a note."""
+    counts = a.scenario.settings.reentry_counts_toward_cap
+    for x in a.held:
+        if x.jurisdiction != "MT" or x.type != "large-stakes":
+            continue
+        per, who, opt = ((x.players, "players", "players (--players)") if counts
+                         else (x.entries, "entries", "entries (--entries)"))
+        missing = [m for m, v in (("entry fees (--entry-fees)", x.entry_fees_usd), (opt, per))
+                   if v is None]
+        if missing:
+            yield unrecorded("MT-ENTRY-CAP", x, missing, "what each participant paid")
+            continue
+        assert per is not None
+        v = per_person_over(x, ENTRY_CAP, per, who, "MT-ENTRY-CAP",
+                            f"a participant pays at most {usd(ENTRY_CAP)} in all"
+                            + (" (re-entries counted)" if counts else
+                               " an entry (reentry_counts_toward_cap: false)"))
+        if v is not None:
+            yield v
+
+
+MT_ENTRY_CAP = Rule("MT-ENTRY-CAP", validate=_validate_entry, actuals=_held_entry)
 
 
 # ------------------------------------------------------------------ MT-SATELLITE
@@ -80,7 +115,31 @@ def _validate_charity(sc: Scenario) -> Iterator[TermProblem]:
                               "(charity_share >= 0.5)")
 
 
-MT_CHARITY_SHARE = Rule("MT-CHARITY-SHARE", validate=_validate_charity)
+def _held_charity(a: Actuals) -> Iterator[Violation]:
+    """MT-CHARITY-SHARE on what was held (MCA 23-5-317(8)): a Montana tournament presented as
+    charitable paid at least 50 % of its entry fees to a charitable, educational or
+    recreational nonprofit: ``charity_usd * 2 >= entry_fees_usd``, exactly, in cents
+    ($4,999.99 of $10,000 is 49.99 %, under). A figure not recorded: a note."""
+    for x in a.held:
+        if x.jurisdiction != "MT" or not x.charitable:
+            continue
+        missing = [m for m, v in (("entry fees (--entry-fees)", x.entry_fees_usd),
+                                  ("charity paid (--charity)", x.charity_usd)) if v is None]
+        if missing:
+            yield unrecorded("MT-CHARITY-SHARE", x, missing, "the charity share")
+            continue
+        fees, paid = x.entry_fees_usd, x.charity_usd
+        assert fees is not None and paid is not None
+        if paid * 2 < fees:
+            need = (fees * CHARITY_SHARE).quantize(Decimal("0.01"), ROUND_UP)
+            yield Violation("MT-CHARITY-SHARE", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was presented as charitable and paid {usd(paid)} of "
+                            f"{usd(fees)} entry fees to charity ({share_text(paid, fees)}); "
+                            f"at least 50 % ({usd(need)}) goes to a charitable, educational "
+                            "or recreational nonprofit")
+
+
+MT_CHARITY_SHARE = Rule("MT-CHARITY-SHARE", validate=_validate_charity, actuals=_held_charity)
 
 
 # ------------------------------------------------------------------ MT-NO-RAKE
@@ -131,8 +190,20 @@ def _check_duration(a: Audit) -> Iterator[Violation]:
                             f"{p.ref} is conducted on {n} calendar days; at most {MAX_DAYS}")
 
 
+def _held_duration(a: Actuals) -> Iterator[Violation]:
+    """MT-DURATION on what was held (MCA 23-5-317(1)(c)): a Montana large-stakes tournament
+    was conducted on at most 5 consecutive calendar days, its actual first to last day
+    (inclusive; ARM 23.16.101: any part of a day counts)."""
+    for x in a.held:
+        n = (x.last_day - x.first_day).days + 1
+        if x.jurisdiction == "MT" and x.type == "large-stakes" and n > MAX_DAYS:
+            yield Violation("MT-DURATION", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held on {n} calendar days ({x.dates}); at most "
+                            f"{MAX_DAYS} consecutive days")
+
+
 MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_ok,
-                   check=_check_duration)
+                   check=_check_duration, actuals=_held_duration)
 
 
 # ------------------------------------------------------------------ MT-PLAY-HOURS

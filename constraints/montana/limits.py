@@ -240,36 +240,42 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
 def _held_large_limit(a: Actuals) -> Iterator[Violation]:
     """MT-LARGE-LIMIT on what was held: the 17th and every later counted large-stakes
     tournament an operator of the scenario actually held in one permit year (its permit
-    year, MT-PERMIT-YEAR, from its ``permit_year_start``), counted by :func:`large_tally`
-    over the held ones alone (the ledger is the record: the scenario's
-    ``held_in_current_permit_year`` is not added), the first 3 charitable ones not counted
-    (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f))."""
+    year, MT-PERMIT-YEAR, from its ``permit_year_start``), counted by :func:`large_tally`,
+    the first 3 charitable ones not counted (MT-CHARITY-LIMIT, MCA 23-5-317(1)(f)). The
+    held ones of the ledger are counted; for an operator whose permit year containing
+    ``horizon.start`` the ledger does not record from its first day (not in
+    ``Actuals.ledger_covers``: the ledger began later), the scenario's
+    ``held_in_current_permit_year`` (held before the ledger began) is added to that permit
+    year, as ``tourney solve --ledger`` does; else the ledger is the record and it is not."""
     sc = a.scenario
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
         mine = {x.ref: x for x in a.held if x.operator_id == op.id
                 and x.jurisdiction == "MT" and x.type == "large-stakes"}
-        bare = op.model_copy(update={"held_in_current_permit_year": HeldBefore()})
-        tallies = large_tally(sc, bare, [
+        counted = op if op.id not in a.ledger_covers else op.model_copy(
+            update={"held_in_current_permit_year": HeldBefore()})
+        tallies = large_tally(sc, counted, [
             LargeItem(x.first_day, x.tournament_id, x.occurrence, x.charitable,
                       day_span(x.first_day, max(x.first_day, x.last_day)))
             for x in mine.values()])
         for py, tally in tallies.items():
-            for n, ref in enumerate(tally.counted_order, start=1):
+            for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
                 if n <= LARGE_LIMIT:
                     continue
                 x = mine[ref]
                 free = _free_text(tally)
                 why = (f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
                        if free else "")
+                before = (f"; {tally.held_counted} counted ones held before the ledger began "
+                          f"(held_in_current_permit_year)" if tally.held_counted else "")
                 span = counted_because(sc, op, day_span(x.first_day, max(x.first_day,
                                                                          x.last_day)),
-                                  tally.counted_with(ref))
+                                       tally.counted_with(ref))
                 yield Violation(
                     "MT-LARGE-LIMIT", op.id, (ref,), x.first_day.isoformat(),
                     f"{op.name} held its {_ordinal(n)} counted large-stakes tournament of the "
-                    f"{py} permit year on {x.first_day} ({ref}){span}{why}; at most "
+                    f"{py} permit year on {x.first_day} ({ref}){span}{before}{why}; at most "
                     f"{LARGE_LIMIT}")
 
 

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from constraints.base import (
+    Actuals,
     Audit,
     Certificate,
     Occurrence,
@@ -18,6 +19,8 @@ from constraints.base import (
     Violation,
     counted_sum,
     day_span,
+    per_person_over,
+    unrecorded,
     usd,
 )
 from constraints.modelling import ModelContext, overfull, sum_by
@@ -48,7 +51,33 @@ def _validate_small_entry(sc: Scenario) -> Iterator[TermProblem]:
                                   "small-stakes: no rebuy, add-on or re-entry")
 
 
-MT_SMALL_ENTRY = Rule("MT-SMALL-ENTRY", validate=_validate_small_entry)
+def _held_small_entry(a: Actuals) -> Iterator[Violation]:
+    """MT-SMALL-ENTRY on what was held (MCA 23-5-317(2)(c)): a small-stakes tournament took
+    at most $80 from each participant, ``entry_fees_usd <= 80 * players`` (above it, at least
+    one paid more), and sold one entry per participant (no re-entry): ``entries <=
+    players``. A figure not recorded: a note."""
+    for x in a.held:
+        if x.jurisdiction != "MT" or x.type != "small-stakes":
+            continue
+        if x.players is not None and x.entries is not None and x.entries > x.players:
+            yield Violation("MT-SMALL-ENTRY", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} sold {x.entries} entries to {x.players} players; "
+                            "small-stakes: no rebuy, add-on or re-entry")
+        missing = [m for m, v in (("entry fees (--entry-fees)", x.entry_fees_usd),
+                                  ("players (--players)", x.players)) if v is None]
+        if missing:
+            yield unrecorded("MT-SMALL-ENTRY", x, missing, "what each participant paid")
+            continue
+        assert x.players is not None
+        v = per_person_over(x, SMALL_ENTRY_CAP, x.players, "players", "MT-SMALL-ENTRY",
+                            f"a small-stakes participant pays at most {usd(SMALL_ENTRY_CAP)} "
+                            "in all")
+        if v is not None:
+            yield v
+
+
+MT_SMALL_ENTRY = Rule("MT-SMALL-ENTRY", validate=_validate_small_entry,
+                      actuals=_held_small_entry)
 
 
 # ------------------------------------------------------------------ MT-SMALL-DAILY
@@ -124,6 +153,31 @@ def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
                               "a small-stakes tournament must end by midnight of its day")
 
 
+def _held_small_daily(a: Actuals) -> Iterator[Violation]:
+    """MT-SMALL-DAILY on what was held (MCA 23-5-317(2)(a)): an operator held at most one
+    small-stakes tournament a calendar day, each within one day (its actual first and last
+    day the same)."""
+    per_day: dict[tuple[str, dt.date], list[str]] = defaultdict(list)
+    for x in a.held:
+        if x.jurisdiction != "MT" or x.type != "small-stakes":
+            continue
+        if x.last_day != x.first_day:
+            yield Violation("MT-SMALL-DAILY", x.operator_id, (x.ref,), x.dates,
+                            f"{x.ref} was held on {(x.last_day - x.first_day).days + 1} "
+                            f"calendar days ({x.dates}); a small-stakes tournament is played "
+                            "within one day")
+        day = x.first_day
+        while day <= x.last_day:
+            per_day[(x.operator_id, day)].append(x.ref)
+            day += dt.timedelta(days=1)
+    for (oid, day), refs in sorted(per_day.items()):
+        if len(refs) > 1:
+            yield Violation("MT-SMALL-DAILY", oid, tuple(refs), day.isoformat(),
+                            f"{oid} held {len(refs)} small-stakes tournaments on {day} "
+                            f"({', '.join(refs)}); at most one a day")
+
+
 MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", validate=_validate_small_daily,
                       encode=_encode_small_daily, check=_check_small_daily,
+                      actuals=_held_small_daily,
                       certificate=_certify_small_daily, counts=lambda t: t.is_small)

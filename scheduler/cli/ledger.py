@@ -274,7 +274,8 @@ def record_held(
     last_day: Annotated[str, typer.Option(
         "--last-day", help="Actual last day (a final table past midnight: the next day).")
     ] = "",
-    players: Annotated[int | None, typer.Option("--players")] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="Unique players (persons who played).")] = None,
     entries: Annotated[int | None, typer.Option("--entries", help="Entries incl. re-entries.")
                        ] = None,
     entry_fees: Annotated[str | None, typer.Option("--entry-fees", help="Total USD.")] = None,
@@ -284,6 +285,22 @@ def record_held(
     expenses: Annotated[str | None, typer.Option(
         "--expenses", help="What running it cost, USD (the ME-REPORT expenses line).")
     ] = None,
+    surcharge: Annotated[str | None, typer.Option(
+        "--surcharge", help="Licence-fee surcharge collected from all players, USD "
+                            "(ME-ENTRY-CAP).")] = None,
+    charity_to: Annotated[str | None, typer.Option(
+        "--charity-to", help="The charity paid, by name (ME-SUPER-CRIBBAGE).")] = None,
+    charity_is_licensee: Annotated[bool | None, typer.Option(
+        "--charity-is-licensee/--charity-not-licensee",
+        help="Whether the charity paid is the licensee itself (ME-SUPER-CRIBBAGE, "
+             "(4-A)(F)).")] = None,
+    under_21: Annotated[bool | None, typer.Option(
+        "--under-21-admitted/--no-under-21-admitted",
+        help="Whether patrons under 21 were admitted (ME-CRIBBAGE-REG, (4-B)).")] = None,
+    away: Annotated[bool | None, typer.Option(
+        "--away-from-establishment/--at-establishment",
+        help="Whether it was held away from the licensed establishment (ME-CRIBBAGE-REG, "
+             "(4-B)).")] = None,
     unplanned: Annotated[bool, typer.Option(
         "--unplanned", help="Held, but no plan had it: give --tournament and --operator "
                             "instead of the occurrence.")] = False,
@@ -296,7 +313,8 @@ def record_held(
     note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
     """Record that an occurrence was held, on the days it actually ran, with its figures
-    (warns at once when the fact breaks a rule, and records it anyway)."""
+    (each optional; warns at once when the fact breaks a rule, and records it anyway;
+    `tourney check --ledger` says which rule needs a figure not recorded)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     if not first_day or not last_day:
@@ -306,7 +324,9 @@ def record_held(
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
-        expenses_usd=expenses, operator=operator, unplanned=unplanned,
+        expenses_usd=expenses, surcharge_usd=surcharge, charity_to=charity_to,
+        charity_is_licensee=charity_is_licensee, under_21_admitted=under_21,
+        away_from_establishment=away, operator=operator, unplanned=unplanned,
         tournament=tournament, organization=organization,
         lineage=lineage, corrects=corrects, note=note, by=by), lg))
 

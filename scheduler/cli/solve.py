@@ -331,6 +331,7 @@ def check(
         for line in cap_lines(read.not_checked, MAX_LINES_SHOWN, "event(s) not checked"):
             say(f"not checked: {line}")
     if held is not None and fmt == "table":
+        _echo_notes(held[1][0].notes)
         say(_held_line(*held))
     if violations or read.unmatched:
         raise typer.Exit(1)
@@ -356,9 +357,20 @@ def _ledger_audit(sc: Scenario, ledger: str | None, as_of: str | None,
 
 def _held_line(violations: list[Any], read: tuple[Any, str]) -> str:
     actuals, where = read
+    notes = (f"; {len(actuals.notes)} note(s): figures not recorded, not judged"
+             if actuals.notes else "")
     return (f"{len(violations)} violation(s) in {len(actuals.held)} held occurrence(s) and "
             f"{len(actuals.reports)} report(s) owed in the ledger {where} (as of "
-            f"{actuals.as_of})")
+            f"{actuals.as_of}){notes}")
+
+
+def _echo_notes(notes: list[Any]) -> None:
+    """``check --ledger``, table format: each rule's note that it could not judge a figure
+    not recorded (``note: RULE (citation) | operator | occurrence | dates | sentence``),
+    never counted as a violation."""
+    for line in cap_lines([f"note: {n.render_line()}" for n in notes], MAX_LINES_SHOWN,
+                          "note(s)"):
+        say(line)
 
 
 def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
@@ -377,6 +389,7 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
     else:
         for v in violations:
             say(v.render_line())
+        _echo_notes(read[0].notes)
         say(_held_line(violations, read))
     if violations:
         raise typer.Exit(1)

@@ -13,7 +13,12 @@ reading (``constraints/montana/``, ``constraints/maine/``, side by side with the
 - ME-PRIZES (17 M.R.S. § 1836(5)): prizes paid under 75 % of entry fees;
 - ME-SUPER-CRIBBAGE (17 M.R.S. § 1836(4-A)) and ME-CRIBBAGE-REG (§ 1836(4-B)): charity paid
   under the statute's share;
-- ME-REPORT (16-633 CMR ch. 32 § 8): a disposition-of-funds report not filed by its due day.
+- ME-REPORT (16-633 CMR ch. 32 § 8): a disposition-of-funds report not filed by its due day;
+- and every other rule a recorded fact can break (RULES.md, "What was held"), each with its
+  ``actuals`` reading beside its ``check`` in ``constraints/``.
+
+A rule that needs a figure not recorded says so in a note (``Actuals.notes``), not a
+violation.
 """
 
 from __future__ import annotations
@@ -25,9 +30,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
-from constraints.registry import check_actuals
+from constraints.registry import judge_actuals
 from scheduler.ledger.frames import Ledger
-from scheduler.ledger.history import organization_of
+from scheduler.ledger.history import ledger_covers, ledger_covers_month, organization_of
 from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (
     Filing,
@@ -57,12 +62,20 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
       ``held`` (cancelled ones are not audited) on the days it actually ran, its
       jurisdiction, type and charitable flag from the adopted plan that has its UID (one held
       unplanned: the newest plan event of its tournament at its operator, else the
-      scenario's tournament), and ``notice_filed_on`` from the current
-      ``mt-notice`` filing of its UID at its operator; sorted by first day, tournament,
-      occurrence, operator; with ``planned`` ((UID, operator) pairs), also each of those
-      occurrences not recorded held or cancelled, as held on the days the newest adopted
-      plan has them (``entry`` None): what a filing for an occurrence still to come is
-      judged on at record time (:func:`judge_entry`);
+      scenario's tournament), ``notice_filed_on`` from the current ``mt-notice`` filing of
+      its UID at its operator, the figures recorded (players, entries, surcharge, charity
+      and to whom, under-21 patrons, away from the establishment), the plan licence that
+      covers it (its tier and first day) with the day its ``me-application`` was received
+      and whether it was bought; sorted by first day, tournament, occurrence, operator; with
+      ``planned`` ((UID, operator) pairs), also each of those occurrences not recorded held
+      or cancelled, as held on the days the newest adopted plan has them (``entry`` None):
+      what a filing for an occurrence still to come is judged on at record time
+      (:func:`judge_entry`);
+    - ``ledger_covers``: the Montana operators whose permit year containing
+      ``horizon.start`` an adopted plan reaches into before it
+      (:func:`scheduler.ledger.history.ledger_covers`), and the Maine ones with a game of an
+      adopted plan before it counted in its month
+      (:func:`scheduler.ledger.history.ledger_covers_month`);
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
@@ -78,17 +91,29 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
         org = organization_of(s, scenario, organization)
         if org is None:
             return out
+        out.ledger_covers = frozenset(ledger_covers(s, org, scenario)
+                                      | ledger_covers_month(s, org, scenario))
         notices: dict[tuple[str, str], dt.date] = {}
-        applied: set[str] = set()
+        received: dict[str, dt.date] = {}
+        bought: set[str] = set()
         for f in s.scalars(select_current(Filing).where(Filing.organization_id == org.id)):
             if f.kind == "mt-notice" and f.uid is not None:
                 notices[(f.uid, f.operator_id)] = f.filed_on
             elif f.kind == "me-application" and f.license_ref is not None:
-                applied.add(f.license_ref)
+                received[f.license_ref] = f.filed_on
         for b in s.scalars(select_current(LicenceBought).where(
                 LicenceBought.organization_id == org.id)):
             if b.license_ref:
-                applied.add(b.license_ref)
+                bought.add(b.license_ref)
+        applied = set(received) | bought
+        licences: dict[str, PlanLicence | None] = {}
+
+        def licence(ref: str) -> PlanLicence | None:
+            """The newest adopted plan licence ``ref`` (None: none)."""
+            if ref not in licences:
+                licences[ref] = s.scalar(select(PlanLicence).where(
+                    PlanLicence.license_id == ref).order_by(PlanLicence.id.desc()).limit(1))
+            return licences[ref]
         recorded = list(s.scalars(select_current(Held).where(Held.organization_id == org.id)))
         done = {(x.uid, x.operator_id) for x in recorded}
         rows = [x for x in recorded if x.outcome == "held"]
@@ -103,16 +128,28 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
         for x in rows:
             if x.first_day is None or x.last_day is None:
                 continue
-            ev = s.scalar(select(PlanEvent).where(PlanEvent.uid == x.uid,
-                                                  PlanEvent.operator_id == x.operator_id)
-                          .order_by(PlanEvent.id.desc()).limit(1)) or planned_like(
-                s, x.tournament_id, x.operator_id)
+            own = s.scalar(select(PlanEvent).where(PlanEvent.uid == x.uid,
+                                                   PlanEvent.operator_id == x.operator_id)
+                           .order_by(PlanEvent.id.desc()).limit(1))
+            ev = own or planned_like(s, x.tournament_id, x.operator_id)
             jur, typ, charitable = _kind(scenario, ev, x.tournament_id, x.operator_id)
+            # its own event's licence; one held unplanned: a period licence of its operator
+            # valid on every day it ran (another game's per-tournament licence covers none)
+            ref = own.license_id if own is not None else _period_licence(
+                s, x.operator_id, x.first_day, x.last_day)
+            lic = licence(ref) if ref else None
             out.held.append(Actual(
                 x.tournament_id, x.occurrence, x.operator_id,
                 jur, typ, charitable, x.first_day, x.last_day,
                 x.entry_fees_usd, x.prizes_usd, x.charity_usd,
-                notices.get((x.uid, x.operator_id)), x.id))
+                notices.get((x.uid, x.operator_id)), x.id, players=x.players,
+                entries=x.entries, surcharge_usd=x.surcharge_usd, charity_to=x.charity_to,
+                charity_is_licensee=x.charity_is_licensee,
+                under_21_admitted=x.under_21_admitted,
+                away_from_establishment=x.away_from_establishment, licence_id=ref,
+                licence_tier=lic.tier if lic is not None and lic.tier else None,
+                licence_first_day=lic.valid_from if lic is not None else None,
+                application_received_on=received.get(ref), licence_bought=ref in bought))
         filed = {(r.license_ref, r.period_end): r.filed_on for r in s.scalars(
             select_current(ReportFiled).where(ReportFiled.organization_id == org.id))}
         seen: set[str] = set()
@@ -131,6 +168,17 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
     return out
 
 
+def _period_licence(s: Session, operator_id: str, first: dt.date, last: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, ME-FEES: the newest adopted Maine annual or monthly licence of
+    ``operator_id`` valid on ``first``..``last`` (its ``license_id``; empty: none), the
+    licence an occurrence held unplanned on those days was held under."""
+    lic = s.scalar(select(PlanLicence).where(
+        PlanLicence.operator_id == operator_id, PlanLicence.jurisdiction == "ME",
+        PlanLicence.kind.in_(("me-annual", "me-monthly")), PlanLicence.valid_from <= first,
+        PlanLicence.valid_to >= last).order_by(PlanLicence.id.desc()).limit(1))
+    return lic.license_id if lic is not None else ""
+
+
 def _kind(scenario: Scenario, ev: PlanEvent | None, tournament_id: str,
           operator_id: str) -> tuple[str, str, bool]:
     """Jurisdiction, type and charitable flag of an occurrence held: the adopted plan's
@@ -147,8 +195,11 @@ def _kind(scenario: Scenario, ev: PlanEvent | None, tournament_id: str,
 
 def audit_actuals(actuals: Actuals) -> list[Violation]:
     """Every violation in ``actuals``, rule by rule in registry order
-    (:func:`constraints.registry.check_actuals`)."""
-    return check_actuals(actuals)
+    (:func:`constraints.registry.judge_actuals`); the notes (figures a rule needs that were
+    not recorded) are put in ``actuals.notes``, replacing what was there."""
+    found = judge_actuals(actuals)
+    actuals.notes = [v for v in found if v.note]
+    return [v for v in found if not v.note]
 
 
 def audit_ledger(ledger: Ledger | str | None, scenario: Scenario, *,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import pandas as pd
-from sqlalchemy import Date, DateTime, Integer, Numeric, String, Text, select
+from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, Text, select
 
 from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.models import (
@@ -78,7 +78,7 @@ class Ledger(Store):
 _META = ("id", "key", "recorded_at", "recorded_by", "supersedes_id")
 FRAME_DTYPES = {"Date": "datetime64[ns] (a calendar day, no time zone)",
                 "DateTime": "datetime64[ns, UTC]", "Numeric": "Float64 (USD)", "Integer": "Int64",
-                "String": "string", "Text": "string"}
+                "String": "string", "Text": "string", "Boolean": "boolean"}
 """The dtype each column type of the ledger's tables has in :func:`held_frame`,
 :func:`filings_frame`, :func:`licences_frame` and :func:`reports_frame` (``organization``:
 string), whatever rows there are (none, or only empty values); :func:`events_frame` keeps
@@ -104,6 +104,8 @@ def _frame(ledger: Ledger, model: Any, columns: Sequence[str], current: bool) ->
             df[c] = df[c].astype("Float64")
         elif isinstance(col.type, Integer):
             df[c] = df[c].astype("Int64")
+        elif isinstance(col.type, Boolean):
+            df[c] = df[c].astype("boolean")
         elif isinstance(col.type, String | Text):
             # one dtype whatever the rows: a column of only empty values would be object
             df[c] = df[c].astype("string")
@@ -123,7 +125,9 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
     - ``first_day``, ``last_day`` (datetime64, a calendar day, no time zone; inclusive; NaT
       when cancelled);
     - ``players``, ``entries`` (Int64); ``entry_fees_usd``, ``prizes_usd``, ``charity_usd``,
-      ``expenses_usd`` (Float64, USD, cents exact to 2 places);
+      ``expenses_usd``, ``surcharge_usd`` (Float64, USD, cents exact to 2 places);
+      ``charity_to`` (string), ``charity_is_licensee``, ``under_21_admitted``,
+      ``away_from_establishment`` (boolean; schema 0003);
     - ``uid`` (string: the occurrence's calendar UID), ``recurrence_id`` (datetime64: the
       night of a weekly series, else NaT), ``note`` (string);
     - the entry's own: ``id`` (Int64, as ``--corrects`` takes it), ``key`` (string, 32 hex),
@@ -134,7 +138,9 @@ def held_frame(ledger: Ledger, *, current: bool = True) -> pd.DataFrame:
     return _frame(ledger, Held, ["operator_id", "tournament_id", "occurrence", "outcome",
                                  "first_day", "last_day", "players", "entries",
                                  "entry_fees_usd", "prizes_usd", "charity_usd",
-                                 "expenses_usd", "uid",
+                                 "expenses_usd", "surcharge_usd", "charity_to",
+                                 "charity_is_licensee", "under_21_admitted",
+                                 "away_from_establishment", "uid",
                                  "recurrence_id", "note", *_META], current)
 
 

@@ -20,12 +20,13 @@ import datetime as dt
 import html
 import io
 from dataclasses import dataclass, field
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from constraints.base import share_pct
 from scheduler.atomic import MANIFEST, same_file, shown
 from scheduler.ledger.models import (
     Held,
@@ -55,9 +56,9 @@ licenses.csv, ``agency_number`` the number of the licence bought, when recorded)
 business day after the period) and ``report_filed_on`` (from the ledger, else empty); games
 held, cancelled and planned but not recorded yet; the sums over the games held of
 ``players``, ``entries``, ``entry_fees_usd``, ``prizes_usd`` and ``charity_usd`` (USD);
-``prizes_pct`` prizes as a percentage of entry fees, one decimal, two (rounded down) when
-under 75 but one would show 75.0 (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75, judged on
-the exact amounts, per game too: :func:`under_75`); ``proceeds_after_prizes_usd`` entry
+``prizes_pct`` prizes as a percentage of entry fees, to the cent, rounded down (ME-PRIZES,
+17 M.R.S. § 1836(5): at least 75, judged on the exact amounts, per game too:
+:func:`under_75`); ``proceeds_after_prizes_usd`` entry
 fees − prizes; ``charity_required_usd`` for a super cribbage licence half of that
 (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F); the page marks a period or game short of it),
 else empty; ``expenses_usd`` the sum of the expenses recorded
@@ -145,16 +146,12 @@ def under_75(fees: Decimal | int | None, prizes: Decimal | int | None) -> bool:
 
 def prizes_pct(fees: Decimal | int | None, prizes: Decimal | int | None) -> Decimal | None:
     """Prizes as a percentage of entry fees (USD amounts; None when either is not recorded
-    or no fee was taken): one decimal, rounded half up, except a share under 75 % that one
-    decimal would show as 75.0: then two decimals, rounded down (74.99), so that a share
-    under ME-PRIZES never reads as 75."""
+    or no fee was taken), to the cent, rounded down: :func:`constraints.base.share_pct`,
+    the one reading of every printed share, so that a share under ME-PRIZES never reads as
+    75 (2,999.99 of 4,000 is 74.99)."""
     if not fees or prizes is None:
         return None
-    exact = Decimal(prizes) * 100 / Decimal(fees)
-    pct = exact.quantize(Decimal("0.1"), ROUND_HALF_UP)
-    if under_75(fees, prizes) and pct >= 75:
-        pct = exact.quantize(CENT, ROUND_DOWN)
-    return pct
+    return share_pct(prizes, fees)
 
 
 def charity_short(kind: str, fees: Decimal | int | None, prizes: Decimal | int | None,

@@ -151,6 +151,46 @@ def _any_event(s: Session, uid: str, operator: str) -> PlanEvent | None:
                     .order_by(PlanEvent.id.desc()).limit(1))
 
 
+def ledger_covers(s: Session, org: Organization, sc: Scenario) -> set[str]:
+    """MT-LARGE-LIMIT (MCA 23-5-317(1)(a)): the ids of ``sc``'s Montana operators whose
+    permit year containing ``horizon.start`` an adopted plan of ``org`` reaches into before
+    ``horizon.start``: the ledger is the record of what they held then, and the YAML's
+    ``held_in_current_permit_year`` is not added to it (``solve --ledger`` and ``check
+    --ledger`` alike)."""
+    start = sc.horizon.start
+    out = set()
+    for op in sc.operators:
+        if op.jurisdiction == "MT" and s.scalar(
+                select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+                .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+                .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
+                       PlanEvent.first_day >= op.permit_year_of(start),
+                       PlanEvent.first_day < start).limit(1)) is not None:
+            out.add(op.id)
+    return out
+
+
+def ledger_covers_month(s: Session, org: Organization, sc: Scenario) -> set[str]:
+    """ME-MONTHLY-LIMIT (17 M.R.S. § 1836): the ids of ``sc``'s Maine operators with a game
+    of an adopted plan of ``org`` before ``horizon.start`` that counts in its calendar month
+    (``settings.month_rule``): the ledger is the record of that month before the horizon,
+    and the YAML's ``held_in_current_month.games`` is not added to it (``solve --ledger``
+    and ``check --ledger`` alike)."""
+    start = sc.horizon.start
+    month_first = start.replace(day=1)
+    out = set()
+    for op in sc.operators:
+        if op.jurisdiction == "ME" and s.scalar(
+                select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
+                .join(Lineage, Lineage.id == PlanVersion.lineage_id)
+                .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
+                       PlanEvent.first_day < start,
+                       (PlanEvent.first_day if sc.settings.month_rule == "start"
+                        else PlanEvent.last_day) >= month_first).limit(1)) is not None:
+            out.add(op.id)
+    return out
+
+
 def _planned_day(s: Session, uid: str, operator: str) -> dt.date | None:
     """The first day the newest adopted plan event of ``uid`` at ``operator`` that was
     confirmed had (a cancelled event keeps the day it was cancelled on)."""
@@ -181,27 +221,10 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
             Held.organization_id == org.id).order_by(Held.id))]
         cancelled = {(x.uid, x.operator_id) for x in held if x.outcome == "cancelled"}
 
-        # the operators whose permit year before the horizon an adopted plan reaches into
-        for op in sc.operators:
-            if op.jurisdiction == "MT" and s.scalar(
-                    select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
-                    .join(Lineage, Lineage.id == PlanVersion.lineage_id)
-                    .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
-                           PlanEvent.first_day >= op.permit_year_of(start),
-                           PlanEvent.first_day < start).limit(1)) is not None:
-                h.covered.add(op.id)
+        h.covered |= ledger_covers(s, org, sc)
 
         # ME-MONTHLY-LIMIT: the games counted in horizon.start's month before it
-        month_first = start.replace(day=1)
-        for op in sc.operators:
-            if op.jurisdiction == "ME" and s.scalar(
-                    select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
-                    .join(Lineage, Lineage.id == PlanVersion.lineage_id)
-                    .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
-                           PlanEvent.first_day < start,
-                           (PlanEvent.first_day if sc.settings.month_rule == "start"
-                            else PlanEvent.last_day) >= month_first).limit(1)) is not None:
-                h.me_covered.add(op.id)
+        h.me_covered |= ledger_covers_month(s, org, sc)
         recorded = {(x.uid, x.operator_id) for x in held}
         for pe in events.values():
             if (pe.jurisdiction == "ME" and pe.operator_id in known

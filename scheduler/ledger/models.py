@@ -199,11 +199,20 @@ class LicenceBought(_Fact, Base):
 
 class Held(_Fact, Base):
     """What became of one occurrence at one operator: ``outcome`` ``held`` (actual
-    ``first_day``..``last_day``, players, entries, total entry fees, prizes paid, charity
-    paid and expenses, USD; expenses since schema 0002) or ``cancelled`` (days and figures
-    empty). The occurrence is ``uid`` (and ``recurrence_id`` for a night of a weekly
-    series); ``tournament_id``/``occurrence`` name it as the plan version it was recorded
-    against numbered it."""
+    ``first_day``..``last_day``, players (unique persons), entries, total entry fees, prizes
+    paid, charity paid and expenses, USD; expenses since schema 0002) or ``cancelled`` (days
+    and figures empty).
+
+    Since schema 0003, the figures the rules judge on what was held (each optional, empty
+    when not recorded): ``surcharge_usd`` the licence-fee surcharge collected from all
+    players (ME-ENTRY-CAP, 17 M.R.S. § 1836(4)); ``charity_to`` the name of the charity paid
+    and ``charity_is_licensee`` whether it is the licensee itself (ME-SUPER-CRIBBAGE,
+    § 1836(4-A)(F)); ``under_21_admitted`` and ``away_from_establishment`` (ME-CRIBBAGE-REG,
+    § 1836(4-B): patrons under 21 admitted; held away from the licensed establishment).
+
+    The occurrence is ``uid`` (and ``recurrence_id`` for a night of a weekly series);
+    ``tournament_id``/``occurrence`` name it as the plan version it was recorded against
+    numbered it."""
 
     __tablename__ = "held"
     supersedes_id: Mapped[int | None] = mapped_column(ForeignKey("held.id"), unique=True)
@@ -220,6 +229,11 @@ class Held(_Fact, Base):
     prizes_usd: Mapped[Decimal | None] = mapped_column(USD)
     charity_usd: Mapped[Decimal | None] = mapped_column(USD)
     expenses_usd: Mapped[Decimal | None] = mapped_column(USD)
+    surcharge_usd: Mapped[Decimal | None] = mapped_column(USD)
+    charity_to: Mapped[str | None] = mapped_column(String(200))
+    charity_is_licensee: Mapped[bool | None] = mapped_column(Boolean)
+    under_21_admitted: Mapped[bool | None] = mapped_column(Boolean)
+    away_from_establishment: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class ReportFiled(_Fact, Base):

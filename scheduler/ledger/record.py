@@ -99,6 +99,16 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
     return d.quantize(Decimal("0.01"))
 
 
+def _name(value: str | None, what: str) -> str | None:
+    if value is None:
+        return None
+    if not value.strip():
+        raise LedgerError(f"{what}: the name is empty")
+    if len(value.strip()) > 200:
+        raise LedgerError(f"{what}: the name has {len(value.strip())} characters; at most 200")
+    return value.strip()
+
+
 def _count(value: int | None, what: str) -> int | None:
     problem = None if value is None else count_problem(value, what, MAX_FIGURE_COUNT)
     if problem:
@@ -109,7 +119,8 @@ def _count(value: int | None, what: str) -> int | None:
 _HELD_OPTIONS = {"first_day": "--first-day", "last_day": "--last-day",
                  "players": "--players", "entries": "--entries",
                  "entry_fees_usd": "--entry-fees", "prizes_usd": "--prizes",
-                 "charity_usd": "--charity", "expenses_usd": "--expenses"}
+                 "charity_usd": "--charity", "expenses_usd": "--expenses",
+                 "surcharge_usd": "--surcharge", "charity_to": "--charity-to"}
 """The option of ``tourney record held`` that gives each column of the held table."""
 
 
@@ -141,6 +152,10 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
                 prizes_usd: Decimal | float | str | None = None,
                 charity_usd: Decimal | float | str | None = None,
                 expenses_usd: Decimal | float | str | None = None,
+                surcharge_usd: Decimal | float | str | None = None,
+                charity_to: str | None = None, charity_is_licensee: bool | None = None,
+                under_21_admitted: bool | None = None,
+                away_from_establishment: bool | None = None,
                 operator: str | None = None, lineage: str | None = None,
                 corrects: int | None = None, note: str | None = None, by: str | None = None,
                 today: dt.date | None = None, unplanned: bool = False,
@@ -148,25 +163,39 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
     """``tourney record held``: occurrence ``TOURNAMENT#N`` was held at ``operator`` from
     ``first_day`` to ``last_day`` (inclusive: the days it actually ran, which may differ
     from the plan's, e.g. a final table that ran into Monday; ``tourney check --ledger``
-    judges those days), with ``players``, ``entries`` and the USD totals of entry fees,
-    prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of the
-    ME-REPORT disposition of funds; schema 0002).
+    judges those days), with ``players`` (unique persons who played), ``entries`` (entries
+    sold, re-entries included) and the USD totals of entry fees (all a participant paid to
+    play), prizes paid, charity paid and ``expenses_usd`` (what running it cost, a line of
+    the ME-REPORT disposition of funds; schema 0002).
+
+    Since schema 0003, each optional (None: not recorded; the rule that needs it says so in
+    ``tourney check --ledger``): ``surcharge_usd`` the licence-fee surcharge collected from
+    all players together (USD; ME-ENTRY-CAP, 17 M.R.S. § 1836(4)); ``charity_to`` the name of
+    the charity paid and ``charity_is_licensee`` whether it is the licensee itself
+    (ME-SUPER-CRIBBAGE, § 1836(4-A)(F)); ``under_21_admitted`` whether patrons under 21 were
+    admitted and ``away_from_establishment`` whether it was held away from the licensed
+    establishment (ME-CRIBBAGE-REG, § 1836(4-B)).
 
     ``unplanned``: an occurrence held that no adopted plan had (``occurrence`` None): of
     ``tournament`` at ``operator`` (both required; ``organization`` when the operator is in
     several), under the stable UID :func:`scheduler.uid.unplanned_uid`, occurrence number 0.
 
     Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days in the future,
-    a last day before the first, a negative figure, an unplanned occurrence without its
-    tournament or operator, or an occurrence already recorded (held or cancelled) without
-    ``corrects``."""
+    a last day before the first, a negative figure, an empty ``charity_to``, an unplanned
+    occurrence without its tournament or operator, or an occurrence already recorded (held
+    or cancelled) without ``corrects``."""
     if last_day < first_day:
         raise LedgerError(f"--last-day {last_day} is before --first-day {first_day}")
     figures = {"players": _count(players, "--players"), "entries": _count(entries, "--entries"),
                "entry_fees_usd": _usd(entry_fees_usd, "--entry-fees"),
                "prizes_usd": _usd(prizes_usd, "--prizes"),
                "charity_usd": _usd(charity_usd, "--charity"),
-               "expenses_usd": _usd(expenses_usd, "--expenses")}
+               "expenses_usd": _usd(expenses_usd, "--expenses"),
+               "surcharge_usd": _usd(surcharge_usd, "--surcharge"),
+               "charity_to": _name(charity_to, "--charity-to"),
+               "charity_is_licensee": charity_is_licensee,
+               "under_21_admitted": under_21_admitted,
+               "away_from_establishment": away_from_establishment}
     # every check of the held table, the ones `ledger import` makes (one home)
     _refuse(entry_problems("held", {"outcome": "held", "first_day": first_day,
                                     "last_day": last_day, **figures},

@@ -17,6 +17,7 @@ import contextlib
 import datetime as dt
 import getpass
 import os
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -282,8 +283,6 @@ class Store:
         if not out.parent.is_dir():
             raise LedgerError(f"cannot write {out}: the folder {out.parent} does not exist")
         self.ready()
-        import sqlite3  # the backup API of the standard library's driver (SQLite only)
-
         tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
         try:
             with self._connect() as conn:
