@@ -211,8 +211,9 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     UnicodeDecodeError, csv.Error
         Not UTF-8 text, not CSV.
     """
-    import csv  # start-up time: only commands that read a CSV need it
-    import io
+    # start-up time: only commands that read a CSV need them
+    import csv
+    import io  # start-up time, as csv above
 
     p = Path(path)
     if not p.exists() and not p.is_symlink():

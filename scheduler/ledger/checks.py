@@ -30,7 +30,14 @@ from typing import Any
 from sqlalchemy import Date, Integer, Numeric, String, and_, select
 from sqlalchemy.engine import Connection
 
-from scheduler.ledger.models import Lineage, Operator, PlanEvent, PlanLicence, PlanVersion
+from scheduler.ledger.models import (
+    Base,
+    Lineage,
+    Operator,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+)
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.timing import report_periods
@@ -132,9 +139,6 @@ def entry_problems(table: str, values: Mapping[str, Any], label: Label,
     typed ``values`` are given by column name (references as ids; a column left out is
     not checked). ``label(column)`` names a column in the sentences; ``today`` (default
     the computer's) is the last day a fact may be dated. Empty when the entry is sound."""
-    # start-up time: the tables by name, from the models' metadata
-    from scheduler.ledger.models import Base
-
     t = Base.metadata.tables.get(table)
     if t is None:
         return [("table", f"table {table!r} is not a ledger table")]
