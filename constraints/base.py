@@ -31,8 +31,9 @@ from functools import cached_property
 
 from constraints.catalogue import RULES, cite
 from constraints.modelling import ModelContext
+from scheduler.clock import today_in
 from scheduler.problems import TermProblem
-from scheduler.scenario import Operator, Scenario, Tournament
+from scheduler.scenario import DEFAULT_TIMEZONE, Operator, Scenario, Tournament
 from scheduler.timing import Timing
 
 
@@ -202,12 +203,15 @@ class ReportOwed:
 class Actuals:
     """What was held and reported, to audit (``tourney check --ledger``): the scenario (its
     operators' permit years), the occurrences held, the reports owed, and the day of the audit
-    ``as_of`` (a report not filed is late only once its due day is before it)."""
+    ``as_of`` (a report not filed is late only once its due day is before it; default
+    today in the Montana and Maine zones, the earlier of the two days,
+    :func:`scheduler.clock.today_in`)."""
 
     scenario: Scenario
     held: list[Actual]
     reports: list[ReportOwed] = field(default_factory=list)
-    as_of: dt.date = field(default_factory=dt.date.today)
+    as_of: dt.date = field(default_factory=lambda: min(
+        today_in(z) for z in DEFAULT_TIMEZONE.values()))
     ledger_covers: frozenset[str] = frozenset()
     """The operators whose time before ``horizon.start`` the ledger records: a Montana one
     whose permit year containing ``horizon.start`` an adopted plan reaches into before it

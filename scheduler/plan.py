@@ -38,8 +38,15 @@ from scheduler.usage import usage_table
 SCHEDULE_COLUMNS = [
     "tournament_id", "occurrence", "operator_id", "jurisdiction", "type", "charitable", "title",
     "start", "end", "first_day", "last_day", "notice_due", "permit_year", "counted", "players",
-    "license_id", "uid", "sequence", "recurrence_id",
+    "license_id", "uid", "sequence", "recurrence_id", "status",
 ]
+STATUSES = ("held", "cancelled", "filed", "announced", "new")
+"""schedule.csv's ``status`` of a row: ``held`` (the ledger records it held: history),
+``cancelled`` (recorded as cancelled), ``filed`` (its MT notice or ME application is filed,
+or its deadline is before the day the plan is made as of: it stays on its day), ``announced``
+(a previous plan published it, nothing filed yet: it may still move), ``new`` (first placed by
+this plan). ``tourney check`` judges a ``held`` or ``filed`` row on what happened, never
+again on notice from the scenario's ``notice_from``."""
 LICENSE_COLUMNS = ["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
                    "valid_to", "fee_usd", "covers"]
 UNSCHEDULED_COLUMNS = ["tournament_id", "occurrence", "operators", "reason", "rule_ids"]
@@ -73,6 +80,11 @@ class OperatorOccurrence:
     uid: str
     sequence: int = 0
     """iCalendar SEQUENCE: how many times this announced occurrence has moved (re-plans)."""
+    recurrence_id: str = ""
+    """A night of a weekly series: its day (ISO 8601), the RECURRENCE-ID of the series'
+    instance; ``uid`` is then the series' UID. Empty for an occurrence that is one event."""
+    status: str = "new"
+    """What the row is now (:data:`STATUSES`): held, cancelled, filed, announced or new."""
 
     @property
     def ref(self) -> str:

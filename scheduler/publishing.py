@@ -14,24 +14,37 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
 from scheduler.limits import LimitError, read_bounded
-from scheduler.plan import Plan
+from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.replan import (
     Previous,
     PreviousError,
     PublishedOccurrence,
     assign,
+    deadline_passed,
     fingerprint,
     holds_plan,
+    pinned,
     previous_dtstamp,
+    sequence_floor,
+    series_sequence,
+    series_uids,
 )
 from scheduler.scenario import Scenario
-from scheduler.uid import LINEAGE_PROPERTY, inherited_lineage, lineage_key, occurrence_uid
+from scheduler.uid import (
+    LINEAGE_PROPERTY,
+    inherited_lineage,
+    lineage_key,
+    occurrence_uid,
+    series_uid,
+)
 
-__all__ = ["fingerprint", "identify", "replaced_events", "with_replaced"]
+__all__ = ["fingerprint", "identify", "occurrence_groups", "play_span", "replaced_events",
+           "status", "timed_style", "weekly_series", "with_replaced", "with_series"]
 
 
 def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence] | None) -> Plan:
@@ -57,9 +70,11 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
         or lineage_key(scenario)
     known = {t.id: t for t in scenario.tournaments}
     if previous is None:
-        return replace(plan, lineage=lineage, rows=tuple(replace(r, uid=occurrence_uid(
-            scenario, r.tournament_id, r.occurrence, known[r.tournament_id].operators[0],
-            lineage), sequence=0) for r in plan.rows))
+        return with_series(replace(plan, lineage=lineage, rows=tuple(replace(
+            r, uid=occurrence_uid(scenario, r.tournament_id, r.occurrence,
+                                  known[r.tournament_id].operators[0], lineage),
+            sequence=0, status=status(scenario, r.tournament_id, r.first_day))
+            for r in plan.rows)))
     days: dict[str, list[dt.date]] = {}
     spans: dict[tuple[str, dt.date], str] = {}
     for r in plan.rows:
@@ -67,10 +82,143 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
             days.setdefault(r.tournament_id, []).append(r.first_day)
             spans[(r.tournament_id, r.first_day)] = f"{r.start.isoformat()}|{r.end.isoformat()}"
     ids, cancelled = assign(scenario, previous, days, spans, lineage)
-    return replace(plan, lineage=lineage, cancelled=tuple(cancelled), replanned=True,
+    announced = {a.uid for a in previous}
+    # a night of a published series has no UID of its own: announced by its day
+    nights = {(a.tournament_id, a.first_day) for a in previous if not a.cancelled}
+    pins = {(tid, d) for tid, ds in pinned(scenario, [a for a in previous if not a.cancelled])
+            .items() for d in ds if deadline_passed(scenario, known[tid], d)}
+    return with_series(replace(
+        plan, lineage=lineage, cancelled=tuple(cancelled), replanned=True,
                    rows=tuple(replace(r, uid=ids[(r.tournament_id, r.first_day)].uid,
-                                      sequence=ids[(r.tournament_id, r.first_day)].sequence)
-                              for r in plan.rows))
+                                      sequence=ids[(r.tournament_id, r.first_day)].sequence,
+                                      status=status(scenario, r.tournament_id, r.first_day,
+                                                    ids[(r.tournament_id, r.first_day)].uid
+                                                    in announced
+                                                    or (r.tournament_id, r.first_day)
+                                                    in nights, pins))
+                              for r in plan.rows)))
+
+
+def occurrence_groups(scenario: Scenario, rows: Iterable[OperatorOccurrence]
+                      ) -> dict[tuple[str, int], list[OperatorOccurrence]]:
+    """The rows of each placed occurrence, ``(tournament id, occurrence) -> rows``, each
+    occurrence's rows in its tournament's operator order (its first operator first)."""
+    groups: dict[tuple[str, int], list[OperatorOccurrence]] = {}
+    for row in rows:
+        groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
+    known = {t.id: t for t in scenario.tournaments}
+    for (tid, _), mine in groups.items():
+        t = known.get(tid)
+        order = {o: i for i, o in enumerate(t.operators)} if t else {}
+        mine.sort(key=lambda r: (order.get(r.operator_id, len(order)), r.operator_id))
+    return groups
+
+
+def timed_style(scenario: Scenario, rows: list[OperatorOccurrence]) -> bool:
+    """Whether a Montana occurrence is written as a timed event (DTSTART/DTEND with TZID):
+    the ``calendar_style`` of its first operator (``rows`` in the tournament's operator
+    order) is ``timed``; the one VEVENT is the same in every co-host's file."""
+    try:
+        op = scenario.operator(rows[0].operator_id)
+    except KeyError:
+        return False
+    return op.calendar_style == "timed"
+
+
+def _shape(rows: list[OperatorOccurrence]) -> tuple[tuple[str, ...], int]:
+    """What must be the same for every occurrence of a series: venues and length in days."""
+    return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
+
+
+def weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scenario: Scenario,
+                  lineage: str) -> list[tuple[str, list[list[OperatorOccurrence]]]]:
+    """The weekly series of Montana small-stakes tournaments (one recurring VEVENT each,
+    RFC 5545 RRULE): ``(fresh uid, occurrences)``, the occurrences (each its rows,
+    :func:`occurrence_groups`) in date order. The one home of the decision: the calendars
+    (:mod:`scheduler.export.ical_series`) and the plan's rows (:func:`with_series`) read it.
+
+    One series per tournament and weekday with at least two occurrences, all with the same
+    venues and length; anything else, and the nights of an operator whose ``calendar_style``
+    is ``timed``, stays one VEVENT per occurrence. A re-plan's series keep the UIDs they
+    were published with (:func:`scheduler.replan.series_uids`)."""
+    by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
+    for (tid, _), rows in sorted(groups.items()):
+        r = rows[0]
+        if r.jurisdiction == "MT" and r.type == "small-stakes" and not timed_style(scenario,
+                                                                                    rows):
+            by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
+    out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
+    for tid, by_wd in sorted(by_t.items()):
+        for wd, members in sorted(by_wd.items()):
+            members.sort(key=lambda rs: (rs[0].first_day, rs[0].occurrence))
+            days = [rs[0].first_day for rs in members]
+            if (len(members) < 2 or len(set(days)) < len(days)
+                    or len({_shape(rs) for rs in members}) > 1):
+                continue
+            # "." never occurs in a tournament id, so no two series can share a UID
+            out.append((series_uid(scenario, tid, None if len(by_wd) == 1 else wd,
+                                   members[0][0].operator_id, lineage), members))
+    return out
+
+
+def play_span(row: OperatorOccurrence) -> str:
+    """X-TOURNEY-PLAY of an all-day event: ``start/end`` of play, ISO 8601 with offset."""
+    return f"{row.start.isoformat()}/{row.end.isoformat()}"
+
+
+def with_series(plan: Plan) -> Plan:
+    """``plan`` with each night of a weekly series (:func:`weekly_series`) given its
+    calendar identity, as schedule.csv and calendar.ics show it: the series' UID (a
+    re-plan's as published, :func:`scheduler.replan.series_uids`), its RECURRENCE-ID day
+    (``recurrence_id``) and the series' SEQUENCE (raised when its nights or play time
+    changed, :func:`scheduler.replan.series_sequence`; never lower than published,
+    :func:`scheduler.replan.sequence_floor`). So ``plan.schedule`` joins
+    ``Ledger.events()`` on ``uid`` as schedule.csv does."""
+    sc = plan.scenario
+    lineage = plan.lineage or lineage_key(sc)
+    series = weekly_series(occurrence_groups(sc, plan.rows), sc, lineage)
+    if not series:
+        return plan
+    if plan.previous_series or plan.previous_events:
+        uids = series_uids(sc, [(u, m[0][0].tournament_id, [rs[0].first_day for rs in m])
+                                for u, m in series], plan.previous_series, plan.previous_events)
+        series = [(u, m) for u, (_, m) in zip(uids, series, strict=True)]
+    before = {x.uid: x for x in plan.previous_series}
+    events = {e.uid: e for e in plan.previous_events}
+    ident: dict[tuple[str, int], tuple[str, str, int]] = {}
+    for uid, members in series:
+        seq = max(rs[0].sequence for rs in members)
+        old = before.get(uid)
+        if old is not None:
+            seq = series_sequence(old, tuple(sorted(rs[0].first_day for rs in members)),
+                                  play_span(members[0][0]), seq)
+        seq = sequence_floor(events.get(uid), seq, False)
+        for rs in members:
+            ident[(rs[0].tournament_id, rs[0].occurrence)] = (
+                uid, rs[0].first_day.isoformat(), seq)
+    rows = []
+    for r in plan.rows:
+        got = ident.get((r.tournament_id, r.occurrence))
+        rows.append(r if got is None else replace(r, uid=got[0], recurrence_id=got[1],
+                                                  sequence=got[2]))
+    return replace(plan, rows=tuple(rows))
+
+
+def status(scenario: Scenario, tournament_id: str, first_day: dt.date,
+           announced: bool = False, filed: set[tuple[str, dt.date]] | None = None) -> str:
+    """A placed occurrence's status in schedule.csv (:data:`scheduler.plan.STATUSES`):
+    ``held`` when its first day is in its tournament's ``held_dates`` (the ledger's record);
+    ``filed`` when in ``filed_dates`` (its MT notice or ME application filed: MT-NOTICE,
+    ME-APPLICATION-WINDOW) or in ``filed`` (a re-plan's announced occurrences whose
+    deadline is before the day the plan is made as of, pinned as filed,
+    :func:`scheduler.replan.with_pins`); ``announced`` when a previous plan published it
+    (``announced``: its UID is the previous plan's); else ``new``."""
+    t = scenario.tournament(tournament_id)
+    if first_day in t.held_dates:
+        return "held"
+    if first_day in t.filed_dates or (tournament_id, first_day) in (filed or set()):
+        return "filed"
+    return "announced" if announced else "new"
 
 
 def replaced_events(folder: str | Path, lineage: str

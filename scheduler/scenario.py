@@ -22,10 +22,12 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from scheduler.clock import latest_today
 from scheduler.fields import ME_TYPES as ME_TYPES
 from scheduler.fields import MT_TYPES as MT_TYPES
 from scheduler.fields import WEEKDAYS as WEEKDAYS
@@ -61,7 +63,16 @@ class Scenario(_Model):
 
     name: OneLine
     horizon: DateRange
-    notice_from: Date = Field(default_factory=lambda: _today())
+    notice_from: Date
+    """The earliest day a notice or application can still be filed (MT-NOTICE,
+    ME-APPLICATION-WINDOW). Not given: today in the operators' zones
+    (:func:`scheduler.clock.latest_today`), never the machine's date in its own zone."""
+    as_of: Date | None = None
+    """The day the plan is made as of (``tourney solve --as-of``, ``solve(as_of=...)``):
+    nothing new is placed whose notice or application is due before the later of ``as_of``
+    and ``notice_from`` (:func:`scheduler.timing.filing_from`); occurrences before it are
+    history. None: not given (``solve`` sets it to :func:`scheduler.clock.latest_today` of
+    the operators' zones, and the plan records it)."""
     settings: Settings = Settings()
     operators: tuple[Operator, ...] = Field(min_length=1)
     tournaments: tuple[Tournament, ...] = ()
@@ -70,6 +81,29 @@ class Scenario(_Model):
     uid_domain: UidDomain | None = None
     """A domain the organization controls, the right-hand end of every calendar UID
     (RFC 5545 §3.8.4.7, ``scheduler.uid``); default ``tourney.invalid``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _notice_from_today(cls, data: Any) -> Any:
+        """``notice_from`` not given: today in the operators' zones (the latest of their
+        days, :func:`scheduler.clock.latest_today`; America/Denver for Montana,
+        America/New_York for Maine unless an operator gives ``timezone``)."""
+        if not isinstance(data, Mapping) or "notice_from" in data:
+            return data
+        zones = []
+        ops = data.get("operators")
+        for op in ops if isinstance(ops, list | tuple) else ():
+            if isinstance(op, Operator):
+                zones.append(op.tz)
+                continue
+            if not isinstance(op, Mapping):
+                continue
+            zone = op.get("timezone") or DEFAULT_TIMEZONE.get(str(op.get("jurisdiction")))
+            try:
+                zones.append(ZoneInfo(str(zone)))
+            except (ZoneInfoNotFoundError, ValueError, OSError):
+                continue  # the operator's own field check names it
+        return {**data, "notice_from": latest_today(zones)}
 
     @model_validator(mode="before")
     @classmethod
@@ -326,10 +360,6 @@ class Scenario(_Model):
         items[i] = {k: v for k, v in item.items() if v is not None}
         data[key] = items
         return parse_scenario(data)
-
-
-def _today() -> dt.date:
-    return dt.date.today()
 
 
 def parse_scenario(data: Mapping[str, Any], *,

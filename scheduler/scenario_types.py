@@ -363,6 +363,10 @@ class Tournament(_Model):
     reuse_cancelled_days: bool = False
     """Allow placing the tournament again on one of its ``cancelled_dates`` (a new occurrence
     with a new UID; the cancelled one stays cancelled)."""
+    held_dates: tuple[Date, ...] = ()
+    """First days of occurrences already held (``tourney solve --ledger`` fills them from the
+    ledger's ``held`` records): history, kept on their day (also in ``fixed_dates`` and
+    ``filed_dates``); schedule.csv gives their rows the status ``held``."""
     sessions: tuple[Session, ...] = ()
     """Flights and day 2s: the sessions of one occurrence, replacing ``days``/``start_time``/
     ``hours`` (``[{day: 1, start: "11:00", hours: 10, name: Day 1A}, {day: 4, ...}]``),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import datetime as dt
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -34,7 +35,7 @@ from scheduler.publishing import identify, with_replaced
 from scheduler.reasons import unscheduled
 from scheduler.replan import Previous, read_previous
 from scheduler.scenario import Scenario
-from scheduler.timing import forget_timings
+from scheduler.timing import forget_timings, made_as_of
 
 __all__ = ["DETERMINISTIC_TIME", "STAGES", "AuditError", "Interrupted", "Options",
            "PlanStatus", "Progress", "SolverError", "identify", "placed_of", "solve",
@@ -98,6 +99,7 @@ def solve(
     jobs: int = 1, previous: Previous | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
+    as_of: dt.date | None = None,
 ) -> Plan:
     """Place the scenario's tournaments and choose the licences: one finished :class:`Plan`.
 
@@ -157,6 +159,13 @@ def solve(
         the ledger first (:func:`scheduler.ledger.history.from_ledger`: held counts and
         permits, super cribbage licences, held and filed occurrences pinned), as
         ``tourney solve --ledger``. None (default): the scenario's own history.
+    as_of
+        The day the plan is made as of (``tourney solve --as-of``), recorded in
+        ``plan.scenario.as_of``: nothing new is placed whose MT notice or ME application is
+        due before the later of it and ``notice_from`` (MT-NOTICE, ME-APPLICATION-WINDOW);
+        an occurrence of ``previous`` whose deadline is before it stays on its day. None:
+        ``scenario.as_of``, else today in the operators' zones
+        (:func:`scheduler.timing.made_as_of`).
 
     Returns
     -------
@@ -194,7 +203,7 @@ def solve(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = _with_history(scenario, ledger)
+    scenario = _with_history(made_as_of(scenario, as_of), ledger)
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
@@ -216,6 +225,7 @@ def solve_alternatives(
     jobs: int = 1, previous: Previous | str | Path | None = None,
     replacing: str | Path | None = None,
     progress: Callable[[Progress], None] | None = None, ledger: Any = None,
+    as_of: dt.date | None = None,
 ) -> list[Plan]:
     """Up to ``k`` legal plans, best first (``rank`` 1, 2, ...).
 
@@ -240,6 +250,7 @@ def solve_alternatives(
     min_difference
         Occurrences, at least 1, whose first day must differ between any two plans.
     time_limit, deterministic_time, seed, workers, jobs, previous, replacing, progress, ledger
+    as_of
         As :func:`solve` (the limits are per stage and part of each plan; ``previous``: a
         folder, a file or a :class:`scheduler.replan.Previous`, a bare list raises
         ``TypeError``).
@@ -260,7 +271,7 @@ def solve_alternatives(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = _with_history(scenario, ledger)
+    scenario = _with_history(made_as_of(scenario, as_of), ledger)
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 import holidays
 from dateutil.relativedelta import relativedelta
 
+from scheduler.clock import latest_today
 from scheduler.scenario import MT_TYPES, Scenario, Tournament
 
 UTC = dt.UTC
@@ -187,6 +188,31 @@ def forget_timings() -> None:
 # Every deadline is a calendar day; a first day is *allowed* by a deadline rule iff the
 # deadline is on or after ``notice_from`` (the earliest day anything can still be filed), so
 # no deadline emitted for an allowed, not-yet-filed first day is before ``notice_from``.
+
+def filing_from(scenario: Scenario) -> dt.date:
+    """The earliest day a notice or application of something new can still be filed: the
+    later of ``scenario.notice_from`` and the day the plan is made as of
+    (``scenario.as_of``; ``notice_from`` alone when not given). MT-NOTICE and
+    ME-APPLICATION-WINDOW allow a first day not yet filed only when its deadline is on or
+    after it; an occurrence of a previous plan whose deadline is before it is filed (pinned,
+    :func:`scheduler.replan.deadline_passed`). A re-plan on 2027-09-15 with ``notice_from``
+    2026-12-20 places nothing new before 2027-09-20 in Montana (MT-NOTICE, 5 days)."""
+    if scenario.as_of is None:
+        return scenario.notice_from
+    return max(scenario.notice_from, scenario.as_of)
+
+
+def made_as_of(scenario: Scenario, as_of: dt.date | None = None) -> Scenario:
+    """``scenario`` with the day it is planned as of (``Scenario.as_of``): ``as_of`` when
+    given, else the scenario's own, else today in its operators' zones (the latest of their
+    days, :func:`scheduler.clock.latest_today`; ``SOURCE_DATE_EPOCH`` when set). The plan
+    records it; nothing new is placed whose notice or application is due before the later
+    of it and ``notice_from`` (:func:`scheduler.timing.filing_from`)."""
+    if as_of is None and scenario.as_of is not None:
+        return scenario
+    day = latest_today([o.tz for o in scenario.operators], as_of)
+    return scenario if scenario.as_of == day else scenario.model_copy(update={"as_of": day})
+
 
 def made_day(scenario: Scenario) -> dt.date:
     """The day a plan of ``scenario`` is made as of: what is before it is past.

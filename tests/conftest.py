@@ -39,6 +39,11 @@ settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile("long", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
+# Every command not given --as-of runs as of this day (scheduler.clock, TOURNEY_AS_OF): the
+# suite's dates were written as of 2026-12-01 and do not expire as the clock moves. A test of
+# the default (today in the operator's zone) removes it with monkeypatch.delenv.
+os.environ.setdefault("TOURNEY_AS_OF", "2026-12-01")
+
 
 def d(text: str) -> dt.date:
     """``d("2027-01-15")`` → ``datetime.date(2027, 1, 15)``."""

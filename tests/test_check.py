@@ -246,8 +246,10 @@ def pair(tmp_path: Path, data: dict, bad: str, good: str, expected: list[Found],
 
 def test_header_is_the_products() -> None:
     # the hand-made files leave out the last columns, `sequence` and `recurrence_id`
-    # (re-plans), which the reader does not need: an older schedule.csv stays readable
-    assert [*HEADER.strip().split(","), "sequence", "recurrence_id"] == SCHEDULE_COLUMNS
+    # (re-plans) and `status` (all `new` then), which the reader does not need: an older
+    # schedule.csv stays readable
+    assert [*HEADER.strip().split(","), "sequence", "recurrence_id", "status"] == \
+        SCHEDULE_COLUMNS
     assert LIC_HEADER.strip().split(",") == LICENSE_COLUMNS
 
 

@@ -145,8 +145,8 @@ class TestSundayNoticeFrom:
                                    f"application-due-{lid}": d("2026-12-21"),
                                    f"report-{lid}": d("2027-01-21")}
         assert figures.application_deadlines(plan, "post") == [(d("2026-12-21"), lid)]
-        assert "<td>2026-12-21</td>" in report_html(plan)
-        assert "2026-12-18" not in report_html(plan)
+        assert "<td>Mon, Dec 21, 2026</td>" in report_html(plan)
+        assert "Dec 18, 2026" not in report_html(plan)
 
 
 class TestApplicationWindowOpens:

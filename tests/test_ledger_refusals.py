@@ -165,8 +165,9 @@ def test_a_game_under_75_marks_its_period_though_the_sum_is_over(me: Ledger) -> 
     assert str(p.row()["prizes_pct"]) == "77.00"
     page = funds_html([p])
     assert "77.00 % — under 75 %" in page
-    assert "holdem#1: prizes $700.00 are 70.00 % of entry fees $1,000.00, under 75 %" in page
-    assert "holdem#2: prizes" not in page
+    assert ("Hold&#39;em on Sat, Jan 16, 2027 (holdem#1): prizes $700.00 are 70.00 % of entry "
+            "fees $1,000.00, under 75 %") in page
+    assert "(holdem#2): prizes" not in page
 
 
 @pytest.mark.parametrize(("charity", "short"), [("449.99", True), ("450.00", False)])
@@ -178,7 +179,7 @@ def test_a_super_cribbage_charity_shortfall_is_marked(me: Ledger, charity: str,
     (p,) = funds(me, license_ref=CRIB)
     assert p.row()["charity_required_usd"] == Decimal("450.00")
     page = funds_html([p])
-    assert ("crib#1: charity paid $449.99, short of the $450.00 required" in page) is short
+    assert ("(crib#1): charity paid $449.99, short of the $450.00 required" in page) is short
     assert ("$450.00 — $449.99 paid, short" in page) is short
     assert "under 75 %" not in page
 

@@ -32,6 +32,8 @@ from scheduler.solver import solve
 
 HORIZON = {"start": "2026-10-15", "end": "2026-11-30"}
 NF = "2026-09-01"  # applications for every Saturday of the horizon are still on time
+"""Also the day the plans are made as of (``as_of``): the suite's today, 2026-12-01
+(conftest), is after the horizon, when nothing new can be placed."""
 
 
 def post(**kw: Any) -> dict[str, Any]:
@@ -49,7 +51,8 @@ def holdem(**kw: Any) -> dict[str, Any]:
 
 def _sc(held: int | None = None, **kw: Any) -> Scenario:
     op = post() if held is None else post(held_in_current_month={"games": held})
-    return load(horizon=HORIZON, notice_from=NF, operators=[op], tournaments=[holdem()], **kw)
+    return load(horizon=HORIZON, notice_from=NF, as_of=NF, operators=[op],
+                tournaments=[holdem()], **kw)
 
 
 def _per_month(days: list[Any]) -> dict[str, int]:
@@ -196,7 +199,7 @@ def test_a_typed_count_that_differs_from_the_ledger_is_an_input_error(
 def test_cli_solve_with_the_ledger_says_what_it_counted(october: Ledger,
                                                         tmp_path: Path) -> None:
     path = tmp_path / "replan.yaml"
-    path.write_text(yaml.safe_dump(scenario(horizon=HORIZON, notice_from=NF,
+    path.write_text(yaml.safe_dump(scenario(horizon=HORIZON, notice_from=NF, as_of=NF,
                                             operators=[post()], tournaments=[holdem()])))
     out = tmp_path / "plan"
     r = CliRunner().invoke(app, ["solve", str(path), "--ledger", october.url, "--out",

@@ -97,10 +97,12 @@ def test_report_has_the_deadlines_table() -> None:
     page = report_html(_plan())
     section = page.split('<h2 id="deadlines">Deadlines</h2>')[1].split("<h2")[0]
     assert section.count("<tr><td>") == 3
-    assert ("<tr><td>2027-03-01</td><td>MT-NOTICE, MCA 23-5-317(1)(d)</td><td>room-a</td>"
-            "<td>notify the department of =deep stack (deep#1), first day 2027-03-06</td>"
-            "<td>deep#1</td></tr>") in section
-    assert "2027-03-26</td><td>ME-REPORT, 16-633 CMR ch. 32 § 8" in section
+    # in words: the date with its weekday, the operator's and the tournament's names
+    assert ("<tr><td>Mon, Mar 1, 2027</td><td>MT-NOTICE, MCA 23-5-317(1)(d)</td>"
+            "<td>Room-A</td><td>Notify the Gambling Control Division of =deep stack, first "
+            'day Sat, Mar 6, 2027</td><td>=deep stack <code class="id">deep#1</code></td>'
+            "</tr>") in section
+    assert "Fri, Mar 26, 2027</td><td>ME-REPORT, 16-633 CMR ch. 32 § 8" in section
 
 
 def test_tourney_deadlines_exits_1_when_something_is_overdue(

@@ -98,22 +98,23 @@ def test_report_holds_every_section_with_the_plan_facts(plan: Plan) -> None:
     assert "Occurrences placed 2" in text and "Occurrences not placed 1" in text
     assert "Fees (USD) $195" in text
     # licences: their periods, fees and what they cover
-    assert ("room-a/large-stakes-permit/2026-07-01 Room <A> & Co MT large-stakes permit "
-            "2026-07-01 2027-06-30 $120") in text
-    assert "Big <Game> (big#1) on 2027-03-05" in text
+    assert ("Montana large-stakes permit for the permit year from Jul 1, 2026 "
+            "room-a/large-stakes-permit/2026-07-01 Room <A> & Co Jul 1, 2026 – Jun 30, 2027 "
+            "$120") in text
+    assert "Big <Game> on Fri, Mar 5, 2027" in text
     assert "MT-PERMIT-FEES" in text and "ME-FEES" in text
-    # ME application due for Sat 2027-03-06: 10 Maine business days before -> 2027-02-22
-    assert "$75 2027-02-22 Hold'em (g#1) on 2027-03-06" in text
+    # ME application due for Sat 2027-03-06: 10 Maine business days before -> Mon 2027-02-22
+    assert "$75 Mon, Feb 22, 2027 Hold'em on Sat, Mar 6, 2027" in text
     # unscheduled with its reason and rule IDs
-    assert "july#1 July Fourth room-a no" in text and "BLACKOUT" in text
+    assert "July Fourth july#1 Room <A> & Co no" in text and "BLACKOUT" in text
     # readings and the note
     assert "month_rule touch" in text and "notice_from 2026-11-01" in text
     assert NOT_LEGAL_ADVICE in text
-    # one figure per operator + usage + fees, each with an alt text
+    # one figure per operator, then usage and fees, each with an alt text
     imgs = _parse(page).imgs
     assert len(imgs) == 2 + 2
-    assert [i["alt"] for i in imgs][2:] == ["The year of Room <A> & Co (room-a)",
-                                            "The year of Legion Post 1 (post)"]
+    assert [i["alt"] for i in imgs][:2] == ["The year of Room <A> & Co",
+                                            "The year of Legion Post 1"]
 
 
 def test_report_is_self_contained_and_escapes_user_text(plan: Plan) -> None:
@@ -123,7 +124,7 @@ def test_report_is_self_contained_and_escapes_user_text(plan: Plan) -> None:
     assert all(i["src"].startswith("data:image/png;base64,") for i in _parse(page).imgs)
     assert "<A>" not in page and "<Game>" not in page and "<test>" not in page
     assert "Room &lt;A&gt; &amp; Co" in page
-    assert "Report &lt;test&gt; &amp; &quot;friends&quot;" in page
+    assert "Report &lt;test&gt; &amp; &#34;friends&#34;" in page
 
 
 def test_same_plan_gives_the_same_bytes(plan: Plan) -> None:
@@ -233,17 +234,17 @@ def test_report_renders_in_headless_chromium(plan: Plan, tmp_path: Path) -> None
     text = _plain(dom)
     assert "Report <test> & \"friends\"" in text
     assert "Licences and permits to buy" in text and NOT_LEGAL_ADVICE in text
-    assert "Big <Game> (big#1) on 2027-03-05" in text
+    assert "Big <Game> on Fri, Mar 5, 2027" in text
     found = re.search(r'<pre id="tourney-check">(.*?)</pre>', dom, re.S)
     assert found is not None
     checks: list[dict[str, Any]] = json.loads(html.unescape(found.group(1)))
     *figs, blank = checks
     # the probe: drawn, but white only -> no ink, one colour
     assert (blank["alt"], blank["ink"], blank["colours"]) == ("probe", 0, 1)
-    # the report's 4 figures: usage, fees, room-a's year, post's year; each decoded, with
+    # the report's 4 figures: room-a's year, post's year, usage, fees; each decoded, with
     # ink (non-white pixels) and more than the 2 colours of a bare frame
-    assert [f["alt"] for f in figs][2:] == ["The year of Room <A> & Co (room-a)",
-                                            "The year of Legion Post 1 (post)"]
+    assert [f["alt"] for f in figs][:2] == ["The year of Room <A> & Co",
+                                            "The year of Legion Post 1"]
     for f in figs:
         assert f["width"] > 100 and f["height"] > 100, f
         assert f["ink"] > 0.01 * f["width"] * f["height"], f
@@ -264,7 +265,7 @@ def test_missing_chromium_skips_unless_required(monkeypatch: pytest.MonkeyPatch)
 def test_alternatives_list_the_first_days_that_differ() -> None:
     # One 1-day tournament in Mon 2027-03-01 .. Wed 03-03: the best plan takes Mar 1, the
     # next Mar 2; the report lists the change: only in the best plan 2027-03-01, only in
-    # alternative 2 2027-03-02.
+    # alternative 2 2027-03-02 (in words: Mar 1, 2027 and Mar 2, 2027).
     from scheduler.load import load_scenario
     from scheduler.solver import solve_alternatives
 
@@ -278,7 +279,7 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
     best, second = solve_alternatives(sc, 2, seed=0)
     text = _plain(report_html(best, [second]))
     assert "First days that differ from the best plan" in text
-    assert "Alternative 2 open Open 2027-03-01 2027-03-02" in " ".join(text.split())
+    assert "Alternative 2 Open open Mar 1, 2027 Mar 2, 2027" in " ".join(text.split())
     assert "First days that differ" not in _plain(report_html(best))
 
 

@@ -168,8 +168,9 @@ def test_problems_name_sheet_cell_and_column(book: tuple[openpyxl.Workbook, Path
                              "'tue'? (SCENARIO)")
                for line in lines), lines
     assert any("Tournaments!B2 (title): required field is missing" in x for x in lines), lines
-    # two columns after filed_dates (cancelled_dates, reuse_cancelled_days): AS -> AU
-    assert any("Tournaments!AU4 (windw.start): unknown field; did you mean 'window'?" in x
+    # three columns after filed_dates (cancelled_dates, reuse_cancelled_days, held_dates):
+    # AS -> AV
+    assert any("Tournaments!AV4 (windw.start): unknown field; did you mean 'window'?" in x
                for x in lines), lines
     assert not any("tournaments[" in x for x in lines)  # never a 0-based index
 

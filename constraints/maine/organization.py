@@ -31,6 +31,7 @@ from scheduler.timing import (
     application_earliest_first_day,
     application_ok,
     application_opens,
+    filing_from,
     years_later,
 )
 
@@ -119,7 +120,7 @@ def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     :func:`scheduler.timing.application_ok` (or the application is already filed,
     ``filed_dates``)."""
     return (not _licensed(t) or tm.first_day in t.filed_dates
-            or tm.first_day >= _earliest_first_day(sc.notice_from, sc.settings.closed_days))
+            or tm.first_day >= _earliest_first_day(filing_from(sc), sc.settings.closed_days))
 
 
 @lru_cache(maxsize=64)
@@ -132,13 +133,14 @@ def _earliest_first_day(notice_from: dt.date, closed: tuple[dt.date, ...]) -> dt
 
 def _check_application(a: Audit) -> Iterator[Violation]:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: a placed licensed game whose application
-    is not filed (``filed_dates``) and whose due date is before ``notice_from``."""
+    is not filed (``filed_dates``) and whose due date is before the earliest filing day
+    (:func:`scheduler.timing.filing_from`: the later of ``notice_from`` and ``as_of``)."""
     closed = a.scenario.settings.closed_days
     for p in a.placed:
         if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
-        if not application_ok(p.first_day, a.scenario.notice_from, closed):
-            nf, due = a.scenario.notice_from, application_due(p.first_day, closed)
+        if not application_ok(p.first_day, filing_from(a.scenario), closed):
+            nf, due = filing_from(a.scenario), application_due(p.first_day, closed)
             yield Violation("ME-APPLICATION-WINDOW", p.tournament.operators[0], (p.ref,),
                             p.first_day.isoformat(),
                             f"{p.ref} starts {p.first_day}; its licence application had to be "

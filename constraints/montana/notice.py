@@ -12,26 +12,26 @@ from collections.abc import Iterator
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import MT_NOTICE_DAYS, Timing, notice_due, notice_ok
+from scheduler.timing import MT_NOTICE_DAYS, Timing, filing_from, notice_due, notice_ok
 
 
 # ------------------------------------------------------------------ MT-NOTICE
 def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
-    ``notice_from``."""
+    :func:`scheduler.timing.filing_from` (the later of ``notice_from`` and the as-of day)."""
     return (not t.is_large or tm.first_day in t.filed_dates
-            or notice_ok(tm.first_day, sc.notice_from))
+            or notice_ok(tm.first_day, filing_from(sc)))
 
 
 def _check_notice(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         if p.tournament.is_large and p.first_day not in p.tournament.filed_dates:
             due = notice_due(p.first_day)
-            if not notice_ok(p.first_day, a.scenario.notice_from):
+            if not notice_ok(p.first_day, filing_from(a.scenario)):
                 for oid in p.tournament.operators:
                     yield Violation("MT-NOTICE", oid, (p.ref,), p.first_day.isoformat(),
                                     f"{p.ref} starts {p.first_day}; its notice was due {due}, "
-                                    f"before the earliest filing day {a.scenario.notice_from}")
+                                    f"before the earliest filing day {filing_from(a.scenario)}")
 
 
 def _held_notice(a: Actuals) -> Iterator[Violation]:

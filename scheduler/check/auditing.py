@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from dataclasses import replace
+
 import pandas as pd
 
 from constraints.base import Audit, Violation
@@ -44,7 +47,25 @@ def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
     """
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]
-    return check(Audit(scenario, read.placed, read.licenses or [], read.operators), rules=rules)
+    settled = with_settled(scenario, read.settled)
+    placed = read.placed
+    if settled is not scenario:  # the occurrences point to the scenario's tournaments
+        placed = [replace(p, tournament=settled.tournament(p.tid)) for p in placed]
+    return check(Audit(settled, placed, read.licenses or [], read.operators), rules=rules)
+
+
+def with_settled(scenario: Scenario, settled: dict[str, set[dt.date]]) -> Scenario:
+    """``scenario`` with the first days of schedule rows that are history (status ``held``
+    or ``filed``, :attr:`ReadSchedule.settled`) added to their tournaments' ``filed_dates``:
+    what happened is judged as it happened, and an occurrence filed or held is not judged
+    again on notice from ``notice_from`` or the as-of day (MT-NOTICE, MCA 23-5-317(1)(d);
+    ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2). The scenario itself when there are none."""
+    if not any(settled.values()):
+        return scenario
+    ts = tuple(t.model_copy(update={"filed_dates": tuple(sorted(
+        {*t.filed_dates, *settled[t.id]}))}) if settled.get(t.id) else t
+        for t in scenario.tournaments)
+    return scenario.model_copy(update={"tournaments": ts})
 
 
 def violation_table(violations: list[Violation]) -> pd.DataFrame:

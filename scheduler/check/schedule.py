@@ -4,6 +4,7 @@ text is shown in its messages."""
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from constraints.base import License, Occurrence
@@ -24,6 +25,10 @@ class ReadSchedule:
     not_checked: list[str] = field(default_factory=list)
     """Events read but not checked, each with the reason (a deadline, a cancelled event, a
     recurring event cut at its instance limit)."""
+    settled: dict[str, set[dt.date]] = field(default_factory=dict)
+    """Tournament id -> first days of rows whose ``status`` is ``held`` or ``filed``
+    (schedule.csv): history, judged on what happened; their notice or application is not
+    judged again from the scenario's ``notice_from`` (MT-NOTICE, ME-APPLICATION-WINDOW)."""
 
 
 def _cut(value: object) -> str:

@@ -14,7 +14,7 @@ import pandas as pd
 from constraints.base import License, Occurrence
 from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.plan import LICENSE_COLUMNS
+from scheduler.plan import LICENSE_COLUMNS, STATUSES
 from scheduler.scenario import Scenario
 from scheduler.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
 
@@ -33,11 +33,20 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     out: list[Occurrence] = []
     notes: list[str] = []
     extra_numbers: dict[str, int] = {}
+    settled: dict[str, set[dt.date]] = {}
+    skipped: list[str] = []
     for i, row in df.iterrows():
         line = int(str(i)) + 2
         tid = row["tournament_id"]
         if tid not in known:
             notes.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
+            continue
+        status = str(row.get("status", "") or "").strip().lower()
+        if status and status not in STATUSES:
+            raise ScheduleError(f"{path}:{line}: status {_cut(status)} is not one of "
+                                f"{', '.join(STATUSES)}")
+        if status == "cancelled":  # recorded as cancelled: not played, nothing to judge
+            skipped.append(f"{path}:{line}: {tid}#{row.get('occurrence', '')} is cancelled")
             continue
         occ = _field(path, line, row, "occurrence", int)
         start = _field(path, line, row, "start", dt.datetime.fromisoformat)
@@ -83,7 +92,10 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
             occ = n + 1
         same.append(tm)
         out.append(Occurrence(t, occ, tm))
-    return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes)
+        if status in ("held", "filed"):
+            settled.setdefault(tid, set()).add(tm.first_day)
+    return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes,
+                        not_checked=skipped, settled=settled)
 
 
 def _csv(path: Path) -> pd.DataFrame:

@@ -61,6 +61,9 @@ OperatorOpt = Annotated[str | None, typer.Option(
 LineageOpt = Annotated[str | None, typer.Option(
     "--lineage", help="The plan lineage (10 hex digits of the UIDs), when several plans "
                       "have the occurrence.")]
+AsOfOpt = Annotated[str | None, typer.Option(
+    "--as-of", help="Today, for the check that the fact is not in the future (YYYY-MM-DD; "
+                    "default today in Montana's and Maine's time zones).")]
 
 
 def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
@@ -310,7 +313,7 @@ def record_held(
         "--organization", help="With --unplanned: the organization, when the operator is "
                                "in several.")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
-    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None, as_of: AsOfOpt = None,
 ) -> None:
     """Record that an occurrence was held, on the days it actually ran, with its figures
     (each optional; warns at once when the fact breaks a rule, and records it anyway;
@@ -321,6 +324,7 @@ def record_held(
         raise CommandError("tourney: --first-day and --last-day are required (the days it "
                            "actually ran, YYYY-MM-DD)")
     first, last = date_opt(first_day, "--first-day"), date_opt(last_day, "--last-day")
+    today = date_opt(as_of, "--as-of") if as_of is not None else None
     _ledger_run(ledger, lambda lg: _recorded(api.record_held(
         lg, occurrence, first_day=first, last_day=last, players=players, entries=entries,
         entry_fees_usd=entry_fees, prizes_usd=prizes, charity_usd=charity,
@@ -328,7 +332,7 @@ def record_held(
         charity_is_licensee=charity_is_licensee, under_21_admitted=under_21,
         away_from_establishment=away, operator=operator, unplanned=unplanned,
         tournament=tournament, organization=organization,
-        lineage=lineage, corrects=corrects, note=note, by=by), lg))
+        lineage=lineage, corrects=corrects, note=note, by=by, today=today), lg))
 
 
 @record_app.command("cancelled")
@@ -358,7 +362,7 @@ def record_filed(
     number: Annotated[str | None, typer.Option(
         "--number", help="me-application: the licence number issued.")] = None,
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
-    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None, as_of: AsOfOpt = None,
 ) -> None:
     """Record a filing: an MT notice (MT-NOTICE) or an ME licence application
     (ME-APPLICATION-WINDOW)."""
@@ -367,10 +371,11 @@ def record_filed(
     if not on:
         raise CommandError("tourney: --on DATE is required (the day it was filed or received)")
     day = date_opt(on, "--on")
+    today = date_opt(as_of, "--as-of") if as_of is not None else None
     _ledger_run(ledger, lambda lg: _recorded(api.record_filed(
         lg, kind, filed_on=day, occurrence=occurrence, license_ref=licence,
         agency_number=number, operator=operator, lineage=lineage, corrects=corrects,
-        note=note, by=by), lg))
+        note=note, by=by, today=today), lg))
 
 
 @record_app.command("licence")
@@ -408,14 +413,16 @@ def record_report(
     period_end: Annotated[str, typer.Option("--period-end", help="Last day of the period.")],
     on: Annotated[str, typer.Option("--on", help="Day filed (YYYY-MM-DD).")],
     corrects: CorrectsOpt = None, note: NoteOpt = None, ledger: LedgerOpt = None,
-    by: ByOpt = None,
+    by: ByOpt = None, as_of: AsOfOpt = None,
 ) -> None:
     """Record an ME-REPORT disposition-of-funds report filed."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     end, day = date_opt(period_end, "--period-end"), date_opt(on, "--on")
+    today = date_opt(as_of, "--as-of") if as_of is not None else None
     _ledger_run(ledger, lambda lg: _recorded(api.record_report(
-        lg, licence, period_end=end, filed_on=day, corrects=corrects, note=note, by=by), lg))
+        lg, licence, period_end=end, filed_on=day, corrects=corrects, note=note, by=by,
+        today=today), lg))
 
 
 @handled(_READING)

@@ -26,6 +26,7 @@ from scheduler.cli.errors import (
     say_data,
     writing,
 )
+from scheduler.clock import source_date_epoch  # light: os and datetime only
 from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.text import cell
 
@@ -61,6 +62,10 @@ recording."""
 UseLedgerOpt = Annotated[bool, typer.Option(
     "--use-ledger", help="As --ledger, with the ledger the ledger commands use: "
                          "$TOURNEY_LEDGER, else ./tourney-ledger.sqlite.")]
+AsOfOpt = Annotated[str | None, typer.Option(
+    "--as-of", help="The day to plan as of (YYYY-MM-DD; default today in each operator's time "
+                    "zone): nothing new is placed whose notice or application is due before "
+                    "it (or notice_from, when later); earlier occurrences are history.")]
 OrganizationOpt = Annotated[str | None, typer.Option(
     "--organization", help="With --ledger: the organization of the ledger the scenario is "
                            "for (default: the only one with its operators).")]
@@ -108,18 +113,21 @@ def solve(
                          "held, permits bought, occurrences held or filed stay.")] = None,
     use_ledger: UseLedgerOpt = False,
     organization: OrganizationOpt = None,
+    as_of: AsOfOpt = None,
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.decompose import check_model_size
-    from scheduler.export.write import source_date_epoch  # start-up time: no engine in --help
     from scheduler.replan import read_previous  # start-up time: no engine in --help
 
     if organization is not None and ledger is None and not use_ledger:
         raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
                            "or --use-ledger too")
+    day = date_opt(as_of, "--as-of") if as_of is not None else None
     with reading_input():
-        sc = load(scenario)
+        from scheduler.timing import made_as_of  # start-up time: no engine in --help
+
+        sc = made_as_of(load(scenario), day)
         if ledger is not None or use_ledger:
             sc = _with_ledger(sc, ledger, organization)
         check_model_size(sc, max_model)
@@ -272,8 +280,9 @@ def check(
     use_ledger: UseLedgerOpt = False,
     organization: OrganizationOpt = None,
     as_of: Annotated[str | None, typer.Option(
-        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today); "
-                        "a report due before it and not filed is late.")] = None,
+        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today in the "
+                        "operators' time zones); a report due before it and not filed is "
+                        "late.")] = None,
 ) -> None:
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
@@ -283,6 +292,8 @@ def check(
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
     with_ledger = ledger is not None or use_ledger
+    # a schedule is judged as the plan was made (its rows' status: held and filed ones on
+    # what happened); the day of the audit is the ledger's (reports late)
     for given, name in ((as_of, "--as-of"), (organization, "--organization")):
         if given is not None and not with_ledger:
             raise CommandError(f"tourney: {name} is for the ledger: give --ledger FILE|URL "

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from icalendar.prop import vRecur
 
 from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
-from scheduler.export.ical_series import _series_item, _weekly_series
+from scheduler.export.ical_series import _series_item
 from scheduler.export.ical_text import (
     _all_day,
     _ambiguous,
@@ -45,9 +45,9 @@ from scheduler.export.ical_text import (
     _tournament,
     operators_value,
     plan_lineage,
-    timed_style,
 )
 from scheduler.plan import OperatorOccurrence, Plan
+from scheduler.publishing import occurrence_groups, timed_style, weekly_series
 from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
 from scheduler.scenario import Scenario
 from scheduler.timing import read_timing
@@ -65,14 +65,7 @@ from scheduler.uid import (
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
-    groups: dict[tuple[str, int], list[OperatorOccurrence]] = {}
-    for row in plan.rows:
-        groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
-    for (tid, _), rows in groups.items():
-        t = _tournament(plan.scenario, tid)
-        order = {o: i for i, o in enumerate(t.operators)} if t else {}
-        rows.sort(key=lambda r: (order.get(r.operator_id, len(order)), r.operator_id))
-    return groups
+    return occurrence_groups(plan.scenario, plan.rows)
 
 
 def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
@@ -80,7 +73,7 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     announced series kept, SEQUENCE raised when they change), and the series a re-plan
     drops, cancelled."""
     groups = _group(plan)
-    series = _weekly_series(groups, plan.scenario, plan_lineage(plan))
+    series = weekly_series(groups, plan.scenario, plan_lineage(plan))
     if plan.previous_series or plan.previous_events:
         # a re-plan: announced series keep their UIDs, last year's are left to it
         uids = series_uids(plan.scenario, [(u, m[0][0].tournament_id,

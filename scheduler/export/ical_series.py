@@ -26,45 +26,10 @@ from scheduler.export.ical_text import (
     _new_event,
     _operator,
     _play,
-    timed_style,
 )
 from scheduler.plan import OperatorOccurrence
 from scheduler.scenario import Scenario
-from scheduler.uid import KIND_PROPERTY, SERIES, series_uid
-
-
-def _shape(rows: list[OperatorOccurrence]) -> tuple[tuple[str, ...], int]:
-    """What must be the same for every occurrence of a series: venues and length in days."""
-    return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
-
-
-def _weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scenario: Scenario,
-                   lineage: str) -> list[tuple[str, list[list[OperatorOccurrence]]]]:
-    """The weekly series of Montana small-stakes tournaments: ``(uid, occurrences)`` with the
-    occurrences (each its rows, one per operator) in date order.
-
-    One series per tournament and weekday with at least two occurrences, all with the same
-    venues and length; anything else, and the nights of an operator whose ``calendar_style``
-    is ``timed``, stays one VEVENT per occurrence.
-    """
-    by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
-    for (tid, _), rows in sorted(groups.items()):
-        r = rows[0]
-        if r.jurisdiction == "MT" and r.type == "small-stakes" and not timed_style(scenario,
-                                                                                    rows):
-            by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
-    out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
-    for tid, by_wd in sorted(by_t.items()):
-        for wd, members in sorted(by_wd.items()):
-            members.sort(key=lambda rs: (rs[0].first_day, rs[0].occurrence))
-            days = [rs[0].first_day for rs in members]
-            if (len(members) < 2 or len(set(days)) < len(days)
-                    or len({_shape(rs) for rs in members}) > 1):
-                continue
-            # "." never occurs in a tournament id, so no two series can share a UID
-            out.append((series_uid(scenario, tid, None if len(by_wd) == 1 else wd,
-                                   members[0][0].operator_id, lineage), members))
-    return out
+from scheduler.uid import KIND_PROPERTY, SERIES
 
 
 def _numbers(occs: list[int]) -> str:

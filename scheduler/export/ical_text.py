@@ -231,14 +231,6 @@ def _operator(scenario: Scenario, oid: str) -> Operator | None:
         return None
 
 
-def timed_style(scenario: Scenario, rows: list[OperatorOccurrence]) -> bool:
-    """Whether a Montana occurrence is written as a timed event (DTSTART/DTEND with TZID):
-    the ``calendar_style`` of its first operator (``rows`` in the tournament's operator
-    order) is ``timed``; the one VEVENT is the same in every co-host's file."""
-    op = _operator(scenario, rows[0].operator_id)
-    return op is not None and op.calendar_style == "timed"
-
-
 def _play(ev: Event, row: OperatorOccurrence) -> None:
     """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
     of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the

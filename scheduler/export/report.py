@@ -1,45 +1,79 @@
-"""report.html: one self-contained page about a plan (and, later, its alternatives).
+"""report.html: one self-contained page about a plan (and, later, its alternatives), as a
+manager prints it for the staff room.
 
-The page holds the summary, the limit usage and fees charts, the year picture of every
-operator, the licences to buy (periods, fees, what each covers, why, when to apply), the
-occurrences not placed with their reasons, the deadlines (deadlines.csv's lines: what to
-file or do by when), the readings (settings) used, and the
-not-legal-advice note. Figures are embedded as base64 PNG; the page has no script, no
-stylesheet or font link and no external URL, so it opens offline and can be mailed as one file.
+In order: each operator's tournaments with their dates (date, weekday, title, days and hours
+of play, the notice or application due, the licence or permit in people's words), the
+summary, the year picture of every operator and the limits used, the deadlines (deadlines.csv's
+lines, in words), the fees and the licences to buy (periods, fees, what each covers, why,
+when to apply), the occurrences not placed with their reasons, the readings (settings) used,
+and the not-legal-advice note. Each state's limits, captions and readings appear only when the
+plan has an operator in that state. Ids (operators, occurrences, licences) appear only in
+small ``<code class="id">`` beside the name they belong to, for the commands that need them.
+
+Rendered from the Jinja2 template ``templates/report.html.j2`` (autoescaped: user text is
+never markup). Figures are embedded as base64 PNG; the page has no script, no stylesheet or
+font link and no external URL, so it opens offline and can be mailed as one file. Its
+stylesheet wraps every line at 1,024 px and prints on A4 or Letter (print CSS: sections on
+new pages, table headers repeated on each page).
 
 Deterministic: the same plan(s) give byte-identical HTML (PNG without software or date
-metadata; no time stamp on the page). All user text (names, titles, addresses, reasons) is
-HTML-escaped.
+metadata; no time stamp on the page).
 """
 
 from __future__ import annotations
 
 import base64
 import datetime as dt
-import html
+import functools
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.deadlines import Deadline, list_deadlines
+from scheduler.deadlines import Deadline
 from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import summary_text
 from scheduler.plan import OperatorOccurrence, Plan
 from scheduler.timing import MT_NOTICE_DAYS
+from scheduler.words import (
+    STATE_NAMES,
+    dated_text,
+    day_text,
+    hours_text,
+    licence_text,
+    span_text,
+    weekday_text,
+)
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.figure import Figure
 
-NOT_LEGAL_ADVICE = (
-    "Not legal advice. This plan records one reading of the scenario's licences and of the "
-    "statutes (Montana MCA 23-5-317, Maine 17 M.R.S. § 1836). Check every plan with the "
-    "Montana Gambling Control Division or the Maine Gambling Control Unit, and with your own "
-    "counsel, before filing a notice or an application.")
+_STATUTES = {"MT": "Montana MCA 23-5-317", "ME": "Maine 17 M.R.S. § 1836"}
+_AGENCIES = {"MT": "the Montana Gambling Control Division",
+             "ME": "the Maine Gambling Control Unit"}
+_FILINGS = {"MT": "a notice", "ME": "an application"}
+
+
+def not_legal_advice(states: Sequence[str] = ("MT", "ME")) -> str:
+    """The not-legal-advice note naming the statutes and agencies of ``states`` (``"MT"``,
+    ``"ME"``; both by default: :data:`NOT_LEGAL_ADVICE`)."""
+    mine = [s for s in ("MT", "ME") if s in states] or ["MT", "ME"]
+    law = ("the statutes (" if len(mine) > 1 else "the statute (") + \
+        ", ".join(_STATUTES[s] for s in mine) + ")"
+    return (f"Not legal advice. This plan records one reading of the scenario's licences and "
+            f"of {law}. Check every plan with {' or '.join(_AGENCIES[s] for s in mine)}, and "
+            f"with your own counsel, before filing {' or '.join(_FILINGS[s] for s in mine)}.")
+
+
+NOT_LEGAL_ADVICE = not_legal_advice()
+"""The note of a plan in both states (each state's alone: :func:`not_legal_advice`)."""
 
 _KIND_RULE = {
     "mt-large-stakes-permit": "MT-PERMIT-FEES",
@@ -48,32 +82,45 @@ _KIND_RULE = {
 }
 """Licence kind → the rule it is bought under (Maine: :data:`constraints.maine.LICENCE_RULES`)."""
 
-_STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em;
-       color: #222; max-width: 1400px; }
-h1 { font-size: 1.6em; margin-bottom: 0.2em; }
-h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; margin-top: 1.6em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.note { background: #fff4e5; border: 1px solid #f0b429; padding: 0.6em 0.9em; }
-.side { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
-.side figure { margin: 0; flex: 1 1 0; min-width: 420px; }
-figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.85em; color: #555; }
-pre { background: #f7f7f7; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
-.muted { color: #666; }
-"""
+_WHERE_TO_FILE = {
+    ("MT",): "A Montana notice goes to the Gambling Control Division.",
+    ("ME",): "A Maine application goes to the Gambling Control Unit.",
+    ("MT", "ME"): "A Montana notice goes to the Gambling Control Division, a Maine "
+                  "application to the Gambling Control Unit.",
+}
+"""Where the notices and applications of the dates tables go, by the plan's states."""
+
+_NOTHING_TO_FILE = {
+    ("MT",): "Nothing to file: no large-stakes tournament, so no notice to the Gambling Control "
+             "Division.",
+    ("ME",): "Nothing to file: no Maine licence to apply for or report on.",
+    ("MT", "ME"): "Nothing to file: no Montana large-stakes tournament and no Maine licence.",
+}
+"""What the Deadlines section says when there is nothing to file, by the plan's states."""
+
+_CITED_STATE = re.compile(r"\((MT|ME)-[A-Z0-9-]+, ")
+"""The state of the rule a reading line cites (``(ME-MONTHLY-LIMIT, 17 M.R.S. § 1836)``)."""
+
+_READ_SETTINGS = frozenset({
+    "reentry_counts_toward_cap", "permit_year_count", "progressive_count",  # Montana's
+    "month_rule", "tier_coverage", "surcharge_cap", "super_cribbage_licenses_issued",
+    "closed_days",  # Maine's
+})
+"""The settings the readings name: shown in the readings table only where
+:func:`scheduler.export.checklist.readings` of the plan's states names them (a setting not
+listed is always shown)."""
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
+@functools.cache
+def _environment() -> Environment:
+    return Environment(loader=PackageLoader("scheduler.export", "templates"), autoescape=True,
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                       keep_trailing_newline=True)
 
 
-def _img(fig: Figure, alt: str) -> str:
+def _img(fig: Figure, alt: str) -> dict[str, str]:
     data = base64.b64encode(figures.png_bytes(fig)).decode("ascii")
-    return f'<img src="data:image/png;base64,{data}" alt="{_e(alt)}">'
+    return {"src": f"data:image/png;base64,{data}", "alt": alt}
 
 
 def _labels(plans: Sequence[Plan]) -> list[str]:
@@ -82,7 +129,17 @@ def _labels(plans: Sequence[Plan]) -> list[str]:
     return ["Plan 1 (best)"] + [f"Alternative {k}" for k in range(2, len(plans) + 1)]
 
 
-def _differences(plans: Sequence[Plan], labels: list[str]) -> str:
+def _states(plan: Plan) -> list[str]:
+    """The plan's states (``MT``, ``ME``), in that order: those of its operators."""
+    have = {op.jurisdiction for op in plan.scenario.operators}
+    return [s for s in ("MT", "ME") if s in have]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _differences(plans: Sequence[Plan], labels: list[str]) -> list[dict[str, Any]]:
     """For each alternative, the first days that differ from the best plan, by tournament:
     the days only the best plan uses and the days only the alternative uses."""
     def days(plan: Plan) -> dict[str, set[dt.date]]:
@@ -99,14 +156,10 @@ def _differences(plans: Sequence[Plan], labels: list[str]) -> str:
             gone = sorted(best.get(t.id, set()) - mine.get(t.id, set()))
             new = sorted(mine.get(t.id, set()) - best.get(t.id, set()))
             if gone or new:
-                rows.append(f"<tr><td>{_e(label)}</td><td>{_e(t.id)}</td><td>{_e(t.title)}</td>"
-                            f"<td>{', '.join(d.isoformat() for d in gone)}</td>"
-                            f"<td>{', '.join(d.isoformat() for d in new)}</td></tr>")
-    if not rows:
-        return "<p>The alternatives use the same first days as the best plan.</p>"
-    return ("<table><thead><tr><th>plan</th><th>tournament</th><th>title</th>"
-            f"<th>only in {_e(labels[0])}</th><th>only in this plan</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+                rows.append({"label": label, "title": t.title, "id": t.id,
+                             "gone": "; ".join(map(day_text, gone)),
+                             "new": "; ".join(map(day_text, new))})
+    return rows
 
 
 REPORT_OPERATORS = 12
@@ -135,11 +188,11 @@ def report_operators(plan: Plan) -> list[str]:
 
 def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
           operator_id: str | None = None, operators: Sequence[str] | None = None,
-          deadlines: Sequence[list[Deadline]] | None = None) -> str:
-    """Figures of the same kind, one per plan, side by side (``operators``: the usage bars'
-    selection, default every operator; ``deadlines``: each plan's
+          deadlines: Sequence[list[Deadline]] | None = None) -> list[dict[str, str]]:
+    """Figures of the same kind, one per plan, shown side by side (``operators``: the usage
+    bars' selection, default every operator; ``deadlines``: each plan's
     :func:`scheduler.deadlines.list_deadlines`, for the year calendars)."""
-    out = ['<div class="side">']
+    out = []
     for k, (plan, label) in enumerate(zip(plans, labels, strict=True)):
         if draw == "calendar":
             assert operator_id is not None
@@ -149,16 +202,34 @@ def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
             fig = figures.plot_usage(plan, operators)
         else:
             fig = figures.plot_fees(plan)
-        caption = f"{label}: {alt}" if len(plans) > 1 else alt
-        out.append(f"<figure>{_img(fig, caption)}<figcaption>{_e(caption)}</figcaption>"
-                   "</figure>")
-    out.append("</div>")
-    return "\n".join(out)
+        out.append(_img(fig, f"{label}: {alt}" if len(plans) > 1 else alt))
+    return out
 
 
-def _summary_table(plans: Sequence[Plan], labels: list[str]) -> str:
+def usage_caption(plan: Plan, operators: Sequence[str] | None = None) -> str:
+    """The caption of the limits-used chart: only the limits it draws for ``plan`` (those of
+    :func:`scheduler.export.figures.usage_bars`, ``operators`` as there), so a plan in one
+    state never names the other's limits (MT-LARGE-LIMIT, MT-CHARITY-LIMIT: Montana;
+    ME-MONTHLY-LIMIT: Maine)."""
+    drawn = set(figures.usage_bars(plan, operators))
+    parts = []
+    if "MT-LARGE-LIMIT" in drawn:
+        parts.append(f"Counted tournaments against MT-LARGE-LIMIT ({LARGE_LIMIT} per permit "
+                     f"year; charitable ones beyond the first {CHARITY_LIMIT} hatched)")
+    if "MT-CHARITY-LIMIT" in drawn:
+        parts.append(f"charitable ones not counted (MT-CHARITY-LIMIT, the first "
+                     f"{CHARITY_LIMIT})")
+    if "ME-MONTHLY-LIMIT" in drawn:
+        parts.append(("" if parts else "Maine games counted against ")
+                     + f"ME-MONTHLY-LIMIT ({MONTHLY_LIMIT} per month)")
+    parts += sorted(drawn - {"MT-LARGE-LIMIT", "MT-CHARITY-LIMIT", "ME-MONTHLY-LIMIT"})
+    if not parts:
+        return "No counted limit in this plan"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _summary_table(plans: Sequence[Plan]) -> dict[str, Any]:
     sc = plans[0].scenario
-    head = "".join(f"<th>{_e(label)}</th>" for label in labels)
     rows: list[tuple[str, list[str]]] = [
         ("Status", [p.status for p in plans]),
         ("Occurrences placed",
@@ -169,6 +240,7 @@ def _summary_table(plans: Sequence[Plan], labels: list[str]) -> str:
         ("Occurrences on preferred weekdays",
          [str(p.objective.get("preferred", "")) for p in plans]),
     ]
+    operators = []
     for op in sc.operators:
         cells = []
         for p in plans:
@@ -176,11 +248,17 @@ def _summary_table(plans: Sequence[Plan], labels: list[str]) -> str:
             wanted = placed + sum(1 for u in p.unscheduled_list if op.id in u.operators)
             fees = sum(lic.fee_usd for lic in p.license_list if lic.operator_id == op.id)
             cells.append(f"{placed} of {wanted} placed, ${fees:,}")
-        rows.append((f"{op.name} ({op.id}, {op.jurisdiction})", cells))
-    body = "\n".join(
-        "<tr><th>" + _e(name) + "</th>" + "".join(f'<td class="num">{_e(c)}</td>' for c in cells)
-        + "</tr>" for name, cells in rows)
-    return f"<table><tr><th></th>{head}</tr>\n{body}\n</table>"
+        operators.append({"name": op.name, "id": op.id,
+                          "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+                          "cells": cells})
+    return {"rows": [{"label": k, "cells": v} for k, v in rows], "operators": operators}
+
+
+def _summary_lines(plan: Plan) -> list[str]:
+    """The lines of summary.txt but its readings and its not-legal-advice line (the page
+    has both in full, for the plan's own states only)."""
+    return [line for line in summary_text(plan).splitlines()
+            if not line.startswith(("Readings:", "Not legal advice"))]
 
 
 def _firsts(plan: Plan) -> dict[str, tuple[int, OperatorOccurrence]]:
@@ -193,133 +271,172 @@ def _firsts(plan: Plan) -> dict[str, tuple[int, OperatorOccurrence]]:
     return firsts
 
 
-def _covers(plan: Plan, lic: License,
-            firsts: dict[str, tuple[int, OperatorOccurrence]] | None = None) -> str:
-    """What a licence covers, grouped by tournament: title, count, first and last day
-    (``firsts``: :func:`_firsts` of ``plan``, computed when not given)."""
+def _covers(lic: License, firsts: dict[str, tuple[int, OperatorOccurrence]]) -> list[str]:
+    """What a licence covers in words, grouped by tournament: ``Hold'em on Sat, Jan 9, 2027``
+    or ``Hold'em: 12 occurrences, Jan 9, 2027 to Dec 4, 2027`` (``firsts``: :func:`_firsts`
+    of its plan); an occurrence the plan does not place is named by its id."""
     refs = set(lic.covers)
-    if firsts is None:
-        firsts = _firsts(plan)
-    by_t: dict[str, list] = {}
+    by_t: dict[str, list[OperatorOccurrence]] = {}
     seen: set[str] = set()
     for _, r in sorted(firsts[ref] for ref in refs if ref in firsts):
         seen.add(r.ref)
         by_t.setdefault(r.tournament_id, []).append(r)
     parts = []
-    for tid, rows in by_t.items():
+    for rows in by_t.values():
         if len(rows) == 1:
-            parts.append(f"{rows[0].title} ({rows[0].ref}) on {rows[0].first_day.isoformat()}")
+            parts.append(f"{rows[0].title} on {dated_text(rows[0].first_day)}")
         else:
-            parts.append(f"{rows[0].title} ({tid}): {len(rows)} occurrences, "
-                         f"{rows[0].first_day.isoformat()} to {rows[-1].first_day.isoformat()}")
+            parts.append(f"{rows[0].title}: {len(rows)} occurrences, "
+                         f"{day_text(rows[0].first_day)} to {day_text(rows[-1].first_day)}")
     missing = sorted(refs - seen)
     if missing:
         parts.append("also " + ", ".join(missing))
-    return "<br>".join(_e(p) for p in parts) or '<span class="muted">none</span>'
+    return parts
 
 
-def _licences(plan: Plan, deadlines: list[Deadline] | None = None) -> str:
-    if not plan.license_list:
-        return "<p>No licence or permit to buy.</p>"
-    # figures.application_deadlines of every operator, from one list of the deadlines
-    windows: dict[str, list[tuple[dt.date, str]]] = {}
-    if deadlines is None:
-        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                                   closed=plan.scenario.settings.closed_days)
-    for d in deadlines:
-        if d.rule == "ME-APPLICATION-WINDOW":
-            windows.setdefault(d.operator_id, []).append((d.date, d.license_id))
-    apply_by = {lid: day for op in plan.scenario.operators
-                for day, lid in sorted(windows.get(op.id, ()))}
+def _licence_words(lic: License, state: bool = False) -> str:
+    return licence_text(lic.kind, lic.tier, lic.valid_from, lic.valid_to, state=state)
+
+
+def _licences(plan: Plan, deadlines: list[Deadline]) -> dict[str, Any]:
+    """The Licences table of ``plan`` (``deadlines``: its :func:`plan_deadlines`)."""
+    apply_by = {d.license_id: d.date for d in deadlines if d.rule == "ME-APPLICATION-WINDOW"}
     firsts = _firsts(plan)
     names = {op.id: op.name for op in plan.scenario.operators}
-    head = ("<tr><th>Licence</th><th>Operator</th><th>Kind</th><th>Tier</th>"
-            "<th>Valid from</th><th>Valid to</th><th>Fee (USD)</th><th>Apply by</th>"
-            "<th>Covers</th><th>Why</th></tr>")
     rows = []
     for lic in sorted(plan.license_list, key=lambda x: (x.operator_id, x.valid_from,
                                                          x.license_id)):
         rule = _KIND_RULE.get(lic.kind)
         due = apply_by.get(lic.license_id)
-        rows.append(
-            f"<tr><td>{_e(lic.license_id)}</td>"
-            f"<td>{_e(names.get(lic.operator_id, lic.operator_id))}</td>"
-            f"<td>{_e(figures.FEE_KINDS.get(lic.kind, lic.kind))}</td><td>{_e(lic.tier)}</td>"
-            f"<td>{lic.valid_from.isoformat()}</td><td>{lic.valid_to.isoformat()}</td>"
-            f'<td class="num">${lic.fee_usd:,}</td>'
-            f"<td>{due.isoformat() if due else ''}</td>"
-            f"<td>{_covers(plan, lic, firsts)}</td>"
-            f"<td>{_e(cite(rule)) if rule else ''}</td></tr>")
-    total = (f'<tr><th colspan="6">Total</th><td class="num">${plan.total_fees_usd:,}</td>'
-             '<td colspan="3"></td></tr>')
+        rows.append({"words": _licence_words(lic, state=True), "id": lic.license_id,
+                     "operator": names.get(lic.operator_id, lic.operator_id),
+                     "valid": span_text(lic.valid_from, lic.valid_to),
+                     "fee": f"${lic.fee_usd:,}", "apply_by": dated_text(due) if due else "",
+                     "covers": _covers(lic, firsts), "why": cite(rule) if rule else ""})
     notes = []  # only the jurisdictions this plan buys licences in
     if any(lic.jurisdiction == "ME" for lic in plan.license_list):
         notes.append("Apply by: the last day a Maine application can be received "
-                     f"({_e(cite('ME-APPLICATION-WINDOW'))}).")
+                     f"({cite('ME-APPLICATION-WINDOW')}).")
     if any(lic.jurisdiction == "MT" for lic in plan.license_list):
         notes.append(f"Montana notices are due {MT_NOTICE_DAYS} days before each large-stakes "
-                     f"tournament ({_e(cite('MT-NOTICE'))}); see the calendars.")
-    return ("<table>" + head + "\n" + "\n".join(rows) + "\n" + total + "</table>\n"
-            f'<p class="muted">{" ".join(notes)}</p>')
+                     f"tournament ({cite('MT-NOTICE')}); see the dates above.")
+    return {"rows": rows, "total": f"${plan.total_fees_usd:,}", "notes": " ".join(notes)}
 
 
-def _unscheduled(plan: Plan) -> str:
-    if not plan.unscheduled_list:
-        return "<p>Every wanted occurrence was placed.</p>"
+def _unscheduled(plan: Plan) -> dict[str, Any]:
     sc = plan.scenario
-    head = ("<tr><th>Occurrence</th><th>Title</th><th>Operators</th><th>Required</th>"
-            "<th>Reason</th><th>Rules</th></tr>")
+    names = {op.id: op.name for op in sc.operators}
     rows = []
     for u in plan.unscheduled_list:
         try:
             title = sc.tournament(u.tournament_id).title
         except KeyError:
-            title = ""
-        rows.append(f"<tr><td>{_e(u.tournament_id)}#{u.occurrence}</td><td>{_e(title)}</td>"
-                    f"<td>{_e(', '.join(u.operators))}</td>"
-                    f"<td>{'yes' if u.required else 'no'}</td><td>{_e(u.reason)}</td>"
-                    f"<td>{_e(' '.join(u.rule_ids))}</td></tr>")
-    out = "<table>" + head + "\n" + "\n".join(rows) + "</table>"
+            title = u.tournament_id
+        rows.append({"title": title, "ref": f"{u.tournament_id}#{u.occurrence}",
+                     "operators": ", ".join(names.get(o, o) for o in u.operators),
+                     "required": "yes" if u.required else "no", "reason": u.reason,
+                     "rules": " ".join(u.rule_ids)})
+    conflicts = []
     for k, conflict in enumerate(plan.conflicts, start=1):
         cert = getattr(conflict, "certificate", None)
-        out += (f"<p>Conflict {k}: these cannot all hold"
-                + ("" if getattr(conflict, "minimal", True) else " (not proven minimal)")
-                + (f", because {_e(cert)}" if cert else "") + ":</p><ul>"
-                + "".join(f"<li>{_e(m.render())}</li>" for m in conflict) + "</ul>")
+        conflicts.append({
+            "intro": (f"Conflict {k}: these cannot all hold"
+                      + ("" if getattr(conflict, "minimal", True) else " (not proven minimal)")
+                      + (f", because {cert}" if cert else "") + ":"),
+            "items": [m.render() for m in conflict]})
+    return {"rows": rows, "conflicts": conflicts}
+
+
+def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
+    """The Deadlines table: the lines of deadlines.csv
+    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order, in
+    words: the date with its weekday, the rule, the operator's name, what to do (the licence
+    in words, the Gambling Control Division or Unit) and the tournaments concerned."""
+    names = {op.id: op.name for op in plan.scenario.operators}
+    lics = {lic.license_id: lic for lic in plan.license_list}
+    firsts = _firsts(plan)
+    rows = []
+    for d in lines:
+        lic = lics.get(d.license_id)
+        what, ids = d.what, [d.occurrence] if d.rule == "MT-NOTICE" else []
+        tournaments = [d.title] if d.title else []
+        if d.rule == "MT-NOTICE" and d.first_day is not None:
+            what = (f"Notify the Gambling Control Division of {d.title}, first day "
+                    f"{dated_text(d.first_day)}")
+        elif lic is not None and d.rule == "ME-APPLICATION-WINDOW" and d.opens is not None:
+            what = (f"Apply for the {_licence_words(lic)}: the Gambling Control Unit receives "
+                    f"the application between {day_text(d.opens)} and {dated_text(d.date)}")
+        elif lic is not None and d.rule == "ME-REPORT" and d.period_end is not None:
+            what = (f"File the disposition-of-funds report of the period ending "
+                    f"{day_text(d.period_end)} under the {_licence_words(lic)}")
+        if lic is not None:
+            tournaments = _covers(lic, firsts)
+        rows.append({"date": dated_text(d.date), "rule": cite(d.rule),
+                     "operator": names.get(d.operator_id, d.operator_id), "what": what,
+                     "tournaments": tournaments, "ids": ids})
+    return rows
+
+
+def _due(r: OperatorOccurrence, windows: dict[str, Deadline]) -> str:
+    """What is due before occurrence row ``r``: its MT notice (MT-NOTICE) or its Maine
+    licence's application (ME-APPLICATION-WINDOW); empty when nothing is."""
+    if r.notice_due is not None:
+        return f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+    w = windows.get(r.license_id)
+    if w is not None and w.opens is not None:
+        return f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+    return ""
+
+
+def _row_licence(r: OperatorOccurrence, lics: dict[str, License]) -> str:
+    lic = lics.get(r.license_id)
+    if lic is not None:
+        return _licence_words(lic)
+    if r.jurisdiction == "MT" and r.permit_year is not None:
+        kind = "large" if r.type == "large-stakes" else "small"
+        return (f"{kind}-stakes permit for the permit year from {day_text(r.permit_year)} "
+                "(already held)")
+    return ""
+
+
+def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
+    """The dates tables: per operator (scenario order) every occurrence placed there (one
+    row per row of schedule.csv), by start."""
+    lics = {lic.license_id: lic for lic in plan.license_list}
+    windows = {d.license_id: d for d in lines if d.rule == "ME-APPLICATION-WINDOW"}
+    by_op: dict[str, list[OperatorOccurrence]] = {}
+    for r in plan.rows:
+        by_op.setdefault(r.operator_id, []).append(r)
+    out = []
+    for op in plan.scenario.operators:
+        rows = sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref))
+        out.append({
+            "name": op.name, "id": op.id,
+            "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+            "rows": [{"date": day_text(r.first_day), "weekday": weekday_text(r.first_day),
+                      "title": r.title, "ref": r.ref,
+                      "days": span_text(r.first_day, r.last_day),
+                      "hours": hours_text(r.start, r.end), "due": _due(r, windows),
+                      "licence": _row_licence(r, lics)} for r in rows]})
     return out
 
 
-def _deadlines(plan: Plan, lines: list[Deadline] | None = None) -> str:
-    """The Deadlines table: the lines of deadlines.csv
-    (:func:`scheduler.export.deadlines.plan_deadlines`, or ``lines`` when the caller has
-    them), one row each, in date order."""
-    if lines is None:
-        lines = plan_deadlines(plan)
-    if not lines:
-        return "<p>Nothing to file: no Montana large-stakes tournament and no Maine licence.</p>"
-    head = ("<tr><th>Date</th><th>Rule</th><th>Operator</th><th>What</th>"
-            "<th>Occurrence</th></tr>")
-    rows = [f"<tr><td>{_e(d.date)}</td><td>{_e(cite(d.rule))}</td>"
-            f"<td>{_e(d.operator_id)}</td><td>{_e(d.what)}</td>"
-            f"<td>{_e(d.occurrence)}</td></tr>" for d in lines]
-    return ("<table>" + head + "\n" + "\n".join(rows) + "</table>\n"
-            '<p class="muted">The last day (inclusive) to do each; the same lines as '
-            "deadlines.csv and <code>tourney deadlines</code>, which also says what the ledger "
-            "records as done.</p>")
-
-
-def _readings(plan: Plan) -> str:
+def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     sc = plan.scenario
-    items = "".join(f"<li>{_e(line)}</li>" for line in readings(sc))
+    # every switch of the plan's states (progressive_count without a progressive too); a
+    # line citing only the other state's rule is left out
+    items = [line for line in readings(sc)
+             if (m := _CITED_STATE.search(line)) is None or m.group(1) in states]
     # closed_days (a fact, not a reading) only when given, its days one after the other
-    settings = "".join(f"<tr><th>{_e(k)}</th><td>"
-                       f"{_e(', '.join(map(str, v)) if isinstance(v, tuple) else v)}</td></tr>"
-                       for k, v in sc.settings.model_dump().items() if v != ())
-    return (f"<ul>{items}</ul>\n<table>{settings}"
-            f"<tr><th>horizon</th><td>{sc.horizon.start.isoformat()} to "
-            f"{sc.horizon.end.isoformat()}</td></tr>"
-            f"<tr><th>notice_from</th><td>{sc.notice_from.isoformat()}</td></tr>"
-            f"<tr><th>seed</th><td>{plan.seed}</td></tr></table>")
+    # each state's settings only where its readings are shown (progressive_count only with a
+    # progressive, as the readings); a setting this page does not know is always shown
+    said = " ".join(items)
+    settings = [(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
+                for k, v in sc.settings.model_dump().items()
+                if v != () and v != {} and (k not in _READ_SETTINGS or f"({k}" in said)]
+    settings += [("horizon", f"{sc.horizon.start.isoformat()} to {sc.horizon.end.isoformat()}"),
+                 ("notice_from", sc.notice_from.isoformat()), ("seed", str(plan.seed))]
+    return {"items": items, "settings": settings}
 
 
 def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
@@ -327,7 +444,8 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
 
     ``alternatives``: other plans of the same scenario (issue 5 § 3), shown beside ``plan`` in
     the summary table and in every figure row; the licence and not-placed lists of each
-    alternative follow in their own sections. Same plan(s) → the same text, byte for byte.
+    alternative follow in their own sections; the dates tables and the deadlines are
+    ``plan``'s. Same plan(s) → the same text, byte for byte.
     Raises ``ValueError`` when an alternative is of another scenario.
     """
     plans = [plan, *(alternatives or [])]
@@ -335,68 +453,48 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         raise ValueError("alternatives must be plans of the same scenario")
     sc = plan.scenario
     labels = _labels(plans)
+    states = _states(plan) or ["MT", "ME"]
     # each plan's deadlines once: every year calendar, the licences and the Deadlines table
     deadlines = [plan_deadlines(p) for p in plans]
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
-    note = [] if chosen is None else [
-        f'<p class="note">{len(sc.operators)} operators: the pictures show '
-        f"{len(shown)} of them, those with the most occurrences not placed first, then in "
-        "the scenario's order. Every operator's year is in calendars/&lt;operator&gt;.ics "
-        "and plan.xlsx; the tables below list every operator.</p>"]
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        '<head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(sc.name)}: tourney plan report</title>",
-        f"<style>{_STYLE}</style></head>",
-        "<body>",
-        f"<h1>{_e(sc.name)}</h1>",
-        f'<p class="muted">Horizon {sc.horizon.start.isoformat()} to '
-        f"{sc.horizon.end.isoformat()}; notices and applications from "
-        f"{sc.notice_from.isoformat()}; {len(sc.operators)} operator(s), "
-        f"{len(sc.tournaments)} tournament(s).</p>",
-        f'<p class="note"><strong>{_e(NOT_LEGAL_ADVICE)}</strong></p>',
-        '<h2 id="summary">Summary</h2>',
-        _summary_table(plans, labels),
-        f"<pre>{_e(summary_text(plan))}</pre>",
-        *(['<h2 id="differences">First days that differ from the best plan</h2>',
-           _differences(plans, labels)] if len(plans) > 1 else []),
-        '<h2 id="usage">Limits used</h2>',
-        *note,
-        _side(plans, labels, "usage", f"Counted tournaments against MT-LARGE-LIMIT "
-              f"({LARGE_LIMIT} per permit year; charitable ones beyond the first "
-              f"{CHARITY_LIMIT} hatched), charitable ones not counted (MT-CHARITY-LIMIT, the "
-              f"first {CHARITY_LIMIT}) and ME-MONTHLY-LIMIT ({MONTHLY_LIMIT} per month)",
-              operators=chosen),
-        '<h2 id="fees">Fees by licence kind</h2>',
-        _side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
-        '<h2 id="year">The year, operator by operator</h2>',
-    ]
     drawn = set(shown)
-    for op in (o for o in sc.operators if o.id in drawn):
-        parts.append(f'<h3 id="op-{_e(op.id)}">{_e(op.name)} ({_e(op.id)}, '
-                     f"{_e(op.jurisdiction)})</h3>")
-        parts.append(_side(plans, labels, "calendar",
-                           f"The year of {op.name} ({op.id})", operator_id=op.id,
-                           deadlines=deadlines))
-    for k, (p, label) in enumerate(zip(plans, labels, strict=True)):
-        suffix = "" if len(plans) == 1 else f": {label}"
-        anchor = "" if k == 0 else f"-{k + 1}"
-        parts.append(f'<h2 id="licences{anchor}">Licences and permits to buy{_e(suffix)}</h2>')
-        parts.append(_licences(p, deadlines[k]))
-        parts.append(f'<h2 id="unscheduled{anchor}">Not placed{_e(suffix)}</h2>')
-        parts.append(_unscheduled(p))
-    parts += [
-        '<h2 id="deadlines">Deadlines</h2>',
-        _deadlines(plan, deadlines[0]),
-        '<h2 id="readings">Readings used</h2>',
-        _readings(plan),
-        '<h2 id="not-legal-advice">Not legal advice</h2>',
-        f"<p>{_e(NOT_LEGAL_ADVICE)}</p>",
-        '<p class="muted">Made by tourney. The same scenario and seed give the same page.</p>',
-        "</body>",
-        "</html>",
-    ]
-    return "\n".join(parts) + "\n"
+    years = [{"name": op.name, "id": op.id,
+              "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+              "figures": _side(plans, labels, "calendar", f"The year of {op.name}",
+                               operator_id=op.id, deadlines=deadlines)}
+             for op in sc.operators if op.id in drawn]
+    per_plan = [{"suffix": "" if len(plans) == 1 else f": {label}",
+                 "anchor": "" if k == 0 else f"-{k + 1}",
+                 "licences": _licences(p, deadlines[k]), "unscheduled": _unscheduled(p)}
+                for k, (p, label) in enumerate(zip(plans, labels, strict=True))]
+    n_ops, n_t = len(sc.operators), len(sc.tournaments)
+    return _environment().get_template("report.html.j2").render(
+        name=sc.name,
+        intro=(f"Horizon {day_text(sc.horizon.start)} to {day_text(sc.horizon.end)}; notices "
+               f"and applications from {day_text(sc.notice_from)}; "
+               f"{_plural(n_ops, 'operator')}, {_plural(n_t, 'tournament')}."),
+        legal=not_legal_advice(states),
+        dates=_dates(plan, deadlines[0]),
+        where_to_file=_WHERE_TO_FILE[tuple(states)],
+        labels=labels,
+        summary=_summary_table(plans),
+        summary_lines=_summary_lines(plan),
+        differences=_differences(plans, labels) if len(plans) > 1 else None,
+        pictures_note=(None if chosen is None else
+                       f"{n_ops} operators: the pictures show {len(shown)} of them, those with "
+                       "the most occurrences not placed first, then in the scenario's order. "
+                       "Every operator's year is in calendars/<operator>.ics and plan.xlsx; "
+                       "the tables list every operator."),
+        years=years,
+        usage=_side(plans, labels, "usage", usage_caption(plan, chosen), operators=chosen),
+        deadlines=_deadline_rows(plan, deadlines[0]),
+        nothing_to_file=_NOTHING_TO_FILE[tuple(states)],
+        fees=_side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
+        plans=per_plan,
+        readings=_readings(plan, states),
+    )
+
+
+__all__ = ["NOT_LEGAL_ADVICE", "REPORT_OPERATORS", "not_legal_advice", "report_html",
+           "report_operators", "usage_caption"]

@@ -13,7 +13,7 @@ from scheduler.plan import Plan, Unscheduled
 from scheduler.plan import limit_usage as usage
 from scheduler.replan import departure_lines
 from scheduler.scenario import Tournament
-from scheduler.timing import made_day
+from scheduler.timing import filing_from, made_day
 
 LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
     r.id: r.counts for r in RULES if r.counts is not None}
@@ -161,6 +161,7 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     elif plan.status != "OPTIMAL":
         lines.append(f"  Not proven optimal: a time limit was reached (gap to the proven bound: "
                      f"{gaps}); a longer --deterministic-time or --time-limit may do better.")
+    lines.extend(as_of_lines(plan))
     if use is None:
         use = usage(plan)
     use_of: dict[str, list[Usage]] = {}
@@ -218,6 +219,30 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
                  "Gambling Control Division / Unit) before filing.")
     return "\n".join(lines) + "\n"
+
+
+def as_of_lines(plan: Plan) -> list[str]:
+    """The summary's lines on the day ``plan`` was made as of (``Scenario.as_of``, recorded
+    here so the folder says it): that day and the earliest filing day
+    (:func:`scheduler.timing.filing_from`: nothing new is placed whose MT notice or ME
+    application is due before it, MT-NOTICE, ME-APPLICATION-WINDOW); then the occurrences
+    before it that no ledger records as held ("not recorded yet": kept on their day, never
+    moved; ``tourney record held`` or ``cancelled``), one line each. Empty for a plan
+    made without an as-of day (built by hand)."""
+    sc = plan.scenario
+    if sc.as_of is None:
+        return []
+    out = [f"  As of {sc.as_of}: notices and applications of new occurrences are filed from "
+           f"{filing_from(sc)} on (notice_from {sc.notice_from})."]
+    seen = set()
+    for r in sorted(plan.rows, key=lambda r: (r.first_day, r.tournament_id, r.occurrence)):
+        if r.first_day >= sc.as_of or r.status == "held" or r.ref in seen:
+            continue
+        seen.add(r.ref)
+        out.append(f"  Not recorded yet: {r.ref} ({r.title}) on {r.first_day}, before "
+                   f"{sc.as_of}, {r.status}: record it held or cancelled (tourney record); "
+                   f"it stays on its day.")
+    return out
 
 
 def alternatives_text(best: Plan, others: list[Plan], wanted: int, min_difference: int) -> str:

@@ -59,6 +59,7 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
         "license_id": r.license_id,
         **_identity(identity.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
+        "status": r.status,
     } for r in plan.rows]
     licenses = [{
         "license_id": lic.license_id, "operator_id": lic.operator_id,

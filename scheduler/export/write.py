@@ -18,6 +18,7 @@ from pathlib import Path
 
 from constraints.base import Usage
 from scheduler.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
+from scheduler.clock import source_date_epoch
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import PRODID, calendar_files, render
 from scheduler.export.summary import summary_text
@@ -26,19 +27,6 @@ from scheduler.export.xlsx import plan_xlsx
 from scheduler.plan import Plan, limit_usage
 from scheduler.pool import pool_context, process_pool
 from scheduler.replan import holds_plan
-
-
-def source_date_epoch() -> dt.datetime | None:
-    """SOURCE_DATE_EPOCH as a UTC time; None when unset. Raises ValueError when it is not a
-    whole number of seconds between 1970 and 9999."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not epoch:
-        return None
-    try:
-        return dt.datetime.fromtimestamp(int(epoch), tz=dt.UTC)
-    except (ValueError, OverflowError, OSError):
-        raise ValueError(f"SOURCE_DATE_EPOCH={epoch!r} is not a time (whole seconds since "
-                         "1970-01-01 UTC)") from None
 
 
 def dtstamp(plan: Plan) -> dt.datetime:

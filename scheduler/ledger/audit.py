@@ -31,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import judge_actuals
+from scheduler.clock import env_as_of, latest_today, now, today_in
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import ledger_covers, ledger_covers_month, organization_of
 from scheduler.ledger.lookups import planned_like
@@ -47,7 +48,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.record import report_periods
-from scheduler.scenario import Scenario
+from scheduler.scenario import DEFAULT_TIMEZONE, Scenario
 from scheduler.timing import report_due
 
 
@@ -85,7 +86,10 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
 
     Raises :class:`~scheduler.ledger.store.LedgerError` for an unknown ``organization`` or
     operators in several organizations."""
-    as_of = as_of or dt.date.today()
+    as_of = as_of or env_as_of()
+    if as_of is None:  # today where every operator is (a report is late once late there)
+        at = now()
+        as_of = min(today_in(o.tz, at=at) for o in scenario.operators)
     out = Actuals(scenario, [], [], as_of)
     with ledger.read() as s:
         org = organization_of(s, scenario, organization)
@@ -256,7 +260,7 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
     with ledger.read() as s:
         org = s.get(Organization, entry.organization_id)
         assert org is not None
-        days: list[dt.date] = [as_of or dt.date.today()]
+        days: list[dt.date] = [latest_today(DEFAULT_TIMEZONE.values(), as_of)]
         if isinstance(entry, Held):
             refs.add(f"{entry.tournament_id}#{entry.occurrence}")
             days += [d for d in (entry.first_day, entry.last_day) if d is not None]

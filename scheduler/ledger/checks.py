@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Date, Integer, Numeric, String, and_, select
 from sqlalchemy.engine import Connection
 
+from scheduler.clock import latest_today
 from scheduler.ledger.models import (
     Base,
     Lineage,
@@ -40,6 +41,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.timing import report_periods
 from scheduler.uid import unplanned_uid
 
@@ -87,8 +89,11 @@ def count_problem(value: int, label: str, most: int = MAX_COUNT) -> str | None:
 
 
 def future_problem(day: dt.date, label: str, today: dt.date | None) -> str | None:
-    """Why ``day`` cannot be a day something happened (after ``today``), else None."""
-    today = today or dt.date.today()
+    """Why ``day`` cannot be a day something happened (after ``today``), else None.
+    ``today`` None: today where the operators are, the latest of today in America/Denver
+    and America/New_York (:func:`scheduler.clock.latest_today`, never the machine's own
+    zone)."""
+    today = latest_today(DEFAULT_TIMEZONE.values(), today)
     if day > today:
         return f"{label} {day} is in the future (today is {today})"
     return None
@@ -138,7 +143,8 @@ def entry_problems(table: str, values: Mapping[str, Any], label: Label,
     """Every problem of an entry of ``table`` (its name: ``held``, ``filings``, ...) whose
     typed ``values`` are given by column name (references as ids; a column left out is
     not checked). ``label(column)`` names a column in the sentences; ``today`` (default
-    the computer's) is the last day a fact may be dated. Empty when the entry is sound."""
+    today where the operators are) is the last day a fact may be dated. Empty when the
+    entry is sound."""
     t = Base.metadata.tables.get(table)
     if t is None:
         return [("table", f"table {table!r} is not a ledger table")]

@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 
 from constraints import montana
 from constraints.catalogue import RULES
+from scheduler.clock import env_as_of, now, today_in
 from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.ledger.models import (
     Filing,
@@ -34,6 +35,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.text import uncell
 from scheduler.timing import report_due, report_periods
 
@@ -279,8 +281,11 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         A plan folder written by ``tourney solve --out``; None: the ledger's adopted plans
         (``ledger`` is then required).
     as_of
-        The day the states are judged on (default today): a deadline is due on and before
-        its ``date`` (inclusive), overdue after.
+        The day the states are judged on: a deadline is due on and before its ``date``
+        (inclusive), overdue after. Default: today in the zone of the rule's state
+        (:func:`scheduler.clock.today_in`: America/Denver for MT-NOTICE, America/New_York
+        for the Maine rules), so a Maine deadline is still due at 20:30 on its day in
+        Maine, whatever the machine's zone.
     ledger
         The ledger whose current filings, reports and cancellations say what is done; None:
         nothing is done (everything due or overdue).
@@ -298,7 +303,8 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         For a folder that is not a plan, a missing or unreadable CSV file, a bad date; no
         folder and no ledger, or a ledger without an adopted plan.
     """
-    as_of = as_of or dt.date.today()
+    as_of = as_of or env_as_of()
+    at = now()  # one instant: every line is judged on the same clock reading
     done = _done(ledger)
     out: list[dict[str, Any]] = []
     filed: tuple[dt.date | None, int] | None
@@ -342,8 +348,9 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         else:
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))
+        day = today_in(DEFAULT_TIMEZONE.get(d.rule[:2], "America/New_York"), as_of, at=at)
         opens = earliest.get(d.license_id) if d.rule == "ME-APPLICATION-WINDOW" else None
-        out.append({"date": d.date, "state": state or _state(d.date, filed, as_of, d.rule,
+        out.append({"date": d.date, "state": state or _state(d.date, filed, day, d.rule,
                                                              opens),
                     "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
                     "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,

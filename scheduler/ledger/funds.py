@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import html
+import functools
 import io
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from typing import Any
 
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from constraints.base import share_pct
 from scheduler.atomic import MANIFEST, same_file, shown
 from scheduler.ledger.models import (
+    DEFAULT_ORGANIZATION,
     Held,
     LicenceBought,
     Lineage,
@@ -43,6 +47,7 @@ from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError, Store
 from scheduler.text import csv_cells
 from scheduler.timing import report_due, report_periods
+from scheduler.words import dated_text, licence_text, span_text
 
 FUNDS_COLUMNS = [
     "organization", "operator_id", "license_id", "kind", "tier", "agency_number",
@@ -100,6 +105,10 @@ class Period:
     end: dt.date
     filed_on: dt.date | None
     games: list[Game] = field(default_factory=list)
+    valid_from: dt.date | None = None
+    """The first day the licence is valid (its words on funds.html); None: ``start``."""
+    valid_to: dt.date | None = None
+    """The last day the licence is valid; None: ``end``."""
 
     def _sum(self, name: str) -> Decimal | int | None:
         values = [getattr(g, name) for g in self.games if g.outcome == "held"]
@@ -253,7 +262,8 @@ def funds(ledger: Store, *, period: str | None = None,
                                lic.tier or "", bought.get(lic.license_id, ""), start, end,
                                filed.get((lic.license_id, end)),
                                sorted((g for g in games if start <= g.day <= end),
-                                      key=lambda g: (g.day, g.ref)))
+                                      key=lambda g: (g.day, g.ref)),
+                               lic.valid_from, lic.valid_to)
                     start = end + dt.timedelta(days=1)
                     if day is not None and not p.start <= day <= p.end:
                         continue
@@ -293,45 +303,26 @@ def funds_csv(periods: list[Period]) -> str:
     return buf.getvalue()
 
 
-_STYLE = """
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 1.5em;
-       color: #222; max-width: 60em; }
-h1 { font-size: 1.3em; margin: 0 0 0.3em; }
-table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.9em; }
-th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: left; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.warn { color: #a00; font-weight: bold; }
-.muted { color: #666; font-size: 0.85em; }
-section.period { margin-bottom: 2.5em; }
-@page { size: letter; margin: 0.6in; }
-@media print {
-  body { margin: 0; max-width: none; }
-  section.period { break-after: page; page-break-after: always; margin: 0; }
-  section.period:last-of-type { break-after: auto; page-break-after: auto; }
-}
-"""
-
-
-def _e(v: object) -> str:
-    return html.escape(_text(v), quote=True)
+@functools.cache
+def _environment() -> Environment:
+    return Environment(loader=PackageLoader("scheduler.ledger", "templates"), autoescape=True,
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                       keep_trailing_newline=True)
 
 
 def _usd(v: object) -> str:
     return "" if v is None else f"${Decimal(str(v)):,.2f}"
 
 
-def _page(p: Period) -> str:
+def _game_words(g: Game) -> str:
+    return f"{g.title} on {dated_text(g.day)} ({g.ref})"
+
+
+def _page(p: Period) -> dict[str, Any]:
+    """What funds.html prints of period ``p``: the licence and organization in words, the
+    warnings (games not recorded, ME-PRIZES, ME-SUPER-CRIBBAGE), the games and the form's
+    figures (:meth:`Period.row`)."""
     r = p.row()
-    head = ("<tr><th>Day</th><th>Game</th><th>Title</th><th>Outcome</th><th>Players</th>"
-            "<th>Entries</th><th>Entry fees</th><th>Prizes paid</th><th>Charity paid</th></tr>")
-    games = "\n".join(
-        f"<tr><td>{_e(g.day)}</td><td>{_e(g.ref)}</td><td>{_e(g.title)}</td>"
-        f"<td>{_e(g.outcome)}</td><td class=\"num\">{_e(g.players)}</td>"
-        f"<td class=\"num\">{_e(g.entries)}</td><td class=\"num\">{_usd(g.entry_fees_usd)}</td>"
-        f"<td class=\"num\">{_usd(g.prizes_usd)}</td>"
-        f"<td class=\"num\">{_usd(g.charity_usd)}</td></tr>" for g in p.games)
-    if not p.games:
-        games = '<tr><td colspan="9">No game in this period.</td></tr>'
     pct = r["prizes_pct"]
     held = [g for g in p.games if g.outcome == "held"]
     games_low = [g for g in held if under_75(g.entry_fees_usd, g.prizes_usd)]
@@ -340,50 +331,63 @@ def _page(p: Period) -> str:
     short = [(g, need) for g in held if (need := charity_short(
         p.kind, g.entry_fees_usd, g.prizes_usd, g.charity_usd)) is not None]
     short_total = charity_short(p.kind, fees, prizes, p._sum("charity_usd"))
+
+    def row(label: str, value: str, warn: bool = False) -> dict[str, Any]:
+        return {"label": label, "value": value, "warn": warn}
+
     figures = [
-        ("Games held / cancelled / not recorded yet",
-         f"{r['games_held']} / {r['games_cancelled']} / {r['games_not_recorded']}"),
-        ("Players", _e(r["players"])), ("Entries", _e(r["entries"])),
-        ("Total entry fees", _usd(r["entry_fees_usd"])),
-        ("Prizes paid", _usd(r["prizes_usd"])),
-        ("Prizes as % of entry fees (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75 %)",
-         ("" if pct is None else f'<span class="{"warn" if low else ""}">{pct} %'
-          + (" — under 75 %" if low else "") + "</span>")),
-        ("Proceeds after prizes", _usd(r["proceeds_after_prizes_usd"])),
-        ("Paid to charity", _usd(r["charity_usd"])),
+        row("Games held / cancelled / not recorded yet",
+            f"{r['games_held']} / {r['games_cancelled']} / {r['games_not_recorded']}"),
+        row("Players", _text(r["players"])), row("Entries", _text(r["entries"])),
+        row("Total entry fees", _usd(r["entry_fees_usd"])),
+        row("Prizes paid", _usd(r["prizes_usd"])),
+        row("Prizes as % of entry fees (ME-PRIZES, 17 M.R.S. § 1836(5): at least 75 %)",
+            "" if pct is None else f"{pct} %" + (" — under 75 %" if low else ""), low),
+        row("Proceeds after prizes", _usd(r["proceeds_after_prizes_usd"])),
+        row("Paid to charity", _usd(r["charity_usd"])),
     ]
     if p.kind == "me-super-cribbage":
-        figures.append(("Charity required: 50 % of proceeds after prizes (ME-SUPER-CRIBBAGE, "
-                        "17 M.R.S. § 1836(4-A)(F))",
-                        _usd(r["charity_required_usd"]) if short_total is None and not short
-                        else f'<span class="warn">{_usd(r["charity_required_usd"])} — '
-                             f'{_usd(r["charity_usd"] or 0)} paid, short</span>'))
-    figures.append(("Expenses", _usd(r["expenses_usd"]) if r["expenses_usd"] is not None
-                    else "(not recorded in the ledger: fill in by hand)"))
-    rows = "\n".join(f'<tr><th>{k}</th><td class="num">{v}</td></tr>' for k, v in figures)
-    filed = (f"filed {_e(p.filed_on)}" if p.filed_on is not None else "not recorded as filed")
-    warn = (f'<p class="warn">{r["games_not_recorded"]} game(s) not recorded yet: record '
-            "them (tourney record held / cancelled) before filing.</p>"
-            if r["games_not_recorded"] else "")
-    warn += "".join(
-        f'<p class="warn">{_e(g.ref)}: prizes {_usd(g.prizes_usd)} are '
-        f"{_e(prizes_pct(g.entry_fees_usd, g.prizes_usd))} % of entry fees "
-        f"{_usd(g.entry_fees_usd)}, under 75 % (ME-PRIZES, 17 M.R.S. § 1836(5)).</p>"
-        for g in games_low)
-    warn += "".join(
-        f'<p class="warn">{_e(g.ref)}: charity paid {_usd(g.charity_usd or 0)}, short of '
-        f"the {_usd(need)} required (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F)).</p>"
-        for g, need in short)
-    return (f'<section class="period">\n<h1>Disposition of funds: {_e(p.license_id)}</h1>\n'
-            f"<p>{_e(p.organization)}, operator {_e(p.operator_id)}; licence {_e(p.kind)}"
-            f"{', tier ' + _e(p.tier) if p.tier else ''}"
-            f"{', number ' + _e(p.agency_number) if p.agency_number else ''}.<br>"
-            f"Licensed period {_e(p.start)} to {_e(p.end)}; report due {_e(r['report_due'])} "
-            f"(ME-REPORT, 16-633 CMR ch. 32 § 8), {filed}.</p>\n{warn}"
-            f"<table>{head}\n{games}</table>\n<table>{rows}</table>\n"
-            '<p class="muted">From the actuals recorded in the ledger (tourney record held). '
-            "Not legal advice: check the figures against your books before filing.</p>\n"
-            "</section>")
+        ok = short_total is None and not short
+        figures.append(row(
+            "Charity required: 50 % of proceeds after prizes (ME-SUPER-CRIBBAGE, 17 M.R.S. "
+            "§ 1836(4-A)(F))",
+            _usd(r["charity_required_usd"]) if ok else
+            f"{_usd(r['charity_required_usd'])} — {_usd(r['charity_usd'] or 0)} paid, short",
+            not ok))
+    figures.append(row("Expenses", _usd(r["expenses_usd"]) if r["expenses_usd"] is not None
+                       else "(not recorded in the ledger: fill in by hand)"))
+    warnings = []
+    if r["games_not_recorded"]:
+        warnings.append(f"{r['games_not_recorded']} game(s) not recorded yet: record them "
+                        "(tourney record held / cancelled) before filing.")
+    warnings += [f"{_game_words(g)}: prizes {_usd(g.prizes_usd)} are "
+                 f"{prizes_pct(g.entry_fees_usd, g.prizes_usd)} % of entry fees "
+                 f"{_usd(g.entry_fees_usd)}, under 75 % (ME-PRIZES, 17 M.R.S. § 1836(5))."
+                 for g in games_low]
+    warnings += [f"{_game_words(g)}: charity paid {_usd(g.charity_usd or 0)}, short of the "
+                 f"{_usd(need)} required (ME-SUPER-CRIBBAGE, 17 M.R.S. § 1836(4-A)(F))."
+                 for g, need in short]
+    named = p.organization and p.organization != DEFAULT_ORGANIZATION
+    return {
+        "licence": licence_text(p.kind, p.tier, p.valid_from or p.start, p.valid_to or p.end,
+                                state=True),
+        "license_id": p.license_id,
+        "organization": p.organization if named else "",
+        "operator_id": p.operator_id,
+        "agency_number": p.agency_number,
+        "period": span_text(p.start, p.end),
+        "period_end": p.end.isoformat(),
+        "due": dated_text(report_due(p.end)),
+        "filed": (f"filed {dated_text(p.filed_on)}" if p.filed_on is not None
+                  else "not recorded as filed"),
+        "warnings": warnings,
+        "games": [{"day": dated_text(g.day), "title": g.title, "ref": g.ref,
+                   "outcome": g.outcome, "players": _text(g.players),
+                   "entries": _text(g.entries), "fees": _usd(g.entry_fees_usd),
+                   "prizes": _usd(g.prizes_usd), "charity": _usd(g.charity_usd)}
+                  for g in p.games],
+        "figures": figures,
+    }
 
 
 _GENERATOR = '<meta name="generator" content="tourney ledger funds">'
@@ -406,12 +410,15 @@ def _written_by_funds(path: Path) -> bool:
 
 def funds_html(periods: list[Period], title: str = "Disposition of funds") -> str:
     """A printable page of ``periods``: one section per period, each printed on its own page
-    (print CSS), self-contained (no script, no external link). Same periods, same text."""
-    body = "\n".join(_page(p) for p in periods)
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\">\n"
-            f"{_GENERATOR}\n"
-            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style></head>\n<body>\n"
-            f"{body}\n</body>\n</html>\n")
+    (print CSS, Letter or A4), self-contained (no script, no external link). Each section
+    names the organization (``tourney ledger init --name``; an organization recorded without
+    a name, :data:`~scheduler.ledger.models.DEFAULT_ORGANIZATION`, is left out) and the
+    licence in words (``Maine annual licence (51–100 players) from Jan 9, 2027``); the
+    licence id appears only in the ``tourney record report`` command that records the
+    report filed. Its head holds :data:`_GENERATOR` (a funds.html tourney wrote). Rendered
+    from ``templates/funds.html.j2`` (autoescaped). Same periods, same text."""
+    return _environment().get_template("funds.html.j2").render(
+        title=title, generator=Markup(_GENERATOR), periods=[_page(p) for p in periods])
 
 
 def refuse_funds_folder(ledger: Store, out: str | Path) -> None:

@@ -23,7 +23,7 @@ and does not move what was filed:
   (added to ``settings.super_cribbage_licenses_issued``); those reaching into the horizon are
   the plan's own and are counted by the model;
 - occurrences held (first day in the horizon) are history: pinned to their actual first day
-  (``fixed_dates`` and ``filed_dates``);
+  (``fixed_dates``, ``filed_dates`` and ``held_dates``: schedule.csv's status ``held``);
 - occurrences recorded as cancelled (past or future, first day as the adopted plan had it,
   in the horizon) become their tournament's ``cancelled_dates`` (rule CANCELLED): counted
   toward no limit, never pinned, the day not reused by the tournament (unless
@@ -412,10 +412,12 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
                 f"{n_fixed} occurrences of {t.id} must stay where they are (fixed_dates, and "
                 "in the ledger: " + "; ".join(f"{d} {why}" for d, why in sorted(days.items()))
                 + f"); raise count to at least {n_fixed}"))
-        if extra or set(days) - set(t.filed_dates):
+        held_days = {d for d, why in days.items() if why == "held"}
+        if extra or set(days) - set(t.filed_dates) or held_days - set(t.held_dates):
             t = t.model_copy(update={
                 "fixed_dates": tuple(sorted({*t.fixed_dates, *extra})),
-                "filed_dates": tuple(sorted({*t.filed_dates, *days}))})
+                "filed_dates": tuple(sorted({*t.filed_dates, *days})),
+                "held_dates": tuple(sorted({*t.held_dates, *held_days}))})
         ts.append(t)
     if problems:
         raise ScenarioError(problems)

@@ -14,11 +14,16 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from scheduler.ledger.models import Lineage, Organization, PlanEvent, PlanLicence, PlanVersion
+from scheduler.ledger.models import (
+    DEFAULT_ORGANIZATION,
+    Lineage,
+    Organization,
+    PlanEvent,
+    PlanLicence,
+    PlanVersion,
+)
 from scheduler.ledger.store import LedgerError, now, who
 
-DEFAULT_ORGANIZATION = "default"
-"""The organization of a ledger's first plan when ``--organization`` is not given."""
 _OCC = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)#(?P<n>\d+)$")
 
 

@@ -61,6 +61,11 @@ class _Entry:
     recorded_by: Mapped[str] = mapped_column(String(200))
 
 
+DEFAULT_ORGANIZATION = "default"
+"""The organization of a ledger's first plan when ``--organization`` is not given (and
+``tourney ledger init --name`` was not): a key, not a name, so funds.html never prints it."""
+
+
 class Organization(_Entry, Base):
     """A card room, tour office or association keeping the ledger (``--organization``)."""
 

@@ -81,6 +81,8 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
 
 
 def _not_future(day: dt.date, what: str, today: dt.date | None) -> None:
+    """Refuse a fact dated after ``today`` (``--as-of``; default today where the operators
+    are: :func:`scheduler.ledger.checks.future_problem`)."""
     problem = future_problem(day, what, today)
     if problem:
         raise LedgerError(problem)

@@ -17,11 +17,13 @@ from typing import Any
 
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 
+from scheduler.clock import latest_today
 from scheduler.ledger.checks import entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
 from scheduler.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.text import csv_cells, uncell
 
 
@@ -234,7 +236,7 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
         problems: list[str] = []  # every problem of every row: nothing is imported
         facts: list[tuple[int, str, dict[str, Any]]] = []
         refused_keys: set[tuple[str, str]] = set()  # a row referring to one: no 2nd problem
-        today = today or dt.date.today()
+        today = latest_today(DEFAULT_TIMEZONE.values(), today)  # where the operators are
 
         def label(column: str) -> str:
             return f"column {column}"

@@ -15,7 +15,7 @@ from scheduler.replan.previous import (
     PublishedOccurrence,
 )
 from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import application_ok, notice_ok
+from scheduler.timing import application_ok, filing_from, notice_ok
 from scheduler.uid import (
     inherited_lineage,
     lineage_key,
@@ -90,15 +90,16 @@ def licence_deadline_uids(events: Sequence[PreviousEvent]) -> dict[str, str]:
 
 
 def deadline_passed(scenario: Scenario, t: Tournament, first_day: dt.date) -> bool:
-    """Whether the occurrence's filing deadline is before ``notice_from`` (so it is fixed):
-    MT large-stakes notice (MT-NOTICE), ME licence application (ME-APPLICATION-WINDOW), else
-    the first day itself."""
+    """Whether the occurrence's filing deadline is before
+    :func:`scheduler.timing.filing_from` (the later of ``notice_from`` and the as-of day; so
+    it is fixed: filed, or history): MT large-stakes notice (MT-NOTICE), ME licence
+    application (ME-APPLICATION-WINDOW), else the first day itself."""
+    floor = filing_from(scenario)
     if t.is_large:
-        return not notice_ok(first_day, scenario.notice_from)
+        return not notice_ok(first_day, floor)
     if t.is_me_licensed_game:
-        return not application_ok(first_day, scenario.notice_from,
-                                  scenario.settings.closed_days)
-    return first_day < scenario.notice_from
+        return not application_ok(first_day, floor, scenario.settings.closed_days)
+    return first_day < floor
 
 
 def pinned(scenario: Scenario, previous: list[PublishedOccurrence]) -> dict[str, list[dt.date]]:

@@ -313,9 +313,10 @@ def vanished(scenario: Scenario, previous_events: Iterable[PreviousEvent],
 
     A cancellation the previous calendars carried is carried again, unchanged (same
     SEQUENCE, same DESCRIPTION), until the event's last day (for a deadline: the day of the
-    game or licence it is for) is before the plan's ``notice_from`` (the day it is made as
-    of): a subscriber who skipped the version that cancelled it still sees it go. A live
-    event before the new horizon is history, left alone."""
+    game or licence it is for) is before the day the plan is made as of
+    (:func:`scheduler.timing.filing_from`: the later of ``notice_from`` and ``as_of``): a
+    subscriber who skipped the version that cancelled it still sees it go. A live event
+    before the new horizon is history, left alone."""
     events = list(previous_events)
     start = scenario.horizon.start
     days = {e.uid: e.day for e in events}

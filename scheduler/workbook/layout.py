@@ -86,6 +86,9 @@ SETTINGS = (
     _c("settings.closed_days", "days", "ME-APPLICATION-WINDOW, ME-REPORT (16-633 CMR ch. 32 "
        "§§ 2, 8): days the Governor closed Maine state offices by order, not business days: a "
        "comma list of dates and FIRST..LAST ranges (the holidays need not be listed)."),
+    _c("as_of", "date", "Date. The day the plan is made as of (tourney solve --as-of): "
+       "nothing new is placed whose notice or application is due before the later of it and "
+       "notice_from. Default: today in the operators' time zones."),
 )
 """The Settings sheet: one row a field (column A the field, column B the value)."""
 
@@ -240,6 +243,8 @@ TOURNAMENTS = (
        "placed again (CANCELLED); a re-plan publishes them cancelled. Comma list of dates."),
     _c("reuse_cancelled_days", "bool", "Allow placing the tournament again on a cancelled "
        "day (a new occurrence). Default FALSE."),
+    _c("held_dates", "days", "First days of occurrences already held (tourney solve --ledger "
+       "fills them from the ledger): history, kept where they are, comma list of dates."),
 )
 """The Tournaments sheet: one tournament a row."""
 
