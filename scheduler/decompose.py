@@ -122,21 +122,25 @@ def merge(scenario: Scenario, plans: Sequence[Plan]) -> Plan:
 def model_size(scenario: Scenario) -> tuple[int, str]:
     """The largest independent part of ``scenario``'s model, estimated before building it:
     ``(cells, description)`` where cells are the candidate (tournament, first day) pairs of
-    the part (days of the horizon in each tournament's window and weekdays; the model's
-    variables and most of its constraints grow with them), and the description names the
-    part's largest contributors."""
+    the part, counted at every operator of a shared tournament (days of the horizon in each
+    tournament's window and weekdays, times its operators: each venue has its own variables
+    and its own counts, MT-LARGE-LIMIT at every venue; the model grows with them), and the
+    description names the part's largest contributors."""
     best = (0, "")
     for part in components(scenario):
-        counts: list[tuple[int, str]] = []
+        counts: list[tuple[int, str, int, int]] = []
         for t in part.tournaments:
-            counts.append((_candidate_days(part, t), t.id))
-        cells = sum(c for c, _ in counts)
+            days, venues = _candidate_days(part, t), max(1, len(t.operators))
+            counts.append((days * venues, t.id, days, venues))
+        cells = sum(c[0] for c in counts)
         if cells > best[0]:
             top = sorted(counts, reverse=True)[:3]
             ops = ", ".join(o.id for o in part.operators[:3]) + (
                 f" and {len(part.operators) - 3:,} more" if len(part.operators) > 3 else "")
             best = (cells, f"{len(part.tournaments):,} tournament(s) of {ops}; largest: "
-                           + ", ".join(f"{tid} ({c:,} days)" for c, tid in top))
+                           + ", ".join(f"{tid} ({days:,} days" + (
+                               f" x {venues:,} operators)" if venues > 1 else ")")
+                               for _c, tid, days, venues in top))
     return best
 
 

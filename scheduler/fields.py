@@ -150,26 +150,49 @@ def _year_ok(v: Any) -> Any:
     return v
 
 
+class Days(tuple[dt.date, ...]):
+    """A sorted tuple of distinct days (a :data:`DayList`) whose ``in`` takes constant time:
+    a blackout of ten years is 3,653 days, asked about every candidate day of every
+    tournament."""
+
+    @functools.cached_property
+    def _set(self) -> frozenset[dt.date]:
+        return frozenset(self)
+
+    def __contains__(self, day: object) -> bool:
+        return day in self._set
+
+
 def _expand_days(v: Any) -> Any:
-    """Blackout list: dates and ``"YYYY-MM-DD..YYYY-MM-DD"`` ranges → sorted tuple of dates."""
+    """Blackout list: dates and ``"YYYY-MM-DD..YYYY-MM-DD"`` ranges → sorted tuple of dates.
+
+    The ranges are merged before they are expanded: a thousand overlapping ranges of the
+    years 1900 to 2199 expand to the 109,938 days of those years once, not a thousand
+    times (it took 217 s)."""
     if v is None:
         return ()
     if not isinstance(v, list | tuple):
         v = [v]
-    out: set[dt.date] = set()
+    spans: list[tuple[dt.date, dt.date]] = []
     for item in v:
         if isinstance(item, str) and ".." in item:
             a, b = (_parse_date(s) for s in item.split("..", 1))
             if not isinstance(a, dt.date) or not isinstance(b, dt.date) or b < a:
                 raise ValueError(f"expected a range FIRST..LAST with FIRST <= LAST, got {item!r}")
             _year_ok(a), _year_ok(b)
-            out.update(a + dt.timedelta(days=i) for i in range((b - a).days + 1))
+            spans.append((a, b))
         else:
             d = _parse_date(item)
             if not isinstance(d, dt.date):
                 raise ValueError(f"expected a date or a range FIRST..LAST, got {item!r}")
-            out.add(_year_ok(d))
-    return tuple(sorted(out))
+            spans.append((_year_ok(d), d))
+    merged: list[list[dt.date]] = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1] + dt.timedelta(days=1):
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return tuple(a + dt.timedelta(days=i) for a, b in merged for i in range((b - a).days + 1))
 
 
 Date = Annotated[dt.date, BeforeValidator(_parse_date), AfterValidator(_year_ok)]
@@ -225,7 +248,7 @@ def _share_range(v: Decimal) -> Decimal:
 
 Money = Annotated[Decimal, Field(ge=0, allow_inf_nan=False), BeforeValidator(_money_text),
                   AfterValidator(_money_range)]
-DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days)]
+DayList = Annotated[tuple[dt.date, ...], BeforeValidator(_expand_days), AfterValidator(Days)]
 def _share_text(v: Any) -> Any:
     """A share written as a percentage (``"50%"``, ``"50 %"``) is read as the fraction
     (0.5), as a workbook's percentage cell is."""

@@ -83,6 +83,26 @@ MAX_MODEL_CELLS_DEFAULT = 200_000
 (``tourney solve --max-model N`` raises it). The largest part of a generated statewide
 scenario of 1,000 operators has 1,235; 5,000 tournaments of one operator over a year
 (1,825,000) took 12 minutes and 6.1 GB."""
+MAX_WORKBOOK_UNZIPPED_DEFAULT = 100 * MB
+"""Bytes a workbook (.xlsx) may unzip to, all its parts together (``TOURNEY_MAX_WORKBOOK_MB``
+raises it). The template filled with a generated statewide scenario of 1,000 operators
+unzips to a few megabytes; a zip bomb of 30 KB unzips to gigabytes."""
+MAX_WORKBOOK_CELLS_DEFAULT = 1_000_000
+"""Cells one sheet of a workbook may span: (last row holding a value) × (last column holding
+a value) (``TOURNEY_MAX_WORKBOOK_CELLS`` raises it). A sheet of 5,000 tournaments in 40
+columns spans 200,000; one value at XFD1048576 makes it 17 billion."""
+MAX_WORKBOOK_PARTS = 1_000
+"""Entries of a workbook's zip (a spreadsheet's workbook has a few dozen)."""
+MAX_WORKBOOK_TEXT = 32_767
+"""Characters of one text in a workbook: a spreadsheet cell's own limit."""
+MAX_CSV_ROWS_DEFAULT = 300_000
+"""Rows of one CSV file read whole: ``tourney ledger import``, the ``schedule.csv`` and
+``licenses.csv`` of a plan folder given to ``ledger adopt`` and ``deadlines``
+(``TOURNEY_MAX_CSV_ROWS`` raises it). A generated statewide plan of 1,000 operators has
+about 40,000 occurrences; each row read takes about a kilobyte."""
+MAX_RESPONSE_BYTES_DEFAULT = 64 * MB
+"""Bytes of one reply of a CalDAV server, once decompressed (``TOURNEY_MAX_RESPONSE_MB``
+raises it): a calendar of 5,000 events answers a calendar-query with about 10 MB."""
 MAX_MESSAGE_CHARS = 8_000
 """Characters of one message to a person; longer ones are cut with a count of the rest."""
 MAX_PROBLEMS_SHOWN = 30
@@ -101,6 +121,26 @@ MAX_MONEY_USD = 10_000_000
 def max_input_bytes() -> int:
     """:data:`MAX_INPUT_BYTES_DEFAULT`, or ``TOURNEY_MAX_INPUT_MB`` megabytes."""
     return _env_int("TOURNEY_MAX_INPUT_MB", MAX_INPUT_BYTES_DEFAULT, MB)
+
+
+def max_workbook_unzipped() -> int:
+    """:data:`MAX_WORKBOOK_UNZIPPED_DEFAULT`, or ``TOURNEY_MAX_WORKBOOK_MB`` megabytes."""
+    return _env_int("TOURNEY_MAX_WORKBOOK_MB", MAX_WORKBOOK_UNZIPPED_DEFAULT, MB)
+
+
+def max_workbook_cells() -> int:
+    """:data:`MAX_WORKBOOK_CELLS_DEFAULT`, or ``TOURNEY_MAX_WORKBOOK_CELLS``."""
+    return _env_int("TOURNEY_MAX_WORKBOOK_CELLS", MAX_WORKBOOK_CELLS_DEFAULT)
+
+
+def max_csv_rows() -> int:
+    """:data:`MAX_CSV_ROWS_DEFAULT`, or ``TOURNEY_MAX_CSV_ROWS``."""
+    return _env_int("TOURNEY_MAX_CSV_ROWS", MAX_CSV_ROWS_DEFAULT)
+
+
+def max_response_bytes() -> int:
+    """:data:`MAX_RESPONSE_BYTES_DEFAULT`, or ``TOURNEY_MAX_RESPONSE_MB`` megabytes."""
+    return _env_int("TOURNEY_MAX_RESPONSE_MB", MAX_RESPONSE_BYTES_DEFAULT, MB)
 
 
 def max_calendar_events() -> int:
@@ -155,6 +195,41 @@ def read_bounded(path: str | Path) -> bytes:
                          "an input may be (set TOURNEY_MAX_INPUT_MB to raise it; see "
                          "docs/limits.md)")
     return data
+
+def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and the rows (dicts by header) of the UTF-8 CSV file ``path``, read within
+    :func:`read_bounded` (a regular file of at most :func:`max_input_bytes`) and at most
+    :func:`max_csv_rows` rows, counted as they are read.
+
+    Raises
+    ------
+    FileNotFoundError
+        No such file.
+    LimitError
+        Not a regular file, too large, too many rows (the message names the limit and how
+        to raise it, not the file).
+    UnicodeDecodeError, csv.Error
+        Not UTF-8 text, not CSV.
+    """
+    # start-up time: only commands that read a CSV need them
+    import csv
+    import io  # start-up time, as csv above
+
+    p = Path(path)
+    if not p.exists() and not p.is_symlink():
+        raise FileNotFoundError(str(p))
+    text = read_bounded(p).decode("utf-8")
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    header = list(reader.fieldnames or [])
+    limit = max_csv_rows()
+    rows: list[dict[str, str]] = []
+    for row in reader:
+        if len(rows) >= limit:
+            raise LimitError(f"it has more than {limit:,} rows (set TOURNEY_MAX_CSV_ROWS to "
+                             "raise it; see docs/limits.md)")
+        rows.append(row)
+    return header, rows
+
 
 # --------------------------------------------------------------------------- YAML
 def check_yaml_node(node: yaml.Node | None) -> None:

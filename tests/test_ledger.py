@@ -509,11 +509,11 @@ def test_export_import_round_trips(adopted: Ledger, tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     other = Ledger(tmp_path / "other.sqlite")
     api.init(other)
-    res = api.import_csv(other, path)
+    res = api.import_csv(other, path, today=TODAY)
     n = sum(api.all_entries(adopted).values())
     assert (res.added, res.skipped) == (n, 0)
     assert _export(other) == text                 # byte for byte, supersede links included
-    assert api.import_csv(other, path) == api.Imported(0, n)   # twice: nothing added
+    assert api.import_csv(other, path, today=TODAY) == api.Imported(0, n)   # twice: nothing added
     assert list(other.held(current=False)["players"]) == [10, 11]
     assert other.held()["note"].isna().all()
     other.dispose()
@@ -525,7 +525,7 @@ def test_import_refuses_a_bad_file_and_writes_nothing(ledger: Ledger, tmp_path: 
                    f"organizations,{'b' * 32},2027-01-01T00:00:00Z,ann,Room B\n"
                    "tables,x,,,\n")
     with pytest.raises(LedgerError, match="line 3: table 'tables' is not a ledger table"):
-        api.import_csv(ledger, bad)
+        api.import_csv(ledger, bad, today=TODAY)
     assert api.all_entries(ledger)["organizations"] == 0   # line 2 rolled back with it
 
 
@@ -582,7 +582,7 @@ def test_a_killed_bulk_import_leaves_the_ledger_unchanged_or_complete(
     assert outcomes[0] == 0  # killed 30 % into the import: nothing of it is in the ledger
     # and a ledger whose import was killed still works: the whole file imports afterwards
     assert fresh is not None
-    api.import_csv(fresh, path)
+    api.import_csv(fresh, path, today=TODAY)
     assert api.all_entries(fresh)["organizations"] == n
     fresh.dispose()
 

@@ -254,7 +254,7 @@ def test_an_export_made_before_0002_imports(ledger: Ledger, tmp_path: Path) -> N
         w.writerows(rows)
     fresh = Ledger(f"sqlite:///{tmp_path / 'fresh.sqlite'}")
     api.init(fresh)
-    assert api.import_csv(fresh, old).added == len(rows)
+    assert api.import_csv(fresh, old, today=TODAY).added == len(rows)
     assert fresh.held()["expenses_usd"].isna().all()
     assert list(fresh.held()["prizes_usd"]) == [100.0]
     fresh.dispose()

@@ -102,7 +102,7 @@ WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays,
 def _blacked_out(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[str, dt.date]]:
     out: list[tuple[str, dt.date]] = []
     for oid in t.operators:
-        bl = set(sc.operator(oid).blackout)
+        bl = sc.operator(oid).blackout  # a Days: `in` in constant time
         out.extend((oid, d) for d in tm.days if d in bl)
     return out
 
@@ -114,7 +114,8 @@ def _no_blackout(sc: Scenario, t: Tournament, tm: Timing) -> bool:
 def _check_blackout(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         for oid in p.tournament.operators:
-            for d in sorted(set(p.timing.days) & set(a.scenario.operator(oid).blackout)):
+            bl = a.scenario.operator(oid).blackout  # a Days: `in` in constant time
+            for d in sorted({d for d in p.timing.days if d in bl}):
                 yield Violation("BLACKOUT", oid, (p.ref,), d.isoformat(),
                             f"{p.ref} is conducted on {d}, a blackout day of "
                             f"{a.scenario.operator(oid).name}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from icalendar import Calendar
 from sqlalchemy import func, select
 
+from scheduler.calendar_limits import read_calendar
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _organization
 from scheduler.ledger.models import (
@@ -26,6 +27,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError
+from scheduler.limits import LimitError, read_bounded
 from scheduler.uid import parse
 
 
@@ -100,7 +102,10 @@ def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.
     out = []
     for path in sorted((plan_dir / "calendars").glob("*.ics")):
         try:
-            cal = Calendar.from_ical(path.read_bytes())
+            cal = Calendar.from_ical(read_calendar(path))  # size and shape bounded
+        except LimitError as exc:
+            raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
+                              ) from None
         except (OSError, ValueError) as exc:
             raise LedgerError(f"cannot read {path}: {exc}") from None
         for ev in cal.walk("VEVENT"):
@@ -133,7 +138,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     schedule_path = folder / "schedule.csv"
     rows = read_csv(schedule_path)
     licence_rows = read_csv(folder / "licenses.csv")
-    digest = hashlib.sha256(schedule_path.read_bytes()).hexdigest()
+    digest = hashlib.sha256(read_bounded(schedule_path)).hexdigest()  # read_csv bounded it
     lineages = {p.lineage for r in rows if (p := parse(r.get("uid", ""))) is not None}
     if not rows:
         raise LedgerError(f"{schedule_path} has no occurrence: nothing to adopt")

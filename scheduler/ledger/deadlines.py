@@ -48,10 +48,13 @@ COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "licens
 ``TOURNAMENT#N`` (MT-NOTICE) or ``license_id`` (Maine licence rules); ``opens`` the first day
 an ME application may be received; ``done_on`` the day the ledger says it was filed and
 ``entry`` that ledger entry's id."""
-STATES = ("due", "overdue", "done", "done late", "not needed")
+STATES = ("due", "overdue", "done", "done late", "filed too early", "not needed")
 # MT-PERMIT-FEES lines: ``done`` when the ledger records the permit bought (any day)
 """``due``: not done and ``date`` is on or after the as-of day; ``overdue``: not done and
 ``date`` is before it; ``done``: filed on or before ``date``; ``done late``: filed after it;
+``filed too early``: an ME application received before its window opened (90 days before
+the first day it covers: ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2), which is not an
+application the rule counts, so it is not done (file again within the window);
 ``not needed``: an MT-NOTICE of an occurrence the ledger records as cancelled, or the
 ME-APPLICATION-WINDOW of a licence every occurrence it covers of which the ledger records as
 cancelled (its ME-REPORT stays due: a report is owed also when the game is cancelled)."""
@@ -225,11 +228,13 @@ def _permit_done(done: dict[tuple[str, ...], tuple[dt.date | None, int]], operat
 
 
 def _state(due: dt.date, done: tuple[dt.date | None, int] | None, as_of: dt.date,
-           rule: str = "") -> str:
+           rule: str = "", opens: dt.date | None = None) -> str:
     if done is None:
         return "due" if due >= as_of else "overdue"
     if rule == "MT-PERMIT-FEES":
         return "done"  # a permit bought (the ledger does not keep the day it was bought)
+    if opens is not None and done[0] is not None and done[0] < opens:
+        return "filed too early"  # ME-APPLICATION-WINDOW: received before the window opened
     return "done" if done[0] is not None and done[0] <= due else "done late"
 
 
@@ -296,6 +301,10 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         rows, lics = _plan_rows(Path(plan_dir))
         covered = _covered(Path(plan_dir)) if ledger is not None else {}
     permits = {lic.license_id: lic for lic in lics}
+    # the day each Maine licence's application window opens by law, 90 days before the
+    # first day it covers (a deadlines.csv line gives the day the plan could file from)
+    earliest = {e.license_id: e.earliest for e in list_deadlines(rows, lics, None)
+                if e.rule == "ME-APPLICATION-WINDOW" and e.earliest is not None}
     for d in lines:
         state = ""
         if d.rule == "MT-PERMIT-FEES":
@@ -318,7 +327,9 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
             end = d.period_end.isoformat() if d.period_end else ""
             filed = done.get(("ME-REPORT", d.license_id, end))
         day = today_in(DEFAULT_TIMEZONE.get(d.rule[:2], "America/New_York"), as_of, at=at)
-        out.append({"date": d.date, "state": state or _state(d.date, filed, day, d.rule),
+        opens = earliest.get(d.license_id) if d.rule == "ME-APPLICATION-WINDOW" else None
+        out.append({"date": d.date, "state": state or _state(d.date, filed, day, d.rule,
+                                                             opens),
                     "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
                     "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
                     "done_on": filed[0] if filed else None,

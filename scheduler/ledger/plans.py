@@ -13,6 +13,7 @@ from pathlib import Path
 
 from constraints import maine, montana
 from scheduler.ledger.store import LedgerError
+from scheduler.limits import LimitError, read_csv_bounded
 
 ME_LICENCE_KINDS = maine.LICENCE_KINDS
 """The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
@@ -23,21 +24,24 @@ LICENCE_KINDS = (*montana.PERMIT_KINDS, *maine.LICENCE_KINDS)
 
 def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     """The rows of the CSV file ``path`` (header first). Raises :class:`LedgerError` when it
-    is missing (not a plan folder) or unreadable, or its header lacks one of ``columns``
+    is missing (not a plan folder), unreadable, over the size or row limits
+    (:func:`scheduler.limits.read_csv_bounded`), or its header lacks one of ``columns``
     (the message names the file and the missing columns)."""
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            missing = [c for c in columns if c not in (reader.fieldnames or [])]
-            if missing:
-                raise LedgerError(f"{path}: missing column(s) {', '.join(missing)}: give a "
-                                  "plan folder written by `tourney solve --out`")
-            return list(reader)
+        header, rows = read_csv_bounded(path)  # its size and rows bounded (docs/limits.md)
     except FileNotFoundError:
         raise LedgerError(f"{path} is missing: give a plan folder written by `tourney "
                           "solve --out`") from None
+    except LimitError as exc:
+        raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
+                          ) from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise LedgerError(f"{path}: missing column(s) {', '.join(missing)}: give a "
+                          "plan folder written by `tourney solve --out`")
+    return rows
 
 
 def parse_date(value: str, what: str) -> dt.date:

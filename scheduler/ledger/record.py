@@ -14,7 +14,15 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scheduler.clock import latest_today
+from scheduler.ledger.checks import (
+    FILING_KINDS,
+    MAX_ENTRY_ID,
+    MAX_FIGURE_COUNT,
+    count_problem,
+    entry_problems,
+    future_problem,
+    usd_problem,
+)
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _org_of, _organization, find_event, find_licence
 from scheduler.ledger.models import (
@@ -30,16 +38,15 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
-from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.timing import report_periods as licensed_periods
 from scheduler.uid import unplanned_uid
 
-FILING_KINDS = ("mt-notice", "me-application")
 STATES = {"MT": "Montana", "ME": "Maine"}
 """A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
-MAX_COUNT = 1_000_000
-"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields)."""
-MAX_ID = 2**31 - 1
+MAX_COUNT = MAX_FIGURE_COUNT
+"""The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields; the
+checks' own, :data:`scheduler.ledger.checks.MAX_FIGURE_COUNT`)."""
+MAX_ID = MAX_ENTRY_ID
 """The largest entry id (PostgreSQL's INTEGER); a ``--corrects`` above it names no entry."""
 
 
@@ -75,11 +82,10 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
 
 def _not_future(day: dt.date, what: str, today: dt.date | None) -> None:
     """Refuse a fact dated after ``today`` (``--as-of``; default today where the operators
-    are: the latest of today in America/Denver and America/New_York,
-    :func:`scheduler.clock.latest_today`, never the machine's own zone)."""
-    today = latest_today(DEFAULT_TIMEZONE.values(), today)
-    if day > today:
-        raise LedgerError(f"{what} {day} is in the future (today is {today})")
+    are: :func:`scheduler.ledger.checks.future_problem`)."""
+    problem = future_problem(day, what, today)
+    if problem:
+        raise LedgerError(problem)
 
 
 def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None:
@@ -89,10 +95,9 @@ def _usd(value: Decimal | float | int | str | None, what: str) -> Decimal | None
         d = Decimal(str(value))
     except InvalidOperation:
         raise LedgerError(f"{what}: {value!r} is not an amount in USD") from None
-    # the bound first: quantizing 1e400 would itself raise InvalidOperation
-    if not d.is_finite() or d < 0 or d >= 10**10 or d != d.quantize(Decimal("0.01")):
-        raise LedgerError(f"{what}: {value} is not an amount in USD (0 or more, at most "
-                          "cents)")
+    problem = usd_problem(d, what, value)  # the checks `ledger import` makes too
+    if problem:
+        raise LedgerError(problem)
     return d.quantize(Decimal("0.01"))
 
 
@@ -107,11 +112,24 @@ def _name(value: str | None, what: str) -> str | None:
 
 
 def _count(value: int | None, what: str) -> int | None:
-    if value is not None and value < 0:
-        raise LedgerError(f"{what}: {value} is negative")
-    if value is not None and value > MAX_COUNT:
-        raise LedgerError(f"{what}: {value} is more than {MAX_COUNT:,}")
+    problem = None if value is None else count_problem(value, what, MAX_FIGURE_COUNT)
+    if problem:
+        raise LedgerError(problem)
     return value
+
+
+_HELD_OPTIONS = {"first_day": "--first-day", "last_day": "--last-day",
+                 "players": "--players", "entries": "--entries",
+                 "entry_fees_usd": "--entry-fees", "prizes_usd": "--prizes",
+                 "charity_usd": "--charity", "expenses_usd": "--expenses",
+                 "surcharge_usd": "--surcharge", "charity_to": "--charity-to"}
+"""The option of ``tourney record held`` that gives each column of the held table."""
+
+
+def _refuse(problems: list[tuple[str, str]]) -> None:
+    """Raise the first of :func:`~scheduler.ledger.checks.entry_problems`' problems."""
+    if problems:
+        raise LedgerError(problems[0][1])
 
 
 def entry_name(entry: object) -> str:
@@ -180,7 +198,10 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
                "charity_is_licensee": charity_is_licensee,
                "under_21_admitted": under_21_admitted,
                "away_from_establishment": away_from_establishment}
-    _not_future(last_day, "--last-day", today)
+    # every check of the held table, the ones `ledger import` makes (one home)
+    _refuse(entry_problems("held", {"outcome": "held", "first_day": first_day,
+                                    "last_day": last_day, **figures},
+                           lambda c: _HELD_OPTIONS.get(c, c), today))
     if unplanned:
         return _record_unplanned(ledger, tournament, operator, organization, first_day,
                                  last_day, figures, corrects, note, by, occurrence)

@@ -17,9 +17,13 @@ from typing import Any
 
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 
+from scheduler.clock import latest_today
+from scheduler.ledger.checks import entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
+from scheduler.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.scenario import DEFAULT_TIMEZONE
 from scheduler.text import csv_cells, uncell
 
 
@@ -117,9 +121,25 @@ def _value(col: Any, text: str, where: str) -> Any:
             return Decimal(text)
         if isinstance(col.type, Integer):
             return int(text)
-    except (ValueError, InvalidOperation) as exc:
-        raise LedgerError(f"{where}: column {col.name}: {text!r} is not valid ({exc})") from None
+    except (ValueError, InvalidOperation, OverflowError) as exc:
+        raise LedgerError(f"{where}: column {col.name}: {short(text)} is not valid ({exc})"
+                          ) from None
     return uncell(text) if _is_text(col) else text
+
+
+_FACT_TABLES = frozenset(m.__tablename__ for m in FACTS)
+
+
+def _refusal(problems: Sequence[str]) -> str:
+    """One problem as it is; several as a count and one line each (at most
+    :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`, the rest counted)."""
+    if len(problems) == 1:
+        return problems[0]
+    shown = [f"  {p}" for p in problems[:MAX_PROBLEMS_SHOWN]]
+    more = len(problems) - len(shown)
+    return "\n".join([f"{len(problems) if not more else f'more than {len(shown)}'} problems "
+                      "in the file:", *shown,
+                      *(["  ... and more, not shown"] if more > 0 else [])])
 
 
 @dataclass(frozen=True)
@@ -131,31 +151,40 @@ class Imported:
     skipped: int
 
 
-def import_csv(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
+def import_csv(ledger: Ledger, path: str | os.PathLike[str], *,
+               today: dt.date | None = None) -> Imported:
     """``tourney ledger import FILE.csv``: add the entries of a file :func:`export_csv`
     wrote, in one transaction (all or nothing). Entries whose key the ledger already has are
     skipped; references are resolved by key (to entries of the file or of the ledger).
-    Raises :class:`LedgerError` naming the line and column of an unreadable value, an
-    unknown table, a reference to a key that is nowhere, or a file whose header is not
-    the export's."""
+
+    Every row goes through the checks ``tourney record`` makes
+    (:func:`scheduler.ledger.checks.entry_problems` and
+    :func:`~scheduler.ledger.checks.reference_problems`: amounts, counts, days not after
+    ``today`` (default the computer's), outcomes and kinds, the occurrence or licence an
+    entry is about). Raises :class:`LedgerError` naming the line and column of every
+    problem (at most :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`, the rest counted),
+    nothing imported: an unreadable or refused value, an unknown table, a reference to a key
+    that is nowhere, a file over the size or row limits, a file whose header is not the
+    export's."""
     path = Path(path)
     try:
-        with path.open(newline="", encoding="utf-8") as f:
-            reader = csv.DictReader(f)
-            rows = list(reader)
-            header = reader.fieldnames or []
+        header, rows = read_csv_bounded(path)  # its size and rows bounded (docs/limits.md)
     except FileNotFoundError:
         raise LedgerError(f"{path} does not exist") from None
+    except LimitError as exc:
+        raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
+                          ) from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     if header[:2] != ["table", "key"]:
         raise LedgerError(f"{path} line 1: not a file written by `tourney ledger export` "
                           "(its first line is the header table,key,...)")
-    return import_rows(ledger, rows, lambda i, column: f"{path} line {i}")
+    return import_rows(ledger, rows, lambda i, column: f"{path} line {i}", today=today)
 
 
 def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
-                locate: Callable[[int, str | None], str]) -> Imported:
+                locate: Callable[[int, str | None], str], *,
+                today: dt.date | None = None) -> Imported:
     """Add ``rows`` (dicts of text cells keyed by :func:`export_csv`'s columns; the first
     is line 2, after the header) in one transaction, as :func:`import_csv` does.
     ``locate(line, column)`` names where a value is for messages (``column`` None: the
@@ -204,20 +233,34 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                 ids[(table.name, key)] = found
             return ids[(table.name, key)]
 
+        problems: list[str] = []  # every problem of every row: nothing is imported
+        facts: list[tuple[int, str, dict[str, Any]]] = []
+        refused_keys: set[tuple[str, str]] = set()  # a row referring to one: no 2nd problem
+        today = latest_today(DEFAULT_TIMEZONE.values(), today)  # where the operators are
+
+        def label(column: str) -> str:
+            return f"column {column}"
+
         for i, r in enumerate(rows, start=2):
+            if len(problems) > MAX_PROBLEMS_SHOWN:
+                break  # enough to say the file is refused; the count says there are more
             where = locate(i, None)
             t = by_name.get(r.get("table") or "")
             if t is None:
-                raise LedgerError(f"{locate(i, 'table')}: table {r.get('table')!r} is not a "
-                                  "ledger table "
-                                  "(a file written by `tourney ledger export`?)")
+                problems.append(f"{locate(i, 'table')}: table {short(r.get('table') or '')} "
+                                "is not a ledger table (a file written by `tourney ledger "
+                                "export`?)")
+                continue
             key = r.get("key") or ""
             if not re.fullmatch(r"[0-9a-f]{32}", key):
-                raise LedgerError(f"{locate(i, 'key')}: key {key!r} is not 32 hex digits")
+                problems.append(f"{locate(i, 'key')}: key {short(key)} is not 32 hex digits")
+                continue
             if (t.name, key) in ids or (t.name, key) in in_batch:
                 skipped += 1
                 continue
             values: dict[str, Any] = {}
+            refused = len(problems)
+            follows = False  # refers to a refused row: refused with it, said once
             for c in t.columns:
                 if c.name == "id":
                     continue
@@ -225,22 +268,44 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                 if text is None and c.nullable:
                     text = ""  # a column added since (an export of an older ledger): empty
                 if text is None:
-                    raise LedgerError(f"{where}: column {c.name} is missing")
+                    problems.append(f"{where}: column {c.name} is missing")
+                    continue
                 at = locate(i, c.name)
                 target = _fk_target(c)
-                if target is not None and text != "":
-                    values[c.name] = resolve_key(target, text, at)
-                else:
-                    values[c.name] = _value(c, text, at)
+                if target is not None and (target.name, text) in refused_keys:
+                    follows = True
+                    continue
+                try:
+                    if target is not None and text != "":
+                        values[c.name] = resolve_key(target, text, at)
+                    else:
+                        values[c.name] = _value(c, text, at)
+                except LedgerError as exc:
+                    problems.append(str(exc))
+                    continue
                 if values[c.name] is None and not c.nullable:
-                    raise LedgerError(f"{at}: column {c.name} is empty")
+                    problems.append(f"{at}: column {c.name} is empty")
+            # the checks `tourney record` makes, on the same typed values (one home)
+            problems += [f"{locate(i, column)}: {message}" for column, message
+                         in entry_problems(t.name, values, label, today)]
+            if len(problems) > refused or follows:
+                refused_keys.add((t.name, key))
+                continue
             if batch_table and batch_table[0] is not t:
                 flush()
             batch_table[:1] = [t]
             batch.append(values)
             in_batch.add((t.name, key))
             added += 1
-        flush()
+            if t.name in _FACT_TABLES:
+                facts.append((i, t.name, values))
+        if not problems:
+            flush()
+            for i, name, values in facts:  # what each fact refers to, the file's plans too
+                problems += [f"{locate(i, column)}: {message}" for column, message
+                             in reference_problems(conn, name, values, label)]
+        if problems:
+            raise LedgerError(_refusal(problems))
     return Imported(added, skipped)
 
 

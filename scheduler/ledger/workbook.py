@@ -24,6 +24,9 @@ from scheduler.atomic import same_file, shown
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.store import LedgerError
 from scheduler.ledger.transfer import EXPORT_HEAD, Imported, _tables, export_csv, import_rows
+from scheduler.limits import LimitError, read_bounded
+from scheduler.workbook.cells import WorkbookError
+from scheduler.workbook.scan import SheetScan, scan_xlsx
 
 SHEET = "Ledger"
 """The name of the one sheet."""
@@ -117,7 +120,8 @@ def _text(value: Any, column: str, dates: set[str], times: set[str]) -> str:
     return str(value)
 
 
-def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
+def import_xlsx(ledger: Ledger, path: str | os.PathLike[str], *,
+                today: dt.date | None = None) -> Imported:
     """``tourney ledger import FILE.xlsx``: add the entries of sheet :data:`SHEET` of a
     workbook :func:`export_xlsx` wrote (or a person edited: dates and numbers a spreadsheet
     made of the text are read back), in one transaction, as
@@ -131,16 +135,36 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
     if not path.exists():
         raise LedgerError(f"{path} does not exist")
     try:
-        wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (OSError, ValueError, KeyError, SyntaxError, zipfile.BadZipFile) as exc:
-        # SyntaxError: a part's XML is broken (lxml's XMLSyntaxError, ElementTree's ParseError)
+        data = read_bounded(path)  # its size bounded (docs/limits.md)
+        scans = scan_xlsx(data)  # its parts, cells and texts bounded before openpyxl
+    except LimitError as exc:
+        raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
+                          ) from None
+    except WorkbookError as exc:
+        where, message = exc.problems[0]
+        if where == "<file>" and message.startswith("cannot be read as an Excel workbook"):
+            raise LedgerError(f"cannot read {path} as an .xlsx workbook: "
+                              f"{message.split(': ', 1)[-1]}") from None
+        raise LedgerError(f"{path}" + ("" if where == "<file>" else f" {where}")
+                          + f": {message}") from None
+    try:  # read-only: rows streamed from the XML
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # noqa: BLE001 - zip, XML and openpyxl errors: "not a workbook"
         raise LedgerError(f"cannot read {path} as an .xlsx workbook: {exc}") from None
     try:
         if SHEET not in wb.sheetnames:
             raise LedgerError(f"{path} has no sheet {SHEET!r} (sheets: "
                               + ", ".join(wb.sheetnames) + "): give a workbook written by "
                               "`tourney ledger export --out FILE.xlsx`")
-        grid = [list(r) for r in wb[SHEET].iter_rows(values_only=True)]
+        scan = scans.get(SHEET)
+        unseen = _unseen(path, scan)
+        if unseen:
+            raise LedgerError(unseen)
+        last_row = scan.max_row if scan else 0
+        last_col = scan.max_column if scan else 0
+        grid = ([list(r) for r in wb[SHEET].iter_rows(max_row=last_row, max_col=last_col,
+                                                        values_only=True)]
+                if last_row and last_col else [])
     finally:
         wb.close()
     if not grid:
@@ -160,7 +184,34 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str]) -> Imported:
             return f"{path} sheet {SHEET} row {line}"
         return f"{path} {SHEET}!{letters[column]}{line}"
 
-    return import_rows(ledger, rows, locate)
+    return import_rows(ledger, rows, locate, today=today)
+
+
+def _unseen(path: Path, scan: SheetScan | None) -> str | None:
+    """What the import would read that a person does not see in sheet :data:`SHEET` (the
+    sheet hidden, a hidden row or column holding values, a formula whose saved result may
+    be stale), as one message naming the cells; None when all is shown."""
+    if scan is None:
+        return None
+    found = []
+    if scan.state != "visible":
+        found.append(f"the sheet {SHEET} is {scan.state}")
+    found += [f"{SHEET}!{f.cell} is a formula ({f.text[:80]})" for f in scan.formulas[:5]]
+    found += [f"{SHEET} row {r} is hidden" for r in scan.hidden_rows[:5]]
+    found += [f"{SHEET} column {_column_letter(c)} is hidden" for c in scan.hidden_columns[:5]]
+    if not found:
+        return None
+    return (f"{path}: " + "; ".join(found) + ": the import reads only typed values a person "
+            "can see; unhide them, or replace each formula by its value")
+
+
+def _column_letter(column: int) -> str:
+    """The letters of 1-based ``column`` (1 → A, 27 → AA)."""
+    out = ""
+    while column:
+        column, r = divmod(column - 1, 26)
+        out = chr(65 + r) + out
+    return out
 
 
 def earlier_export(path: str | os.PathLike[str]) -> bool:

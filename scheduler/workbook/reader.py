@@ -10,13 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from scheduler.workbook.cells import Cells, WorkbookError, _hhmm, _letter
 from scheduler.workbook.layout import SETTINGS, SHEETS, Column
+from scheduler.workbook.scan import SheetScan, scan_xlsx
 
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read
     from openpyxl.worksheet.worksheet import Worksheet
@@ -119,8 +119,8 @@ def _open(data: bytes) -> Any:
     # start-up time: openpyxl only when a workbook is read
     from openpyxl import load_workbook
 
-    try:
-        return load_workbook(io.BytesIO(data), data_only=True, read_only=False)
+    try:  # read-only: rows are streamed from the XML, never a grid of every cell
+        return load_workbook(io.BytesIO(data), data_only=True, read_only=True)
     except Exception as exc:  # noqa: BLE001 - zip, XML and openpyxl errors: all "not a workbook"
         raise WorkbookError([("<file>", "cannot be read as an Excel workbook (.xlsx): "
                                         f"{type(exc).__name__}: {str(exc)[:200]}")]) from None
@@ -167,48 +167,75 @@ SHEETS_READ = ("Settings", "Operators", "Tournaments", "History", "Tours")
 """Every sheet a scenario workbook may have, in the order ``tourney template`` writes them."""
 
 
-def _has_header(ws: Worksheet, sheet: str) -> bool:
+def _grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None = None,
+          max_col: int | None = None) -> Iterable[tuple[int, tuple[Any, ...]]]:
+    """(row number, values) of rows ``min_row``.. of ``ws``, never past the last row and
+    column :func:`scan_xlsx` found a value in (openpyxl alone would walk to the sheet's
+    recorded dimension, XFD1048576 if it says so)."""
+    last_row = scan.max_row if max_row is None else min(max_row, scan.max_row)
+    last_col = scan.max_column if max_col is None else min(max_col, scan.max_column)
+    if last_row < min_row or last_col < 1:
+        return
+    yield from enumerate(ws.iter_rows(min_row=min_row, max_row=last_row, max_col=last_col,
+                                      values_only=True), start=min_row)
+
+
+def _first_row(ws: Worksheet, scan: SheetScan) -> tuple[Any, ...]:
+    return next((row for _k, row in _grid(ws, scan, 1, 1)), ())
+
+
+def _has_header(ws: Worksheet, scan: SheetScan, sheet: str) -> bool:
     """True when row 1 of the record sheet names at least one of its known columns."""
     known = {c.header for c in SHEETS[sheet][1]}
-    first = next(ws.iter_rows(min_row=1, max_row=1, values_only=True), ())
-    return any(_header(v) in known for v in first)
+    return any(_header(v) in known for v in _first_row(ws, scan))
 
 
-def _uncomputed(data: bytes, wb: Any, names: Mapping[str, str]) -> list[tuple[str, str]]:
-    """Cells that hold a formula with no computed value (a file written by a script, never
-    opened in a spreadsheet program): openpyxl reads them as empty, so each is a problem
-    (rule SCENARIO) naming the cell, its column header and the formula."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            if not any(b"<f" in z.read(n) for n in z.namelist()
-                       if n.startswith("xl/worksheets/") and n.endswith(".xml")):
-                return []
-    except (zipfile.BadZipFile, KeyError, OSError):
-        return []
-    # start-up time: openpyxl only when a workbook is read
-    from openpyxl import load_workbook
+def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str, str]
+                    ) -> list[tuple[str, str]]:
+    """What the reading would not see as a person sees it, in the sheets read, each a
+    problem (rule SCENARIO) naming the sheet and cell:
 
-    formulas = load_workbook(io.BytesIO(data), data_only=False, read_only=False)
+    - a formula: its saved result may be out of date (a script changed the formula, the
+      spreadsheet did not recalculate) or missing (a file written by a script): never read;
+    - a hidden or very hidden sheet, a hidden row or column holding a value: what is planned
+      would differ from what a person sees."""
     out: list[tuple[str, str]] = []
     for sheet in SHEETS_READ:
         if sheet not in names:
             continue
-        shown, raw = wb[names[sheet]], formulas[names[sheet]]
-        for row in raw.iter_rows():
-            for cell in row:
-                text = cell.value
-                if not (isinstance(text, str) and text.startswith("=")
-                        and cell.data_type == "f"):
-                    continue
-                if shown[cell.coordinate].value is not None:
-                    continue
-                if sheet == "Settings":
-                    header = _header(raw.cell(row=cell.row or 1, column=1).value)
-                else:
-                    header = _header(raw.cell(row=1, column=cell.column or 1).value)
-                out.append((f"{names[sheet]}!{cell.coordinate} ({header})",
-                            f"a formula with no computed value ({text}): open and save the "
-                            "file in Excel, or type the value"))
+        title = names[sheet]
+        scan = scans.get(title, SheetScan(title))
+        if scan.state != "visible":
+            how = "very hidden (only a macro can show it)" if scan.state == "veryHidden" \
+                else "hidden"
+            out.append((f"sheet {title}", f"the sheet is {how}: tourney reads only what a "
+                        "person can see; show it (Format > Sheet > Unhide), or delete it"))
+        if not (scan.formulas or scan.hidden_rows or scan.hidden_columns):
+            continue
+        ws = wb[title]
+        if sheet == "Settings":
+            heads = {k: _header(row[0]) for k, row in _grid(ws, scan, 1, None, 1)}
+        else:
+            first = _first_row(ws, scan)
+            heads = {j + 1: _header(v) for j, v in enumerate(first)}
+        for f in scan.formulas:
+            header = heads.get(f.row if sheet == "Settings" else f.column, "")
+            where = f"{title}!{f.cell} ({header})"
+            if f.has_value:
+                out.append((where, f"a formula ({f.text}): tourney reads typed values only, "
+                            "as a formula's saved result can be out of date; replace it by "
+                            "its value (copy, then paste as values)"))
+            else:
+                out.append((where, f"a formula with no computed value ({f.text}): open and "
+                            "save the file in Excel, or type the value"))
+        for r in scan.hidden_rows:
+            out.append((f"{title} row {r}", "the row is hidden and holds values: tourney "
+                        "reads only what a person can see; unhide the row, or delete it"))
+        for c in scan.hidden_columns:
+            head = heads.get(c, "") if sheet != "Settings" else ""
+            out.append((f"{title} column {_letter(c - 1)}" + (f" ({head})" if head else ""),
+                        "the column is hidden and holds values: tourney reads only what a "
+                        "person can see; unhide the column, or delete it"))
     return out
 
 
@@ -234,14 +261,26 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
         cell with no computed value (a file written by a script); a History row naming no
         operator of the Operators sheet, or an operator twice.
     """
+    scans = scan_xlsx(data)  # bounded before openpyxl allocates anything
     wb = _open(data)
+    try:
+        return _read(wb, scans)
+    finally:
+        wb.close()
+
+
+def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cells]:
     names, problems, notes = _find_sheets(wb)
+
+    def scan(title: str) -> SheetScan:
+        return scans.get(title, SheetScan(title))
+
     for sheet in ("Operators", "Tournaments", "History", "Tours"):
-        if sheet in names and not _has_header(wb[names[sheet]], sheet):
+        if sheet in names and not _has_header(wb[names[sheet]], scan(names[sheet]), sheet):
             problems.append((f"{names[sheet]}!1", "no header row: row 1 must name the columns "
                              f"({', '.join(c.header for c in SHEETS[sheet][1][:4])}, ...) "
                              "as tourney template writes them"))
-    problems += _uncomputed(data, wb, names)
+    problems += _shown_problems(wb, scans, names)
     if problems:
         raise WorkbookError(problems)
     cells = Cells()
@@ -249,12 +288,14 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
     out: dict[str, Any] = {}
     cells[()] = "Settings"
     by_field = {c.header: c for c in SETTINGS}
-    for row in wb[names["Settings"]].iter_rows(min_row=2, max_col=2):
-        key, value = _header(row[0].value), row[1].value
+    settings = names["Settings"]
+    for number, row in _grid(wb[settings], scan(settings), 2, None, 2):
+        key = _header(row[0]) if row else ""
+        value = row[1] if len(row) > 1 else None
         if not key:
             continue
         column = by_field.get(key, Column(key, "text", ""))
-        where = f"{names['Settings']}!{row[1].coordinate} ({key})"
+        where = f"{settings}!B{number} ({key})"
         for k in range(1, len(column.path) + 1):
             cells.setdefault(column.path[:k], where)
         read = cell_value(column, value)
@@ -266,37 +307,37 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
             cells[(key,)] = f"{names[sheet]} sheet"
     for sheet in ("Operators", "Tournaments", "Tours"):
         if sheet in names:
-            _read_records(wb[names[sheet]], sheet, out, cells, problems)
+            _read_records(wb[names[sheet]], scan(names[sheet]), sheet, out, cells, problems)
     if "History" in names:
-        _read_history(wb[names["History"]], out, cells, problems)
+        _read_history(wb[names["History"]], scan(names["History"]), out, cells, problems)
     if problems:
         raise WorkbookError(problems)
     return out, cells
 
 
-def _rows(ws: Worksheet) -> Iterable[tuple[int, list[Any]]]:
-    """(row number, cells) of every row below the header that holds a value."""
-    for row in ws.iter_rows(min_row=2):
-        if any(c.value is not None and str(c.value).strip() for c in row):
-            yield row[0].row or 0, list(row)
+def _rows(ws: Worksheet, scan: SheetScan) -> Iterable[tuple[int, list[Any]]]:
+    """(row number, values) of every row below the header that holds a value."""
+    for number, row in _grid(ws, scan, 2):
+        if any(v is not None and str(v).strip() for v in row):
+            yield number, list(row)
 
 
-def _columns_of(ws: Worksheet, sheet: str) -> list[tuple[int, Column]]:
+def _columns_of(ws: Worksheet, scan: SheetScan, sheet: str) -> list[tuple[int, Column]]:
     known = {c.header: c for c in SHEETS[sheet][1]}
     out = []
-    for i, head in enumerate(next(ws.iter_rows(min_row=1, max_row=1, values_only=True), ())):
+    for i, head in enumerate(_first_row(ws, scan)):
         header = _header(head)
         if header:
             out.append((i, known.get(header, Column(header, "text", ""))))
     return out
 
 
-def _read_records(ws: Worksheet, sheet: str, out: dict[str, Any], cells: Cells,
-                  problems: list[tuple[str, str]]) -> None:
+def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any],
+                  cells: Cells, problems: list[tuple[str, str]]) -> None:
     key = SHEETS[sheet][0]
-    columns = _columns_of(ws, sheet)
+    columns = _columns_of(ws, scan, sheet)
     records: list[dict[str, Any]] = out.setdefault(key, [])
-    for number, row in _rows(ws):
+    for number, row in _rows(ws, scan):
         i = len(records)
         record: dict[str, Any] = {}
         cells[(key, i)] = f"{ws.title} row {number}"
@@ -304,20 +345,20 @@ def _read_records(ws: Worksheet, sheet: str, out: dict[str, Any], cells: Cells,
             where = f"{ws.title}!{_letter(j)}{number} ({column.header})"
             for k in range(1, len(column.path) + 1):
                 cells.setdefault((key, i, *column.path[:k]), where)
-            value = cell_value(column, row[j].value if j < len(row) else None)
+            value = cell_value(column, row[j] if j < len(row) else None)
             if value is not _EMPTY and not _put(record, column.path, value):
                 problems.append((where, "given twice (two columns of this name)"))
         records.append(record)
 
 
-def _read_history(ws: Worksheet, out: dict[str, Any], cells: Cells,
+def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Cells,
                   problems: list[tuple[str, str]]) -> None:
-    columns = _columns_of(ws, "History")
+    columns = _columns_of(ws, scan, "History")
     operators = out.get("operators", [])
     index = {str(o.get("id")): i for i, o in enumerate(operators)}
     seen: dict[str, int] = {}
-    for number, row in _rows(ws):
-        values = {c.header: (j, cell_value(c, row[j].value if j < len(row) else None))
+    for number, row in _rows(ws, scan):
+        values = {c.header: (j, cell_value(c, row[j] if j < len(row) else None))
                   for j, c in columns}
         j, op = values.get("operator", (0, _EMPTY))
         where = f"{ws.title}!{_letter(j)}{number} (operator)"

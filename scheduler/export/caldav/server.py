@@ -32,6 +32,7 @@ from scheduler.export.caldav.sync import (
     _same_href,
     publish,
 )
+from scheduler.limits import MB, max_response_bytes
 
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
 """Environment variable holding the CalDAV password (never a command-line flag)."""
@@ -86,6 +87,39 @@ def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
     return url
 
 
+def _bounded_body(request: Callable[..., Any], url: str) -> Callable[..., Any]:
+    """``request`` (an HTTP session's) that reads each reply's body as a stream, at most
+    :func:`~scheduler.limits.max_response_bytes` of it once decompressed (a gzip bomb of a
+    megabyte inflates to gigabytes), and refuses a larger one (PublishError) before
+    reading it all; the reply is then handed on with its body read, as the library expects."""
+    limit = max_response_bytes()
+
+    def too_large(size: str) -> PublishError:
+        return PublishError(f"the server at {redact(url)} answered with {size}, more than the "
+                            f"{limit / MB:,.0f} MB a reply may be (set TOURNEY_MAX_RESPONSE_MB "
+                            "to raise it; see docs/limits.md); it may not be a CalDAV server")
+
+    def call(method: str, target: str, **kwargs: Any) -> Any:
+        kwargs["stream"] = True
+        reply = request(method, target, **kwargs)
+        declared = str(reply.headers.get("Content-Length", "")).strip()
+        encoded = str(reply.headers.get("Content-Encoding", "")).strip().lower()
+        if declared.isdigit() and encoded in ("", "identity") and int(declared) > limit:
+            reply.close()
+            raise too_large(f"{int(declared) / MB:,.1f} MB")
+        body = bytearray()
+        for chunk in reply.iter_content(64 * 1024):  # decompressed, a piece at a time
+            body += chunk
+            if len(body) > limit:
+                reply.close()
+                raise too_large(f"more than {limit / MB:,.0f} MB (decompressed)")
+        reply._content = bytes(body)  # read: what .content and .text give the library
+        reply._content_consumed = True
+        return reply
+
+    return call
+
+
 class CalDAVServer:
     """:class:`CalendarServer` over the ``caldav`` library (``DAVClient``): principal and
     calendar-home discovery, MKCALENDAR, calendar-query REPORT, PUT and DELETE."""
@@ -103,6 +137,8 @@ class CalDAVServer:
                                      password=password,
                                      timeout=max(1, math.ceil(timeout)),
                                      enable_rfc6764=False)
+        session: Any = self.client.session  # every request of the library goes through it
+        session.request = _bounded_body(session.request, self.url)
         self._principal: Any = None
         self._origin = _origin(_without_credentials(url))
         # every request, a redirect's too, goes to the server given: never to another host
