@@ -10,9 +10,10 @@ folder, the warnings of ``tourney record``), reads the same days and caps as the
 - ME-ENTRY-CAP, 17 M.R.S. § 1836(4), under ``surcharge_cap: license-fee``: the surcharge
   collected is capped at the game's licence fee ($75 for 51-100 players), not $125.
 
-All are known faults (the ledger keeps each occurrence's days, not the due days, tours,
-settings and terms the plan read), kept here as strict xfails until the ledger stores them
-at adoption.
+``tourney deadlines`` without a folder lists the deadlines.csv lines ``tourney ledger
+adopt`` stored (table ``plan_deadlines``). What ``tourney record`` judges at once still reads
+a scenario made from the ledger alone (no tours, settings or terms): those are known faults,
+kept here as strict xfails.
 
 Every test runs on SQLite and on PostgreSQL (the ``ledger`` fixture).
 """
@@ -30,13 +31,11 @@ from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, judge_entry
 
-FROM_THE_LEDGER = ("the ledger keeps no due day of the plan: `tourney deadlines` without a "
-                   "plan folder recomputes them from the first days alone (no tours, no "
-                   "settings.closed_days); the ledger should store schedule.csv's notice_due "
-                   "and deadlines.csv's days at adoption")
+FROM_THE_LEDGER = ("record filed judges with a scenario made from the ledger alone (no "
+                   "tours): MT-PROGRESSIVE does not see the progressive, so a round's notice "
+                   "is judged against its own day -5, not round 1's")
 
 
-@pytest.mark.xfail(strict=True, reason=FROM_THE_LEDGER)
 def test_deadlines_without_a_folder_date_every_round_s_notice_before_round_1(
         ledger: Ledger, tmp_path: Path) -> None:
     # Round 1 Sat 2027-03-06 at room-a: every venue's notice due Mar 6 - 5 = Mon 2027-03-01
@@ -70,7 +69,6 @@ def test_record_filed_warns_of_a_round_s_notice_filed_after_round_1_s_day(
     assert got == [("MT-PROGRESSIVE", "room-c")]
 
 
-@pytest.mark.xfail(strict=True, reason=FROM_THE_LEDGER)
 def test_deadlines_without_a_folder_skip_the_closed_days(ledger: Ledger,
                                                          tmp_path: Path) -> None:
     # a game Tue 2027-12-14, closed_days [Mon 2027-12-06]: 10 Maine business days back:
@@ -121,3 +119,17 @@ def test_record_held_warns_of_a_surcharge_over_the_licence_fee(ledger: Ledger,
             if v.rule == "ME-ENTRY-CAP"] == ["ME-ENTRY-CAP"]
     assert "ME-ENTRY-CAP" in [v.rule for v in judge_entry(ledger, held,
                                                           as_of=d("2027-12-20"))]
+
+
+def test_deadlines_of_a_plan_adopted_without_deadlines_csv_count_from_each_round_s_day(
+        ledger: Ledger, tmp_path: Path) -> None:
+    # a folder written before deadlines.csv existed: the ledger stores no line of it, and
+    # `tourney deadlines` computes each notice from its own round's first day:
+    # r1 Sat Mar 6 - 5 = Mon Mar 1, r2 Mar 13 - 5 = Mar 8, r3 Mar 20 - 5 = Mar 15,
+    # the final Mar 27 - 5 = Mar 22 (what the ledger alone knows; not MT-PROGRESSIVE's Mar 1)
+    folder = write_plan(run(progressive()), tmp_path / "plan")
+    (folder / "deadlines.csv").unlink()
+    api.adopt(ledger, folder, organization="Big Sky", by="ann")
+    got = sorted(str(r.date) for r in ledger.deadlines(as_of=d("2027-03-01")).itertuples()
+                 if r.rule == "MT-NOTICE")
+    assert got == ["2027-03-01", "2027-03-08", "2027-03-15", "2027-03-22"]

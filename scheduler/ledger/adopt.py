@@ -15,12 +15,14 @@ from icalendar import Calendar
 from sqlalchemy import func, select
 
 from scheduler.calendar_limits import read_calendar
+from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _organization
 from scheduler.ledger.models import (
     Lineage,
     Operator,
     Organization,
+    PlanDeadline,
     PlanEvent,
     PlanLicence,
     PlanVersion,
@@ -126,7 +128,9 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     """``tourney ledger adopt PLAN_DIR``: record a plan folder as announced, as the next
     version of its lineage (read from the UIDs of its schedule.csv, ``scheduler/uid.py``):
     every occurrence at every operator with its UID, RECURRENCE-ID, SEQUENCE and status
-    (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), and its licences.
+    (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), its licences, and the
+    lines of its deadlines.csv when it has one (table ``plan_deadlines``: what ``tourney
+    deadlines`` without a folder lists).
 
     Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, UIDs without
     a lineage (a plan of an old tourney: solve it again), or a lineage another organization
@@ -151,6 +155,10 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                           "one plan at a time")
     key = str(next(iter(lineages)))
     cancelled = _cancelled_events(folder)
+    # the plan's own due days (tours, settings.closed_days), for `tourney deadlines` without
+    # the folder; a folder written before deadlines.csv existed has none
+    lines = (read_deadlines(folder / DEADLINES_CSV) if (folder / DEADLINES_CSV).is_file()
+             else [])
     with ledger.write() as s:
         lin = s.scalar(select(Lineage).where(Lineage.lineage == key))
         if lin is not None:
@@ -231,5 +239,10 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                     covers=r.get("covers", ""), **_entry(by)))
             except (KeyError, InvalidOperation) as exc:
                 raise LedgerError(f"{where}: not a licenses.csv row of tourney ({exc})") from None
+        for line in lines:
+            s.add(PlanDeadline(
+                version_id=version.id, date=line.date, rule=line.rule, citation=line.citation,
+                operator_id=line.operator_id, what=line.what, occurrence=line.occurrence,
+                license_id=line.license_id, opens=line.opens, **_entry(by)))
         return Adopted(org.name, key, version.version, len(rows), n_cancelled,
                        len(licence_rows), new=True)

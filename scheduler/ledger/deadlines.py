@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from scheduler.ledger.models import (
     Filing,
     Held,
     LicenceBought,
+    PlanDeadline,
     PlanEvent,
     PlanLicence,
     PlanVersion,
@@ -128,49 +129,89 @@ def _plan_rows(plan_dir: Path) -> tuple[list[_Row], list[_Licence]]:
     return rows, lics
 
 
+def read_deadlines(path: Path) -> list[Deadline]:
+    """The lines of a plan folder's deadlines.csv ``path`` as written (``uid`` empty,
+    ``period_end`` None: :func:`with_plan` fills them). Read by ``tourney deadlines PLAN_DIR``
+    and by ``tourney ledger adopt``, which stores them (table ``plan_deadlines``).
+
+    Raises :class:`LedgerError` for a missing or unreadable file, a missing column, a bad
+    date (the message names the file and line)."""
+    out = []
+    for i, r in enumerate(read_csv(path, _DEADLINES), start=2):
+        where = f"{path} line {i}"
+        out.append(Deadline(
+            date=parse_date(r["date"], where), rule=r["rule"], citation=r["citation"],
+            operator_id=r["operator_id"], what=uncell(r["what"]),
+            occurrence=uncell(r["occurrence"]), license_id=r["license_id"],
+            opens=parse_date(r["opens"], where) if r["opens"].strip() else None))
+    return out
+
+
+def with_plan(lines: list[Deadline], rows: list[_Row], lics: list[_Licence]) -> list[Deadline]:
+    """``lines`` (a plan's deadlines.csv, from the folder or stored by ``ledger adopt``)
+    with what the ledger's entries are matched on, from the same plan's occurrences ``rows``
+    and licences ``lics``: MT-NOTICE its occurrence's ``uid``; ME-REPORT (16-633 CMR ch. 32
+    § 8) the ``period_end`` it reports on (:func:`_period_of`)."""
+    uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
+    periods = {lic.license_id: report_periods(lic.kind, lic.valid_from, lic.valid_to)
+               for lic in lics}
+    return [replace(
+        d, uid=uids.get((d.occurrence, d.operator_id), "") if d.rule == "MT-NOTICE" else "",
+        period_end=_period_of(periods.get(d.license_id, []), d.date)
+        if d.rule == "ME-REPORT" else None) for d in lines]
+
+
 def _plan(plan_dir: Path) -> list[Deadline]:
     """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
     :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
     rows, lics = _plan_rows(plan_dir)
     if not (plan_dir / DEADLINES_CSV).is_file():
         return list_deadlines(rows, lics, None)
-    uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
-    periods = {lic.license_id: report_periods(lic.kind, lic.valid_from, lic.valid_to)
-               for lic in lics}
-    out = []
-    for i, r in enumerate(read_csv(plan_dir / DEADLINES_CSV, _DEADLINES), start=2):
-        where = f"{plan_dir / DEADLINES_CSV} line {i}"
-        date = parse_date(r["date"], where)
-        ref, op, lic_id = uncell(r["occurrence"]), r["operator_id"], r["license_id"]
-        out.append(Deadline(
-            date=date, rule=r["rule"], citation=r["citation"], operator_id=op,
-            what=uncell(r["what"]), occurrence=ref, license_id=lic_id,
-            opens=parse_date(r["opens"], where) if r["opens"].strip() else None,
-            uid=uids.get((ref, op), "") if r["rule"] == "MT-NOTICE" else "",
-            period_end=_period_of(periods.get(lic_id, []), date)
-            if r["rule"] == "ME-REPORT" else None))
-    return out
+    return with_plan(read_deadlines(plan_dir / DEADLINES_CSV), rows, lics)
 
 
-def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence]]:
+def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence], list[Deadline]]:
     """The occurrences (confirmed) and licences of the newest adopted version of every plan
     lineage of the ledger, every organization's: what ``tourney deadlines`` without a plan
-    folder lists."""
+    folder lists; and their deadlines: the deadlines.csv lines ``ledger adopt`` stored of
+    each version (:func:`with_plan` of that version), else, for the versions adopted without
+    them (before schema 0004, or a folder without deadlines.csv),
+    :func:`~scheduler.deadlines.list_deadlines` of their days (ME application windows
+    opening 90 days before; no ``settings.closed_days``)."""
     rows: list[_Row] = []
     lics: list[_Licence] = []
+    lines: list[Deadline] = []
+    bare_rows: list[_Row] = []
+    bare_lics: list[_Licence] = []
     with ledger.read() as s:
         for v in _latest_versions(s):
-            for e in s.scalars(select(PlanEvent).where(PlanEvent.version_id == v.id,
-                                                       PlanEvent.status == "CONFIRMED")
-                               .order_by(PlanEvent.id)):
-                rows.append(_Row(e.tournament_id, e.occurrence, e.operator_id, e.jurisdiction,
-                                 e.type, e.title, e.first_day, e.uid))
-            for lic in s.scalars(select(PlanLicence).where(PlanLicence.version_id == v.id)
-                                 .order_by(PlanLicence.id)):
-                lics.append(_Licence(lic.license_id, lic.operator_id, lic.jurisdiction,
-                                     lic.kind, lic.valid_from, lic.valid_to,
-                                     tuple(lic.covers.split())))
-    return rows, lics
+            v_rows = [_Row(e.tournament_id, e.occurrence, e.operator_id, e.jurisdiction,
+                           e.type, e.title, e.first_day, e.uid)
+                      for e in s.scalars(select(PlanEvent).where(
+                          PlanEvent.version_id == v.id, PlanEvent.status == "CONFIRMED")
+                          .order_by(PlanEvent.id))]
+            v_lics = [_Licence(lic.license_id, lic.operator_id, lic.jurisdiction, lic.kind,
+                               lic.valid_from, lic.valid_to, tuple(lic.covers.split()))
+                      for lic in s.scalars(select(PlanLicence)
+                                           .where(PlanLicence.version_id == v.id)
+                                           .order_by(PlanLicence.id))]
+            stored = [Deadline(date=x.date, rule=x.rule, citation=x.citation,
+                               operator_id=x.operator_id, what=x.what,
+                               occurrence=x.occurrence, license_id=x.license_id,
+                               opens=x.opens)
+                      for x in s.scalars(select(PlanDeadline)
+                                         .where(PlanDeadline.version_id == v.id)
+                                         .order_by(PlanDeadline.id))]
+            rows += v_rows
+            lics += v_lics
+            if stored:
+                lines += with_plan(stored, v_rows, v_lics)
+            else:
+                bare_rows += v_rows
+                bare_lics += v_lics
+    if bare_rows or bare_lics:
+        lines += list_deadlines(bare_rows, bare_lics, None)
+    return rows, lics, lines
 
 
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
@@ -288,11 +329,10 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
     if plan_dir is None:
         if ledger is None:
             raise LedgerError("give a plan folder, or a ledger with an adopted plan (--ledger)")
-        rows, lics = _from_ledger(ledger)
+        rows, lics, lines = _from_ledger(ledger)
         if not rows and not lics:
             raise LedgerError("no plan is adopted in the ledger: give a plan folder, or "
                               "adopt one (tourney ledger adopt PLAN_DIR)")
-        lines = list_deadlines(rows, lics, None)
         uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
         covered = {lic.license_id: [(uids.get((ref, lic.operator_id), ""), lic.operator_id)
                                     for ref in lic.covers] for lic in lics}

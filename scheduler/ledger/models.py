@@ -155,6 +155,29 @@ class PlanLicence(_Entry, Base):
     version: Mapped[PlanVersion] = relationship()
 
 
+class PlanDeadline(_Entry, Base):
+    """A line of a plan version's deadlines.csv (:class:`scheduler.deadlines.Deadline`),
+    stored by ``tourney ledger adopt`` (schema 0004) so ``tourney deadlines`` without the
+    folder lists the plan's own days: a progressive's notices 5 days before round 1
+    (MT-PROGRESSIVE), Maine due days moved by ``settings.closed_days``. ``date`` the last
+    day (inclusive); ``rule`` its rule ID and ``citation``; ``occurrence`` ``TOURNAMENT#N``
+    (MT-NOTICE) or the occurrences a licence covers; ``license_id`` the licence or permit
+    (empty for MT-NOTICE); ``opens`` the first day an ME application may be received.
+    A version adopted before 0004 has none."""
+
+    __tablename__ = "plan_deadlines"
+    version_id: Mapped[int] = mapped_column(ForeignKey("plan_versions.id"), index=True)
+    date: Mapped[dt.date] = mapped_column(Date)
+    rule: Mapped[str] = mapped_column(String(40))
+    citation: Mapped[str] = mapped_column(Text)
+    operator_id: Mapped[str] = mapped_column(String(100))
+    what: Mapped[str] = mapped_column(Text)
+    occurrence: Mapped[str] = mapped_column(Text)
+    license_id: Mapped[str] = mapped_column(String(300))
+    opens: Mapped[dt.date | None] = mapped_column(Date)
+    version: Mapped[PlanVersion] = relationship()
+
+
 class _Fact(_Entry):
     """A fact an operator records; corrections supersede (see the module docstring)."""
 
