@@ -29,6 +29,8 @@ import re
 import resource
 import subprocess
 import sys
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,7 +38,10 @@ import test_ledger
 from test_ledger import ME_LICENCE, TODAY, d, write_plan
 
 from scheduler.ledger import Ledger, LedgerError, api
+from scheduler.load import load_scenario
+from scheduler.scenario import ScenarioError
 from scheduler.text import mask_credentials
+from scheduler.workbook import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 plan, adopted = test_ledger.plan, test_ledger.adopted
@@ -221,3 +226,116 @@ def test_two_held_rows_of_one_occurrence_in_one_file_are_refused(
         api.import_csv(other, _write([*rows, twin], tmp_path / "l.csv"), today=TODAY)
     assert sum(api.all_entries(other).values()) == 0
     other.dispose()
+
+
+# ----------------------------------------------------------------- the workbook reader
+def _book(tmp_path: Path) -> Path:
+    path = tmp_path / "year.xlsx"
+    path.write_bytes(load_scenario(EXAMPLES["montana"]).to_xlsx())
+    return path
+
+
+def _rewrite(path: Path, part: str, change: Callable[[str], str]) -> Path:
+    """The workbook at ``path`` with the XML of ``part`` changed by ``change`` (a copy)."""
+    out = path.with_name(f"changed-{path.name}")
+    with zipfile.ZipFile(path) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename == part:
+                data = change(data.decode("utf-8")).encode("utf-8")
+            zout.writestr(info.filename, data)
+    return out
+
+
+def _tournaments_part(path: Path) -> str:
+    with zipfile.ZipFile(path) as z:
+        wb = z.read("xl/workbook.xml").decode()
+        rels = z.read("xl/_rels/workbook.xml.rels").decode()
+    rid = re.search(r'<sheet [^>]*name="Tournaments"[^>]*r:id="(rId\d+)"', wb)
+    assert rid is not None
+    target = re.search(rf'Target="([^"]+)"[^>]*Id="{rid.group(1)}"|Id="{rid.group(1)}"'
+                       r'[^>]*Target="([^"]+)"', rels)
+    assert target is not None
+    return (target.group(1) or target.group(2)).lstrip("/")
+
+
+def _problems_of(path: Path) -> list[str]:
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    return err.value.render().splitlines()[1:]
+
+
+def test_a_hidden_column_is_seen_when_its_cell_references_are_lower_case(
+        tmp_path: Path) -> None:
+    # column B (title) hidden, and its cells written b2, b3, ... (openpyxl reads them at B)
+    # first in each row: a scan that took only "B2" counted them as column A
+    path = _book(tmp_path)
+    written = "b{row}"
+
+    def change(xml: str) -> str:
+        xml = re.sub(r'(<col [^>]*min="2" max="2"[^>]*?)(/?>)', r'\1 hidden="1"\2', xml, count=1)
+        if 'min="2" max="2"' not in xml:
+            xml = xml.replace("<sheetData>", '<cols><col min="2" max="2" width="9" '
+                              'hidden="1"/></cols><sheetData>', 1)
+
+        def row(m: re.Match[str]) -> str:
+            cells = re.findall(r"<c [^>]*?(?:/>|>.*?</c>)", m.group(2))
+            b = [c for c in cells if re.search(r'r="B\d+"', c)]
+            rest = [c for c in cells if c not in b]
+            b = [re.sub(r'r="B(\d+)"', lambda n: 'r="' + written.format(row=n.group(1)) + '"',
+                        c) for c in b]
+            return m.group(1) + "".join(b + rest) + "</row>"
+        return re.sub(r"(<row [^>]*>)(.*?)</row>", row, xml, flags=re.S)
+
+    changed = _rewrite(path, _tournaments_part(path), change)
+    lines = _problems_of(changed)
+    assert any("Tournaments column B (title): the column is hidden and holds values" in line
+               for line in lines), lines
+
+
+def test_a_very_hidden_sheet_named_as_a_visible_one_is_refused(tmp_path: Path) -> None:
+    # a very hidden sheet "Tournaments" first (openpyxl reads it), a visible one of the same
+    # name after it (the one a person sees): the scan described the visible one
+    path = _book(tmp_path)
+
+    def change(xml: str) -> str:
+        m = re.search(r'<sheet [^>]*name="Tournaments"[^>]*/>', xml)
+        assert m is not None
+        hidden = re.sub(r'state="\w+"', 'state="veryHidden"', m.group(0))
+        if "state=" not in hidden:
+            hidden = hidden.replace("<sheet ", '<sheet state="veryHidden" ', 1)
+        twin = re.sub(r'sheetId="\d+"', 'sheetId="99"', m.group(0))
+        return xml.replace(m.group(0), hidden + twin, 1)
+
+    changed = _rewrite(path, "xl/workbook.xml", change)
+    lines = _problems_of(changed)
+    assert lines == [f"  {changed}: sheet Tournaments: two sheets are named 'Tournaments' and "
+                     "'Tournaments', which a spreadsheet does not allow (letter case aside); "
+                     "rename or delete one (SCENARIO)"], lines
+
+
+def test_a_value_whose_number_format_shows_nothing_is_refused(tmp_path: Path) -> None:
+    import openpyxl
+
+    path = _book(tmp_path)
+    wb = openpyxl.load_workbook(path)
+    tours = wb["Tournaments"]
+    col = next(c.column_letter for c in tours[1] if c.value == "title")
+    tours[f"{col}2"].number_format = ";;;"  # the title is there, a person sees an empty cell
+    wb.save(path)
+    lines = _problems_of(path)
+    assert lines == [f"  {path}: Tournaments!{col}2: the cell holds a value its number format "
+                     "(;;;) shows as nothing: tourney reads only what a person can see; give it "
+                     "a format that shows the value, or delete the value (SCENARIO)"], lines
+
+
+def test_a_cell_reference_no_spreadsheet_writes_is_named(tmp_path: Path) -> None:
+    # "$B$2": openpyxl's reader fails on it ("'$B$' is not a valid column name", no file,
+    # no sheet, no cell); the scan names it
+    path = _book(tmp_path)
+    changed = _rewrite(path, _tournaments_part(path),
+                       lambda xml: xml.replace('r="B2"', 'r="$B$2"', 1))
+    lines = _problems_of(changed)
+    assert lines == [f"  {changed}: Tournaments!B2: the cell reference '$B$2' is not one a "
+                     "spreadsheet writes (such as B2): save the file again from a spreadsheet "
+                     "application (SCENARIO)"], lines
