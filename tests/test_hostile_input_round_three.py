@@ -339,3 +339,18 @@ def test_a_cell_reference_no_spreadsheet_writes_is_named(tmp_path: Path) -> None
     assert lines == [f"  {changed}: Tournaments!B2: the cell reference '$B$2' is not one a "
                      "spreadsheet writes (such as B2): save the file again from a spreadsheet "
                      "application (SCENARIO)"], lines
+
+
+# ------------------------------------------------------------------------------ Dask
+@pytest.mark.parametrize("address", ["ucx://192.0.2.1:8786", " tcp://192.0.2.1:8786",
+                                     "UCX://192.0.2.1:8786"])
+def test_a_dask_scheme_that_does_not_encrypt_reaches_only_this_machine(
+        tmp_path: Path, address: str) -> None:
+    # ucx:// neither encrypts nor authenticates (nor does a scheme Dask does not know): only
+    # tls:// and wss:// may reach another machine; 192.0.2.1 (TEST-NET-1) routes nowhere
+    from test_sweep_dask_trust import _last_line, _sweep
+
+    r, took = _sweep(tmp_path, "--dask", address, "--timeout", "20")
+    assert r.returncode == 2, r.stderr
+    assert "refused for a scheduler not on this machine" in _last_line(r), r.stderr
+    assert took < 20
