@@ -354,3 +354,30 @@ def test_a_dask_scheme_that_does_not_encrypt_reaches_only_this_machine(
     assert r.returncode == 2, r.stderr
     assert "refused for a scheduler not on this machine" in _last_line(r), r.stderr
     assert took < 20
+
+
+# --------------------------------------------------------------------------- publish
+def test_publish_deletes_a_dropped_timed_event_whose_time_zone_begins_in_1970() -> None:
+    # a timed event of this lineage on 2027-03-05, inside the plan's horizon (2027), no longer
+    # in the plan: deleted. Its resource holds a VTIMEZONE first (as calendar applications
+    # write it, DTSTART 19700101): the history rule read that DTSTART, took the event for one
+    # of 1970 (before the horizon) and kept it on the server for ever
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from test_publish import _event, _ics
+
+    from scheduler.export.caldav.calendars import OperatorCalendar
+    from scheduler.export.caldav.sync import ServerObject, plan_sync
+
+    lineage = {"x-tourney-lineage": "0123456789"}
+    cal = OperatorCalendar("op", "Op", {"kept-1@op": _ics(_event("kept-1@op", **lineage))},
+                           lineage="0123456789", horizon=("2027-01-01", "2027-12-31"))
+    start = dt.datetime(2027, 3, 5, 19, tzinfo=ZoneInfo("America/New_York"))
+    old = ServerObject("http://h/u/op/old.ics",
+                       _ics(_event("old-1@op", start, **lineage), tz=True).decode(), '"e1"')
+    assert old.data.index("DTSTART:1970") < old.data.index("BEGIN:VEVENT")
+    assert old.first_day == "20270305"
+    plan = plan_sync(cal, [old], "http://h/u/op")
+    assert sorted((c.action, c.uid) for c in plan.changes) == [("create", "kept-1@op"),
+                                                                ("delete", "old-1@op")]
