@@ -371,13 +371,79 @@ def test_publish_deletes_a_dropped_timed_event_whose_time_zone_begins_in_1970() 
     from scheduler.export.caldav.sync import ServerObject, plan_sync
 
     lineage = {"x-tourney-lineage": "0123456789"}
-    cal = OperatorCalendar("op", "Op", {"kept-1@op": _ics(_event("kept-1@op", **lineage))},
-                           lineage="0123456789", horizon=("2027-01-01", "2027-12-31"))
+    kept = _event("kept-1@op", dt.date(2027, 1, 9), **lineage)
+    cal = OperatorCalendar("op", "Op", {"kept-1@op": _ics(kept)}, lineage="0123456789",
+                           horizon=("2027-01-01", "2027-12-31"))
     start = dt.datetime(2027, 3, 5, 19, tzinfo=ZoneInfo("America/New_York"))
-    old = ServerObject("http://h/u/op/old.ics",
-                       _ics(_event("old-1@op", start, **lineage), tz=True).decode(), '"e1"')
+    dropped = _event("old-1@op", start, **lineage)
+    old = ServerObject("http://h/u/op/old.ics", _ics(dropped, tz=True).decode(), '"e1"')
     assert old.data.index("DTSTART:1970") < old.data.index("BEGIN:VEVENT")
-    assert old.first_day == "20270305"
+    assert old.first_day == "20270305" and old.lineage == "0123456789"
     plan = plan_sync(cal, [old], "http://h/u/op")
     assert sorted((c.action, c.uid) for c in plan.changes) == [("create", "kept-1@op"),
                                                                 ("delete", "old-1@op")]
+
+
+def _fake_scheduler_announcing(size: int) -> tuple[object, int]:
+    """A listener on 127.0.0.1 that answers as a Dask scheduler does (its handshake), then,
+    to the client's first message, announces a frame of ``size`` bytes and sends zeros."""
+    import socket
+    import struct
+    import threading
+
+    import msgpack
+
+    def message(obj: object) -> bytes:
+        body = msgpack.dumps(obj, use_bin_type=True)
+        nosplit = struct.pack("QQ", 1, len(body)) + body
+        return struct.pack("Q", len(nosplit)) + nosplit
+
+    def serve(conn: socket.socket) -> None:
+        try:
+            conn.sendall(message({"compression": None, "python": list(sys.version_info)[:3],
+                                  "pickle-protocol": 5}))
+            conn.recv(65536)
+            conn.recv(65536)
+            nosplit = struct.pack("QQQ", 2, 1, size) + b"\x80"
+            conn.sendall(struct.pack("Q", len(nosplit)) + nosplit)
+            while True:
+                conn.sendall(b"\0" * (1 << 20))
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = srv.accept()
+            except OSError:
+                return
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return srv, int(srv.getsockname()[1])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 24 round three, left undone: a Dask frame is not bounded. A listener on this "
+    "machine that passes the probe and then announces a 6 GiB frame makes distributed "
+    "allocate it (6.4 GB without a memory limit; here MemoryError under 2 GB, said as 'does "
+    "not answer as a Dask scheduler (MemoryError)'). distributed has no setting for a largest "
+    "frame; a scheduler tourney trusts can run code in the process anyway, so the bound is "
+    "defence in depth only"))
+def test_a_dask_endpoint_announcing_a_6_gib_frame_is_refused_by_its_size(
+        tmp_path: Path) -> None:
+    from test_sweep_dask_trust import _last_line, _sweep
+
+    srv, port = _fake_scheduler_announcing(6 << 30)
+    try:
+        r, took = _sweep(tmp_path, "--dask", f"tcp://127.0.0.1:{port}", "--timeout", "10")
+    finally:
+        srv.close()  # type: ignore[attr-defined]
+    assert r.returncode == 2 and took < 30, r.stderr
+    assert "MemoryError" not in r.stderr and "6,442,450,944" in _last_line(r), r.stderr
