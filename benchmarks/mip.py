@@ -89,9 +89,10 @@ HANDLED = ("COUNT", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "MT-LARGE-LIMIT"
            "ME-FEES")
 """The rule IDs with an ``encode`` that :func:`formulate` writes as rows."""
 UNUSED = ("PER-MONTH", "PER-WEEK", "SPREAD", "TABLES", "MT-DEALER", "TOUR-WHOLE", "TOUR-ORDER",
-          "TOUR-SPACING")
+          "TOUR-SPACING", "MT-PROGRESSIVE")
 """Rules whose ``encode`` adds nothing unless a scenario asks (``per_month``, ``per_week``,
-``spread``, ``tables``, ``dealers``, ``tours``): the generated benchmark scenarios never do, and
+``spread``, ``tables``, ``dealers``, ``tours``, a progressive round filed to start within 5
+days of the filing day): the generated benchmark scenarios never do, and
 :func:`formulate` raises for a scenario that does."""
 
 

@@ -16,7 +16,11 @@ read too:
   before it);
 - ME-REPORT (16-633 CMR ch. 32 § 8): each licensed period of each Maine licence,
   :func:`~scheduler.timing.report_due` of the period's last day (the 10th Maine business day
-  after it).
+  after it);
+- MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): each Montana permit the plan buys,
+  :func:`constraints.montana.permit_due` (a renewal: the day before its permit year starts,
+  before July 1 by default; one of a permit year already begun: the day before the first
+  day of play it covers).
 
 Each line's sentence is its rule's own (``what``: :func:`constraints.montana.notice_line`,
 :func:`constraints.maine.application_line`, :func:`constraints.maine.report_line`, beside
@@ -37,7 +41,7 @@ from typing import Protocol
 
 from constraints.catalogue import RULES
 from constraints.maine import LICENCE_KINDS, application_line, report_line
-from constraints.montana import notice_line
+from constraints.montana import PERMIT_KINDS, notice_line, permit_due, permit_line
 from scheduler.timing import (
     Closed,
     application_due,
@@ -101,7 +105,8 @@ class Deadline:
     date: dt.date
     """The last day (inclusive) to do it."""
     rule: str
-    """Its rule ID: ``MT-NOTICE``, ``ME-APPLICATION-WINDOW`` or ``ME-REPORT``."""
+    """Its rule ID: ``MT-NOTICE``, ``MT-PERMIT-FEES``, ``ME-APPLICATION-WINDOW`` or
+    ``ME-REPORT``."""
     citation: str
     """The law it comes from (:data:`constraints.catalogue.RULES`)."""
     operator_id: str
@@ -112,13 +117,15 @@ class Deadline:
     """``TOURNAMENT#N`` (MT-NOTICE), or the occurrences a Maine licence covers, shortened
     past three (``a#1 … a#23 (23)``)."""
     license_id: str
-    """The Maine licence (licenses.csv) of an ME line; empty for MT-NOTICE."""
+    """The Maine licence or the Montana permit (licenses.csv) of an ME or MT-PERMIT-FEES
+    line; empty for MT-NOTICE."""
     opens: dt.date | None
     """ME-APPLICATION-WINDOW: the first day the application may be received (never before
     ``notice_from`` while the window is open then); None for the other rules."""
     first_day: dt.date | None = None
-    """The occurrence's first day (MT-NOTICE), the first day the licence covers (ME); None
-    for a line read back from deadlines.csv (which has no such column)."""
+    """The occurrence's first day (MT-NOTICE), the first day the licence covers (ME), the
+    permit year's first day (MT-PERMIT-FEES); None for a line read back from deadlines.csv
+    (which has no such column)."""
     title: str = ""
     """MT-NOTICE: the tournament's title; else empty."""
     uid: str = ""
@@ -147,12 +154,15 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
     rows
         The occurrences at each operator (schedule.csv's rows, ``Plan.rows``).
     licences
-        The licences bought (licenses.csv's rows, ``Plan.license_list``); only Maine ones
-        (``constraints.maine.LICENCE_KINDS``) have deadlines.
+        The licences bought (licenses.csv's rows, ``Plan.license_list``); Maine licences
+        (``constraints.maine.LICENCE_KINDS``) and Montana permits
+        (``constraints.montana.PERMIT_KINDS``) have deadlines.
     notice_from
         The day the plan is made as of (``Scenario.notice_from``): an ME-APPLICATION-WINDOW
-        opens no earlier (:func:`scheduler.timing.application_window`). None when unknown
-        (a plan folder written before deadlines.csv): the window opens 90 days before.
+        opens no earlier (:func:`scheduler.timing.application_window`), a Montana permit of
+        a permit year starting after it is a renewal. None when unknown (a plan folder
+        written before deadlines.csv, the ledger's adopted plans): the window opens 90 days
+        before, and the plan's first day of play stands for the day it was made.
     closed
         Days the Governor closed Maine state offices (``settings.closed_days``): not Maine
         business days for the application's due date and the reports'
@@ -161,8 +171,9 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
     Returns
     -------
     list of Deadline
-        One per MT-NOTICE (per large-stakes occurrence and operator), ME-APPLICATION-WINDOW
-        (per Maine licence) and ME-REPORT (per licensed period), sorted by date, rule,
+        One per MT-NOTICE (per large-stakes occurrence and operator), MT-PERMIT-FEES (per
+        Montana permit), ME-APPLICATION-WINDOW (per Maine licence) and ME-REPORT (per
+        licensed period), sorted by date, rule,
         operator, occurrence, licence, what (deterministic). Empty when there is nothing to
         file.
     """
@@ -181,6 +192,8 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
             what=notice_line(r.title, ref, r.first_day, due),
             occurrence=ref, license_id="", opens=None, first_day=r.first_day, title=r.title,
             uid=r.uid))
+    licences = list(licences)
+    out.extend(_permit_lines(by_ref, licences, notice_from))
     for lic in licences:
         if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
             continue
@@ -206,4 +219,27 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
                 period_end=end))
     out.sort(key=lambda d: (d.date, d.rule, d.operator_id, d.occurrence, d.license_id,
                             d.what))
+    return out
+
+
+def _permit_lines(by_ref: dict[str, list[HeldRow]], licences: list[HeldLicence],
+                  made: dt.date | None) -> list[Deadline]:
+    """MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): one line per Montana permit of
+    ``licences``, due by :func:`constraints.montana.permit_due` of the first day of play it
+    covers at its operator (``by_ref``: the rows of each ``TOURNAMENT#N``) and ``made``, the
+    day the plan was made as of (None: its first day of play)."""
+    if made is None:
+        made = min((r.first_day for rows in by_ref.values() for r in rows), default=None)
+    out = []
+    for lic in licences:
+        if lic.kind not in PERMIT_KINDS:
+            continue
+        plays = [r.first_day for ref in lic.covers for r in by_ref.get(ref, [])
+                 if r.operator_id == lic.operator_id]
+        due = permit_due(lic.valid_from, min(plays, default=None), made)
+        out.append(Deadline(
+            date=due, rule="MT-PERMIT-FEES", citation=RULES["MT-PERMIT-FEES"].citation,
+            operator_id=lic.operator_id,
+            what=permit_line(lic.kind, lic.valid_from, lic.valid_to, due),
+            occurrence="", license_id=lic.license_id, opens=None, first_day=lic.valid_from))
     return out

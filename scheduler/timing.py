@@ -218,16 +218,17 @@ def made_day(scenario: Scenario) -> dt.date:
     """The day a plan of ``scenario`` is made as of: what is before it is past.
 
     A re-plan's calendars read it (:mod:`scheduler.replan.cancel`): a deadline event before
-    it is carried as published, a departed venue's events before it are history, those on
-    or after it are cancelled. Today it is ``notice_from``, the earliest day anything can
-    still be filed; ``--as-of`` (issue #22 item 1) is to set it.
+    it is carried as published, a departed venue's events before it are history (a venue
+    that left in March keeps the January game it held), those on or after it are cancelled.
+    It is :func:`filing_from`: the later of ``notice_from`` and the as-of day
+    (``Scenario.as_of``, ``--as-of``).
 
     Returns
     -------
     datetime.date
-        ``scenario.notice_from``.
+        ``max(scenario.notice_from, scenario.as_of)`` (``notice_from`` without an as-of day).
     """
-    return scenario.notice_from
+    return filing_from(scenario)
 
 
 def notice_due(first_day: dt.date) -> dt.date:

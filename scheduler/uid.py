@@ -70,6 +70,16 @@ HORIZON_PROPERTY = "X-TOURNEY-HORIZON"
 """The VCALENDAR property holding the plan's horizon, ``start/end`` (ISO 8601 days)."""
 DEADLINE_PROPERTY = "X-TOURNEY-DEADLINE"
 """The VEVENT property of a deadline event: a key of :data:`DEADLINE_KIND`."""
+STATUS_PROPERTY = "X-TOURNEY-STATUS"
+"""The VEVENT property of an occurrence holding its schedule.csv ``status`` (``held``,
+``filed``, ``announced``, ``new``; :data:`scheduler.plan.STATUSES`): ``tourney check``
+judges a held or filed one on what happened, as it does schedule.csv's rows. Not content:
+a change of it alone keeps the event's SEQUENCE."""
+PERMIT_HELD_PROPERTY = "X-TOURNEY-PERMIT-HELD"
+"""The VEVENT property of a Montana occurrence listing the operator ids (single spaces)
+whose permit for its permit year was held before the plan, so the plan bought none
+(MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)): what schedule.csv says by a ``permit_year``
+without a ``license_id``."""
 PLAY_PROPERTY = "X-TOURNEY-PLAY"
 """The VEVENT property holding when play starts and ends, ``start/end`` (ISO 8601 with UTC
 offset)."""

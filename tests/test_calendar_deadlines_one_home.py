@@ -43,8 +43,12 @@ def test_calendar_deadlines_are_the_listed_ones() -> None:
                     ("me-application-opens", D("2026-12-01")),
                     ("me-report", D("2027-03-01")),
                     ("mt-notice", D("2027-03-01"))]
-    # the same days as deadlines.csv's lines
-    assert {d for _, d in days} == {d.date for d in listed} | {window.opens}
+    # the same days as deadlines.csv's filing lines; the permit to buy (MT-PERMIT-FEES, by
+    # Fri 2027-03-05, the day before play) is a line of deadlines.csv, not a calendar event
+    assert {d for _, d in days} == {d.date for d in listed
+                                    if d.rule != "MT-PERMIT-FEES"} | {window.opens}
+    assert [(d.rule, d.date) for d in listed if d.rule == "MT-PERMIT-FEES"] == [
+        ("MT-PERMIT-FEES", D("2027-03-05"))]
     due = next(ev for ev in ics.walk("VEVENT")
                if ev.get("x-tourney-deadline") == "me-application-due")
     assert "(90 days before is Sun 2026-11-15, before this plan's notice_from" in str(

@@ -292,7 +292,8 @@ def test_no_emitted_deadline_before_notice_from(nf: dt.date) -> None:
     sc = load(horizon={"start": nf.isoformat(), "end": (nf + dt.timedelta(days=40)).isoformat()},
               notice_from=nf.isoformat(), operators=[POST, mt_room()],
               tournaments=[me_game(window=window),
-                           mt_large("big", count=1, window=window)])
+                           mt_large("big", count=1, window=window)],
+              as_of=nf.isoformat())  # made as of notice_from, not the suite's today
     plan = run(sc)
     assert {r.tournament_id for r in plan.rows} == {"g", "big"}  # 3 weeks leave room for both
     emitted = deadlines(plan)

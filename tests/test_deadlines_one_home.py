@@ -15,6 +15,10 @@ and a Montana large-stakes tournament on Sat 2027-03-06.
   the 10th business day after: (Mon Feb 15 Washington's Birthday skipped) Feb 16, 17, 18,
   19, 22, 23, 24, 25, 26, Mar 1 -> 2027-03-01.
 - MT-NOTICE (MCA 23-5-317(1)(d)): Sat 2027-03-06 - 5 days -> Mon 2027-03-01.
+- MT-PERMIT-FEES (MCA 23-5-317(1)(b)): the large-stakes permit of the permit year
+  2026-07-01..2027-06-30, begun before notice_from 2026-12-01, so not a renewal: due the day
+  before the first day of play it covers, Sat 2027-03-06 - 1 -> Fri 2027-03-05. It is on the
+  one list, so deadlines.csv, the Deadlines sheet, the report and ``tourney deadlines`` show it.
 """
 
 from __future__ import annotations
@@ -61,6 +65,8 @@ def test_the_one_list_by_hand() -> None:
          None),
         (D("2027-03-01"), "ME-REPORT", "post", None, D("2027-02-13"), D("2027-02-13")),
         (D("2027-03-01"), "MT-NOTICE", "room-a", None, D("2027-03-06"), None),
+        # the permit year's first day stands as the line's first_day
+        (D("2027-03-05"), "MT-PERMIT-FEES", "room-a", None, D("2026-07-01"), None),
     ]
     # without notice_from (an old plan folder): the statutory 90 days before
     old = list_deadlines(plan.rows, plan.license_list, None)
@@ -117,4 +123,5 @@ def test_the_ledger_marks_lines_read_from_deadlines_csv_done(tmp_path: Path) -> 
         ("ME-APPLICATION-WINDOW", "overdue", "None"),
         ("ME-REPORT", "done late", "2027-03-02"),
         ("MT-NOTICE", "done", "2027-03-01"),
+        ("MT-PERMIT-FEES", "due", "None"),      # 2027-03-05 is after 2027-03-02; not bought
     ]

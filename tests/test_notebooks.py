@@ -171,10 +171,11 @@ def test_04_the_year_so_far(kernel_home: Path, tmp_path: Path) -> None:
     # Sunday #2 (due 02-22) and of the super cribbage (period ending 03-06, due 03-19)
     assert r["states"] == {"due": 48 - 8 - 1 - 2, "done": 5 + 3, "done late": 1,
                            "overdue": 2}
-    # March: super cribbage 7200 fees, 5400 prizes = 75.0 %, proceeds 1800, half to charity
-    # 900 (17 M.R.S. § 1836(4-A)(F)); due Mar 8-12 (5), 15-19 (10) -> 03-19. Saturday #3:
-    # 8000 / 10000 = 80.0 %, proceeds 2000; due Mar 15-19 (5), 22-26 (10) -> 03-26
-    assert r["march"] == [["2027-03-06", "2027-03-19", "75.0", "1800.00", "900.00"],
-                          ["2027-03-13", "2027-03-26", "80.0", "2000.00", "None"]]
+    # March (shares to the cent): super cribbage 7200 fees, 5400 prizes = 75.00 %, proceeds
+    # 1800, half to charity 900 (17 M.R.S. § 1836(4-A)(F)); due Mar 8-12 (5), 15-19 (10)
+    # -> 03-19. Saturday #3:
+    # 8000 / 10000 = 80.00 %, proceeds 2000; due Mar 15-19 (5), 22-26 (10) -> 03-26
+    assert r["march"] == [["2027-03-06", "2027-03-19", "75.00", "1800.00", "900.00"],
+                          ["2027-03-13", "2027-03-26", "80.00", "2000.00", "None"]]
     assert r["bars"] == [2, 1, 2]             # the figure: one bar per month, as above
     assert r["left"] is False                 # the notebook removes its temporary folder

@@ -6,6 +6,9 @@ functions of scheduler/timing.py.
 - ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received from 90 days before the first day
   to the 10th Maine business day before it.
 - ME-REPORT, 16-633 CMR ch. 32 § 8: the 10th Maine business day after each licensed period.
+- MT-PERMIT-FEES, MCA 23-5-317(1)(b): a permit of a permit year already begun when the plan
+  is made (notice_from 2026-12-01, permit year from 2026-07-01): the day before the first day
+  of play it covers.
 
 No Maine state holiday falls in March 2027 (Patriots' Day is April 19).
 """
@@ -57,15 +60,20 @@ def test_deadlines_csv_hand_computed_dates() -> None:
         ("2027-03-01", "ME-APPLICATION-WINDOW", "post", "holdem#1", "2026-12-13"),
         # MT: Sat 2027-03-06 - 5 days = Mon 2027-03-01 (same day: sorted by rule ID)
         ("2027-03-01", "MT-NOTICE", "room-a", "deep#1", ""),
+        # the large-stakes permit of 2026-07-01..2027-06-30: Sat 2027-03-06 - 1 day
+        ("2027-03-05", "MT-PERMIT-FEES", "room-a", "", ""),
         # per-tournament licence, period ending 2027-03-13: Mon 15 .. Fri 19 (5), Mon 22 ..
         # Fri 26 (10) -> 2027-03-26
         ("2027-03-26", "ME-REPORT", "post", "holdem#1", ""),
     ]
     assert [r["citation"] for r in rows] == ["16-633 CMR ch. 32 § 2", "MCA 23-5-317(1)(d)",
+                                             "MCA 23-5-317(1)(b)",
                                              "16-633 CMR ch. 32 § 8"]
     assert rows[1]["what"] == ("notify the department of =deep stack (deep#1), first day "
                                "2027-03-06")  # mid-sentence: not a formula, no quote
-    assert rows[0]["license_id"] == rows[2]["license_id"] != ""
+    assert rows[0]["license_id"] == rows[3]["license_id"] != ""
+    assert rows[2]["what"] == ("buy or renew the large stakes permit for the permit year "
+                               "2026-07-01..2027-06-30 ($120, MCA 23-5-317(1)(b)) by 2027-03-05")
 
 
 def test_the_plan_folder_has_deadlines_csv_equal_to_tourney_deadlines(tmp_path: Path) -> None:
@@ -84,19 +92,29 @@ def test_the_plan_folder_has_deadlines_csv_equal_to_tourney_deadlines(tmp_path: 
 
 
 def test_a_plan_without_deadlines_has_the_header_only() -> None:
-    # a small-stakes Montana tournament: no MT-NOTICE, no licence to file for
+    # nothing to play: no MT-NOTICE, no permit, no licence to file for
+    plan = run(load(operators=[mt_room("room-a")], tournaments=[]))
+    assert deadlines_csv(plan) == (",".join(DEADLINE_COLUMNS) + "\n").encode()
+    assert "Nothing to file" in report_html(plan)
+
+
+def test_a_small_stakes_plan_has_its_permit_line_only() -> None:
+    # a small-stakes Montana tournament: no MT-NOTICE, no licence; its $500 permit of the
+    # permit year begun 2026-07-01 (before notice_from 2026-12-01): by Sat 2027-03-06 - 1 day
     sc = load(operators=[mt_room("room-a")],
               tournaments=[mt_large("small", type="small-stakes",
                                     fixed_dates=["2027-03-06"])])
-    plan = run(sc)
-    assert deadlines_csv(plan) == (",".join(DEADLINE_COLUMNS) + "\n").encode()
-    assert "Nothing to file" in report_html(plan)
+    rows = _rows(deadlines_csv(run(sc)))
+    assert [(r["date"], r["rule"], r["license_id"]) for r in rows] == [
+        ("2027-03-05", "MT-PERMIT-FEES", "room-a/small-stakes-permit/2026-07-01")]
+    assert rows[0]["what"] == ("buy or renew the small stakes permit for the permit year "
+                               "2026-07-01..2027-06-30 ($500, MCA 23-5-317(2)(b)) by 2027-03-05")
 
 
 def test_report_has_the_deadlines_table() -> None:
     page = report_html(_plan())
     section = page.split('<h2 id="deadlines">Deadlines</h2>')[1].split("<h2")[0]
-    assert section.count("<tr><td>") == 3
+    assert section.count("<tr><td>") == 4  # notice, permit, application, report
     # in words: the date with its weekday, the operator's and the tournament's names
     assert ("<tr><td>Mon, Mar 1, 2027</td><td>MT-NOTICE, MCA 23-5-317(1)(d)</td>"
             "<td>Room-A</td><td>Notify the Gambling Control Division of =deep stack, first "
@@ -113,10 +131,10 @@ def test_tourney_deadlines_exits_1_when_something_is_overdue(
     # as of the due day 2027-03-01 itself: the ME application and the MT notice are due
     r = CliRunner().invoke(app, ["deadlines", str(out), "--as-of", "2027-03-01"])
     assert r.exit_code == 0, r.output
-    assert r.stdout.splitlines()[-1] == "3 due (no ledger: nothing marked done)"
+    assert r.stdout.splitlines()[-1] == "4 due (no ledger: nothing marked done)"
     # a day later both are overdue: exit 1 and one line on stderr
     r = CliRunner().invoke(app, ["deadlines", str(out), "--as-of", "2027-03-02"])
     assert r.exit_code == 1
     assert r.stderr == ("tourney: 2 deadline(s) overdue, the first 2027-03-01 "
                         "ME-APPLICATION-WINDOW (post); exit 1.\n")
-    assert r.stdout.splitlines()[-1].startswith("1 due, 2 overdue")
+    assert r.stdout.splitlines()[-1].startswith("2 due, 2 overdue")  # report, permit due

@@ -18,7 +18,7 @@ from constraints.modelling import ModelContext
 from constraints.montana.terms import _mt
 from scheduler.problems import TermProblem
 from scheduler.scenario import MT_TYPES, Scenario, Tour
-from scheduler.timing import MT_NOTICE_DAYS, notice_due, notice_ok
+from scheduler.timing import MT_NOTICE_DAYS, filing_from, notice_due, notice_ok
 
 # ------------------------------------------------------------------ MT-PROGRESSIVE
 
@@ -104,18 +104,18 @@ def progressive_starts(sc: Scenario, placed: Iterable[tuple[str, dt.date]]
 
 
 def _encode_notice(ctx: ModelContext) -> None:
-    """MT-PROGRESSIVE, (1)(d): a progressive that starts before ``notice_from`` + 5 days (only
-    on a round's first day whose notice is filed, ``filed_dates``) needs every round's notice
-    filed too: such an early start excludes every round's unfiled first days. With no
-    filed days (the usual case) every first day is at least 5 days after ``notice_from``
-    (MT-NOTICE) and nothing is added."""
+    """MT-PROGRESSIVE, (1)(d): a progressive that starts before the filing day
+    (``timing.filing_from``) + 5 days (only on a round's first day whose notice is filed,
+    ``filed_dates``) needs every round's notice filed too: such an early start excludes
+    every round's unfiled first days. With no filed days (the usual case) every first day
+    is at least 5 days after the filing day (MT-NOTICE) and nothing is added."""
     sc = ctx.scenario
     for tour in sc.tours:
         if not tour.progressive:
             continue
         stops = [t for t in sc.tournaments if t.id in tour.stops]
         early = [(t, c, v) for t in stops for c, v in ctx.starts(t)
-                 if not notice_ok(c.first_day, sc.notice_from)]
+                 if not notice_ok(c.first_day, filing_from(sc))]
         for t, c, v in early:
             for u in stops:
                 if u.id == t.id:
@@ -136,15 +136,15 @@ def _check_notice(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         start = starts.get(p.tid)
         if (start is None or start >= p.first_day or p.first_day in p.tournament.filed_dates
-                or notice_ok(start, sc.notice_from)
-                or not notice_ok(p.first_day, sc.notice_from)):
+                or notice_ok(start, filing_from(sc))
+                or not notice_ok(p.first_day, filing_from(sc))):
             continue
         for oid in p.tournament.operators:
             yield Violation("MT-PROGRESSIVE", oid, (p.ref,), p.first_day.isoformat(),
                             f"{p.ref} starts {p.first_day} at {oid}, a round of a progressive "
                             f"that starts {start}; {oid}'s notice was due {notice_due(start)}, "
                             f"{MT_NOTICE_DAYS} days before the progressive's first round, "
-                            f"before the earliest filing day {sc.notice_from}")
+                            f"before the earliest filing day {filing_from(sc)}")
 
 
 def _held_notice(a: Actuals) -> Iterator[Violation]:

@@ -47,25 +47,39 @@ def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
     """
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     rules = [r for r in RULES if read.licenses is not None or r.id not in COST_RULES]
-    settled = with_settled(scenario, read.settled)
+    settled = with_settled(scenario, read.settled, read.permits_held)
     placed = read.placed
     if settled is not scenario:  # the occurrences point to the scenario's tournaments
         placed = [replace(p, tournament=settled.tournament(p.tid)) for p in placed]
     return check(Audit(settled, placed, read.licenses or [], read.operators), rules=rules)
 
 
-def with_settled(scenario: Scenario, settled: dict[str, set[dt.date]]) -> Scenario:
+def with_settled(scenario: Scenario, settled: dict[str, set[dt.date]],
+                 permits: dict[str, set[str]] | None = None) -> Scenario:
     """``scenario`` with the first days of schedule rows that are history (status ``held``
     or ``filed``, :attr:`ReadSchedule.settled`) added to their tournaments' ``filed_dates``:
     what happened is judged as it happened, and an occurrence filed or held is not judged
     again on notice from ``notice_from`` or the as-of day (MT-NOTICE, MCA 23-5-317(1)(d);
-    ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2). The scenario itself when there are none."""
-    if not any(settled.values()):
+    ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2). ``permits`` (operator id -> permit kinds,
+    :attr:`ReadSchedule.permits_held`): the permits the plan found held before it, added to
+    the operators' ``held_in_current_permit_year.permits`` (MT-PERMIT-FEES, MCA
+    23-5-317(1)(b), (2)(b)), as ``solve --ledger`` read them from the ledger. The scenario
+    itself when there are none."""
+    permits = {op: kinds for op, kinds in (permits or {}).items() if kinds}
+    if not any(settled.values()) and not permits:
         return scenario
     ts = tuple(t.model_copy(update={"filed_dates": tuple(sorted(
         {*t.filed_dates, *settled[t.id]}))}) if settled.get(t.id) else t
         for t in scenario.tournaments)
-    return scenario.model_copy(update={"tournaments": ts})
+    ops = []
+    for op in scenario.operators:
+        extra = permits.get(op.id, set()) - set(op.held_in_current_permit_year.permits)
+        if op.jurisdiction == "MT" and extra:
+            h = op.held_in_current_permit_year
+            op = op.model_copy(update={"held_in_current_permit_year": h.model_copy(
+                update={"permits": tuple(sorted({*h.permits, *extra}))})})
+        ops.append(op)
+    return scenario.model_copy(update={"tournaments": ts, "operators": tuple(ops)})
 
 
 def violation_table(violations: list[Violation]) -> pd.DataFrame:

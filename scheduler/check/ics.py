@@ -19,7 +19,13 @@ from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut, _short
 from scheduler.limits import FIRST_YEAR, LAST_YEAR, LimitError, max_calendar_events
 from scheduler.scenario import Scenario, Tournament
 from scheduler.timing import Timing, years_later
-from scheduler.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY
+from scheduler.uid import (
+    DEADLINE_KINDS,
+    GAME_KINDS,
+    KIND_PROPERTY,
+    PERMIT_HELD_PROPERTY,
+    STATUS_PROPERTY,
+)
 
 # the same day N years later (Feb 29 -> Feb 28; how far around the horizon a calendar is read,
 # not a legal period): scheduler.timing's
@@ -91,6 +97,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     found: list[tuple[Tournament, int | None, Timing]] = []
     # the sessions of one occurrence: (session number, timing, what the event is)
     parts: dict[tuple[str, int], list[tuple[int, Timing, str]]] = {}
+    settled: dict[str, set[dt.date]] = {}
+    permits: dict[str, set[str]] = {}
     for ev in events:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
@@ -138,6 +146,13 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             unmatched.append(f"{path}: {what} is dated {tm.start.date()} to {tm.end.date()}, "
                              f"outside the years {FIRST_YEAR} to {LAST_YEAR}: not checked")
             continue
+        # what the plan says of it (schedule.csv's status and permit year, on the event):
+        # a held or filed one is judged on what happened; a permit held before the plan
+        if str(ev.get(STATUS_PROPERTY, "")).strip().lower() in ("held", "filed"):
+            settled.setdefault(match.id, set()).add(tm.first_day)
+        for op_id in str(ev.get(PERMIT_HELD_PROPERTY, "")).split():
+            permits.setdefault(op_id, set()).add(
+                "large-stakes" if match.is_large else "small-stakes")
         if session is not None and occ is not None:  # a session: joined to its occurrence
             parts.setdefault((match.id, occ), []).append((session, tm, what))
             continue
@@ -158,7 +173,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                 used.add(occ)
             placed.append(Occurrence(t, occ, tm))
     return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched,
-                        not_checked=not_checked)
+                        not_checked=not_checked, settled=settled, permits_held=permits)
 
 
 def _summary(ev: Any) -> str:

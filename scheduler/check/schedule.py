@@ -29,6 +29,12 @@ class ReadSchedule:
     """Tournament id -> first days of rows whose ``status`` is ``held`` or ``filed``
     (schedule.csv): history, judged on what happened; their notice or application is not
     judged again from the scenario's ``notice_from`` (MT-NOTICE, ME-APPLICATION-WINDOW)."""
+    permits_held: dict[str, set[str]] = field(default_factory=dict)
+    """Operator id -> permit kinds (``large-stakes``, ``small-stakes``) a schedule.csv says
+    were held before the plan: a Montana row with a ``permit_year`` and no ``license_id``,
+    which ``tourney solve`` writes for a permit it did not buy because it was held
+    (``held_in_current_permit_year.permits``, or the ledger's permits with ``--ledger``;
+    MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b))."""
 
 
 def _cut(value: object) -> str:

@@ -34,6 +34,7 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     notes: list[str] = []
     extra_numbers: dict[str, int] = {}
     settled: dict[str, set[dt.date]] = {}
+    held: dict[str, set[str]] = {}
     skipped: list[str] = []
     for i, row in df.iterrows():
         line = int(str(i)) + 2
@@ -94,8 +95,13 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
         out.append(Occurrence(t, occ, tm))
         if status in ("held", "filed"):
             settled.setdefault(tid, set()).add(tm.first_day)
+        if (str(row.get("jurisdiction", "")) == "MT" and str(row.get("permit_year", ""))
+                and "license_id" in row and not str(row["license_id"]).strip()):
+            # the plan bought no permit for this row: one was held before the plan
+            held.setdefault(str(row.get("operator_id", "")), set()).add(
+                "large-stakes" if t.is_large else "small-stakes")
     return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes,
-                        not_checked=skipped, settled=settled)
+                        not_checked=skipped, settled=settled, permits_held=held)
 
 
 def _csv(path: Path) -> pd.DataFrame:

@@ -230,12 +230,26 @@ def ledger_funds(
     licence: Annotated[str | None, typer.Option(
         "--licence", help="Only this licence (license_id of licenses.csv).")] = None,
     ledger: LedgerOpt = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="The day the reports are judged on (YYYY-MM-DD; default today in "
+                        "Maine): a period not yet ended is not due yet.")] = None,
 ) -> None:
     """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
     the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
-    page per period)."""
+    page per period), and how many reports are filed, due, overdue or not due yet."""
     # start-up time: no sqlalchemy in --help
-    from scheduler.ledger.funds import funds, funds_csv, funds_html, refuse_funds_folder
+    from scheduler.clock import today_in
+    from scheduler.ledger.funds import (
+        REPORT_STATES,
+        funds,
+        funds_csv,
+        funds_html,
+        refuse_funds_folder,
+        report_state,
+    )
+
+    day = today_in("America/New_York",
+                   date_opt(as_of, "--as-of") if as_of is not None else None)
 
     def run(lg: Ledger) -> None:
         refuse_funds_folder(lg, out)
@@ -245,6 +259,9 @@ def ledger_funds(
                          out / "funds.html": funds_html(periods).encode("utf-8")})
         say(f"Wrote {len(periods)} licensed period(s) of {lg.where} to "
                    f"{out / 'funds.csv'} and {out / 'funds.html'}.")
+        states = [report_state(p, day) for p in periods]
+        counts = [f"{states.count(st)} {st}" for st in REPORT_STATES if st in states]
+        say(f"ME-REPORT as of {day}: {', '.join(counts) or 'none'}.")
     _ledger_run(ledger, run)
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
 import os
 import sys
 from pathlib import Path
@@ -15,10 +17,12 @@ from scheduler.cli.errors import (
     EXIT_INTERRUPTED,
     CommandError,
     Entry,
+    date_opt,
     err,
     handled,
     keep_secret,
 )
+from scheduler.clock import latest_today
 
 _PUBLISHING: dict[str, Entry] = {
     "builtins.KeyboardInterrupt": (
@@ -65,6 +69,35 @@ def _password(user: str, env: str) -> str:
     return password
 
 
+def stale_lines(plan_dir: Path, day: dt.date) -> list[str]:
+    """What is stale in plan folder ``plan_dir`` as of ``day``: one sentence per occurrence
+    the plan has as ``new`` or ``announced`` (schedule.csv's ``status``) whose notice
+    (MT-NOTICE, MCA 23-5-317(1)(d)) or licence application (ME-APPLICATION-WINDOW, 16-633
+    CMR ch. 32 § 2) was due before ``day`` (deadlines.csv): the plan places it where it can
+    no longer be filed. Empty when the folder lacks either file or nothing is stale."""
+    try:
+        with (plan_dir / "schedule.csv").open(encoding="utf-8", newline="") as f:
+            status = {(r.get("tournament_id", "") + "#" + r.get("occurrence", "")):
+                      r.get("status", "") for r in csv.DictReader(f)}
+        with (plan_dir / "deadlines.csv").open(encoding="utf-8", newline="") as f:
+            lines = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return []
+    out = []
+    for d in lines:
+        if d.get("rule") not in ("MT-NOTICE", "ME-APPLICATION-WINDOW"):
+            continue
+        try:
+            due = dt.date.fromisoformat(d.get("date", ""))
+        except ValueError:
+            continue
+        refs = [w for w in d.get("occurrence", "").split() if "#" in w]
+        open_ = [r for r in refs if status.get(r) in ("new", "announced")]
+        if due < day and open_:
+            out.append(f"{', '.join(open_)}: {d['rule']} due {due}, before {day}")
+    return out
+
+
 @handled(_PUBLISHING)
 def publish(
     plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
@@ -83,6 +116,11 @@ def publish(
                             "(another year's, scenario's or organization's plan) published "
                             "under the same UIDs; without it such a publish stops, exit 2, "
                             "naming them.")] = False,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="The day of the publish (YYYY-MM-DD; default today in the "
+                        "operators' time zones): warns of events whose notice or "
+                        "application was due before it and not filed (re-plan first).")
+    ] = None,
 ) -> None:
     """Put each operator's calendar (calendars/<operator>.ics) into its own CalDAV calendar
     <operator> (created when missing): events updated by UID (cancelled ones put as
@@ -94,6 +132,9 @@ def publish(
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.export.caldav import PASSWORD_ENV, publish_to, summary, warnings
 
+    day = latest_today(("America/Denver", "America/New_York"),
+                       date_opt(as_of, "--as-of") if as_of is not None else None)
+    stale = stale_lines(plan_dir, day)
     password = _password(user, PASSWORD_ENV)
     keep_secret(password)
     results = publish_to(plan_dir, url, user, password, timeout=timeout,
@@ -101,3 +142,6 @@ def publish(
     typer.echo(summary(results, url, [password]), nl=False)
     for line in warnings(results):
         err(f"tourney: warning: {line}")
+    for line in stale:
+        err(f"tourney: warning: as of {day}, {plan_dir} places {line}: not filed in time; "
+            f"re-plan (tourney solve --previous {plan_dir} --as-of {day}) and publish that")

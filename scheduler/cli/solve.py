@@ -312,6 +312,12 @@ def check(
             err(f"tourney: warning: {schedule} says it is {named}'s calendar "
                 f"(X-TOURNEY-OPERATOR or its calendar name), but --operator is {operator}: "
                 f"audited as {operator}'s")
+    if with_ledger:  # what the ledger records filed or held is history too (any file)
+        # start-up time: sqlalchemy only with --ledger
+        from scheduler.ledger.audit import settled_days
+
+        for tid, days in settled_days(ledger, sc).items():
+            read.settled.setdefault(tid, set()).update(days)
     violations = audit(sc, read)
     held = _ledger_audit(sc, ledger, as_of, organization) if with_ledger else None
     if held is not None:  # check --ledger: what was held, in the same table

@@ -1,6 +1,6 @@
 """deadlines.csv of a plan folder: what to file or do by when, from the plan alone.
 
-One line per deadline of :func:`scheduler.deadlines.list_deadlines` (MT-NOTICE,
+One line per deadline of :func:`scheduler.deadlines.list_deadlines` (MT-NOTICE, MT-PERMIT-FEES,
 ME-APPLICATION-WINDOW, ME-REPORT), the one list the report's table, plan.xlsx's *Deadlines*
 sheet and ``tourney deadlines`` (:mod:`scheduler.ledger.deadlines`, which reads this file)
 read too, so they cannot disagree.
@@ -23,7 +23,7 @@ DEADLINE_COLUMNS = ["date", "rule", "citation", "operator_id", "what", "occurren
 ``rule`` its rule ID and ``citation`` the law it comes from; ``operator_id`` who does it;
 ``what`` a sentence; ``occurrence`` ``TOURNAMENT#N`` (MT-NOTICE) or the occurrences a Maine
 licence covers (shortened past three: ``a#1 … a#23 (23)``); ``license_id`` the Maine
-licence (licenses.csv) of an ME-APPLICATION-WINDOW or ME-REPORT line; ``opens`` the first day
+licence or Montana permit (licenses.csv) of an ME or MT-PERMIT-FEES line; ``opens`` the first day
 an ME application may be received (else empty)."""
 
 

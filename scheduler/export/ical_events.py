@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from icalendar.prop import vRecur
 
-from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
+from scheduler.export.ical_describe import PERMIT_HELD, _describe, _venue_lines, licence_text
 from scheduler.export.ical_series import _series_item
 from scheduler.export.ical_text import (
     _all_day,
@@ -57,8 +57,10 @@ from scheduler.uid import (
     OCCURRENCE,
     OCCURRENCE_PROPERTY,
     OPERATORS_PROPERTY,
+    PERMIT_HELD_PROPERTY,
     PLAY_PROPERTY,
     SESSION_PROPERTY,
+    STATUS_PROPERTY,
     TOURNAMENT_PROPERTY,
     session_uid,
 )
@@ -159,10 +161,17 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
             dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} "
                      f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
                      f"starts {_clock(start)} and ends {_clock(end)} ({tzid}).")
-    venues = _venue_lines(scenario, rows, [licence_text(scenario, r) for r in rows])
+    licences = [licence_text(scenario, r) for r in rows]
+    venues = _venue_lines(scenario, rows, licences)
     _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add(OCCURRENCE_PROPERTY, str(occ))
     ev.add(KIND_PROPERTY, OCCURRENCE)
+    # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
+    # (held and filed ones judged on what happened) and the permits held before the plan
+    ev.add(STATUS_PROPERTY, first.status)
+    held = [r.operator_id for r, lic in zip(rows, licences, strict=True) if lic == PERMIT_HELD]
+    if held:
+        ev.add(PERMIT_HELD_PROPERTY, operators_value(dict.fromkeys(held)))
     return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
                  (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
 

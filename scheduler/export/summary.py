@@ -71,11 +71,16 @@ def displaced(plan: Plan) -> list[str]:
     else the line says which the plan kept, without a cost claim.
 
     Detected on the plan alone: an unplaced optional occurrence whose reason names a limit of
-    :data:`LIMIT_RULES`, and a placed tournament of the same priority counted under that
-    limit at one of its operators (ME-SUPER-CRIBBAGE: statewide).
+    :data:`LIMIT_RULES`, and a tournament of the same priority counted under that limit at
+    one of its operators (ME-SUPER-CRIBBAGE: statewide) with more occurrences placed than
+    must be (``fixed_dates``, ``required``: those are placed first whatever the priority).
     """
     sc = plan.scenario
-    placed = {r.tournament_id for r in plan.rows}
+    # a rival gives way only with an optional occurrence placed: one that must be placed
+    # (fixed_dates, required) is placed first whatever the priorities
+    n_placed = Counter(tid for tid, _ in dict.fromkeys(
+        (r.tournament_id, r.occurrence) for r in plan.rows))
+    optional = {o.id for o in sc.tournaments if n_placed[o.id] > o.must_place}
     # the placed tournaments counted under each limit, by (rule, priority) and by (rule,
     # priority, operator), in scenario order: each tournament's rivals without a pass over
     # every tournament for every occurrence not placed (statewide: thousands of each)
@@ -84,7 +89,7 @@ def displaced(plan: Plan) -> list[str]:
     by_operator: dict[tuple[str, int, str], list[Tournament]] = {}
     for rule in LIMIT_RULES:
         for o in sc.tournaments:
-            if o.id in placed and LIMIT_RULES[rule](o):
+            if o.id in optional and LIMIT_RULES[rule](o):
                 by_priority.setdefault((rule, o.priority), []).append(o)
                 for op in dict.fromkeys(o.operators):
                     by_operator.setdefault((rule, o.priority, op), []).append(o)

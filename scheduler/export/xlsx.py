@@ -65,8 +65,9 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
     list of tuple
         ``(due, deadline, rule, operator_id, for, first_day)`` per row, sorted by due day,
         operator, ``for``, ``deadline``: ``due`` and ``first_day`` dates; ``rule`` the rule
-        ID with its citation; ``for`` the tournament (MT-NOTICE: ``TITLE (TOURNAMENT#N)``)
-        or the licence (``licence LICENSE_ID``).
+        ID with its citation; ``for`` the tournament (MT-NOTICE: ``TITLE (TOURNAMENT#N)``),
+        the licence (``licence LICENSE_ID``) or the permit (MT-PERMIT-FEES: ``permit
+        LICENSE_ID``, ``first_day`` its permit year's first day).
     """
     out: list[tuple[Any, ...]] = []
     for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
@@ -77,7 +78,10 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
                         d.operator_id, f"{d.title} ({d.occurrence})", d.first_day))
             continue
         what = f"licence {d.license_id}"
-        if d.rule == "ME-APPLICATION-WINDOW":
+        if d.rule == "MT-PERMIT-FEES":
+            out.append((d.date, "Montana permit bought or renewed", rule, d.operator_id,
+                        f"permit {d.license_id}", d.first_day))
+        elif d.rule == "ME-APPLICATION-WINDOW":
             out.append((d.opens, "Maine licence application window opens", rule,
                         d.operator_id, what, d.first_day))
             out.append((d.date, "Maine licence application due", rule, d.operator_id, what,

@@ -315,3 +315,50 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
         elif refs & set(v.refs):
             out.append(v)
     return out
+
+
+def settled_days(ledger: Ledger | str | None, scenario: Scenario) -> dict[str, set[dt.date]]:
+    """What the ledger says is history, as ``tourney check --ledger`` exempts it in a
+    schedule or calendar: tournament id -> the first days of occurrences whose MT notice
+    (MT-NOTICE, MCA 23-5-317(1)(d)) or ME licence application (ME-APPLICATION-WINDOW,
+    16-633 CMR ch. 32 § 2) is recorded filed, or which are recorded held (the planned day,
+    and the actual first day when recorded). Their notice or application is not judged
+    again from ``notice_from`` or the as-of day (:func:`scheduler.check.with_settled`).
+    The planned day is the one the newest adopted version holding the UID gives. Only
+    tournaments of ``scenario``; ``ledger`` None: ``$TOURNEY_LEDGER`` or the default file.
+    Raises LedgerError when the ledger cannot be read."""
+    ids = {t.id for t in scenario.tournaments}
+    lg = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
+    out: dict[str, set[dt.date]] = {}
+
+    def add(tid: str, day: dt.date | None) -> None:
+        if tid in ids and day is not None:
+            out.setdefault(tid, set()).add(day)
+
+    try:
+        with lg.read() as s:
+            newest: dict[str, PlanEvent] = {}  # uid -> its event in the newest version
+            by_ref: dict[tuple[int, str], PlanEvent] = {}
+            for e in s.scalars(select(PlanEvent).order_by(PlanEvent.version_id, PlanEvent.id)):
+                newest[e.uid] = e
+                by_ref[(e.version_id, f"{e.tournament_id}#{e.occurrence}")] = e
+            lics = {lic.license_id: lic for lic in
+                    s.scalars(select(PlanLicence).order_by(PlanLicence.version_id))}
+            for f in s.scalars(select_current(Filing)):
+                if f.kind == "mt-notice" and f.uid in newest:
+                    add(newest[f.uid].tournament_id, newest[f.uid].first_day)
+                elif f.kind == "me-application" and f.license_ref in lics:
+                    lic = lics[f.license_ref]
+                    for ref in lic.covers.split():
+                        ev = by_ref.get((lic.version_id, ref))
+                        if ev is not None:
+                            add(ev.tournament_id, newest.get(ev.uid, ev).first_day)
+            for h in s.scalars(select_current(Held)):
+                if h.outcome == "held":
+                    add(h.tournament_id, h.first_day)
+                    if h.uid in newest:
+                        add(newest[h.uid].tournament_id, newest[h.uid].first_day)
+    finally:
+        if lg is not ledger:
+            lg.dispose()
+    return out

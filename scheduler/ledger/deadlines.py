@@ -20,7 +20,6 @@ import pandas as pd
 from sqlalchemy import func, select
 
 from constraints import montana
-from constraints.catalogue import RULES
 from scheduler.clock import env_as_of, now, today_in
 from scheduler.deadlines import Deadline, list_deadlines
 from scheduler.ledger.models import (
@@ -174,28 +173,6 @@ def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence]]:
     return rows, lics
 
 
-def _permits(rows: list[_Row], lics: list[_Licence]) -> list[Deadline]:
-    """MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): one line per Montana permit the plan
-    buys, due by :func:`constraints.montana.permit_due` (a renewal, of a permit year that
-    starts after the plan's first day of play: the day before it starts, before July 1 by
-    default; else the day before the first day of play it covers)."""
-    first = min((r.first_day for r in rows), default=None)
-    days = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.first_day for r in rows}
-    out = []
-    for lic in lics:
-        if lic.kind not in montana.PERMIT_KINDS:
-            continue
-        plays = [days[(ref, lic.operator_id)] for ref in lic.covers
-                 if (ref, lic.operator_id) in days]
-        due = montana.permit_due(lic.valid_from, min(plays, default=None), first)
-        out.append(Deadline(
-            date=due, rule="MT-PERMIT-FEES", citation=RULES["MT-PERMIT-FEES"].citation,
-            operator_id=lic.operator_id,
-            what=montana.permit_line(lic.kind, lic.valid_from, lic.valid_to, due),
-            occurrence="", license_id=lic.license_id, opens=None, first_day=lic.valid_from))
-    return out
-
-
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of the licensed period (of ``ends``,
     in order) whose report is due on ``due`` (a deadlines.csv line's day): the latest period
@@ -270,10 +247,10 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
     The lines are the plan's deadlines (:func:`scheduler.deadlines.list_deadlines`, read from
     the folder's deadlines.csv, or from the ledger's adopted plan: its ME application
     windows opening 90 days before): MT-NOTICE (MCA 23-5-317(1)(d)) per Montana large-stakes
-    occurrence and operator, ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2) per Maine licence,
-    ME-REPORT (16-633 CMR ch. 32 § 8) per licensed period; and MT-PERMIT-FEES (MCA
-    23-5-317(1)(b), (2)(b)) per Montana permit to buy or renew
-    (:func:`constraints.montana.permit_due`), ``done`` when the ledger records it bought.
+    occurrence and operator, MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)) per Montana permit
+    to buy or renew (:func:`constraints.montana.permit_due`; ``done`` when the ledger
+    records it bought), ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2) per Maine licence,
+    ME-REPORT (16-633 CMR ch. 32 § 8) per licensed period.
 
     Parameters
     ----------
@@ -323,7 +300,7 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         lines = _plan(Path(plan_dir))
         rows, lics = _plan_rows(Path(plan_dir))
         covered = _covered(Path(plan_dir)) if ledger is not None else {}
-    lines += _permits(rows, lics)
+    permits = {lic.license_id: lic for lic in lics}
     # the day each Maine licence's application window opens by law, 90 days before the
     # first day it covers (a deadlines.csv line gives the day the plan could file from)
     earliest = {e.license_id: e.earliest for e in list_deadlines(rows, lics, None)
@@ -331,8 +308,9 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
     for d in lines:
         state = ""
         if d.rule == "MT-PERMIT-FEES":
-            kind = next(lic.kind for lic in lics if lic.license_id == d.license_id)
-            filed = _permit_done(done, d.operator_id, kind, d.first_day or d.date)
+            lic = permits.get(d.license_id)
+            filed = (None if lic is None
+                     else _permit_done(done, d.operator_id, lic.kind, lic.valid_from))
         elif d.rule == "MT-NOTICE":
             if ("cancelled", d.uid, d.operator_id) in done:
                 state, filed = "not needed", done[("cancelled", d.uid, d.operator_id)]

@@ -144,6 +144,24 @@ class Period:
             "expenses_usd": usd(self._sum("expenses_usd"))}
 
 
+REPORT_STATES = ("not due yet", "due", "overdue", "filed", "filed late")
+"""What :func:`report_state` says of a licensed period's ME-REPORT on a day."""
+
+
+def report_state(p: Period, as_of: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) of licensed period ``p`` as of ``as_of``:
+    ``filed`` (on or before its due day, :func:`~scheduler.timing.report_due`: the 10th
+    Maine business day after the period), ``filed late``, ``not due yet`` (the period has not
+    ended by ``as_of``: its last day is on or after it), ``due`` (ended, the due day is on
+    or after ``as_of``) or ``overdue``. One of :data:`REPORT_STATES`."""
+    due = report_due(p.end)
+    if p.filed_on is not None:
+        return "filed" if p.filed_on <= due else "filed late"
+    if p.end >= as_of:
+        return "not due yet"
+    return "due" if due >= as_of else "overdue"
+
+
 def under_75(fees: Decimal | int | None, prizes: Decimal | int | None) -> bool:
     """Whether prizes are under 75 % of entry fees (ME-PRIZES, 17 M.R.S. § 1836(5)), on the
     exact amounts (USD): ``prizes * 100 < fees * 75``; False when either is not recorded or

@@ -257,6 +257,12 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                         and op.permit_year_of(start) <= last):
                     counts = h.charitable if charitable else h.large_stakes
                     counts[op.id] = counts.get(op.id, 0) + 1
+                elif (jur == "MT" and typ == "large-stakes"
+                        and op.permit_year_of(start) <= (x.last_day or x.first_day)):
+                    # MT-PERMIT-FEES, (1)(b): not counted here (permit_year_count:
+                    # first-day), but a day of play fell in this permit year, under its
+                    # permit (Jun 29 - Jul 3 needed the permit of Jul 1 too): not bought again
+                    h.permits.setdefault(op.id, set()).add("large-stakes")
                 # a Maine game held that no plan has (type unknown) counts: conservative
                 elif (jur == "ME" and typ != "charitable-cribbage"
                       and _in_month(x.first_day, x.last_day or x.first_day, start,

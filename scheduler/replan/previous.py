@@ -36,6 +36,7 @@ from scheduler.uid import (
     OPERATORS_PROPERTY,
     PLAY_PROPERTY,
     SESSION_PROPERTY,
+    STATUS_PROPERTY,
     TOURNAMENT_PROPERTY,
     is_deadline,
 )
@@ -229,7 +230,8 @@ _NUMBERS = re.compile(r"(Tournament [a-z0-9-]+\\, occurrences? )[^.]*\.")
 
 
 def fingerprint(event_text: bytes | str) -> str:
-    """A VEVENT's content without DTSTAMP, SEQUENCE, X-TOURNEY-LINEAGE and the occurrence's
+    """A VEVENT's content without DTSTAMP, SEQUENCE, X-TOURNEY-LINEAGE, X-TOURNEY-STATUS
+    (what the ledger says happened, not what the event says) and the occurrence's
     number (X-TOURNEY-OCCURRENCE and the description's ``Tournament <id>, occurrence <n>.``:
     the plan's numbering, which shifts when an earlier occurrence moves; the event is the
     same), unfolded, one line per property, hashed: equal for an event written again
@@ -237,7 +239,7 @@ def fingerprint(event_text: bytes | str) -> str:
     text = event_text.decode("utf-8") if isinstance(event_text, bytes) else event_text
     lines = text.replace("\r\n", "\n").replace("\n ", "").replace("\n\t", "").split("\n")
     keep = [_NUMBERS.sub(r"\1#.", ln) for ln in lines if ln and not ln.upper().startswith(
-        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY, OCCURRENCE_PROPERTY))]
+        ("DTSTAMP", "SEQUENCE", LINEAGE_PROPERTY, OCCURRENCE_PROPERTY, STATUS_PROPERTY))]
     return hashlib.sha256("\n".join(keep).encode("utf-8")).hexdigest()[:16]
 
 

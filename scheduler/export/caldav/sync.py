@@ -190,7 +190,7 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
 
 def ours(obj: ServerObject) -> bool:
     """Whether a server event is one tourney wrote: a VEVENT with an X-TOURNEY- property
-    (tournament, deadline, lineage; a property, never the text "X-TOURNEY-" inside a
+    (tournament, deadline, lineage; a property, never the text X-TOURNEY-... inside a
     DESCRIPTION or SUMMARY someone typed) or a product UID (``scheduler.uid``)."""
     if parse_uid(obj.uid or "") is not None:
         return True
