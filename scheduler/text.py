@@ -91,6 +91,16 @@ _BOUNDARY = frozenset(" \t'\"<>(){},;|`")
 by one in a message)."""
 _CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
 _SCHEME_MARK = re.compile(r":/+")
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:/+")
+"""A ``scheme:/`` or ``scheme://`` anywhere in a text: where a URL's user information begins."""
+_USER_THEN_COLON = re.compile(r"[^\s:@/?#'\"<>]*:(?=\S)")
+_REACH = 512
+"""How far back (characters) from an ``@`` a URL's ``scheme://`` is looked for."""
+_SECRET_PARAMETER = re.compile(
+    r"(?i)((?:^|(?<=[\s?&;]))(?:password|passwd|pwd|pass|passphrase|sslpassword|secret|"
+    r"token|access_token|api_?key)=)([^&#\s'\"<>]*)")
+"""A password in a URL's query (``?password=...``, libpq's and many servers') or a
+``key=value`` connection string."""
 MASK = "***"
 """What stands for masked credentials."""
 
@@ -113,6 +123,8 @@ def _credential_spans(text: str) -> list[tuple[int, int]]:
                 begin = pos
         else:  # no scheme: credentials only when a ':' separates a user and a password
             begin = start if ":" in word else pos
+        if begin >= pos:  # a password holding a space, quote, bracket, ';' or ',' ...
+            begin = _userinfo_start(text, pos, begin)
         if begin < pos:
             spans.append((begin, pos))
         pos = text.find("@", pos + 1)
@@ -123,6 +135,22 @@ def _credential_spans(text: str) -> list[tuple[int, int]]:
         else:
             merged.append((a, b))
     return merged
+
+
+def _userinfo_start(text: str, pos: int, begin: int) -> int:
+    """Where the user information ending at the ``@`` at ``pos`` begins when the word
+    before the ``@`` found none (a character that ends a word is in the password): right
+    after the last ``scheme://`` within :data:`_REACH` characters before it, when what
+    follows is a user name, a ``:`` and no ``/``, ``?``, ``#`` or ``@`` up to ``pos``;
+    else ``begin``. It masks a little too much rather than show a password."""
+    marks = list(_URL_START.finditer(text, max(0, pos - _REACH), pos))
+    if not marks:
+        return begin
+    userinfo = text[marks[-1].end():pos]
+    if not userinfo or any(c in userinfo for c in "/?#@") \
+            or not _USER_THEN_COLON.match(userinfo):
+        return begin
+    return marks[-1].end()
 
 
 def credentials_in(text: str) -> list[str]:
@@ -139,7 +167,14 @@ def mask_credentials(text: str, mask: str = MASK) -> str:
     ``#`` is not a plain ``host[:port]``, or whole when it has no scheme and holds a ``:``
     (``alice:secret@host``). ``https://alice:s@cr/t@host/`` -> ``https://***@host/``;
     ``https:/alice:secret@host`` -> ``https:/***@host``; ``uid@tourney.invalid`` and
-    ``https://host/a@b.ics`` are kept."""
+    ``https://host/a@b.ics`` are kept. A password with a character that ends a word (a
+    space, quote, bracket, ``;``, ``,``) is masked from the URL's ``scheme://``
+    (``https://alice:p;w@host`` -> ``https://***@host``); the value of a ``password=``,
+    ``token=``, ``secret=`` (and the like) parameter is masked too
+    (``postgresql://u@h/db?password=x`` -> ``...?password=***``)."""
+    if "=" in text:
+        text = _SECRET_PARAMETER.sub(lambda m: m.group(1) + (mask if m.group(2) else ""),
+                                     text)
     spans = _credential_spans(text) if "@" in text else []
     if not spans:
         return text

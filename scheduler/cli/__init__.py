@@ -28,12 +28,13 @@ from scheduler.cli import errors, generate, ledger, publish, solve
 class _RedactingGroup(TyperGroup):
     """The command group whose usage errors (which echo the command line: "Got unexpected
     extra argument(s) (https://alice:secret@...)", "Invalid value ...") show URLs without
-    their credentials (:func:`scheduler.export.caldav.redact`), for every command."""
+    their credentials (:func:`scheduler.export.caldav.redact`), for every command: with a
+    scheme or without (``alice:secret@host``), a ``?password=`` parameter."""
 
     @staticmethod
     def _redacted(exc: Exception) -> None:
         message = getattr(exc, "message", None)
-        if isinstance(message, str) and "://" in message:
+        if isinstance(message, str) and ("@" in message or "=" in message):
             from scheduler.export.caldav.redaction import redact  # start-up time
 
             exc.message = redact(message)  # type: ignore[attr-defined]

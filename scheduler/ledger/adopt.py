@@ -15,6 +15,7 @@ from icalendar import Calendar
 from sqlalchemy import func, select
 
 from scheduler.calendar_limits import read_calendar
+from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import _entry, _organization
@@ -60,16 +61,21 @@ def init(ledger: Ledger, name: str | None = None,
     Raises
     ------
     LedgerError
-        ``name`` is empty, longer than 200 characters, or the ledger already keeps other
+        ``name`` is empty, longer than 200 characters, not one line of printable text
+        (a control or invisible format character), or the ledger already keeps other
         organizations.
     """
+    if name is not None:  # refused before the ledger is made
+        name = organization_name(name)
+        if not name or len(name) > 200:
+            raise LedgerError("--name must be 1 to 200 characters: the organization's name "
+                              "as it appears on its licences and reports")
+        problem = name_problem(name, f"--name {name!r}")
+        if problem:
+            raise LedgerError(problem)
     revisions = ledger.upgrade()
     if name is None:
         return revisions
-    name = organization_name(name)
-    if not name or len(name) > 200:
-        raise LedgerError("--name must be 1 to 200 characters: the organization's name as "
-                          "it appears on its licences and reports")
     with ledger.write() as s:
         names = list(s.scalars(select(Organization.name).order_by(Organization.id)))
         if names and name not in names:

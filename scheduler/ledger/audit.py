@@ -48,6 +48,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.record import report_periods
+from scheduler.limits import MAX_HORIZON_DAYS, for_terminal
 from scheduler.scenario import DEFAULT_TIMEZONE, Scenario
 from scheduler.timing import report_due
 
@@ -218,16 +219,29 @@ def audit_ledger(ledger: Ledger | str | None, scenario: Scenario, *,
     return audit_actuals(actuals), actuals
 
 
-def _ledger_scenario(s: Session, org: Organization, days: Collection[dt.date]) -> Scenario:
+_MOST_YEARS = MAX_HORIZON_DAYS // 366
+"""Whole years a horizon of January 1 to December 31 may span (3,660 days: 10)."""
+
+
+def _ledger_scenario(s: Session, org: Organization, days: Collection[dt.date],
+                     also: Collection[dt.date] = ()) -> Scenario:
     """A scenario of ``org``'s operators as the ledger knows them (id, jurisdiction; the
     default permit year, MT-PERMIT-YEAR) and no tournament, its horizon the years of
-    ``days``: what the rules' ``actuals`` readings need at record time, when no scenario
-    file is at hand."""
+    ``days`` and of each of ``also`` (today, a filing's day) that keeps it within a
+    scenario's ten years (:data:`~scheduler.limits.MAX_HORIZON_DAYS`: a fact of 2015
+    recorded in 2027, an application dated 1900): what the rules' ``actuals`` readings need
+    at record time, when no scenario file is at hand. The organization's name as the
+    terminal shows it (a name with a control character, recorded by an older tourney, is
+    no scenario's name)."""
     ops = list(s.scalars(select(Operator).where(Operator.organization_id == org.id)
                          .order_by(Operator.operator_id)))
-    first, last = min(days), max(days)
+    years = {d.year for d in days} or {min(also).year}
+    for day in sorted(also, key=lambda d: abs(d.year - min(years))):
+        if max(years | {day.year}) - min(years | {day.year}) < _MOST_YEARS:
+            years.add(day.year)
+    first, last = dt.date(min(years), 1, 1), dt.date(max(years), 12, 31)
     return Scenario.model_validate({
-        "name": org.name, "horizon": {"start": dt.date(first.year, 1, 1),
+        "name": for_terminal(org.name)[:200], "horizon": {"start": dt.date(first.year, 1, 1),
                                       "end": dt.date(last.year, 12, 31)},
         "notice_from": dt.date(first.year, 1, 1),
         "operators": [{"id": o.operator_id, "name": o.operator_id,
@@ -260,7 +274,8 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
     with ledger.read() as s:
         org = s.get(Organization, entry.organization_id)
         assert org is not None
-        days: list[dt.date] = [latest_today(DEFAULT_TIMEZONE.values(), as_of)]
+        days: list[dt.date] = []  # the days the entry is about
+        when: list[dt.date] = [latest_today(DEFAULT_TIMEZONE.values(), as_of)]  # and now
         if isinstance(entry, Held):
             refs.add(f"{entry.tournament_id}#{entry.occurrence}")
             days += [d for d in (entry.first_day, entry.last_day) if d is not None]
@@ -268,7 +283,7 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
             rules = {"MT-NOTICE"}
             planned.add((entry.uid, entry.operator_id))
             refs.add(f"{entry.tournament_id}#{entry.occurrence}")
-            days.append(entry.filed_on)
+            when.append(entry.filed_on)
         elif isinstance(entry, Filing) and entry.license_ref:
             rules = {"ME-APPLICATION-WINDOW"}
             lic = s.scalar(select(PlanLicence).where(
@@ -282,11 +297,12 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
                     planned.add((ev.uid, ev.operator_id))
                     days.append(ev.first_day)
             refs |= covers
-            days.append(entry.filed_on)
+            when.append(entry.filed_on)
         elif isinstance(entry, ReportFiled):
             rules = {"ME-REPORT"}
-            days += [entry.period_end, entry.filed_on]
-        scenario = _ledger_scenario(s, org, days)
+            days.append(entry.period_end)
+            when.append(entry.filed_on)
+        scenario = _ledger_scenario(s, org, days, when)
     actuals = read_actuals(ledger, scenario, as_of=as_of, organization=org.name,
                            planned=planned)
     out = []

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Date, Integer, Numeric, String, and_, select
+from sqlalchemy import Date, Integer, Numeric, String, and_, func, select
 from sqlalchemy.engine import Connection
 
 from scheduler.clock import latest_today
@@ -42,6 +42,7 @@ from scheduler.ledger.models import (
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.scenario import DEFAULT_TIMEZONE
+from scheduler.text import control_character, describe_character, format_character
 from scheduler.timing import report_periods
 from scheduler.uid import unplanned_uid
 
@@ -75,6 +76,22 @@ def usd_problem(value: Decimal, label: str, shown: object = None) -> str | None:
             or value != value.quantize(Decimal("0.01")):
         return (f"{label}: {value if shown is None else shown} is not an amount in USD (0 or "
                 "more, at most cents)")
+    return None
+
+
+def name_problem(name: str, label: str) -> str | None:
+    """Why ``name`` (an organization's) cannot be one, else None: it must be one line of
+    printable text, as a scenario's ``name`` (a control character such as ESC would drive
+    a terminal and break the audit's scenario; an invisible format character such as
+    U+202E would disguise it)."""
+    ch = control_character(name)
+    if ch is not None:
+        return (f"{label}: must be one line of printable text; it holds the control "
+                f"character {describe_character(ch)} at position {name.index(ch) + 1}")
+    ch = format_character(name)
+    if ch is not None:
+        return (f"{label}: holds the invisible format character {describe_character(ch)} at "
+                f"position {name.index(ch) + 1}")
     return None
 
 
@@ -169,6 +186,9 @@ def entry_problems(table: str, values: Mapping[str, Any], label: Label,
         out += _order(values, "valid_from", "valid_to", label)
     elif table == "reports":
         out += _one_of(values, "rule", ("ME-REPORT",), label)
+    elif table == "organizations" and isinstance(values.get("name"), str) \
+            and (p := name_problem(values["name"], label("name"))):
+        out.append(("name", p))
     elif table in ("plan_events", "plan_licences"):
         out += _order(values, "first_day", "last_day", label)
         out += _order(values, "valid_from", "valid_to", label)
@@ -250,3 +270,42 @@ def reference_problems(conn: Connection, table: str, values: Mapping[str, Any], 
             return [("period_end", f"{label('period_end')}: {end} is not the end of a "
                      f"licensed period of {ref}")]
     return []
+
+
+SAME_THING = {
+    "held": ("organization_id", "uid", "recurrence_id", "operator_id"),
+    "filings": ("organization_id", "kind", "operator_id", "uid", "license_ref"),
+    "licences": ("organization_id", "agency_number", "kind"),
+    "reports": ("organization_id", "license_ref", "period_end"),
+}
+"""The columns that say what a fact is about: two current entries (none superseding the
+other) with the same values are two answers to one question, which ``tourney record``
+refuses ("is already recorded ... --corrects ID")."""
+
+
+def duplicate_problems(conn: Connection, table: str,
+                       new: list[tuple[int, Mapping[str, Any]]]) -> list[tuple[int, str]]:
+    """The entries of ``new`` (``(line, typed values)`` of ``table``, already inserted in
+    the transaction of ``conn``) that make a second current entry about the same thing
+    (:data:`SAME_THING`) as another of the ledger or of ``new``, as ``(line, sentence)``:
+    what ``tourney record`` refuses without ``--corrects`` is refused by ``tourney ledger
+    import`` too (a correction gives the entry it corrects in ``supersedes_id``)."""
+    same = SAME_THING.get(table)
+    t = Base.metadata.tables.get(table)
+    if same is None or t is None or not new:
+        return []
+    newer = select(t.c.supersedes_id).where(t.c.supersedes_id.is_not(None))
+    cols = [t.c[c] for c in same]
+    twice = {tuple(row[:-1]) for row in conn.execute(
+        select(*cols, func.count()).where(t.c.id.not_in(newer)).group_by(*cols)
+        .having(func.count() > 1))}
+    out = []
+    for line, values in new:
+        if tuple(values.get(c) for c in same) in twice:
+            what = ", ".join(f"{c} {values.get(c)}" for c in same[1:]
+                             if values.get(c) is not None)
+            out.append((line, f"{table} entry about {what} is already recorded (another "
+                              "current entry, in the ledger or in the file, is about the "
+                              "same); a correction gives the entry it corrects in "
+                              "supersedes_id"))
+    return out

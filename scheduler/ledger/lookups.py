@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scheduler.ledger.checks import name_problem
 from scheduler.ledger.models import (
     DEFAULT_ORGANIZATION,
     Lineage,
@@ -38,6 +39,9 @@ def _organization(session: Session, name: str | None, by: str | None,
         if org is None:
             if not create:
                 raise LedgerError(f"--organization {name!r} is not in the ledger")
+            problem = name_problem(name, f"--organization {name!r}")
+            if problem:
+                raise LedgerError(problem)
             org = Organization(name=name, **_entry(by))
             session.add(org)
             session.flush()

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from scheduler.text import mask_credentials
+from scheduler.text import MASK, credentials_in, mask_credentials
 
 ENV_LEDGER = "TOURNEY_LEDGER"
 """Environment variable naming the ledger (a path or a URL) when ``--ledger`` is not given."""
@@ -89,12 +89,43 @@ def now() -> dt.datetime:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, for messages (a URL that does not parse: everything
-    between ``://`` and its last ``@`` masked, :func:`scheduler.text.mask_credentials`)."""
+    """``url`` without its password, for messages: as SQLAlchemy renders it, then through
+    :func:`scheduler.text.mask_credentials` (a password holding ``@`` that SQLAlchemy cut
+    at the first one, a ``?password=`` parameter, a URL that does not parse)."""
     try:
-        return make_url(url).render_as_string(hide_password=True)
+        shown = make_url(url).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):
-        return mask_credentials(url)
+        shown = url
+    return mask_credentials(shown)
+
+
+def secrets_of(url: str) -> list[str]:
+    """What in the ledger URL ``url`` is secret, for hiding it in a driver's words: its
+    password as SQLAlchemy parses it, the text between the user name and the last ``@`` of
+    what looks like user information (:func:`scheduler.text.credentials_in`), and each part
+    of those between ``@`` (a driver that cut the password at one says "failed to resolve
+    host 'w0rd@db'"), of three characters or more."""
+    found: set[str] = set()
+    try:
+        if make_url(url).password:
+            found.add(str(make_url(url).password))
+    except (ArgumentError, ValueError):
+        pass
+    for userinfo in credentials_in(url):
+        found.add(userinfo.partition(":")[2] or userinfo)
+    for secret in list(found):
+        found.update(secret.split("@"))
+    return sorted((s for s in found if len(s) >= 3), key=len, reverse=True)
+
+
+def without_secrets(text: str, url: str) -> str:
+    """``text`` (a driver's message about the ledger ``url``) with credentials masked
+    (:func:`scheduler.text.mask_credentials`) and every one of :func:`secrets_of` ``url``
+    replaced by ``***``."""
+    out = mask_credentials(text)
+    for secret in secrets_of(url):
+        out = out.replace(secret, MASK)
+    return out
 
 
 def wait_seconds() -> float:
@@ -330,7 +361,7 @@ class Store:
         """A ledger that cannot be opened or written, in one line (exit 2): locked by another
         command for longer than :func:`wait_seconds`, read-only (the file, its folder, or its
         ``-wal`` / ``-shm`` file), or not reachable (PostgreSQL)."""
-        why = " ".join(str(exc.orig).split())
+        why = without_secrets(" ".join(str(exc.orig).split()), self.url)
         if "locked" in why or "busy" in why:
             return LedgerError(
                 f"the ledger {self.where} is locked: another command has been writing it for "
@@ -347,7 +378,8 @@ class Store:
         """SQLite's "file is not a database", "database disk image is malformed" (a text
         file, a truncated copy) as the operator's error (exit 2)."""
         return LedgerError(f"{self.where} is not a readable tourney ledger (damaged?): "
-                           f"restore it from your export ({exc.orig})")
+                           f"restore it from your export "
+                           f"({without_secrets(str(exc.orig), self.url)})")
 
     def _foreign(self) -> list[str]:
         """The tables of a database without a ledger schema (empty: a new database)."""
@@ -392,8 +424,9 @@ class Store:
                 except OperationalError:  # locked, read-only: said by _connect
                     raise
                 except SQLAlchemyError as exc:
+                    why = without_secrets(str(getattr(exc, "orig", exc)), self.url)
                     raise LedgerError(f"the ledger {self.where} refused the change: "
-                                      f"{getattr(exc, 'orig', exc)}") from None
+                                      f"{why}") from None
         self.checkpoint()  # the .sqlite file alone holds what was just committed
 
     @contextmanager

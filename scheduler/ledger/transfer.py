@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 
 from scheduler.clock import latest_today
-from scheduler.ledger.checks import entry_problems, reference_problems
+from scheduler.ledger.checks import duplicate_problems, entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
@@ -304,6 +304,10 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
             for i, name, values in facts:  # what each fact refers to, the file's plans too
                 problems += [f"{locate(i, column)}: {message}" for column, message
                              in reference_problems(conn, name, values, label)]
+            for name in sorted({name for _, name, _ in facts}):  # one current answer each
+                problems += [f"{locate(i, None)}: {message}" for i, message
+                             in duplicate_problems(conn, name, [(i, v) for i, n, v in facts
+                                                                if n == name])]
         if problems:
             raise LedgerError(_refusal(problems))
     return Imported(added, skipped)

@@ -51,6 +51,10 @@ def _failed(name: str, exc: BaseException) -> SweepError:
 
 INSECURE_SCHEMES = ("", "tcp", "ws")
 """Dask address schemes that neither encrypt nor authenticate (a bare ``host:port`` is tcp)."""
+TRUSTED_SCHEMES = ("tls", "wss", "inproc")
+"""Dask address schemes that may reach another machine: encrypted (``tls``, ``wss``), or
+in this process (``inproc``). Every other one (``tcp``, ``ws``, ``ucx``, one a plugin adds)
+is treated as :data:`INSECURE_SCHEMES`: a scheduler on this machine only."""
 
 
 def _local_host(host: str) -> bool:
@@ -67,7 +71,8 @@ def _local_host(host: str) -> bool:
 def check_address(address: str, *, allow_insecure: bool = False,
                   tls_files: bool = False) -> None:
     """Refuse (SweepError, exit 2), before any connection, a Dask scheduler reached without
-    encryption (``tcp://``, ``ws://``, a bare ``host:port``) that is not on this machine
+    encryption (``tcp://``, ``ws://``, ``ucx://``, a bare ``host:port``: any scheme but
+    :data:`TRUSTED_SCHEMES`) that is not on this machine
     (``localhost``, 127.0.0.0/8, ::1), unless ``allow_insecure``: a Dask scheduler can run
     any code in this process (Dask's protocol trusts it), and anyone on the network between
     can read or change what it sends. ``tls_files``: TLS files were given, which only a
@@ -77,7 +82,7 @@ def check_address(address: str, *, allow_insecure: bool = False,
     if tls_files and scheme != "tls":
         raise SweepError(f"--dask-ca, --dask-cert and --dask-key are for a tls:// scheduler, "
                          f"not {address}", exit_code=2)
-    if scheme not in INSECURE_SCHEMES or allow_insecure:
+    if scheme in TRUSTED_SCHEMES or allow_insecure:
         return
     host = rest.rstrip("/").rpartition(":")[0].strip("[]") if ":" in rest else rest
     if _local_host(host):

@@ -190,6 +190,10 @@ def _has_header(ws: Worksheet, scan: SheetScan, sheet: str) -> bool:
     return any(_header(v) in known for v in _first_row(ws, scan))
 
 
+MAX_BLANK_CELLS_SHOWN = 20
+"""Cells of one sheet named for a number format that shows nothing (the rest are alike)."""
+
+
 def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str, str]
                     ) -> list[tuple[str, str]]:
     """What the reading would not see as a person sees it, in the sheets read, each a
@@ -197,8 +201,9 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
 
     - a formula: its saved result may be out of date (a script changed the formula, the
       spreadsheet did not recalculate) or missing (a file written by a script): never read;
-    - a hidden or very hidden sheet, a hidden row or column holding a value: what is planned
-      would differ from what a person sees."""
+    - a hidden or very hidden sheet, a hidden row or column holding a value, a value whose
+      number format shows nothing (``;;;``): what is planned would differ from what a
+      person sees."""
     out: list[tuple[str, str]] = []
     for sheet in SHEETS_READ:
         if sheet not in names:
@@ -210,7 +215,8 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
                 else "hidden"
             out.append((f"sheet {title}", f"the sheet is {how}: tourney reads only what a "
                         "person can see; show it (Format > Sheet > Unhide), or delete it"))
-        if not (scan.formulas or scan.hidden_rows or scan.hidden_columns):
+        if not (scan.formulas or scan.hidden_rows or scan.hidden_columns
+                or scan.blank_cells):
             continue
         ws = wb[title]
         if sheet == "Settings":
@@ -228,6 +234,10 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
             else:
                 out.append((where, f"a formula with no computed value ({f.text}): open and "
                             "save the file in Excel, or type the value"))
+        for cell in scan.blank_cells[:MAX_BLANK_CELLS_SHOWN]:
+            out.append((f"{title}!{cell}", "the cell holds a value its number format (;;;) "
+                        "shows as nothing: tourney reads only what a person can see; give "
+                        "it a format that shows the value, or delete the value"))
         for r in scan.hidden_rows:
             out.append((f"{title} row {r}", "the row is hidden and holds values: tourney "
                         "reads only what a person can see; unhide the row, or delete it"))

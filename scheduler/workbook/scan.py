@@ -30,7 +30,9 @@ from scheduler.limits import (
 )
 from scheduler.workbook.cells import WorkbookError
 
-_CELL = re.compile(r"^([A-Z]{1,3})([0-9]{1,7})$")
+_CELL = re.compile(r"^([A-Za-z]{1,3})([0-9]{1,7})$")
+"""A cell reference as openpyxl reads one: ``B7``, or ``b7`` (where openpyxl puts a value is
+where the scan must see it); a cell without one follows the cell before it."""
 _MAX_COLUMN = 16_384  # XFD, a spreadsheet's last column
 _MAX_ROW = 1_048_576  # a spreadsheet's last row
 
@@ -76,6 +78,8 @@ class SheetScan:
     formulas: list[Formula] = field(default_factory=list)
     hidden_rows: list[int] = field(default_factory=list)
     hidden_columns: list[int] = field(default_factory=list)
+    blank_cells: list[str] = field(default_factory=list)
+    """Cells holding a value whose number format shows nothing (``;;;``)."""
 
 
 def _local(tag: str) -> str:
@@ -144,8 +148,36 @@ class _TooLong(Exception):
         self.n = n
 
 
-def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int
-                ) -> tuple[str, str] | None:
+def _blank_styles(z: zipfile.ZipFile) -> frozenset[str]:
+    """The style indices (a cell's ``s``) whose number format shows nothing whatever the
+    value: every section empty (``;;;``, the spreadsheet's way to hide a value in sight)."""
+    name = "xl/styles.xml"
+    if name not in z.namelist():
+        return frozenset()
+    blank_formats: set[str] = set()
+    out: set[str] = set()
+    in_xfs = False
+    index = 0
+    for event, elem in _read_part(z, name):
+        tag = _local(elem.tag)
+        if tag == "cellXfs":
+            in_xfs = event == "start"
+            continue
+        if event != "end":
+            continue
+        if tag == "numFmt":
+            code = elem.get("formatCode") or ""
+            if code and set(code) <= {";"}:
+                blank_formats.add(elem.get("numFmtId") or "")
+        elif tag == "xf" and in_xfs:
+            if (elem.get("numFmtId") or "0") in blank_formats:
+                out.add(str(index))
+            index += 1
+    return frozenset(out)
+
+
+def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int,
+                blank: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """Fill ``scan`` from the worksheet XML ``part``; a problem (a value too far out, a text
     too long) as (cell, sentence), else None. Elements are dropped as soon as they are read."""
     hidden_cols: list[tuple[int, int]] = []
@@ -180,8 +212,12 @@ def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int
         elif name == "c":
             ref = elem.get("r") or ""
             m = _CELL.match(ref)
+            if ref and not m:  # "$B$2", "B2:C3", "R2C2": openpyxl fails or guesses
+                return (f"{_letters(column + 1)}{row_number}",
+                        f"the cell reference {ref[:20]!r} is not one a spreadsheet writes "
+                        "(such as B2): save the file again from a spreadsheet application")
             if m:
-                column = _column_number(m.group(1))
+                column = _column_number(m.group(1).upper())
                 row = int(m.group(2))
             else:
                 column += 1
@@ -206,6 +242,8 @@ def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int
                     hidden_rows.add(row)
                 if any(lo <= column <= hi for lo, hi in hidden_cols):
                     hidden_columns.add(column)
+                if elem.get("s") in blank:
+                    scan.blank_cells.append(f"{_letters(column)}{row}")
                 if formula is not None:
                     text = formula.text or ("(shared formula)" if formula.get("t") == "shared"
                                             else "")
@@ -290,12 +328,18 @@ def scan_xlsx(data: bytes) -> dict[str, SheetScan]:
             if shared:
                 raise WorkbookError([("<file>", shared)])
             cap = max_workbook_cells()
+            blank = _blank_styles(z)
             out: dict[str, SheetScan] = {}
             for name, state, part in _sheets(z):
+                same = [n for n in out if n.lower() == name.lower()]
+                if same:  # openpyxl reads the first, the scan would describe the last
+                    raise WorkbookError([(f"sheet {name}", f"two sheets are named {same[0]!r}"
+                                          f" and {name!r}, which a spreadsheet does not allow "
+                                          "(letter case aside); rename or delete one")])
                 scan = SheetScan(name, state)
                 out[name] = scan
                 if part in z.namelist():
-                    problem = _scan_sheet(z, part, scan, cap)
+                    problem = _scan_sheet(z, part, scan, cap, blank)
                     if problem:
                         raise WorkbookError([(f"{name}!{problem[0]}", problem[1])])
         except WorkbookError:

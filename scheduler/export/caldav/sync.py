@@ -64,8 +64,10 @@ class ServerObject:
 
     @property
     def first_day(self) -> str | None:
-        """Its DTSTART's day (YYYYMMDD), for the history rule."""
-        m = _DTSTART_LINE.search(self.data)
+        """Its VEVENT's DTSTART day (YYYYMMDD), for the history rule (never a VTIMEZONE's
+        DTSTART before it: 1970 in the time zones calendar applications write)."""
+        begin = self.data.find("BEGIN:VEVENT")
+        m = _DTSTART_LINE.search(self.data, max(begin, 0)) if begin >= 0 else None
         return m.group(1) if m else None
 
     @property
