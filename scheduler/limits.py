@@ -347,13 +347,15 @@ def variants_count(lists: Iterable[Sequence[Any]], combine: str) -> int:
 # --------------------------------------------------------------------------- messages
 def for_terminal(text: str) -> str:
     """``text`` safe to print: every character that is not printable (a control character
-    such as ESC, CR, TAB, NUL, BEL, DEL or a C1 control; a Unicode line or paragraph
-    separator; an invisible format character such as U+202E) is shown as its Python escape
-    (``\\x1b``, ``\\t``, ``\\u202e``); line breaks (LF) and spaces stay. The one sanitizer
-    of text from files and the ledger on its way to a terminal."""
+    such as ESC, CR, NUL, BEL, DEL or a C1 control; a Unicode line or paragraph separator;
+    an invisible format character such as U+202E) is shown as its Python escape
+    (``\\x1b``, ``\\r``, ``\\u202e``); line breaks (LF) and spaces stay, and a TAB (which
+    drives nothing; PostgreSQL's driver indents its hints with one) is one space. The one
+    sanitizer of text from files and the ledger on its way to a terminal."""
     if text.isprintable():
         return text
     return "".join(ch if ch in "\n " or ch.isprintable()
+                   else " " if ch == "\t"
                    else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
 

@@ -50,7 +50,10 @@ def ledger_path(tmp_path: Path) -> Path:
 
 def test_for_terminal_shows_control_characters_as_escapes_and_keeps_line_breaks() -> None:
     assert for_terminal(f"a{ESC}[31mred\tb\r\nc\x07\u202e") == \
-        "a\\x1b[31mred\\tb\\r\nc\\x07\\u202e"
+        "a\\x1b[31mred b\\r\nc\\x07\\u202e"
+    # a TAB is one space, never a literal backslash-t (psycopg indents its hints with one)
+    assert for_terminal("connection refused\n\tIs the server running?") == \
+        "connection refused\n Is the server running?"
     assert for_terminal("Café — 10 € ✓") == "Café — 10 € ✓"  # printable: as it is
 
 
