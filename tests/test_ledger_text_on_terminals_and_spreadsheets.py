@@ -42,7 +42,9 @@ def ledger_path(tmp_path: Path) -> Path:
     lg = Ledger(path)
     api.init(lg)
     plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
-    api.adopt(lg, plan, organization=f"Big Sky{CLEAR} Tour", by=f"ann{TITLE_SET}")
+    # an organization's name with an escape code is refused at adoption (next test); the
+    # escape codes the ledger keeps are in who recorded and in notes
+    api.adopt(lg, plan, organization="Big Sky Tour", by=f"ann{TITLE_SET}")
     api.record_cancelled(lg, "deep#1", note=f"snowed in{TITLE_SET}", by=f"{CLEAR}bob")
     lg.dispose()
     return path
@@ -62,9 +64,12 @@ def test_ledger_commands_print_no_escape_sequence_from_the_ledger(
     plan = write_plan(tmp_path / "plan2", deep_first="2026-03-12", deep_last="2026-03-14")
     r = runner.invoke(app, ["ledger", "adopt", str(plan), "--ledger", str(ledger_path),
                             "--organization", f"Big Sky{CLEAR} Tour"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 2, r.output  # a name must be one line of printable text
     assert ESC not in r.output
-    assert "(Big Sky\\x1b[2J Tour)" in r.output
+    assert "Big Sky\\x1b[2J Tour" in r.output
+    r = runner.invoke(app, ["ledger", "adopt", str(plan), "--ledger", str(ledger_path),
+                            "--organization", "Big Sky Tour"])
+    assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["record", "held", "deep#1", "--first-day", "2026-03-12",
                             "--last-day", "2026-03-14", "--note", TITLE_SET, "--by", CLEAR,
                             "--lineage", "0123456789", "--ledger", str(ledger_path)])

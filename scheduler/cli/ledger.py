@@ -237,9 +237,8 @@ def ledger_funds(
     """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
     the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
     page per period), and how many reports are filed, due, overdue or not due yet."""
-    # start-up time: no sqlalchemy in --help
-    from scheduler.clock import today_in
-    from scheduler.ledger.funds import (
+    from scheduler.clock import today_in  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.funds import (  # start-up time: no sqlalchemy in --help
         REPORT_STATES,
         funds,
         funds_csv,
