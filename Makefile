@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/mkdocs build --strict --quiet
-	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow"
+	HYPOTHESIS_PROFILE=ci $(BIN)/pytest -q -m "not slow" -n auto
 
 # the manual as a site in site/ (docs/ and the API from its docstrings; strict: no warning)
 docs: $(STAMP)
