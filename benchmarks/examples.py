@@ -11,9 +11,9 @@ import argparse
 import time
 from pathlib import Path
 
-from scheduler.load import load_scenario
-from scheduler.model import build_model
-from scheduler.solver import solve
+from scheduler.engine.model import build_model
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 

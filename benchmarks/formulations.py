@@ -5,13 +5,14 @@ the components of the benchmark set (issue 6, section 2).
         [--deterministic-time D] [--configs lin0,lin1,lin2,max_lp,max_lp2] [--seed S]
         [--no-product] [--out CSV]
 
-**The core problem** is the first lexicographic stage of ``scheduler/objective.py``: maximise
+**The core problem** is the first lexicographic stage of ``scheduler/engine/objective.py``: maximise
 ``placed - big * shortfall`` (``placed``: priority-weighted occurrences; ``shortfall``:
 required occurrences missing, plus fixed dates not met; ``big`` = the sum of every candidate's
 priority + 1, as the product computes it) under exactly these rules, the same in both
 formulations:
 
-- allowed first days: the product's domain filter (``scheduler.model.build_domain`` with every
+- allowed first days: the product's domain filter (``scheduler.engine.model.build_domain`` with
+  every
   rule's ``allows``: HORIZON, WINDOW, WEEKDAYS, BLACKOUT, MT-DURATION, MT-NOTICE, ME-DURATION,
   ME-OTHER-GAMES, ME-APPLICATION-WINDOW), computed once per part in Python and shared;
 - COUNT (at most ``count`` occurrences; fixed dates are among them), REQUIRED (``required``),
@@ -27,7 +28,7 @@ formulations:
 Left out: MT-PERMIT-FEES and ME-FEES (they only price a plan: stage 2) and preferred weekdays
 (stage 3). Every rule that can make a placement impossible is in, so the core optimum is the
 product's stage-1 optimum; the formulation ``product`` (``build_model(part)`` with the fee
-rules, objective as scheduler/objective.py) checks that on every part.
+rules, objective as scheduler/engine/objective.py) checks that on every part.
 
 **Formulations**
 
@@ -89,8 +90,8 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 import pandas as pd  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
-from scheduler.model import COST_RULES, ModelContext, Placement, build_domain  # noqa: E402
-from scheduler.scenario import Scenario, Tournament  # noqa: E402
+from scheduler.core.scenario import Scenario, Tournament  # noqa: E402
+from scheduler.engine.model import COST_RULES, ModelContext, Placement, build_domain  # noqa: E402
 
 FORMULATIONS = ("day", "interval", "product")
 CONFIGS: dict[str, dict[str, object]] = {
@@ -107,7 +108,7 @@ PART_COLUMNS = ["n", "part", "operators", "tournaments", "formulation", "config"
                 "constraints", "domain_s", "encode_s", "status", "objective", "bound",
                 "det_time", "wall_s"]
 """Columns of ``formulations-parts.csv``: instance size ``n`` (operators), the part's index
-among :func:`scheduler.decompose.components` and its size, the formulation and setting, the
+among :func:`scheduler.engine.decompose.components` and its size, the formulation and setting, the
 CP-SAT model's ``variables`` / ``constraints``, ``domain_s`` (wall s, allowed first days, shared
 by ``day`` and ``interval``), ``encode_s`` (wall s, the formulation's own variables and
 constraints; ``product``: the whole ``build_model``), the CP-SAT ``status`` (OPTIMAL, FEASIBLE,
@@ -142,7 +143,7 @@ class Core:
     @property
     def big(self) -> int:
         """The weight of one unit of shortfall: every candidate's priority summed, + 1 (as
-        scheduler/objective.py: ``sum(w for _, w in ctx.placed_terms) + 1``)."""
+        scheduler/engine/objective.py: ``sum(w for _, w in ctx.placed_terms) + 1``)."""
         return sum(t.priority * len(self.candidates.get(t.id, []))
                    for t in self.scenario.tournaments) + 1
 
@@ -153,7 +154,7 @@ class Core:
 
 def core_of(part: Scenario) -> Core:
     """The allowed first days of every tournament of ``part`` (a validated Scenario, usually
-    one of :func:`scheduler.decompose.components`), by the product's own ``allows`` rules."""
+    one of :func:`scheduler.engine.decompose.components`), by the product's own ``allows`` rules."""
     from constraints.registry import RULES
 
     part = part.model_copy(update={"operators": tuple(
@@ -185,7 +186,7 @@ class Built:
 
 def _stage1(model: cp_model.CpModel, placed: Sequence[tuple[object, int]],
             penalties: Sequence[object], big: int) -> None:
-    """maximize sum(priority * placed) - big * sum(penalties), as scheduler/objective.py's
+    """maximize sum(priority * placed) - big * sum(penalties), as scheduler/engine/objective.py's
     stage 1."""
     placed_expr = cp_model.LinearExpr.weighted_sum([v for v, _ in placed],
                                                    [w for _, w in placed])
@@ -200,7 +201,7 @@ def day_indexed(core: Core) -> Built:
     ``constraints/*.py`` except the cost rules MT-PERMIT-FEES and ME-FEES) over the ``z`` of
     ``core``. Call it at most once per ``core`` (it adds to ``core.ctx.model``)."""
     from constraints.registry import RULES
-    from scheduler.objective import add_terms
+    from scheduler.engine.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = core.ctx
@@ -215,9 +216,10 @@ def day_indexed(core: Core) -> Built:
 
 def product(part: Scenario) -> Built:
     """``build_model(part)`` as the product builds it (fee rules too) with
-    scheduler/objective.py's stage-1 objective; ``encode_s`` is the whole build, ``domain_s`` 0."""
-    from scheduler.model import build_model
-    from scheduler.objective import add_terms
+    scheduler/engine/objective.py's stage-1 objective; ``encode_s`` is the whole build,
+    ``domain_s`` 0."""
+    from scheduler.engine.model import build_model
+    from scheduler.engine.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = build_model(part)
@@ -577,7 +579,7 @@ def summarise(parts: pd.DataFrame) -> pd.DataFrame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from benchmarks.instances import INSTANCES, load_instance
-    from scheduler.decompose import components
+    from scheduler.engine.decompose import components
 
     ap = argparse.ArgumentParser(description="Interval against day-indexed CP-SAT "
                                  "formulations of the core rules, on the benchmark set.")

@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING
 from constraints.base import Audit, Occurrence, Rule
 
 if TYPE_CHECKING:
-    from scheduler.model import ModelContext, Placement
-    from scheduler.scenario import Scenario, Tournament
+    from scheduler.core.scenario import Scenario, Tournament
+    from scheduler.engine.model import ModelContext, Placement
 
 NOT_CHECKED = ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "REQUIRED", "FIXED-DATES")
 """Rules the date search leaves out: fees (no licence is bought yet) and the requests' own
@@ -169,7 +169,7 @@ def cheapest_fees(ctx: ModelContext, days: Mapping[str, Iterable[dt.date]], *,
     ``z`` (not an allowed day)."""
     from ortools.sat.python import cp_model
 
-    from scheduler.solver import Options
+    from scheduler.engine.solver import Options
 
     chosen = {(tid, d) for tid, ds in days.items() for d in ds}
     missing = chosen - set(ctx.z)
@@ -193,7 +193,7 @@ def greedy(scenario: Scenario, *, fees: bool = True,
     """The greedy plan of ``scenario`` (dates, then the cheapest licences for them when
     ``fees``): build the product's model, :func:`greedy_days`, :func:`cheapest_fees`
     (``time_limit``: its wall seconds)."""
-    from scheduler.model import build_model
+    from scheduler.engine.model import build_model
 
     res = GreedyResult()
     t0 = time.perf_counter()

@@ -17,7 +17,7 @@ constraint, so both solvers see exactly the same variables, domains and constrai
   the kind; the product's models use only ``linear`` and enforced ``bool_and`` (the benchmark
   run prints the kinds it met).
 
-The lexicographic objective is the product's (scheduler/objective.py): (1) maximise
+The lexicographic objective is the product's (scheduler/engine/objective.py): (1) maximise
 ``placed - big * shortfall`` (``big`` = total priority + 1); (2) with (1) fixed, minimise fees
 (USD); (3) with (2) fixed, maximise preferred-weekday starts, then (3b) minimise the sum of first-
 day offsets from the horizon start (the product's earliest-days tie-break; the product folds
@@ -48,8 +48,8 @@ import numpy as np
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
-    from scheduler.model import ModelContext
-    from scheduler.scenario import Scenario
+    from scheduler.core.scenario import Scenario
+    from scheduler.engine.model import ModelContext
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -383,10 +383,10 @@ def solve_staged(mip: Mip, exprs: dict[str, tuple[dict[int, float], float]],
 
 def solve_part(part: Scenario, *, time_limit: float | None = None,
                stages: int = len(STAGES)) -> HighsResult:
-    """Build the product's model of ``part`` (``scheduler.model.build_model``) and solve it
+    """Build the product's model of ``part`` (``scheduler.engine.model.build_model``) and solve it
     with :func:`solve_context`; ``build_s`` is the build time (wall s)."""
-    from scheduler.model import build_model
-    from scheduler.objective import add_terms
+    from scheduler.engine.model import build_model
+    from scheduler.engine.objective import add_terms
 
     t0 = time.perf_counter()
     ctx = build_model(part)

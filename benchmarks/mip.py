@@ -14,7 +14,7 @@ from the CP-SAT proto). The rows are written directly over them, aggregated, wit
 - MIN-GAP: a window row per candidate day ``c``: the starts on ``c .. c + min_gap_days - 1``
   sum to at most 1;
 - MAX-CONCURRENT: per operator, the product's reading in time (``concurrency: time``, the
-  default): a clique row at each session start (``scheduler.timing.sessions``) over the
+  default): a clique row at each session start (``scheduler.core.timing.sessions``) over the
   candidates (small-stakes excluded) with a session in play then (start <= that instant <
   end), ``<= max_concurrent``; with ``concurrency: day``, per calendar day the candidates
   conducted that day ``<= max_concurrent``;
@@ -77,12 +77,12 @@ from constraints.maine import (
 )
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, LARGE_PERMIT_FEE, SMALL_PERMIT_FEE
 from constraints.registry import RULES
-from scheduler.scenario import WEEKDAYS
-from scheduler.timing import sessions
+from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.timing import sessions
 
 if TYPE_CHECKING:
-    from scheduler.model import ModelContext, Placement
-    from scheduler.scenario import Operator, Scenario
+    from scheduler.core.scenario import Operator, Scenario
+    from scheduler.engine.model import ModelContext, Placement
 
 HANDLED = ("COUNT", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "MT-LARGE-LIMIT",
            "MT-SMALL-DAILY", "MT-PERMIT-FEES", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE",
@@ -354,10 +354,10 @@ def solve_context(ctx: ModelContext, *, time_limit: float | None = None,
 
 def solve_part(part: Scenario, *, time_limit: float | None = None,
                stages: int = len(STAGES)) -> HighsResult:
-    """Build the product's model of ``part`` (``scheduler.model.build_model``, for its
+    """Build the product's model of ``part`` (``scheduler.engine.model.build_model``, for its
     candidate first days) and solve the native MIP with :func:`solve_context`; ``build_s`` is
     the build time (wall s)."""
-    from scheduler.model import build_model
+    from scheduler.engine.model import build_model
 
     t0 = time.perf_counter()
     ctx = build_model(part)

@@ -125,10 +125,10 @@ def _offset_days(start: Any, days: dict[str, list[Any]]) -> int:
 def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     from ortools.sat.python import cp_model
 
-    from scheduler.decompose import components
-    from scheduler.model import build_model
-    from scheduler.objective import add_terms
-    from scheduler.solver import Options
+    from scheduler.engine.decompose import components
+    from scheduler.engine.model import build_model
+    from scheduler.engine.objective import add_terms
+    from scheduler.engine.solver import Options
 
     parts = components(sc)
     result.update(parts=len(parts), tournaments=len(sc.tournaments), z_vars=0, variables=0,
@@ -136,7 +136,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     for part in parts:
         t0 = time.perf_counter()
         ctx = build_model(part)
-        add_terms(ctx)  # the objective's terms, as scheduler.parts.solve_part adds them
+        add_terms(ctx)  # the objective's terms, as scheduler.engine.parts.solve_part adds them
         build = time.perf_counter() - t0
         proto = ctx.model.proto
         result["z_vars"] += len(ctx.z)
@@ -147,7 +147,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
         for c in proto.constraints:
             k = kind_of(c) + ("+enf" if len(c.enforcement_literal) else "")
             result["kinds"][k] = result["kinds"].get(k, 0) + 1
-        # the product's first stage (scheduler/objective.py), stopped at its first solution
+        # the product's first stage (scheduler/engine/objective.py), stopped at its first solution
         placed = cp_model.LinearExpr.weighted_sum([v for v, _ in ctx.placed_terms],
                                                   [w for _, w in ctx.placed_terms])
         short = cp_model.LinearExpr.weighted_sum([v for v, _ in ctx.required_terms],
@@ -170,7 +170,7 @@ def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
 def _child_cpsat(sc: Any, jobs: int, deterministic_time: float | None,
                  result: dict[str, Any]) -> None:
     from benchmarks.greedy import objective
-    from scheduler.solver import solve
+    from scheduler.engine.solver import solve
 
     t0 = time.perf_counter()
     plan = solve(sc, jobs=jobs, seed=0, deterministic_time=deterministic_time)
@@ -188,7 +188,7 @@ def _child_cpsat(sc: Any, jobs: int, deterministic_time: float | None,
 
 def _child_greedy(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     from benchmarks.greedy import greedy
-    from scheduler.decompose import components
+    from scheduler.engine.decompose import components
 
     t0 = time.perf_counter()
     tot = {"placed": 0, "shortfall": 0, "occurrences": 0, "fees_usd": 0, "checks": 0,
@@ -219,7 +219,7 @@ def _highs_task(part: Any, deadline: float, peer: str = "highs") -> dict[str, An
 def _child_highs(sc: Any, jobs: int, deadline: float, result: dict[str, Any],
                  peer: str = "highs") -> None:
     """A HiGHS peer (``highs``: the translated proto; ``mip``: the native MIP) on every part."""
-    from scheduler.decompose import components
+    from scheduler.engine.decompose import components
 
     t0 = time.perf_counter()
     parts = components(sc)
@@ -612,7 +612,7 @@ def main(argv: list[str] | None = None) -> int:
         child_main(args)
         return 0
     if args.deterministic_time is None:
-        from scheduler.solver import DETERMINISTIC_TIME
+        from scheduler.engine.solver import DETERMINISTIC_TIME
 
         args.deterministic_time = DETERMINISTIC_TIME
     sizes = dict(INSTANCES)

@@ -12,10 +12,10 @@ A rule contributes any of:
   ledger records it (:class:`Actuals`; ``tourney check --ledger``).
 - ``certificate(ctx, tournament_ids)`` → counting arguments (:class:`Certificate`) that the
   ``required`` occurrences of those tournaments cannot all be placed under the rule: the
-  first answer of the conflict explanation (``scheduler.explain``), before any search.
+  first answer of the conflict explanation (``scheduler.engine.explain``), before any search.
 - ``usage(audit)`` → how much of a counted limit a schedule uses, per operator and period
   (:class:`Usage`), from the rule's own tally: what ``Plan.usage``, the summary, the charts
-  and plan.xlsx show (``scheduler.usage``), worded by its ``usage_text``
+  and plan.xlsx show (``scheduler.result.usage``), worded by its ``usage_text``
   (:class:`UsageText`);
 - ``counts(t)`` → whether an occurrence of ``t`` counts toward a limit two tournaments
   compete for (the summary's ``displaced``).
@@ -31,10 +31,10 @@ from functools import cached_property
 
 from constraints.catalogue import RULES, cite
 from constraints.modelling import ModelContext
-from scheduler.clock import today_in
-from scheduler.problems import TermProblem
-from scheduler.scenario import DEFAULT_TIMEZONE, Operator, Scenario, Tournament
-from scheduler.timing import Timing
+from scheduler.core.clock import today_in
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import DEFAULT_TIMEZONE, Operator, Scenario, Tournament
+from scheduler.core.timing import Timing
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ class Actuals:
     operators' permit years), the occurrences held, the reports owed, and the day of the audit
     ``as_of`` (a report not filed is late only once its due day is before it; default
     today in the Montana and Maine zones, the earlier of the two days,
-    :func:`scheduler.clock.today_in`)."""
+    :func:`scheduler.core.clock.today_in`)."""
 
     scenario: Scenario
     held: list[Actual]
@@ -360,7 +360,7 @@ class Rule:
     tournament it applies to, printed with each event (:func:`duty`)."""
     usage: UsageOf | None = None
     """A counted limit: how much of it a schedule uses per operator and period, from the
-    rule's own tally (:class:`Usage`; read by ``scheduler.usage.limit_usage``)."""
+    rule's own tally (:class:`Usage`; read by ``scheduler.result.usage.limit_usage``)."""
     usage_text: UsageText | None = None
     """How the summary and the charts word its ``usage`` (default: :class:`UsageText`'s)."""
     counts: Callable[[Tournament], bool] | None = None

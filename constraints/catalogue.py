@@ -36,8 +36,8 @@ _ROWS: tuple[RuleInfo, ...] = (
              "the first 3 charitable large-stakes tournaments per operator per permit year are "
              "not counted toward the 16; later ones are allowed and counted"),
     # MT-PERMIT-YEAR's arithmetic (no Rule of its own; every Montana limit and fee counts by
-    # it): scheduler.scenario_types.Operator.permit_year_of / permit_year_end, on the type,
-    # which lies below scheduler.timing in the layers (pyproject.toml)
+    # it): scheduler.core.scenario_types.Operator.permit_year_of / permit_year_end, on the type,
+    # which lies below scheduler.core.timing in the layers (pyproject.toml)
     RuleInfo("MT-PERMIT-YEAR", f"{_MT}(1)(a)", "sched",
              "limits are counted per permit year (default July 1 - June 30)"),
     RuleInfo("MT-DURATION", f"{_MT}(1)(c)", "sched",

@@ -2,10 +2,10 @@
 
 :class:`ModelContext` holds the CP-SAT model of a scenario, the candidate first days of each
 tournament with their Boolean ``z`` literals, the fee terms the cost rules contribute and
-the other terms of the lexicographic objective (added by ``scheduler.objective``, not by a
+the other terms of the lexicographic objective (added by ``scheduler.engine.objective``, not by a
 rule); :class:`LicenseOption` is a licence or permit the model may buy, with
 ``covers_occurrence``/``covers_period`` saying which occurrences it covers. It lives in
-``constraints`` (not in ``scheduler.model``, which builds the model from the registry) so
+``constraints`` (not in ``scheduler.engine.model``, which builds the model from the registry) so
 the rules can import it without a cycle: see docs/architecture.md.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing
+from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.timing import Timing
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,13 @@ class ModelContext:
     rejected: dict[str, dict[dt.date, tuple[str, ...]]] = field(default_factory=dict)
     z: dict[tuple[str, dt.date], cp_model.IntVar] = field(default_factory=dict)
     placed_terms: list[tuple[cp_model.LinearExprT, int]] = field(default_factory=list)
-    """(term, weight) of the objective: occurrences placed (``scheduler.objective``)."""
+    """(term, weight) of the objective: occurrences placed (``scheduler.engine.objective``)."""
     required_terms: list[tuple[cp_model.LinearExprT, int]] = field(default_factory=list)
-    """(term, weight) of the objective: required shortfall (``scheduler.objective``)."""
+    """(term, weight) of the objective: required shortfall (``scheduler.engine.objective``)."""
     fee_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
     """(licence Boolean, fee in USD): what the cost rules' ``encode`` add (``add_license``)."""
     preference_terms: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)
-    """(term, weight) of the objective: preferred weekdays (``scheduler.objective``)."""
+    """(term, weight) of the objective: preferred weekdays (``scheduler.engine.objective``)."""
     licenses: list[LicenseOption] = field(default_factory=list)
     explain: bool = False
     """Explain mode: every day is a candidate; excluded days are guarded, not removed."""

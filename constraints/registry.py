@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from constraints import common, maine, montana, requests, tours
 from constraints.base import Actuals, Audit, Rule, Violation
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario, Tournament
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario, Tournament
 
 RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES, *montana.RULES,
                       *maine.RULES]

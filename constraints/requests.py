@@ -12,7 +12,7 @@ Rules (each with its ``encode`` and its independent ``check`` side by side):
   none), partial ones at the ends included. These are required occurrences: the model places
   them before any optional one (a unit of shortfall weighs as a missing ``required``
   occurrence); when they cannot all be met, the plan's conflicts name each unmet minimum as a
-  request with the rules in its way (``minimums`` gives them to ``scheduler.explain``).
+  request with the rules in its way (``minimums`` gives them to ``scheduler.engine.explain``).
 - ``SPREAD``: ``spread: even``: the numbers of first days in the calendar months of the window
   (the horizon when it has none, partial months included) differ by at most 1. A hard rule.
 - ``TABLES`` (and Montana's licensed dealers, :mod:`constraints.montana.conduct`, through
@@ -33,8 +33,8 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, Occurrence, Rule, Violation, day_span
 from constraints.modelling import ModelContext
-from scheduler.problems import TermProblem
-from scheduler.scenario import Operator, PerPeriod, Scenario, Tournament
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Operator, PerPeriod, Scenario, Tournament
 
 Period = tuple[int, int]
 """A calendar month ``(year, month)`` or an ISO week ``(ISO year, week)``."""
@@ -236,7 +236,7 @@ def _check_min(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
 
 
 # The minimums are requests, like REQUIRED: their shortfall is a term of the objective
-# (scheduler/objective.py, from :func:`minimums`), and their rules only check: a plan that
+# (scheduler/engine/objective.py, from :func:`minimums`), and their rules only check: a plan that
 # cannot meet them is still a plan (its conflicts say why), and adding an occurrence never
 # breaks them (so the reasons for an unplaced one do not name them).
 PER_MONTH = Rule("PER-MONTH", encode=_encode_max(MONTH), check=_check_max(MONTH))
@@ -311,9 +311,9 @@ def capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], N
         The rule ID the constraints and violations carry (``TABLES``; Montana's dealers rule
         passes its own, :mod:`constraints.montana.conduct`).
     cap : str
-        The :class:`scheduler.scenario.Operator` field of the capacity (e.g. ``tables``).
+        The :class:`scheduler.core.scenario.Operator` field of the capacity (e.g. ``tables``).
     need : str
-        The :class:`scheduler.scenario.Tournament` field of a day's need (e.g.
+        The :class:`scheduler.core.scenario.Tournament` field of a day's need (e.g.
         ``tables_needed``).
 
     Returns

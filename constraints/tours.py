@@ -4,7 +4,7 @@ stops (rounds) are ordinary tournaments at their own venues, planned together.
 Each stop is a tournament of ``tournaments`` with ``count: 1``, so every rule of its venue
 applies to it as to any other tournament (it counts toward that room's 16, MT-LARGE-LIMIT;
 it needs that room's notice, MT-NOTICE; blackouts, tables, ...). The scenario's top-level
-``tours`` adds, per tour (``scheduler.scenario.Tour``):
+``tours`` adds, per tour (``scheduler.core.scenario.Tour``):
 
 - ``TOUR-WHOLE``: the stops are placed together, all of them or none;
 - ``TOUR-ORDER``: no two stops are in play on the same day (each stop's first day is after
@@ -16,7 +16,7 @@ it needs that room's notice, MT-NOTICE; blackouts, tables, ...). The scenario's 
 The CP-SAT encoding works over each stop's first and last day as sums of its ``z``
 (``s = Σ day·z``, ``e = Σ last_day·z``, presence ``p = Σ z``); a constraint between two stops
 holds when both are placed (a big-M term in ``2 − p_a − p_b``), so every constraint reads the
-stops' ``z`` only and the conflict explanation (``scheduler/explain.py``) guards it as a
+stops' ``z`` only and the conflict explanation (``scheduler/engine/explain.py``) guards it as a
 family of its rule. ``check`` reads the same rules from the placed occurrences, in plain
 Python. The input checks (unknown stops, a stop in two tours, a final not last, spacing the
 horizon cannot hold) are ``validate``; the progressive's own terms are MT-PROGRESSIVE's, in
@@ -32,8 +32,8 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario, Tour, Tournament
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario, Tour, Tournament
 
 
 # ------------------------------------------------------------------ input checks

@@ -15,28 +15,28 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # start-up time: lazy at run time (__getattr__), typed here for mypy
     from scheduler.check import audit, read_schedule
-    from scheduler.comparison import Comparison, compare
-    from scheduler.explain import minimal_conflicts
+    from scheduler.core.scenario import Scenario, ScenarioError, Settings
+    from scheduler.engine.explain import minimal_conflicts
+    from scheduler.engine.solver import AuditError, SolverError, solve, solve_alternatives
+    from scheduler.export.comparison import Comparison, compare
     from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
     from scheduler.export.summary import summary_text
     from scheduler.export.write import to_ics, write_plan
-    from scheduler.load import load_scenario, validate_scenario
-    from scheduler.plan import Plan, PlanStatus
-    from scheduler.scenario import Scenario, ScenarioError, Settings
-    from scheduler.solver import AuditError, SolverError, solve, solve_alternatives
+    from scheduler.inputs.load import load_scenario, validate_scenario
+    from scheduler.result.plan import Plan, PlanStatus
 
 _EXPORTS = {
-    "load_scenario": "scheduler.load",
-    "validate_scenario": "scheduler.load",
-    "Scenario": "scheduler.scenario",
-    "ScenarioError": "scheduler.scenario",
-    "Settings": "scheduler.scenario",
-    "solve": "scheduler.solver",
-    "solve_alternatives": "scheduler.solver",
-    "SolverError": "scheduler.solver",
-    "AuditError": "scheduler.solver",
-    "Plan": "scheduler.plan",
-    "PlanStatus": "scheduler.plan",
+    "load_scenario": "scheduler.inputs.load",
+    "validate_scenario": "scheduler.inputs.load",
+    "Scenario": "scheduler.core.scenario",
+    "ScenarioError": "scheduler.core.scenario",
+    "Settings": "scheduler.core.scenario",
+    "solve": "scheduler.engine.solver",
+    "solve_alternatives": "scheduler.engine.solver",
+    "SolverError": "scheduler.engine.solver",
+    "AuditError": "scheduler.engine.solver",
+    "Plan": "scheduler.result.plan",
+    "PlanStatus": "scheduler.result.plan",
     "write_plan": "scheduler.export.write",
     "to_ics": "scheduler.export.write",
     "summary_text": "scheduler.export.summary",
@@ -45,9 +45,9 @@ _EXPORTS = {
     "plot_fees": "scheduler.export.figures",
     "read_schedule": "scheduler.check",
     "audit": "scheduler.check",
-    "minimal_conflicts": "scheduler.explain",
-    "compare": "scheduler.comparison",
-    "Comparison": "scheduler.comparison",
+    "minimal_conflicts": "scheduler.engine.explain",
+    "compare": "scheduler.export.comparison",
+    "Comparison": "scheduler.export.comparison",
 }
 __all__ = [  # the names of _EXPORTS, sorted (tests/test_api.py holds them equal)
     "AuditError",

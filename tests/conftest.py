@@ -24,12 +24,12 @@ from hypothesis import settings
 
 from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.timing import timing, tournament_tz
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
-from scheduler.load import load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError
-from scheduler.solver import solve
-from scheduler.timing import timing, tournament_tz
+from scheduler.result.plan import Plan
 
 # Hypothesis profiles: `ci` is bounded and derandomized (make test / .ci/run), `default` for
 # a local `pytest`, `long` for a soak: HYPOTHESIS_PROFILE=long pytest -m slow.
@@ -39,7 +39,7 @@ settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile("long", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
-# Every command not given --as-of runs as of this day (scheduler.clock, TOURNEY_AS_OF): the
+# Every command not given --as-of runs as of this day (scheduler.core.clock, TOURNEY_AS_OF): the
 # suite's dates were written as of 2026-12-01 and do not expire as the clock moves. A test of
 # the default (today in the operator's zone) removes it with monkeypatch.delenv.
 os.environ.setdefault("TOURNEY_AS_OF", "2026-12-01")
@@ -78,7 +78,7 @@ def problems(data: dict[str, Any]) -> set[tuple[str, str]]:
 
 def placed(sc: Scenario, tid: str, first_day: str | dt.date, occurrence: int = 1) -> Occurrence:
     """An occurrence of tournament ``tid`` starting on ``first_day``, timed as the model
-    times it (scheduler.timing.timing in the first operator's zone)."""
+    times it (scheduler.core.timing.timing in the first operator's zone)."""
     t = sc.tournament(tid)
     day = d(first_day) if isinstance(first_day, str) else first_day
     tm = timing(t, tournament_tz(sc, t), day)

@@ -19,9 +19,9 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.engine.solver import solve_alternatives
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.solver import solve_alternatives
+from scheduler.inputs.load import load_scenario
 
 runner = CliRunner()
 

@@ -127,8 +127,9 @@ def test_public_names() -> None:
     assert {"compare", "Comparison", "Settings", "Scenario", "load_scenario", "solve",
             "write_plan", "to_ics", "summary_text", "plot_calendar", "plot_usage",
             "plot_fees"} <= set(scheduler.__all__)
-    # the function, not a submodule of the same name, even once scheduler.comparison is loaded
-    importlib.import_module("scheduler.comparison")
+    # the function, not a submodule of the same name, even once scheduler.export.comparison is
+    # loaded
+    importlib.import_module("scheduler.export.comparison")
     from scheduler import compare as again
     assert callable(again) and again is compare
 

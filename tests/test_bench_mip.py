@@ -19,10 +19,10 @@ from benchmarks.greedy import objective  # noqa: E402
 from constraints.base import Rule  # noqa: E402
 from constraints.registry import RULES  # noqa: E402
 from scheduler import solve  # noqa: E402
-from scheduler.decompose import components  # noqa: E402
-from scheduler.load import load_scenario  # noqa: E402
-from scheduler.model import build_model  # noqa: E402
-from scheduler.scenario import Scenario  # noqa: E402
+from scheduler.core.scenario import Scenario  # noqa: E402
+from scheduler.engine.decompose import components  # noqa: E402
+from scheduler.engine.model import build_model  # noqa: E402
+from scheduler.inputs.load import load_scenario  # noqa: E402
 
 KEYS = ("placed", "shortfall", "fees_usd", "preferred", "offset_days")
 

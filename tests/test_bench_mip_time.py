@@ -13,9 +13,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import mip  # noqa: E402
-from scheduler.load import load_scenario  # noqa: E402
-from scheduler.model import build_model  # noqa: E402
-from scheduler.scenario import Scenario  # noqa: E402
+from scheduler.core.scenario import Scenario  # noqa: E402
+from scheduler.engine.model import build_model  # noqa: E402
+from scheduler.inputs.load import load_scenario  # noqa: E402
 
 
 def _game(tid: str, day: str, start: str, hours: int) -> dict[str, Any]:

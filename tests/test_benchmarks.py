@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.greedy import greedy, objective  # noqa: E402
 from benchmarks.highs import linear_of, solve_part, translate  # noqa: E402
-from scheduler.model import build_model  # noqa: E402
+from scheduler.engine.model import build_model  # noqa: E402
 
 D = dt.date
 

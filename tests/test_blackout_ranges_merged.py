@@ -14,7 +14,7 @@ from pathlib import Path
 
 import yaml
 
-from scheduler.load import load_scenario
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 GB = 1024 ** 3

@@ -29,8 +29,8 @@ from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa:
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.load import load_scenario
-from scheduler.uid import DEFAULT_DOMAIN, lineage_key
+from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
+from scheduler.inputs.load import load_scenario
 
 runner = CliRunner()
 ROOM2 = {"id": "room2", "name": "Hellgate Card Room", "jurisdiction": "MT", "live_tables": 2,

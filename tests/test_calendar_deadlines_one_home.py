@@ -1,5 +1,5 @@
 """The calendars' deadline events read their days from the one list of a plan's deadlines,
-:func:`scheduler.deadlines.list_deadlines` (issue #12), as deadlines.csv does.
+:func:`scheduler.result.deadlines.list_deadlines` (issue #12), as deadlines.csv does.
 
 The scenario of tests/test_deadlines_one_home.py: ``notice_from`` 2026-12-01, a Maine game
 on Sat 2027-02-13, a Montana large-stakes tournament on Sat 2027-03-06.
@@ -20,9 +20,9 @@ import icalendar
 from conftest import load, mt_large, mt_room, run
 from test_deadlines_one_home import ME_GAME, POST
 
-from scheduler.deadlines import list_deadlines
 from scheduler.export.ical import calendar_files
 from scheduler.export.ical_text import CALENDAR_FILE
+from scheduler.result.deadlines import list_deadlines
 
 D = dt.date.fromisoformat
 

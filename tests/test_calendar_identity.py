@@ -1,6 +1,6 @@
 """Calendars that stay right across versions, years and organizations (issue #11 parts 1-4, 6).
 
-1. UIDs unique across years, plans and organizations (``scheduler.uid``: a UID domain and a
+1. UIDs unique across years, plans and organizations (``scheduler.core.uid``: a UID domain and a
    plan-lineage key), kept by ``--previous``; ``tourney publish`` never overwrites or deletes
    another lineage's events (against the real Radicale server of test_publish.py).
 2. A cancellation is carried in every later version until its date has passed, with the
@@ -29,12 +29,12 @@ from test_publish import Server, _calendar, _no_proxy, _publish, _stored, server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key, parse
+from scheduler.engine.solver import solve
 from scheduler.export.caldav import OperatorCalendar, ServerObject, plan_sync
 from scheduler.export.ical import calendar_files
-from scheduler.load import load_scenario
-from scheduler.replan import previous_events, previous_series, read_previous
-from scheduler.solver import solve
-from scheduler.uid import DEFAULT_DOMAIN, lineage_key, parse
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import previous_events, previous_series, read_previous
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"

@@ -2,7 +2,7 @@
 
 ``constraints/catalogue.py`` is the lowest layer of the rules (every rule imports it), so its
 one-line summaries cannot format the constants of ``constraints.montana`` /
-``constraints.maine`` / ``scheduler.timing``; this test reads each summary against them: a
+``constraints.maine`` / ``scheduler.core.timing``; this test reads each summary against them: a
 constant that changes fails here until the summary says the new number, and a number added
 to a summary fails until it is paired with its constant below.
 """
@@ -17,8 +17,8 @@ import pytest
 from constraints import maine, montana
 from constraints.base import usd
 from constraints.catalogue import RULES
-from scheduler.scenario import Operator
-from scheduler.timing import (
+from scheduler.core.scenario import Operator
+from scheduler.core.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
     ME_REPORT_BUSINESS_DAYS,

@@ -379,7 +379,7 @@ def test_conflict_of_required_charitable_names_the_counted_ones() -> None:
     # held 14 non-charitable + 4 charitable (3 free + 1 counted) = 15 counted; 2 charitable
     # required in January: both are counted (the 3 free are used), 15 + 2 = 17 > 16.
     # The minimal conflict: the request and MT-LARGE-LIMIT with the charitable reading.
-    from scheduler.explain import minimal_conflicts
+    from scheduler.engine.explain import minimal_conflicts
 
     sc = load(horizon={"start": "2027-01-01", "end": "2027-01-31"},
               operators=[mt_room(held_in_current_permit_year={"large_stakes": 14,

@@ -2,7 +2,7 @@
 legal twins, audited through the CLI.
 
 Every schedule here is written by hand: ``schedule.csv`` rows in the product's format
-(``scheduler.plan.SCHEDULE_COLUMNS``, as ``scheduler/export/tables.py`` writes them) and
+(``scheduler.result.plan.SCHEDULE_COLUMNS``, as ``scheduler/export/tables.py`` writes them) and
 ``.ics`` calendars, both as the product writes them and as a calendar application leaves them
 after a person has edited them (an event dragged to another day, an event that only carries the
 tournament's title, an all-day event stretched by a day, UTC times from a web calendar). Each
@@ -29,7 +29,7 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS
+from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS
 
 runner = CliRunner()
 

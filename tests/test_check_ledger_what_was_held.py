@@ -30,10 +30,10 @@ from typer.testing import CliRunner
 from constraints.base import share_text
 from constraints.catalogue import cite
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario
+from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario
 
 
 def d(text_: str) -> dt.date:

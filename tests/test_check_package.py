@@ -1,7 +1,7 @@
 """``tourney check`` as a package (issue #12: modules over ~400 lines split by responsibility):
 scheduler/check/ keeps one name for everything its importers use, spells ``X-TOURNEY-KIND``
-only as :data:`scheduler.uid.KIND_PROPERTY`, and reads the days a timed event or a
-schedule.csv row touches with :func:`scheduler.timing.days_touched` (end exclusive: a game
+only as :data:`scheduler.core.uid.KIND_PROPERTY`, and reads the days a timed event or a
+schedule.csv row touches with :func:`scheduler.core.timing.days_touched` (end exclusive: a game
 ending at 00:00 does not touch the next day).
 
 Calendar facts: 2027-03-06 is a Saturday; Montana (America/Denver) is UTC-7 until Mar 14.
@@ -19,8 +19,8 @@ from conftest import d, load, mt_large, mt_room
 import scheduler.check as check
 from scheduler.check import ScheduleError, read_schedule
 from scheduler.check.kinds import SINGLE_PROPERTIES
-from scheduler.scenario import Scenario
-from scheduler.uid import KIND_PROPERTY
+from scheduler.core.scenario import Scenario
+from scheduler.core.uid import KIND_PROPERTY
 
 PACKAGE = Path(check.__file__).parent
 HEADER = ("tournament_id,occurrence,operator_id,jurisdiction,type,charitable,title,start,end,"

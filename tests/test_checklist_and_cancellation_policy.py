@@ -1,6 +1,6 @@
 """Issue #12 phase B (outputs and re-planning): each list-kind rule owns its checklist
 sentence and each deadline rule its deadline sentence; the re-plan cancellation policy
-(scheduler.replan.cancel) decides what the calendars cancel and which SEQUENCE they carry;
+(scheduler.inputs.replan.cancel) decides what the calendars cancel and which SEQUENCE they carry;
 a previous calendar that cannot be read is an error naming the file."""
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from constraints.maine import application_window_text, report_text
 from constraints.montana import notice_text
 from constraints.registry import checklist, checklist_rules
 from scheduler.check import _years_later
-from scheduler.load import load_scenario
-from scheduler.replan import (
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import notice_due
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import (
     Cancelled,
     PreviousError,
     PreviousEvent,
@@ -29,8 +31,6 @@ from scheduler.replan import (
     series_sequence,
     vanished,
 )
-from scheduler.scenario import Scenario
-from scheduler.timing import notice_due
 
 COMBINED = Path(__file__).resolve().parent.parent / "data" / "examples" / "combined.yaml"
 
@@ -59,7 +59,7 @@ def test_checklist_comes_from_the_rules_in_registry_order() -> None:
     lines = checklist(sc, sc.tournament("post-88-holdem"))
     assert lines[0] == ("No currency may be used in tournament play "
                         "(ME-NO-CURRENCY, 17 M.R.S. § 1836(4)).")
-    # the report's 10 business days come from scheduler.timing (ME_REPORT_BUSINESS_DAYS)
+    # the report's 10 business days come from scheduler.core.timing (ME_REPORT_BUSINESS_DAYS)
     assert "within 10 business days after the licensed period" in lines[3]
 
 

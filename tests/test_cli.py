@@ -230,7 +230,7 @@ def test_ctrl_c_stops_the_search() -> None:
 
     from ortools.sat.python import cp_model
 
-    from scheduler.solver import Interrupted, solve_interruptibly
+    from scheduler.engine.solver import Interrupted, solve_interruptibly
 
     # a Golomb ruler of 13 marks: far too hard to prove within the test
     m = cp_model.CpModel()
@@ -285,7 +285,7 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # The search is stopped before the fee stage (as Ctrl-C would): the plan found by then is
     # legal, written whole, and the summary and the exit code (130) say it was interrupted.
-    import scheduler.parts as parts
+    import scheduler.engine.parts as parts
 
     real = parts.solve_part
 

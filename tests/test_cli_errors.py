@@ -13,14 +13,14 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from scheduler.atomic import unwritable
 from scheduler.cli import app
 from scheduler.cli.errors import ERRORS, CommandError, outcome, reading_input
-from scheduler.decompose import ModelTooLarge, check_model_size
-from scheduler.load import load_scenario
-from scheduler.replan import PreviousError
-from scheduler.scenario import ScenarioError
-from scheduler.sweep import SweepError
+from scheduler.core.atomic import unwritable
+from scheduler.core.scenario import ScenarioError
+from scheduler.engine.decompose import ModelTooLarge, check_model_size
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import PreviousError
+from scheduler.studies.sweep import SweepError
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,7 +69,7 @@ def test_exit_codes_are_the_readmes() -> None:
 def test_the_most_specific_class_wins() -> None:
     # PreviousError is a ValueError: its own entry, not the catch-all (a bug, exit 3)
     assert outcome(PreviousError("x.ics: not a readable iCalendar file")) == (
-        "scheduler.replan.previous.PreviousError", 2,
+        "scheduler.inputs.replan.previous.PreviousError", 2,
         "tourney: x.ics: not a readable iCalendar file. Nothing was written.")
     assert outcome(ValueError("boom"))[:2] == ("builtins.Exception", 3)  # type: ignore[index]
     # typer's own exits are not the table's: click ends those

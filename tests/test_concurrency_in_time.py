@@ -14,7 +14,7 @@ from conftest import d, firsts, load, missing, mt_large, mt_room, placed, run, v
 
 from constraints.base import Audit, License
 from constraints.registry import check
-from scheduler.timing import sessions
+from scheduler.core.timing import sessions
 
 AUG = {"start": "2027-08-01", "end": "2027-08-31"}
 NOTICE = "2027-07-01"

@@ -1,4 +1,4 @@
-"""The one date module (issue #12): scheduler.timing's years, days and months, and the readings
+"""The one date module (issue #12): scheduler.core.timing's years, days and months, and the readings
 of Feb 29 its callers rely on.
 
 Two readings, each with one home:
@@ -20,9 +20,8 @@ import pytest
 from conftest import d, load, mt_room, problems, scenario
 
 from constraints.maine import annual_end
-from scheduler.load import load_scenario
-from scheduler.problems import ScenarioError
-from scheduler.timing import (
+from scheduler.core.problems import ScenarioError
+from scheduler.core.timing import (
     day_span,
     days_touched,
     month_end,
@@ -31,6 +30,7 @@ from scheduler.timing import (
     years_end,
     years_later,
 )
+from scheduler.inputs.load import load_scenario
 
 
 class TestYearsLater:

@@ -1,5 +1,5 @@
 """Each deadline rule words its own deadlines.csv line beside its calendar sentence
-(issue #12): scheduler/deadlines.py types none of them."""
+(issue #12): scheduler/result/deadlines.py types none of them."""
 
 from __future__ import annotations
 

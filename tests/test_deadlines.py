@@ -1,4 +1,4 @@
-"""Filing deadlines (issue #10 part 4): one function per deadline in scheduler/timing.py, and
+"""Filing deadlines (issue #10 part 4): one function per deadline in scheduler/core/timing.py, and
 the model (``allows``), the independent check, the calendars, the report and the figures all
 agree with it; no deadline of a not-yet-filed occurrence is before ``notice_from``.
 
@@ -28,12 +28,8 @@ from hypothesis import strategies as st
 from constraints.base import Audit, License, Occurrence
 from constraints.maine import ME_APPLICATION, earliest_first_day
 from constraints.montana import MT_NOTICE
-from scheduler.export import figures
-from scheduler.export.ical import calendar_files
-from scheduler.export.report import report_html
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario
-from scheduler.timing import (
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
@@ -46,6 +42,10 @@ from scheduler.timing import (
     timing,
     tournament_tz,
 )
+from scheduler.export import figures
+from scheduler.export.ical import calendar_files
+from scheduler.export.report import report_html
+from scheduler.result.plan import Plan
 
 SUNDAY = "2026-12-20"  # the notice_from of the README and every example: a Sunday
 STAMP = dt.datetime(2026, 12, 20, tzinfo=dt.UTC)

@@ -1,7 +1,8 @@
 """One home for a plan's deadlines (issue #12): deadlines.csv, the report's table, plan.xlsx's
-Deadlines sheet and ``tourney deadlines`` all read :func:`scheduler.deadlines.list_deadlines`,
+Deadlines sheet and ``tourney deadlines`` all read
+:func:`scheduler.result.deadlines.list_deadlines`,
 and an ME-APPLICATION-WINDOW opens no earlier than the plan's ``notice_from``
-(:func:`scheduler.timing.application_window`), where deadlines.csv and the ledger used to
+(:func:`scheduler.core.timing.application_window`), where deadlines.csv and the ledger used to
 show the day 90 days before.
 
 The scenario (tests/conftest.py): ``notice_from`` 2026-12-01; a Maine game on Sat 2027-02-13
@@ -31,14 +32,14 @@ from typing import Any
 
 from conftest import load, mt_large, mt_room, run
 
-from scheduler.deadlines import list_deadlines
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.report import report_html
 from scheduler.export.write import write_plan
 from scheduler.export.xlsx import deadline_rows
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.deadlines import deadlines
-from scheduler.plan import Plan
+from scheduler.result.deadlines import list_deadlines
+from scheduler.result.plan import Plan
 
 D = dt.date.fromisoformat
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",

@@ -1,4 +1,4 @@
-"""Independent parts (scheduler.decompose): which operators belong together, and the merged
+"""Independent parts (scheduler.engine.decompose): which operators belong together, and the merged
 optimum of the parts equals the optimum of the undivided scenario."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from conftest import d, load, mt_large, mt_room
 
-from scheduler.decompose import components
-from scheduler.extract import audit_of
-from scheduler.parts import solve_part
-from scheduler.solver import Options, solve, solve_alternatives
+from scheduler.engine.decompose import components
+from scheduler.engine.extract import audit_of
+from scheduler.engine.parts import solve_part
+from scheduler.engine.solver import Options, solve, solve_alternatives
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -175,8 +175,8 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
     # Stopped before this part: nothing placed; 3 occurrences of "open" (priority 2) and a
     # weekly night with count "all" are unscheduled. Bounds: placed ≤ 3 × 2 + 365 × 1 = 371
     # (every day of 2027 for "all"), preferred ≤ 3 (open prefers Saturdays), fees ≥ 0.
+    from scheduler.engine.parts import not_reached
     from scheduler.export.summary import summary_text
-    from scheduler.parts import not_reached
 
     sc = load(operators=[mt_room("a")], tournaments=[
         mt_large("open", ("a",), count=3, priority=2, prefer_weekdays=["sat"]),
@@ -193,7 +193,7 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
 
 def test_progress_reports_each_stage_and_each_part() -> None:
     # two rooms without a shared tournament: 2 parts × 3 stages, then the part done
-    from scheduler.solver import Progress
+    from scheduler.engine.solver import Progress
 
     sc = load(operators=[mt_room("a"), mt_room("b")],
               tournaments=[mt_large("a-open", ("a",)), mt_large("b-open", ("b",))])
@@ -212,8 +212,8 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
     # (a tournament no longer in the scenario). Re-planned in 2 parts: a-open and b-open keep
     # their days and UIDs (nothing moves); gone-open goes to the first part and is cancelled
     # there, once, with SEQUENCE 0 + 1 = 1.
-    from scheduler.decompose import split_previous
-    from scheduler.replan import Previous, PublishedOccurrence
+    from scheduler.engine.decompose import split_previous
+    from scheduler.inputs.replan import Previous, PublishedOccurrence
 
     window = {"start": "2027-03-01", "end": "2027-03-05"}
     sc = load(operators=[mt_room("a"), mt_room("b")],

@@ -23,7 +23,7 @@ from matplotlib.patches import Rectangle
 
 from scheduler.export import figures
 from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
-from scheduler.plan import Plan
+from scheduler.result.plan import Plan
 
 
 def me_post(**kw: Any) -> dict[str, Any]:
@@ -223,7 +223,7 @@ def test_png_is_reproducible_and_carries_no_software_or_date(mt_plan: Plan) -> N
 
 
 def test_matplotlib_is_imported_only_when_plotting() -> None:
-    code = ("import sys, scheduler.cli, scheduler.plan, scheduler.export.figures, "
+    code = ("import sys, scheduler.cli, scheduler.result.plan, scheduler.export.figures, "
             "scheduler.export.report, scheduler.export.write; "
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -120,7 +120,7 @@ def test_sweep_never_writes_over_an_input(tmp_path: Path, target: str) -> None:
 
 
 def test_write_files_is_atomic_and_same_file_sees_links(tmp_path: Path) -> None:
-    from scheduler.atomic import same_file, write_files
+    from scheduler.core.atomic import same_file, write_files
 
     a = tmp_path / "a.csv"
     write_files({a: b"one\n", tmp_path / "sub" / "b.csv": b"two\n"})
@@ -157,7 +157,7 @@ def test_plan_folder_with_foreign_files_is_refused_at_every_depth(
 
 
 def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path) -> None:
-    from scheduler.atomic import MANIFEST, read_manifest
+    from scheduler.core.atomic import MANIFEST, read_manifest
 
     listed = read_manifest(plan)
     assert listed is not None
@@ -180,7 +180,7 @@ def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path)
 
 
 def test_plan_folder_of_an_earlier_version_without_manifest(tmp_path: Path, plan: Path) -> None:
-    from scheduler.atomic import MANIFEST
+    from scheduler.core.atomic import MANIFEST
 
     (plan / MANIFEST).unlink()  # as written before the manifest existed
     code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
@@ -197,7 +197,7 @@ def test_plan_folder_of_an_earlier_version_without_manifest(tmp_path: Path, plan
 # --------------------------------------------------------------------------- kill -9
 _KILL = textwrap.dedent("""
     import os, shutil, signal, sys
-    import scheduler.atomic as atomic
+    import scheduler.core.atomic as atomic
     where = sys.argv[1]
     if where == "between-renames":  # the two-rename path (no renameat2 exchange)
         atomic._exchange = lambda a, b: False
@@ -224,7 +224,7 @@ def _killed_solve(where: str, scenario: Path, out: Path) -> None:
 
 def test_killed_between_the_two_renames_the_next_run_recovers(
         tmp_path: Path, plan: Path) -> None:
-    from scheduler.atomic import recover
+    from scheduler.core.atomic import recover
     from scheduler.export.write import _legacy_unlisted
 
     before = _tree(plan)
@@ -261,7 +261,7 @@ _HOLD = textwrap.dedent("""
     # hold a folder's lock (as a tourney command writing it does) until a line on stdin
     import sys
     from pathlib import Path
-    from scheduler.atomic import lock
+    from scheduler.core.atomic import lock
     with lock(Path(sys.argv[1]).resolve()):
         print("held", flush=True)
         sys.stdin.readline()
@@ -528,7 +528,7 @@ def test_dask_endpoint_that_is_not_dask_is_exit_2_in_bounded_time(
 _SLOW_TASK = textwrap.dedent("""
     # a worker preload: the variant's task announces it started, then takes a minute
     import os, pathlib, time
-    import scheduler.sweep as sweep
+    import scheduler.studies.sweep as sweep
     def _slow(*args, **kwargs):
         pathlib.Path(os.environ["TOURNEY_TEST_MARK"]).write_text("started")
         time.sleep(60)

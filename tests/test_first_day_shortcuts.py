@@ -24,8 +24,8 @@ from constraints.common import (
 )
 from constraints.maine import _earliest_first_day
 from constraints.registry import RULES
-from scheduler.model import build_model
-from scheduler.timing import application_ok, sessions, timing, tournament_tz
+from scheduler.core.timing import application_ok, sessions, timing, tournament_tz
+from scheduler.engine.model import build_model
 
 MARCH = [d("2027-02-28") + dt.timedelta(n) for n in range(33)]  # Feb 28 .. Apr 1
 

@@ -2,7 +2,8 @@
 model) reach the same hand-computed stage-1 optimum on tiny scenarios, and the script runs on
 N = 1 (values only; no timing is asserted).
 
-Stage-1 objective (scheduler/objective.py): priority-weighted occurrences placed − big × shortfall,
+Stage-1 objective (scheduler/engine/objective.py): priority-weighted occurrences placed − big ×
+shortfall,
 big = the sum of every candidate first day's priority + 1. Calendar facts: 2027-08-02 and
 2027-03-01 are Mondays; the Montana permit year starting 2027-07-01 holds Aug-Dec 2027.
 """
@@ -24,7 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.formulations import FORMULATIONS, build, chain_lengths, core_of, solve  # noqa: E402
-from scheduler.scenario import Scenario  # noqa: E402
+from scheduler.core.scenario import Scenario  # noqa: E402
 
 
 def week(i: int) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """Nothing in a finished plan or a scenario changes in place (issue #12 review): the
 scenario's one mapping, ``Settings.super_cribbage_licenses_issued`` (ME-SUPER-CRIBBAGE,
-17 M.R.S. § 1836(4-A)), is a :class:`scheduler.frozen.FrozenDict`, so ``plan.usage()`` cannot
+17 M.R.S. § 1836(4-A)), is a :class:`scheduler.core.frozen.FrozenDict`, so ``plan.usage()`` cannot
 be changed behind the plan's back and a plan, a scenario and their settings hash;
 ``FrozenDict.__init__`` called again adds nothing."""
 
@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from scheduler.frozen import FrozenDict
-from scheduler.load import load_scenario
-from scheduler.plan import Plan, PlanStatus
-from scheduler.scenario import Scenario, Settings
+from scheduler.core.frozen import FrozenDict
+from scheduler.core.scenario import Scenario, Settings
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan, PlanStatus
 
 ORG: dict[str, Any] = {
     "id": "post", "name": "American Legion Post 1", "jurisdiction": "ME",

@@ -198,8 +198,8 @@ def child(kind: str) -> None:
             _exit(["ledger", "funds", "--ledger", ledger])
 
     elif kind == "workbook":
-        from scheduler.load import load_scenario
-        from scheduler.workbook import EXAMPLES
+        from scheduler.core.workbook import EXAMPLES
+        from scheduler.inputs.load import load_scenario
 
         base = load_scenario(EXAMPLES["montana"]).to_xlsx()
         (work / "schedule.csv").write_text("tournament_id,occurrence,operator_id,first_day,"

@@ -1,4 +1,5 @@
-"""`tourney generate` and scheduler.generate: determinism, the mix of operators, the shape of
+"""`tourney generate` and scheduler.studies.generate: determinism, the mix of operators, the shape
+of
 the requests, valid files, contention by construction, and the CLI's exit codes."""
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.generate import generate, generate_data, operator_counts, scenario_text
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.inputs.load import load_scenario
+from scheduler.studies.generate import generate, generate_data, operator_counts, scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -59,7 +60,7 @@ def test_benchmark_n10_hash_is_pinned() -> None:
 def test_text_does_not_depend_on_pythonhashseed() -> None:
     """Set or dict iteration order must not leak into the file: two processes with different
     hash seeds write the same bytes."""
-    code = ("import hashlib; from scheduler.generate import scenario_text; "
+    code = ("import hashlib; from scheduler.studies.generate import scenario_text; "
             "print(hashlib.sha256(scenario_text(10, 2027).encode()).hexdigest())")
     out = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": h}
@@ -186,7 +187,7 @@ def test_generate_refuses_bad_arguments() -> None:
 
 
 def test_benchmark_n1_solves_to_optimality() -> None:
-    from scheduler.solver import solve
+    from scheduler.engine.solver import solve
 
     plan = solve(instances.load_instance(1), time_limit=20, seed=0, workers=1)
     assert plan.status == "OPTIMAL" and plan.required_met

@@ -5,7 +5,7 @@ cannot break a file.
 Tests that parse something an attacker wrote run ``tourney`` in a child process under a
 memory limit (``RLIMIT_AS``) and a timeout (:func:`bounded_run`), so a regression fails fast
 instead of hanging CI or eating the machine's memory. The limits themselves are in
-``scheduler/limits.py`` and ``docs/limits.md``.
+``scheduler/core/limits.py`` and ``docs/limits.md``.
 
 Calendar facts used below (2027): Jan 1 is a Friday, so Saturdays are Jan 2, 9, ... and
 Jan 5 is a Tuesday; Montana (America/Denver) is UTC-7 until Mar 14.
@@ -33,16 +33,16 @@ from typer.testing import CliRunner
 
 from scheduler.check import event_kind, read_schedule
 from scheduler.cli import app
-from scheduler.decompose import model_size
-from scheduler.limits import (
+from scheduler.core.limits import (
     MAX_ID_LENGTH,
     MAX_NAME_LENGTH,
     MAX_SERIES_INSTANCES,
     variants_count,
 )
-from scheduler.load import load_scenario
-from scheduler.scenario import ScenarioError
-from scheduler.text import cell, uncell
+from scheduler.core.scenario import ScenarioError
+from scheduler.core.text import cell, uncell
+from scheduler.engine.decompose import model_size
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "data" / "examples"
@@ -305,7 +305,7 @@ class TestEveryReadIsBounded:
         assert "--max-variants" in res.stderr
 
     def test_max_variants_boundary(self, tmp_path: Path) -> None:
-        from scheduler.sweep import VaryError, read_vary
+        from scheduler.studies.sweep import VaryError, read_vary
 
         sc = load_scenario(room_scenario([large("night")]))
         vary = write_yaml(tmp_path, {"grid": {"tournaments.night.priority": [1, 2, 3]}},
@@ -372,8 +372,8 @@ class TestEveryReadIsBounded:
         assert not (tmp_path / "s.csv").exists()
 
     def test_statewide_scenario_is_within_the_limits(self, tmp_path: Path) -> None:
-        from scheduler.generate import scenario_text
-        from scheduler.limits import MAX_MODEL_CELLS_DEFAULT
+        from scheduler.core.limits import MAX_MODEL_CELLS_DEFAULT
+        from scheduler.studies.generate import scenario_text
 
         path = tmp_path / "state.yaml"
         path.write_text(scenario_text(50, 0, year=2027), encoding="utf-8")
@@ -530,7 +530,7 @@ class TestTextCannotBreakAFile:
                                   str(plan / "schedule.csv")])
         assert res.exit_code == 0, res.output
         # ... and --previous reads the title back unchanged
-        from scheduler.replan import read_previous
+        from scheduler.inputs.replan import read_previous
 
         sc = load_scenario(tmp_path / "scenario.yaml")
         assert [a.title for a in read_previous(sc, plan)] == [title]
@@ -560,7 +560,7 @@ class TestTextCannotBreakAFile:
     def test_sweep_csv_cells(self) -> None:
         import pandas as pd
 
-        from scheduler.sweep import _spreadsheet_safe
+        from scheduler.studies.sweep import _spreadsheet_safe
 
         df = pd.DataFrame({"variant": ["=cmd|' /C calc'!A0", "ok"], "placed": [-1, 2]})
         out = _spreadsheet_safe(df)

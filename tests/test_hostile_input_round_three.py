@@ -37,11 +37,11 @@ import pytest
 import test_ledger
 from test_ledger import ME_LICENCE, TODAY, d, write_plan
 
+from scheduler.core.scenario import ScenarioError
+from scheduler.core.text import mask_credentials
+from scheduler.core.workbook import EXAMPLES
+from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
-from scheduler.load import load_scenario
-from scheduler.scenario import ScenarioError
-from scheduler.text import mask_credentials
-from scheduler.workbook import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]
 plan, adopted = test_ledger.plan, test_ledger.adopted

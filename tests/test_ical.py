@@ -28,12 +28,12 @@ from typer.testing import CliRunner
 
 from constraints.base import License
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario
+from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
-from scheduler.load import load_scenario
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.scenario import Scenario
-from scheduler.uid import DEFAULT_DOMAIN, lineage_key
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import OperatorOccurrence, Plan
 
 ROOT = Path(__file__).resolve().parents[1]
 DENVER = ZoneInfo("America/Denver")
@@ -45,7 +45,7 @@ ME_UID = "me-winter-1@tourney.test"
 
 def _rhs(host: str) -> str:
     """The right-hand side of the UIDs tourney writes for ``host`` in SCENARIO's lineage
-    (scheduler.uid: ``<host>.<lineage>.<domain>``)."""
+    (scheduler.core.uid: ``<host>.<lineage>.<domain>``)."""
     return f"{host}.{lineage_key(load_scenario(SCENARIO))}.{DEFAULT_DOMAIN}"
 
 
@@ -596,7 +596,7 @@ def test_empty_plan_gives_only_the_scenario_calendar() -> None:
 
 
 def _me_plan(start_time: str, hours: float, day: str) -> Plan:
-    from scheduler.solver import solve
+    from scheduler.engine.solver import solve
 
     sc = load_scenario({
         "name": "dst", "horizon": {"start": "2027-03-01", "end": "2027-11-30"},

@@ -8,9 +8,10 @@ import pytest
 
 from constraints.catalogue import COST_RULES
 from constraints.registry import RULES
-from scheduler import check, model
-from scheduler.load import load_scenario
-from scheduler.scenario import ScenarioError, parse_scenario
+from scheduler import check
+from scheduler.core.scenario import ScenarioError, parse_scenario
+from scheduler.engine import model
+from scheduler.inputs.load import load_scenario
 
 
 def _broken() -> dict[str, object]:

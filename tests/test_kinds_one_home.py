@@ -1,4 +1,4 @@
-"""One home for the ``X-TOURNEY-KIND`` vocabulary (issue #12): :mod:`scheduler.uid` holds the
+"""One home for the ``X-TOURNEY-KIND`` vocabulary (issue #12): :mod:`scheduler.core.uid` holds the
 values (occurrence, series, notice, application, report) and the deadline-to-kind table;
 the calendar writers, the re-plan's cancellations and ``tourney check`` read them there."""
 
@@ -10,10 +10,11 @@ import icalendar
 from conftest import load, mt_large, mt_room, run
 from test_deadlines_one_home import ME_GAME, POST
 
-from scheduler import check, uid
+from scheduler import check
+from scheduler.core import uid
 from scheduler.export import ical
 from scheduler.export.ical import calendar_files
-from scheduler.replan import cancel
+from scheduler.inputs.replan import cancel
 
 
 def test_the_vocabulary() -> None:

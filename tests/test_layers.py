@@ -18,12 +18,12 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.cpsat import DETERMINISTIC_TIME, Options, new_solver
-from scheduler.diff import DiffError, diff_plans
+from scheduler.engine.cpsat import DETERMINISTIC_TIME, Options, new_solver
+from scheduler.engine.solver import solve, solve_alternatives
+from scheduler.export.diff import DiffError, diff_plans
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.replan import Previous, PreviousError, read_previous
-from scheduler.solver import solve, solve_alternatives
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import Previous, PreviousError, read_previous
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

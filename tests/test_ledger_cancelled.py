@@ -25,12 +25,12 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.core.scenario import ScenarioError
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import read_previous
 from scheduler.ledger import Ledger
 from scheduler.ledger.history import from_ledger
-from scheduler.load import load_scenario
-from scheduler.replan import read_previous
-from scheduler.scenario import ScenarioError
-from scheduler.solver import solve
 
 TODAY = dt.date(2027, 12, 31)
 SOLVE = ["--deterministic-time", "5", "--jobs", "1"]
@@ -130,7 +130,7 @@ def test_a_cancelled_occurrence_stays_cancelled_through_the_replan(
     assert r.exit_code == 0, r.output
     assert rows(p3) == rows(p2)
     # carried again while its day is not before notice_from (the calendars' policy,
-    # scheduler.replan.cancel.vanished); never live again in any case
+    # scheduler.inputs.replan.cancel.vanished); never live again in any case
     carried = event(p3, old["2027-01-09"])
     if notice_from < "2027-01-09":
         assert carried == ("CANCELLED", 1, d("2027-01-09"))

@@ -23,10 +23,10 @@ from test_ledger_history import _row
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.audit import audit_ledger, judge_entry
 from scheduler.ledger.history import read_history
-from scheduler.load import load_scenario
 
 TODAY = dt.date(2026, 11, 30)
 HOLDEM = "post-1/per-tournament/2026-10-10/holdem"

@@ -30,13 +30,13 @@ from typer.testing import CliRunner
 from constraints.base import Actual, Actuals, ReportOwed
 from constraints.registry import check_actuals
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.timing import report_due
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, read_actuals
 from scheduler.ledger.history import from_ledger, read_history, with_history
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario, ScenarioError
-from scheduler.solver import solve
-from scheduler.timing import report_due
 
 
 def d(text: str) -> dt.date:
@@ -171,8 +171,9 @@ def test_fifteen_held_and_one_wanted_is_placed(year: Ledger) -> None:
 
 def test_sixteen_held_and_the_seventeenth_is_not_placed(year: Ledger) -> None:
     hold_past(year, 16)
-    sc = mt_scenario([mt_large("b", window={"start": "2027-01-10", "end": "2027-01-20"})])
-    plan = solve(sc, ledger=year, time_limit=10, seed=0, workers=1)  # as solve --ledger
+    sc, _ = from_ledger(mt_scenario([mt_large("b", window={"start": "2027-01-10",
+                                                           "end": "2027-01-20"})]), year)
+    plan = solve(sc, time_limit=10, seed=0, workers=1)  # as solve --ledger
     # 16 held: the 17th would exceed 16 (MT-LARGE-LIMIT)
     assert firsts(plan, "b") == []
     assert missing(plan, "b") and all("MT-LARGE-LIMIT" in r for r in missing(plan, "b"))

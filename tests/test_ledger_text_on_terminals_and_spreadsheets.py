@@ -1,11 +1,11 @@
 """Text from the ledger and from plan folders on its way to a terminal or a spreadsheet.
 
 - to a terminal: every control character but the line break (ESC of an escape sequence,
-  BEL, CR) goes through the one sanitizer (:func:`scheduler.limits.for_terminal`), shown as
+  BEL, CR) goes through the one sanitizer (:func:`scheduler.core.limits.for_terminal`), shown as
   ``\\x1b``; a CSV printed into a pipe or a file stays the bytes recorded;
 - to a spreadsheet: every CSV writer (``ledger export``, the plan's CSVs, ``funds.csv``)
   writes a cell that starts with ``=``, ``+``, ``-``, ``@``, TAB or CR with a leading ``'``
-  (:func:`scheduler.text.csv_cells`), and ``ledger import`` reads it back as recorded.
+  (:func:`scheduler.core.text.csv_cells`), and ``ledger import`` reads it back as recorded.
 
 A real SQLite ledger; a real pseudo-terminal for what a person sees.
 """
@@ -25,9 +25,9 @@ from test_ledger import write_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.core.limits import for_terminal
+from scheduler.core.text import csv_cells
 from scheduler.ledger import Ledger, api
-from scheduler.limits import for_terminal
-from scheduler.text import csv_cells
 
 REPO = Path(__file__).resolve().parents[1]
 ESC = "\x1b"

@@ -2,7 +2,7 @@
 
 The readings (:func:`scheduler.export.checklist.readings`, in every event and the report) and
 the report's usage caption are formatted from ``constraints.montana`` / ``constraints.maine``;
-the scenario workbook's header notes (``scheduler.workbook``) sit below the rules (the core
+the scenario workbook's header notes (``scheduler.core.workbook``) sit below the rules (the core
 imports no rule), so they are checked here against the same constants: a constant that
 changes fails this test until the note says the new number.
 """
@@ -13,8 +13,8 @@ from conftest import load, mt_room
 
 from constraints import maine, montana
 from constraints.base import usd
+from scheduler.core.workbook import SETTINGS, SHEETS
 from scheduler.export.checklist import readings
-from scheduler.workbook import SETTINGS, SHEETS
 
 
 def note(header: str) -> str:

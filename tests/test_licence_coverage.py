@@ -10,7 +10,7 @@ conducted, and `tourney check` verifies every row of licenses.csv against the st
   lies within its validity; a per-tournament licence covers exactly one game.
 
 A "day" is any part of a midnight-to-midnight period (ARM 23.16.101): a session ending exactly
-at 00:00 does not touch the next day (``scheduler.timing.Timing.days``).
+at 00:00 does not touch the next day (``scheduler.core.timing.Timing.days``).
 
 Every scenario is solved (licences bought, total fee) and/or audited (``tourney check`` on a
 hand-written schedule.csv + licenses.csv, exact violations; and its legal twin, none). The
@@ -36,12 +36,12 @@ from typer.testing import CliRunner
 from constraints.base import Audit
 from constraints.registry import check
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import timing, tournament_tz
+from scheduler.engine.solver import placed_of
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
-from scheduler.scenario import Scenario
-from scheduler.solver import placed_of
-from scheduler.timing import timing, tournament_tz
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
 
 runner = CliRunner()
 
@@ -229,7 +229,7 @@ Found = tuple[str, str, str, str, str]  # rule, operator_id, tournament_id, occu
 
 def schedule(data: dict[str, Any], *occurrences: tuple[str, int, str]) -> str:
     """schedule.csv rows (one operator each) of (tournament_id, occurrence, first day), timed
-    as the product times them (``scheduler.timing.timing``)."""
+    as the product times them (``scheduler.core.timing.timing``)."""
     sc = load_scenario(data)
     out = [HEADER]
     for tid, occ, first in occurrences:

@@ -2,7 +2,7 @@
 
 A scenario built in Python (``Scenario.from_frames``, ``replace``, ``with_*``,
 ``Scenario.model_validate``) has its fields checked as it is built; the input rules of RULES.md
-are the rules' own and run in ``scheduler.load``: in ``load_scenario`` for a file, and in
+are the rules' own and run in ``scheduler.inputs.load``: in ``load_scenario`` for a file, and in
 ``validate_scenario``, which ``solve()`` and the check (``audit``) call first. So a scenario
 built in Python never skips a legal input rule.
 """
@@ -20,9 +20,9 @@ import pytest
 
 from constraints.registry import RULES
 from scheduler.check import ReadSchedule, audit
-from scheduler.load import load_scenario, validate_scenario
-from scheduler.scenario import Scenario, ScenarioError, parse_scenario
-from scheduler.solver import solve
+from scheduler.core.scenario import Scenario, ScenarioError, parse_scenario
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario, validate_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 POST = {"id": "post", "name": "Post", "jurisdiction": "ME", "organized_on": "1950-01-01",
@@ -106,9 +106,9 @@ tournaments:
 def test_the_scenario_types_import_no_rule() -> None:
     # the core layer (docs/architecture.md): importing the types loads neither the rules nor
     # the loader; lint-imports checks the same statically (pyproject.toml)
-    code = ("import sys, scheduler.scenario; "
+    code = ("import sys, scheduler.core.scenario; "
             "print(sorted(m for m in sys.modules if m.startswith('constraints.') "
-            "or m == 'scheduler.load'))")
+            "or m == 'scheduler.inputs.load'))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout
     assert out.strip() == "['constraints.catalogue']"

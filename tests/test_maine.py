@@ -27,11 +27,11 @@ import pytest
 from constraints.base import Audit, License, Occurrence
 from constraints.maine import monthly_never_cheaper
 from constraints.registry import check
-from scheduler.load import load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError
-from scheduler.solver import solve
-from scheduler.timing import is_maine_business_day, timing, tournament_tz
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.timing import is_maine_business_day, timing, tournament_tz
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan
 
 NEW_YORK = ZoneInfo("America/New_York")
 
@@ -106,7 +106,7 @@ def d(text: str) -> dt.date:
 
 
 def at(sc: Scenario, tid: str, day: str, n: int = 1, **changes: Any) -> Occurrence:
-    """Occurrence ``n`` of ``tid`` with first day ``day``, timed by ``scheduler.timing``.
+    """Occurrence ``n`` of ``tid`` with first day ``day``, timed by ``scheduler.core.timing``.
     ``changes`` replace fields of the tournament without validation (to build illegal twins
     the loader would refuse, e.g. a 48 h 1 min game)."""
     t = sc.tournament(tid)

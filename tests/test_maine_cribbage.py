@@ -36,14 +36,14 @@ from typer.testing import CliRunner
 from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.timing import timing, tournament_tz
+from scheduler.engine.solver import solve
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
-from scheduler.load import load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario, ScenarioError
-from scheduler.solver import solve
-from scheduler.timing import timing, tournament_tz
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan
 
 runner = CliRunner()
 

@@ -25,10 +25,10 @@ from conftest import d, load, missing, placed, run
 
 from constraints.base import Audit
 from constraints.maine import ME_APPLICATION, earliest_first_day
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import application_due, application_ok, application_window
 from scheduler.export.write import write_plan
-from scheduler.replan.assign import deadline_passed
-from scheduler.scenario import Scenario
-from scheduler.timing import application_due, application_ok, application_window
+from scheduler.inputs.replan.assign import deadline_passed
 
 NF = "2027-04-05"
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",

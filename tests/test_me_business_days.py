@@ -29,12 +29,8 @@ from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.checklist import readings
-from scheduler.ledger import Ledger, api
-from scheduler.ledger.audit import audit_ledger
-from scheduler.load import load_scenario
-from scheduler.scenario import ScenarioError
-from scheduler.timing import (
+from scheduler.core.scenario import ScenarioError
+from scheduler.core.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
@@ -43,6 +39,10 @@ from scheduler.timing import (
     report_due,
     thanksgiving_friday,
 )
+from scheduler.export.checklist import readings
+from scheduler.inputs.load import load_scenario
+from scheduler.ledger import Ledger, api
+from scheduler.ledger.audit import audit_ledger
 
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
         "organized_on": "1946-05-12", "local_approval": True,

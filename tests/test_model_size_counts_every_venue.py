@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import yaml
 
-from scheduler.decompose import ModelTooLarge, check_model_size, model_size
-from scheduler.load import load_scenario
+from scheduler.engine.decompose import ModelTooLarge, check_model_size, model_size
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 GB = 1024 ** 3

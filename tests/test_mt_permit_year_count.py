@@ -26,9 +26,9 @@ from conftest import d, load, mt_large, mt_room, placed, run, violations
 
 from constraints.base import Actual, Actuals, Audit
 from constraints.registry import check, check_actuals
+from scheduler.core.scenario import Scenario
 from scheduler.export.summary import summary_text
-from scheduler.scenario import Scenario
-from scheduler.usage import limit_usage
+from scheduler.result.usage import limit_usage
 
 LATER = [d("2027-07-04") + dt.timedelta(days=i) for i in range(16)]  # Jul 4 .. Jul 19
 

@@ -29,7 +29,7 @@ from typer.testing import CliRunner
 from constraints.base import Occurrence
 from constraints.montana.games import quiet_hours_played
 from scheduler.cli import app
-from scheduler.timing import Timing, days_touched
+from scheduler.core.timing import Timing, days_touched
 
 runner = CliRunner()
 DENVER = ZoneInfo("America/Denver")

@@ -25,11 +25,11 @@ from typer.testing import CliRunner
 from constraints.base import Actual, Actuals
 from constraints.registry import check_actuals
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
-from scheduler.scenario import Scenario
-from scheduler.usage import limit_usage
+from scheduler.result.usage import limit_usage
 
 ROUNDS = {"r1": ("room-a", "2027-03-06"), "r2": ("room-b", "2027-03-13"),
           "r3": ("room-c", "2027-03-20"), "final": ("room-a", "2027-03-27")}

@@ -1,9 +1,11 @@
 """Mutation tests: take a solved (legal) plan, break it in one way, and the independent checker
 must name the rule that breaks.
 
-Plans come from ``scheduler.solver.solve`` on two small fixed scenarios (solved once per run) and
+Plans come from ``scheduler.engine.solver.solve`` on two small fixed scenarios (solved once per
+run) and
 from the random scenarios of ``tests/test_properties.py``. Each mutation edits the placed
-occurrences (``scheduler.solver.placed_of``) with ``dataclasses.replace`` and a new ``Timing``,
+occurrences (``scheduler.engine.solver.placed_of``) with ``dataclasses.replace`` and a new
+``Timing``,
 or drops a licence, and runs ``constraints.registry.check`` on an ``Audit``. Schedule mutations
 are audited without the cost rules (a moved Maine game leaves its per-tournament licence behind,
 which is a different finding); the licence mutation runs every rule.
@@ -22,11 +24,11 @@ from test_properties import scenarios
 
 from constraints.base import Audit, License, Occurrence, Violation
 from constraints.registry import RULES, check
-from scheduler.load import load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario
-from scheduler.solver import placed_of, solve
-from scheduler.timing import Timing, timing, tournament_tz
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import Timing, timing, tournament_tz
+from scheduler.engine.solver import placed_of, solve
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan
 
 SCHEDULE_RULES = [r for r in RULES if r.id not in ("MT-PERMIT-FEES", "ME-FEES")]
 SLOW_OK = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,

@@ -1,5 +1,5 @@
 """One home for each thing (issue #12): the weekday and tournament-type spellings live in
-scheduler/fields.py; the scenario's Literal types, the workbook's choices, the UIDs and the
+scheduler/core/fields.py; the scenario's Literal types, the workbook's choices, the UIDs and the
 rules read them, and no module spells the week again."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 from typing import get_args
 
-from scheduler.fields import ME_TYPES, MT_TYPES, WEEKDAYS
-from scheduler.scenario import TournamentType, Weekday
-from scheduler.workbook import TYPE_CHOICES, WEEKDAY_CHOICES
+from scheduler.core.fields import ME_TYPES, MT_TYPES, WEEKDAYS
+from scheduler.core.scenario import TournamentType, Weekday
+from scheduler.core.workbook import TYPE_CHOICES, WEEKDAY_CHOICES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,4 +27,4 @@ def test_no_module_retypes_the_week() -> None:
     found = sorted(str(p.relative_to(ROOT)) for d in ("scheduler", "constraints")
                    for p in (ROOT / d).rglob("*.py") if week.search(p.read_text("utf-8")))
     # fields.py: the tuple; scenario_types.py: the Literal type (checked equal above)
-    assert found == ["scheduler/fields.py", "scheduler/scenario_types.py"]
+    assert found == ["scheduler/core/fields.py", "scheduler/core/scenario_types.py"]

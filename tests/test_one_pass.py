@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.load import load_scenario, validate_scenario
-from scheduler.problems import InputProblem
-from scheduler.scenario import ScenarioError
-from scheduler.workbook import EXAMPLES
+from scheduler.core.problems import InputProblem
+from scheduler.core.scenario import ScenarioError
+from scheduler.core.workbook import EXAMPLES
+from scheduler.inputs.load import load_scenario, validate_scenario
 
 runner = CliRunner()
 

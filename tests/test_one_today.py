@@ -14,10 +14,10 @@ from conftest import d, load, mt_large, mt_room, placed, violated
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.clock import latest_today, today_in
-from scheduler.scenario import parse_scenario
-from scheduler.solver import solve
-from scheduler.timing import filing_from, made_as_of
+from scheduler.core.clock import latest_today, today_in
+from scheduler.core.scenario import parse_scenario
+from scheduler.core.timing import filing_from, made_as_of
+from scheduler.engine.solver import solve
 
 runner = CliRunner()
 UTC = dt.UTC

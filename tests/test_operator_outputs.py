@@ -19,14 +19,14 @@ from typer.testing import CliRunner
 from constraints.base import Violation
 from scheduler.check import check_records
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario
+from scheduler.engine.solver import solve
 from scheduler.export.figures import plot_usage
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
-from scheduler.load import load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import Scenario
-from scheduler.solver import solve
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""Days, hours and licences in people's words (scheduler/words.py), as report.html and
+"""Days, hours and licences in people's words (scheduler/result/words.py), as report.html and
 funds.html print them: English whatever the locale, ids never."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from scheduler.words import dated_text, day_text, hours_text, licence_text, span_text
+from scheduler.result.words import dated_text, day_text, hours_text, licence_text, span_text
 
 D = dt.date.fromisoformat
 DENVER = ZoneInfo("America/Denver")

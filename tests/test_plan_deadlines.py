@@ -1,6 +1,6 @@
 """deadlines.csv in every plan folder and the Deadlines table of report.html (issue #13): the
 lines of ``tourney deadlines`` without a ledger, from the plan alone, through the deadline
-functions of scheduler/timing.py.
+functions of scheduler/core/timing.py.
 
 - MT-NOTICE, MCA 23-5-317(1)(d): first day − 5 days.
 - ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received from 90 days before the first day
@@ -29,7 +29,7 @@ from scheduler.export.deadlines import DEADLINE_COLUMNS, deadlines_csv
 from scheduler.export.report import report_html
 from scheduler.export.write import write_plan
 from scheduler.ledger.deadlines import deadlines
-from scheduler.plan import Plan
+from scheduler.result.plan import Plan
 
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
         "organized_on": "1946-05-12", "local_approval": True,

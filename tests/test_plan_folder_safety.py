@@ -38,8 +38,8 @@ from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, 
 )
 from test_publish import Server, _free_port, radicale_server, server  # noqa: F401  (Radicale)
 
-from scheduler.atomic import MANIFEST
 from scheduler.cli import app
+from scheduler.core.atomic import MANIFEST
 
 
 @pytest.fixture
@@ -55,8 +55,8 @@ _SLOW = textwrap.dedent("""
     # `tourney solve` / `tourney sweep` whose solving waits for a line on stdin (a long
     # solve, made long on purpose), announcing on stdout that it is solving
     import sys
-    import scheduler.solver as solver
-    import scheduler.sweep as sweep
+    import scheduler.engine.solver as solver
+    import scheduler.studies.sweep as sweep
     real_solve, real_sweep = solver.solve, sweep.sweep
     def wait():
         print("solving", flush=True)
@@ -135,7 +135,7 @@ def test_a_file_added_while_writing_is_never_deleted(
         tmp_path: Path, plan: Path, swap: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: after the swap the previous folder was removed without looking again, so a
     # file someone saved into the plan folder while solve was writing was deleted
-    import scheduler.atomic as atomic
+    import scheduler.core.atomic as atomic
 
     real = atomic._exchange
     saved: list[bool] = []
@@ -347,7 +347,7 @@ _SLOW_TASK = textwrap.dedent("""
     # a worker preload: the variant's task announces it started, then takes a minute (a
     # busy worker: it still sends its heartbeats)
     import os, pathlib, time
-    import scheduler.sweep as sweep
+    import scheduler.studies.sweep as sweep
     def _slow(*args, **kwargs):
         pathlib.Path(os.environ["TOURNEY_TEST_MARK"]).write_text("started")
         time.sleep(60)

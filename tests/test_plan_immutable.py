@@ -14,10 +14,10 @@ import pytest
 
 from constraints.base import License
 from constraints.maine import per_tournament_usd
-from scheduler.explain import Conflict, Member
-from scheduler.load import load_scenario
-from scheduler.plan import Plan, PlanStatus, Unscheduled
-from scheduler.scenario import Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.engine.explain import Conflict, Member
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan, PlanStatus, Unscheduled
 
 ORG: dict[str, Any] = {
     "id": "post", "name": "Legion Post 212", "jurisdiction": "ME", "local_approval": True,

@@ -9,9 +9,9 @@ from pathlib import Path
 import pandas as pd
 from conftest import d, load, mt_room
 
+from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
-from scheduler.solver import solve
 
 MARCH = {"start": "2027-03-01", "end": "2027-03-31"}
 

@@ -15,10 +15,10 @@ import pytest
 import test_layers
 from typer.testing import CliRunner
 
+from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.replan import Previous, PublishedOccurrence, read_previous
-from scheduler.solver import solve, solve_alternatives
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import Previous, PublishedOccurrence, read_previous
 
 runner = CliRunner()
 # the March 2027 room and its first plan written by the CLI, shared with tests/test_layers.py

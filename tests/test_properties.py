@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from constraints.registry import check
-from scheduler.extract import audit_of
-from scheduler.load import load_scenario
-from scheduler.scenario import WEEKDAYS
-from scheduler.solver import solve
+from scheduler.core.scenario import WEEKDAYS
+from scheduler.engine.extract import audit_of
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
 END = dt.date(2027, 7, 31)

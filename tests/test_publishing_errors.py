@@ -1,5 +1,5 @@
 """Issue #12: a previous calendar that is not UTF-8 is an error, not an empty calendar
-(``scheduler.publishing.replaced_events``), and Ctrl-C at ``tourney publish``'s password
+(``scheduler.result.publishing.replaced_events``), and Ctrl-C at ``tourney publish``'s password
 prompt ends as Ctrl-C (exit 130, "interrupted"), not as "no password"."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.load import load_scenario
-from scheduler.publishing import replaced_events
-from scheduler.replan import PreviousError
-from scheduler.solver import solve
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
+from scheduler.inputs.replan import PreviousError
+from scheduler.result.publishing import replaced_events
 
 runner = CliRunner()
 TOURNEY = Path(sys.executable).with_name("tourney")

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 SCRIPT = """
 from scheduler import solve
-from scheduler.load import load_scenario
+from scheduler.inputs.load import load_scenario
 
 def game(tid, day, priority):
     return {"id": tid, "title": tid, "type": "tournament-game", "operators": ["post"],

@@ -12,8 +12,8 @@ from conftest import load
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.replan import Previous, PublishedOccurrence
-from scheduler.solver import solve
+from scheduler.engine.solver import solve
+from scheduler.inputs.replan import Previous, PublishedOccurrence
 
 runner = CliRunner()
 ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
@@ -27,7 +27,7 @@ def _large(**kw: object) -> dict:
 
 def _short(text: str) -> str:
     """UIDs in ``text`` written as before plan lineages: ``sat-1@room.tourney`` for
-    ``sat-1@room.<lineage>.tourney.invalid`` (scheduler.uid), and a notice as
+    ``sat-1@room.<lineage>.tourney.invalid`` (scheduler.core.uid), and a notice as
     ``notice-<occurrence uid>-<operator>``; the lineage is tested in test_calendar_identity."""
     text = re.sub(r"notice-([a-z0-9-]+)\.([^@\s]+)@([a-z0-9-]+)\.[0-9a-f]{10}\.tourney\.invalid",
                   r"notice-\2@\3.tourney-\1", text)
@@ -434,7 +434,7 @@ def test_a_uid_given_back_after_a_cancellation_has_a_higher_sequence(tmp_path: P
 
 
 def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
-    from scheduler.replan import assign
+    from scheduler.inputs.replan import assign
 
     # leaving: Jun 5 and Aug 7; new days: May 22, Jun 12, Aug 14. Nearest pairs: Jun 5 ->
     # Jun 12 (7 days) and Aug 7 -> Aug 14 (7 days); May 22 is new. (Pairing in date order

@@ -6,7 +6,7 @@
 2. Any change to an event's content (title, description, place, time, status) raises its
    SEQUENCE over the previous plan's; an unchanged event keeps it.
 3. A deadline event before the day the plan is made as of (today ``notice_from``,
-   ``scheduler.timing.made_day``) is carried exactly as published, never rewritten.
+   ``scheduler.core.timing.made_day``) is carried exactly as published, never rewritten.
 4. After ``tourney publish`` the CalDAV server (a real Radicale, as in test_publish.py) holds
    exactly what the plan's calendars hold, cancellations included.
 
@@ -32,8 +32,8 @@ from test_calendar_across_plans import ROOM2, SHARED
 from test_calendar_identity import _data, _solve, _write
 from test_publish import Server, _calendar, _publish, server  # noqa: F401
 
-from scheduler.load import load_scenario
-from scheduler.uid import DEFAULT_DOMAIN, lineage_key
+from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
+from scheduler.inputs.load import load_scenario
 
 HELL = {**SHARED, "id": "hell", "title": "Hellgate Stack", "operators": ["room2"]}
 
@@ -173,7 +173,7 @@ def _no_stamp(block: str) -> str:
 
 def test_venue_that_leaves_keeps_its_past_events_as_published(
         v1: tuple[Path, str], tmp_path: Path) -> None:
-    # v2 made as of Wed 2027-03-10 (notice_from, scheduler.timing.made_day): room2 is gone.
+    # v2 made as of Wed 2027-03-10 (notice_from, scheduler.core.timing.made_day): room2 is gone.
     # Past on Mar 10: its notice of Tue Mar 2, the shared stack of Sun Mar 7 and the notice
     # of Tue Mar 9: carried as published in its calendar; future: Hellgate Stack of Sun
     # Mar 14, cancelled (SEQUENCE 1)

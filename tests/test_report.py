@@ -26,8 +26,8 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.export.report import NOT_LEGAL_ADVICE, report_html
 from scheduler.export.write import write_plan
-from scheduler.plan import Plan
-from scheduler.publishing import with_replaced
+from scheduler.result.plan import Plan
+from scheduler.result.publishing import with_replaced
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -266,8 +266,8 @@ def test_alternatives_list_the_first_days_that_differ() -> None:
     # One 1-day tournament in Mon 2027-03-01 .. Wed 03-03: the best plan takes Mar 1, the
     # next Mar 2; the report lists the change: only in the best plan 2027-03-01, only in
     # alternative 2 2027-03-02 (in words: Mar 1, 2027 and Mar 2, 2027).
-    from scheduler.load import load_scenario
-    from scheduler.solver import solve_alternatives
+    from scheduler.engine.solver import solve_alternatives
+    from scheduler.inputs.load import load_scenario
 
     sc = load_scenario({
         "name": "alt", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},

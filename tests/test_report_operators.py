@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from scheduler import solve
+from scheduler.core.scenario import Scenario
 from scheduler.export.report import REPORT_OPERATORS, report_html, report_operators
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario
+from scheduler.inputs.load import load_scenario
 
 
 def _op(k: int) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from test_report import _chromium
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.funds import funds, funds_html
-from scheduler.plan import Plan
+from scheduler.result.plan import Plan
 
 SCREEN = 1024
 """The narrow screen the pages must fit (px)."""

@@ -1,4 +1,4 @@
-"""The scenario loader (scheduler/scenario.py, docs/scenario.md): error reporting, YAML
+"""The scenario loader (scheduler/core/scenario.py, docs/scenario.md): error reporting, YAML
 reading, defaults, and every documented field of the format.
 
 Errors are asserted as (rule, path) pairs of ``ScenarioError.problems``, with line numbers
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario, ScenarioError
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,12 +23,12 @@ from typer.testing import CliRunner
 from scheduler import solve
 from scheduler.check import read_schedule
 from scheduler.cli import app
-from scheduler.diff import diff_plans
+from scheduler.core.problems import ScenarioError
+from scheduler.export.diff import diff_plans
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.problems import ScenarioError
+from scheduler.inputs.load import load_scenario
 
 JUNE_OFF = ["2027-06-01..2027-06-30"]
 

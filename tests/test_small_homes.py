@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from constraints.maine import LICENCE_KINDS, LICENCE_LABELS, LICENCE_RULES
+from scheduler.core.fields import WEEKDAY_NAMES, WEEKDAYS
+from scheduler.core.uid import session_occurrence, session_uid
 from scheduler.export.figures import FEE_KINDS
-from scheduler.fields import WEEKDAY_NAMES, WEEKDAYS
-from scheduler.generate.tables import WEEKDAY_INDEX
-from scheduler.uid import session_occurrence, session_uid
+from scheduler.studies.generate.tables import WEEKDAY_INDEX
 
 OCC = "deep.20270101-3@room-a.0123456789.tourney.invalid"
 

@@ -17,13 +17,13 @@ from typer.testing import CliRunner
 
 from constraints.common import COUNT, FIXED_DATES
 from scheduler.cli import app
+from scheduler.engine.model import build_model
+from scheduler.engine.objective import add_terms
+from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.model import build_model
-from scheduler.objective import add_terms
-from scheduler.plan import Plan, PlanStatus
-from scheduler.solver import solve, solve_alternatives
+from scheduler.inputs.load import load_scenario
+from scheduler.result.plan import Plan, PlanStatus
 
 runner = CliRunner()
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from conftest import load, mt_large, mt_room, run
 
+from scheduler.core.scenario import Scenario
 from scheduler.export.summary import summary_text
-from scheduler.scenario import Scenario
 
 
 def _room(priority: int) -> Scenario:

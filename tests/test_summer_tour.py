@@ -11,8 +11,8 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.load import load_scenario
-from scheduler.solver import solve
+from scheduler.engine.solver import solve
+from scheduler.inputs.load import load_scenario
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "data" / "examples" / "summer-tour.yaml"
 

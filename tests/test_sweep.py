@@ -1,4 +1,4 @@
-"""`tourney sweep` and scheduler.sweep: what-if grids solved by a local process pool or on
+"""`tourney sweep` and scheduler.studies.sweep: what-if grids solved by a local process pool or on
 Dask, compared in one table.
 
 The scenario is tiny and every number is worked out by hand:
@@ -39,10 +39,10 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.cli.generate import looks_like_address as _looks_like_address
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario
-from scheduler.solver import SolverError
-from scheduler.sweep import (
+from scheduler.core.scenario import Scenario
+from scheduler.engine.solver import SolverError
+from scheduler.inputs.load import load_scenario
+from scheduler.studies.sweep import (
     Sweep,
     SweepError,
     VaryError,
@@ -337,7 +337,7 @@ def test_cli_unreachable_scheduler_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_failed_variant_exits_3(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import scheduler.sweep as mod
+    import scheduler.studies.sweep as mod
 
     def no_solution(*_: Any, **__: Any) -> None:
         raise SolverError("stage placed: no solution within the time limit (UNKNOWN)")

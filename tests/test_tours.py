@@ -25,9 +25,9 @@ from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from constraints.tours import needed_days
 from scheduler.cli import app
-from scheduler.decompose import components
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario, ScenarioError
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.engine.decompose import components
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "examples" / "two-room-progressive.yaml"

@@ -2,7 +2,7 @@
 MT-CHARITY-LIMIT (MCA 23-5-317(1)(a),(f)) from :func:`constraints.montana.large_tally`,
 ME-MONTHLY-LIMIT (17 M.R.S. § 1836(4)) from :func:`constraints.maine.counted_months`,
 ME-SUPER-CRIBBAGE (17 M.R.S. § 1836(4-A)) statewide per calendar year; and
-:func:`scheduler.usage.limit_usage`, the generic loop over the registry that ``Plan.usage``
+:func:`scheduler.result.usage.limit_usage`, the generic loop over the registry that ``Plan.usage``
 reads.
 
 Each hook is read on a hand-built ``Audit`` at its boundary (the 16th and the 17th counted
@@ -23,8 +23,8 @@ from conftest import d, load, mt_large, mt_room, placed, run, violated
 
 from constraints.base import STATEWIDE, Audit, Occurrence, Usage
 from constraints.registry import RULES
-from scheduler.scenario import Scenario
-from scheduler.usage import limit_usage, usage_table
+from scheduler.core.scenario import Scenario
+from scheduler.result.usage import limit_usage, usage_table
 
 
 def usage_of(rule_id: str, audit: Audit) -> list[Usage]:
@@ -216,7 +216,7 @@ class TestSuperCribbageUsage:
 
 # ========================================================================== through solve()
 class _Plan:
-    """What :func:`scheduler.usage.limit_usage` reads of a plan, from occurrences placed by
+    """What :func:`scheduler.result.usage.limit_usage` reads of a plan, from occurrences placed by
     hand: one row per occurrence and operator (``start``/``end`` from its timing)."""
 
     def __init__(self, sc: Scenario, occurrences: list[Occurrence]) -> None:

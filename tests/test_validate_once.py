@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from scheduler.load import _PASSED, load_scenario, validate_scenario
-from scheduler.problems import ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.inputs.load import _PASSED, load_scenario, validate_scenario
 
 
 def _data(players: int) -> dict[str, Any]:

@@ -16,12 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.workbook import EXAMPLES, OPERATORS, SETTINGS, TOURNAMENTS, read_workbook
+from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
 from scheduler.export.xlsx import deadline_rows, plan_xlsx
-from scheduler.load import load_scenario
-from scheduler.scenario import Scenario, ScenarioError
-from scheduler.solver import solve
-from scheduler.workbook import EXAMPLES, OPERATORS, SETTINGS, TOURNAMENTS, read_workbook
+from scheduler.inputs.load import load_scenario
 
 EXAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
 runner = CliRunner()
@@ -46,7 +46,7 @@ def _column(ws: object, header: str) -> int:
 # --------------------------------------------------------------------------- layout
 def test_every_scenario_field_has_a_column() -> None:
     # one column (or Settings row) per field of the pydantic models; held_* on History
-    from scheduler.scenario import Operator, Settings, Tournament
+    from scheduler.core.scenario import Operator, Settings, Tournament
 
     def flat(model: type, skip: set[str]) -> set[str]:
         out = set()
@@ -67,8 +67,8 @@ def test_every_scenario_field_has_a_column() -> None:
     # what was held before the plan: the History sheet's columns
     assert flat(Operator, {"held_in_current_permit_year", "held_in_current_month"}) == {
         c.header for c in OPERATORS}
-    from scheduler.scenario import Tour
-    from scheduler.workbook import TOURS
+    from scheduler.core.scenario import Tour
+    from scheduler.core.workbook import TOURS
 
     assert flat(Tour, set()) == {c.header for c in TOURS}  # the Tours sheet
     top = flat(Scenario, {"operators", "tournaments", "settings", "tours"}) | {

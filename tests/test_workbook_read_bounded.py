@@ -5,7 +5,7 @@ text, its formulas, hidden sheets, rows and columns. Each hostile workbook below
 bounds, one value at XFD1048576 in a 30 KB file took 5.35 GB (exit 3, MemoryError) in
 ``solve``, ``check`` and ``ledger import``.
 
-Bounds (scheduler/limits.py, docs/limits.md): a sheet spans at most 1,000,000 cells (last row
+Bounds (scheduler/core/limits.py, docs/limits.md): a sheet spans at most 1,000,000 cells (last row
 holding a value × last column holding a value; TOURNEY_MAX_WORKBOOK_CELLS), a workbook unzips
 to at most 100 MB (TOURNEY_MAX_WORKBOOK_MB), a text has at most 32,767 characters.
 """
@@ -24,9 +24,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scheduler.load import load_scenario
-from scheduler.workbook import EXAMPLES, WorkbookError
-from scheduler.workbook.scan import scan_xlsx
+from scheduler.core.workbook import EXAMPLES, WorkbookError
+from scheduler.core.workbook.scan import scan_xlsx
+from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNEY = [sys.executable, "-c", "from scheduler.cli import main; main()"]

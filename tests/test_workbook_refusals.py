@@ -15,15 +15,15 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.core.scenario import ScenarioError
+from scheduler.core.workbook import EXAMPLES, read_workbook
+from scheduler.engine.solver import solve
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.load import WorkbookNote, load_scenario
-from scheduler.plan import Plan
-from scheduler.scenario import ScenarioError
-from scheduler.solver import solve
-from scheduler.workbook import EXAMPLES, read_workbook
+from scheduler.inputs.load import WorkbookNote, load_scenario
+from scheduler.result.plan import Plan
 
 runner = CliRunner()
 
@@ -266,7 +266,7 @@ def test_gave_way_at_equal_cost_makes_no_cheaper_claim() -> None:
 # --------------------------------------------------------------------------- 7. template
 def test_template_date_validation_takes_the_loaders_years(tmp_path: Path) -> None:
     # the Maine example's post was organized on 1946-05-12: inside 1900-01-01..2199-12-31
-    # (scheduler.limits FIRST_YEAR..LAST_YEAR), outside the old 2000..2199
+    # (scheduler.core.limits FIRST_YEAR..LAST_YEAR), outside the old 2000..2199
     path = tmp_path / "maine.xlsx"
     path.write_bytes(load_scenario(EXAMPLES["maine"]).to_xlsx())
     ws = openpyxl.load_workbook(path)["Operators"]

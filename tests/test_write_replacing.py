@@ -14,11 +14,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from scheduler.atomic import WriteRefused
 from scheduler.cli import app
+from scheduler.core.atomic import WriteRefused
+from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
-from scheduler.load import load_scenario
-from scheduler.solver import solve
+from scheduler.inputs.load import load_scenario
 
 runner = CliRunner()
 

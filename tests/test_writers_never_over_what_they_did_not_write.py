@@ -21,8 +21,8 @@ from test_ledger_funds import write_me_plan
 from typer.testing import CliRunner
 
 from scheduler import load_scenario, solve
-from scheduler.atomic import WriteRefused
 from scheduler.cli import app
+from scheduler.core.atomic import WriteRefused
 from scheduler.export.write import to_ics
 from scheduler.ledger import Ledger, api
 

@@ -1,5 +1,5 @@
 """What the leaner reading and writing of issue #16 (fast2) must keep: the YAML bounds of
-:func:`scheduler.limits.check_yaml_node` at their exact boundaries through the tree-only
+:func:`scheduler.core.limits.check_yaml_node` at their exact boundaries through the tree-only
 shortcut, and the same figures, sheets and summary when the report and the plan folder's
 writer hand their one list of deadlines or limit usage down instead of recomputing it.
 
@@ -18,14 +18,14 @@ from conftest import load, run
 from openpyxl import load_workbook
 
 from constraints.common import spacing
-from scheduler import timing
+from scheduler.core import timing
+from scheduler.core.limits import LimitError, _plain_tree, check_yaml_node
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.report import report_html
 from scheduler.export.summary import summary_text
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.limits import LimitError, _plain_tree, check_yaml_node
-from scheduler.plan import Plan, limit_usage
+from scheduler.result.plan import Plan, limit_usage
 
 
 def _node(text: str) -> Any:

@@ -8,7 +8,7 @@ They are not statute rules but are enforced and checked the same way, under thei
 (``SCENARIO``) and fixed dates whose start time the clocks skip (``CLOCK-CHANGE``). What a
 plan is worth (each placed occurrence's ``priority``, the shortfall below ``required`` and the
 fixed dates, ``prefer_weekdays``) is not a constraint: it is the objective, in
-``scheduler/objective.py``.
+``scheduler/engine/objective.py``.
 
 Each rule: its ID, its model encoding or filter, and its independent check, side by side, in
 one module of this package, by responsibility:

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from constraints.base import Audit, Rule, Violation
 from constraints.common.violations import _v
-from scheduler.problems import TermProblem
-from scheduler.scenario import WEEKDAYS, Scenario, Tournament
-from scheduler.timing import Timing
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import WEEKDAYS, Scenario, Tournament
+from scheduler.core.timing import Timing
 
 
 def _weekday(day: dt.date) -> str:

@@ -1,7 +1,7 @@
 """The scenario's placement requests: at most ``count`` occurrences of a tournament (``COUNT``),
 at least ``required`` of them (``REQUIRED``), and its fixed dates (``FIXED-DATES``). What a
 placed occurrence earns and the shortfall below ``required`` and the fixed dates are objective
-terms (``scheduler/objective.py``); ``REQUIRED`` and ``FIXED-DATES`` are checks only.
+terms (``scheduler/engine/objective.py``); ``REQUIRED`` and ``FIXED-DATES`` are checks only.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from constraints.modelling import ModelContext
 def _encode_count(ctx: ModelContext) -> None:
     """At most ``count`` occurrences, the fixed dates among them. What each placed one earns
     (``priority``) and the shortfall below ``must_place`` are objective terms
-    (:func:`scheduler.objective.add_terms`), not constraints."""
+    (:func:`scheduler.engine.objective.add_terms`), not constraints."""
     m = ctx.model
     for t in ctx.scenario.tournaments:
         lits = [v for _, v in ctx.starts(t)]
@@ -63,7 +63,7 @@ REQUIRED = Rule("REQUIRED", check=_check_required)
 
 # ------------------------------------------------------------------ FIXED-DATES
 # A fixed date is a required occurrence on exactly that first day: in the model, a term of
-# the objective's required shortfall (scheduler.objective.add_terms), so a date that cannot
+# the objective's required shortfall (scheduler.engine.objective.add_terms), so a date that cannot
 # be honoured is reported as unplaced, not as an infeasible model.
 def _check_fixed(a: Audit) -> Iterator[Violation]:
     starts = {(p.tid, p.first_day) for p in a.placed}

@@ -10,9 +10,9 @@ import datetime as dt
 from collections.abc import Iterator
 
 from constraints.base import Rule
-from scheduler.problems import TermProblem
-from scheduler.scenario import ME_TYPES, MT_TYPES, Scenario
-from scheduler.timing import local, years_end
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import ME_TYPES, MT_TYPES, Scenario
+from scheduler.core.timing import local, years_end
 
 
 # ------------------------------------------------------------------ SCENARIO (cross references)
@@ -102,7 +102,7 @@ def validate_clock_change(sc: Scenario) -> Iterator[TermProblem]:
     zone (the clocks spring forward past it, e.g. 02:30 on 2027-03-14 in America/Denver). A
     cross reference, checked with ``SCENARIO`` before the other input rules
     (:func:`constraints.registry.validate_terms`); the model leaves such days out of every
-    other tournament's domain (``scheduler.model``)."""
+    other tournament's domain (``scheduler.engine.model``)."""
     ops = {o.id: o for o in sc.operators}
     for i, t in enumerate(sc.tournaments):
         if not all(o in ops for o in t.operators):

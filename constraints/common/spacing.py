@@ -17,8 +17,8 @@ from typing import TypeVar
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.common.violations import _v
 from constraints.modelling import ModelContext, sum_by
-from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.timing import Timing, sessions
+from scheduler.core.scenario import Operator, Scenario, Tournament
+from scheduler.core.timing import Timing, sessions
 
 
 # ------------------------------------------------------------------ MIN-GAP
@@ -115,9 +115,9 @@ _SESSIONS_MAX = 20_000
 
 
 def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
-    """:func:`scheduler.timing.sessions` of ``p``, each (scenario, tournament, timing)
+    """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
     computed once: the reasons of occurrences not placed check the same placed ones against
-    each candidate day (``scheduler.reasons``). Keyed by the objects' identity (the entry
+    each candidate day (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry
     holds them, so an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept.
     The list returned is shared: not to be changed."""
     t, tm = p.tournament, p.timing

@@ -39,8 +39,8 @@ from constraints.maine.terms import (
     tier_index,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, sum_by
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario
 
 
 # ------------------------------------------------------------------ ME-SUPER-CRIBBAGE

@@ -40,8 +40,8 @@ from constraints.maine.terms import (
     tier_index,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, covers_period
-from scheduler.scenario import Scenario
-from scheduler.timing import month_end
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import month_end
 
 
 def _tier_covers(tier: int, coverage: str, players: int) -> bool:

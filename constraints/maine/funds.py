@@ -24,9 +24,9 @@ from constraints.base import (
 )
 from constraints.catalogue import cite
 from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, _games, _me, _ops_of
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import ME_REPORT_BUSINESS_DAYS
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.timing import ME_REPORT_BUSINESS_DAYS
 
 # ------------------------------------------------------------------ ME-PRIZES
 
@@ -151,7 +151,7 @@ ME_CRIBBAGE_REG = Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg,
 def report_text(period: str, due: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline: the sentence saying the
     disposition-of-funds report for ``period`` (words, e.g. "the month ending ...") is due on
-    ``due`` (:func:`scheduler.timing.report_due`)."""
+    ``due`` (:func:`scheduler.core.timing.report_due`)."""
     return (f"File the disposition-of-funds report for {period} by {day_text(due)}, "
             f"{ME_REPORT_BUSINESS_DAYS} business days after the period ends, also if the game "
             f"was cancelled ({cite('ME-REPORT')}).")
@@ -159,7 +159,7 @@ def report_text(period: str, due: dt.date) -> str:
 
 def report_line(period_end: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) as a line of deadlines.csv (``what``,
-    :func:`scheduler.deadlines.list_deadlines`): the report of the licensed period ending
+    :func:`scheduler.result.deadlines.list_deadlines`): the report of the licensed period ending
     ``period_end`` (inclusive). The calendars word it :func:`report_text`."""
     return f"file the disposition-of-funds report for the licensed period ending {period_end}"
 
@@ -167,7 +167,7 @@ def report_line(period_end: dt.date) -> str:
 def _held_report(a: Actuals) -> Iterator[Violation]:
     """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
     (:class:`~constraints.base.ReportOwed`, its due day from
-    :func:`scheduler.timing.report_due`) filed on or before its due day; one not filed is
+    :func:`scheduler.core.timing.report_due`) filed on or before its due day; one not filed is
     late once its due day is before ``as_of``."""
     for r in a.reports:
         if r.filed_on is None and r.due < a.as_of:

@@ -30,9 +30,9 @@ from constraints.maine.terms import (
     _sessions_span,
     tier_index,
 )
-from scheduler.problems import TermProblem
-from scheduler.scenario import WEEKDAYS, Operator, Scenario, Tournament
-from scheduler.timing import Timing, local
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import WEEKDAYS, Operator, Scenario, Tournament
+from scheduler.core.timing import Timing, local
 
 # ------------------------------------------------------------------ ME-ELIMINATION
 

@@ -28,9 +28,9 @@ from constraints.maine.terms import (
     nth,
 )
 from constraints.modelling import ModelContext, overfull, sum_by
-from scheduler.problems import TermProblem
-from scheduler.scenario import Operator, Scenario
-from scheduler.timing import Timing, month_end
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Operator, Scenario
+from scheduler.core.timing import Timing, month_end
 
 
 # ------------------------------------------------------------------ ME-MONTHLY-LIMIT

@@ -13,8 +13,8 @@ import datetime as dt
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.scenario import ME_TYPES, Operator, Scenario, Tournament
-from scheduler.timing import years_end
+from scheduler.core.scenario import ME_TYPES, Operator, Scenario, Tournament
+from scheduler.core.timing import years_end
 
 MONTHLY_LIMIT = 2
 """ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: tournament games per organization per calendar month."""
@@ -85,7 +85,7 @@ def covering_tiers(players: int, coverage: str) -> list[int]:
 
 def annual_end(start: dt.date) -> dt.date:
     """ME-FEES, 17 M.R.S. § 1836(3-A): the last day (inclusive) of an annual licence whose
-    first day is ``start``, 12 months from it: ``scheduler.timing.years_end(start, 1)``
+    first day is ``start``, 12 months from it: ``scheduler.core.timing.years_end(start, 1)``
     (from 2028-02-29: 2029-02-28; from 2027-03-01: 2028-02-29)."""
     return years_end(start, 1)
 

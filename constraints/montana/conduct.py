@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from constraints.base import Rule, duty
 from constraints.requests import capacity, over_capacity
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario, Tournament
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario, Tournament
 
 
 # ------------------------------------------------------------------ checklist (list kind)

@@ -32,9 +32,9 @@ from constraints.montana.terms import (
     _mt,
     calendar_days,
 )
-from scheduler.problems import TermProblem
-from scheduler.scenario import MT_TYPES, Scenario, Tournament
-from scheduler.timing import Timing, sessions, tournament_tz
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.timing import Timing, sessions, tournament_tz
 
 # ------------------------------------------------------------------ MT-ENTRY-CAP
 
@@ -264,7 +264,7 @@ def quiet_hours_played(start: dt.datetime, end: dt.datetime, tz: ZoneInfo) -> dt
 
 def _check_play_hours(a: Audit) -> Iterator[Violation]:
     """MT-PLAY-HOURS, ARM 23.16.1101, judged on every night a tournament is in play: each
-    session of play (:func:`scheduler.timing.sessions`: one from start to end, a session a
+    session of play (:func:`scheduler.core.timing.sessions`: one from start to end, a session a
     play day for a tournament of several ``days``, the scenario's ``sessions``) that runs
     through any part of a 2-8 a.m. stretch, whatever its start and end clock times (32
     hours from Saturday noon break Sunday's 2-8 a.m.); not when every operator has

@@ -36,9 +36,9 @@ from constraints.montana.tally import (
     once_charitable,
 )
 from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.problems import TermProblem
-from scheduler.scenario import HeldBefore, Operator, Scenario, Tournament
-from scheduler.timing import day_span
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import HeldBefore, Operator, Scenario, Tournament
+from scheduler.core.timing import day_span
 
 # ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
 

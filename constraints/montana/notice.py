@@ -11,14 +11,14 @@ from collections.abc import Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
-from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import MT_NOTICE_DAYS, Timing, filing_from, notice_due, notice_ok
+from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.timing import MT_NOTICE_DAYS, Timing, filing_from, notice_due, notice_ok
 
 
 # ------------------------------------------------------------------ MT-NOTICE
 def _notice_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """MT-NOTICE: the notice for a large-stakes start is due 5 days before, not before
-    :func:`scheduler.timing.filing_from` (the later of ``notice_from`` and the as-of day)."""
+    :func:`scheduler.core.timing.filing_from` (the later of ``notice_from`` and the as-of day)."""
     return (not t.is_large or tm.first_day in t.filed_dates
             or notice_ok(tm.first_day, filing_from(sc)))
 
@@ -67,8 +67,8 @@ def _progressive_words(first_day: dt.date, due: dt.date) -> str | None:
 def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
     """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline: the sentence saying the notice of a
     large-stakes tournament ``title`` starting ``first_day`` is due on ``due``
-    (:func:`scheduler.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
-    as :func:`scheduler.deadlines.list_deadlines` lists it), for operator ``who`` (a name).
+    (:func:`scheduler.core.timing.notice_due`: ``MT_NOTICE_DAYS`` = 5 days before ``first_day``,
+    as :func:`scheduler.result.deadlines.list_deadlines` lists it), for operator ``who`` (a name).
     A round of a progressive whose ``due`` is 5 days before the progressive's first round,
     earlier than its own first day's (MT-PROGRESSIVE), says so."""
     start = _progressive_words(first_day, due)
@@ -86,7 +86,7 @@ def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
 
 def notice_line(title: str, ref: str, first_day: dt.date, due: dt.date | None = None) -> str:
     """MT-NOTICE, MCA 23-5-317(1)(d), as a line of deadlines.csv (``what``,
-    :func:`scheduler.deadlines.list_deadlines`): ``notify the department of <title>
+    :func:`scheduler.result.deadlines.list_deadlines`): ``notify the department of <title>
     (<ref>), first day <YYYY-MM-DD>``; ``ref`` the occurrence, ``TOURNAMENT#N``. A round of
     a progressive whose notice day ``due`` is 5 days before the progressive's first round
     (MT-PROGRESSIVE) adds ``, the progressive's first round <YYYY-MM-DD>``. The calendars

@@ -17,8 +17,8 @@ from ortools.sat.python import cp_model
 from constraints.base import Audit, License, Rule, Violation, day_span, licence_row_violation, usd
 from constraints.modelling import LicenseOption, ModelContext, covers_period
 from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, _mt
-from scheduler.problems import TermProblem
-from scheduler.scenario import MT_TYPES, Operator, Scenario
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import MT_TYPES, Operator, Scenario
 
 # ------------------------------------------------------------------ MT-PERMIT-PREREQ
 

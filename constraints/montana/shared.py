@@ -16,9 +16,9 @@ from collections.abc import Iterable, Iterator
 from constraints.base import Actuals, Audit, Rule, Violation
 from constraints.modelling import ModelContext
 from constraints.montana.terms import _mt
-from scheduler.problems import TermProblem
-from scheduler.scenario import MT_TYPES, Scenario, Tour
-from scheduler.timing import MT_NOTICE_DAYS, filing_from, notice_due, notice_ok
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import MT_TYPES, Scenario, Tour
+from scheduler.core.timing import MT_NOTICE_DAYS, filing_from, notice_due, notice_ok
 
 # ------------------------------------------------------------------ MT-PROGRESSIVE
 
@@ -89,7 +89,7 @@ def progressive_starts(sc: Scenario, placed: Iterable[tuple[str, dt.date]]
         For every placed round of a progressive, by tournament id: the earliest first day of
         any placed round of its progressive (its first round, wherever it is played). Every
         operator on whose premises a round is played notifies the department at least 5
-        days before that day (:func:`scheduler.timing.notice_due` of it).
+        days before that day (:func:`scheduler.core.timing.notice_due` of it).
     """
     rounds = progressive_rounds(sc)
     start: dict[str, dt.date] = {}

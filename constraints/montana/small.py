@@ -25,8 +25,8 @@ from constraints.base import (
 )
 from constraints.modelling import ModelContext, overfull, sum_by
 from constraints.montana.terms import SMALL_ENTRY_CAP, _mins, _mt, calendar_days
-from scheduler.problems import TermProblem
-from scheduler.scenario import Scenario
+from scheduler.core.problems import TermProblem
+from scheduler.core.scenario import Scenario
 
 # ------------------------------------------------------------------ MT-SMALL-ENTRY
 

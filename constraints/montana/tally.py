@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from constraints.montana.terms import CHARITY_LIMIT
-from scheduler.scenario import Operator, Scenario, Tour
+from scheduler.core.scenario import Operator, Scenario, Tour
 
 
 def counted_years(sc: Scenario, op: Operator, days: Sequence[dt.date]) -> tuple[dt.date, ...]:

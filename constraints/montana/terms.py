@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
 
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""

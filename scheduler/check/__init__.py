@@ -25,7 +25,7 @@ below it:
 """
 
 # COST_RULES, GAME_KINDS and DEADLINE_KINDS are the very objects of their one home (the
-# catalogue, scheduler.uid), re-exported as the single module check.py did
+# catalogue, scheduler.core.uid), re-exported as the single module check.py did
 from constraints.catalogue import COST_RULES
 from scheduler.check.auditing import (
     audit,
@@ -37,7 +37,7 @@ from scheduler.check.ics import _years_later
 from scheduler.check.kinds import SINGLE_PROPERTIES, event_kind
 from scheduler.check.read import calendar_operator, read_schedule
 from scheduler.check.schedule import ReadSchedule, ScheduleError
-from scheduler.uid import DEADLINE_KINDS, GAME_KINDS
+from scheduler.core.uid import DEADLINE_KINDS, GAME_KINDS
 
 __all__ = [
     "COST_RULES", "DEADLINE_KINDS", "GAME_KINDS", "SINGLE_PROPERTIES", "ReadSchedule",

@@ -14,8 +14,8 @@ from constraints.catalogue import COST_RULES
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.registry import RULES, check
 from scheduler.check.schedule import ReadSchedule
-from scheduler.load import validate_scenario
-from scheduler.scenario import Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.inputs.load import validate_scenario
 
 
 def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
@@ -26,7 +26,7 @@ def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
     ----------
     scenario
         The scenario; first checked against the input rules
-        (:func:`scheduler.load.validate_scenario`).
+        (:func:`scheduler.inputs.load.validate_scenario`).
     read
         The schedule, as :func:`read_schedule` returns it. The cost rules (MT-PERMIT-FEES,
         ME-FEES, ...) are audited only when a licenses.csv was read (``read.licenses``).
@@ -42,7 +42,7 @@ def audit(scenario: Scenario, read: ReadSchedule) -> list[Violation]:
     Raises
     ------
     ScenarioError
-        (:class:`~scheduler.problems.ScenarioError`) the scenario itself breaks an input
+        (:class:`~scheduler.core.problems.ScenarioError`) the scenario itself breaks an input
         rule, as ``tourney check`` refuses it.
     """
     validate_scenario(scenario)  # a scenario built in Python skips no input rule

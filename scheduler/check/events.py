@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from scheduler.check.schedule import ScheduleError
-from scheduler.scenario import MT_TYPES, Scenario, Tournament
-from scheduler.timing import Timing, day_span, days_touched, local, timing, tournament_tz
-from scheduler.uid import parse as parse_uid
+from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.timing import Timing, day_span, days_touched, local, timing, tournament_tz
+from scheduler.core.uid import parse as parse_uid
 
 
 def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
@@ -31,7 +31,7 @@ def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
 
 def _session_of(ev: Any, uid: str) -> int | None:
     """The session number of an event of a tournament with ``sessions``: its
-    X-TOURNEY-SESSION, else the one its UID names (:func:`scheduler.uid.session_uid`; the
+    X-TOURNEY-SESSION, else the one its UID names (:func:`scheduler.core.uid.session_uid`; the
     first session has the occurrence's own UID and no number there), else None."""
     text = str(ev.get("X-TOURNEY-SESSION", "")).strip()
     if text.isdigit():

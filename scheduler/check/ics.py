@@ -12,14 +12,14 @@ from typing import Any
 from icalendar import Calendar
 
 from constraints.base import Occurrence
-from scheduler.calendar_limits import expand_events, read_calendar
 from scheduler.check.events import _event_timing, _joined, _match, _session_notes, _session_of
 from scheduler.check.kinds import _kind_contradiction, _kind_source, _repeated_property, event_kind
 from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut, _short
-from scheduler.limits import FIRST_YEAR, LAST_YEAR, LimitError, max_calendar_events
-from scheduler.scenario import Scenario, Tournament
-from scheduler.timing import Timing, years_later
-from scheduler.uid import (
+from scheduler.core.calendar_limits import expand_events, read_calendar
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR, LimitError, max_calendar_events
+from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.timing import Timing, years_later
+from scheduler.core.uid import (
     DEADLINE_KINDS,
     GAME_KINDS,
     KIND_PROPERTY,
@@ -28,7 +28,7 @@ from scheduler.uid import (
 )
 
 # the same day N years later (Feb 29 -> Feb 28; how far around the horizon a calendar is read,
-# not a legal period): scheduler.timing's
+# not a legal period): scheduler.core.timing's
 _years_later = years_later
 
 

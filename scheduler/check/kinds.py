@@ -1,4 +1,4 @@
-"""What a calendar's event is: its ``X-TOURNEY-KIND`` (:data:`scheduler.uid.KIND_PROPERTY`),
+"""What a calendar's event is: its ``X-TOURNEY-KIND`` (:data:`scheduler.core.uid.KIND_PROPERTY`),
 else its ``X-TOURNEY-DEADLINE`` or its UID; the properties an event may hold only once; a game
 dressed as a deadline (a forged kind)."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from scheduler.check.schedule import _short
-from scheduler.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY, NOTICE, kind_of_uid
-from scheduler.uid import parse as parse_uid
+from scheduler.core.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY, NOTICE, kind_of_uid
+from scheduler.core.uid import parse as parse_uid
 
 
 def event_kind(ev: Any) -> str | None:
@@ -16,7 +16,7 @@ def event_kind(ev: Any) -> str | None:
     ``notice``, ``application``, ``report``; lower case), which the product writes on every
     event. For a calendar written before that property existed: ``notice``/``application``/
     ``report`` when it has ``X-TOURNEY-DEADLINE`` or its whole UID parses as a deadline UID of
-    the product (:func:`scheduler.uid.parse`; never a prefix: a tournament may be called
+    the product (:func:`scheduler.core.uid.parse`; never a prefix: a tournament may be called
     ``report-night``), else None (a game, or an event of another application)."""
     kind = str(ev.get(KIND_PROPERTY, "")).strip().lower()
     if kind:
@@ -52,7 +52,7 @@ def _repeated_property(ev: Any) -> str | None:
 def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
     """Why an event whose kind is a deadline (``notice``, ``application``, ``report``) is a
     game dressed as one, else None: it has ``X-TOURNEY-PLAY`` (the hours of play, written on
-    games only), its UID is that of one of the product's games (:func:`scheduler.uid.parse`),
+    games only), its UID is that of one of the product's games (:func:`scheduler.core.uid.parse`),
     or its explicit ``X-TOURNEY-KIND`` comes without the ``X-TOURNEY-DEADLINE`` that the
     product writes beside it on every deadline it has not cancelled. (``X-TOURNEY-TOURNAMENT``
     is no sign: a notice names its tournament too.)"""

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from icalendar import Calendar
 
-from scheduler.calendar_limits import read_calendar
 from scheduler.check.ics import _read_ics
 from scheduler.check.schedule import ReadSchedule, ScheduleError
 from scheduler.check.schedule_csv import _read_csv, _read_licenses
-from scheduler.limits import regular_file_problem
-from scheduler.scenario import Scenario
+from scheduler.core.calendar_limits import read_calendar
+from scheduler.core.limits import regular_file_problem
+from scheduler.core.scenario import Scenario
 
 
 def read_schedule(scenario: Scenario, path: str | Path,
@@ -26,7 +26,7 @@ def read_schedule(scenario: Scenario, path: str | Path,
         by title for calendar events).
     path
         The file: ``schedule.csv`` (the columns tourney writes) or an ``.ics`` file; at most
-        :func:`scheduler.limits.max_input_bytes`.
+        :func:`scheduler.core.limits.max_input_bytes`.
     operator
         An operator id: the file is audited as that operator's schedule. None: an ``.ics``
         file says whose it is by its content (:func:`calendar_operator`), never by its file

@@ -13,10 +13,10 @@ import pandas as pd
 
 from constraints.base import License, Occurrence
 from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
-from scheduler.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.plan import LICENSE_COLUMNS, STATUSES
-from scheduler.scenario import Scenario
-from scheduler.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
+from scheduler.result.plan import LICENSE_COLUMNS, STATUSES
 
 _CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from scheduler.limits import cap_message, for_terminal
+from scheduler.core.limits import cap_message, for_terminal
 
 EXIT_INPUT = 2
 """Invalid input or an output that cannot be written; nothing written."""
@@ -107,25 +107,26 @@ def _then(sentence: str) -> Callable[[BaseException], str]:
 ERRORS: dict[str, Entry] = {
     "scheduler.cli.errors.CommandError": (None, lambda e: e.message),
     # invalid input: exit 2, nothing written
-    "scheduler.problems.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
-    "scheduler.sweep.variants.VaryError": (
+    "scheduler.core.problems.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
+    "scheduler.studies.sweep.variants.VaryError": (
         EXIT_INPUT, lambda e: e.render() + "\nNothing was solved or written."),
-    "scheduler.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.diff.DiffError": (EXIT_INPUT, _said),
+    "scheduler.engine.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
+    "scheduler.inputs.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
+    "scheduler.export.diff.DiffError": (EXIT_INPUT, _said),
     "scheduler.check.schedule.ScheduleError": (EXIT_INPUT, _said),
-    "scheduler.atomic_files.WriteRefused": (EXIT_INPUT, _then("Nothing was solved or written.")),
+    "scheduler.core.atomic_files.WriteRefused": (
+        EXIT_INPUT, _then("Nothing was solved or written.")),
     "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
     "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
     # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
-    "scheduler.sweep.variants.SweepError": (None, _then("Nothing was written.")),
+    "scheduler.studies.sweep.variants.SweepError": (None, _then("Nothing was written.")),
     # internal failures: exit 3, nothing written
-    "scheduler.objective.SolverError": (
+    "scheduler.engine.objective.SolverError": (
         EXIT_INTERNAL, _then("Try a longer --time-limit. Nothing was written.")),
-    "scheduler.parts.AuditError": (
+    "scheduler.engine.parts.AuditError": (
         EXIT_INTERNAL, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
     # Ctrl-C: the writers are atomic, so nothing half written
-    "scheduler.cpsat.Interrupted": (
+    "scheduler.engine.cpsat.Interrupted": (
         EXIT_INTERRUPTED,
         lambda e: "tourney: interrupted before any plan was found; nothing was written."),
     "builtins.KeyboardInterrupt": (
@@ -160,13 +161,13 @@ def outcome(exc: BaseException, overrides: Mapping[str, Entry] | None = None
 
 
 def err(message: str) -> None:
-    """``message`` on standard error, at most :data:`scheduler.limits.MAX_MESSAGE_CHARS`
+    """``message`` on standard error, at most :data:`scheduler.core.limits.MAX_MESSAGE_CHARS`
     long."""
     typer.echo(cap_message(message), err=True)
 
 
 def say(text: str, nl: bool = True) -> None:
-    """``text`` on standard output through :func:`scheduler.limits.for_terminal` (no escape
+    """``text`` on standard output through :func:`scheduler.core.limits.for_terminal` (no escape
     sequence, carriage return or other control character from a plan folder or the ledger
     reaches the terminal raw): every line a command prints for a person."""
     typer.echo(for_terminal(text), nl=nl)
@@ -174,7 +175,7 @@ def say(text: str, nl: bool = True) -> None:
 
 def say_data(text: str, nl: bool = True) -> None:
     """A CSV or other data on standard output: as it is into a file or a pipe (the bytes a
-    program reads), through :func:`scheduler.limits.for_terminal` when standard output is a
+    program reads), through :func:`scheduler.core.limits.for_terminal` when standard output is a
     terminal (a person reads it)."""
     typer.echo(for_terminal(text) if sys.stdout.isatty() else text, nl=nl)
 

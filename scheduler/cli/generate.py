@@ -1,5 +1,5 @@
-"""``tourney generate`` (a synthetic scenario, :mod:`scheduler.generate`) and ``tourney
-sweep`` (a grid of what-if variants, :mod:`scheduler.sweep`)."""
+"""``tourney generate`` (a synthetic scenario, :mod:`scheduler.studies.generate`) and ``tourney
+sweep`` (a grid of what-if variants, :mod:`scheduler.studies.sweep`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Annotated
 
 import typer
 
-from scheduler.atomic import WriteRefused, lock, refuse_inputs, shown, unwritable, write_files
 from scheduler.cli.errors import (
     EXIT_INTERRUPTED,
     CommandError,
@@ -21,7 +20,12 @@ from scheduler.cli.errors import (
     writing,
 )
 from scheduler.cli.solve import load
-from scheduler.limits import MAX_MODEL_CELLS_DEFAULT, MAX_VARIANTS_CEILING, MAX_VARIANTS_DEFAULT
+from scheduler.core.atomic import WriteRefused, lock, refuse_inputs, shown, unwritable, write_files
+from scheduler.core.limits import (
+    MAX_MODEL_CELLS_DEFAULT,
+    MAX_VARIANTS_CEILING,
+    MAX_VARIANTS_DEFAULT,
+)
 
 
 @handled()
@@ -40,7 +44,7 @@ def generate(
     """Write a synthetic statewide scenario (for benchmarks and scale tests; the operators
     are invented). Exit 0 written, 2 bad options or the file cannot be written."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.generate import operator_counts, scenario_text, write_text_atomic
+    from scheduler.studies.generate import operator_counts, scenario_text, write_text_atomic
 
     with reading_input():
         text = scenario_text(operators, seed, year=year)
@@ -66,8 +70,8 @@ def template(
     to fill in and give to `tourney solve`. Exit 0 written, 2 bad options, the file exists
     (without --force) or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.load import load_scenario
-    from scheduler.workbook import EXAMPLES  # start-up time: no engine in --help
+    from scheduler.core.workbook import EXAMPLES  # start-up time: no engine in --help
+    from scheduler.inputs.load import load_scenario
 
     if example not in EXAMPLES:
         raise CommandError(f"tourney: --example must be one of {', '.join(EXAMPLES)}, not "
@@ -95,7 +99,7 @@ def _progress_line() -> str:
 
 
 _SWEEPING: dict[str, Entry] = {
-    "scheduler.sweep.variants.SweepError": (
+    "scheduler.studies.sweep.variants.SweepError": (
         None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
     "builtins.KeyboardInterrupt": (
         EXIT_INTERRUPTED,
@@ -163,16 +167,18 @@ def sweep(
     input or the Dask scheduler cannot be reached (nothing written), 3 a variant could not
     be solved."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.decompose import check_model_size
-    from scheduler.sweep import Sweep, read_vary  # start-up time: no engine in --help
-    from scheduler.sweep import sweep as run  # start-up time: no engine in --help
+    from scheduler.engine.decompose import check_model_size
+    from scheduler.studies.sweep import Sweep, read_vary  # start-up time: no engine in --help
+    from scheduler.studies.sweep import sweep as run  # start-up time: no engine in --help
 
     scenario, address = _scenario_and_address([str(scenario), *ctx.args], dask)
     tls = [str(p) if p is not None else None for p in (dask_ca, dask_cert, dask_key)]
     security = None
     if address is not None:  # refused before any file is read or any connection made
-        from scheduler.sweep.cluster import check_address  # start-up time: no engine in --help
-        from scheduler.sweep.cluster import security as dask_security  # start-up time
+        from scheduler.studies.sweep.cluster import (
+            check_address,  # start-up time: no engine in --help
+        )
+        from scheduler.studies.sweep.cluster import security as dask_security  # start-up time
 
         check_address(address, allow_insecure=allow_insecure_dask,
                       tls_files=any(t is not None for t in tls))

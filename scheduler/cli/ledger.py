@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from scheduler.atomic import write_files
 from scheduler.cli.errors import (
     CommandError,
     Entry,
@@ -24,7 +23,8 @@ from scheduler.cli.errors import (
     say_data,
     writing,
 )
-from scheduler.text import csv_cells
+from scheduler.core.atomic import write_files
+from scheduler.core.text import csv_cells
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     import pandas as pd  # start-up time: no pandas in --help
@@ -237,7 +237,7 @@ def ledger_funds(
     """ME-REPORT disposition-of-funds figures per licensed period of each Maine licence, from
     the actuals recorded with `tourney record held`: funds.csv and funds.html (one printed
     page per period), and how many reports are filed, due, overdue or not due yet."""
-    from scheduler.clock import today_in  # start-up time: no sqlalchemy in --help
+    from scheduler.core.clock import today_in  # start-up time: no sqlalchemy in --help
     from scheduler.ledger.funds import (  # start-up time: no sqlalchemy in --help
         REPORT_STATES,
         funds,

@@ -22,7 +22,7 @@ from scheduler.cli.errors import (
     handled,
     keep_secret,
 )
-from scheduler.clock import latest_today
+from scheduler.core.clock import latest_today
 
 _PUBLISHING: dict[str, Entry] = {
     "builtins.KeyboardInterrupt": (

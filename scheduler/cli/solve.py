@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from scheduler.atomic import shown
 from scheduler.cli.errors import (
     CommandError,
     Entry,
@@ -26,20 +25,21 @@ from scheduler.cli.errors import (
     say_data,
     writing,
 )
-from scheduler.clock import source_date_epoch  # light: os and datetime only
-from scheduler.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
-from scheduler.text import cell
+from scheduler.core.atomic import shown
+from scheduler.core.clock import source_date_epoch  # light: os and datetime only
+from scheduler.core.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
+from scheduler.core.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
-    from scheduler.scenario import Scenario
-    from scheduler.solver import Progress  # start-up time: as Scenario above
+    from scheduler.core.scenario import Scenario
+    from scheduler.engine.solver import Progress  # start-up time: as Scenario above
 
 
 def load(path: Path) -> Scenario:
-    """The validated scenario (a :class:`scheduler.scenario.ScenarioError` when it is not
+    """The validated scenario (a :class:`scheduler.core.scenario.ScenarioError` when it is not
     valid: its problems printed, exit 2)."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.load import WorkbookNote, load_scenario
+    from scheduler.inputs.load import WorkbookNote, load_scenario
 
     with warnings.catch_warnings(record=True) as notes:
         warnings.simplefilter("always", WorkbookNote)
@@ -117,15 +117,15 @@ def solve(
 ) -> None:
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.decompose import check_model_size
-    from scheduler.replan import read_previous  # start-up time: no engine in --help
+    from scheduler.engine.decompose import check_model_size
+    from scheduler.inputs.replan import read_previous  # start-up time: no engine in --help
 
     if organization is not None and ledger is None and not use_ledger:
         raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
                            "or --use-ledger too")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     with reading_input():
-        from scheduler.timing import made_as_of  # start-up time: no engine in --help
+        from scheduler.core.timing import made_as_of  # start-up time: no engine in --help
 
         sc = made_as_of(load(scenario), day)
         if ledger is not None or use_ledger:
@@ -144,11 +144,11 @@ def solve(
         ctx.with_resource(claim_plan_folder(out, inputs=[scenario]))
 
     # start-up time: the solver (ortools) only once the input is read
+    from scheduler.engine.solver import solve as run  # start-up time: ortools only once read
+    from scheduler.engine.solver import solve_alternatives  # start-up time: as solve above
     from scheduler.export.summary import alternatives_text, summary_text
     from scheduler.export.write import write_plan  # start-up time: as the summary above
-    from scheduler.replan import holds_plan  # start-up time: no engine in --help
-    from scheduler.solver import solve as run  # start-up time: ortools only once read
-    from scheduler.solver import solve_alternatives  # start-up time: as solve above
+    from scheduler.inputs.replan import holds_plan  # start-up time: no engine in --help
 
     show = _progress_printer() if sys.stderr.isatty() else None
     # not a re-plan into a folder holding a plan: a changed event must still not keep its
@@ -203,7 +203,7 @@ def _refuse_another_organization(sc: Scenario, out: Path) -> None:
     (another organization's: the same id and name of none): refused, exit 2, nothing
     changed. A plan is never written over another organization's."""
     # start-up time: the re-plan reader only when --out holds a plan
-    from scheduler.replan.previous import previous_operators
+    from scheduler.inputs.replan.previous import previous_operators
 
     theirs = previous_operators(out, [])
     mine = {o.id: o.name for o in sc.operators}
@@ -258,7 +258,7 @@ def diff(
     """What changed between two plans: moved, added and cancelled occurrences (matched by
     UID), and the change in fees."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.diff import diff_plans
+    from scheduler.export.diff import diff_plans
 
     say(diff_plans(old, new), nl=False)
 

@@ -1,4 +1,5 @@
-"""Outputs of a solved :class:`scheduler.plan.Plan`, the layer above it (docs/architecture.md).
+"""Outputs of a solved :class:`scheduler.result.plan.Plan`, the layer above it
+(docs/architecture.md).
 
 Renderers are pure functions of the plan that return text or bytes and write nothing:
 ``tables`` (the CSVs), ``deadlines`` (deadlines.csv: what to file by when), ``ical`` (the

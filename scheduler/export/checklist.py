@@ -19,7 +19,7 @@ from constraints.maine import (
 )
 from constraints.montana import ENTRY_CAP, LARGE_LIMIT
 from constraints.registry import checklist, checklist_rules
-from scheduler.scenario import Scenario
+from scheduler.core.scenario import Scenario
 
 __all__ = ["checklist", "checklist_rules", "readings"]
 

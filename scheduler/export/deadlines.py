@@ -1,6 +1,7 @@
 """deadlines.csv of a plan folder: what to file or do by when, from the plan alone.
 
-One line per deadline of :func:`scheduler.deadlines.list_deadlines` (MT-NOTICE, MT-PERMIT-FEES,
+One line per deadline of :func:`scheduler.result.deadlines.list_deadlines` (MT-NOTICE,
+MT-PERMIT-FEES,
 ME-APPLICATION-WINDOW, ME-REPORT), the one list the report's table, plan.xlsx's *Deadlines*
 sheet and ``tourney deadlines`` (:mod:`scheduler.ledger.deadlines`, which reads this file)
 read too, so they cannot disagree.
@@ -13,9 +14,9 @@ from dataclasses import asdict
 
 import pandas as pd
 
-from scheduler.deadlines import Deadline, list_deadlines
-from scheduler.plan import Plan
-from scheduler.text import cell
+from scheduler.core.text import cell
+from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.plan import Plan
 
 DEADLINE_COLUMNS = ["date", "rule", "citation", "operator_id", "what", "occurrence",
                     "license_id", "opens"]
@@ -37,8 +38,8 @@ def plan_deadlines(plan: Plan) -> list[Deadline]:
 
     Returns
     -------
-    list of scheduler.deadlines.Deadline
-        :func:`scheduler.deadlines.list_deadlines` of its rows and licences, ME application
+    list of scheduler.result.deadlines.Deadline
+        :func:`scheduler.result.deadlines.list_deadlines` of its rows and licences, ME application
         windows (ME-APPLICATION-WINDOW) opening no earlier than ``scenario.notice_from``;
         sorted by date, rule, operator, occurrence, licence, what.
     """
@@ -60,7 +61,7 @@ def deadlines_csv(plan: Plan) -> bytes:
         UTF-8, ``\\n`` line ends, the columns :data:`DEADLINE_COLUMNS`, one line per
         :func:`plan_deadlines` (dates ISO 8601, ``opens`` empty but for
         ME-APPLICATION-WINDOW); text cells spreadsheet-safe as schedule.csv's
-        (:func:`scheduler.text.cell`): titles are the user's. A plan with no deadline gives
+        (:func:`scheduler.core.text.cell`): titles are the user's. A plan with no deadline gives
         the header alone.
     """
     rows = [{k: ("" if v is None else v.isoformat() if isinstance(v, dt.date)

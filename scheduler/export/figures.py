@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 from constraints.base import STATEWIDE, UsageText
 from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
 from constraints.registry import RULES
-from scheduler.deadlines import Deadline, list_deadlines
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.plan import limit_usage as usage
-from scheduler.scenario import WEEKDAYS
-from scheduler.timing import day_span, month_end, months_between
+from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.timing import day_span, month_end, months_between
+from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.plan import OperatorOccurrence, Plan
+from scheduler.result.plan import limit_usage as usage
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes
@@ -112,7 +112,8 @@ def application_deadlines(plan: Plan, operator_id: str,
     """ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): ``(due day, licence_id)`` of each Maine
     licence of ``operator_id`` in the plan, the last day the application can be received (10
     Maine business days before the first day the licence covers), sorted: the
-    ME-APPLICATION-WINDOW lines of :func:`scheduler.deadlines.list_deadlines` (deadlines.csv).
+    ME-APPLICATION-WINDOW lines of :func:`scheduler.result.deadlines.list_deadlines`
+    (deadlines.csv).
     ``deadlines``: that list of the plan when the caller has it (a report draws many
     operators' years), else it is computed here.
     """
@@ -175,7 +176,7 @@ def plot_calendar(plan: Plan, operator_id: str,
     operator_id
         The operator drawn (an ``id`` of the scenario's operators).
     deadlines
-        :func:`scheduler.deadlines.list_deadlines` of the plan when the caller has it
+        :func:`scheduler.result.deadlines.list_deadlines` of the plan when the caller has it
         (:func:`application_deadlines`), else computed here.
 
     Returns
@@ -349,13 +350,13 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
 def usage_bars(plan: Plan, operators: Collection[str] | None = None
                ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
     """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
-    used})``, for each rule with :func:`scheduler.plan.limit_usage` records of an operator
+    used})``, for each rule with :func:`scheduler.result.plan.limit_usage` records of an operator
     (registry order; a statewide limit, ME-SUPER-CRIBBAGE, is not drawn): today
     MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each Montana
     operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
     counted, for each Maine operator with a counted game (a rule whose
     :attr:`constraints.base.UsageText.chart_omits_unused`). Counts as in
-    :func:`scheduler.plan.limit_usage` (held tournaments included). ``operators``: only
+    :func:`scheduler.result.plan.limit_usage` (held tournaments included). ``operators``: only
     these operator ids (a statewide report's selection); default every operator."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = [r for r in usage(plan) if r.operator_id != STATEWIDE]
@@ -395,7 +396,7 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
     - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
       against 2 (under the scenario's ``month_rule``).
 
-    Bar heights are the ``used`` counts of :func:`scheduler.plan.limit_usage` (tournaments
+    Bar heights are the ``used`` counts of :func:`scheduler.result.plan.limit_usage` (tournaments
     held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
     the rest is planned); see :func:`usage_bars`. With no counted rule the figure
     says so.

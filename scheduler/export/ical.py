@@ -6,9 +6,9 @@ events are built by :mod:`scheduler.export.ical_events` (occurrences, cancellati
 :mod:`scheduler.export.ical_series` (weekly series, RRULE), :mod:`scheduler.export.ical_describe`
 (descriptions, checklists, deadlines and their reminders) on :mod:`scheduler.export.ical_text`
 (values, folding, serialization). What a re-plan cancels and which SEQUENCE each event gets
-is decided below, by :mod:`scheduler.replan.cancel`; the writer renders it.
+is decided below, by :mod:`scheduler.inputs.replan.cancel`; the writer renders it.
 
-- UIDs are built in ``scheduler.uid`` (``<local>@<operator>.<lineage>.<domain>``); every
+- UIDs are built in ``scheduler.core.uid`` (``<local>@<operator>.<lineage>.<domain>``); every
   VEVENT names the plan lineage in X-TOURNEY-LINEAGE (``tourney publish`` never overwrites
   another lineage's events), and every VCALENDAR its lineage, horizon (X-TOURNEY-HORIZON),
   per operator X-TOURNEY-OPERATOR, and the operators it shows by id and name
@@ -19,7 +19,7 @@ is decided below, by :mod:`scheduler.replan.cancel`; the writer renders it.
   and every cancellation is carried into later versions until its date has passed.
 - Maine occurrences come with a VTIMEZONE for every zone used, placed before the events
   (§3.6.5).
-- Every VEVENT says what it is in ``X-TOURNEY-KIND`` (:data:`scheduler.uid.KINDS`:
+- Every VEVENT says what it is in ``X-TOURNEY-KIND`` (:data:`scheduler.core.uid.KINDS`:
   ``occurrence``, ``series``, ``notice``, ``application``, ``report``); ``tourney check``
   reads that, never the UID's form.
 """
@@ -33,6 +33,16 @@ from collections.abc import Iterable
 
 from icalendar import Calendar, Event, Timezone
 
+from scheduler.core.timing import made_day
+from scheduler.core.uid import (
+    HORIZON_PROPERTY,
+    KINDS,
+    LINEAGE_PROPERTY,
+    OPERATOR_NAME_PROPERTY,
+    OPERATOR_PROPERTY,
+    PLAY_PROPERTY,
+    SESSION_PROPERTY,
+)
 from scheduler.export.ical_describe import _licence_items, _notice_items
 from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
@@ -47,9 +57,7 @@ from scheduler.export.ical_text import (
     operators_value,
     plan_lineage,
 )
-from scheduler.plan import Plan
-from scheduler.publishing import fingerprint
-from scheduler.replan import (
+from scheduler.inputs.replan import (
     PreviousEvent,
     carried_deadlines,
     content_sequence,
@@ -60,16 +68,8 @@ from scheduler.replan import (
     session_sequence,
     vanished,
 )
-from scheduler.timing import made_day
-from scheduler.uid import (
-    HORIZON_PROPERTY,
-    KINDS,
-    LINEAGE_PROPERTY,
-    OPERATOR_NAME_PROPERTY,
-    OPERATOR_PROPERTY,
-    PLAY_PROPERTY,
-    SESSION_PROPERTY,
-)
+from scheduler.result.plan import Plan
+from scheduler.result.publishing import fingerprint
 
 __all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
            "fold", "ical_bytes", "operators_value", "plan_lineage", "render"]
@@ -100,7 +100,7 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
         occurrence_items(plan, stamp),
         _notice_items(plan, stamp),
         _licence_items(plan, stamp),
-        # what the re-plan policy cancels (scheduler.replan.cancel), rendered
+        # what the re-plan policy cancels (scheduler.inputs.replan.cancel), rendered
         (cancellation_item(scenario, c, stamp) for c in dropped(
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
     done: list[tuple[_Item, bytes, str, int]] = []
@@ -178,7 +178,7 @@ def _final(i: _Item, lineage: str, stamp: dt.datetime, old: PreviousEvent | None
 def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.datetime
                ) -> list[tuple[_Item, bytes, str, int]]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
-    and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.replan.cancel`)
+    and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
     decides across the previous calendars. Each event's SEQUENCE stays when its content is
     the previous one's and goes up when it changed (:func:`content_sequence`); a deadline
     event before the day the plan is made as of is carried as published
@@ -261,7 +261,8 @@ def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime
 
 def _never_lower(plan: Plan, items: list[_Item]) -> None:
     """RFC 5545 §3.8.7.4 across re-plans: each event's SEQUENCE as the re-plan policy floors
-    it (:func:`scheduler.replan.cancel.sequence_floor`; a retimed session, `session_sequence`)."""
+    it (:func:`scheduler.inputs.replan.cancel.sequence_floor`; a retimed session,
+    `session_sequence`)."""
     before = {e.uid: e for e in plan.previous_events}
     for item in items:
         _floor(item, before)
@@ -292,7 +293,7 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     of, ``named`` (id, name; every operator of its events, co-hosts too): one
     :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as TEXT, so that ``--previous``
     can tell another organization's plan that uses the same operator ids
-    (:func:`scheduler.replan.previous_operators`)."""
+    (:func:`scheduler.inputs.replan.previous_operators`)."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

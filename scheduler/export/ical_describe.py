@@ -7,8 +7,8 @@ with their reminders (VALARM).
 - Deadlines are separate all-day VEVENTs with a display VALARM: the Montana notice
   (MT-NOTICE, one per operator), the Maine licence application window
   (ME-APPLICATION-WINDOW) and the disposition-of-funds report (ME-REPORT). Their days are
-  those of :func:`scheduler.deadlines.list_deadlines` (the one list of a plan's deadlines,
-  deadlines.csv's; its days from ``scheduler.timing``, as the model's and the check's), and
+  those of :func:`scheduler.result.deadlines.list_deadlines` (the one list of a plan's deadlines,
+  deadlines.csv's; its days from ``scheduler.core.timing``, as the model's and the check's), and
   their sentences from the rules (``constraints.montana.notice_text``,
   ``constraints.maine.application_window_text``, ``constraints.maine.report_text``); the
   window opens on the later of 90 days before and ``notice_from``, so no deadline of an
@@ -31,7 +31,18 @@ from constraints.maine import (
     report_text,
 )
 from constraints.montana import notice_note, notice_text, permit_held_before
-from scheduler.deadlines import Deadline, list_deadlines
+from scheduler.core.scenario import Operator, Scenario, Tournament
+from scheduler.core.uid import (
+    DEADLINE_KIND,
+    DEADLINE_PROPERTY,
+    KIND_PROPERTY,
+    OCCURRENCE_PROPERTY,
+    OPERATORS_PROPERTY,
+    TOURNAMENT_PROPERTY,
+    local_part,
+    notice_uid,
+)
+from scheduler.core.uid import licence_uid as new_licence_uid
 from scheduler.export.checklist import checklist, readings
 from scheduler.export.ical_text import (
     _all_day,
@@ -45,20 +56,9 @@ from scheduler.export.ical_text import (
     operators_value,
     plan_lineage,
 )
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.replan import licence_deadline_uids
-from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.uid import (
-    DEADLINE_KIND,
-    DEADLINE_PROPERTY,
-    KIND_PROPERTY,
-    OCCURRENCE_PROPERTY,
-    OPERATORS_PROPERTY,
-    TOURNAMENT_PROPERTY,
-    local_part,
-    notice_uid,
-)
-from scheduler.uid import licence_uid as new_licence_uid
+from scheduler.inputs.replan import licence_deadline_uids
+from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.plan import OperatorOccurrence, Plan
 
 _TYPE_LABEL = {
     "large-stakes": "Montana large-stakes tournament",
@@ -191,7 +191,7 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
 
 
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
-    """:func:`scheduler.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
+    """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
     return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
                           closed=plan.scenario.settings.closed_days)
 

@@ -1,6 +1,6 @@
 """The VEVENTs of a plan's calendars: one per placed occurrence, the weekly series
 (:mod:`scheduler.export.ical_series`), and the cancellations the re-plan policy decides
-(:mod:`scheduler.replan.cancel`), each written as it was published.
+(:mod:`scheduler.inputs.replan.cancel`), each written as it was published.
 
 - Each placed occurrence is one VEVENT (UID = the rows' ``uid``, the same in every file),
   except weekly Montana small-stakes nights. A tournament on the premises of several
@@ -14,9 +14,9 @@
 - An occurrence of a tournament given as ``sessions`` (flights, a day 2) is one VEVENT per
   session (:func:`_session_items`), titled ``<title> — <session name>``, with
   X-TOURNEY-SESSION (1, 2, ...): the first session's UID is the occurrence's, the k-th's the
-  occurrence's with the stable suffix ``.s<k>`` (:func:`scheduler.uid.session_uid`; separate
+  occurrence's with the stable suffix ``.s<k>`` (:func:`scheduler.core.uid.session_uid`; separate
   UIDs, no RECURRENCE-ID). A re-plan that drops the occurrence cancels the first with it and
-  the others as events it no longer writes (``scheduler.replan.cancel.vanished``).
+  the others as events it no longer writes (``scheduler.inputs.replan.cancel.vanished``).
 - A cancellation (STATUS:CANCELLED) keeps the value type its event was published with, so
   that a client updates the event it holds rather than seeing another kind.
 """
@@ -29,6 +29,21 @@ from collections.abc import Iterable, Iterator
 
 from icalendar.prop import vRecur
 
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import read_timing
+from scheduler.core.uid import (
+    DEADLINE_PROPERTY,
+    KIND_PROPERTY,
+    OCCURRENCE,
+    OCCURRENCE_PROPERTY,
+    OPERATORS_PROPERTY,
+    PERMIT_HELD_PROPERTY,
+    PLAY_PROPERTY,
+    SESSION_PROPERTY,
+    STATUS_PROPERTY,
+    TOURNAMENT_PROPERTY,
+    session_uid,
+)
 from scheduler.export.ical_describe import PERMIT_HELD, _describe, _venue_lines, licence_text
 from scheduler.export.ical_series import _series_item
 from scheduler.export.ical_text import (
@@ -46,24 +61,9 @@ from scheduler.export.ical_text import (
     operators_value,
     plan_lineage,
 )
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.publishing import occurrence_groups, timed_style, weekly_series
-from scheduler.replan import Cancellation, dropped_series, series_sequence, series_uids
-from scheduler.scenario import Scenario
-from scheduler.timing import read_timing
-from scheduler.uid import (
-    DEADLINE_PROPERTY,
-    KIND_PROPERTY,
-    OCCURRENCE,
-    OCCURRENCE_PROPERTY,
-    OPERATORS_PROPERTY,
-    PERMIT_HELD_PROPERTY,
-    PLAY_PROPERTY,
-    SESSION_PROPERTY,
-    STATUS_PROPERTY,
-    TOURNAMENT_PROPERTY,
-    session_uid,
-)
+from scheduler.inputs.replan import Cancellation, dropped_series, series_sequence, series_uids
+from scheduler.result.plan import OperatorOccurrence, Plan
+from scheduler.result.publishing import occurrence_groups, timed_style, weekly_series
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
@@ -109,7 +109,7 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
     """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
     tournament with ``sessions``, each rendered as an occurrence of that session's own start,
     end and days, titled ``<title> — <session name>`` (a single session without a ``name``:
-    ``<title>``), UID :func:`scheduler.uid.session_uid`
+    ``<title>``), UID :func:`scheduler.core.uid.session_uid`
     of the occurrence's, property :data:`SESSION_PROPERTY`. Only the first session's event
     stands for the occurrence in the plan's identity (its ``members``)."""
     t = _tournament(scenario, tid)
@@ -200,7 +200,7 @@ def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.d
 
 
 def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -> _Item:
-    """The STATUS:CANCELLED VEVENT of ``c`` (decided by :mod:`scheduler.replan.cancel`), with
+    """The STATUS:CANCELLED VEVENT of ``c`` (decided by :mod:`scheduler.inputs.replan.cancel`), with
     the value type (DATE or DATE-TIME) it was published with, so that a client updates the
     event it holds rather than seeing another kind; ``stamp`` is its DTSTAMP (UTC)."""
     ops = tuple(dict.fromkeys(c.operators))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from scheduler.core.scenario import Scenario
+from scheduler.core.uid import KIND_PROPERTY, SERIES
 from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
 from scheduler.export.ical_text import (
     _BYDAY,
@@ -27,9 +29,7 @@ from scheduler.export.ical_text import (
     _operator,
     _play,
 )
-from scheduler.plan import OperatorOccurrence
-from scheduler.scenario import Scenario
-from scheduler.uid import KIND_PROPERTY, SERIES
+from scheduler.result.plan import OperatorOccurrence
 
 
 def _numbers(occs: list[int]) -> str:

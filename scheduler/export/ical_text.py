@@ -17,10 +17,10 @@ from typing import Any, cast
 
 from icalendar import Component, Event, vText
 
-from scheduler.fields import WEEKDAY_NAMES
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.scenario import Operator, Scenario, Tournament
-from scheduler.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
+from scheduler.core.fields import WEEKDAY_NAMES
+from scheduler.core.scenario import Operator, Scenario, Tournament
+from scheduler.core.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
+from scheduler.result.plan import OperatorOccurrence, Plan
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
@@ -240,6 +240,6 @@ def _play(ev: Event, row: OperatorOccurrence) -> None:
 
 def plan_lineage(plan: Plan) -> str:
     """The plan's lineage key: ``plan.lineage``, else the one its rows' UIDs carry, else the
-    scenario's own (:func:`scheduler.uid.lineage_key`)."""
+    scenario's own (:func:`scheduler.core.uid.lineage_key`)."""
     return (plan.lineage or inherited_lineage(r.uid for r in plan.rows)
             or lineage_key(plan.scenario))

@@ -35,14 +35,14 @@ from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.deadlines import Deadline
+from scheduler.core.timing import MT_NOTICE_DAYS
 from scheduler.export import figures
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import summary_text
-from scheduler.plan import OperatorOccurrence, Plan
-from scheduler.timing import MT_NOTICE_DAYS
-from scheduler.words import (
+from scheduler.result.deadlines import Deadline
+from scheduler.result.plan import OperatorOccurrence, Plan
+from scheduler.result.words import (
     STATE_NAMES,
     dated_text,
     day_text,
@@ -191,7 +191,7 @@ def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
           deadlines: Sequence[list[Deadline]] | None = None) -> list[dict[str, str]]:
     """Figures of the same kind, one per plan, shown side by side (``operators``: the usage
     bars' selection, default every operator; ``deadlines``: each plan's
-    :func:`scheduler.deadlines.list_deadlines`, for the year calendars)."""
+    :func:`scheduler.result.deadlines.list_deadlines`, for the year calendars)."""
     out = []
     for k, (plan, label) in enumerate(zip(plans, labels, strict=True)):
         if draw == "calendar":

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
-from scheduler.plan import Plan, Unscheduled
-from scheduler.plan import limit_usage as usage
-from scheduler.replan import departure_lines
-from scheduler.scenario import Tournament
-from scheduler.timing import filing_from, made_day
+from scheduler.core.scenario import Tournament
+from scheduler.core.timing import filing_from, made_day
+from scheduler.inputs.replan import departure_lines
+from scheduler.result.plan import Plan, Unscheduled
+from scheduler.result.plan import limit_usage as usage
 
 LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
     r.id: r.counts for r in RULES if r.counts is not None}
@@ -31,7 +31,7 @@ def usage_lines(records: list[Usage]) -> list[str]:
     Parameters
     ----------
     records : list of constraints.base.Usage
-        The :func:`scheduler.plan.limit_usage` records of one operator.
+        The :func:`scheduler.result.plan.limit_usage` records of one operator.
 
     Returns
     -------
@@ -63,7 +63,7 @@ def _fee_key(t: Tournament) -> tuple[str, int]:
 def displaced(plan: Plan) -> list[str]:
     """The optional tournaments that gave way, at equal ``priority``, to others competing for
     the same limit: the plan then takes the cheaper set (the objective's fee stage,
-    ``scheduler.objective``), so a tournament with a dearer licence (a $75 super cribbage
+    ``scheduler.engine.objective``), so a tournament with a dearer licence (a $75 super cribbage
     licence against one more game under an annual licence already bought) is left out only
     because it costs more. One line per such tournament (scenario order): the rule, the
     tournaments placed instead, and the ``priority`` that would keep it (its priority + 1);
@@ -138,7 +138,7 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     plan
         The solved plan.
     use
-        :func:`scheduler.usage.limit_usage` of ``plan`` when the caller has it, else
+        :func:`scheduler.result.usage.limit_usage` of ``plan`` when the caller has it, else
         computed here.
 
     Returns
@@ -148,7 +148,7 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
         occurrences placed and not placed, the fees (USD); the gap when the search was
         interrupted or not proven optimal; per operator, occurrences placed of wanted and its
         fees (USD), and its limits used (``MT-LARGE-LIMIT``, ``MT-CHARITY-LIMIT`` per permit
-        year, ``ME-MONTHLY-LIMIT`` months full: :func:`scheduler.usage.limit_usage`); what
+        year, ``ME-MONTHLY-LIMIT`` months full: :func:`scheduler.result.usage.limit_usage`); what
         is wanted beyond the law; the required occurrences that cannot be placed, with
         their reasons and conflicts, else the tournaments with occurrences not placed; the
         optional tournaments that gave way at equal priority (:func:`displaced`); the
@@ -229,7 +229,7 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
 def as_of_lines(plan: Plan) -> list[str]:
     """The summary's lines on the day ``plan`` was made as of (``Scenario.as_of``, recorded
     here so the folder says it): that day and the earliest filing day
-    (:func:`scheduler.timing.filing_from`: nothing new is placed whose MT notice or ME
+    (:func:`scheduler.core.timing.filing_from`: nothing new is placed whose MT notice or ME
     application is due before it, MT-NOTICE, ME-APPLICATION-WINDOW); then the occurrences
     before it that no ledger records as held ("not recorded yet": kept on their day, never
     moved; ``tourney record held`` or ``cancelled``), one line each. Empty for a plan

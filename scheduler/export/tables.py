@@ -3,8 +3,8 @@
 Columns are documented in README.md; dates are ISO 8601 (``start``/``end`` local date-time
 with UTC offset, ``end`` exclusive), booleans ``true``/``false``, money whole USD. A title
 (or reason) that a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``, TAB, CR)
-is written with a leading ``'`` (:func:`scheduler.text.cell`); ``tourney check`` and
-``--previous`` read it back to the same title (:func:`scheduler.text.uncell`).
+is written with a leading ``'`` (:func:`scheduler.core.text.cell`); ``tourney check`` and
+``--previous`` read it back to the same title (:func:`scheduler.core.text.uncell`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from scheduler.core.text import cell
 from scheduler.export.ical import render
-from scheduler.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
-from scheduler.text import cell
+from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
 
 Identity = dict[tuple[str, int], tuple[str, str, int]]
 """(tournament id, occurrence) → (calendar UID, RECURRENCE-ID day or "", SEQUENCE)."""

@@ -1,7 +1,7 @@
 """Write a plan's files into a directory atomically.
 
 Everything is first written into a temporary sibling directory; only when every file is
-complete is it swapped into place (:func:`scheduler.atomic.replace_dir`). A failed or
+complete is it swapped into place (:func:`scheduler.core.atomic.replace_dir`). A failed or
 interrupted run never leaves a half-written plan, and a previous good plan in the same
 directory is replaced only by a complete new one; a folder holding files tourney did not
 write is never replaced.
@@ -17,16 +17,16 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from constraints.base import Usage
-from scheduler.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
-from scheduler.clock import source_date_epoch
+from scheduler.core.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
+from scheduler.core.clock import source_date_epoch
+from scheduler.core.pool import pool_context, process_pool
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import PRODID, calendar_files, render
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.plan import Plan, limit_usage
-from scheduler.pool import pool_context, process_pool
-from scheduler.replan import holds_plan
+from scheduler.inputs.replan import holds_plan
+from scheduler.result.plan import Plan, limit_usage
 
 
 def dtstamp(plan: Plan) -> dt.datetime:
@@ -97,7 +97,7 @@ def _beside(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None 
     """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan``, ``when``
     and ``usage``, its limit usage when the caller has it). With ``fork`` and at least 2 CPU
     cores, a worker process
-    (:func:`scheduler.pool.process_pool`, the plan inherited, not copied) writes the workbook
+    (:func:`scheduler.core.pool.process_pool`, the plan inherited, not copied) writes the workbook
     while this process renders the calendars and tables; elsewhere, or when the worker
     dies, it is written here when asked for. The same bytes either way; an error in
     :func:`plan_xlsx` is raised by the function."""
@@ -187,13 +187,13 @@ def plan_product(rel: str) -> bool:
 @contextlib.contextmanager
 def claim_plan_folder(out_dir: str | Path,
                       inputs: Iterable[str | Path | None] = ()) -> Iterator[Path]:
-    """Hold the plan folder ``out_dir`` (its lock, :func:`scheduler.atomic.claim`) for the
+    """Hold the plan folder ``out_dir`` (its lock, :func:`scheduler.core.atomic.claim`) for the
     block, having checked that a plan may be written there (not the current folder, none of
     ``inputs`` inside it, only an unchanged plan tourney wrote): ``tourney solve`` takes it
     before solving, so a second solve into the same folder, or a folder that would be
     refused, is refused at once. Yields the resolved folder.
 
-    Raises ``OSError`` (:class:`scheduler.atomic.WriteRefused` for a refusal)."""
+    Raises ``OSError`` (:class:`scheduler.core.atomic.WriteRefused` for a refusal)."""
     out = Path(out_dir).resolve()
     _refuse_unsafe(out)
     with claim(out, legacy=_legacy_unlisted, product=plan_product, inputs=inputs,
@@ -203,7 +203,7 @@ def claim_plan_folder(out_dir: str | Path,
 
 def _refuse_unsafe(out: Path) -> None:
     """Raise FileExistsError when ``out`` is the current folder or holds it (the rest is
-    checked by :func:`scheduler.atomic.replace_dir`, under its lock)."""
+    checked by :func:`scheduler.core.atomic.replace_dir`, under its lock)."""
     cwd = Path.cwd().resolve()
     if out == cwd or out in cwd.parents:
         raise FileExistsError(f"{out} is the current folder (or holds it); give a new folder "
@@ -245,11 +245,11 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     in its manifest ``.tourney-plan`` (written with the plan) with the size and SHA-256 listed
     and a name a plan has (:func:`plan_product`), or, for a folder without one, only the
     plan's own files; never one of ``inputs`` (the scenario file, ...) at any depth (see
-    :func:`scheduler.atomic.replace_dir`: fsync, lock beside the folder, recovery of a run
+    :func:`scheduler.core.atomic.replace_dir`: fsync, lock beside the folder, recovery of a run
     killed mid-way, read-only folders and parents left alone). A previous plan's report.html
     is replaced (or dropped when ``report`` is false) with the rest of the folder.
 
-    A folder that holds a plan (:func:`scheduler.replan.holds_plan`) is written only with a
+    A folder that holds a plan (:func:`scheduler.inputs.replan.holds_plan`) is written only with a
     re-plan (``solve(..., previous=...)``) or a plan solved to replace that plan
     (``solve(..., replacing=out_dir)``, as ``tourney solve --out`` does; the same for each of
     ``alternatives``): another plan's calendars would restart every event's SEQUENCE and
@@ -259,14 +259,14 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     Parameters
     ----------
     plan
-        The solved plan (:func:`scheduler.solver.solve`).
+        The solved plan (:func:`scheduler.engine.solver.solve`).
     out_dir
         The plan folder (created, or replaced whole).
     report
         Also write ``report.html`` (one self-contained page, ``alternatives`` shown beside
         the plan).
     alternatives
-        The other plans of :func:`scheduler.solver.solve_alternatives` (ranks 2, 3, ...),
+        The other plans of :func:`scheduler.engine.solver.solve_alternatives` (ranks 2, 3, ...),
         each written into ``alternative-<rank>/``.
     inputs
         Files the folder must not hold (the scenario, a vary file, ...; None is skipped).
@@ -279,7 +279,7 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     Raises
     ------
     WriteRefused
-        (:class:`scheduler.atomic.WriteRefused`, an ``OSError``) the folder must not be
+        (:class:`scheduler.core.atomic.WriteRefused`, an ``OSError``) the folder must not be
         replaced: it holds anything but a plan, one of ``inputs``, or another run holds
         its lock, or it holds a plan that ``plan`` was not solved to replace (below).
         Nothing is changed.

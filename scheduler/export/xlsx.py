@@ -1,12 +1,12 @@
 """plan.xlsx: a plan as a workbook to print and filter (issue #14).
 
 Sheets *Schedule* (schedule.csv's rows), *Licences* (licenses.csv), *Deadlines* (what to file
-by when: :func:`scheduler.deadlines.list_deadlines`, as deadlines.csv), *Not placed*
-(unscheduled.csv) and *Limits* (:meth:`scheduler.plan.Plan.usage`). Dates are Excel dates,
+by when: :func:`scheduler.result.deadlines.list_deadlines`, as deadlines.csv), *Not placed*
+(unscheduled.csv) and *Limits* (:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates,
 times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
 sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
 fitting the page width. Deterministic: the same plan gives byte-identical bytes
-(:func:`scheduler.workbook.pinned_xlsx`).
+(:func:`scheduler.core.workbook.pinned_xlsx`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from openpyxl.utils import get_column_letter
 
 from constraints.base import Usage
 from constraints.catalogue import cite
-from scheduler.deadlines import list_deadlines
-from scheduler.plan import Plan, limit_usage
-from scheduler.workbook import pinned_xlsx
+from scheduler.core.workbook import pinned_xlsx
+from scheduler.result.deadlines import list_deadlines
+from scheduler.result.plan import Plan, limit_usage
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
 
@@ -51,7 +51,7 @@ LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 1
 
 
 def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
-    """The *Deadlines* sheet: the deadlines of :func:`scheduler.deadlines.list_deadlines`
+    """The *Deadlines* sheet: the deadlines of :func:`scheduler.result.deadlines.list_deadlines`
     (the lines of deadlines.csv), an ME-APPLICATION-WINDOW as two rows (its window opens,
     its application due).
 
@@ -134,7 +134,7 @@ def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
                 out.append(Cell(ws, row=1, column=1, value=value, style_array=styles[key]))
                 continue
             cell = WriteOnlyCell(ws, value=value)
-            if formula:  # text beginning with "=" stays text (scheduler.workbook.set_cell)
+            if formula:  # text beginning with "=" stays text (scheduler.core.workbook.set_cell)
                 cell.data_type = "s"
             if formatted:
                 cell.number_format = fmt
@@ -166,7 +166,7 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
         The document's created/modified time (SOURCE_DATE_EPOCH's when set); default a fixed
         date, so the same plan gives byte-identical bytes.
     usage
-        :func:`scheduler.plan.limit_usage` of ``plan`` when the caller has it (the Limits
+        :func:`scheduler.result.plan.limit_usage` of ``plan`` when the caller has it (the Limits
         sheet; the plan folder's writer computes it once for the summary too); default
         computed here.
 

@@ -14,7 +14,9 @@ from pathlib import Path
 from icalendar import Calendar
 from sqlalchemy import func, select
 
-from scheduler.calendar_limits import read_calendar
+from scheduler.core.calendar_limits import read_calendar
+from scheduler.core.limits import LimitError, read_bounded
+from scheduler.core.uid import parse
 from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
 from scheduler.ledger.frames import Ledger
@@ -30,8 +32,6 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError
-from scheduler.limits import LimitError, read_bounded
-from scheduler.uid import parse
 
 
 # ------------------------------------------------------------------------------ init
@@ -132,7 +132,7 @@ def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.
 def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str | None = None,
           by: str | None = None) -> Adopted:
     """``tourney ledger adopt PLAN_DIR``: record a plan folder as announced, as the next
-    version of its lineage (read from the UIDs of its schedule.csv, ``scheduler/uid.py``):
+    version of its lineage (read from the UIDs of its schedule.csv, ``scheduler/core/uid.py``):
     every occurrence at every operator with its UID, RECURRENCE-ID, SEQUENCE and status
     (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), its licences, and the
     lines of its deadlines.csv when it has one (table ``plan_deadlines``: what ``tourney

@@ -31,7 +31,10 @@ from sqlalchemy.orm import Session
 
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import judge_actuals
-from scheduler.clock import env_as_of, latest_today, now, today_in
+from scheduler.core.clock import env_as_of, latest_today, now, today_in
+from scheduler.core.limits import MAX_HORIZON_DAYS, for_terminal
+from scheduler.core.scenario import DEFAULT_TIMEZONE, Scenario
+from scheduler.core.timing import report_due
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import ledger_covers, ledger_covers_month, organization_of
 from scheduler.ledger.lookups import planned_like
@@ -48,9 +51,6 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.record import report_periods
-from scheduler.limits import MAX_HORIZON_DAYS, for_terminal
-from scheduler.scenario import DEFAULT_TIMEZONE, Scenario
-from scheduler.timing import report_due
 
 
 def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = None,
@@ -81,7 +81,7 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
-      :func:`scheduler.timing.report_due` of the period's last day (``settings.closed_days``
+      :func:`scheduler.core.timing.report_due` of the period's last day (``settings.closed_days``
       skipped), as ``tourney deadlines`` computes it; ``filed_on`` from the current
       ``reports`` entry.
 
@@ -228,7 +228,7 @@ def _ledger_scenario(s: Session, org: Organization, days: Collection[dt.date],
     """A scenario of ``org``'s operators as the ledger knows them (id, jurisdiction; the
     default permit year, MT-PERMIT-YEAR) and no tournament, its horizon the years of
     ``days`` and of each of ``also`` (today, a filing's day) that keeps it within a
-    scenario's ten years (:data:`~scheduler.limits.MAX_HORIZON_DAYS`: a fact of 2015
+    scenario's ten years (:data:`~scheduler.core.limits.MAX_HORIZON_DAYS`: a fact of 2015
     recorded in 2027, an application dated 1900): what the rules' ``actuals`` readings need
     at record time, when no scenario file is at hand. The organization's name as the
     terminal shows it (a name with a control character, recorded by an older tourney, is

@@ -8,8 +8,8 @@ The checks are of two kinds:
 - by column type, for every table (so a column added later gets them without a word here):
   an amount (``Numeric``) is a finite number of USD, 0 or more, below $10,000,000,000, in
   whole cents; a count (``Integer``) is 0 or more and at most :data:`MAX_COUNT`; a day
-  (``Date``) lies in the years :data:`~scheduler.limits.FIRST_YEAR` to
-  :data:`~scheduler.limits.LAST_YEAR`; a text (``String(n)``) has at most ``n`` characters;
+  (``Date``) lies in the years :data:`~scheduler.core.limits.FIRST_YEAR` to
+  :data:`~scheduler.core.limits.LAST_YEAR`; a text (``String(n)``) has at most ``n`` characters;
 - by table: an outcome is ``held`` or ``cancelled``; a held occurrence has its days, the
   last not before the first and not in the future; a cancelled one has neither days nor
   figures; a filing or report is not dated in the future; a licence's validity does not
@@ -30,7 +30,12 @@ from typing import Any
 from sqlalchemy import Date, Integer, Numeric, String, and_, func, select
 from sqlalchemy.engine import Connection
 
-from scheduler.clock import latest_today
+from scheduler.core.clock import latest_today
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
+from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.text import control_character, describe_character, format_character
+from scheduler.core.timing import report_periods
+from scheduler.core.uid import unplanned_uid
 from scheduler.ledger.models import (
     Base,
     Lineage,
@@ -40,11 +45,6 @@ from scheduler.ledger.models import (
     PlanVersion,
 )
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
-from scheduler.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.scenario import DEFAULT_TIMEZONE
-from scheduler.text import control_character, describe_character, format_character
-from scheduler.timing import report_periods
-from scheduler.uid import unplanned_uid
 
 MAX_COUNT = 2_147_483_647
 """Largest whole number of a column (an occurrence number, a sequence): PostgreSQL's
@@ -108,7 +108,7 @@ def count_problem(value: int, label: str, most: int = MAX_COUNT) -> str | None:
 def future_problem(day: dt.date, label: str, today: dt.date | None) -> str | None:
     """Why ``day`` cannot be a day something happened (after ``today``), else None.
     ``today`` None: today where the operators are, the latest of today in America/Denver
-    and America/New_York (:func:`scheduler.clock.latest_today`, never the machine's own
+    and America/New_York (:func:`scheduler.core.clock.latest_today`, never the machine's own
     zone)."""
     today = latest_today(DEFAULT_TIMEZONE.values(), today)
     if day > today:

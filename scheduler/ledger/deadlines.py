@@ -2,7 +2,7 @@
 ledger says it is done.
 
 The lines are the plan folder's deadlines.csv, written from
-:func:`scheduler.deadlines.list_deadlines` (the one list of a plan's deadlines, which the
+:func:`scheduler.result.deadlines.list_deadlines` (the one list of a plan's deadlines, which the
 report and plan.xlsx read too); a folder written before deadlines.csv existed gets the same
 function's lines from its schedule.csv and licenses.csv, its ME application windows opening
 90 days before (the day the plan was made as of is not in the folder).
@@ -20,8 +20,10 @@ import pandas as pd
 from sqlalchemy import func, select
 
 from constraints import montana
-from scheduler.clock import env_as_of, now, today_in
-from scheduler.deadlines import Deadline, list_deadlines
+from scheduler.core.clock import env_as_of, now, today_in
+from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.text import uncell
+from scheduler.core.timing import report_due, report_periods
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -35,9 +37,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
-from scheduler.scenario import DEFAULT_TIMEZONE
-from scheduler.text import uncell
-from scheduler.timing import report_due, report_periods
+from scheduler.result.deadlines import Deadline, list_deadlines
 
 DEADLINES_CSV = "deadlines.csv"
 """The plan folder's deadlines (``scheduler.export.write.DEADLINES_FILE``)."""
@@ -64,7 +64,7 @@ cancelled (its ME-REPORT stays due: a report is owed also when the game is cance
 @dataclass(frozen=True)
 class _Licence:
     """The fields of a licenses.csv row the deadline rules read (``kind``, ``valid_from``,
-    ``valid_to``: what :func:`~scheduler.timing.report_periods` reads)."""
+    ``valid_to``: what :func:`~scheduler.core.timing.report_periods` reads)."""
 
     license_id: str
     operator_id: str
@@ -78,7 +78,7 @@ class _Licence:
 @dataclass(frozen=True)
 class _Row:
     """The fields of a schedule.csv row the deadline rules read
-    (:class:`scheduler.deadlines.HeldRow`)."""
+    (:class:`scheduler.result.deadlines.HeldRow`)."""
 
     tournament_id: str
     occurrence: int
@@ -163,7 +163,7 @@ def with_plan(lines: list[Deadline], rows: list[_Row], lics: list[_Licence]) -> 
 
 def _plan(plan_dir: Path) -> list[Deadline]:
     """The deadlines of plan folder ``plan_dir``: its deadlines.csv, else
-    :func:`~scheduler.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
+    :func:`~scheduler.result.deadlines.list_deadlines` of its schedule.csv and licenses.csv."""
     rows, lics = _plan_rows(plan_dir)
     if not (plan_dir / DEADLINES_CSV).is_file():
         return list_deadlines(rows, lics, None)
@@ -176,7 +176,7 @@ def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence], list[Deadli
     folder lists; and their deadlines: the deadlines.csv lines ``ledger adopt`` stored of
     each version (:func:`with_plan` of that version), else, for the versions adopted without
     them (before schema 0004, or a folder without deadlines.csv),
-    :func:`~scheduler.deadlines.list_deadlines` of their days (ME application windows
+    :func:`~scheduler.result.deadlines.list_deadlines` of their days (ME application windows
     opening 90 days before; no ``settings.closed_days``)."""
     rows: list[_Row] = []
     lics: list[_Licence] = []
@@ -217,7 +217,7 @@ def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence], list[Deadli
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of the licensed period (of ``ends``,
     in order) whose report is due on ``due`` (a deadlines.csv line's day): the latest period
-    end whose :func:`~scheduler.timing.report_due` is on or before ``due`` (the line's day is
+    end whose :func:`~scheduler.core.timing.report_due` is on or before ``due`` (the line's day is
     later when the plan's ``settings.closed_days`` closed offices in between, which the
     folder does not hold); None when none is."""
     return max((end for end in ends if report_due(end) <= due), default=None)
@@ -285,7 +285,7 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
     of every plan the ledger has adopted (the newest version of each lineage, every
     operator of every organization).
 
-    The lines are the plan's deadlines (:func:`scheduler.deadlines.list_deadlines`, read from
+    The lines are the plan's deadlines (:func:`scheduler.result.deadlines.list_deadlines`, read from
     the folder's deadlines.csv, or from the ledger's adopted plan: its ME application
     windows opening 90 days before): MT-NOTICE (MCA 23-5-317(1)(d)) per Montana large-stakes
     occurrence and operator, MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)) per Montana permit
@@ -301,7 +301,7 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
     as_of
         The day the states are judged on: a deadline is due on and before its ``date``
         (inclusive), overdue after. Default: today in the zone of the rule's state
-        (:func:`scheduler.clock.today_in`: America/Denver for MT-NOTICE, America/New_York
+        (:func:`scheduler.core.clock.today_in`: America/Denver for MT-NOTICE, America/New_York
         for the Maine rules), so a Maine deadline is still due at 20:30 on its day in
         Maine, whatever the machine's zone.
     ledger

@@ -4,7 +4,7 @@ record held``, as a CSV and a printable HTML page (one page per period), ready t
 the Gambling Control Unit's form (``tourney ledger funds``).
 
 The licences and their periods are those of the newest adopted version of each plan lineage
-(:func:`scheduler.timing.report_periods`: each calendar month of an annual licence, else the
+(:func:`scheduler.core.timing.report_periods`: each calendar month of an annual licence, else the
 licence's one period); the games of a licence are the occurrences its ``covers`` names at its
 operator; a game falls in the period holding its actual first day (held) or its planned first
 day (cancelled, not recorded yet). Amounts are USD (cents exact, ``Decimal``).
@@ -30,7 +30,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from constraints.base import share_pct
-from scheduler.atomic import MANIFEST, same_file, shown
+from scheduler.core.atomic import MANIFEST, same_file, shown
+from scheduler.core.text import csv_cells
+from scheduler.core.timing import report_due, report_periods
 from scheduler.ledger.models import (
     DEFAULT_ORGANIZATION,
     Held,
@@ -45,9 +47,7 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError, Store
-from scheduler.text import csv_cells
-from scheduler.timing import report_due, report_periods
-from scheduler.words import dated_text, licence_text, span_text
+from scheduler.result.words import dated_text, licence_text, span_text
 
 FUNDS_COLUMNS = [
     "organization", "operator_id", "license_id", "kind", "tier", "agency_number",
@@ -150,7 +150,7 @@ REPORT_STATES = ("not due yet", "due", "overdue", "filed", "filed late")
 
 def report_state(p: Period, as_of: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) of licensed period ``p`` as of ``as_of``:
-    ``filed`` (on or before its due day, :func:`~scheduler.timing.report_due`: the 10th
+    ``filed`` (on or before its due day, :func:`~scheduler.core.timing.report_due`: the 10th
     Maine business day after the period), ``filed late``, ``not due yet`` (the period has not
     ended by ``as_of``: its last day is on or after it), ``due`` (ended, the due day is on
     or after ``as_of``) or ``overdue``. One of :data:`REPORT_STATES`."""
@@ -310,7 +310,7 @@ def _text(v: object) -> str:
 
 def funds_csv(periods: list[Period]) -> str:
     """funds.csv: a header of :data:`FUNDS_COLUMNS` and one line per period (``\\n`` line
-    ends; USD with cents; text cells spreadsheet-safe, :func:`scheduler.text.cell`)."""
+    ends; USD with cents; text cells spreadsheet-safe, :func:`scheduler.core.text.cell`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(FUNDS_COLUMNS)

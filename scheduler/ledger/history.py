@@ -35,7 +35,7 @@ and does not move what was filed:
   as cancelled is not.
 
 A count typed in the YAML that differs from the ledger's is an input error
-(:class:`~scheduler.scenario.ScenarioError`) naming the field, both values and the rule, when
+(:class:`~scheduler.core.scenario.ScenarioError`) naming the field, both values and the rule, when
 an adopted plan of the ledger reaches into that permit year (Maine: that month) before the
 horizon (the ledger is then the record of it); otherwise the ledger knows nothing of those
 months (a ledger started with this year's plan) and the typed count stands, said on the
@@ -52,6 +52,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from scheduler.core.scenario import InputProblem, Scenario, ScenarioError
+from scheduler.core.scenario import Operator as Operator_
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (
@@ -67,8 +69,6 @@ from scheduler.ledger.models import (
     select_current,
 )
 from scheduler.ledger.store import LedgerError
-from scheduler.scenario import InputProblem, Scenario, ScenarioError
-from scheduler.scenario import Operator as Operator_
 
 PERMIT_KINDS = {"mt-large-stakes-permit": "large-stakes",
                 "mt-small-stakes-permit": "small-stakes"}
@@ -346,7 +346,7 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
     permits of each Montana operator, super cribbage licences issued, and the pinned
     occurrences added to ``fixed_dates`` and ``filed_dates`` (see the module docstring).
 
-    Raises :class:`~scheduler.scenario.ScenarioError` (exit 2) when a count typed in the
+    Raises :class:`~scheduler.core.scenario.ScenarioError` (exit 2) when a count typed in the
     YAML (``held_in_current_permit_year.large_stakes`` / ``.charitable``) differs from the
     ledger's, naming both values, the field and MT-LARGE-LIMIT / MT-CHARITY-LIMIT; when a
     held occurrence in the horizon belongs to a tournament the scenario does not have; or
@@ -471,8 +471,8 @@ def from_ledger(scenario: Scenario, ledger: Ledger | str | None = None, *,
     """``tourney solve SCENARIO --ledger``: ``scenario`` with its history from ``ledger`` (a
     :class:`~scheduler.ledger.frames.Ledger`, or a path or URL; None: ``$TOURNEY_LEDGER`` or
     ``./tourney-ledger.sqlite``), and that history. Pass the result to
-    :func:`scheduler.solver.solve`. Raises :class:`~scheduler.ledger.store.LedgerError` and
-    :class:`~scheduler.scenario.ScenarioError` (both exit 2) as :func:`read_history` and
+    :func:`scheduler.engine.solver.solve`. Raises :class:`~scheduler.ledger.store.LedgerError` and
+    :class:`~scheduler.core.scenario.ScenarioError` (both exit 2) as :func:`read_history` and
     :func:`with_history` do."""
     lg = ledger if isinstance(ledger, Ledger) else Ledger(ledger)
     history = read_history(lg, scenario, organization=organization)

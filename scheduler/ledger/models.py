@@ -85,7 +85,7 @@ class Operator(_Entry, Base):
 
 
 class Lineage(_Entry, Base):
-    """A plan lineage (``scheduler/uid.py``: the 10 hex digits in every UID of its plans)."""
+    """A plan lineage (``scheduler/core/uid.py``: the 10 hex digits in every UID of its plans)."""
 
     __tablename__ = "lineages"
     organization_id: Mapped[int] = mapped_column(ForeignKey("organizations.id"))
@@ -156,7 +156,7 @@ class PlanLicence(_Entry, Base):
 
 
 class PlanDeadline(_Entry, Base):
-    """A line of a plan version's deadlines.csv (:class:`scheduler.deadlines.Deadline`),
+    """A line of a plan version's deadlines.csv (:class:`scheduler.result.deadlines.Deadline`),
     stored by ``tourney ledger adopt`` (schema 0004) so ``tourney deadlines`` without the
     folder lists the plan's own days: a progressive's notices 5 days before round 1
     (MT-PROGRESSIVE), Maine due days moved by ``settings.closed_days``. ``date`` the last

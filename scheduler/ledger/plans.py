@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from constraints import maine, montana
+from scheduler.core.limits import LimitError, read_csv_bounded
 from scheduler.ledger.store import LedgerError
-from scheduler.limits import LimitError, read_csv_bounded
 
 ME_LICENCE_KINDS = maine.LICENCE_KINDS
 """The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
@@ -25,7 +25,7 @@ LICENCE_KINDS = (*montana.PERMIT_KINDS, *maine.LICENCE_KINDS)
 def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     """The rows of the CSV file ``path`` (header first). Raises :class:`LedgerError` when it
     is missing (not a plan folder), unreadable, over the size or row limits
-    (:func:`scheduler.limits.read_csv_bounded`), or its header lacks one of ``columns``
+    (:func:`scheduler.core.limits.read_csv_bounded`), or its header lacks one of ``columns``
     (the message names the file and the missing columns)."""
     try:
         header, rows = read_csv_bounded(path)  # its size and rows bounded (docs/limits.md)

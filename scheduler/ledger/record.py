@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from scheduler.core.timing import report_periods as licensed_periods
+from scheduler.core.uid import unplanned_uid
 from scheduler.ledger.checks import (
     FILING_KINDS,
     MAX_ENTRY_ID,
@@ -38,8 +40,6 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
-from scheduler.timing import report_periods as licensed_periods
-from scheduler.uid import unplanned_uid
 
 STATES = {"MT": "Montana", "ME": "Maine"}
 """A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
@@ -180,7 +180,7 @@ def record_held(ledger: Ledger, occurrence: str | None, *, first_day: dt.date,
 
     ``unplanned``: an occurrence held that no adopted plan had (``occurrence`` None): of
     ``tournament`` at ``operator`` (both required; ``organization`` when the operator is in
-    several), under the stable UID :func:`scheduler.uid.unplanned_uid`, occurrence number 0.
+    several), under the stable UID :func:`scheduler.core.uid.unplanned_uid`, occurrence number 0.
 
     Raises :class:`LedgerError` for an unknown or ambiguous occurrence, days in the future,
     a last day before the first, a negative figure, an empty ``charity_to``, an unplanned
@@ -389,7 +389,7 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
 def report_periods(lic: PlanLicence) -> list[dt.date]:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of each licensed period of ``lic``
     (each calendar month of an annual licence), exactly as the calendars emit them
-    (:func:`scheduler.timing.report_periods`)."""
+    (:func:`scheduler.core.timing.report_periods`)."""
     return licensed_periods(lic.kind, lic.valid_from, lic.valid_to)
 
 

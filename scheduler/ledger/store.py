@@ -32,7 +32,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from scheduler.text import MASK, credentials_in, mask_credentials
+from scheduler.core.text import MASK, credentials_in, mask_credentials
 
 ENV_LEDGER = "TOURNEY_LEDGER"
 """Environment variable naming the ledger (a path or a URL) when ``--ledger`` is not given."""
@@ -90,7 +90,7 @@ def now() -> dt.datetime:
 
 def redacted(url: str) -> str:
     """``url`` without its password, for messages: as SQLAlchemy renders it, then through
-    :func:`scheduler.text.mask_credentials` (a password holding ``@`` that SQLAlchemy cut
+    :func:`scheduler.core.text.mask_credentials` (a password holding ``@`` that SQLAlchemy cut
     at the first one, a ``?password=`` parameter, a URL that does not parse)."""
     try:
         shown = make_url(url).render_as_string(hide_password=True)
@@ -102,7 +102,7 @@ def redacted(url: str) -> str:
 def secrets_of(url: str) -> list[str]:
     """What in the ledger URL ``url`` is secret, for hiding it in a driver's words: its
     password as SQLAlchemy parses it, the text between the user name and the last ``@`` of
-    what looks like user information (:func:`scheduler.text.credentials_in`), and each part
+    what looks like user information (:func:`scheduler.core.text.credentials_in`), and each part
     of those between ``@`` (a driver that cut the password at one says "failed to resolve
     host 'w0rd@db'"), of three characters or more."""
     found: set[str] = set()
@@ -120,7 +120,7 @@ def secrets_of(url: str) -> list[str]:
 
 def without_secrets(text: str, url: str) -> str:
     """``text`` (a driver's message about the ledger ``url``) with credentials masked
-    (:func:`scheduler.text.mask_credentials`) and every one of :func:`secrets_of` ``url``
+    (:func:`scheduler.core.text.mask_credentials`) and every one of :func:`secrets_of` ``url``
     replaced by ``***``."""
     out = mask_credentials(text)
     for secret in secrets_of(url):

@@ -17,14 +17,14 @@ from typing import Any
 
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 
-from scheduler.clock import latest_today
+from scheduler.core.clock import latest_today
+from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.text import csv_cells, uncell
 from scheduler.ledger.checks import duplicate_problems, entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.store import LedgerError
-from scheduler.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
-from scheduler.scenario import DEFAULT_TIMEZONE
-from scheduler.text import csv_cells, uncell
 
 
 # ------------------------------------------------------------------ export / import
@@ -86,7 +86,7 @@ def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
 
 
 def _is_text(col: Any) -> bool:
-    """Whether a column holds text (its cells written with :func:`scheduler.text.cell`)."""
+    """Whether a column holds text (its cells written with :func:`scheduler.core.text.cell`)."""
     return isinstance(col.type, String) and _fk_target(col) is None
 
 
@@ -132,7 +132,7 @@ _FACT_TABLES = frozenset(m.__tablename__ for m in FACTS)
 
 def _refusal(problems: Sequence[str]) -> str:
     """One problem as it is; several as a count and one line each (at most
-    :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`, the rest counted)."""
+    :data:`~scheduler.core.limits.MAX_PROBLEMS_SHOWN`, the rest counted)."""
     if len(problems) == 1:
         return problems[0]
     shown = [f"  {p}" for p in problems[:MAX_PROBLEMS_SHOWN]]
@@ -162,7 +162,7 @@ def import_csv(ledger: Ledger, path: str | os.PathLike[str], *,
     :func:`~scheduler.ledger.checks.reference_problems`: amounts, counts, days not after
     ``today`` (default the computer's), outcomes and kinds, the occurrence or licence an
     entry is about). Raises :class:`LedgerError` naming the line and column of every
-    problem (at most :data:`~scheduler.limits.MAX_PROBLEMS_SHOWN`, the rest counted),
+    problem (at most :data:`~scheduler.core.limits.MAX_PROBLEMS_SHOWN`, the rest counted),
     nothing imported: an unreadable or refused value, an unknown table, a reference to a key
     that is nowhere, a file over the size or row limits, a file whose header is not the
     export's."""

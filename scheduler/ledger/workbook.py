@@ -20,13 +20,13 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime
 
-from scheduler.atomic import same_file, shown
+from scheduler.core.atomic import same_file, shown
+from scheduler.core.limits import LimitError, read_bounded
+from scheduler.core.workbook.cells import WorkbookError
+from scheduler.core.workbook.scan import SheetScan, scan_xlsx
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.store import LedgerError
 from scheduler.ledger.transfer import EXPORT_HEAD, Imported, _tables, export_csv, import_rows
-from scheduler.limits import LimitError, read_bounded
-from scheduler.workbook.cells import WorkbookError
-from scheduler.workbook.scan import SheetScan, scan_xlsx
 
 SHEET = "Ledger"
 """The name of the one sheet."""

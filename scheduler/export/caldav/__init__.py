@@ -14,7 +14,7 @@ X-WR-CALNAME as its display name. Inside it:
 - a server event whose UID is no longer in the file is deleted; one the file cancels
   (``STATUS:CANCELLED``) is put as cancelled, so the server holds exactly what the file
   holds and a client that synced it sees it cancelled;
-- plan lineages (``scheduler.uid``): every event tourney writes names its plan lineage
+- plan lineages (``scheduler.core.uid``): every event tourney writes names its plan lineage
   (X-TOURNEY-LINEAGE). An event of another lineage (another year's plan, another
   organization's) is never deleted because this file lacks it, nor is an event of this
   lineage outside the file's horizon (X-TOURNEY-HORIZON: history); a file that would

@@ -14,10 +14,10 @@ from typing import Any
 
 from icalendar import Calendar, Component
 
-from scheduler.calendar_limits import read_calendar as read_ics_bounded
+from scheduler.core.calendar_limits import read_calendar as read_ics_bounded
+from scheduler.core.fields import ID_PATTERN
+from scheduler.core.uid import HORIZON_PROPERTY, LINEAGE_PROPERTY
 from scheduler.export.caldav.redaction import PublishError
-from scheduler.fields import ID_PATTERN
-from scheduler.uid import HORIZON_PROPERTY, LINEAGE_PROPERTY
 
 PRODID = "-//tourney//tourney publish//EN"
 IGNORED_PROPERTIES = frozenset({"DTSTAMP", "LAST-MODIFIED", "CREATED"})

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
-from scheduler.text import credentials_in, mask_credentials
+from scheduler.core.text import credentials_in, mask_credentials
 
 
 class PublishError(Exception):
@@ -58,7 +58,7 @@ def _without_credentials(url: str) -> str:
 
 def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     """``text`` with what looks like credentials before an ``@`` masked, parsing nothing
-    (:func:`scheduler.text.mask_credentials`: ``https://user:pass@host/``,
+    (:func:`scheduler.core.text.mask_credentials`: ``https://user:pass@host/``,
     ``https:/user:pass@host/``, ``user:pass@host``, a line break before the ``@``, a
     password holding ``@``, ``/``, ``#`` or ``?`` -> ``***@host``) and every one of
     ``secrets`` of three characters or more (a password, as typed and percent-encoded)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlsplit
 
+from scheduler.core.limits import MB, max_response_bytes
 from scheduler.export.caldav.calendars import read_plan_calendars
 from scheduler.export.caldav.redaction import (
     PublishError,
@@ -32,7 +33,6 @@ from scheduler.export.caldav.sync import (
     _same_href,
     publish,
 )
-from scheduler.limits import MB, max_response_bytes
 
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
 """Environment variable holding the CalDAV password (never a command-line flag)."""
@@ -89,7 +89,7 @@ def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
 
 def _bounded_body(request: Callable[..., Any], url: str) -> Callable[..., Any]:
     """``request`` (an HTTP session's) that reads each reply's body as a stream, at most
-    :func:`~scheduler.limits.max_response_bytes` of it once decompressed (a gzip bomb of a
+    :func:`~scheduler.core.limits.max_response_bytes` of it once decompressed (a gzip bomb of a
     megabyte inflates to gigabytes), and refuses a larger one (PublishError) before
     reading it all; the reply is then handed on with its body read, as the library expects."""
     limit = max_response_bytes()

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 from urllib.parse import quote, unquote, urlsplit
 
+from scheduler.core.timing import MT_NOTICE_DAYS
+from scheduler.core.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, PROPERTY_PREFIX, licence_day
+from scheduler.core.uid import parse as parse_uid
 from scheduler.export.caldav.calendars import (
     OperatorCalendar,
     _parse,
@@ -19,9 +22,6 @@ from scheduler.export.caldav.calendars import (
     same_content,
 )
 from scheduler.export.caldav.redaction import PublishError, _url_secrets, redact
-from scheduler.timing import MT_NOTICE_DAYS
-from scheduler.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, PROPERTY_PREFIX, licence_day
-from scheduler.uid import parse as parse_uid
 
 _LINEAGE_VALUE = re.compile(r"([0-9a-fA-F]+)")
 _DTSTART_LINE = re.compile(r"^DTSTART[;:][^\r\n]*?(\d{8})", re.MULTILINE)
@@ -191,7 +191,7 @@ def _history(cal: OperatorCalendar, obj: ServerObject) -> bool:
 def ours(obj: ServerObject) -> bool:
     """Whether a server event is one tourney wrote: a VEVENT with an X-TOURNEY- property
     (tournament, deadline, lineage; a property, never the text X-TOURNEY-... inside a
-    DESCRIPTION or SUMMARY someone typed) or a product UID (``scheduler.uid``)."""
+    DESCRIPTION or SUMMARY someone typed) or a product UID (``scheduler.core.uid``)."""
     if parse_uid(obj.uid or "") is not None:
         return True
     return PROPERTY_PREFIX in obj.data.upper() and bool(obj.properties)
@@ -281,7 +281,7 @@ def _default_domain(cal: OperatorCalendar) -> bool:
 def warnings(results: Sequence[OperatorResult]) -> list[str]:
     """What ``tourney publish`` warns about (one line each): a calendar shared with other
     plan lineages while this plan's UIDs end in the default ``tourney.invalid``. Lineage
-    keys keep such plans apart (``scheduler.uid.lineage_key``), but only a ``uid_domain``
+    keys keep such plans apart (``scheduler.core.uid.lineage_key``), but only a ``uid_domain``
     the organization controls makes its UIDs its own (RFC 5545 §3.8.4.7)."""
     shared = [r for r in results if r.others and r.default_domain]
     if not shared:

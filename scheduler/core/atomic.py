@@ -1,0 +1,291 @@
+"""Every file and folder tourney writes goes through here, so that no file is ever lost.
+
+- :func:`write_files`: files (the sweep's CSVs, a generated scenario) each written into a
+  temporary file beside it, flushed to disk (``fsync``), then renamed over the target: a
+  reader sees the old file or the new one, never half of one; when one cannot be written,
+  none is replaced.
+- :func:`refuse_inputs`: an output that is one of the command's input files (the same path,
+  through a symbolic link, or a hard link to the same inode) is refused before anything is
+  solved or written.
+- :func:`replace_dir`: a folder (a plan) written complete into a hidden sibling, fsynced, and
+  swapped into place while a lock (``.<name>.lock`` beside it) keeps a second writer out.
+  On Linux the swap is one atomic ``renameat2(RENAME_EXCHANGE)``; elsewhere it takes two
+  renames, and a run killed between them leaves the previous folder in ``.<name>.old-PID``,
+  which the next run into the same folder puts back before doing anything else (then removes
+  what the interrupted run left). A folder it writes holds a manifest (:data:`MANIFEST`: the
+  relative path, size and SHA-256 of every file); a folder holding anything the manifest does
+  not list, at any depth, a listed file whose size or SHA-256 differs (changed since), a
+  listed name tourney never writes, one of the command's own inputs, or anything read-only
+  (the folder beside it too), is never replaced. The previous folder is checked again after
+  the swap (a file added while writing puts it back and refuses) and only the files checked
+  are removed.
+- :func:`claim`: the same lock and checks taken *before* a long computation (``tourney solve``
+  holds them from before solving to the end), so a second writer is refused at once and a
+  folder that will be refused is refused before any work.
+
+Errors: :class:`WriteRefused` (an ``OSError``) for every refusal, with a message naming the
+path and what to do; other ``OSError`` when the disk refuses. Nothing is changed in either
+case.
+
+This module writes the folders (:func:`lock`, :func:`claim`, :func:`recover`,
+:func:`replace_dir`); the files and the refusals every writer shares are in
+:mod:`scheduler.core.atomic_files`, the manifest and the checks of a folder in
+:mod:`scheduler.core.manifest`; their public names are re-exported here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+
+from scheduler.core.atomic_files import WriteRefused as WriteRefused
+from scheduler.core.atomic_files import _refuse_read_only_parent, _write_synced
+from scheduler.core.atomic_files import fsync_dir as fsync_dir
+from scheduler.core.atomic_files import refuse_inputs as refuse_inputs
+from scheduler.core.atomic_files import same_file as same_file
+from scheduler.core.atomic_files import shown as shown
+from scheduler.core.atomic_files import unwritable as unwritable
+from scheduler.core.atomic_files import write_files as write_files
+from scheduler.core.manifest import MANIFEST as MANIFEST
+from scheduler.core.manifest import Names as Names
+from scheduler.core.manifest import _holding, _walk
+from scheduler.core.manifest import check_folder as check_folder
+from scheduler.core.manifest import manifest_text as manifest_text
+from scheduler.core.manifest import read_manifest as read_manifest
+from scheduler.core.manifest import unlisted as unlisted
+
+# --------------------------------------------------------------------------- folders
+_HELD: dict[tuple[Path, int], int] = {}
+"""Lock files this process holds (with the thread holding each), with how many :func:`lock`
+blocks hold each."""
+
+
+@contextlib.contextmanager
+def lock(target: Path) -> Iterator[Path]:
+    """Hold ``.<name>.lock`` beside ``target`` (an exclusive ``flock``, released when the
+    process ends, even by kill -9; the file is removed when done) while writing ``target``;
+    missing parent folders are created. Re-entrant within one thread (a write under
+    :func:`claim` takes it again). Raises :class:`WriteRefused` at once when another process
+    or thread holds it, or when the folder it goes in is read-only (mode bits: root too).
+    Where ``fcntl`` is missing (Windows), no lock."""
+
+    path = target.parent / f".{target.name}.lock"
+    key = (path, threading.get_ident())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield path
+        finally:
+            _HELD[key] -= 1
+        return
+    _refuse_read_only_parent(target)
+    try:
+        import fcntl  # optional: POSIX only (no lock on Windows)
+    except ImportError:  # pragma: no cover - Windows
+        yield path
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for _ in range(100):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise WriteRefused(
+                f"another tourney command is writing {shown(target)} (it holds "
+                f"{shown(path)}); wait for it to finish, or give another --out") from None
+        try:  # the holder before us may have removed the file: lock the one at the path
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    else:  # pragma: no cover - a hundred writers in a row
+        raise WriteRefused(f"cannot lock {path}; try again")
+    _HELD[key] = 1
+    try:
+        yield path
+    finally:
+        del _HELD[key]
+        with contextlib.suppress(OSError):
+            path.unlink()  # before the lock goes: a newcomer then locks a new file
+        os.close(fd)  # releases the lock
+
+
+@contextlib.contextmanager
+def claim(out: Path, *, legacy: Callable[[Path], list[str]], product: Names | None = None,
+          inputs: Iterable[str | Path | None] = (), what: str = "folder") -> Iterator[Path]:
+    """Hold the :func:`lock` of ``out`` (resolved; yielded) for the whole block, having
+    recovered a killed run's leftovers and checked ``out`` (:func:`check_folder`) first:
+    taken before a long computation, so a second writer, or a folder that would be refused,
+    is refused at once. :func:`replace_dir` inside the block checks again.
+
+    Raises :class:`WriteRefused` (nothing changed) or ``OSError``."""
+    out = Path(out).resolve()
+    _refuse_read_only_parent(out)
+    with lock(out):
+        recover(out, legacy, product)
+        check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
+        yield out
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one atomic step (Linux ``renameat2`` with
+    ``RENAME_EXCHANGE``). False when the system cannot (then nothing changed); raises
+    ``OSError`` for other failures."""
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):
+        return False
+    raise OSError(err, os.strerror(err), str(a))
+
+
+
+
+def _leftovers(out: Path) -> list[Path]:
+    """Hidden siblings an interrupted write into ``out`` may have left."""
+    tmp, old = f".{out.name}.tmp-", f".{out.name}.old-"
+    try:
+        return sorted(p for p in out.parent.iterdir()
+                      if p.name.startswith((tmp, old)) and p.is_dir() and not p.is_symlink())
+    except OSError:
+        return []
+
+
+def _discard(folder: Path, entries: Iterable[str]) -> None:
+    """Remove ``entries`` (relative paths found in ``folder`` when it was checked), then the
+    folders they leave empty; anything that appeared since stays (with its folders)."""
+    for rel in sorted(entries, key=lambda r: (-r.count("/"), r), reverse=False):
+        p = folder / rel
+        with contextlib.suppress(OSError):
+            if p.is_dir() and not p.is_symlink():
+                p.rmdir()
+            else:
+                p.unlink()
+    with contextlib.suppress(OSError):
+        folder.rmdir()
+
+
+def _snapshot(folder: Path) -> list[str]:
+    return [rel for rel, _ in _walk(folder)]
+
+
+def recover(out: Path, legacy: Callable[[Path], list[str]],
+            product: Names | None = None) -> None:
+    """Undo what a killed write into ``out`` left (call with the :func:`lock` held): when
+    ``out`` is missing and a previous folder waits in ``.<name>.old-PID``, put it back; then
+    remove the hidden ``.tmp-``/``.old-`` siblings that hold only tourney's files (anything
+    else is left alone)."""
+    rest = _leftovers(out)
+    if not out.exists() and not out.is_symlink():
+        olds = [p for p in rest if p.name.startswith(f".{out.name}.old-")]
+        if olds:
+            newest = max(olds, key=lambda p: p.stat().st_mtime)
+            newest.rename(out)
+            fsync_dir(out.parent)
+            rest.remove(newest)
+    for p in rest:
+        entries = _snapshot(p)
+        if not unlisted(p, legacy, product):
+            _discard(p, entries)
+
+
+def replace_dir(out: Path, files: Mapping[str, bytes], *,
+                legacy: Callable[[Path], list[str]], what: str = "folder",
+                product: Names | None = None,
+                inputs: Iterable[str | Path | None] = ()) -> Path:
+    """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes) and a
+    :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
+    hold only files tourney wrote there, unchanged, none of them read-only and none of
+    ``inputs`` (:func:`check_folder`, with ``legacy`` judging a folder without a manifest
+    and ``product`` the names listed in one); after the swap the previous folder is checked
+    again (a file added meanwhile: swapped back, refused) and only what was checked is
+    removed. Returns ``out`` (resolved).
+
+    Raises :class:`WriteRefused` (nothing changed) or ``OSError`` (nothing changed)."""
+    out = Path(out).resolve()
+    inputs = list(inputs)
+    _refuse_read_only_parent(out)
+
+    def again(previous: Path) -> tuple[list[str], list[str]]:
+        """The previous folder (moved to ``previous``): its entries, and what is wrong."""
+        entries = _snapshot(previous)
+        held = _holding(previous, inputs)
+        return entries, ([f"{held} (an input of this command)"] if held else []) + unlisted(
+            previous, legacy, product)
+
+    def added(others: list[str]) -> WriteRefused:
+        more = f" and {len(others) - 5} more" if len(others) > 5 else ""
+        return WriteRefused(
+            f"files appeared in {shown(out)} while it was being written "
+            f"({', '.join(others[:5])}{more}); it was put back as it was; give a new or "
+            "empty folder, or move them away")
+
+    with lock(out):
+        recover(out, legacy, product)
+        check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        ours: Path | None = tmp  # a folder holding only what this run wrote
+        try:
+            made = {tmp}
+            for rel, data in sorted({**files, MANIFEST: manifest_text(files)}.items()):
+                path = tmp / rel
+                if path.parent not in made:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    made |= {path.parent, *path.parent.parents}
+                _write_synced(path, data)
+            for d in sorted(made & {tmp, *(p for p in made if tmp in p.parents)},
+                            key=lambda p: -len(p.parts)):
+                fsync_dir(d)
+            os.chmod(tmp, 0o755)
+            if out.exists() and _exchange(tmp, out):
+                ours = None  # tmp holds the previous folder now
+                entries, others = again(tmp)
+                if others:
+                    if _exchange(tmp, out):
+                        ours = tmp
+                    raise added(others)
+                fsync_dir(out.parent)
+                _discard(tmp, entries)
+            else:
+                old = None
+                if out.exists():
+                    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+                    out.rename(old)
+                    entries, others = again(old)
+                    if others:
+                        old.rename(out)
+                        raise added(others)
+                try:
+                    tmp.rename(out)
+                except OSError:
+                    if old is not None:
+                        old.rename(out)
+                    raise
+                ours = None
+                fsync_dir(out.parent)
+                if old is not None:
+                    _discard(old, entries)
+        finally:
+            if ours is not None:
+                shutil.rmtree(ours, ignore_errors=True)
+    return out

@@ -1,0 +1,545 @@
+"""Calendar arithmetic shared by the model, the checker and the writers.
+
+Pure functions of dates and the scenario; no solver here. Times are timezone-aware
+``datetime`` in the operator's zone; durations are real elapsed time (a 10 h game from 20:00
+on the night clocks spring forward ends at 07:00 local).
+
+The permit year (MT-PERMIT-YEAR, MCA 23-5-317(1)(a)) is the one calendar reckoning not here:
+:meth:`scheduler.core.scenario.Operator.permit_year_of` and ``permit_year_end`` answer it on the
+operator's type, which lies below this module in the layers (this module imports the
+scenario), so the type cannot call it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from zoneinfo import ZoneInfo
+
+import holidays
+from dateutil.relativedelta import relativedelta
+
+from scheduler.core.clock import latest_today
+from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+
+UTC = dt.UTC
+MT_NOTICE_DAYS = 5
+"""MT-NOTICE, MCA 23-5-317(1)(d): notice at least 5 days before the first day."""
+ME_APPLICATION_BUSINESS_DAYS = 10
+"""ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received ≥ 10 business days before."""
+ME_APPLICATION_MAX_DAYS = 90
+"""ME-APPLICATION-WINDOW: received ≤ 90 days before the first day it covers."""
+ME_REPORT_BUSINESS_DAYS = 10
+"""ME-REPORT, 16-633 CMR ch. 32 § 8: report due 10 business days after the licensed period."""
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When one occurrence is conducted.
+
+    ``start``/``end`` are aware local datetimes, ``end`` exclusive; ``days`` are the calendar
+    days any part of it touches (a "day" is any part of a midnight-to-midnight period, ARM
+    23.16.101), so a game ending exactly at 00:00 does not touch the next day.
+    """
+
+    start: dt.datetime
+    end: dt.datetime
+    days: tuple[dt.date, ...]
+    sessions: tuple[tuple[dt.datetime, dt.datetime], ...] = ()
+    """A tournament with ``sessions`` (flights, a day 2): each session's ``(start, end)``,
+    aware local datetimes, end exclusive, in order; ``days`` are then the days the sessions
+    touch (the days between them, when empty, are not days of play), ``start`` the first
+    session's start and ``end`` the last one's end. Empty for any other tournament."""
+
+    @property
+    def first_day(self) -> dt.date:
+        return self.days[0]
+
+    @property
+    def last_day(self) -> dt.date:
+        return self.days[-1]
+
+    @property
+    def months(self) -> tuple[tuple[int, int], ...]:
+        """(year, month) of every calendar month touched, in order."""
+        return tuple(sorted({(d.year, d.month) for d in self.days}))
+
+    @property
+    def elapsed_hours(self) -> float:
+        return (self.end.astimezone(UTC) - self.start.astimezone(UTC)).total_seconds() / 3600
+
+
+def local(day: dt.date, time: dt.time, tz: ZoneInfo) -> dt.datetime | None:
+    """``day`` at wall-clock ``time`` in ``tz``; None when that time does not exist (DST gap).
+
+    In a repeated hour (clocks fall back) the first of the two instants is taken (fold=0).
+    """
+    naive = dt.datetime.combine(day, time)
+    aware = naive.replace(tzinfo=tz, fold=0)
+    back = aware.astimezone(UTC).astimezone(tz)
+    if back.replace(tzinfo=None) != naive:
+        return None
+    return aware
+
+
+def days_touched(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
+    """The calendar days any part of ``[start, end)`` touches, in order.
+
+    Parameters
+    ----------
+    start, end : datetime.datetime
+        Aware (or both naive) instants, ``end`` exclusive; the days are read in ``start``'s
+        and ``end``'s own zone, so pass both in the operator's zone.
+
+    Returns
+    -------
+    tuple of datetime.date
+        From ``start``'s day to the day of the last instant before ``end`` (a game ending
+        exactly at 00:00 does not touch the next day: MT-DURATION's "day", ARM 23.16.101);
+        ``start``'s day alone when ``end <= start``.
+    """
+    last = (end - dt.timedelta(microseconds=1)).date() if end > start else start.date()
+    return day_span(start.date(), last)
+
+
+def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
+    """Every calendar day from ``first`` to ``last``, both included, in order.
+
+    Parameters
+    ----------
+    first, last : datetime.date
+        The first and the last day (inclusive).
+
+    Returns
+    -------
+    tuple of datetime.date
+        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``.
+    """
+    return tuple(first + dt.timedelta(days=i) for i in range((last - first).days + 1))
+
+
+def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
+    """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
+
+    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
+    clock ("play from noon to 2 a.m.", so a session is an hour shorter the night clocks spring
+    forward); the occurrence ends when the last play day's session ends. ME: one game of
+    ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
+    """
+    if t.sessions:
+        return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
+                              t.type in MT_TYPES, tz, first_day)
+    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
+                   tz, first_day)
+
+
+@lru_cache(maxsize=1 << 16)
+def _flight_timing(sessions: tuple[tuple[int, dt.time, Decimal], ...], wall_clock: bool,
+                   tz: ZoneInfo, first_day: dt.date) -> Timing | None:
+    """:func:`timing` of a tournament with ``sessions`` (``(day, start, hours)`` each, day
+    1-based from ``first_day``): each session read as a one-day tournament is read (MT: wall
+    clock, ME: elapsed time); None if any session's start is in a DST gap."""
+    out = []
+    for day, start_time, hours in sessions:
+        one = _timing(start_time, hours, 1, wall_clock, tz,
+                      first_day + dt.timedelta(days=day - 1))
+        if one is None:
+            return None
+        out.append((one.start, one.end))
+    days = sorted({d for a, b in out for d in days_touched(a, b)})
+    return Timing(out[0][0], out[-1][1], tuple(days), tuple(out))
+
+
+@lru_cache(maxsize=1 << 16)
+def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, tz: ZoneInfo,
+            first_day: dt.date) -> Timing | None:
+    """:func:`timing` of what it depends on (tournaments that start alike share it)."""
+    start = local(first_day, start_time, tz)
+    if start is None:
+        return None
+    last_day = first_day + dt.timedelta(days=days - 1)
+    last_start = local(last_day, start_time, tz)
+    if last_start is None:
+        return None
+    hours = dt.timedelta(hours=float(hours_))
+    if wall_clock:
+        # wall clock; a wall time in a gap means the instant the clocks jump (fold=0)
+        naive = dt.datetime.combine(last_day, start_time) + hours
+        end = naive.replace(tzinfo=tz).astimezone(UTC).astimezone(tz)
+    else:
+        end = (last_start.astimezone(UTC) + hours).astimezone(tz)
+    return Timing(start, end, days_touched(start, end))
+
+
+def forget_timings() -> None:
+    """Empty the caches of :func:`timing` (up to 65,536 first days each, shared by the parts
+    of a scenario while they are solved): called when the solve is done, before the plan is
+    written (issue #16: about 30 MB at 1,000 operators)."""
+    _timing.cache_clear()
+    _flight_timing.cache_clear()
+
+
+# ------------------------------------------------------------------ deadlines
+# The one place each filing deadline is computed. The model (``allows``), the independent
+# check (``check``), re-planning, the calendars, the report and the figures all call these.
+# Every deadline is a calendar day; a first day is *allowed* by a deadline rule iff the
+# deadline is on or after ``notice_from`` (the earliest day anything can still be filed), so
+# no deadline emitted for an allowed, not-yet-filed first day is before ``notice_from``.
+
+def filing_from(scenario: Scenario) -> dt.date:
+    """The earliest day a notice or application of something new can still be filed: the
+    later of ``scenario.notice_from`` and the day the plan is made as of
+    (``scenario.as_of``; ``notice_from`` alone when not given). MT-NOTICE and
+    ME-APPLICATION-WINDOW allow a first day not yet filed only when its deadline is on or
+    after it; an occurrence of a previous plan whose deadline is before it is filed (pinned,
+    :func:`scheduler.inputs.replan.deadline_passed`). A re-plan on 2027-09-15 with ``notice_from``
+    2026-12-20 places nothing new before 2027-09-20 in Montana (MT-NOTICE, 5 days)."""
+    if scenario.as_of is None:
+        return scenario.notice_from
+    return max(scenario.notice_from, scenario.as_of)
+
+
+def made_as_of(scenario: Scenario, as_of: dt.date | None = None) -> Scenario:
+    """``scenario`` with the day it is planned as of (``Scenario.as_of``): ``as_of`` when
+    given, else the scenario's own, else today in its operators' zones (the latest of their
+    days, :func:`scheduler.core.clock.latest_today`; ``SOURCE_DATE_EPOCH`` when set). The plan
+    records it; nothing new is placed whose notice or application is due before the later
+    of it and ``notice_from`` (:func:`scheduler.core.timing.filing_from`)."""
+    if as_of is None and scenario.as_of is not None:
+        return scenario
+    day = latest_today([o.tz for o in scenario.operators], as_of)
+    return scenario if scenario.as_of == day else scenario.model_copy(update={"as_of": day})
+
+
+def made_day(scenario: Scenario) -> dt.date:
+    """The day a plan of ``scenario`` is made as of: what is before it is past.
+
+    A re-plan's calendars read it (:mod:`scheduler.inputs.replan.cancel`): a deadline event before
+    it is carried as published, a departed venue's events before it are history (a venue
+    that left in March keeps the January game it held), those on or after it are cancelled.
+    It is :func:`filing_from`: the later of ``notice_from`` and the as-of day
+    (``Scenario.as_of``, ``--as-of``).
+
+    Returns
+    -------
+    datetime.date
+        ``max(scenario.notice_from, scenario.as_of)`` (``notice_from`` without an as-of day).
+    """
+    return filing_from(scenario)
+
+
+def notice_due(first_day: dt.date) -> dt.date:
+    """MT-NOTICE, MCA 23-5-317(1)(d): the last day to notify the department of a large-stakes
+    tournament, ``first_day`` − 5 calendar days (5 days' notice, exactly 5 allowed)."""
+    return first_day - dt.timedelta(days=MT_NOTICE_DAYS)
+
+
+def notice_ok(first_day: dt.date, notice_from: dt.date) -> bool:
+    """MT-NOTICE, MCA 23-5-317(1)(d): whether a notice filed on ``notice_from`` or later can
+    still be on time for ``first_day``, i.e. ``notice_due(first_day) >= notice_from``."""
+    return notice_due(first_day) >= notice_from
+
+
+Closed = Collection[dt.date]
+"""Days the Governor closes Maine state offices by order (``settings.closed_days``): not
+Maine business days. Any collection of dates (a tuple, a frozenset); empty by default."""
+
+
+def thanksgiving_friday(year: int) -> dt.date:
+    """The Friday after Thanksgiving Day (the fourth Thursday of November) of ``year``: a
+    Maine State Government holiday (the Bureau of Human Resources' holiday policy; state
+    offices are closed) that the ``holidays`` package's US-ME calendar lacks. E.g. 2027:
+    Thanksgiving Thu Nov 25, so Fri 2027-11-26. Never on a weekend, so never observed on
+    another day."""
+    nov1 = dt.date(year, 11, 1)
+    first_thursday = nov1 + dt.timedelta(days=(3 - nov1.weekday()) % 7)
+    return first_thursday + dt.timedelta(days=22)
+
+
+@lru_cache(maxsize=16)
+def maine_holidays(year: int) -> frozenset[dt.date]:
+    """The Maine State Government holidays observed in calendar ``year`` (the days state
+    offices are closed by law, every year).
+
+    Those of 4 M.R.S. § 1051 (the ``holidays`` package, US-ME: New Year's Day, Martin Luther
+    King Jr. Day, Washington's Birthday, Patriots' Day, Memorial Day, Juneteenth,
+    Independence Day, Labor Day, Indigenous Peoples' Day, Veterans Day, Thanksgiving Day,
+    Christmas Day; one on a Saturday observed the Friday before, one on a Sunday the Monday
+    after, so a Saturday New Year's Day is observed on Dec 31 of the year before) and
+    :func:`thanksgiving_friday`. Days the Governor closes offices by order are not here
+    (``settings.closed_days``, :data:`Closed`)."""
+    days = set(holidays.country_holidays("US", subdiv="ME", years=[year]).keys())
+    days.add(thanksgiving_friday(year))
+    return frozenset(days)
+
+
+def is_maine_business_day(day: dt.date, closed: Closed = ()) -> bool:
+    """A Maine business day (ME-APPLICATION-WINDOW, ME-REPORT; RULES.md "Maine business
+    day"): Monday to Friday, not a Maine State Government holiday (:func:`maine_holidays`,
+    Thanksgiving Friday included) and not one of ``closed`` (``settings.closed_days``). The
+    one home of the reading: every Maine deadline counts these days."""
+    return day.weekday() < 5 and day not in maine_holidays(day.year) and day not in closed
+
+
+def maine_business_days_before(day: dt.date, n: int, closed: Closed = ()) -> dt.date:
+    """The Maine business day (:func:`is_maine_business_day`) that lies ``n`` (≥ 1) business
+    days before ``day`` (``day`` itself not counted, whatever it is)."""
+    d = day
+    left = n
+    while left:
+        d -= dt.timedelta(days=1)
+        if is_maine_business_day(d, closed):
+            left -= 1
+    return d
+
+
+def maine_business_days_after(day: dt.date, n: int, closed: Closed = ()) -> dt.date:
+    """The ``n``-th (≥ 1) Maine business day (:func:`is_maine_business_day`) after ``day``
+    (``day`` itself not counted)."""
+    d = day
+    left = n
+    while left:
+        d += dt.timedelta(days=1)
+        if is_maine_business_day(d, closed):
+            left -= 1
+    return d
+
+
+def application_due(first_day: dt.date, closed: Closed = ()) -> dt.date:
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the licence application's due date, the
+    last day it can be received: the 10th Maine business day before ``first_day``
+    (``first_day`` not counted; Saturdays, Sundays, State Government holidays with
+    Thanksgiving Friday, and ``closed`` days skipped). Always a business day. E.g. first day
+    Sat 2027-04-17: Apr 16, 15, 14, 13, 12, 9, 8, 7, 6, 5 -> Mon 2027-04-05."""
+    return maine_business_days_before(first_day, ME_APPLICATION_BUSINESS_DAYS, closed)
+
+
+def application_opens(first_day: dt.date) -> dt.date:
+    """ME-APPLICATION-WINDOW: the first day the application can be received by the rule,
+    90 calendar days before ``first_day`` (may be before ``notice_from``: see
+    :func:`application_window`)."""
+    return first_day - dt.timedelta(days=ME_APPLICATION_MAX_DAYS)
+
+
+def application_ok(first_day: dt.date, notice_from: dt.date, closed: Closed = ()) -> bool:
+    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (RULES.md reading): whether an application
+    received on ``notice_from`` or later can still be on time for ``first_day``: its due date
+    (:func:`application_due`, the 10th Maine business day before ``first_day``) is not before
+    ``notice_from``. Any first day is possible by this rule, a Saturday, Sunday or holiday
+    included. Monotone in ``first_day``: true exactly from
+    :func:`application_earliest_first_day` on."""
+    return application_due(first_day, closed) >= notice_from
+
+
+def application_earliest_first_day(notice_from: dt.date, closed: Closed = ()) -> dt.date:
+    """ME-APPLICATION-WINDOW: the earliest first day :func:`application_ok` allows: the day
+    after the 10th Maine business day on or after ``notice_from`` (then exactly 10 business
+    days, from ``notice_from``'s on, lie before it, so its due date is the first business day
+    on or after ``notice_from``).
+
+    E.g. ``notice_from`` Mon 2027-04-05: Apr 5, 6, 7, 8, 9, 12, 13, 14, 15, 16 -> Sat
+    2027-04-17 (due Apr 5; Fri Apr 16 would be due Fri Apr 2). ``notice_from`` Mon 2027-01-04:
+    Jan 4-8, 11-15 -> Sat 2027-01-16 (due Jan 4). ``notice_from`` Sun 2026-12-20: Dec 21, 22,
+    23, 24, 28, 29, 30, 31, Jan 4, 5 (Dec 25 and Jan 1 holidays) -> Wed 2027-01-06 (due Mon
+    Dec 21)."""
+    return (maine_business_days_after(notice_from - dt.timedelta(days=1),
+                                      ME_APPLICATION_BUSINESS_DAYS, closed)
+            + dt.timedelta(days=1))
+
+
+def application_window(first_day: dt.date, notice_from: dt.date,
+                       closed: Closed = ()) -> tuple[dt.date, dt.date]:
+    """ME-APPLICATION-WINDOW: ``(opens, due)``, the days between which the application for a
+    licence whose first covered day is ``first_day`` is to be received, as the calendars show
+    them. ``due`` is :func:`application_due`. ``opens`` is :func:`application_opens` (90 days
+    before), moved forward to ``notice_from`` when that is later and the window is still open
+    on ``notice_from`` (nothing is emitted before the day the plan is made as of). When
+    ``due`` is already before ``notice_from`` (an occurrence whose application is filed,
+    ``filed_dates``), both are the historical dates, unchanged."""
+    opens, due = application_opens(first_day), application_due(first_day, closed)
+    if opens < notice_from <= due:
+        opens = notice_from
+    return opens, due
+
+
+def report_due(period_end: dt.date, closed: Closed = ()) -> dt.date:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: the disposition-of-funds report for a licensed
+    period ending on ``period_end`` (inclusive) is due on the 10th Maine business day after
+    it (:func:`is_maine_business_day`, ``closed`` days skipped). Always a business day, after
+    ``period_end``. E.g. October 2027 (ends Sun Oct 31): Nov 1-5, 8, 9, 10, (Veterans Day
+    Nov 11), 12, 15 -> Mon 2027-11-15."""
+    return maine_business_days_after(period_end, ME_REPORT_BUSINESS_DAYS, closed)
+
+
+def report_periods(kind: str, valid_from: dt.date, valid_to: dt.date) -> list[dt.date]:
+    """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day (inclusive) of each licensed period of
+    a Maine licence of ``kind`` valid ``valid_from``..``valid_to`` (inclusive), in order: each
+    calendar month of an ``me-annual`` licence (the last one cut at ``valid_to``), else the
+    one period ending ``valid_to``. Each report is due :func:`report_due` of its day. The
+    one home of the periods: the calendars and the ledger's deadlines both read them here."""
+    if kind != "me-annual":
+        return [valid_to]
+    return [min(month_end(y, m), valid_to) for y, m in months_between(valid_from, valid_to)]
+
+
+def month_end(year: int, month: int) -> dt.date:
+    """The last day of calendar month ``month`` (1-12) of ``year``."""
+    return next_month(dt.date(year, month, 1)) - dt.timedelta(days=1)
+
+
+def next_month(day: dt.date) -> dt.date:
+    """The first day of the calendar month after ``day``'s month."""
+    return dt.date(day.year + (day.month == 12), day.month % 12 + 1, 1)
+
+
+def months_between(first: dt.date, last: dt.date) -> list[tuple[int, int]]:
+    """The calendar months from ``first``'s to ``last``'s, both included, in order.
+
+    Parameters
+    ----------
+    first, last : datetime.date
+        Any days of the first and the last month.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(year, month)`` pairs, month 1-12; empty when ``last``'s month is before
+        ``first``'s.
+    """
+    out, y, m = [], first.year, first.month
+    while (y, m) <= (last.year, last.month):
+        out.append((y, m))
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out
+
+
+def years_later(day: dt.date, years: int) -> dt.date:
+    """The same calendar day ``years`` years later (earlier when ``years`` is negative).
+
+    ``dateutil.relativedelta``: **Feb 29 becomes Feb 28** in a common year (2028-02-29 + 1
+    year = 2029-02-28; + 4 years = 2032-02-29; 2027-03-01 - 2 years = 2025-03-01). This is
+    the reading of "at least N years before a day": ME-ELIGIBLE, 17 M.R.S. § 1832(2)
+    (organized in Maine at least 2 years before the plan: on or before
+    ``years_later(horizon.start, -2)``), and of how far around the horizon ``tourney check``
+    reads a calendar (a year either side). For the last day of a period of N years counted
+    from a first day (a licence, the horizon) see :func:`years_end`.
+
+    Parameters
+    ----------
+    day : datetime.date
+        The day to count from.
+    years : int
+        Whole calendar years, positive (later) or negative (earlier).
+
+    Returns
+    -------
+    datetime.date
+        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year.
+
+    Raises
+    ------
+    ValueError
+        When the year leaves 1..9999.
+    """
+    out: dt.date = day + relativedelta(years=years)
+    return out
+
+
+def years_end(first_day: dt.date, years: int) -> dt.date:
+    """The last day (inclusive) of a period of ``years`` years whose first day is
+    ``first_day``: the day before its anniversary, ``years_later(first_day, years)`` - 1 day.
+
+    A period from Feb 29 ends on **Feb 28** of a common year (it keeps its last day: the
+    12 months of a licence from 2028-02-29 run to 2029-02-28, the 12th month from Jan 29
+    to Feb 28), not on the Feb 27 before :func:`years_later`'s Feb 28; from a leap year's
+    Feb 29 to a leap year it ends on Feb 28 too (2028-02-29 + 4 years: 2032-02-28). This
+    reading keeps ME-FEES, 17 M.R.S. § 1836(3-A) (an annual licence is valid 12 months
+    from its first day, RULES.md; ``constraints.maine.annual_end``) and the scenario's
+    horizon of at most 2 years (SCENARIO) as they were.
+
+    Parameters
+    ----------
+    first_day : datetime.date
+        The period's first day (inclusive).
+    years : int
+        Its length in whole calendar years (at least 1).
+
+    Returns
+    -------
+    datetime.date
+        The period's last day (inclusive), e.g. 2027-03-01 and 1 year: 2028-02-29.
+
+    Raises
+    ------
+    ValueError
+        When ``years`` is less than 1 or the year leaves 1..9999.
+    """
+    if years < 1:
+        raise ValueError(f"a period of {years} years: at least 1 is expected")
+    anniversary = years_later(first_day, years)
+    if (first_day.month, first_day.day) == (2, 29) and anniversary.day == 28:
+        return anniversary  # Feb 29's anniversary in a common year is Mar 1
+    return anniversary - dt.timedelta(days=1)
+
+
+def tournament_tz(scenario: Scenario, t: Tournament) -> ZoneInfo:
+    """The zone of a tournament: its first operator's."""
+    return scenario.operator(t.operators[0]).tz
+
+
+def read_timing(scenario: Scenario, t: Tournament, start: dt.datetime,
+                end: dt.datetime) -> Timing:
+    """The timing of an occurrence of ``t`` read back as ``start``/``end`` (aware; a
+    schedule row, a plan's row): for a tournament with ``sessions``, its sessions when
+    ``start``/``end`` are those of :func:`timing` from ``start``'s local day (the days of play
+    then exclude the empty days between sessions), else the days from ``start`` to ``end``
+    (end exclusive), one span."""
+    tz = tournament_tz(scenario, t)
+    s, e = start.astimezone(tz), end.astimezone(tz)
+    if t.sessions:
+        tm = timing(t, tz, s.date())
+        if tm is not None and tm.start == s and tm.end == e:
+            return tm
+    return Timing(s, e, days_touched(s, e))
+
+
+def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The play sessions of an occurrence of ``t`` timed ``tm``, as ``(start, end)`` instants
+    in UTC, end exclusive, in order.
+
+    One session from start to end (a one-day tournament read back over a longer span is in
+    play all that time: MT-PLAY-HOURS judges every night of it), except a Montana
+    tournament of several ``days``: a session each play day, from the first day's local
+    start time (in the tournament's zone) for ``hours`` on the wall clock, as :func:`timing`
+    reads them, the last ending at ``tm.end``; a span read back longer than ``days`` play
+    days has a session on each further day too, the last one ending at ``tm.end``. A
+    tournament with ``sessions``: those of ``tm`` (``Timing.sessions``). Between two
+    sessions nothing is in play (MAX-CONCURRENT's ``time`` reading)."""
+    if tm.sessions:
+        return [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
+    start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
+    if t.days <= 1:
+        return [(start, end)]
+    tz = tournament_tz(sc, t)
+    wall = tm.start.astimezone(tz).replace(tzinfo=None)
+    hours = dt.timedelta(hours=float(t.hours))
+    out = []
+    k = 0
+    while True:  # ends: each session starts a day later, and `end` is finite
+        s = wall + dt.timedelta(days=k)
+        a = s.replace(tzinfo=tz).astimezone(UTC)
+        if a >= end:
+            break
+        following = (s + dt.timedelta(days=1)).replace(tzinfo=tz).astimezone(UTC)
+        b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        # the planned last day, or a further one, is the last unless another day's session
+        # starts after it and before `end` (sessions of 24 h or more never repeat)
+        last = k >= t.days - 1 and (following >= end or following < b)
+        out.append((a, end if last else b))
+        if last:
+            break
+        k += 1
+    return out

@@ -1,0 +1,48 @@
+"""A scenario as an Excel workbook (.xlsx): the layout, the template, the reading.
+
+An operator keeps the year in a spreadsheet: ``tourney template year.xlsx`` writes a workbook
+with the sheets *Settings* (one field a row), *Operators* and *Tournaments* (one record a
+row, one column a field) and *History* (the tournaments held before the plan, per operator);
+``tourney solve year.xlsx`` reads it back. The spelling of every field is in
+``docs/scenario.md`` ("The workbook").
+
+:func:`read_workbook` turns a workbook into the same raw mapping the YAML loader validates
+(:func:`scheduler.inputs.load.load_scenario` dispatches on the ``.xlsx`` suffix), and a
+:class:`Cells` map from field path to cell, so that every problem names the sheet, the cell
+and the column header (``Tournaments!F7 (entry_fee)``), never a 0-based index.
+:func:`write_workbook` is the writer (the template filled from a scenario's fields).
+
+This package sits below the scenario types (it imports none of them): it knows the columns,
+not the rules. openpyxl is imported when a workbook is read or written (start-up time). Its
+modules, one way (``lint-imports``, contract ``workbook-layers``): :mod:`.template` (the
+template writer, :func:`write_workbook`, :func:`pinned_xlsx`) > :mod:`.reader`
+(:func:`read_workbook`, :func:`cell_value`) and :mod:`.writing` (writer helpers:
+:func:`set_cell`, formats, drop-downs) > :mod:`.cells` (:class:`WorkbookError`,
+:class:`Cells`) and :mod:`.layout` (:class:`Column`, the sheets' columns, :data:`EXAMPLES`).
+Every public name is re-exported here: ``from scheduler.core.workbook import read_workbook``.
+"""
+
+from scheduler.core.workbook.cells import Cells, WorkbookError
+from scheduler.core.workbook.layout import (
+    EXAMPLES,
+    FIXED_TIME,
+    HISTORY,
+    OPERATORS,
+    SETTINGS,
+    SHEETS,
+    TOURNAMENTS,
+    TOURS,
+    TYPE_CHOICES,
+    WEEKDAY_CHOICES,
+    Column,
+)
+from scheduler.core.workbook.reader import REQUIRED_SHEETS, SHEETS_READ, cell_value, read_workbook
+from scheduler.core.workbook.template import pinned_xlsx, write_workbook
+from scheduler.core.workbook.writing import set_cell
+
+__all__ = [
+    "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SETTINGS",
+    "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
+    "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_workbook",
+    "set_cell", "write_workbook",
+]

@@ -1,0 +1,179 @@
+"""Build the CP-SAT model of a scenario: variables once, then each rule adds itself.
+
+The model is day-indexed: ``z[t, d]`` is a Boolean "an occurrence of tournament ``t`` has its
+first day on ``d``", created only for days every *allows* rule accepts (horizon, window,
+weekdays, blackouts of every co-host, MT notice, ME application window, duration, other
+games), and only where the start time exists (CLOCK-CHANGE). Play hours (MT-PLAY-HOURS) are
+an input rule and a check, not a filter of days.
+Identical occurrences of one tournament are merged this way (they are numbered by date after
+solving), which removes their symmetry. Counted limits are sums of ``z`` over the days of a
+period; fees are Booleans of licences/permits with their USD fee.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from constraints.catalogue import COST_RULES
+from constraints.modelling import (
+    Covers,
+    LicenseOption,
+    ModelContext,
+    Placement,
+    covers_occurrence,
+    covers_period,
+    sum_by,
+)
+from constraints.registry import RULES
+from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.timing import UTC, Timing, days_touched, timing, tournament_tz
+
+__all__ = ["COST_RULES", "Placement", "Covers", "LicenseOption", "ModelContext", "build_domain",
+           "build_model", "covers_occurrence", "covers_period", "sum_by"]
+
+
+def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:
+    """Explain mode only: a timing for a start that does not exist (taken as the instant the
+    clocks jump), so the day can be modelled and excluded by CLOCK-CHANGE."""
+    start = dt.datetime.combine(day, t.start_time).replace(tzinfo=tz)  # type: ignore[arg-type]
+    start = start.astimezone(UTC).astimezone(tz)  # type: ignore[arg-type]
+    end = start + dt.timedelta(days=t.days - 1, hours=float(t.hours))
+    return Timing(start, end, days_touched(start, end))
+
+
+_Allow = tuple[str, object]
+
+
+class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
+    """``rejected[tid][day]``: the IDs of every rule that rejects ``day`` as a first day of
+    ``tid``; computed for a tournament when first asked (reasons need it only for the
+    tournaments not fully placed)."""
+
+    def __init__(self, ctx: ModelContext, allows: list[_Allow],
+                 allows_day: list[_Allow] | None = None) -> None:
+        super().__init__()
+        self._ctx = ctx
+        self._allows = allows
+        self._allows_day = allows_day or []
+
+    def __missing__(self, tid: str) -> dict[dt.date, tuple[str, ...]]:
+        sc = self._ctx.scenario
+        t = sc.tournament(tid)
+        tz = tournament_tz(sc, t)
+        rej: dict[dt.date, tuple[str, ...]] = {}
+        days = list(sc.horizon.days())
+        explain = self._ctx.explain
+        # each day's first-day-only rejections, judged over the whole horizon at once
+        # (a rule's ``allows_days`` when it has one); in explain mode none
+        by_days = [()] * len(days) if explain else _by_days(sc, t, days, self._allows_day)
+        # outside explain mode a candidate (build_domain) passed every rule: not rejected
+        cands = set() if explain else {c.first_day for c in self._ctx.candidates.get(tid, [])}
+        for day, by_day in zip(days, by_days, strict=True):
+            if not explain:
+                # for reasons, a day outside the window (or weekdays) is put down to that
+                # alone; explain mode needs every rule that excludes a day (its guards)
+                if by_day:
+                    rej[day] = by_day
+                    continue
+                if day in cands:
+                    continue
+            tm = timing(t, tz, day)
+            bad = ("CLOCK-CHANGE",) if tm is None else tuple(
+                rid for rid, fn in self._allows if not fn(sc, t, tm))  # type: ignore[operator]
+            if bad:
+                rej[day] = bad
+        self[tid] = rej
+        return rej
+
+
+_VECTORIZED = {r.allows_day: r.allows_days for r in RULES
+               if r.allows_day is not None and r.allows_days is not None}
+
+
+def _by_days(sc: Scenario, t: Tournament, days: list[dt.date],
+             allows_day: list[_Allow]) -> list[tuple[str, ...]]:
+    """For each of ``days``: the IDs of the ``allows_day`` rules that reject it as a first
+    day of ``t``, in the order given (each rule's ``allows_days`` when it has one: the same
+    answers, in one pass)."""
+    oks: list[tuple[str, list[bool]]] = []
+    for rid, fn in allows_day:
+        many = _VECTORIZED.get(fn)  # type: ignore[call-overload]
+        oks.append((rid, many(sc, t, days) if many is not None
+                    else [fn(sc, t, d) for d in days]))  # type: ignore[operator]
+    if not oks:
+        return [()] * len(days)
+    ids = [rid for rid, _ in oks]
+    seen: dict[tuple[bool, ...], tuple[str, ...]] = {}  # each combination's IDs built once
+    out: list[tuple[str, ...]] = []
+    for flags in zip(*(ok for _, ok in oks), strict=True):
+        rids = seen.get(flags)
+        if rids is None:
+            rids = seen[flags] = tuple(rid for rid, ok in zip(ids, flags, strict=True)
+                                       if not ok)
+        out.append(rids)
+    return out
+
+
+def build_domain(ctx: ModelContext, allows: list[_Allow],
+                 allows_day: list[_Allow] | None = None) -> None:
+    """Create ``z`` for every (tournament, day) that no rule's ``allows`` rejects.
+
+    ``allows_day`` (rules' cheaper first-day-only tests) skip days before their timing is
+    computed. ``rejected[tid][day]`` gives the IDs of the rules that reject a day (for
+    reasons; computed when asked). In explain mode every day is a candidate and the
+    rejecting rules of each are listed in ``excluded``.
+    """
+    sc = ctx.scenario
+    days = list(sc.horizon.days())
+    tests = [fn for _, fn in allows]
+    ctx.rejected = _Rejections(ctx, allows, allows_day)
+    for t in sc.tournaments:
+        tz = tournament_tz(sc, t)
+        cands: list[Placement] = []
+        if ctx.explain:
+            rej = ctx.rejected[t.id]
+            for day in days:
+                tm = timing(t, tz, day)
+                # a day in the daylight-saving gap is a day like any other, excluded by
+                # CLOCK-CHANGE
+                cands.append(Placement(t, day, tm if tm is not None else
+                                       _gap_timing(t, tz, day)))
+        else:
+            rej = {}
+            # WINDOW rejects every day outside the window: do not even visit those
+            tdays = days if t.window is None else [
+                d for d in (t.window.start + dt.timedelta(n)
+                            for n in range((t.window.end - t.window.start).days + 1))
+                if sc.horizon.start <= d <= sc.horizon.end]
+            # the first-day-only tests over all of them at once (_by_days)
+            for day, by_day in zip(tdays, _by_days(sc, t, tdays, allows_day or []),
+                                   strict=True):
+                if by_day:
+                    continue
+                tm = timing(t, tz, day)
+                if tm is not None and all(f(sc, t, tm) for f in tests):  # type: ignore[operator]
+                    cands.append(Placement(t, day, tm))
+        ctx.candidates[t.id] = cands
+        for c in cands:
+            z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
+            ctx.z[(t.id, c.first_day)] = z
+            for rid in rej.get(c.first_day, ()):
+                ctx.excluded.setdefault((t.id, rid), []).append(z)
+
+
+def build_model(scenario: Scenario, *, explain: bool = False) -> ModelContext:
+    """The full model of ``scenario``: domain, then every rule's encoding, in registry order.
+
+    ``explain=True`` builds the model used to explain infeasibility: every day of the horizon
+    is a candidate (days a rule excludes are listed in ``excluded`` for the caller to guard),
+    and cost rules are left out.
+    """
+    ctx = ModelContext(scenario, explain=explain)
+    build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],
+                 [(r.id, r.allows_day) for r in RULES if r.allows_day is not None])
+    for rule in RULES:
+        if rule.encode is not None and not (explain and rule.id in COST_RULES):
+            rule.encode(ctx)
+            added = len(ctx.model.proto.constraints) - len(ctx.rule_of_constraint)
+            ctx.rule_of_constraint.extend([rule.id] * added)
+    return ctx
