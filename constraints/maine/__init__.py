@@ -22,6 +22,7 @@ importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 """
 
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
+from constraints.maine.example import EXAMPLE
 from constraints.maine.fees import (
     LICENCE_KINDS,
     LICENCE_LABELS,
@@ -64,9 +65,11 @@ from constraints.maine.organization import (
 )
 from constraints.maine.terms import (
     ANNUAL_FEE,
+    CODE,
     CRIBBAGE_ENTRY_CAP,
     ENTRY_CAP,
     MAX_HOURS,
+    ME_TYPES,
     MEMBER_YEARS,
     MONTHLY_FEE,
     MONTHLY_LIMIT,
@@ -87,6 +90,7 @@ from constraints.maine.terms import (
     covering_tiers,
     tier_index,
 )
+from scheduler.core.jurisdiction import Jurisdiction
 
 RULES = [
     ME_LOCAL_APPROVAL,
@@ -108,8 +112,22 @@ RULES = [
     *CHECKLIST,
 ]
 
+JURISDICTION = Jurisdiction(
+    code=CODE, name="Maine", timezone="America/New_York", types=ME_TYPES,
+    operator_fields=("owns_premises", "local_approval", "beneficiaries", "other_games",
+                     "organization_type", "organized_on", "licensed_establishment",
+                     "held_in_current_month"),
+    rules=tuple(RULES),
+    statute="Maine 17 M.R.S. § 1836", agency="the Maine Gambling Control Unit",
+    filing="an application", licence_kinds=LICENCE_KINDS,
+    example=EXAMPLE,
+)
+"""Maine as the engine and the outputs see it
+(:class:`scheduler.core.jurisdiction.Jurisdiction`)."""
+
 __all__ = [
-    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS",
+    "ANNUAL_FEE", "CHECKLIST", "CODE", "CRIBBAGE_ENTRY_CAP", "JURISDICTION",
+    "ME_TYPES", "ENTRY_CAP", "LICENCE_KINDS",
     "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS",
     "MEMBER_YEARS", "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION",
     "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND",

@@ -21,6 +21,7 @@ modules is importable from here (``from constraints.montana import large_tally``
 
 from constraints.base import License
 from constraints.montana.conduct import CHECKLIST
+from constraints.montana.example import EXAMPLE
 from constraints.montana.games import (
     MT_CHARITY_SHARE,
     MT_DURATION,
@@ -53,16 +54,19 @@ from constraints.montana.tally import _held as _held  # benchmarks/formulations.
 from constraints.montana.terms import (
     CHARITY_LIMIT,
     CHARITY_SHARE,
+    CODE,
     ENTRY_CAP,
     LARGE_LIMIT,
     LARGE_PERMIT_FEE,
     MAX_DAYS,
+    MT_TYPES,
     NO_PLAY_FROM,
     NO_PLAY_UNTIL,
     SMALL_ENTRY_CAP,
     SMALL_PERMIT_FEE,
     calendar_days,
 )
+from scheduler.core.jurisdiction import Jurisdiction
 
 RULES = [
     MT_PERMIT_PREREQ,
@@ -82,8 +86,21 @@ RULES = [
     *CHECKLIST,
 ]
 
+JURISDICTION = Jurisdiction(
+    code=CODE, name="Montana", timezone="America/Denver", types=MT_TYPES,
+    operator_fields=("live_tables", "permit_year_start", "held_in_current_permit_year",
+                     "late_hours_ordinance"),
+    wall_clock=True, rules=tuple(RULES),
+    statute="Montana MCA 23-5-317", agency="the Montana Gambling Control Division",
+    filing="a notice",
+    example=EXAMPLE,
+)
+"""Montana as the engine and the outputs see it
+(:class:`scheduler.core.jurisdiction.Jurisdiction`)."""
+
 __all__ = [
-    "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "ENTRY_CAP", "LARGE_LIMIT",
+    "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "CODE", "JURISDICTION", "MT_TYPES",
+    "ENTRY_CAP", "LARGE_LIMIT",
     "LARGE_PERMIT_FEE", "MAX_DAYS", "MT_CHARITY_LIMIT", "MT_CHARITY_SHARE", "MT_DURATION",
     "MT_ENTRY_CAP", "MT_LARGE_LIMIT", "MT_NOTICE", "MT_NO_RAKE", "MT_PERMIT_FEES",
     "MT_PERMIT_PREREQ", "MT_PLAY_HOURS", "MT_PROGRESSIVE", "MT_SATELLITE", "MT_SMALL_DAILY",

@@ -26,6 +26,7 @@ from constraints.montana.terms import (
     CHARITY_SHARE,
     ENTRY_CAP,
     MAX_DAYS,
+    MT_TYPES,
     NO_PLAY_FROM,
     NO_PLAY_UNTIL,
     _mins,
@@ -33,7 +34,7 @@ from constraints.montana.terms import (
     calendar_days,
 )
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.scenario import Scenario, Tournament
 from scheduler.core.timing import Timing, sessions, tournament_tz
 
 # ------------------------------------------------------------------ MT-ENTRY-CAP

@@ -16,9 +16,9 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Rule, Violation, day_span, licence_row_violation, usd
 from constraints.modelling import LicenseOption, ModelContext, covers_period
-from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, _mt
+from constraints.montana.terms import LARGE_PERMIT_FEE, MT_TYPES, SMALL_PERMIT_FEE, _mt
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Operator, Scenario
+from scheduler.core.scenario import Operator, Scenario
 
 # ------------------------------------------------------------------ MT-PERMIT-PREREQ
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation
 from constraints.modelling import ModelContext
-from constraints.montana.terms import _mt
+from constraints.montana.terms import MT_TYPES, _mt
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Scenario, Tour
+from scheduler.core.scenario import Scenario, Tour
 from scheduler.core.timing import MT_NOTICE_DAYS, filing_from, notice_due, notice_ok
 
 # ------------------------------------------------------------------ MT-PROGRESSIVE

@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.scenario import Scenario, Tournament
 
+CODE = "MT"
+"""Montana's code, as a scenario's operators spell their ``jurisdiction``."""
+MT_TYPES = ("large-stakes", "small-stakes")
+"""The Montana tournament types (MCA 23-5-317)."""
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
 CHARITY_LIMIT = 3

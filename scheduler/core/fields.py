@@ -51,10 +51,6 @@ one spelling the scenario types, the workbook, the UIDs and the rules read."""
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 """The weekdays in words, in the order of :data:`WEEKDAYS` (what calendars and reasons
 print)."""
-MT_TYPES = ("large-stakes", "small-stakes")
-"""The Montana tournament types (MCA 23-5-317)."""
-ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
-"""The Maine tournament types (17 M.R.S. § 1836)."""
 
 
 def _uid_domain(v: str) -> str:

@@ -28,11 +28,10 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from scheduler.core.clock import latest_today
-from scheduler.core.fields import ME_TYPES as ME_TYPES
-from scheduler.core.fields import MT_TYPES as MT_TYPES
 from scheduler.core.fields import WEEKDAYS as WEEKDAYS
 from scheduler.core.fields import Date, DateRange, OneLine, UidDomain, _Model
 from scheduler.core.frames import frame_rows, relabel
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.problems import MISSING, InputProblem, ScenarioError, pydantic_problems
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE as DEFAULT_TIMEZONE
@@ -149,7 +148,8 @@ class Scenario(_Model):
         return self._t_index[tournament_id]
 
     def jurisdiction_of(self, t: Tournament) -> str:
-        return "MT" if t.type in MT_TYPES else "ME"
+        """The code of the jurisdiction whose type ``t`` has (``"MT"``)."""
+        return of_type(t.type).code
 
     def to_yaml(self) -> str:
         """The scenario as YAML text that :func:`scheduler.inputs.load.load_scenario` reads back to

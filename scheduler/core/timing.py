@@ -23,7 +23,8 @@ import holidays
 from dateutil.relativedelta import relativedelta
 
 from scheduler.core.clock import latest_today
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.jurisdiction import of_type
+from scheduler.core.scenario import Scenario, Tournament
 
 UTC = dt.UTC
 MT_NOTICE_DAYS = 5
@@ -124,15 +125,17 @@ def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
 
-    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
+    A state whose hours are read on the wall clock (``Jurisdiction.wall_clock``, Montana):
+    ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
     clock ("play from noon to 2 a.m.", so a session is an hour shorter the night clocks spring
-    forward); the occurrence ends when the last play day's session ends. ME: one game of
-    ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
+    forward); the occurrence ends when the last play day's session ends. Otherwise (Maine):
+    one game of ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
+    wall_clock = of_type(t.type).wall_clock
     if t.sessions:
         return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
-                              t.type in MT_TYPES, tz, first_day)
-    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
+                              wall_clock, tz, first_day)
+    return _timing(t.start_time, t.hours, t.days, wall_clock,
                    tz, first_day)
 
 

@@ -32,7 +32,6 @@ from scheduler.core.workbook.layout import (
     SHEETS,
     TOURNAMENTS,
     TOURS,
-    TYPE_CHOICES,
     WEEKDAY_CHOICES,
     Column,
 )
@@ -42,7 +41,7 @@ from scheduler.core.workbook.writing import set_cell
 
 __all__ = [
     "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SETTINGS",
-    "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
+    "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "WEEKDAY_CHOICES",
     "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_workbook",
     "set_cell", "write_workbook",
 ]

@@ -1,0 +1,189 @@
+"""A jurisdiction as a plug-in: what the engine and the outputs ask of a state, in one object.
+
+Each state's package exports one :class:`Jurisdiction` (``constraints.montana.JURISDICTION``,
+``constraints.maine.JURISDICTION``): its code, name, tournament types, time zone, how its
+hours are read, its rules and catalogue rows, and the words and hooks its outputs need.
+The core reads only this object, never a state's code by value.
+
+The bundled states are named here by module (:data:`BUNDLED`) and imported on first use
+(:func:`installed`), as a plug-in is found by its entry point; another state (a test's toy
+rule pack) joins with ``constraints.registry.register``, which calls :func:`install` and
+adds its rules to the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from constraints.catalogue import RuleInfo, add_rows, remove_rows
+
+BUNDLED = ("constraints.montana", "constraints.maine")
+"""The modules of the bundled states, in registry order; each exports ``JURISDICTION``."""
+
+
+def _none(*_args: Any, **_kwargs: Any) -> Any:
+    return None
+
+
+def _empty(*_args: Any, **_kwargs: Any) -> tuple[Any, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Jurisdiction:
+    """One state's plug-in: data and hooks, each read by one layer above.
+
+    Hooks are typed loosely (``Callable[..., Any]``) where their arguments are types of a
+    layer above the core (a plan's rows, a rule's licence); each hook's docstring names them.
+    """
+
+    code: str
+    """The scenario's spelling (``"MT"``), an operator's ``jurisdiction``."""
+    name: str
+    """The state's name (``"Montana"``): what messages print; also a synonym an operator may
+    write for the code."""
+    timezone: str
+    """The IANA zone of an operator who gives none."""
+    types: tuple[str, ...]
+    """Its tournament types, as a scenario spells them."""
+    operator_fields: tuple[str, ...] = ()
+    """The fields of :class:`scheduler.core.scenario_types.Operator` that apply only to its
+    operators (rule ``SCENARIO`` refuses them on another state's operator)."""
+    wall_clock: bool = False
+    """How ``hours`` are read (:func:`scheduler.core.timing.timing`): on the wall clock each
+    play day (True) or as elapsed time (False)."""
+    rules: tuple[Any, ...] = ()
+    """Its rules (``constraints.base.Rule``), in registry order."""
+    catalogue: tuple[RuleInfo, ...] = ()
+    """Its rows of the rule catalogue (bundled states' rows are in
+    :mod:`constraints.catalogue` already)."""
+    statute: str = ""
+    """The statute the not-legal-advice note names (``"Montana MCA 23-5-317"``)."""
+    agency: str = ""
+    """The agency a filing goes to, with its article (``"the Montana Gambling Control
+    Division"``)."""
+    filing: str = ""
+    """What is filed with the agency, with its article (``"a notice"``)."""
+    licence_kinds: tuple[str, ...] = ()
+    """The kinds of licence sold per tournament or period whose ids, periods and reports the
+    outputs list (Maine's ``LICENCE_KINDS``); empty: none."""
+    example: Mapping[str, Any] | None = None
+    """Its example scenario for ``tourney template --example <name>`` (a raw mapping, as YAML
+    gives it); None: none."""
+    words: Mapping[str, str] = field(default_factory=dict)
+    """Sentences the outputs print for this state, by key (e.g. ``"report_filing"``)."""
+    hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """Functions the outputs call for this state, by key; :meth:`hook` gives a missing one as
+    a function returning None."""
+
+    def hook(self, key: str) -> Callable[..., Any]:
+        """The hook ``key`` of this state, or a function that returns None."""
+        return self.hooks.get(key, _none)
+
+    def hooks_of(self, key: str) -> Callable[..., Any]:
+        """The hook ``key`` of this state, or a function that returns an empty tuple."""
+        return self.hooks.get(key, _empty)
+
+
+_installed: list[Jurisdiction] = []
+_by_code: dict[str, Jurisdiction] = {}
+_by_type: dict[str, Jurisdiction] = {}
+
+
+def installed() -> tuple[Jurisdiction, ...]:
+    """Every jurisdiction: the bundled ones in :data:`BUNDLED` order, then those installed
+    with :func:`install`, in that order."""
+    if not _by_code:
+        bundled = [importlib.import_module(m).JURISDICTION for m in BUNDLED]
+        if not _by_code:  # not filled while the modules were imported
+            _installed[:0] = bundled
+            _index()
+    return tuple(_installed)
+
+
+def _index() -> None:
+    _by_code.clear()
+    _by_type.clear()
+    for j in _installed:
+        _by_code[j.code] = j
+        _by_type.update(dict.fromkeys(j.types, j))
+
+
+def install(j: Jurisdiction) -> None:
+    """Add ``j`` to the installed jurisdictions and its catalogue rows to the catalogue
+    (once; installing it again does nothing).
+
+    Raises
+    ------
+    ValueError
+        Another jurisdiction has its code or one of its types.
+    """
+    if any(j is other for other in installed()):
+        return
+    for other in installed():
+        if other.code == j.code or set(other.types) & set(j.types):
+            raise ValueError(f"jurisdiction {j.code} clashes with {other.code}")
+    add_rows(j.catalogue)
+    _installed.append(j)
+    _index()
+
+
+def uninstall(j: Jurisdiction) -> None:
+    """Remove ``j``, installed with :func:`install`, and its catalogue rows (a test's toy
+    jurisdiction, once the test is done); a bundled one stays."""
+    if any(j is other for other in _installed[len(BUNDLED):]):
+        _installed.remove(j)
+        remove_rows(j.catalogue)
+        _index()
+
+
+def codes() -> tuple[str, ...]:
+    """The jurisdiction codes, in registry order (``("MT", "ME")``)."""
+    return tuple(j.code for j in installed())
+
+
+def all_types() -> tuple[str, ...]:
+    """Every tournament type, state by state in registry order."""
+    return tuple(t for j in installed() for t in j.types)
+
+
+def jurisdiction(code: str) -> Jurisdiction:
+    """The jurisdiction of ``code``.
+
+    Raises
+    ------
+    KeyError
+        No jurisdiction has that code.
+    """
+    if not _by_code:
+        installed()
+    return _by_code[code]
+
+
+def of_type(tournament_type: str) -> Jurisdiction:
+    """The jurisdiction whose tournaments have type ``tournament_type``.
+
+    Raises
+    ------
+    KeyError
+        No jurisdiction has that type.
+    """
+    if not _by_type:
+        installed()
+    return _by_type[tournament_type]
+
+
+def default_timezone(code: str) -> str | None:
+    """The IANA zone of an operator of ``code`` who gives none; None for an unknown code."""
+    if not _by_code:
+        installed()
+    j = _by_code.get(code)
+    return j.timezone if j is not None else None
+
+
+def default_timezones() -> tuple[str, ...]:
+    """The default zones of every jurisdiction, in registry order."""
+    return tuple(j.timezone for j in installed())
