@@ -22,9 +22,9 @@ from constraints.common import (
     _days_on_weekday,
     _sessions_of,
 )
-from constraints.maine import _earliest_first_day
+from constraints.maine import _earliest_first_day, application_ok
 from constraints.registry import RULES
-from scheduler.core.timing import application_ok, sessions, timing, tournament_tz
+from scheduler.core.timing import sessions, timing, tournament_tz
 from scheduler.engine.model import build_model
 
 MARCH = [d("2027-02-28") + dt.timedelta(n) for n in range(33)]  # Feb 28 .. Apr 1

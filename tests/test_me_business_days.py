@@ -28,9 +28,7 @@ from conftest import d, load, missing, run, scenario
 from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
-from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
-from scheduler.core.timing import (
+from constraints.maine import (
     application_due,
     application_earliest_first_day,
     application_ok,
@@ -39,6 +37,8 @@ from scheduler.core.timing import (
     report_due,
     thanksgiving_friday,
 )
+from scheduler.cli import app
+from scheduler.core.scenario import ScenarioError
 from scheduler.export.checklist import readings
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api

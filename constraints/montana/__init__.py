@@ -20,6 +20,7 @@ modules is importable from here (``from constraints.montana import large_tally``
 """
 
 from constraints.base import License
+from constraints.catalogue import cite
 from constraints.montana.conduct import CHECKLIST
 from constraints.montana.example import EXAMPLE
 from constraints.montana.games import (
@@ -67,6 +68,7 @@ from constraints.montana.terms import (
     calendar_days,
 )
 from scheduler.core.jurisdiction import Jurisdiction
+from scheduler.core.timing import MT_NOTICE_DAYS
 
 RULES = [
     MT_PERMIT_PREREQ,
@@ -88,11 +90,20 @@ RULES = [
 
 JURISDICTION = Jurisdiction(
     code=CODE, name="Montana", timezone="America/Denver", types=MT_TYPES,
+    types_without_readings=("small-stakes",),
     operator_fields=("live_tables", "permit_year_start", "held_in_current_permit_year",
                      "late_hours_ordinance"),
-    wall_clock=True, rules=tuple(RULES),
+    wall_clock=True, permit_years=True, all_day_events=True, rules=tuple(RULES),
     statute="Montana MCA 23-5-317", agency="the Montana Gambling Control Division",
-    filing="a notice",
+    filing="a notice", licence_kinds=tuple(PERMIT_KINDS),
+    words={
+        "filed_what": "Montana notice", "filed_where": "the Gambling Control Division",
+        "nothing_to_file": "Nothing to file: no large-stakes tournament, so no notice to the "
+                           "Gambling Control Division.",
+        "nothing_filed": "no Montana large-stakes tournament",
+        "licence_note": f"Montana notices are due {MT_NOTICE_DAYS} days before each "
+                        f"large-stakes tournament ({cite('MT-NOTICE')}); see the dates above.",
+    },
     example=EXAMPLE,
 )
 """Montana as the engine and the outputs see it

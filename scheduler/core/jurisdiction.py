@@ -28,20 +28,17 @@ def _none(*_args: Any, **_kwargs: Any) -> Any:
     return None
 
 
-def _empty(*_args: Any, **_kwargs: Any) -> tuple[Any, ...]:
-    return ()
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Jurisdiction:
-    """One state's plug-in: data and hooks, each read by one layer above.
+    """One state's plug-in: data and hooks, each read by one layer above. Compared and hashed
+    by identity: one object a state.
 
     Hooks are typed loosely (``Callable[..., Any]``) where their arguments are types of a
     layer above the core (a plan's rows, a rule's licence); each hook's docstring names them.
     """
 
     code: str
-    """The scenario's spelling (``"MT"``), an operator's ``jurisdiction``."""
+    """The scenario's spelling (``MT``), an operator's ``jurisdiction``."""
     name: str
     """The state's name (``"Montana"``): what messages print; also a synonym an operator may
     write for the code."""
@@ -55,6 +52,18 @@ class Jurisdiction:
     wall_clock: bool = False
     """How ``hours`` are read (:func:`scheduler.core.timing.timing`): on the wall clock each
     play day (True) or as elapsed time (False)."""
+    permit_years: bool = False
+    """Its operators count by permit years (MT-PERMIT-YEAR): schedule.csv's ``permit_year``."""
+    one_licence_each: bool = False
+    """An occurrence is covered by one licence, the first that covers it (Maine); otherwise by
+    every licence or permit it needs (Montana: one per permit year it is played in)."""
+    types_without_readings: tuple[str, ...] = ()
+    """Types whose events list none of its readings (a Montana small-stakes night, a Maine
+    charitable cribbage night: no rule read there has a switch)."""
+    all_day_events: bool = False
+    """Its occurrences are written to the calendars as all-day events, the calendar days with
+    the play times in the description (Montana), unless the first operator's
+    ``calendar_style`` is ``timed``; otherwise as timed events (DTSTART/DTEND with TZID)."""
     rules: tuple[Any, ...] = ()
     """Its rules (``constraints.base.Rule``), in registry order."""
     catalogue: tuple[RuleInfo, ...] = ()
@@ -68,24 +77,33 @@ class Jurisdiction:
     filing: str = ""
     """What is filed with the agency, with its article (``"a notice"``)."""
     licence_kinds: tuple[str, ...] = ()
-    """The kinds of licence sold per tournament or period whose ids, periods and reports the
-    outputs list (Maine's ``LICENCE_KINDS``); empty: none."""
+    """The ``kind`` values of its licences and permits in licenses.csv (``tourney record
+    licence --kind``); empty: it sells none."""
     example: Mapping[str, Any] | None = None
     """Its example scenario for ``tourney template --example <name>`` (a raw mapping, as YAML
     gives it); None: none."""
     words: Mapping[str, str] = field(default_factory=dict)
-    """Sentences the outputs print for this state, by key (e.g. ``"report_filing"``)."""
+    """Words report.html prints for this state, by key (a key missing: nothing of it):
+
+    - ``filed_what``, ``filed_where``: what is filed and where ("Montana notice", "the
+      Gambling Control Division"): "A Montana notice goes to the Gambling Control Division.";
+    - ``nothing_to_file``: the Deadlines section's sentence when it is the plan's only state
+      and nothing is due; ``nothing_filed``: its part of that sentence beside other states'
+      ("no Maine licence");
+    - ``apply_by_note``: what the licence table's Apply by column means for its licences;
+      ``licence_note``: another note below that table when the plan buys its licences.
+    """
     hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Functions the outputs call for this state, by key; :meth:`hook` gives a missing one as
-    a function returning None."""
+    a function returning None:
+
+    - ``licence_id_part(kind, tier, tournament_id) -> str | None``: what a licence's id ends
+      with after its kind and first day (``scheduler.engine.extract``).
+    """
 
     def hook(self, key: str) -> Callable[..., Any]:
         """The hook ``key`` of this state, or a function that returns None."""
         return self.hooks.get(key, _none)
-
-    def hooks_of(self, key: str) -> Callable[..., Any]:
-        """The hook ``key`` of this state, or a function that returns an empty tuple."""
-        return self.hooks.get(key, _empty)
 
 
 _installed: list[Jurisdiction] = []
@@ -141,7 +159,7 @@ def uninstall(j: Jurisdiction) -> None:
 
 
 def codes() -> tuple[str, ...]:
-    """The jurisdiction codes, in registry order (``("MT", "ME")``)."""
+    """The jurisdiction codes, in registry order (Montana's, then Maine's)."""
     return tuple(j.code for j in installed())
 
 
@@ -182,6 +200,15 @@ def default_timezone(code: str) -> str | None:
         installed()
     j = _by_code.get(code)
     return j.timezone if j is not None else None
+
+
+def state_name(code: str) -> str:
+    """The state's name of ``code`` (``"Montana"``), as a sentence names it ("a Montana
+    large-stakes tournament"); ``code`` itself when no jurisdiction has it."""
+    if not _by_code:
+        installed()
+    j = _by_code.get(code)
+    return j.name if j is not None else code
 
 
 def default_timezones() -> tuple[str, ...]:

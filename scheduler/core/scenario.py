@@ -148,7 +148,7 @@ class Scenario(_Model):
         return self._t_index[tournament_id]
 
     def jurisdiction_of(self, t: Tournament) -> str:
-        """The code of the jurisdiction whose type ``t`` has (``"MT"``)."""
+        """The code of the jurisdiction whose type ``t`` has (``MT`` for large-stakes)."""
         return of_type(t.type).code
 
     def to_yaml(self) -> str:

@@ -124,7 +124,7 @@ class Settings(_Model):
     """ME-APPLICATION-WINDOW, ME-REPORT (16-633 CMR ch. 32 §§ 2, 8): days the Governor closes
     Maine state offices by order, which are then not Maine business days (the State Government
     holidays, Thanksgiving Friday among them, are known:
-    :func:`scheduler.core.timing.maine_holidays`).
+    :func:`constraints.maine.maine_holidays`).
     Dates and ``"FIRST..LAST"`` ranges, read as a sorted tuple of distinct dates."""
 
     @field_validator("super_cribbage_licenses_issued")

@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from icalendar import Alarm, Event
 
+from constraints import maine, montana
 from constraints.base import License
 from constraints.maine import (
     LICENCE_KINDS,
@@ -97,7 +98,7 @@ def licence_text(scenario: Scenario, row: OperatorOccurrence) -> str:
     if row.license_id:
         return row.license_id
     op = _operator(scenario, row.operator_id)
-    if (row.jurisdiction == "MT" and op is not None
+    if (row.jurisdiction == montana.CODE and op is not None
             and row.type in ("large-stakes", "small-stakes")
             and permit_held_before(op, scenario, row.first_day, row.type == "large-stakes")):
         return PERMIT_HELD
@@ -201,7 +202,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
     notices = {(d.occurrence, d.operator_id): d for d in _plan_deadlines(plan)
                if d.rule == "MT-NOTICE"}
     for row in plan.rows:
-        if row.jurisdiction != "MT" or row.notice_due is None:
+        if row.jurisdiction != montana.CODE or row.notice_due is None:
             continue
         op = _operator(plan.scenario, row.operator_id)
         who = op.name if op else row.operator_id
@@ -243,7 +244,7 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         return announced.get(local_part(fresh), fresh)
 
     for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+        if lic.jurisdiction != maine.CODE or lic.kind not in LICENCE_KINDS:
             continue
         rows = _covered_rows(plan, lic)
         titles = sorted({r.title for r in rows})

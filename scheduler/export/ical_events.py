@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from icalendar.prop import vRecur
 
+from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import read_timing
 from scheduler.core.uid import (
@@ -137,7 +138,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     ev = _new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
     op0 = _operator(scenario, first.operator_id)
-    if first.jurisdiction == "MT" and not timed_style(scenario, rows):
+    all_day = jurisdiction(first.jurisdiction).all_day_events  # Montana's
+    if all_day and not timed_style(scenario, rows):
         _all_day(ev, first.first_day, first.last_day)
         _play(ev, first)
         key = _midnight(first.first_day)
@@ -157,7 +159,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
-        if first.jurisdiction == "MT":  # calendar_style: timed
+        if all_day:  # calendar_style: timed
             dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} "
                      f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
                      f"starts {_clock(start)} and ends {_clock(end)} ({tzid}).")

@@ -18,9 +18,6 @@ MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "
                        "Nov", "Dec")
 """English month abbreviations, January first."""
 
-STATE_NAMES = {"MT": "Montana", "ME": "Maine"}
-"""Jurisdiction code → the state's name."""
-
 _PERMITS = {"mt-large-stakes-permit": "large-stakes permit",
             "mt-small-stakes-permit": "small-stakes permit"}
 
