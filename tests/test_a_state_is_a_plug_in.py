@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import icalendar
 import pytest
@@ -78,11 +79,13 @@ def test_toyland_plans_at_most_two_games_a_month(folder: Path, tmp_path: Path) -
     events = icalendar.Calendar.from_ical(ics.read_bytes()).walk("VEVENT")
     games = [e for e in events if str(e.get("SUMMARY", "")).startswith("Saturday Toy Game")]
     assert len(games) == 4
-    # 18:00 Central for 4 hours: 18:00-22:00 in America/Chicago
+    # Toyland's zone, America/Chicago (no operator timezone given): 18:00 for 4 hours of
+    # elapsed time, 18:00-22:00 on Sat 2027-01-02
+    chicago = ZoneInfo("America/Chicago")
     first = min(games, key=lambda e: e.decoded("DTSTART"))
-    assert first.decoded("DTSTART") == dt.datetime(2027, 1, 2, 18, 0,
-                                                   tzinfo=first.decoded("DTSTART").tzinfo)
-    assert str(first.decoded("DTSTART").tzinfo) == "America/Chicago"
+    assert first.decoded("DTSTART") == dt.datetime(2027, 1, 2, 18, 0, tzinfo=chicago)
+    assert first.decoded("DTEND") == dt.datetime(2027, 1, 2, 22, 0, tzinfo=chicago)
+    assert first["DTSTART"].params["TZID"] == "America/Chicago"
 
     # the check reads the schedule back: as planned it holds ...
     runner = CliRunner()
