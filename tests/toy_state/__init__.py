@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from typing import cast
 
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.catalogue import RuleInfo
@@ -28,8 +29,9 @@ def _encode(ctx: ModelContext) -> None:
             continue
         items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.type in TYPES]
         months = sum_by(items, lambda c: [(c.timing.first_day.year, c.timing.first_day.month)])
-        for (y, m), lits in months.items():  # type: ignore[misc]
+        for month, lits in months.items():
             if len(lits) > MONTHLY_LIMIT:
+                y, m = cast(tuple[int, int], month)
                 ctx.model.add(sum(lits) <= MONTHLY_LIMIT).with_name(
                     f"TY-MONTHLY: {op.id} starts at most {MONTHLY_LIMIT} toy games in "
                     f"{y}-{m:02d}")
