@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import functools
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,9 +36,8 @@ from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.core.timing import MT_NOTICE_DAYS
 from scheduler.export import figures
-from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
-from scheduler.export.summary import summary_text
+from scheduler.export.summary import state_readings, summary_text
 from scheduler.result.deadlines import Deadline
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
@@ -97,19 +95,6 @@ _NOTHING_TO_FILE = {
     ("MT", "ME"): "Nothing to file: no Montana large-stakes tournament and no Maine licence.",
 }
 """What the Deadlines section says when there is nothing to file, by the plan's states."""
-
-_CITED_STATE = re.compile(r"\((MT|ME)-[A-Z0-9-]+, ")
-"""The state of the rule a reading line cites (``(ME-MONTHLY-LIMIT, 17 M.R.S. § 1836)``)."""
-
-_READ_SETTINGS = frozenset({
-    "reentry_counts_toward_cap", "permit_year_count", "progressive_count",  # Montana's
-    "month_rule", "tier_coverage", "surcharge_cap", "super_cribbage_licenses_issued",
-    "closed_days",  # Maine's
-})
-"""The settings the readings name: shown in the readings table only where
-:func:`scheduler.export.checklist.readings` of the plan's states names them (a setting not
-listed is always shown)."""
-
 
 @functools.cache
 def _environment() -> Environment:
@@ -423,17 +408,9 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
 
 def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     sc = plan.scenario
-    # every switch of the plan's states (progressive_count without a progressive too); a
-    # line citing only the other state's rule is left out
-    items = [line for line in readings(sc)
-             if (m := _CITED_STATE.search(line)) is None or m.group(1) in states]
-    # closed_days (a fact, not a reading) only when given, its days one after the other
-    # each state's settings only where its readings are shown (progressive_count only with a
-    # progressive, as the readings); a setting this page does not know is always shown
-    said = " ".join(items)
+    items, shown = state_readings(sc, states)
     settings = [(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
-                for k, v in sc.settings.model_dump().items()
-                if v != () and v != {} and (k not in _READ_SETTINGS or f"({k}" in said)]
+                for k, v in shown]
     settings += [("horizon", f"{sc.horizon.start.isoformat()} to {sc.horizon.end.isoformat()}"),
                  ("notice_from", sc.notice_from.isoformat()), ("seed", str(plan.seed))]
     return {"items": items, "settings": settings}
