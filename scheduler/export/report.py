@@ -38,7 +38,7 @@ from scheduler.core.timing import MT_NOTICE_DAYS
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import state_readings, summary_text
-from scheduler.result.deadlines import Deadline
+from scheduler.result.deadlines import Deadline, deadline_table
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
     STATE_NAMES,
@@ -333,32 +333,22 @@ def _unscheduled(plan: Plan) -> dict[str, Any]:
 
 
 def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
-    """The Deadlines table: the lines of deadlines.csv
-    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order, in
-    words: the date with its weekday, the rule, the operator's name, what to do (the licence
-    in words, the Gambling Control Division or Unit) and the tournaments concerned."""
+    """The Deadlines table: deadlines.csv's lines in its shape
+    (:func:`scheduler.result.deadlines.deadline_table`: the same columns in the same order,
+    the same ``what``), dates in words with their weekdays; the rule with its citation in
+    one cell, and the ids a command needs (operator, occurrence, licence) in the last."""
     names = {op.id: op.name for op in plan.scenario.operators}
-    lics = {lic.license_id: lic for lic in plan.license_list}
-    firsts = _firsts(plan)
     rows = []
-    for d in lines:
-        lic = lics.get(d.license_id)
-        what, ids = d.what, [d.occurrence] if d.rule == "MT-NOTICE" else []
-        tournaments = [d.title] if d.title else []
-        if d.rule == "MT-NOTICE" and d.first_day is not None:
-            what = (f"Notify the Gambling Control Division of {d.title}, first day "
-                    f"{dated_text(d.first_day)}")
-        elif lic is not None and d.rule == "ME-APPLICATION-WINDOW" and d.opens is not None:
-            what = (f"Apply for the {_licence_words(lic)}: the Gambling Control Unit receives "
-                    f"the application between {day_text(d.opens)} and {dated_text(d.date)}")
-        elif lic is not None and d.rule == "ME-REPORT" and d.period_end is not None:
-            what = (f"File the disposition-of-funds report of the period ending "
-                    f"{day_text(d.period_end)} under the {_licence_words(lic)}")
-        if lic is not None:
-            tournaments = _covers(lic, firsts)
-        rows.append({"date": dated_text(d.date), "rule": cite(d.rule),
-                     "operator": names.get(d.operator_id, d.operator_id), "what": what,
-                     "tournaments": tournaments, "ids": ids})
+    for row in deadline_table(lines, names):
+        date, file_by, opens = row["date"], row["file_by"], row["opens"]
+        assert isinstance(date, dt.date) and isinstance(file_by, dt.date)
+        rows.append({"date": dated_text(date),
+                     "file_by": "" if file_by == date else dated_text(file_by),
+                     "operator": row["operator"], "what": row["what"],
+                     "opens": dated_text(opens) if isinstance(opens, dt.date) else "",
+                     "rule": cite(str(row["rule"])),
+                     "ids": [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
+                             if row[k]]})
     return rows
 
 
