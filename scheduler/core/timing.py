@@ -335,6 +335,15 @@ def closed_note(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
             f"{dated_words(last_office_day(day, jurisdiction, closed))}")
 
 
+def file_by_note(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
+    """The short form of :func:`closed_note`, after a day already shown (a calendar event's
+    SUMMARY, the report's dates table): `` (office closed: file by Fri, Mar 5, 2027)``;
+    empty when the office is open on ``day``."""
+    if not office_closed(day, jurisdiction, closed):
+        return ""
+    return f" (office closed: file by {dated_words(last_office_day(day, jurisdiction, closed))})"
+
+
 def is_maine_business_day(day: dt.date, closed: Closed = ()) -> bool:
     """A Maine business day (ME-APPLICATION-WINDOW, ME-REPORT; RULES.md "Maine business
     day"): Monday to Friday, not a Maine State Government holiday (:func:`maine_holidays`,

@@ -30,9 +30,8 @@ from constraints.maine import (
     report_text,
 )
 from constraints.montana import notice_note, notice_text, permit_held_before
-from scheduler.core.fields import dated_words
 from scheduler.core.scenario import Operator, Scenario, Tournament
-from scheduler.core.timing import Closed, closed_note, last_office_day, office_closed
+from scheduler.core.timing import Closed, closed_note, file_by_note
 from scheduler.core.uid import (
     DEADLINE_KIND,
     DEADLINE_PROPERTY,
@@ -215,15 +214,6 @@ def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
     return f" {note[0].upper()}{note[1:]}." if note else ""
 
 
-def _file_by(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
-    """What a deadline event's SUMMARY adds when the state office is closed on ``due``:
-    `` (office closed: file by Fri, Mar 5, 2027)``
-    (:func:`scheduler.core.timing.last_office_day`), else empty."""
-    if not office_closed(due, jurisdiction, closed):
-        return ""
-    return f" (office closed: file by {dated_words(last_office_day(due, jurisdiction, closed))})"
-
-
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
     """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
     return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
@@ -245,7 +235,7 @@ def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         duty = notice_text(who, row.title, row.first_day, due)  # MT-NOTICE's own words
         permit = licence_text(plan.scenario, row, words).removeprefix("licence/permit ")
         text = f"{duty}{_closed(due, 'MT')} Permit: {permit}."
-        summary += _file_by(due, "MT")
+        summary += file_by_note(due, "MT")
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
@@ -303,7 +293,7 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                         lic.operator_id)
         yield _deadline(licence_uid(plan.scenario, "application-due", lic.license_id,
                                     lic.operator_id, lineage), stamp,
-                        f"Application due: {subject}{_file_by(due, 'ME', closed)}", due,
+                        f"Application due: {subject}{file_by_note(due, 'ME', closed)}", due,
                         f"{about}\n{window}{_closed(due, 'ME', closed)}", "me-application-due",
                         DEADLINE_ALARM,
                         lic.operator_id)
@@ -318,5 +308,5 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
                                         lic.operator_id, lineage, suffix), stamp,
                             f"Disposition-of-funds report due: {subject}"
                             + (f", {end:%B %Y}" if lic.kind == "me-annual" else "")
-                            + _file_by(due, "ME", closed), due, text,
+                            + file_by_note(due, "ME", closed), due, text,
                             "me-report", DEADLINE_ALARM, lic.operator_id)

@@ -34,7 +34,7 @@ from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.core.timing import MT_NOTICE_DAYS
+from scheduler.core.timing import MT_NOTICE_DAYS, file_by_note
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import state_readings, summary_text
@@ -356,10 +356,12 @@ def _due(r: OperatorOccurrence, windows: dict[str, Deadline]) -> str:
     """What is due before occurrence row ``r``: its MT notice (MT-NOTICE) or its Maine
     licence's application (ME-APPLICATION-WINDOW); empty when nothing is."""
     if r.notice_due is not None:
-        return f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+        return (f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+                + file_by_note(r.notice_due, "MT"))
     w = windows.get(r.license_id)
     if w is not None and w.opens is not None:
-        return f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+        return (f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+                + file_by_note(w.date, "ME"))
     return ""
 
 
