@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
-from constraints.base import Usage
 from scheduler.core.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
 from scheduler.core.clock import source_date_epoch
-from scheduler.core.pool import pool_context, process_pool
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.ical import PRODID, calendar_files, render
 from scheduler.export.summary import summary_text
@@ -57,14 +53,13 @@ def plan_files(plan: Plan, *, report: bool = False,
     ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
     use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
-    with _beside(plan, source_date_epoch(), use) as xlsx:
-        calendars, identity = render(plan, dtstamp(plan))
-        files = csv_files(plan, identity)
-        files.update(calendars)
-        del calendars
-        files["summary.txt"] = summary_text(plan, use).encode("utf-8")
-        files[DEADLINES_FILE] = deadlines_csv(plan)
-        files[XLSX_FILE] = xlsx()
+    calendars, identity = render(plan, dtstamp(plan))
+    files = csv_files(plan, identity)
+    files.update(calendars)
+    del calendars
+    files["summary.txt"] = summary_text(plan, use).encode("utf-8")
+    files[DEADLINES_FILE] = deadlines_csv(plan)
+    files[XLSX_FILE] = plan_xlsx(plan, source_date_epoch(), use)
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
         sub = plan_files(alt)
@@ -75,45 +70,6 @@ def plan_files(plan: Plan, *, report: bool = False,
 
         files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
     return files
-
-
-_HELD: tuple[Plan, dt.datetime | None, Sequence[Usage] | None] | None = None
-"""The plan whose plan.xlsx a forked worker of :func:`_beside` writes (set in the worker)."""
-
-
-def _hold(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None) -> None:
-    global _HELD  # noqa: PLW0603 - the worker's one task, inherited through fork
-    _HELD = (plan, when, usage)
-
-
-def _held_xlsx() -> bytes:
-    assert _HELD is not None
-    return plan_xlsx(*_HELD)
-
-
-@contextlib.contextmanager
-def _beside(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None
-            ) -> Iterator[Callable[[], bytes]]:
-    """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan``, ``when``
-    and ``usage``, its limit usage when the caller has it). With ``fork`` and at least 2 CPU
-    cores, a worker process
-    (:func:`scheduler.core.pool.process_pool`, the plan inherited, not copied) writes the workbook
-    while this process renders the calendars and tables; elsewhere, or when the worker
-    dies, it is written here when asked for. The same bytes either way; an error in
-    :func:`plan_xlsx` is raised by the function."""
-    if (os.cpu_count() or 1) < 2 or pool_context().get_start_method() != "fork":
-        yield lambda: plan_xlsx(plan, when, usage)
-        return
-    with process_pool(1, 1, initializer=_hold, initargs=(plan, when, usage)) as pool:
-        future = pool.submit(_held_xlsx)
-
-        def result() -> bytes:
-            try:
-                return future.result()
-            except BrokenProcessPool:  # the worker was killed (e.g. out of memory): here
-                return plan_xlsx(plan, when, usage)
-
-        yield result
 
 
 DEADLINES_FILE = "deadlines.csv"
