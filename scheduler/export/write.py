@@ -43,6 +43,9 @@ def dtstamp(plan: Plan) -> dt.datetime:
 
 XLSX_FILE = "plan.xlsx"
 """The plan as a workbook (:func:`scheduler.export.xlsx.plan_xlsx`), in every plan folder."""
+SUMMARY_FILE = "summary.txt"
+"""The plan's summary (:func:`scheduler.export.summary.summary_text`), in every plan folder;
+``tourney solve`` prints it as written."""
 REPORT_FILE = "report.html"
 """The report page ``tourney solve --report`` adds to a plan folder."""
 
@@ -57,7 +60,7 @@ def plan_files(plan: Plan, *, report: bool = False,
     files = csv_files(plan, identity)
     files.update(calendars)
     del calendars
-    files["summary.txt"] = summary_text(plan, use).encode("utf-8")
+    files[SUMMARY_FILE] = summary_text(plan, use).encode("utf-8")
     files[DEADLINES_FILE] = deadlines_csv(plan)
     files[XLSX_FILE] = plan_xlsx(plan, source_date_epoch(), use)
     for alt in alternatives or []:
@@ -80,7 +83,7 @@ ALTERNATIVE = "alternative-"
 """``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
 
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
-                          "calendars", "summary.txt", DEADLINES_FILE, REPORT_FILE,
+                          "calendars", SUMMARY_FILE, DEADLINES_FILE, REPORT_FILE,
                           XLSX_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
