@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_calendar_identity import _client, _data, _solve, _write
 
-from scheduler.export.caldav import ServerObject, plan_sync, read_calendar, resource_name
+from scheduler.export.caldav.calendars import read_calendar, resource_name
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 
 ORGS = {"a": {"name": "Bitterroot Club"},
         "b": {"name": "Saco Bay Club", "domain": "saco-bay.example.org"}}

@@ -37,9 +37,9 @@ import pytest
 import test_ledger
 from test_ledger import ME_LICENCE, TODAY, d, write_plan
 
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.text import mask_credentials
-from scheduler.core.workbook import EXAMPLES
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
 

@@ -13,7 +13,7 @@ from conftest import load, mt_room
 
 from constraints import maine, montana
 from constraints.base import usd
-from scheduler.core.workbook import SETTINGS, SHEETS
+from scheduler.core.workbook.layout import SETTINGS, SHEETS
 from scheduler.export.checklist import readings
 
 

@@ -39,7 +39,7 @@ from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, 
 from test_publish import Server, _free_port, radicale_server, server  # noqa: F401  (Radicale)
 
 from scheduler.cli import app
-from scheduler.core.atomic import MANIFEST
+from scheduler.core.manifest import MANIFEST
 
 
 @pytest.fixture
@@ -291,7 +291,7 @@ def test_usage_errors_never_show_url_credentials(plan: Path) -> None:
 
 
 def test_redact_ends_the_user_information_at_its_last_at() -> None:
-    from scheduler.export.caldav import redact
+    from scheduler.export.caldav.redaction import redact
 
     # before: 'http://***@ss@127.0.0.1:5232/' ('@' in the password) and the whole URL
     # shown for '/', '#' or '?' in the password

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from constraints.registry import check
-from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
 from scheduler.engine.extract import audit_of
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario

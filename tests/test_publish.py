@@ -27,15 +27,14 @@ from icalendar import Calendar, Event, Timezone
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import (
-    PASSWORD_ENV,
+from scheduler.export.caldav.calendars import (
     OperatorCalendar,
-    ServerObject,
-    plan_sync,
     read_calendar,
     resource_name,
     same_content,
 )
+from scheduler.export.caldav.server import PASSWORD_ENV
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 OPERATOR = "post-212"

@@ -24,7 +24,7 @@ from test_publish import _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 EXAMPLE_URL, EXAMPLE_USER = "https://cal.example.org/dav/", "alice"

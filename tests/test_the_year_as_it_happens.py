@@ -46,7 +46,7 @@ from test_publish import Server, _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
 
 D = dt.date.fromisoformat
 runner = CliRunner()
