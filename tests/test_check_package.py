@@ -14,13 +14,14 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import d, load, mt_large, mt_room
 
 import scheduler.check as check
 from scheduler.check import ScheduleError, read_schedule
 from scheduler.check.kinds import SINGLE_PROPERTIES
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import KIND_PROPERTY
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 PACKAGE = Path(check.__file__).parent
 HEADER = ("tournament_id,occurrence,operator_id,jurisdiction,type,charitable,title,start,end,"

@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import d, load, mt_large, mt_room
 
 from scheduler.engine.decompose import components
 from scheduler.engine.extract import audit_of
 from scheduler.engine.parts import solve_part
 from scheduler.engine.solver import Options, solve, solve_alternatives
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 ROOT = Path(__file__).resolve().parent.parent
 

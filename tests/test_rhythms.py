@@ -15,7 +15,16 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from conftest import (
+from typer.testing import CliRunner
+
+from constraints.base import Audit, License, Occurrence
+from constraints.registry import check
+from constraints.requests import month_of, periods, week_of
+from scheduler.cli import app
+from scheduler.core.scenario import PerPeriod, Scenario
+from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -28,14 +37,6 @@ from conftest import (
     scenario,
     violations,
 )
-from typer.testing import CliRunner
-
-from constraints.base import Audit, License, Occurrence
-from constraints.registry import check
-from constraints.requests import month_of, periods, week_of
-from scheduler.cli import app
-from scheduler.core.scenario import PerPeriod, Scenario
-from scheduler.inputs.load import load_scenario
 
 large = mt_large
 op = mt_room
