@@ -27,9 +27,10 @@ from xlsxwriter.format import Format
 
 from constraints.base import Usage
 from constraints.catalogue import cite
-from scheduler.core.workbook import FIXED_TIME
+from scheduler.core.workbook.layout import FIXED_TIME
 from scheduler.result.deadlines import list_deadlines
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
 
