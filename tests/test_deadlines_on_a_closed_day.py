@@ -20,7 +20,6 @@ from pathlib import Path
 
 import icalendar
 import openpyxl
-from conftest import load, mt_large, mt_room, run
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -37,6 +36,8 @@ from scheduler.export.write import write_plan
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.result.deadlines import DEADLINE_COLUMNS
 from scheduler.result.plan import Plan
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 D = dt.date.fromisoformat
 

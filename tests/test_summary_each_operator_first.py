@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import load, mt_large, mt_room, run
-
 from scheduler.export.summary import summary_text
 from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 ROOT = Path(__file__).resolve().parent.parent
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",

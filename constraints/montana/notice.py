@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
 from scheduler.core.fields import dated_words
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import (
     MT_NOTICE_DAYS,
     Timing,
