@@ -78,16 +78,48 @@ def postgres() -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
+    """An empty database: a SQLite file, or a new database on the PostgreSQL server (for a
+    test that asks for ``ledger`` too, the ledger's copy of the migrated one)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
-    return new_database(request.getfixturevalue("postgres"))
+    # for the fixture ledger, a copy of the migrated template (ledger copies SQLite's)
+    template = (request.getfixturevalue("postgres_template")
+                if "ledger" in request.fixturenames else None)
+    return new_database(request.getfixturevalue("postgres"), template)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite ledger file migrated to the newest schema revision, once per session."""
+    path = tmp_path_factory.mktemp("template") / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    lg.dispose()  # the last connection closed: the -wal file is folded in and removed
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres: str) -> str:
+    """The name of a PostgreSQL database migrated to the newest schema revision, once per
+    session; ``CREATE DATABASE ... TEMPLATE`` copies it."""
+    url = new_database(postgres)
+    lg = Ledger(url)
+    api.init(lg)
+    lg.dispose()  # a template must have no connection while it is copied
+    return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture
-def ledger(url: str) -> Iterator[Ledger]:
+def ledger(url: str, request: pytest.FixtureRequest) -> Iterator[Ledger]:
+    """A ledger at the newest schema revision in the database of ``url``: a copy of one
+    ``tourney ledger init`` made once per session (tests/test_ledger.py runs the migrations
+    themselves on empty databases)."""
+    if url.startswith("sqlite:///"):  # PostgreSQL: url made the copy
+        shutil.copyfile(request.getfixturevalue("sqlite_template"),
+                        url.removeprefix("sqlite:///"))
     lg = Ledger(url)
-    api.init(lg)
+    lg.ready()  # what api.init made: the newest revision
     yield lg
     lg.dispose()
 
