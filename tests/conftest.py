@@ -15,7 +15,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -108,6 +108,18 @@ def postgres_template(postgres: str) -> str:
     api.init(lg)
     lg.dispose()  # a template must have no connection while it is copied
     return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def migrated_sqlite(sqlite_template: Path) -> Callable[[Path], Ledger]:
+    """Make a SQLite ledger at a path, at the newest schema revision: a copy of
+    ``sqlite_template`` (what ``tourney ledger init`` makes there)."""
+    def make(path: Path) -> Ledger:
+        shutil.copyfile(sqlite_template, path)
+        lg = Ledger(path)
+        lg.ready()
+        return lg
+    return make
 
 
 @pytest.fixture
