@@ -27,10 +27,12 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key, parse
 from scheduler.engine.solver import solve
-from scheduler.export.caldav import OperatorCalendar, ServerObject, plan_sync
+from scheduler.export.caldav.calendars import OperatorCalendar
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import previous_events, previous_series, read_previous
+from scheduler.inputs.replan.previous import previous_events, previous_series
+from scheduler.inputs.replan.read import read_previous
 
 from builders.caldav import (
     Server,

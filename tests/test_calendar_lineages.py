@@ -21,7 +21,8 @@ import icalendar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scheduler.export.caldav import ServerObject, plan_sync, read_calendar, resource_name
+from scheduler.export.caldav.calendars import read_calendar, resource_name
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 
 from builders.caldav import client_view, march, solve_to, yaml_at
 

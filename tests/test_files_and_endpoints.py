@@ -70,7 +70,7 @@ def test_sweep_never_writes_over_an_input(tmp_path: Path, target: str) -> None:
 
 
 def test_write_files_is_atomic_and_same_file_sees_links(tmp_path: Path) -> None:
-    from scheduler.core.atomic import same_file, write_files
+    from scheduler.core.atomic_files import same_file, write_files
 
     a = tmp_path / "a.csv"
     write_files({a: b"one\n", tmp_path / "sub" / "b.csv": b"two\n"})
@@ -107,7 +107,7 @@ def test_plan_folder_with_foreign_files_is_refused_at_every_depth(
 
 
 def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path) -> None:
-    from scheduler.core.atomic import MANIFEST, read_manifest
+    from scheduler.core.manifest import MANIFEST, read_manifest
 
     listed = read_manifest(plan)
     assert listed is not None
@@ -130,7 +130,7 @@ def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path)
 
 
 def test_plan_folder_of_an_earlier_version_without_manifest(tmp_path: Path, plan: Path) -> None:
-    from scheduler.core.atomic import MANIFEST
+    from scheduler.core.manifest import MANIFEST
 
     (plan / MANIFEST).unlink()  # as written before the manifest existed
     code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
@@ -276,7 +276,7 @@ def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatc
 
 
 def test_redact_hides_url_credentials_and_the_password() -> None:
-    from scheduler.export.caldav import redact
+    from scheduler.export.caldav.redaction import redact
 
     assert redact("at https://alice:hunter2@cal.example.org/dav/ now") == \
         "at https://***@cal.example.org/dav/ now"
@@ -290,11 +290,11 @@ def test_redact_hides_url_credentials_and_the_password() -> None:
 def test_log_records_of_the_http_libraries_are_redacted() -> None:
     import logging
 
-    from scheduler.export.caldav.redaction import _Redacting
+    from scheduler.export.caldav.redaction import Redacting
 
     record = logging.LogRecord("urllib3", logging.DEBUG, __file__, 1,
                                "GET %s with %s", ("https://bob:pw-123@h/x", "pw-123"), None)
-    assert _Redacting(["pw-123"]).filter(record)
+    assert Redacting(["pw-123"]).filter(record)
     assert record.getMessage() == "GET https://***@h/x with ***"
 
 
@@ -338,7 +338,7 @@ def test_calendar_file_names_cannot_reach_another_collection(
 
 
 def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
-    from scheduler.export.caldav import CalDAVServer
+    from scheduler.export.caldav.server import CalDAVServer
 
     srv = CalDAVServer("https://cal.example.org/dav/", "alice", "pw")  # no request made
     coll = "https://cal.example.org/dav/alice/room/"
@@ -352,7 +352,8 @@ def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
 
 def test_plain_http_to_another_machine_is_refused_without_the_flag(
         plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scheduler.export.caldav import PublishError, check_url
+    from scheduler.export.caldav.redaction import PublishError
+    from scheduler.export.caldav.server import check_url
 
     code, out = _publish(plan, "http://alice:pw@cal.example.org/dav/", "pw-xyz",
                          monkeypatch)

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from constraints.base import Occurrence
-from scheduler.check import audit, read_schedule
+from scheduler.check.auditing import audit
+from scheduler.check.read import read_schedule
 from scheduler.core.problems import ScenarioError
 from scheduler.core.timing import sessions, timing, tournament_tz
 from scheduler.core.uid import parse, session_uid

@@ -198,7 +198,7 @@ def child(kind: str) -> None:
             _exit(["ledger", "funds", "--ledger", ledger])
 
     elif kind == "workbook":
-        from scheduler.core.workbook import EXAMPLES
+        from scheduler.core.workbook.layout import EXAMPLES
         from scheduler.inputs.load import load_scenario
 
         base = load_scenario(EXAMPLES["montana"]).to_xlsx()

@@ -31,7 +31,8 @@ from hypothesis import strategies as st
 from icalendar import Calendar
 from typer.testing import CliRunner
 
-from scheduler.check import event_kind, read_schedule
+from scheduler.check.kinds import event_kind
+from scheduler.check.read import read_schedule
 from scheduler.cli import app
 from scheduler.core.limits import (
     MAX_ID_LENGTH,
@@ -39,7 +40,7 @@ from scheduler.core.limits import (
     MAX_SERIES_INSTANCES,
     variants_count,
 )
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.text import cell, uncell
 from scheduler.engine.decompose import model_size
 from scheduler.inputs.load import load_scenario
@@ -297,7 +298,8 @@ class TestEveryReadIsBounded:
         assert "--max-variants" in res.stderr
 
     def test_max_variants_boundary(self, tmp_path: Path) -> None:
-        from scheduler.studies.sweep import VaryError, read_vary
+        from scheduler.studies.sweep.variants import VaryError
+        from scheduler.studies.sweep.vary import read_vary
 
         sc = load_scenario(room_scenario([room_large("night")]))
         vary = write_yaml(tmp_path, {"grid": {"tournaments.night.priority": [1, 2, 3]}},
@@ -522,7 +524,7 @@ class TestTextCannotBreakAFile:
                                   str(plan / "schedule.csv")])
         assert res.exit_code == 0, res.output
         # ... and --previous reads the title back unchanged
-        from scheduler.inputs.replan import read_previous
+        from scheduler.inputs.replan.read import read_previous
 
         sc = load_scenario(tmp_path / "scenario.yaml")
         assert [a.title for a in read_previous(sc, plan)] == [title]
@@ -552,10 +554,10 @@ class TestTextCannotBreakAFile:
     def test_sweep_csv_cells(self) -> None:
         import pandas as pd
 
-        from scheduler.studies.sweep import _spreadsheet_safe
+        from scheduler.studies.sweep.table import spreadsheet_safe
 
         df = pd.DataFrame({"variant": ["=cmd|' /C calc'!A0", "ok"], "placed": [-1, 2]})
-        out = _spreadsheet_safe(df)
+        out = spreadsheet_safe(df)
         assert list(out["variant"]) == ["'=cmd|' /C calc'!A0", "ok"]
         assert list(out["placed"]) == [-1, 2]  # numbers are not text: unchanged
 

@@ -362,7 +362,7 @@ class TestFormatCharacters:
 
     @staticmethod
     def problems(data: dict[str, Any]) -> list[tuple[str, str]]:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
         try:
@@ -453,7 +453,7 @@ class TestMessages:
 
     @staticmethod
     def problems(**fields: Any) -> list[tuple[str, str]]:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
         try:
@@ -479,7 +479,7 @@ class TestMessages:
         assert path == "tournaments[0].count" and "not 2.0" in msg
         [(path, msg)] = self.problems(players=2.0)
         assert path == "tournaments[0].players" and "not 2.0" in msg
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
         text = yaml.safe_dump(room_scenario([room_large("night", count=1)]), sort_keys=False)
@@ -515,7 +515,8 @@ def test_diff_and_publish_read_calendars_within_the_limits(tmp_path: Path) -> No
     # a plan whose calendar.ics gained 20,001 EXDATE values (the limit is 20,000 RDATE/EXDATE
     # values per file, docs/limits.md): `tourney diff` refuses it (DiffError, exit 2) and
     # publish refuses to read its operator calendar (PublishError), before icalendar parses
-    from scheduler.export.caldav import PublishError, read_plan_calendars
+    from scheduler.export.caldav.calendars import read_plan_calendars
+    from scheduler.export.caldav.redaction import PublishError
     from scheduler.export.diff import DiffError, diff_plans  # the engine in process
 
     plan = solve_into(tmp_path, room_scenario([room_large("night", weekdays=["sat"])]))

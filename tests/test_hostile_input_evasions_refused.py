@@ -35,9 +35,9 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.text import mask_credentials
-from scheduler.core.workbook import EXAMPLES
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
 

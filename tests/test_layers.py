@@ -22,7 +22,8 @@ from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.diff import DiffError, diff_plans
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import Previous, PreviousError, read_previous
+from scheduler.inputs.replan.previous import PreviousError
+from scheduler.inputs.replan.read import Previous, read_previous
 
 from builders.commands import march_room_scenario
 

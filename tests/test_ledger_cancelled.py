@@ -24,10 +24,10 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import read_previous
+from scheduler.inputs.replan.read import read_previous
 from scheduler.ledger import Ledger
 from scheduler.ledger.history import from_ledger
 

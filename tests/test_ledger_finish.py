@@ -28,7 +28,7 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.funds import funds, funds_html
 from scheduler.ledger.history import describe, from_ledger

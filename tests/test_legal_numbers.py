@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from constraints import maine, montana
 from constraints.base import usd
-from scheduler.core.workbook import SETTINGS, SHEETS
+from scheduler.core.workbook.layout import SETTINGS, SHEETS
 from scheduler.export.checklist import readings
 
 from builders.scenarios import load, mt_room

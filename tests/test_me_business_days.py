@@ -27,7 +27,7 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.timing import (
     application_due,
     application_earliest_first_day,

@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 from constraints.base import Audit
 from constraints.maine.limits import ME_MONTHLY
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api

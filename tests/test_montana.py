@@ -190,7 +190,7 @@ class TestMtEntryCap:
         assert problems(data) == {("MT-ENTRY-CAP", "tournaments[0].entry_fee")}
 
     def test_message_shows_the_total(self) -> None:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
 
         with pytest.raises(ScenarioError) as exc:
             load_scenario(one(large("a", entry_fee=376, reentries=4)))

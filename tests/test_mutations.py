@@ -25,7 +25,8 @@ from constraints.base import Audit, License, Occurrence, Violation
 from constraints.registry import RULES, check
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, timing, tournament_tz
-from scheduler.engine.solver import placed_of, solve
+from scheduler.engine.extract import placed_of
+from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan
 

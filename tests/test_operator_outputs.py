@@ -16,7 +16,7 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from constraints.base import Violation
-from scheduler.check import check_records
+from scheduler.check.auditing import check_records
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
 from scheduler.engine.solver import solve

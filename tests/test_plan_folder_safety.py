@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from scheduler.cli import app
-from scheduler.core.atomic import MANIFEST
+from scheduler.core.manifest import MANIFEST
 
 from builders.caldav import Server, radicale_server
 from builders.commands import ROOT, hidden, runner, solve, tiny_scenario, tree, write_tiny_plan
@@ -285,7 +285,7 @@ def test_usage_errors_never_show_url_credentials(plan: Path) -> None:
 
 
 def test_redact_ends_the_user_information_at_its_last_at() -> None:
-    from scheduler.export.caldav import redact
+    from scheduler.export.caldav.redaction import redact
 
     # before: 'http://***@ss@127.0.0.1:5232/' ('@' in the password) and the whole URL
     # shown for '/', '#' or '?' in the password

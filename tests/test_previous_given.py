@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import Previous, PublishedOccurrence, read_previous
+from scheduler.inputs.replan.previous import PublishedOccurrence
+from scheduler.inputs.replan.read import Previous, read_previous
 
 from builders.commands import march_room_scenario
 

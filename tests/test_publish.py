@@ -18,15 +18,14 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import (
-    PASSWORD_ENV,
+from scheduler.export.caldav.calendars import (
     OperatorCalendar,
-    ServerObject,
-    plan_sync,
     read_calendar,
     resource_name,
     same_content,
 )
+from scheduler.export.caldav.server import PASSWORD_ENV
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 
 from builders.caldav import (
     OPERATOR,

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.engine.solver import solve
-from scheduler.inputs.replan import Previous, PublishedOccurrence
+from scheduler.inputs.replan.previous import PublishedOccurrence
+from scheduler.inputs.replan.read import Previous
 
 from builders.scenarios import load
 
@@ -435,7 +436,7 @@ def test_a_uid_given_back_after_a_cancellation_has_a_higher_sequence(tmp_path: P
 
 
 def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
-    from scheduler.inputs.replan import assign
+    from scheduler.inputs.replan.assign import assign
 
     # leaving: Jun 5 and Aug 7; new days: May 22, Jun 12, Aug 14. Nearest pairs: Jun 5 ->
     # Jun 12 (7 days) and Aug 7 -> Aug 14 (7 days); May 22 is new. (Pairing in date order

@@ -21,7 +21,8 @@ from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from constraints.requests import month_of, periods, week_of
 from scheduler.cli import app
-from scheduler.core.scenario import PerPeriod, Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import PerPeriod
 from scheduler.inputs.load import load_scenario
 
 from builders.scenarios import (

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler import solve
-from scheduler.check import read_schedule
+from scheduler.check.read import read_schedule
 from scheduler.cli import app
 from scheduler.core.problems import ScenarioError
 from scheduler.export.diff import diff_plans

@@ -44,7 +44,7 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
 
 from builders.caldav import Server, calendar_of, radicale_server
 from builders.servers import new_database

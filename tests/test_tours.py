@@ -23,7 +23,8 @@ from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from constraints.tours import needed_days
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.engine.decompose import components
 from scheduler.inputs.load import load_scenario
 

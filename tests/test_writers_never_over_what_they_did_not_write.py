@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from scheduler import load_scenario, solve
 from scheduler.cli import app
-from scheduler.core.atomic import WriteRefused
+from scheduler.core.atomic_files import WriteRefused
 from scheduler.export.write import to_ics
 from scheduler.ledger import Ledger, api
 

@@ -24,7 +24,8 @@ from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.report import report_html
 from scheduler.export.summary import summary_text
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 from builders.scenarios import load, run
 

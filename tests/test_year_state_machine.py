@@ -46,7 +46,7 @@ from hypothesis.stateful import (
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
 
 from builders.caldav import Server, calendar_of, radicale_server
 

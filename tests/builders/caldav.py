@@ -26,7 +26,7 @@ from icalendar import Calendar, Event, Timezone
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
 
 from builders.servers import free_port
 

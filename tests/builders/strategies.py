@@ -7,7 +7,7 @@ import datetime as dt
 
 from hypothesis import strategies as st
 
-from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
 END = dt.date(2027, 7, 31)
