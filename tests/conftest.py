@@ -8,8 +8,6 @@ user of its own (``server``).
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import os
 import shutil
 import signal
@@ -26,7 +24,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
 
-from builders.caldav import EXAMPLES, OPERATOR, Server, radicale_server
+from builders.caldav import EXAMPLES, OPERATOR, Server, new_user, radicale_server
 from builders.commands import march_room_scenario, write_tiny_plan
 from builders.plans import write_plan
 from builders.servers import free_port, new_database, require_postgres
@@ -164,18 +162,11 @@ def radicale(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
 
 
-_USERS = itertools.count(1)
-
-
 @pytest.fixture(scope="module")
 def server(radicale: Server) -> Server:
-    """A user of its own on the session's Radicale server, for one test module: with rights
-    ``owner_only`` it sees only its own collections, as on a server of its own (Radicale
-    reads its htpasswd file at each login)."""
-    user = f"user{next(_USERS)}"
-    with (radicale.storage.parent / "users").open("a", encoding="utf-8") as f:
-        f.write(f"{user}:{radicale.password}\n")
-    return dataclasses.replace(radicale, user=user)
+    """A user of its own on the session's Radicale server, for one test module
+    (:func:`builders.caldav.new_user`)."""
+    return new_user(radicale)
 
 
 @pytest.fixture(scope="module")
