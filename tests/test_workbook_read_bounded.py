@@ -327,3 +327,16 @@ def test_a_dtd_in_a_part_is_refused() -> None:
     with pytest.raises(WorkbookError) as err:
         scan_xlsx(data)
     assert "DTD" in err.value.problems[0][1] or "Forbidden" in err.value.problems[0][1]
+
+
+def test_the_bounds_the_slow_cases_meet_are_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the twins above run at smaller bounds set by their variables; unset, the bounds are
+    # 1,000,000 cells, 100 MB unzipped and 64 MB a CalDAV reply (1 MB = 1,048,576 bytes)
+    from scheduler.core.limits import max_response_bytes, max_workbook_cells, max_workbook_unzipped
+
+    for var in ("TOURNEY_MAX_WORKBOOK_CELLS", "TOURNEY_MAX_WORKBOOK_MB",
+                "TOURNEY_MAX_RESPONSE_MB"):
+        monkeypatch.delenv(var, raising=False)
+    assert max_workbook_cells() == 1_000_000
+    assert max_workbook_unzipped() == 100 * 1_048_576
+    assert max_response_bytes() == 64 * 1_048_576
