@@ -10,7 +10,8 @@ from constraints import common, requests, tours
 from constraints.base import Actuals, Audit, Rule, Violation
 from scheduler.core.jurisdiction import BUNDLED, Jurisdiction, install, installed, uninstall
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 
 RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES,
                      *(r for j in installed() for r in j.rules)]

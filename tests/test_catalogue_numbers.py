@@ -17,13 +17,13 @@ import pytest
 from constraints import maine, montana
 from constraints.base import usd
 from constraints.catalogue import RULES
-from constraints.maine import (
+from scheduler.core.scenario_types import Operator
+from scheduler.core.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
     ME_REPORT_BUSINESS_DAYS,
+    MT_NOTICE_DAYS,
 )
-from scheduler.core.scenario import Operator
-from scheduler.core.timing import MT_NOTICE_DAYS
 
 
 def _permit_year() -> str:

@@ -21,29 +21,32 @@ from dataclasses import replace
 from typing import Any
 
 import icalendar
-from conftest import d, load, missing, mt_large, mt_room, placed, run, violated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from constraints.base import Audit, License, Occurrence
-from constraints.maine import (
-    ME_APPLICATION,
+from constraints.maine import ME_APPLICATION, earliest_first_day
+from constraints.montana import MT_NOTICE
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import (
     application_due,
     application_earliest_first_day,
     application_ok,
     application_opens,
     application_window,
-    earliest_first_day,
     is_maine_business_day,
+    notice_due,
+    notice_ok,
     report_due,
+    timing,
+    tournament_tz,
 )
-from constraints.montana import MT_NOTICE
-from scheduler.core.scenario import Scenario
-from scheduler.core.timing import notice_due, notice_ok, timing, tournament_tz
 from scheduler.export import figures
 from scheduler.export.ical import calendar_files
 from scheduler.export.report import report_html
 from scheduler.result.plan import Plan
+
+from builders.scenarios import d, load, missing, mt_large, mt_room, placed, run, violated
 
 SUNDAY = "2026-12-20"  # the notice_from of the README and every example: a Sunday
 STAMP = dt.datetime(2026, 12, 20, tzinfo=dt.UTC)

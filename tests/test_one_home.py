@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 from typing import get_args
 
-from constraints.maine import ME_TYPES
-from constraints.montana import MT_TYPES
+from constraints.maine.terms import ME_TYPES
+from constraints.montana.terms import MT_TYPES
 from scheduler.core.fields import WEEKDAYS
 from scheduler.core.jurisdiction import all_types
-from scheduler.core.scenario import Weekday
-from scheduler.core.workbook import TOURNAMENTS, WEEKDAY_CHOICES
+from scheduler.core.scenario_types import Weekday
+from scheduler.core.workbook.layout import TOURNAMENTS, WEEKDAY_CHOICES
 
 ROOT = Path(__file__).resolve().parents[1]
 

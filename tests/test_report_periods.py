@@ -1,12 +1,12 @@
 """ME-REPORT's licensed periods (16-633 CMR ch. 32 § 8) have one home,
-``constraints.maine.report_periods``: the calendars and the ledger's deadlines read it."""
+``scheduler.core.timing.report_periods``: the calendars and the ledger's deadlines read it."""
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
 
-from constraints.maine import report_periods
+from scheduler.core.timing import report_periods
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.store import Store
 

@@ -14,34 +14,14 @@ in one module of this package, by responsibility:
 - :mod:`constraints.maine.fees`: the licences and their fees (ME-FEES);
 - :mod:`constraints.maine.funds`: prizes, charity and reports (ME-PRIZES, ME-CRIBBAGE-REG,
   ME-REPORT) and the other duties of a licensed game (list kind);
-- :mod:`constraints.maine.calendar`: Maine business days and the filing deadlines counted
-  in them (ME-APPLICATION-WINDOW, ME-REPORT);
 - :mod:`constraints.maine.terms`: the statute's numbers and tiers all of them read.
 
-Imports run one way: organization, games, limits, fees, funds > calendar > terms. ``RULES`` is the
+Imports run one way: organization, games, limits, fees, funds > terms. ``RULES`` is the
 registry's list of Maine rules, in its order; every public name of the modules is
 importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 """
 
 from constraints.catalogue import cite
-from constraints.maine.calendar import (
-    ME_APPLICATION_BUSINESS_DAYS,
-    ME_APPLICATION_MAX_DAYS,
-    ME_REPORT_BUSINESS_DAYS,
-    Closed,
-    application_due,
-    application_earliest_first_day,
-    application_ok,
-    application_opens,
-    application_window,
-    is_maine_business_day,
-    maine_business_days_after,
-    maine_business_days_before,
-    maine_holidays,
-    report_due,
-    report_periods,
-    thanksgiving_friday,
-)
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
 from constraints.maine.example import EXAMPLE
 from constraints.maine.fees import (
@@ -81,9 +61,6 @@ from constraints.maine.organization import (
     application_line,
     application_window_text,
     earliest_first_day,
-)
-from constraints.maine.organization import (
-    _earliest_first_day as _earliest_first_day,  # tests/test_first_day_shortcuts.py
 )
 from constraints.maine.terms import (
     ANNUAL_FEE,
@@ -144,6 +121,7 @@ JURISDICTION = Jurisdiction(
     statute="Maine 17 M.R.S. § 1836", agency="the Maine Gambling Control Unit",
     filing="an application", licence_kinds=LICENCE_KINDS, one_licence_each=True,
     words={
+        "statute_short": "17 M.R.S. § 1836", "agency_short": "Gambling Control Unit",
         "filed_what": "Maine application", "filed_where": "the Gambling Control Unit",
         "nothing_to_file": "Nothing to file: no Maine licence to apply for or report on.",
         "nothing_filed": "no Maine licence",
@@ -157,20 +135,16 @@ JURISDICTION = Jurisdiction(
 (:class:`scheduler.core.jurisdiction.Jurisdiction`)."""
 
 __all__ = [
-    "ANNUAL_FEE", "CHECKLIST", "CODE", "CRIBBAGE_ENTRY_CAP", "Closed", "ENTRY_CAP", "JURISDICTION",
+    "ANNUAL_FEE", "CHECKLIST", "CODE", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "JURISDICTION",
     "LICENCE_KINDS", "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS", "MEMBER_YEARS",
-    "ME_APPLICATION", "ME_APPLICATION_BUSINESS_DAYS", "ME_APPLICATION_MAX_DAYS", "ME_BENEFICIARY",
-    "ME_CRIBBAGE_REG", "ME_DURATION", "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES",
-    "ME_HIGH_HAND", "ME_LOCAL_APPROVAL", "ME_MONTHLY", "ME_OTHER_GAMES", "ME_PLAYER_CAP",
-    "ME_PRIZES", "ME_RAFFLE", "ME_REPORT_BUSINESS_DAYS", "ME_SUPER_CRIBBAGE", "ME_TYPES",
+    "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION", "ME_ELIGIBLE",
+    "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND", "ME_LOCAL_APPROVAL", "ME_MONTHLY",
+    "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES", "ME_RAFFLE", "ME_SUPER_CRIBBAGE", "ME_TYPES",
     "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE", "ORGANIZED_YEARS", "PER_TOURNAMENT_FEE",
     "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP", "RULES",
     "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT", "SURCHARGE_CAP", "TIERS",
-    "TIER_MAX", "annual_end", "application_due", "application_earliest_first_day",
-    "application_line", "application_ok", "application_opens", "application_window",
-    "application_window_text", "counted_months", "covering_tiers", "earliest_first_day",
-    "is_maine_business_day", "licence_id_part", "maine_business_days_after",
-    "maine_business_days_before", "maine_holidays", "monthly_never_cheaper", "other_game_sessions",
-    "per_tournament_usd", "report_due", "report_line", "report_periods", "report_text",
-    "statute_fee", "super_cribbage_left", "surcharge_cap", "thanksgiving_friday", "tier_index",
+    "TIER_MAX", "annual_end", "application_line", "application_window_text", "counted_months",
+    "covering_tiers", "earliest_first_day", "licence_id_part", "monthly_never_cheaper",
+    "other_game_sessions", "per_tournament_usd", "report_line", "report_text", "statute_fee",
+    "super_cribbage_left", "surcharge_cap", "tier_index",
 ]

@@ -51,7 +51,6 @@ from constraints.montana.tally import (
     counted_years,
     large_tally,
 )
-from constraints.montana.tally import _held as _held  # benchmarks/formulations.py
 from constraints.montana.terms import (
     CHARITY_LIMIT,
     CHARITY_SHARE,
@@ -97,6 +96,7 @@ JURISDICTION = Jurisdiction(
     statute="Montana MCA 23-5-317", agency="the Montana Gambling Control Division",
     filing="a notice", licence_kinds=tuple(PERMIT_KINDS),
     words={
+        "statute_short": "MCA 23-5-317", "agency_short": "Gambling Control Division",
         "filed_what": "Montana notice", "filed_where": "the Gambling Control Division",
         "nothing_to_file": "Nothing to file: no large-stakes tournament, so no notice to the "
                            "Gambling Control Division.",

@@ -85,6 +85,8 @@ class Jurisdiction:
     words: Mapping[str, str] = field(default_factory=dict)
     """Words report.html prints for this state, by key (a key missing: nothing of it):
 
+    - ``statute_short``, ``agency_short``: summary.txt's names of them (default: ``statute``,
+      ``agency``);
     - ``filed_what``, ``filed_where``: what is filed and where ("Montana notice", "the
       Gambling Control Division"): "A Montana notice goes to the Gambling Control Division.";
     - ``nothing_to_file``: the Deadlines section's sentence when it is the plan's only state
