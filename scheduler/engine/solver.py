@@ -98,7 +98,8 @@ def solve(
     alone, in ``jobs`` processes (1: in this process), and merged into one Plan; the merged
     plan is an optimum of the whole scenario. The stages, in order
     (:data:`scheduler.engine.objective.STAGES`): most priority-weighted occurrences placed, required
-    ones first; least licence and permit fees (USD); most on preferred weekdays. Same
+    ones first; least licence and permit fees (USD), both in one CP-SAT search
+    (:data:`scheduler.engine.objective.SEARCHES`); most on preferred weekdays. Same
     scenario, ``seed``, ``workers`` and ``deterministic_time`` give the same Plan, whatever
     ``jobs``.
 
@@ -108,10 +109,10 @@ def solve(
         The scenario (:func:`scheduler.inputs.load.load_scenario`, or built in Python). It is first
         checked against the input rules (:func:`scheduler.inputs.load.validate_scenario`).
     time_limit
-        Wall-clock limit per lexicographic stage and part, in seconds; None (default): no
+        Wall-clock limit per CP-SAT search and part, in seconds; None (default): no
         wall-clock limit, so the answer does not depend on the machine's load.
     deterministic_time
-        CP-SAT deterministic-time limit per stage and part (CP-SAT's own units, the same on
+        CP-SAT deterministic-time limit per search and part (CP-SAT's own units, the same on
         any machine and under any load); default 30. None: no limit.
     seed
         CP-SAT's random seed, at least 0.
