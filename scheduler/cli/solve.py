@@ -125,9 +125,9 @@ def solve(
                            "or --use-ledger too")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     with reading_input():
-        from scheduler.core.timing import made_as_of  # start-up time: no engine in --help
+        from scheduler.inputs.load import made_as_of_passed  # start-up: no engine in --help
 
-        sc = made_as_of(load(scenario), day)
+        sc = made_as_of_passed(load(scenario), day)
         if ledger is not None or use_ledger:
             sc = _with_ledger(sc, ledger, organization)
         check_model_size(sc, max_model)

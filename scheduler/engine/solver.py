@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import forget_timings, made_as_of
+from scheduler.core.timing import forget_timings
 from scheduler.engine.alternatives import alternatives
 from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options, solve_interruptibly
 from scheduler.engine.decompose import components, merge, split_previous
@@ -32,7 +32,7 @@ from scheduler.engine.extract import placed_of
 from scheduler.engine.objective import STAGES, SolverError
 from scheduler.engine.parts import AuditError, Progress, solve_parts
 from scheduler.engine.reasons import unscheduled
-from scheduler.inputs.load import validate_scenario
+from scheduler.inputs.load import made_as_of_passed, validate_scenario
 from scheduler.inputs.replan import Previous, read_previous
 from scheduler.result.plan import Plan, PlanStatus
 from scheduler.result.publishing import identify, with_replaced
@@ -186,7 +186,7 @@ def solve(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = made_as_of(scenario, as_of)
+    scenario = made_as_of_passed(scenario, as_of)  # a loaded scenario stays passed
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
@@ -254,7 +254,7 @@ def solve_alternatives(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = made_as_of(scenario, as_of)
+    scenario = made_as_of_passed(scenario, as_of)  # a loaded scenario stays passed
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
