@@ -1,4 +1,4 @@
-"""Small fixes of the issue #12 review: a folder flush that fails is reported on POSIX."""
+"""A folder flush that fails is reported on POSIX (issue #12 review)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.core.atomic import fsync_dir
+from scheduler.core.atomic_files import fsync_dir
 
 
 @pytest.mark.skipif(os.name == "nt", reason="Windows skips the folder flush")

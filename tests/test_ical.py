@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from constraints.base import License
+from constraints.registry import checklist
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
-from scheduler.export.checklist import checklist, readings
+from scheduler.export.checklist import readings
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import OperatorOccurrence, Plan
@@ -261,8 +262,12 @@ def test_mt_notice_one_per_operator_with_alarm(files: dict[str, bytes]) -> None:
     events = _by_uid(files["calendar.ics"])
     for op in ("mt-elks", "mt-club"):
         ev = events[f"notice-{MT_UID}-{op}"]
+        # Sun Mar 7: the office is closed; the working day before it is Fri Mar 5
         assert str(ev["SUMMARY"]) == ("Notice due to the Montana Gambling Control Division: "
-                                      "Spring Classic")
+                                      "Spring Classic (office closed: file by Fri, Mar 5, "
+                                      "2027)")
+        assert ("Due Sun, Mar 7, 2027 — the office is closed (a Sunday): file by Fri, Mar 5, "
+                "2027.") in str(ev["DESCRIPTION"])
         assert type(ev["DTSTART"].dt) is dt.date and ev["DTSTART"].dt == dt.date(2027, 3, 7)
         assert ev["DTEND"].dt == dt.date(2027, 3, 8)
         (alarm,) = ev.walk("VALARM")
@@ -655,7 +660,7 @@ def test_fold_matches_icalendars_folding(text: str) -> None:
     # tourney folds a slice at a time; the result must be icalendar's, octet for octet
     from icalendar.parser import _foldline
 
-    from scheduler.export.ical import fold
+    from scheduler.export.ical_text import fold
 
     assert fold(text) == _foldline(text)
 
@@ -667,7 +672,7 @@ def test_fold_matches_icalendars_folding(text: str) -> None:
     ("a" * 73 + "§", "a" * 73 + "\r\n §"),      # "§" is 2 octets: 73 + 2 > 74
 ])
 def test_fold_boundaries(line: str, expected: str) -> None:
-    from scheduler.export.ical import fold
+    from scheduler.export.ical_text import fold
 
     assert fold(line) == expected
 
@@ -675,7 +680,7 @@ def test_fold_boundaries(line: str, expected: str) -> None:
 def test_events_serialized_once_equal_icalendars_own_output() -> None:
     # calendar_files serializes each VEVENT once (ical_bytes) and splices it into every
     # calendar it belongs to; that must equal icalendar's to_ical of the whole calendar
-    from scheduler.export.ical import ical_bytes
+    from scheduler.export.ical_text import ical_bytes
 
     plan = _plan()
     cal = icalendar.Calendar.from_ical(calendar_files(plan, STAMP)["calendar.ics"])

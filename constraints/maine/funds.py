@@ -23,9 +23,11 @@ from constraints.base import (
     usd,
 )
 from constraints.catalogue import cite
-from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, _games, _me, _ops_of
+from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, games, me, ops_of
+from scheduler.core.fields import dated_words
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import ME_REPORT_BUSINESS_DAYS
 
 # ------------------------------------------------------------------ ME-PRIZES
@@ -33,7 +35,7 @@ from scheduler.core.timing import ME_REPORT_BUSINESS_DAYS
 
 def _validate_prizes(sc: Scenario) -> Iterator[TermProblem]:
     """ME-PRIZES: at least 75% of the entry fees are paid as prizes (``prize_share``)."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.prize_share is None or t.prize_share < PRIZE_SHARE:
             yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
                               "at least 75% of entry fees must be paid as prizes "
@@ -69,11 +71,11 @@ ME_PRIZES = Rule("ME-PRIZES", validate=_validate_prizes, actuals=_held_prizes)
 
 
 def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if t.type != "charitable-cribbage":
             continue
         loc = ("tournaments", i)
-        for _, op in _ops_of(sc, t):
+        for _, op in ops_of(sc, t):
             if op.licensed_establishment is None:
                 yield TermProblem((*loc, "operators"), "ME-CRIBBAGE-REG",
                                   f"{op.id} must be a licensed restaurant or manufacturer "
@@ -157,11 +159,14 @@ def report_text(period: str, due: dt.date) -> str:
             f"was cancelled ({cite('ME-REPORT')}).")
 
 
-def report_line(period_end: dt.date) -> str:
-    """ME-REPORT (16-633 CMR ch. 32 § 8) as a line of deadlines.csv (``what``,
-    :func:`scheduler.result.deadlines.list_deadlines`): the report of the licensed period ending
-    ``period_end`` (inclusive). The calendars word it :func:`report_text`."""
-    return f"file the disposition-of-funds report for the licensed period ending {period_end}"
+def report_line(licence: str, period_end: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline's ``what`` (deadlines.csv,
+    plan.xlsx, the report, ``tourney deadlines``), in people's words and without ids: the
+    report of the licensed period ending ``period_end`` (inclusive) under ``licence`` (words,
+    ``Maine annual licence (51–100 players) from Jan 2, 2027``). The calendars word it
+    :func:`report_text`."""
+    return (f"File the disposition-of-funds report of the period ending "
+            f"{dated_words(period_end)} with the Gambling Control Unit ({licence})")
 
 
 def _held_report(a: Actuals) -> Iterator[Violation]:

@@ -51,6 +51,21 @@ one spelling the scenario types, the workbook, the UIDs and the rules read."""
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 """The weekdays in words, in the order of :data:`WEEKDAYS` (what calendars and reasons
 print)."""
+MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                       "Nov", "Dec")
+"""English month abbreviations, January first."""
+
+
+def day_words(d: dt.date) -> str:
+    """A day as people write it, in English whatever the locale: ``Mar 7, 2027``."""
+    return f"{MONTH_ABBREVIATIONS[d.month - 1]} {d.day}, {d.year}"
+
+
+def dated_words(d: dt.date) -> str:
+    """:func:`day_words` with the weekday's three letters: ``Sun, Mar 7, 2027``."""
+    return f"{WEEKDAY_NAMES[d.weekday()][:3]}, {day_words(d)}"
+
+
 MT_TYPES = ("large-stakes", "small-stakes")
 """The Montana tournament types (MCA 23-5-317)."""
 ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
@@ -382,7 +397,7 @@ def _is_int_field(ann: Any) -> bool:
     return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
 
 
-class _Model(BaseModel):
+class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
     @classmethod
@@ -407,7 +422,7 @@ class _Model(BaseModel):
             cls.model_rebuild(force=True)
 
 
-class DateRange(_Model):
+class DateRange(StrictModel):
     """Inclusive range of days."""
 
     start: Date

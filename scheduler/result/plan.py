@@ -32,11 +32,8 @@ from scheduler.core.frozen import (
     FrozenDict as FrozenDict,  # read as scheduler.result.plan.FrozenDict too
 )
 from scheduler.core.scenario import Scenario
-from scheduler.inputs.replan import Cancelled, PreviousEvent, PreviousSeries
+from scheduler.inputs.replan.previous import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.result.conflict import Conflict
-from scheduler.result.usage import (
-    limit_usage as limit_usage,  # read as scheduler.result.plan.limit_usage too
-)
 from scheduler.result.usage import usage_table
 
 SCHEDULE_COLUMNS = [
@@ -399,10 +396,10 @@ class Plan:
 
     def _repr_html_(self) -> str:
         """The summary table for Jupyter (every text HTML-escaped)."""
+        placed = len({(r.tournament_id, r.occurrence) for r in self.rows})
         head = (f"<p><b>{html.escape(self.scenario.name)}</b>: {html.escape(self.status)} "
-                f"plan, {len({(r.tournament_id, r.occurrence) for r in self.rows})} "
-                f"occurrences placed, {len(self.unscheduled_list)} not placed, fees "
-                f"${self.total_fees_usd:,}</p>")
+                f"plan, {placed:,} occurrence{'' if placed == 1 else 's'} placed, "
+                f"{len(self.unscheduled_list)} not placed, fees ${self.total_fees_usd:,}</p>")
         return head + self.summary_table().to_html(index=False, escape=True)
 
 
