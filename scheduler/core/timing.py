@@ -489,6 +489,7 @@ def months_between(first: dt.date, last: dt.date) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_later(day: dt.date, years: int) -> dt.date:
     """The same calendar day ``years`` years later (earlier when ``years`` is negative).
 
@@ -510,7 +511,8 @@ def years_later(day: dt.date, years: int) -> dt.date:
     Returns
     -------
     datetime.date
-        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year.
+        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year
+        (computed once per (day, years): the ME-FEES encoding asks it of every candidate).
 
     Raises
     ------
@@ -521,6 +523,7 @@ def years_later(day: dt.date, years: int) -> dt.date:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_end(first_day: dt.date, years: int) -> dt.date:
     """The last day (inclusive) of a period of ``years`` years whose first day is
     ``first_day``: the day before its anniversary, ``years_later(first_day, years)`` - 1 day.
