@@ -9,7 +9,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from conftest import firsts, load, mt_large, mt_room, run
 from ortools.sat.python import cp_model
 
 from scheduler.core.timing import made_as_of
@@ -20,6 +19,8 @@ from scheduler.engine.objective import FUSED, add_terms, fee_span, lexicographic
 from scheduler.engine.parts import solve_part
 from scheduler.inputs.load import load_scenario
 from scheduler.studies.generate import generate_data
+
+from builders.scenarios import firsts, load, mt_large, mt_room, run
 
 # One room, Tue 2027-06-29 .. Thu 2027-07-01: two days in the permit year from 2026-07-01
 # (Jun 29, 30) and one in the permit year from 2027-07-01 (Jul 1); each large-stakes permit
