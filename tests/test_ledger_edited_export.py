@@ -16,10 +16,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-import test_ledger
-from calc import CSV_UTF8_BOM, resave
 from openpyxl.utils import get_column_letter
-from test_ledger import TODAY, d
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -28,7 +25,9 @@ from scheduler.ledger.spellings import read_bool, read_count, read_day, read_usd
 from scheduler.ledger.transfer import EditsNotApplied
 from scheduler.ledger.workbook import export_xlsx, import_xlsx
 
-plan, adopted = test_ledger.plan, test_ledger.adopted
+from builders.calc import CSV_UTF8_BOM, resave
+from builders.plans import TODAY
+from builders.scenarios import d
 
 
 @pytest.fixture

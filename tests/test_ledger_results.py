@@ -17,14 +17,15 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from calc import resave
 from openpyxl.utils import get_column_letter
-from test_ledger import SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.results import COLUMNS, SHEET, record_from, results_xlsx
+
+from builders.calc import resave
+from builders.plans import SCHEDULE_COLUMNS, TODAY
 
 LINEAGE = "0123456789"
 UID = f"tuesday.tue.series@room-a.{LINEAGE}.tourney.invalid"   # a weekly series

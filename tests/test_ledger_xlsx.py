@@ -13,9 +13,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-import test_ledger
 from openpyxl.utils import get_column_letter
-from test_ledger import TODAY, d
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -23,9 +21,10 @@ from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.transfer import export_columns
 from scheduler.ledger.workbook import SHEET, SHEETS, export_xlsx, import_xlsx
 
-# test_ledger's fixtures: its plan, adopted in a ledger on SQLite and on PostgreSQL
+from builders.plans import TODAY
+from builders.scenarios import d
+
 # (``ledger``: tests/conftest.py)
-plan, adopted = test_ledger.plan, test_ledger.adopted
 
 
 def _csv(lg: Ledger) -> str:

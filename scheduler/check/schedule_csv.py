@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from constraints.base import License, Occurrence
-from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
+from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
@@ -21,7 +21,7 @@ from scheduler.result.plan import LICENSE_COLUMNS, STATUSES
 _CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 
 
-def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
+def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     df = _csv(path)
     need = {"tournament_id", "occurrence", "start", "end", "first_day", "last_day"}
     missing = sorted(need - set(df.columns))
@@ -44,7 +44,7 @@ def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
             continue
         status = str(row.get("status", "") or "").strip().lower()
         if status and status not in STATUSES:
-            raise ScheduleError(f"{path}:{line}: status {_cut(status)} is not one of "
+            raise ScheduleError(f"{path}:{line}: status {cut_value(status)} is not one of "
                                 f"{', '.join(STATUSES)}")
         if status == "cancelled":  # recorded as cancelled: not played, nothing to judge
             skipped.append(f"{path}:{line}: {tid}#{row.get('occurrence', '')} is cancelled")
@@ -122,7 +122,7 @@ def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> An
     except (ValueError, InvalidOperation):
         value = None
     if isinstance(value, dt.date) and value.year not in _CSV_YEARS:
-        raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])}: a date in "
+        raise ScheduleError(f"{path}:{line}: column {column} = {cut_value(row[column])}: a date in "
                             f"the years {FIRST_YEAR} to {LAST_YEAR} is expected")
     if value is not None:
         return value
@@ -130,10 +130,10 @@ def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> An
             "end": "a date-time with UTC offset",
             "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
             }.get(column, "a date YYYY-MM-DD")
-    raise ScheduleError(f"{path}:{line}: column {column} = {_cut(row[column])} is not {want}")
+    raise ScheduleError(f"{path}:{line}: column {column} = {cut_value(row[column])} is not {want}")
 
 
-def _read_licenses(path: Path) -> list[License]:
+def read_licenses(path: Path) -> list[License]:
     df = _csv(path)
     if set(LICENSE_COLUMNS) - set(df.columns):
         raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")

@@ -46,19 +46,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
 from scheduler.core.atomic_files import WriteRefused as WriteRefused
-from scheduler.core.atomic_files import _refuse_read_only_parent, _write_synced
 from scheduler.core.atomic_files import fsync_dir as fsync_dir
-from scheduler.core.atomic_files import refuse_inputs as refuse_inputs
-from scheduler.core.atomic_files import same_file as same_file
+from scheduler.core.atomic_files import refuse_read_only_parent, write_synced
 from scheduler.core.atomic_files import shown as shown
-from scheduler.core.atomic_files import unwritable as unwritable
-from scheduler.core.atomic_files import write_files as write_files
 from scheduler.core.manifest import MANIFEST as MANIFEST
 from scheduler.core.manifest import Names as Names
-from scheduler.core.manifest import _holding, _walk
 from scheduler.core.manifest import check_folder as check_folder
+from scheduler.core.manifest import holding, walk
 from scheduler.core.manifest import manifest_text as manifest_text
-from scheduler.core.manifest import read_manifest as read_manifest
 from scheduler.core.manifest import unlisted as unlisted
 
 # --------------------------------------------------------------------------- folders
@@ -85,7 +80,7 @@ def lock(target: Path) -> Iterator[Path]:
         finally:
             _HELD[key] -= 1
         return
-    _refuse_read_only_parent(target)
+    refuse_read_only_parent(target)
     try:
         import fcntl  # optional: POSIX only (no lock on Windows)
     except ImportError:  # pragma: no cover - Windows
@@ -130,7 +125,7 @@ def claim(out: Path, *, legacy: Callable[[Path], list[str]], product: Names | No
 
     Raises :class:`WriteRefused` (nothing changed) or ``OSError``."""
     out = Path(out).resolve()
-    _refuse_read_only_parent(out)
+    refuse_read_only_parent(out)
     with lock(out):
         recover(out, legacy, product)
         check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
@@ -186,7 +181,7 @@ def _discard(folder: Path, entries: Iterable[str]) -> None:
 
 
 def _snapshot(folder: Path) -> list[str]:
-    return [rel for rel, _ in _walk(folder)]
+    return [rel for rel, _ in walk(folder)]
 
 
 def recover(out: Path, legacy: Callable[[Path], list[str]],
@@ -224,12 +219,12 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
     Raises :class:`WriteRefused` (nothing changed) or ``OSError`` (nothing changed)."""
     out = Path(out).resolve()
     inputs = list(inputs)
-    _refuse_read_only_parent(out)
+    refuse_read_only_parent(out)
 
     def again(previous: Path) -> tuple[list[str], list[str]]:
         """The previous folder (moved to ``previous``): its entries, and what is wrong."""
         entries = _snapshot(previous)
-        held = _holding(previous, inputs)
+        held = holding(previous, inputs)
         return entries, ([f"{held} (an input of this command)"] if held else []) + unlisted(
             previous, legacy, product)
 
@@ -252,7 +247,7 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
                 if path.parent not in made:
                     path.parent.mkdir(parents=True, exist_ok=True)
                     made |= {path.parent, *path.parent.parents}
-                _write_synced(path, data)
+                write_synced(path, data)
             for d in sorted(made & {tmp, *(p for p in made if tmp in p.parents)},
                             key=lambda p: -len(p.parts)):
                 fsync_dir(d)

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
-from scheduler.core.scenario import Tournament
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import filing_from, made_day
-from scheduler.inputs.replan import departure_lines
+from scheduler.inputs.replan.cancel import departure_lines
 from scheduler.result.plan import Plan, Unscheduled
-from scheduler.result.plan import limit_usage as usage
+from scheduler.result.usage import limit_usage as usage
 
 LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
     r.id: r.counts for r in RULES if r.counts is not None}

@@ -17,16 +17,20 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from constraints.base import Usage
-from scheduler.core.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
+from scheduler.core.atomic import claim, replace_dir
+from scheduler.core.atomic_files import WriteRefused, write_files
 from scheduler.core.clock import source_date_epoch
+from scheduler.core.manifest import MANIFEST
 from scheduler.core.pool import pool_context, process_pool
 from scheduler.export.deadlines import deadlines_csv
-from scheduler.export.ical import PRODID, calendar_files, render
+from scheduler.export.ical import calendar_files, render
+from scheduler.export.ical_text import PRODID
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.inputs.replan import holds_plan
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.inputs.replan.read import holds_plan
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 
 def dtstamp(plan: Plan) -> dt.datetime:

@@ -23,9 +23,10 @@ from openpyxl.utils import get_column_letter
 
 from constraints.base import Usage
 from constraints.catalogue import cite
-from scheduler.core.workbook import pinned_xlsx
+from scheduler.core.workbook.template import pinned_xlsx
 from scheduler.result.deadlines import list_deadlines
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
 

@@ -28,11 +28,11 @@ from scheduler.ledger.store import LedgerError, now, who
 _OCC = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)#(?P<n>\d+)$")
 
 
-def _entry(by: str | None) -> dict[str, Any]:
+def entry_fields(by: str | None) -> dict[str, Any]:
     return {"key": uuid.uuid4().hex, "recorded_at": now(), "recorded_by": who(by)}
 
 
-def _organization(session: Session, name: str | None, by: str | None,
+def organization_of(session: Session, name: str | None, by: str | None,
                   create: bool) -> Organization:
     if name is not None:
         org = session.scalar(select(Organization).where(Organization.name == name))
@@ -42,7 +42,7 @@ def _organization(session: Session, name: str | None, by: str | None,
             problem = name_problem(name, f"--organization {name!r}")
             if problem:
                 raise LedgerError(problem)
-            org = Organization(name=name, **_entry(by))
+            org = Organization(name=name, **entry_fields(by))
             session.add(org)
             session.flush()
         return org
@@ -50,7 +50,7 @@ def _organization(session: Session, name: str | None, by: str | None,
     if len(orgs) == 1:
         return orgs[0]
     if not orgs and create:
-        return _organization(session, DEFAULT_ORGANIZATION, by, True)
+        return organization_of(session, DEFAULT_ORGANIZATION, by, True)
     if not orgs:
         raise LedgerError("the ledger has no organization yet: adopt a plan first "
                           "(tourney ledger adopt PLAN_DIR)")
@@ -59,7 +59,7 @@ def _organization(session: Session, name: str | None, by: str | None,
 
 
 # ------------------------------------------------------------------- look-ups in plans
-def _latest_versions(s: Session, org: Organization | None = None) -> list[PlanVersion]:
+def latest_versions(s: Session, org: Organization | None = None) -> list[PlanVersion]:
     """The newest adopted version of each lineage (of ``org``, else of all)."""
     newest = (select(PlanVersion.lineage_id, func.max(PlanVersion.version).label("v"))
               .group_by(PlanVersion.lineage_id).subquery())
@@ -87,7 +87,7 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
         raise LedgerError(f"unknown occurrence {occurrence!r}: no plan numbers an occurrence "
                           f"{m['n']} (write TOURNAMENT#N as in licenses.csv's covers, e.g. "
                           "spring-deepstack#2)")
-    versions = [v for v in _latest_versions(s)
+    versions = [v for v in latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
     if not versions:
         raise LedgerError("no plan is adopted in the ledger" + (
@@ -133,14 +133,14 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
     return ev
 
 
-def _org_of(ev: PlanEvent) -> Organization:
+def org_of(ev: PlanEvent) -> Organization:
     return ev.version.lineage.organization
 
 
 def find_licence(s: Session, license_ref: str) -> tuple[PlanLicence, Organization]:
     """The licence ``license_ref`` (a ``license_id`` of licenses.csv) in the newest adopted
     version of a lineage; :class:`LedgerError` when no adopted plan has it."""
-    for v in reversed(_latest_versions(s)):
+    for v in reversed(latest_versions(s)):
         lic = s.scalar(select(PlanLicence).where(PlanLicence.version_id == v.id,
                                                  PlanLicence.license_id == license_ref))
         if lic is not None:

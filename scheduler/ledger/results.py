@@ -34,10 +34,11 @@ from sqlalchemy.orm import Session
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
 from scheduler.ledger.checks import entry_problems
 from scheduler.ledger.frames import Ledger
-from scheduler.ledger.lookups import _entry, _latest_versions, _org_of, find_event
+from scheduler.ledger.lookups import entry_fields, find_event, latest_versions, org_of
 from scheduler.ledger.models import Held, PlanEvent, select_current
 from scheduler.ledger.spellings import read_bool, read_count, read_day, read_usd
 from scheduler.ledger.store import LedgerError
+from scheduler.ledger.transfer import problems_text
 
 SHEET = "Results"
 """The sheet of the results workbook."""
@@ -101,7 +102,7 @@ _HEADERS = {k: c for c in COLUMNS for k in (c.name, c.header.lower())}
 def _planned(s: Session) -> list[PlanEvent]:
     """The confirmed occurrences of the newest adopted version of every lineage, by planned
     day, venue, tournament and number."""
-    versions = [v.id for v in _latest_versions(s)]
+    versions = [v.id for v in latest_versions(s)]
     events = list(s.scalars(select(PlanEvent).where(PlanEvent.version_id.in_(versions),
                                                     PlanEvent.status == "CONFIRMED")))
     return sorted(events, key=lambda e: (e.first_day, e.operator_id, e.tournament_id,
@@ -121,7 +122,7 @@ def results_rows(ledger: Ledger) -> list[dict[str, Any]]:
                                    "operator": e.operator_id,
                                    "occurrence": f"{e.tournament_id}#{e.occurrence}",
                                    "first_day": e.first_day, "last_day": e.last_day}
-            h = recorded.get((_org_of(e).id, e.uid, e.recurrence_id, e.operator_id))
+            h = recorded.get((org_of(e).id, e.uid, e.recurrence_id, e.operator_id))
             if h is not None:
                 row.update({c.name: getattr(h, c.name) for c in COLUMNS
                             if c.name not in _NAMING})
@@ -299,14 +300,8 @@ def _names(header: Sequence[str], where: Callable[[int], str]) -> list[str]:
         problems.append(f"{where(0)}: the sheet names no occurrence: give the column "
                         "Occurrence (TOURNAMENT#N), or Tournament and Planned date")
     if problems:
-        raise LedgerError(_refusal(problems))
+        raise LedgerError(problems_text(problems))
     return names
-
-
-def _refusal(problems: Sequence[str]) -> str:
-    from scheduler.ledger.transfer import _refusal as refusal  # one wording
-
-    return refusal(problems)
 
 
 def _typed(row: dict[str, str], locate: Callable[[str], str]
@@ -422,7 +417,7 @@ def record_from(ledger: Ledger, path: str | os.PathLike[str], *, by: str | None 
             problems += [f"{Path(path)} {m}" for _, m in found]
             if found:
                 continue
-            org = _org_of(ev)
+            org = org_of(ev)
             ident = (org.id, ev.uid, ev.recurrence_id, ev.operator_id)
             if ident in seen:
                 problems.append(f"{locate(i, None)}: {ev.tournament_id}#{ev.occurrence} at "
@@ -453,11 +448,11 @@ def record_from(ledger: Ledger, path: str | os.PathLike[str], *, by: str | None 
                          tournament_id=ev.tournament_id, occurrence=ev.occurrence,
                          uid=ev.uid, recurrence_id=ev.recurrence_id,
                          supersedes_id=dup.id if dup is not None else None,
-                         **fields, **_entry(by))
+                         **fields, **entry_fields(by))
             s.add(entry)
             entries.append(entry)
         if problems:
-            raise LedgerError(_refusal(problems))
+            raise LedgerError(problems_text(problems))
         s.flush()
     return Recorded(tuple(entries), corrected, same, empty)
 

@@ -20,7 +20,7 @@ from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, 
 
 from scheduler.core.clock import latest_today
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
-from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.core.text import csv_cells, uncell
 from scheduler.ledger.checks import duplicate_problems, entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
@@ -30,7 +30,7 @@ from scheduler.ledger.store import LedgerError, now, who
 
 
 # ------------------------------------------------------------------ export / import
-def _tables() -> list[Any]:
+def ledger_tables() -> list[Any]:
     """Every table, parents before children."""
     return list(Base.metadata.sorted_tables)
 
@@ -51,7 +51,7 @@ def export_columns() -> list[str]:
     """The columns of :func:`export_csv`'s header, in order: :data:`EXPORT_HEAD`, then the
     union of the tables' own columns (``id`` left out), parents first."""
     columns: list[str] = list(EXPORT_HEAD)
-    for t in _tables():
+    for t in ledger_tables():
         for c in t.columns:
             if c.name not in columns and c.name != "id":
                 columns.append(c.name)
@@ -67,7 +67,7 @@ def export_entries(ledger: Ledger) -> Iterator[tuple[Any, dict[str, Any]]]:
     import). What :func:`export_csv` and the workbook export write."""
     with ledger.read() as s:
         keys: dict[tuple[str, int], str] = {}
-        for t in _tables():
+        for t in ledger_tables():
             for row in s.execute(select(t).order_by(t.c.id)).mappings():
                 keys[(t.name, row["id"])] = row["key"]
                 rec: dict[str, Any] = {}
@@ -156,7 +156,7 @@ def _value(col: Any, text: str, where: str) -> Any:
 _FACT_TABLES = frozenset(m.__tablename__ for m in FACTS)
 
 
-def _refusal(problems: Sequence[str]) -> str:
+def problems_text(problems: Sequence[str]) -> str:
     """One problem as it is; several as a count and one line each (at most
     :data:`~scheduler.core.limits.MAX_PROBLEMS_SHOWN`, the rest counted)."""
     if len(problems) == 1:
@@ -348,7 +348,7 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
     the ledger's entry of their key are :class:`Edit` s, recorded as corrections with
     ``apply_edits``. Raises :class:`LedgerError` (:class:`EditsNotApplied` for edits without
     ``apply_edits``) as :func:`import_csv`."""
-    by_name = {t.name: t for t in _tables()}
+    by_name = {t.name: t for t in ledger_tables()}
     added = skipped = 0
     edits: list[Edit] = []
     with ledger.write() as s:
@@ -521,7 +521,7 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                              in duplicate_problems(conn, name, [(i, v) for i, n, v in facts
                                                                 if n == name])]
         if problems:
-            raise LedgerError(_refusal(problems))
+            raise LedgerError(problems_text(problems))
         if edits and not apply_edits:
             raise EditsNotApplied(edits)
         for k, name, key in corrections:
@@ -547,4 +547,4 @@ def all_entries(ledger: Ledger) -> dict[str, int]:
     with ledger.read() as s:
         conn = s.connection()
         return {t.name: int(conn.execute(select(func.count()).select_from(t)).scalar() or 0)
-                for t in _tables()}
+                for t in ledger_tables()}

@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime
 
-from scheduler.core.atomic import same_file, shown
+from scheduler.core.atomic_files import same_file, shown
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.workbook.cells import WorkbookError
 from scheduler.core.workbook.scan import Formula, SheetScan, scan_xlsx
@@ -32,9 +32,9 @@ from scheduler.ledger.store import LedgerError
 from scheduler.ledger.transfer import (
     EXPORT_HEAD,
     Imported,
-    _tables,
     export_entries,
     import_rows,
+    ledger_tables,
 )
 
 SHEET = "Ledger"
@@ -89,7 +89,7 @@ def sheet_columns(table: Any) -> list[str]:
 
 def _sheet_tables() -> list[Any]:
     """The tables in the workbook's sheet order (:data:`SHEETS`, then any other)."""
-    tables = {t.name: t for t in _tables()}
+    tables = {t.name: t for t in ledger_tables()}
     return [*(tables[n] for n in SHEETS if n in tables),
             *(t for n, t in tables.items() if n not in SHEETS)]
 
@@ -180,8 +180,8 @@ def fixed_zip(data: bytes) -> bytes:
 
 
 def _date_columns() -> tuple[set[str], set[str]]:
-    dates = {c.name for t in _tables() for c in t.columns if isinstance(c.type, Date)}
-    times = {c.name for t in _tables() for c in t.columns if isinstance(c.type, DateTime)}
+    dates = {c.name for t in ledger_tables() for c in t.columns if isinstance(c.type, Date)}
+    times = {c.name for t in ledger_tables() for c in t.columns if isinstance(c.type, DateTime)}
     return dates, times
 
 
@@ -296,7 +296,7 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str], *,
     finally:
         wb.close()
     dates, times = _date_columns()
-    order = {t.name: k for k, t in enumerate(_tables())}  # parents first, as the CSV
+    order = {t.name: k for k, t in enumerate(ledger_tables())}  # parents first, as the CSV
     rows: list[tuple[int, str, int, dict[str, str], dict[str, str]]] = []
     for sheet, (table, header, grid) in read.items():
         letters = {name: get_column_letter(k) for k, name in enumerate(header, start=1)

@@ -22,27 +22,6 @@ template writer, :func:`write_workbook`, :func:`pinned_xlsx`) > :mod:`.reader`
 Every public name is re-exported here: ``from scheduler.core.workbook import read_workbook``.
 """
 
-from scheduler.core.workbook.cells import Cells, WorkbookError
-from scheduler.core.workbook.layout import (
-    EXAMPLES,
-    FIXED_TIME,
-    HISTORY,
-    OPERATORS,
-    SETTINGS,
-    SHEETS,
-    TOURNAMENTS,
-    TOURS,
-    TYPE_CHOICES,
-    WEEKDAY_CHOICES,
-    Column,
-)
-from scheduler.core.workbook.reader import REQUIRED_SHEETS, SHEETS_READ, cell_value, read_workbook
-from scheduler.core.workbook.template import pinned_xlsx, write_workbook
-from scheduler.core.workbook.writing import set_cell
 
 __all__ = [
-    "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SETTINGS",
-    "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
-    "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_workbook",
-    "set_cell", "write_workbook",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
-from scheduler.core.workbook.cells import Cells, WorkbookError, _hhmm, _letter
+from scheduler.core.workbook.cells import Cells, WorkbookError, hhmm, letter
 from scheduler.core.workbook.layout import SETTINGS, SHEETS, Column
 from scheduler.core.workbook.scan import SheetScan, scan_xlsx
 
@@ -71,10 +71,10 @@ def cell_value(column: Column, value: Any) -> Any:
         return f"{value:%m-%d}"
     if kind == "hours":
         if isinstance(value, dt.time):
-            return _hhmm(value.hour, value.minute)
+            return hhmm(value.hour, value.minute)
         if isinstance(value, dt.timedelta):
             minutes = round(value.total_seconds() / 60)
-            return _hhmm(minutes // 60, minutes % 60)
+            return hhmm(minutes // 60, minutes % 60)
     if kind == "time" and isinstance(value, dt.datetime):
         return value.time()
     if kind in ("list", "days"):
@@ -243,7 +243,7 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
                         "reads only what a person can see; unhide the row, or delete it"))
         for c in scan.hidden_columns:
             head = heads.get(c, "") if sheet != "Settings" else ""
-            out.append((f"{title} column {_letter(c - 1)}" + (f" ({head})" if head else ""),
+            out.append((f"{title} column {letter(c - 1)}" + (f" ({head})" if head else ""),
                         "the column is hidden and holds values: tourney reads only what a "
                         "person can see; unhide the column, or delete it"))
     return out
@@ -352,7 +352,7 @@ def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any
         record: dict[str, Any] = {}
         cells[(key, i)] = f"{ws.title} row {number}"
         for j, column in columns:
-            where = f"{ws.title}!{_letter(j)}{number} ({column.header})"
+            where = f"{ws.title}!{letter(j)}{number} ({column.header})"
             for k in range(1, len(column.path) + 1):
                 cells.setdefault((key, i, *column.path[:k]), where)
             value = cell_value(column, row[j] if j < len(row) else None)
@@ -371,7 +371,7 @@ def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Ce
         values = {c.header: (j, cell_value(c, row[j] if j < len(row) else None))
                   for j, c in columns}
         j, op = values.get("operator", (0, _EMPTY))
-        where = f"{ws.title}!{_letter(j)}{number} (operator)"
+        where = f"{ws.title}!{letter(j)}{number} (operator)"
         if op is _EMPTY or str(op) not in index:
             near = f"; the Operators sheet has {', '.join(sorted(index)) or 'none'}"
             problems.append((where, f"{'no operator given' if op is _EMPTY else repr(op)}: "
@@ -386,7 +386,7 @@ def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Ce
             if header == "operator":
                 continue
             path = tuple(header.split("."))
-            where = f"{ws.title}!{_letter(j)}{number} ({header})"
+            where = f"{ws.title}!{letter(j)}{number} ({header})"
             for k in range(1, len(path) + 1):
                 cells[("operators", i, *path[:k])] = where
             if value is not _EMPTY and not _put(operators[i], path, value):
