@@ -47,7 +47,8 @@ ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                               "held and reported (SQLite file or PostgreSQL URL).")
 record_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="Record one fact in the ledger (append-only; a correction is a "
-                              "new entry: --corrects ID).")
+                              "new entry: --corrects ID), or with --from FILE every filled "
+                              "row of a results sheet (tourney template --results).")
 
 LedgerOpt = Annotated[str | None, typer.Option(
     "--ledger", help="Ledger file (SQLite) or URL (postgresql+psycopg://USER@HOST/DB). "

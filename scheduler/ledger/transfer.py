@@ -231,7 +231,8 @@ class Imported:
 
 class EditsNotApplied(LedgerError):
     """An edited export imported without ``--apply-edits``: rows differ from the ledger.
-    Nothing is imported (exit 2); the message lists every differing field."""
+    Nothing is imported (exit 2: the command adds "Nothing was recorded."); the message
+    lists every differing field."""
 
     def __init__(self, edits: Sequence[Edit]) -> None:
         self.edits = tuple(edits)
@@ -241,7 +242,7 @@ class EditsNotApplied(LedgerError):
             f"{len(self.edits)} row(s) of the file differ from the ledger (edited after the "
             "export):", *shown, *([f"  ... and {more} more"] if more > 0 else []),
             "give --apply-edits to record each as a correction of its entry (the entry "
-            "stays, superseded), or put the old values back; nothing was imported"]))
+            "stays, superseded), or put the old values back"]))
 
 
 def _csv_rows(path: Path) -> list[dict[str, str]]:
