@@ -138,20 +138,20 @@ def test_the_cli_refuses_infinity_and_funds_does_not_crash(adopted: Ledger, tmp_
 def test_an_import_of_a_workbook_is_checked_alike(adopted: Ledger, tmp_path: Path) -> None:
     import openpyxl
 
-    from scheduler.ledger.workbook import SHEET, export_xlsx, import_xlsx
+    from scheduler.ledger.workbook import export_xlsx, import_xlsx
 
     _export(adopted)
     path = tmp_path / "l.xlsx"
     path.write_bytes(export_xlsx(adopted)[0])
     wb = openpyxl.load_workbook(path)
-    ws = wb[SHEET]
+    ws = wb["Held"]                                   # one sheet per kind (issue #26)
     header = [c.value for c in ws[1]]
-    row = next(r[0].row for r in ws.iter_rows(min_row=2) if r[0].value == "held")
+    row = 2                                           # the first held row
     cell = ws.cell(row=row, column=header.index("outcome") + 1)
     cell.value = "maybe"
     wb.save(path)
     other = _empty(tmp_path)
-    with pytest.raises(LedgerError, match=rf"Ledger!{cell.column_letter}{row}: column outcome: "
+    with pytest.raises(LedgerError, match=rf"Held!{cell.column_letter}{row}: column outcome: "
                                           "'maybe' is not one of held, cancelled"):
         import_xlsx(other, path, today=TODAY)
     other.dispose()

@@ -24,7 +24,7 @@ violation.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -363,4 +363,29 @@ def settled_days(ledger: Ledger | str | None, scenario: Scenario) -> dict[str, s
     finally:
         if lg is not ledger:
             lg.dispose()
+    return out
+
+
+def judge_held(ledger: Ledger, entries: Sequence[Held], *,
+               as_of: dt.date | None = None) -> list[Violation]:
+    """What the held entries just recorded break (``tourney record --from``: many at once),
+    as :func:`judge_entry` judges each, with one reading of the ledger per organization
+    instead of one per entry: every violation naming one of the occurrences at its operator.
+    Cancelled entries break nothing at record time. Raises
+    :class:`~scheduler.ledger.store.LedgerError` as :func:`read_actuals` does."""
+    held = [e for e in entries if e.outcome == "held"]
+    out: list[Violation] = []
+    for org_id in sorted({e.organization_id for e in held}):
+        mine = [e for e in held if e.organization_id == org_id]
+        with ledger.read() as s:
+            org = s.get(Organization, org_id)
+            assert org is not None
+            days = [d for e in mine for d in (e.first_day, e.last_day) if d is not None]
+            scenario = _ledger_scenario(s, org, days,
+                                        [latest_today(DEFAULT_TIMEZONE.values(), as_of)])
+        actuals = read_actuals(ledger, scenario, as_of=as_of, organization=org.name,
+                               planned=set())
+        wanted = {(e.operator_id, f"{e.tournament_id}#{e.occurrence}") for e in mine}
+        out += [v for v in audit_actuals(actuals)
+                if any((v.operator_id, r) in wanted for r in v.refs)]
     return out
