@@ -12,17 +12,10 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 
+from builders.commands import TINY
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 runner = CliRunner()
-
-TINY = {
-    "name": "Tiny room",
-    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-    "notice_from": "2027-02-20",
-    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
-    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
-                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
-}
 
 
 def _write(tmp_path: Path, data: dict, name: str = "s.yaml") -> Path:
