@@ -1,4 +1,4 @@
-"""One table from exception to exit code and message (:data:`ERRORS`), applied by one wrapper
+"""One table from exception to exit code and message (:func:`messages`), applied by one wrapper
 (:func:`handled`) around every command and by :func:`scheduler.cli.main`.
 
 Exit codes (README.md): **0** done; **1** a required occurrence cannot be placed (``solve``)
@@ -9,9 +9,10 @@ nothing in time, the plan failed its own audit, a bug; nothing written); **130**
 written stays written, quietly, as a command killed by SIGPIPE). An operator never sees a
 traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
 
-The table names exception classes by module and name, so that ``tourney --help`` imports no
-engine: an exception is matched by the first class of its MRO the table names (the most
-specific one).
+Every failure tourney reports is a :class:`scheduler.core.errors.TourneyError` and carries its
+exit code; the table (:func:`messages`, built at the first failure, so that ``tourney --help``
+imports no engine) words its message. An exception is matched by the first class of its MRO
+the table names (the most specific one).
 """
 
 from __future__ import annotations
@@ -27,28 +28,25 @@ from typing import Any, TypeVar
 
 import typer
 
+from scheduler.core.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, TourneyError
 from scheduler.core.limits import cap_message, for_terminal
 
-EXIT_INPUT = 2
-"""Invalid input or an output that cannot be written; nothing written."""
-EXIT_INTERNAL = 3
-"""An internal failure; nothing written."""
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (128 + SIGINT)."""
 EXIT_CLOSED = 141
 """Standard output closed by its reader (128 + SIGPIPE), e.g. ``| head -1``."""
 
-Entry = tuple[int | None, Callable[[Any], str]]
-"""An exit code (None: the exception's own ``exit_code``) and the message of an exception."""
+Message = Callable[[Any], str]
+Entry = tuple[int | None, Message]
+"""An exit code (None: the exception's own :attr:`~scheduler.core.errors.TourneyError.exit_code`)
+and the message of an exception."""
+Table = Mapping[type[BaseException], Entry]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_INTERNAL = "builtins.Exception"
 _SECRETS: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
     "tourney_secrets", default=())
 """What the running command keeps out of a bug's message (:func:`keep_secret`)."""
 
 
-class CommandError(Exception):
+class CommandError(TourneyError):
     """A failure a command found itself (an option's value, a file it cannot write): the
     message as printed and the exit code (2 unless said)."""
 
@@ -100,63 +98,76 @@ def _said(exc: BaseException) -> str:
     return f"tourney: {exc}"
 
 
-def _then(sentence: str) -> Callable[[BaseException], str]:
+def _then(sentence: str) -> Message:
     return lambda exc: f"tourney: {exc}. {sentence}"
 
 
-ERRORS: dict[str, Entry] = {
-    "scheduler.cli.errors.CommandError": (None, lambda e: e.message),
-    # invalid input: exit 2, nothing written
-    "scheduler.core.problems.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
-    "scheduler.studies.sweep.variants.VaryError": (
-        EXIT_INPUT, lambda e: e.render() + "\nNothing was solved or written."),
-    "scheduler.engine.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.inputs.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.export.diff.DiffError": (EXIT_INPUT, _said),
-    "scheduler.check.schedule.ScheduleError": (EXIT_INPUT, _said),
-    "scheduler.core.atomic_files.WriteRefused": (
-        EXIT_INPUT, _then("Nothing was solved or written.")),
-    "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
-    "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
-    # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
-    "scheduler.studies.sweep.variants.SweepError": (None, _then("Nothing was written.")),
-    # internal failures: exit 3, nothing written
-    "scheduler.engine.objective.SolverError": (
-        EXIT_INTERNAL, _then("Try a longer --time-limit. Nothing was written.")),
-    "scheduler.engine.parts.AuditError": (
-        EXIT_INTERNAL, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
-    # Ctrl-C: the writers are atomic, so nothing half written
-    "scheduler.engine.cpsat.Interrupted": (
-        EXIT_INTERRUPTED,
-        lambda e: "tourney: interrupted before any plan was found; nothing was written."),
-    "builtins.KeyboardInterrupt": (
-        EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
-    # the reader of standard output went away (| head): quiet, nothing claimed either way
-    "builtins.BrokenPipeError": (EXIT_CLOSED, _output_closed),
-    # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
-    _INTERNAL: (EXIT_INTERNAL, _internal),
-}
-"""Exception class (``module.QualName``) -> (exit code, message). The one place that says how
-a failure ends a command."""
+@functools.cache
+def messages() -> dict[type[BaseException], Entry]:
+    """Exception class -> (exit code, message): the one place that says how a failure ends a
+    command. Every :class:`~scheduler.core.errors.TourneyError` ends with its own
+    ``exit_code``; the table words its message. Built at the first failure (the classes'
+    modules are imported then, never by ``tourney --help``)."""
+    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
+    from scheduler.check.schedule import ScheduleError
+    from scheduler.core.atomic_files import WriteRefused  # start-up time: as above
+    from scheduler.core.problems import ScenarioError  # start-up time: as above
+    from scheduler.engine.cpsat import Interrupted  # start-up time: as above
+    from scheduler.engine.decompose import ModelTooLarge  # start-up time: as above
+    from scheduler.engine.objective import SolverError  # start-up time: as above
+    from scheduler.engine.parts import AuditError  # start-up time: as above
+    from scheduler.export.caldav.redaction import PublishError  # start-up time: as above
+    from scheduler.export.diff import DiffError  # start-up time: as above
+    from scheduler.inputs.replan.previous import PreviousError  # start-up time: as above
+    from scheduler.ledger.store import LedgerError  # start-up time: as above
+    from scheduler.studies.sweep.variants import SweepError, VaryError  # start-up time
+
+    return {
+        TourneyError: (None, _said),
+        CommandError: (None, lambda e: e.message),
+        # invalid input: exit 2, nothing written
+        ScenarioError: (None, lambda e: e.render()),
+        VaryError: (None, lambda e: e.render() + "\nNothing was solved or written."),
+        ModelTooLarge: (None, _then("Nothing was written.")),
+        PreviousError: (None, _then("Nothing was written.")),
+        DiffError: (None, _said),
+        ScheduleError: (None, _said),
+        WriteRefused: (None, _then("Nothing was solved or written.")),
+        PublishError: (None, _redacted),
+        LedgerError: (None, _then("Nothing was recorded.")),
+        # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
+        SweepError: (None, _then("Nothing was written.")),
+        # internal failures: exit 3, nothing written
+        SolverError: (None, _then("Try a longer --time-limit. Nothing was written.")),
+        AuditError: (None, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
+        # Ctrl-C: the writers are atomic, so nothing half written
+        Interrupted: (
+            None, lambda e: "tourney: interrupted before any plan was found; nothing was "
+                            "written."),
+        KeyboardInterrupt: (
+            EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+        # the reader of standard output went away (| head): quiet, nothing claimed either way
+        BrokenPipeError: (EXIT_CLOSED, _output_closed),
+        # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
+        Exception: (EXIT_INTERNAL, _internal),
+    }
 
 
-def _name(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
-
-
-def outcome(exc: BaseException, overrides: Mapping[str, Entry] | None = None
-            ) -> tuple[str, int, str] | None:
-    """How ``exc`` ends a command: ``(class named, exit code, message)`` from ``overrides``
-    (a command's own wording), else :data:`ERRORS`; None for an exception not in them
-    (SystemExit, typer's usage errors and exits: click handles those)."""
+def outcome(exc: BaseException, overrides: Callable[[], Table] | None = None
+            ) -> tuple[type[BaseException], int, str] | None:
+    """How ``exc`` ends a command: ``(class matched, exit code, message)`` from ``overrides``
+    (a command's own wording), else :func:`messages`, by the first class of its MRO they name
+    (the most specific one); None for an exception not in them (SystemExit, typer's usage
+    errors and exits: click handles those)."""
+    own = overrides() if overrides is not None else {}
+    table = messages()
     for cls in type(exc).__mro__:
-        name = _name(cls)
-        entry = (overrides or {}).get(name) or ERRORS.get(name)
+        entry = own.get(cls) or table.get(cls)
         if entry is not None:
             code, message = entry
-            if code is None:  # SweepError, LedgerError, CommandError: their own exit code
+            if code is None:  # a TourneyError: its own exit code
                 code = int(exc.exit_code)  # type: ignore[attr-defined]
-            return name, code, message(exc)
+            return cls, code, message(exc)
     return None
 
 
@@ -180,16 +191,16 @@ def say_data(text: str, nl: bool = True) -> None:
     typer.echo(for_terminal(text) if sys.stdout.isatty() else text, nl=nl)
 
 
-def report(exc: BaseException, overrides: Mapping[str, Entry] | None = None,
+def report(exc: BaseException, overrides: Callable[[], Table] | None = None,
            secrets: tuple[str, ...] = ()) -> int:
     """Print how ``exc`` ends the command (its message) and return the exit code. A bug's
     message (whose text no one checked) is printed without ``secrets``. Re-raises ``exc``
     when it is not in the table, or is a bug and ``TOURNEY_DEBUG`` is set."""
     found = outcome(exc, overrides)
-    if found is None or (found[0] == _INTERNAL and os.environ.get("TOURNEY_DEBUG")):
+    if found is None or (found[0] is Exception and os.environ.get("TOURNEY_DEBUG")):
         raise exc
-    name, code, message = found
-    if secrets and name == _INTERNAL:
+    matched, code, message = found
+    if secrets and matched is Exception:
         from scheduler.export.caldav.redaction import redact  # start-up time, as above
 
         message = redact(message, secrets)
@@ -203,9 +214,9 @@ def keep_secret(secret: str) -> None:
     _SECRETS.set((*_SECRETS.get(), secret))
 
 
-def handled(overrides: Mapping[str, Entry] | None = None) -> Callable[[_F], _F]:
+def handled(overrides: Callable[[], Table] | None = None) -> Callable[[_F], _F]:
     """Wrap a command: an exception it raises ends it with the exit code and message of
-    :data:`ERRORS` (or of ``overrides``, the command's own wording of an entry); typer's
+    :func:`messages` (or of ``overrides()``, the command's own wording of an entry); typer's
     exits and usage errors pass through."""
     def wrap(command: _F) -> _F:
         @functools.wraps(command)
@@ -232,7 +243,7 @@ def reading_input() -> Iterator[None]:
         yield
     except ValueError as exc:
         found = outcome(exc)
-        if found is not None and found[0] != _INTERNAL:
+        if found is not None and found[0] is not Exception:
             raise
         raise CommandError(f"tourney: {exc}") from None
 

@@ -11,9 +11,8 @@ from typing import Annotated
 import typer
 
 from scheduler.cli.errors import (
-    EXIT_INTERRUPTED,
     CommandError,
-    Entry,
+    Table,
     err,
     handled,
     reading_input,
@@ -22,6 +21,7 @@ from scheduler.cli.errors import (
 from scheduler.cli.solve import load
 from scheduler.core.atomic import lock
 from scheduler.core.atomic_files import WriteRefused, refuse_inputs, shown, unwritable, write_files
+from scheduler.core.errors import EXIT_INTERRUPTED
 from scheduler.core.limits import (
     MAX_MODEL_CELLS_DEFAULT,
     MAX_VARIANTS_CEILING,
@@ -99,17 +99,20 @@ def _progress_line() -> str:
     return "\n" if sys.stderr.isatty() else ""
 
 
-_SWEEPING: dict[str, Entry] = {
-    "scheduler.studies.sweep.variants.SweepError": (
-        None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
-    "builtins.KeyboardInterrupt": (
-        EXIT_INTERRUPTED,
-        lambda e: f"{_progress_line()}tourney: interrupted; nothing was written."),
-}
-"""How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
+def _sweeping() -> Table:
+    """How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
+    from scheduler.studies.sweep.variants import SweepError  # start-up time: at a failure
+
+    return {
+        SweepError: (
+            None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
+        KeyboardInterrupt: (
+            EXIT_INTERRUPTED,
+            lambda e: f"{_progress_line()}tourney: interrupted; nothing was written."),
+    }
 
 
-@handled(_SWEEPING)
+@handled(_sweeping)
 def sweep(
     ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(

@@ -15,7 +15,7 @@ import typer
 
 from scheduler.cli.errors import (
     CommandError,
-    Entry,
+    Table,
     date_opt,
     err,
     handled,
@@ -31,15 +31,19 @@ if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
 
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
-_READING: dict[str, Entry] = {
-    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}"),
-}
-"""``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
-_WRITING: dict[str, Entry] = {
-    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was "
-                                                           "written."),
-}
-"""``tourney ledger export|funds`` read the ledger and write files: nothing recorded ever."""
+def _reading() -> Table:
+    """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
+    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
+
+    return {LedgerError: (None, lambda e: f"tourney: {e}")}
+
+
+def _writing() -> Table:
+    """``tourney ledger export|funds`` read the ledger and write files: nothing recorded
+    ever."""
+    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
+
+    return {LedgerError: (None, lambda e: f"tourney: {e}. Nothing was written.")}
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -68,7 +72,7 @@ AsOfOpt = Annotated[str | None, typer.Option(
 
 def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
     """Open the ledger and run ``action(ledger)`` (a LedgerError: one line, exit 2, as
-    :data:`scheduler.cli.errors.ERRORS` says)."""
+    :func:`scheduler.cli.errors.messages` says)."""
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
     lg = Ledger(ledger)
@@ -117,7 +121,7 @@ def ledger_init(
 
 
 @ledger_app.command("backup")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_backup(
     file: Annotated[Path, typer.Argument(help="The new SQLite file to write (never replaced).")],
     ledger: LedgerOpt = None,
@@ -157,7 +161,7 @@ def ledger_adopt(
 
 
 @ledger_app.command("export")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
         "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
@@ -220,7 +224,7 @@ def ledger_import(
 
 
 @ledger_app.command("funds")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_funds(
     out: Annotated[Path, typer.Option(
         "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
@@ -441,7 +445,7 @@ def record_report(
         today=today), lg))
 
 
-@handled(_READING)
+@handled(_reading)
 def deadlines_command(
     plan_dir: Annotated[Path | None, typer.Argument(
         help="A plan folder written by `tourney solve`; none: every plan the ledger has "

@@ -1,6 +1,6 @@
 """``tourney solve``, ``tourney diff`` and ``tourney check``: plan a scenario, compare two
 plans, audit a schedule. Each parses its options and calls the engine; how a failure ends it
-is :data:`scheduler.cli.errors.ERRORS`."""
+is :func:`scheduler.cli.errors.messages`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import typer
 
 from scheduler.cli.errors import (
     CommandError,
-    Entry,
+    Table,
     date_opt,
     err,
     handled,
@@ -52,11 +52,12 @@ def load(path: Path) -> Scenario:
     return scenario
 
 
-_LEDGER_READ: dict[str, Entry] = {
-    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was written."),
-}
-"""``solve --ledger`` and ``check --ledger`` only read the ledger: its errors say nothing of
-recording."""
+def _ledger_read() -> Table:
+    """``solve --ledger`` and ``check --ledger`` only read the ledger: its errors say nothing
+    of recording."""
+    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
+
+    return {LedgerError: (None, lambda e: f"tourney: {e}. Nothing was written.")}
 
 
 UseLedgerOpt = Annotated[bool, typer.Option(
@@ -71,7 +72,7 @@ OrganizationOpt = Annotated[str | None, typer.Option(
                            "for (default: the only one with its operators).")]
 
 
-@handled(_LEDGER_READ)
+@handled(_ledger_read)
 def solve(
     ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(
@@ -222,7 +223,7 @@ def _with_ledger(sc: Scenario, ledger: str | None, organization: str | None) -> 
     """``solve --ledger`` (``ledger`` None: ``--use-ledger``, the ledger of
     :func:`scheduler.ledger.store.resolve`): the scenario with its history from the ledger,
     the ledger and each thing taken said on stderr (a LedgerError: exit 2,
-    :data:`_LEDGER_READ`)."""
+    :func:`_ledger_read`)."""
     # start-up time: sqlalchemy only with --ledger
     from scheduler.ledger import Ledger
     from scheduler.ledger.history import describe, from_ledger  # start-up time: sqlalchemy
@@ -263,7 +264,7 @@ def diff(
     say(diff_plans(old, new), nl=False)
 
 
-@handled(_LEDGER_READ)
+@handled(_ledger_read)
 def check(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file or .xlsx workbook.")],
     schedule: Annotated[Path | None, typer.Argument(

@@ -14,8 +14,10 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from scheduler.core.errors import TourneyError
 
-class WriteRefused(OSError):
+
+class WriteRefused(TourneyError, OSError):
     """An output that would lose a file (an input, a folder holding other files, a read-only
     folder, a folder another tourney command is writing). Nothing was changed."""
 

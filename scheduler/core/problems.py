@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from constraints.catalogue import cite
+from scheduler.core.errors import TourneyError
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN
 
 
@@ -76,7 +77,7 @@ def show(value: Any) -> str:
     return text if len(text) <= 80 else f"{text[:80]}... ({len(text):,} characters)"
 
 
-class ScenarioError(ValueError):
+class ScenarioError(TourneyError, ValueError):
     """Invalid scenario input: every problem found, all in one run (exit 2 in the CLI).
 
     Parameters

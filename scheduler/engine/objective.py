@@ -33,6 +33,7 @@ from ortools.sat.python import cp_model
 
 from constraints.modelling import ModelContext
 from constraints.requests import minimums
+from scheduler.core.errors import EXIT_INTERNAL, TourneyError
 from scheduler.core.fields import WEEKDAYS
 from scheduler.engine.cpsat import Options, search
 from scheduler.inputs.replan.previous import PublishedOccurrence
@@ -44,8 +45,10 @@ STAGES = ("placed", "fees_usd", "preferred")
 """The stages every solve runs, in order; a re-plan adds ``moved`` and ``days_moved``."""
 
 
-class SolverError(RuntimeError):
+class SolverError(TourneyError, RuntimeError):
     """The solver returned no usable answer (MODEL_INVALID, or UNKNOWN at the time limit)."""
+
+    exit_code = EXIT_INTERNAL
 
 
 def add_terms(ctx: ModelContext) -> None:

@@ -10,10 +10,11 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
+from scheduler.core.errors import TourneyError
 from scheduler.core.text import credentials_in, mask_credentials
 
 
-class PublishError(Exception):
+class PublishError(TourneyError):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
 
 
