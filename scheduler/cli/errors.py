@@ -1,4 +1,4 @@
-"""One table from exception to exit code and message (:func:`messages`), applied by one wrapper
+"""From exception to exit code and message (:func:`outcome`), applied by one wrapper
 (:func:`handled`) around every command and by :func:`scheduler.cli.main`.
 
 Exit codes (README.md): **0** done; **1** a required occurrence cannot be placed (``solve``)
@@ -9,10 +9,10 @@ nothing in time, the plan failed its own audit, a bug; nothing written); **130**
 written stays written, quietly, as a command killed by SIGPIPE). An operator never sees a
 traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
 
-Every failure tourney reports is a :class:`scheduler.core.errors.TourneyError` and carries its
-exit code; the table (:func:`messages`, built at the first failure, so that ``tourney --help``
-imports no engine) words its message. An exception is matched by the first class of its MRO
-the table names (the most specific one).
+Every failure tourney reports is a :class:`scheduler.core.errors.TourneyError`: it carries
+its exit code and its message (``format_message()``), as click's ``ClickException`` does; the
+builtin ones (Ctrl-C, a closed standard output, a bug) are in :data:`BUILTINS`. An exception is
+matched by the first class of its MRO named (the most specific one).
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ class CommandError(TourneyError):
         self.message = message
         self.exit_code = exit_code
 
+    def format_message(self) -> str:
+        return self.message
+
 
 def date_opt(value: str, option: str) -> dt.date:
     """A YYYY-MM-DD option's value as a date (every command's date options).
@@ -87,85 +90,44 @@ def _output_closed(exc: BaseException) -> str:
     return ""
 
 
-def _redacted(exc: BaseException) -> str:
-    """A publishing error: the server's words without the URL's credentials."""
-    from scheduler.export.caldav.redaction import redact  # start-up time: --help imports none
+BUILTINS: dict[type[BaseException], Entry] = {
+    # Ctrl-C: the writers are atomic, so nothing half written
+    KeyboardInterrupt: (EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+    # the reader of standard output went away (| head): quiet, nothing claimed either way
+    BrokenPipeError: (EXIT_CLOSED, _output_closed),
+    # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
+    Exception: (EXIT_INTERNAL, _internal),
+}
+"""How a failure other than a :class:`~scheduler.core.errors.TourneyError` ends a command:
+builtin class -> (exit code, message). A TourneyError ends with its own ``exit_code`` and
+``format_message()`` (click's ``ClickException`` pattern): invalid input exit 2, nothing
+written; an internal failure exit 3; Ctrl-C during a solve 130."""
 
-    return redact(f"tourney: {exc}")
 
-
-def _said(exc: BaseException) -> str:
-    return f"tourney: {exc}"
-
-
-def _then(sentence: str) -> Message:
-    return lambda exc: f"tourney: {exc}. {sentence}"
-
-
-@functools.cache
-def messages() -> dict[type[BaseException], Entry]:
-    """Exception class -> (exit code, message): the one place that says how a failure ends a
-    command. Every :class:`~scheduler.core.errors.TourneyError` ends with its own
-    ``exit_code``; the table words its message. Built at the first failure (the classes'
-    modules are imported then, never by ``tourney --help``)."""
-    # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.check.schedule import ScheduleError
-    from scheduler.core.atomic_files import WriteRefused  # start-up time: as above
-    from scheduler.core.problems import ScenarioError  # start-up time: as above
-    from scheduler.engine.cpsat import Interrupted  # start-up time: as above
-    from scheduler.engine.decompose import ModelTooLarge  # start-up time: as above
-    from scheduler.engine.objective import SolverError  # start-up time: as above
-    from scheduler.engine.parts import AuditError  # start-up time: as above
-    from scheduler.export.caldav.redaction import PublishError  # start-up time: as above
-    from scheduler.export.diff import DiffError  # start-up time: as above
-    from scheduler.inputs.replan.previous import PreviousError  # start-up time: as above
-    from scheduler.ledger.store import LedgerError  # start-up time: as above
-    from scheduler.studies.sweep.variants import SweepError, VaryError  # start-up time
-
-    return {
-        TourneyError: (None, _said),
-        CommandError: (None, lambda e: e.message),
-        # invalid input: exit 2, nothing written
-        ScenarioError: (None, lambda e: e.render()),
-        VaryError: (None, lambda e: e.render() + "\nNothing was solved or written."),
-        ModelTooLarge: (None, _then("Nothing was written.")),
-        PreviousError: (None, _then("Nothing was written.")),
-        DiffError: (None, _said),
-        ScheduleError: (None, _said),
-        WriteRefused: (None, _then("Nothing was solved or written.")),
-        PublishError: (None, _redacted),
-        LedgerError: (None, _then("Nothing was recorded.")),
-        # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
-        SweepError: (None, _then("Nothing was written.")),
-        # internal failures: exit 3, nothing written
-        SolverError: (None, _then("Try a longer --time-limit. Nothing was written.")),
-        AuditError: (None, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
-        # Ctrl-C: the writers are atomic, so nothing half written
-        Interrupted: (
-            None, lambda e: "tourney: interrupted before any plan was found; nothing was "
-                            "written."),
-        KeyboardInterrupt: (
-            EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
-        # the reader of standard output went away (| head): quiet, nothing claimed either way
-        BrokenPipeError: (EXIT_CLOSED, _output_closed),
-        # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
-        Exception: (EXIT_INTERNAL, _internal),
-    }
+def loaded_error(module: str, name: str) -> type[BaseException] | None:
+    """The exception class ``name`` of ``module`` when that module is loaded, else None (it
+    cannot have been raised): a command's own wording is keyed by class without importing
+    its module (start-up time: no sqlalchemy or engine to word a failure)."""
+    found = getattr(sys.modules.get(module), name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
 def outcome(exc: BaseException, overrides: Callable[[], Table] | None = None
             ) -> tuple[type[BaseException], int, str] | None:
-    """How ``exc`` ends a command: ``(class matched, exit code, message)`` from ``overrides``
-    (a command's own wording), else :func:`messages`, by the first class of its MRO they name
-    (the most specific one); None for an exception not in them (SystemExit, typer's usage
-    errors and exits: click handles those)."""
+    """How ``exc`` ends a command: ``(class matched, exit code, message)``, by the first class
+    of its MRO that ``overrides()`` (a command's own wording) names, that is a
+    :class:`~scheduler.core.errors.TourneyError` (its ``exit_code`` and ``format_message()``),
+    or that :data:`BUILTINS` names; None for an exception not in them (SystemExit, typer's
+    usage errors and exits: click handles those)."""
     own = overrides() if overrides is not None else {}
-    table = messages()
     for cls in type(exc).__mro__:
-        entry = own.get(cls) or table.get(cls)
+        entry = own.get(cls)
+        if entry is None and isinstance(exc, TourneyError) and issubclass(cls, TourneyError):
+            return cls, exc.exit_code, exc.format_message()
+        entry = entry or BUILTINS.get(cls)
         if entry is not None:
             code, message = entry
-            if code is None:  # a TourneyError: its own exit code
+            if code is None:  # a TourneyError worded by the command: its own exit code
                 code = int(exc.exit_code)  # type: ignore[attr-defined]
             return cls, code, message(exc)
     return None
@@ -216,7 +178,7 @@ def keep_secret(secret: str) -> None:
 
 def handled(overrides: Callable[[], Table] | None = None) -> Callable[[_F], _F]:
     """Wrap a command: an exception it raises ends it with the exit code and message of
-    :func:`messages` (or of ``overrides()``, the command's own wording of an entry); typer's
+    :func:`outcome` (or of ``overrides()``, the command's own wording of an entry); typer's
     exits and usage errors pass through."""
     def wrap(command: _F) -> _F:
         @functools.wraps(command)

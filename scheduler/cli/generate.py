@@ -12,9 +12,11 @@ import typer
 
 from scheduler.cli.errors import (
     CommandError,
+    Entry,
     Table,
     err,
     handled,
+    loaded_error,
     reading_input,
     writing,
 )
@@ -101,15 +103,14 @@ def _progress_line() -> str:
 
 def _sweeping() -> Table:
     """How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
-    from scheduler.studies.sweep.variants import SweepError  # start-up time: at a failure
-
-    return {
-        SweepError: (
-            None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
-        KeyboardInterrupt: (
-            EXIT_INTERRUPTED,
-            lambda e: f"{_progress_line()}tourney: interrupted; nothing was written."),
-    }
+    table: dict[type[BaseException], Entry] = {KeyboardInterrupt: (
+        EXIT_INTERRUPTED,
+        lambda e: f"{_progress_line()}tourney: interrupted; nothing was written.")}
+    error = loaded_error("scheduler.studies.sweep.variants", "SweepError")
+    if error is not None:  # else not loaded: not raised
+        table[error] = (
+            None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written.")
+    return table
 
 
 @handled(_sweeping)

@@ -19,6 +19,7 @@ from scheduler.cli.errors import (
     date_opt,
     err,
     handled,
+    loaded_error,
     say,
     say_data,
     writing,
@@ -33,17 +34,19 @@ if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
 
 def _reading() -> Table:
     """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
-    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
-
-    return {LedgerError: (None, lambda e: f"tourney: {e}")}
+    error = loaded_error("scheduler.ledger.store", "LedgerError")
+    if error is None:  # not loaded: not raised
+        return {}
+    return {error: (None, lambda e: f"tourney: {e}")}
 
 
 def _writing() -> Table:
     """``tourney ledger export|funds`` read the ledger and write files: nothing recorded
     ever."""
-    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
-
-    return {LedgerError: (None, lambda e: f"tourney: {e}. Nothing was written.")}
+    error = loaded_error("scheduler.ledger.store", "LedgerError")
+    if error is None:  # not loaded: not raised
+        return {}
+    return {error: (None, lambda e: f"tourney: {e}. Nothing was written.")}
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -72,7 +75,7 @@ AsOfOpt = Annotated[str | None, typer.Option(
 
 def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
     """Open the ledger and run ``action(ledger)`` (a LedgerError: one line, exit 2, as
-    :func:`scheduler.cli.errors.messages` says)."""
+    :func:`scheduler.cli.errors.outcome` says)."""
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
     lg = Ledger(ledger)

@@ -34,7 +34,7 @@ _PUBLISHING: Table = {
                   "Please report this; TOURNEY_DEBUG=1 shows details."),
 }
 """How a failure ends ``tourney publish`` where it is worded otherwise than
-:func:`scheduler.cli.errors.messages`: Ctrl-C may leave part of the changes on the server."""
+:func:`scheduler.cli.errors.outcome`: Ctrl-C may leave part of the changes on the server."""
 
 
 _PROMPT_INTERRUPTED = "tourney: interrupted at the password prompt; nothing was published."

@@ -21,6 +21,9 @@ class WriteRefused(TourneyError, OSError):
     """An output that would lose a file (an input, a folder holding other files, a read-only
     folder, a folder another tourney command is writing). Nothing was changed."""
 
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was solved or written."
+
 
 def unwritable(out: str | Path) -> str | None:
     """Why the file ``out`` cannot be written, checked before a long run (a sweep), else None.

@@ -98,6 +98,9 @@ class ScenarioError(TourneyError, ValueError):
         As given.
     """
 
+    def format_message(self) -> str:
+        return self.render()
+
     def __init__(self, problems: Sequence[InputProblem], file: str | None = None):
         self.problems = list(problems)
         self.file = file

@@ -146,7 +146,7 @@ class Scenario(StrictModel):
 
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
-        :func:`scheduler.core.workbook.write_workbook`) that
+        :func:`scheduler.core.workbook.template.write_workbook`) that
         :func:`scheduler.inputs.load.load_scenario`
         reads back to an equal Scenario.
 

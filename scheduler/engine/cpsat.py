@@ -27,6 +27,9 @@ class Interrupted(TourneyError, RuntimeError):
 
     exit_code = EXIT_INTERRUPTED
 
+    def format_message(self) -> str:
+        return "tourney: interrupted before any plan was found; nothing was written."
+
 
 def new_solver(*, time_limit: float | None, deterministic_time: float | None, seed: int,
                workers: int = 1, repeated_presolve: bool = False) -> cp_model.CpSolver:

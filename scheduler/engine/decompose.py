@@ -165,6 +165,9 @@ class ModelTooLarge(TourneyError, ValueError):
     """A scenario whose model would be larger than allowed (see docs/limits.md); the message
     says its size, where, and what to change."""
 
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
+
 
 def check_model_size(scenario: Scenario, limit: int, what: str = "") -> None:
     """Refuse a scenario whose largest independent part (:func:`model_size`) has more

@@ -50,6 +50,9 @@ class SolverError(TourneyError, RuntimeError):
 
     exit_code = EXIT_INTERNAL
 
+    def format_message(self) -> str:
+        return f"tourney: {self}. Try a longer --time-limit. Nothing was written."
+
 
 def add_terms(ctx: ModelContext) -> None:
     """Add the objective's terms to ``ctx`` (after the rules' ``encode``, which add the fee

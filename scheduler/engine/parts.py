@@ -44,6 +44,9 @@ class AuditError(TourneyError, RuntimeError):
 
     exit_code = EXIT_INTERNAL
 
+    def format_message(self) -> str:
+        return f"tourney: {self}\nNothing was written. Please report this."
+
     def __init__(self, violations: list) -> None:
         self.violations = violations
         lines = "\n".join("  " + v.render() for v in violations)

@@ -6,7 +6,7 @@ by when: :func:`scheduler.result.deadlines.list_deadlines`, as deadlines.csv), *
 times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
 sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
 fitting the page width. Deterministic: the same plan gives byte-identical bytes
-(:func:`scheduler.core.workbook.pinned_xlsx`).
+(:func:`scheduler.core.workbook.template.pinned_xlsx`).
 """
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
                 out.append(Cell(ws, row=1, column=1, value=value, style_array=styles[key]))
                 continue
             cell = WriteOnlyCell(ws, value=value)
-            if formula:  # text beginning with "=" stays text (scheduler.core.workbook.set_cell)
+            if formula:  # text beginning with "=" stays text (writing.set_cell)
                 cell.data_type = "s"
             if formatted:
                 cell.number_format = fmt
@@ -167,7 +167,7 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
         The document's created/modified time (SOURCE_DATE_EPOCH's when set); default a fixed
         date, so the same plan gives byte-identical bytes.
     usage
-        :func:`scheduler.result.plan.limit_usage` of ``plan`` when the caller has it (the Limits
+        :func:`scheduler.result.usage.limit_usage` of ``plan`` when the caller has it (the Limits
         sheet; the plan folder's writer computes it once for the summary too); default
         computed here.
 

@@ -56,6 +56,9 @@ class LedgerError(TourneyError):
     """A problem an operator can fix (unknown occurrence, duplicate, no ledger, bad value).
     ``exit_code`` is 2 (invalid input: nothing was written); the message names the value."""
 
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was recorded."
+
 
 def resolve(ledger: str | os.PathLike[str] | None = None) -> str:
     """The SQLAlchemy URL of ``ledger``: a URL (``postgresql+psycopg://...``,

@@ -17,6 +17,10 @@ from scheduler.core.text import credentials_in, mask_credentials
 class PublishError(TourneyError):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
 
+    def format_message(self) -> str:
+        """The server's words without the URL's credentials."""
+        return redact(f"tourney: {self}")
+
 
 _CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
 

@@ -47,6 +47,9 @@ from scheduler.core.uid import parse as parse_uid
 class PreviousError(TourneyError, ValueError):
     """The previous plan cannot be read (names the file and what is wrong)."""
 
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
+
 
 def _unreadable(path: Path, why: object) -> PreviousError:
     return PreviousError(f"{path}: not a readable iCalendar file ({why})")

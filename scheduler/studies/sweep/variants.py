@@ -28,6 +28,9 @@ class VaryError(TourneyError, ValueError):
     """A vary file or variant that cannot be used. ``problems`` lists every problem, each a
     line ``FILE:LINE: WHERE: KEY = VALUE: what is wrong (RULE)``; nothing was solved."""
 
+    def format_message(self) -> str:
+        return self.render() + "\nNothing was solved or written."
+
     def __init__(self, problems: Sequence[str], file: str | None = None) -> None:
         self.problems = list(problems)
         self.file = file
@@ -47,6 +50,9 @@ class SweepError(TourneyError, RuntimeError):
     """A sweep that could not run to the end. ``exit_code``: 2 when the engine cannot be used
     (Dask not installed, scheduler unreachable, no workers), 3 when a variant failed to solve
     (no solution in the time limit, a failed audit, a worker lost); ``variant`` names it."""
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
 
     def __init__(self, message: str, *, exit_code: int = 3, variant: str | None = None) -> None:
         super().__init__(message)
