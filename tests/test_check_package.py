@@ -15,7 +15,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import d, load, mt_large, mt_room
 
 import scheduler.check as check
 from scheduler.check.kinds import SINGLE_PROPERTIES
@@ -23,6 +22,8 @@ from scheduler.check.read import read_schedule
 from scheduler.check.schedule import ScheduleError
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import KIND_PROPERTY
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 PACKAGE = Path(check.__file__).parent
 HEADER = ("tournament_id,occurrence,operator_id,jurisdiction,type,charitable,title,start,end,"

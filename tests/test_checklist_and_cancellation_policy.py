@@ -9,7 +9,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import d
 
 from constraints.maine import application_window_text, report_text
 from constraints.montana import notice_text
@@ -32,6 +31,8 @@ from scheduler.inputs.replan.previous import (
     PreviousSeries,
     previous_operators,
 )
+
+from builders.scenarios import d
 
 COMBINED = Path(__file__).resolve().parent.parent / "data" / "examples" / "combined.yaml"
 

@@ -26,11 +26,9 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import html
 import io
 from pathlib import Path
-from typing import Any
-
-from conftest import load, mt_large, mt_room, run
 
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.report import report_html
@@ -41,19 +39,14 @@ from scheduler.ledger.deadlines import deadlines
 from scheduler.result.deadlines import list_deadlines
 from scheduler.result.plan import Plan
 
+from builders.scenarios import HOLDEM_FEB_13, POST_212, load, mt_large, mt_room, run
+
 D = dt.date.fromisoformat
-POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
-        "organized_on": "1946-05-12", "local_approval": True,
-        "beneficiaries": ["Post 212 Scholarship Fund"]}
-ME_GAME: dict[str, Any] = {
-    "id": "holdem", "title": "Hold'em", "type": "tournament-game", "operators": ["post"],
-    "players": 80, "entry_fee": 100, "prize_share": 0.8, "start_time": "12:00", "hours": 10,
-    "fixed_dates": ["2027-02-13"]}
 
 
 def _plan() -> Plan:
     mt = mt_large("deep", fixed_dates=["2027-03-06"], title="Deep stack")
-    return run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+    return run(load(operators=[mt_room("room-a"), POST_212], tournaments=[mt, HOLDEM_FEB_13]))
 
 
 def test_the_one_list_by_hand() -> None:
@@ -79,13 +72,16 @@ def test_csv_xlsx_report_and_ledger_show_the_same_window(tmp_path: Path) -> None
     rows = list(csv.DictReader(io.StringIO(deadlines_csv(plan).decode("utf-8"))))
     assert (rows[0]["rule"], rows[0]["opens"], rows[0]["date"]) == \
         ("ME-APPLICATION-WINDOW", "2026-12-01", "2027-02-01")
-    assert rows[0]["what"] == ("the me-per-tournament licence application received between "
-                               "2026-12-01 and 2027-02-01 (first day covered 2027-02-13)")
-    sheet = [(r[0], r[1]) for r in deadline_rows(plan)]
-    assert sheet[:2] == [(D("2026-12-01"), "Maine licence application window opens"),
-                         (D("2027-02-01"), "Maine licence application due")]
-    # the report says the same window in words: Tue 2026-12-01 .. Mon 2027-02-01
-    assert "between Dec 1, 2026 and Mon, Feb 1, 2027" in report_html(plan)
+    what = ("Apply for the Maine per-tournament licence (51–100 players) for Feb 13, 2027: "
+            "the Gambling Control Unit receives the application from Dec 1, 2026 to Mon, "
+            "Feb 1, 2027")
+    assert rows[0]["what"] == what
+    # plan.xlsx's Deadlines sheet: the same columns, the same line, dates as dates
+    sheet = deadline_rows(plan)
+    assert sheet[0][:5] == (D("2027-02-01"), D("2027-02-01"), rows[0]["operator"], what,
+                            D("2026-12-01"))
+    # the report says the same window in the same words: Tue 2026-12-01 .. Mon 2027-02-01
+    assert html.escape(what, quote=False) in report_html(plan)
     folder = write_plan(plan, tmp_path / "plan")
     df = deadlines(folder, as_of=D("2027-01-01"))
     assert df["opens"].iloc[0] == D("2026-12-01")

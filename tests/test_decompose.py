@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import d, load, mt_large, mt_room
 
 from scheduler.engine.cpsat import Options
 from scheduler.engine.decompose import components
 from scheduler.engine.extract import audit_of
 from scheduler.engine.parts import solve_part
 from scheduler.engine.solver import solve, solve_alternatives
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from conftest import d, load, mt_large, mt_room
-
 from constraints.base import Occurrence
 from constraints.common.filters import (
     day_in_window,
@@ -26,6 +24,8 @@ from constraints.maine.organization import earliest_first_day_cached
 from constraints.registry import RULES
 from scheduler.core.timing import application_ok, sessions, timing, tournament_tz
 from scheduler.engine.model import build_model
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 MARCH = [d("2027-02-28") + dt.timedelta(n) for n in range(33)]  # Feb 28 .. Apr 1
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import icalendar
-from conftest import load, mt_large, mt_room, run
-from test_deadlines_one_home import ME_GAME, POST
 
 from scheduler.check import kinds as check_kinds
 from scheduler.core import uid
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.replan import cancel
+
+from builders.scenarios import HOLDEM_FEB_13, POST_212, load, mt_large, mt_room, run
 
 
 def test_the_vocabulary() -> None:
@@ -40,7 +40,7 @@ def test_every_event_says_its_kind() -> None:
     # one MT large-stakes occurrence (its notice) and one Maine game (its licence's
     # application opening and due, its report): 2 occurrences + 4 deadlines
     mt = mt_large("deep", fixed_dates=["2027-03-06"], title="Deep stack")
-    plan = run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+    plan = run(load(operators=[mt_room("room-a"), POST_212], tournaments=[mt, HOLDEM_FEB_13]))
     ics = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 1, 1, tzinfo=dt.UTC))["calendar.ics"])
     kinds = sorted(str(ev[uid.KIND_PROPERTY]) for ev in ics.walk("VEVENT"))

@@ -14,49 +14,22 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import SCHEDULE_COLUMNS, TODAY, _row
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.funds import FUNDS_COLUMNS, funds, funds_csv, funds_html
 
-ANNUAL = "post-1/annual/2027-01-09/51-100"
-CRIB = "post-1/super-cribbage/2027-02-20"
-
-
-def write_me_plan(folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    rows = [_row("holdem", n, "post-1", "ME", "tournament-game", day, day, "Hold'em",
-                 licence=ANNUAL)
-            for n, day in ((1, "2027-01-16"), (2, "2027-01-30"), (3, "2027-02-13"))]
-    rows.append(_row("crib", 1, "post-1", "ME", "super-cribbage", "2027-02-20", "2027-02-21",
-                     "Super Cribbage", licence=CRIB))
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([ANNUAL, "post-1", "ME", "me-annual", "51-100", "2027-01-09", "2028-01-08",
-                     "1500", "holdem#1 holdem#2 holdem#3"])
-        w2.writerow([CRIB, "post-1", "ME", "me-super-cribbage", "", "2027-02-20",
-                     "2027-02-21", "75", "crib#1"])
-    return folder
+from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan
 
 
 @pytest.fixture
-def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:
+def recorded(ledger: Ledger, tmp_path: Path) -> Ledger:
     """A ledger (SQLite, PostgreSQL) with the plan adopted and its year recorded."""
-    ledger = Ledger(url)
-    api.init(ledger)
     api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
     api.record_held(ledger, "holdem#1", first_day=_d("2027-01-16"), last_day=_d("2027-01-16"),
                     players=80, entries=80, entry_fees_usd="8000", prizes_usd="6400",
@@ -73,8 +46,7 @@ def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:
                        tier="51-100", license_ref=ANNUAL, by="ann")
     api.record_report(ledger, ANNUAL, period_end=_d("2027-01-31"), filed_on=_d("2027-02-10"),
                       by="ann", today=TODAY)
-    yield ledger
-    ledger.dispose()
+    return ledger
 
 
 def _d(text: str) -> dt.date:

@@ -10,13 +10,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import TODAY, d, write_plan
-from test_ledger_funds import ANNUAL, CRIB, write_me_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -24,13 +22,15 @@ from scheduler.ledger import Ledger, api
 from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.funds import funds, funds_html
 
+from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan, write_plan
+from builders.scenarios import d
+
 run = CliRunner().invoke
 
 
 @pytest.fixture
-def lg(tmp_path: Path) -> Iterator[Ledger]:
-    ledger = Ledger(tmp_path / "tourney-ledger.sqlite")
-    api.init(ledger)
+def lg(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Iterator[Ledger]:
+    ledger = migrated_sqlite(tmp_path / "tourney-ledger.sqlite")
     api.adopt(ledger, write_plan(tmp_path / "plan"), organization="Big Sky Tour", by="ann")
     yield ledger
     ledger.dispose()
@@ -126,9 +126,8 @@ def test_init_refuses_a_database_of_another_program(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------- 3. ME-PRIZES exactly, per game
 @pytest.fixture
-def me(tmp_path: Path) -> Iterator[Ledger]:
-    ledger = Ledger(tmp_path / "me.sqlite")
-    api.init(ledger)
+def me(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Iterator[Ledger]:
+    ledger = migrated_sqlite(tmp_path / "me.sqlite")
     api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
     yield ledger
     ledger.dispose()

@@ -30,7 +30,6 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import d, firsts, load, mt_large, mt_room, run
 from typer.testing import CliRunner
 
 from constraints.base import Audit
@@ -42,6 +41,8 @@ from scheduler.engine.extract import placed_of
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
+
+from builders.scenarios import d, firsts, load, mt_large, mt_room, run
 
 runner = CliRunner()
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pandas as pd
 from icalendar import Calendar
-from test_check import _seventeen, check
 from typer.testing import CliRunner
 
 from constraints.base import Violation
@@ -27,6 +26,8 @@ from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan
+
+from builders.checkfiles import check, seventeen_saturdays
 
 runner = CliRunner()
 
@@ -99,7 +100,9 @@ def test_permit_bought_in_the_plan_is_named_and_free_terms_say_none() -> None:
     plan = run(march_room(MT_ROOM, count=1, entry_fee=250))
     [lic] = plan.license_list
     [desc] = descriptions(plan)
-    assert f"- Room: licence/permit {lic.license_id}; notice to" in desc
+    # named in words, not by its id (room/large-stakes-permit/2026-07-01)
+    assert ("- Room: Montana large-stakes permit for the permit year from Jul 1, 2026; notice "
+            "to") in desc and lic.license_id not in desc
     assert "Entry fee: $250; re-entries: none; rebuys: none; add-on: none." in desc
 
 
@@ -227,7 +230,7 @@ def test_equal_priority_tournament_gave_way_to_a_cheaper_one() -> None:
 # ------------------------------------------------------------------ check --format json
 def test_check_json_lists_every_occurrence_as_integers(tmp_path: Path) -> None:
     # 17 Saturdays from 2027-01-02: the 17th (Apr 24) breaks MT-LARGE-LIMIT
-    res = check(*_seventeen(tmp_path), fmt="json")
+    res = check(*seventeen_saturdays(tmp_path), fmt="json")
     assert res.exit_code == 1
     [rec] = json.loads(res.stdout)
     assert rec["occurrences"] == [{"tournament_id": "weekly", "occurrence": 17}]

@@ -8,13 +8,14 @@ import re
 from pathlib import Path
 
 import yaml
-from conftest import load
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.engine.solver import solve
 from scheduler.inputs.replan.previous import PublishedOccurrence
 from scheduler.inputs.replan.read import Previous
+
+from builders.scenarios import load
 
 runner = CliRunner()
 ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
@@ -204,8 +205,8 @@ def test_replan_made_the_same_day_is_stamped_later(tmp_path: Path) -> None:
 
 def test_fixed_date_in_a_daylight_saving_gap_is_an_input_error() -> None:
     # 2027-03-14: America/New_York springs forward at 02:00, so 02:30 does not exist
-    from conftest import problems
-    from conftest import scenario as build
+    from builders.scenarios import problems
+    from builders.scenarios import scenario as build
     data = build(operators=[{"id": "post", "name": "Post", "jurisdiction": "ME",
                              "local_approval": True, "beneficiaries": ["X"],
                              "organized_on": "1990-01-01"}],

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import firsts, load, mt_large, mt_room, run, scenario
 from typer.testing import CliRunner
 
 from scheduler import solve
@@ -29,6 +28,8 @@ from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import firsts, load, mt_large, mt_room, run, scenario
 
 JUNE_OFF = ["2027-06-01..2027-06-30"]
 

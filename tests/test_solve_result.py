@@ -12,7 +12,6 @@ from pathlib import Path
 import icalendar
 import pytest
 import yaml
-from conftest import load, mt_large, mt_room
 from typer.testing import CliRunner
 
 from constraints.common import COUNT, FIXED_DATES
@@ -24,6 +23,8 @@ from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan, PlanStatus
+
+from builders.scenarios import load, mt_large, mt_room
 
 runner = CliRunner()
 
@@ -105,7 +106,7 @@ def test_a_plan_is_finished_and_immutable() -> None:
     assert isinstance(plan, Plan) and plan.status is PlanStatus.OPTIMAL
     # the status prints as before: "OPTIMAL" in the summary (byte-identical outputs)
     assert plan.status == "OPTIMAL" and f"{plan.status}" == "OPTIMAL"
-    assert summary_text(plan).startswith(f"{sc.name}: OPTIMAL plan, 1 occurrences placed")
+    assert summary_text(plan).startswith(f"{sc.name}: OPTIMAL plan, 1 occurrence placed")
     assert plan.runtime_s > 0
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.rank = 2  # type: ignore[misc]

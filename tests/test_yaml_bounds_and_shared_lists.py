@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import load, run
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
@@ -30,6 +29,8 @@ from scheduler.export.summary import summary_text
 from scheduler.export.xlsx import plan_xlsx
 from scheduler.result.plan import Plan
 from scheduler.result.usage import limit_usage
+
+from builders.scenarios import load, run
 
 
 def _node(text: str) -> Any:

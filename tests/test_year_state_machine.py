@@ -26,7 +26,6 @@ import csv
 import datetime as dt
 import itertools
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,11 +42,12 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from test_publish import Server, _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.export.caldav.server import PASSWORD_ENV
+
+from builders.caldav import Server, calendar_of
 
 runner = CliRunner()
 D = dt.date.fromisoformat
@@ -68,7 +68,7 @@ def _scenario(name: str) -> dict[str, Any]:
                              "count": 6, "weekdays": ["sat"], "min_gap_days": 7}]}
 
 
-def _rows(folder: Path) -> list[dict[str, str]]:
+def csv_rows(folder: Path) -> list[dict[str, str]]:
     with (folder / "schedule.csv").open(encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
@@ -122,10 +122,10 @@ class Year(RuleBasedStateMachine):
         return out
 
     def live(self) -> list[dict[str, str]]:
-        return [r for r in _rows(self.plan) if r["status"] != "cancelled"]
+        return [r for r in csv_rows(self.plan) if r["status"] != "cancelled"]
 
     def recordable(self, past: bool) -> list[dict[str, str]]:
-        return [r for r in _rows(self.adopted) if r["status"] != "cancelled"
+        return [r for r in csv_rows(self.adopted) if r["status"] != "cancelled"
                 and r["uid"] not in self.recorded
                 and (D(r["last_day"]) < self.today if past else True)]
 
@@ -219,7 +219,7 @@ class Year(RuleBasedStateMachine):
         got = {str(o.icalendar_component["UID"]): (
             int(o.icalendar_component.get("SEQUENCE", 0)),
             str(o.icalendar_component.get("STATUS", "")))
-            for o in _calendar(self.server, "room").search(event=True)}
+            for o in calendar_of(self.server, "room").search(event=True)}
         mine = {u: s for u, s in got.items() if f".{lineage}." in u}
         assert mine == want
         # cancelled before the published plan was made: cancelled there, so on the server
@@ -230,23 +230,16 @@ class Year(RuleBasedStateMachine):
         pass  # the temporary folder is left to the system's tmp cleaning
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("radicale")
-    with radicale_server(root) as srv:
-        yield srv
-
-
 def _run(server: Server, examples: int, steps: int) -> None:
     Year.server = server
     run_state_machine_as_test(Year, settings=settings(
         max_examples=examples, stateful_step_count=steps, deadline=None))
 
 
-def test_a_year_lived_in_any_order_keeps_faith_with_the_ledger(shared_server: Server) -> None:
-    _run(shared_server, examples=2, steps=6)
+def test_a_year_lived_in_any_order_keeps_faith_with_the_ledger(server: Server) -> None:
+    _run(server, examples=2, steps=6)
 
 
 @pytest.mark.slow
-def test_a_longer_year_lived_in_any_order(shared_server: Server) -> None:
-    _run(shared_server, examples=10, steps=12)
+def test_a_longer_year_lived_in_any_order(server: Server) -> None:
+    _run(server, examples=10, steps=12)

@@ -20,6 +20,7 @@ from constraints.maine.terms import (
     licensed,
     me,
 )
+from scheduler.core.fields import dated_words, day_words
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -210,10 +211,12 @@ def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
     return text
 
 
-def application_line(kind: str, opens: dt.date, due: dt.date, first_day: dt.date) -> str:
-    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a line of
-    deadlines.csv (``what``, :func:`scheduler.result.deadlines.list_deadlines`): the ``kind``
-    licence's application received between ``opens`` and ``due`` (inclusive days) for a
-    first day covered ``first_day``. The calendars word it :func:`application_window_text`."""
-    return (f"the {kind} licence application received between {opens} and {due} "
-            f"(first day covered {first_day})")
+def application_line(licence: str, opens: dt.date, due: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a deadline's
+    ``what`` (deadlines.csv, plan.xlsx, the report, ``tourney deadlines``), in people's words
+    and without ids: ``Apply for the <licence>: the Gambling Control Unit receives the
+    application from Dec 20, 2026 to Thu, Dec 24, 2026``; ``licence`` the licence in words
+    (``Maine per-tournament licence (51–100 players) for Jan 9, 2027``), ``opens``..``due``
+    the window (inclusive days). The calendars word it :func:`application_window_text`."""
+    return (f"Apply for the {licence}: the Gambling Control Unit receives the application "
+            f"from {day_words(opens)} to {dated_words(due)}")

@@ -169,8 +169,8 @@ def solve(
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.engine.solver import solve as run  # start-up time: ortools only once read
     from scheduler.engine.solver import solve_alternatives  # start-up time: as solve above
-    from scheduler.export.summary import alternatives_text, summary_text  # start-up time
-    from scheduler.export.write import write_plan  # start-up time: as the summary above
+    from scheduler.export.summary import alternatives_text  # start-up time
+    from scheduler.export.write import SUMMARY_FILE, write_plan  # start-up time: as above
     from scheduler.inputs.replan.read import holds_plan  # start-up time: no engine in --help
 
     show = _progress_printer() if sys.stderr.isatty() else None
@@ -204,7 +204,8 @@ def solve(
             f"--previous {out} --out {out}")
     with writing(shown(out), "Nothing was changed."):
         where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
-    typer.echo(summary_text(plan), nl=False)
+    # the summary written into the folder, not computed a second time (issue #27)
+    typer.echo((where / SUMMARY_FILE).read_bytes().decode("utf-8"), nl=False)
     if alternatives > 1:
         typer.echo(alternatives_text(plan, others, alternatives, min_difference))
     typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, deadlines.csv, "

@@ -38,11 +38,13 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import hashlib
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from filelock import FileLock, Timeout
 
@@ -58,7 +60,7 @@ from scheduler.core.manifest import (
     Names,
     check_folder,
     holding,
-    manifest_text,
+    listed_text,
     unlisted,
     walk,
 )
@@ -183,12 +185,68 @@ def recover(out: Path, legacy: Callable[[Path], list[str]],
             _discard(p, entries)
 
 
-def replace_dir(out: Path, files: Mapping[str, bytes], *,
+class FolderSink:
+    """Where :func:`replace_dir` writes a folder's files one at a time (its ``files`` given
+    as a function of a sink): each file goes to disk as it is made (flushed, ``fsync``) and
+    is let go; its size and SHA-256 are kept for the :data:`MANIFEST`. Nothing is visible
+    at the folder's name until every file is written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.listed: dict[str, tuple[int, str]] = {}
+        self.made: set[Path] = {root}
+
+    def _path(self, rel: str) -> Path:
+        if rel in self.listed or rel == MANIFEST:
+            raise ValueError(f"{rel} written twice into one folder")
+        path = self.root / rel
+        if path.parent not in self.made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.made |= {path.parent, *path.parent.parents}
+        return path
+
+    def write(self, rel: str, data: bytes | Iterable[bytes]) -> None:
+        """Write the file ``rel`` (a relative POSIX path) holding ``data``: bytes, or pieces
+        of bytes written one after another (never joined in memory)."""
+        path = self._path(rel)
+        digest, size = hashlib.sha256(), 0
+        with open(path, "wb") as fh:
+            for piece in (data,) if isinstance(data, bytes) else data:
+                fh.write(piece)
+                digest.update(piece)
+                size += len(piece)
+            fh.flush()
+            os.fsync(fh.fileno())
+        self.listed[rel] = (size, digest.hexdigest())
+
+    @contextlib.contextmanager
+    def open(self, rel: str) -> Iterator[BinaryIO]:
+        """The file ``rel`` open for a writer that writes it itself (a zip file); flushed
+        to disk and listed when the block ends."""
+        path = self._path(rel)
+        with open(path, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        digest, size = hashlib.sha256(), 0
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+                size += len(block)
+        self.listed[rel] = (size, digest.hexdigest())
+
+
+Fill = Callable[[FolderSink], None]
+"""A function writing a folder's files into the :class:`FolderSink` it is given."""
+
+
+def replace_dir(out: Path, files: Mapping[str, bytes] | Fill, *,
                 legacy: Callable[[Path], list[str]], what: str = "folder",
                 product: Names | None = None,
                 inputs: Iterable[str | Path | None] = ()) -> Path:
-    """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes) and a
-    :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
+    """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes, or a
+    function writing them into a :class:`FolderSink`, each file to disk as it is made) and
+    a :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
     hold only files tourney wrote there, unchanged, none of them read-only and none of
     ``inputs`` (:func:`check_folder`, with ``legacy`` judging a folder without a manifest
     and ``product`` the names listed in one); after the swap the previous folder is checked
@@ -220,13 +278,14 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
         ours: Path | None = tmp  # a folder holding only what this run wrote
         try:
-            made = {tmp}
-            for rel, data in sorted({**files, MANIFEST: manifest_text(files)}.items()):
-                path = tmp / rel
-                if path.parent not in made:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    made |= {path.parent, *path.parent.parents}
-                write_synced(path, data)
+            sink = FolderSink(tmp)
+            if callable(files):
+                files(sink)
+            else:
+                for rel, data in sorted(files.items()):
+                    sink.write(rel, data)
+            write_synced(tmp / MANIFEST, listed_text(sink.listed))
+            made = sink.made
             for d in sorted(made & {tmp, *(p for p in made if tmp in p.parents)},
                             key=lambda p: -len(p.parts)):
                 fsync_dir(d)

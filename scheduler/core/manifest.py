@@ -46,8 +46,14 @@ def read_manifest(folder: Path) -> dict[str, tuple[int, str]] | None:
 
 def manifest_text(files: Mapping[str, bytes]) -> bytes:
     """The :data:`MANIFEST` of a folder holding ``files`` (relative path -> bytes)."""
-    lines = [f"{hashlib.sha256(data).hexdigest()}  {len(data)}  {rel}\n"
-             for rel, data in sorted(files.items())]
+    return listed_text({rel: (len(data), hashlib.sha256(data).hexdigest())
+                        for rel, data in files.items()})
+
+
+def listed_text(listed: Mapping[str, tuple[int, str]]) -> bytes:
+    """The :data:`MANIFEST` of a folder holding files of ``listed`` (relative path -> (size
+    in bytes, SHA-256 hex)): :func:`manifest_text` of files already written."""
+    lines = [f"{digest}  {size}  {rel}\n" for rel, (size, digest) in sorted(listed.items())]
     return (_MANIFEST_HEAD + "".join(lines)).encode("utf-8")
 
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from icalendar import Calendar, Event, Timezone
 
@@ -67,7 +68,7 @@ from scheduler.inputs.replan.cancel import (
 from scheduler.inputs.replan.previous import PreviousEvent, fingerprint
 from scheduler.result.plan import Plan
 
-__all__ = ["Identity", "calendar_files", "render"]
+__all__ = ["Identity", "Pieces", "calendar_files", "render", "render_pieces"]
 
 
 def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
@@ -88,6 +89,20 @@ Identity = dict[tuple[str, int], tuple[str, str, int]]
 def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity]:
     """:func:`calendar_files`, and the calendar identity of every occurrence (the UID, the
     RECURRENCE-ID of a night of a weekly series, the SEQUENCE) that schedule.csv shows."""
+    calendars, identity = render_pieces(plan, dtstamp)
+    return {name: b"".join(pieces()) for name, pieces in calendars}, identity
+
+
+Pieces = Callable[[], Iterator[bytes]]
+"""A calendar file's bytes, made piece by piece when called (its head, each VEVENT, its
+end), so that a writer puts each piece to disk without the whole file in memory."""
+
+
+def render_pieces(plan: Plan, dtstamp: dt.datetime
+                  ) -> tuple[list[tuple[str, Pieces]], Identity]:
+    """:func:`render` with each calendar file given as its :data:`Pieces` (file names in
+    :func:`calendar_files`' order): every VEVENT is serialized once, here, and shared by the
+    files; a file's head is made only when its pieces are asked for."""
     scenario = plan.scenario
     stamp = utc(dtstamp)
     lineage = plan_lineage(plan)
@@ -125,18 +140,18 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     # the venues that left keep their names (their calendars cancel their events)
     names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}
     whole = [i for i in items if i.whole]
-    files = {CALENDAR_FILE: _calendar(scenario.name, whole, text, lineage, (h.start, h.end),
-                                      named=[(o, names[o]) for o in sorted(
-                                          {o for i in whole for o in i.operators})
-                                             if o in names])}
+    files: list[tuple[str, Pieces]] = [(CALENDAR_FILE, functools.partial(
+        _calendar, scenario.name, whole, text, lineage, (h.start, h.end),
+        named=[(o, names[o]) for o in sorted({o for i in whole for o in i.operators})
+               if o in names]))]
     for oid in sorted(names):
         mine = by_op.get(oid)
         if mine:
-            files[f"calendars/{oid}.ics"] = _calendar(f"{scenario.name} — {names[oid]}", mine,
-                                                      text, lineage, (h.start, h.end), oid,
-                                                      [(o, names[o]) for o in sorted(
-                                                          {o for i in mine for o in i.operators})
-                                                       if o in names])
+            files.append((f"calendars/{oid}.ics", functools.partial(
+                _calendar, f"{scenario.name} — {names[oid]}", mine, text, lineage,
+                (h.start, h.end), oid,
+                [(o, names[o]) for o in sorted({o for i in mine for o in i.operators})
+                 if o in names])))
     identity: Identity = {}
     for i, _, uid, seq in done:
         series = len(i.members) > 1
@@ -281,8 +296,9 @@ def _floor(item: CalendarItem, before: dict[str, PreviousEvent]) -> None:
 def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
               operator_id: str | None = None,
-              named: Iterable[tuple[str, str]] = ()) -> bytes:
-    """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT. It names
+              named: Iterable[tuple[str, str]] = ()) -> Iterator[bytes]:
+    """The VCALENDAR of ``items``, piece by piece (its head, each VEVENT, its end); ``text``
+    holds each item's serialized VEVENT. It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
     of, ``named`` (id, name; every operator of its events, co-hosts too): one
@@ -317,4 +333,7 @@ def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], line
     head = ical_bytes(cal)  # the events go before its END:VCALENDAR line
     end = b"END:VCALENDAR\r\n"
     assert head.endswith(end)
-    return head[:-len(end)] + b"".join(text[id(i)] for i in items) + end
+    yield head[:-len(end)]
+    for i in items:
+        yield text[id(i)]
+    yield end

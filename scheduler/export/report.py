@@ -25,7 +25,6 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import functools
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +34,11 @@ from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.core.timing import MT_NOTICE_DAYS
+from scheduler.core.timing import MT_NOTICE_DAYS, file_by_note
 from scheduler.export import figures
-from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
-from scheduler.export.summary import summary_text
-from scheduler.result.deadlines import Deadline
+from scheduler.export.summary import state_readings, summary_text
+from scheduler.result.deadlines import Deadline, deadline_table
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
     STATE_NAMES,
@@ -97,19 +95,6 @@ _NOTHING_TO_FILE = {
     ("MT", "ME"): "Nothing to file: no Montana large-stakes tournament and no Maine licence.",
 }
 """What the Deadlines section says when there is nothing to file, by the plan's states."""
-
-_CITED_STATE = re.compile(r"\((MT|ME)-[A-Z0-9-]+, ")
-"""The state of the rule a reading line cites (``(ME-MONTHLY-LIMIT, 17 M.R.S. § 1836)``)."""
-
-_READ_SETTINGS = frozenset({
-    "reentry_counts_toward_cap", "permit_year_count", "progressive_count",  # Montana's
-    "month_rule", "tier_coverage", "surcharge_cap", "super_cribbage_licenses_issued",
-    "closed_days",  # Maine's
-})
-"""The settings the readings name: shown in the readings table only where
-:func:`scheduler.export.checklist.readings` of the plan's states names them (a setting not
-listed is always shown)."""
-
 
 @functools.cache
 def _environment() -> Environment:
@@ -348,32 +333,22 @@ def _unscheduled(plan: Plan) -> dict[str, Any]:
 
 
 def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
-    """The Deadlines table: the lines of deadlines.csv
-    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order, in
-    words: the date with its weekday, the rule, the operator's name, what to do (the licence
-    in words, the Gambling Control Division or Unit) and the tournaments concerned."""
+    """The Deadlines table: deadlines.csv's lines in its shape
+    (:func:`scheduler.result.deadlines.deadline_table`: the same columns in the same order,
+    the same ``what``), dates in words with their weekdays; the rule with its citation in
+    one cell, and the ids a command needs (operator, occurrence, licence) in the last."""
     names = {op.id: op.name for op in plan.scenario.operators}
-    lics = {lic.license_id: lic for lic in plan.license_list}
-    firsts = _firsts(plan)
     rows = []
-    for d in lines:
-        lic = lics.get(d.license_id)
-        what, ids = d.what, [d.occurrence] if d.rule == "MT-NOTICE" else []
-        tournaments = [d.title] if d.title else []
-        if d.rule == "MT-NOTICE" and d.first_day is not None:
-            what = (f"Notify the Gambling Control Division of {d.title}, first day "
-                    f"{dated_text(d.first_day)}")
-        elif lic is not None and d.rule == "ME-APPLICATION-WINDOW" and d.opens is not None:
-            what = (f"Apply for the {_licence_words(lic)}: the Gambling Control Unit receives "
-                    f"the application between {day_text(d.opens)} and {dated_text(d.date)}")
-        elif lic is not None and d.rule == "ME-REPORT" and d.period_end is not None:
-            what = (f"File the disposition-of-funds report of the period ending "
-                    f"{day_text(d.period_end)} under the {_licence_words(lic)}")
-        if lic is not None:
-            tournaments = _covers(lic, firsts)
-        rows.append({"date": dated_text(d.date), "rule": cite(d.rule),
-                     "operator": names.get(d.operator_id, d.operator_id), "what": what,
-                     "tournaments": tournaments, "ids": ids})
+    for row in deadline_table(lines, names):
+        date, file_by, opens = row["date"], row["file_by"], row["opens"]
+        assert isinstance(date, dt.date) and isinstance(file_by, dt.date)
+        rows.append({"date": dated_text(date),
+                     "file_by": "" if file_by == date else dated_text(file_by),
+                     "operator": row["operator"], "what": row["what"],
+                     "opens": dated_text(opens) if isinstance(opens, dt.date) else "",
+                     "rule": cite(str(row["rule"])),
+                     "ids": [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
+                             if row[k]]})
     return rows
 
 
@@ -381,10 +356,12 @@ def _due(r: OperatorOccurrence, windows: dict[str, Deadline]) -> str:
     """What is due before occurrence row ``r``: its MT notice (MT-NOTICE) or its Maine
     licence's application (ME-APPLICATION-WINDOW); empty when nothing is."""
     if r.notice_due is not None:
-        return f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+        return (f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+                + file_by_note(r.notice_due, "MT"))
     w = windows.get(r.license_id)
     if w is not None and w.opens is not None:
-        return f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+        return (f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+                + file_by_note(w.date, "ME"))
     return ""
 
 
@@ -423,17 +400,9 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
 
 def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     sc = plan.scenario
-    # every switch of the plan's states (progressive_count without a progressive too); a
-    # line citing only the other state's rule is left out
-    items = [line for line in readings(sc)
-             if (m := _CITED_STATE.search(line)) is None or m.group(1) in states]
-    # closed_days (a fact, not a reading) only when given, its days one after the other
-    # each state's settings only where its readings are shown (progressive_count only with a
-    # progressive, as the readings); a setting this page does not know is always shown
-    said = " ".join(items)
+    items, shown = state_readings(sc, states)
     settings = [(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
-                for k, v in sc.settings.model_dump().items()
-                if v != () and v != {} and (k not in _READ_SETTINGS or f"({k}" in said)]
+                for k, v in shown]
     settings += [("horizon", f"{sc.horizon.start.isoformat()} to {sc.horizon.end.isoformat()}"),
                  ("notice_from", sc.notice_from.isoformat()), ("seed", str(plan.seed))]
     return {"items": items, "settings": settings}
