@@ -12,17 +12,10 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 
+from builders.commands import TINY
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
 runner = CliRunner()
-
-TINY = {
-    "name": "Tiny room",
-    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-    "notice_from": "2027-02-20",
-    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
-    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
-                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
-}
 
 
 def _write(tmp_path: Path, data: dict, name: str = "s.yaml") -> Path:
@@ -283,8 +276,9 @@ def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
 
 def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # The search is stopped before the fee stage (as Ctrl-C would): the plan found by then is
-    # legal, written whole, and the summary and the exit code (130) say it was interrupted.
+    # The search is stopped before the preferred-weekday search (as Ctrl-C would): the plan
+    # of the first search (placed and fees) is legal, written whole, and the summary and the
+    # exit code (130) say it was interrupted.
     import scheduler.engine.parts as parts
 
     real = parts.solve_part
@@ -292,7 +286,7 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
     def stopped_after_first_stage(*args: object, **kw: object) -> object:
         began: list[str] = []
         kw["on_stage"] = began.append
-        kw["stop"] = lambda: "fees_usd" in began
+        kw["stop"] = lambda: "preferred" in began
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parts, "solve_part", stopped_after_first_stage)

@@ -29,16 +29,10 @@ from scheduler.inputs.replan.previous import PreviousError
 from scheduler.ledger.store import LedgerError
 from scheduler.studies.sweep.variants import SweepError, VaryError
 
+from builders.commands import TINY
+
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
-TINY = {
-    "name": "Tiny room",
-    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-    "notice_from": "2027-02-20",
-    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
-    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
-                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
-}
 
 
 def _tiny(tmp_path: Path) -> Path:

@@ -2,7 +2,7 @@
 Deadlines sheet and ``tourney deadlines`` all read
 :func:`scheduler.result.deadlines.list_deadlines`,
 and an ME-APPLICATION-WINDOW opens no earlier than the plan's ``notice_from``
-(:func:`scheduler.core.timing.application_window`), where deadlines.csv and the ledger used to
+(:func:`constraints.maine.application_window`), where deadlines.csv and the ledger used to
 show the day 90 days before.
 
 The scenario (tests/conftest.py): ``notice_from`` 2026-12-01; a Maine game on Sat 2027-02-13

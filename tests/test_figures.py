@@ -24,22 +24,7 @@ from scheduler.export import figures
 from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
 from scheduler.result.plan import Plan
 
-from builders.scenarios import load, mt_large, mt_room, run
-
-
-def me_post(**kw: Any) -> dict[str, Any]:
-    """An eligible Maine organization with a weekly beano night on Tuesdays."""
-    return {"id": "post", "name": "Legion Post 1", "jurisdiction": "ME", "local_approval": True,
-            "beneficiaries": ["Relief Fund"], "organized_on": "1990-01-01",
-            "other_games": [{"weekday": "tue", "start": "18:00", "end": "22:00"}], **kw}
-
-
-def me_game(**kw: Any) -> dict[str, Any]:
-    """A legal tournament game of ``post``: 80 players (tier 51-100), $100 entry."""
-    return {"id": "g", "title": "Hold'em", "type": "tournament-game", "operators": ["post"],
-            "players": 80, "entry_fee": 100, "prize_share": 0.8, "start_time": "12:00",
-            "hours": 10, **kw}
-
+from builders.scenarios import load, me_game, me_post, mt_large, mt_room, run
 
 MT_OPERATOR = mt_room(held_in_current_permit_year={"large_stakes": 9, "charitable": 1},
                       blackout=["2027-07-04", "2027-12-24..2027-12-26"])

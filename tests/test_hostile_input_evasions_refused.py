@@ -43,7 +43,7 @@ from scheduler.ledger import Ledger, LedgerError, api
 
 from builders.caldav import ical, vevent
 from builders.commands import last_line, sweep
-from builders.plans import ME_LICENCE, TODAY, write_plan
+from builders.plans import ME_LICENCE, TODAY, write_csv_rows, write_plan
 from builders.scenarios import d
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,7 +174,7 @@ def test_import_refuses_an_organization_name_with_an_escape_code(
     with pytest.raises(LedgerError, match=re.escape(
             "line 2: column name: must be one line of printable text; it holds the control "
             "character '\\x1b' (U+001B) at position 8")):
-        api.import_csv(other, _write(rows, tmp_path / "l.csv"), today=TODAY)
+        api.import_csv(other, write_csv_rows(rows, tmp_path / "l.csv"), today=TODAY)
     other.dispose()
 
 
@@ -187,12 +187,6 @@ def _export(lg: Ledger) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(buf.getvalue())))
 
 
-def _write(rows: list[dict[str, str]], path: Path) -> Path:
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    return path
 
 
 def test_import_refuses_a_second_held_entry_of_an_occurrence_as_record_does(
@@ -204,14 +198,14 @@ def test_import_refuses_a_second_held_entry_of_an_occurrence_as_record_does(
     twin = {**held, "key": "f" * 32, "prizes_usd": "100.00"}
     before = api.all_entries(adopted)
     with pytest.raises(LedgerError) as err:
-        api.import_csv(adopted, _write([*rows, twin], tmp_path / "l.csv"), today=TODAY)
+        api.import_csv(adopted, write_csv_rows([*rows, twin], tmp_path / "l.csv"), today=TODAY)
     line = len(rows) + 2  # the header is line 1, the twin the last row
     assert f"l.csv line {line}: held entry about uid " in str(err.value), str(err.value)
     assert "is already recorded" in str(err.value)
     assert api.all_entries(adopted) == before
     # a correction of it (supersedes_id: the held entry's key) is imported
     fixed = {**twin, "supersedes_id": held["key"]}
-    assert api.import_csv(adopted, _write([*rows, fixed], tmp_path / "m.csv"),
+    assert api.import_csv(adopted, write_csv_rows([*rows, fixed], tmp_path / "m.csv"),
                           today=TODAY).added == 1
     # and the same file again adds nothing (its keys are there)
     assert api.import_csv(adopted, tmp_path / "m.csv", today=TODAY).added == 0
@@ -225,7 +219,7 @@ def test_two_held_rows_of_one_occurrence_in_one_file_are_refused(
     other = Ledger(tmp_path / "other.sqlite")
     api.init(other)
     with pytest.raises(LedgerError, match="is already recorded"):
-        api.import_csv(other, _write([*rows, twin], tmp_path / "l.csv"), today=TODAY)
+        api.import_csv(other, write_csv_rows([*rows, twin], tmp_path / "l.csv"), today=TODAY)
     assert sum(api.all_entries(other).values()) == 0
     other.dispose()
 

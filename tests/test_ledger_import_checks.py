@@ -26,7 +26,7 @@ from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.deadlines import deadlines
 
-from builders.plans import ME_LICENCE, TODAY
+from builders.plans import ME_LICENCE, TODAY, write_csv_rows
 from builders.scenarios import d
 
 
@@ -38,12 +38,6 @@ def _export(lg: Ledger) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(buf.getvalue())))
 
 
-def _write(rows: list[dict[str, str]], path: Path) -> Path:
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    return path
 
 
 def _held_line(rows: list[dict[str, str]]) -> int:
@@ -82,7 +76,7 @@ def test_import_refuses_what_record_refuses(adopted: Ledger, tmp_path: Path, col
     rows[line - 2][column] = value
     other = _empty(tmp_path)
     with pytest.raises(LedgerError) as err:
-        api.import_csv(other, _write(rows, tmp_path / "l.csv"), today=TODAY)
+        api.import_csv(other, write_csv_rows(rows, tmp_path / "l.csv"), today=TODAY)
     assert str(err.value).startswith(f"{tmp_path / 'l.csv'} line {line}: "), str(err.value)
     assert message in str(err.value), str(err.value)
     assert sum(api.all_entries(other).values()) == 0  # nothing imported
@@ -95,7 +89,7 @@ def test_the_last_day_today_is_imported(adopted: Ledger, tmp_path: Path) -> None
     # held on 2027-03-05..07: imported as of 2027-03-07 (the last day is today), refused as
     # of 2027-03-06
     with pytest.raises(LedgerError, match="2027-03-07 is in the future"):
-        api.import_csv(other, _write(rows, tmp_path / "l.csv"), today=d("2027-03-06"))
+        api.import_csv(other, write_csv_rows(rows, tmp_path / "l.csv"), today=d("2027-03-06"))
     assert api.import_csv(other, tmp_path / "l.csv", today=d("2027-03-07")).added == len(rows)
     other.dispose()
 
@@ -107,7 +101,7 @@ def test_every_problem_is_named_by_line_and_column(adopted: Ledger, tmp_path: Pa
     rows[0]["recorded_at"] = "yesterday"  # the organization, line 2
     other = _empty(tmp_path)
     with pytest.raises(LedgerError) as err:
-        api.import_csv(other, _write(rows, tmp_path / "l.csv"), today=TODAY)
+        api.import_csv(other, write_csv_rows(rows, tmp_path / "l.csv"), today=TODAY)
     lines = str(err.value).splitlines()
     # the organization's key (line 2); the held row: its amount and its outcome; the rows
     # that refer to the organization follow it (refused with it, not named again)
@@ -125,7 +119,7 @@ def test_the_cli_refuses_infinity_and_funds_does_not_crash(adopted: Ledger, tmp_
                                                            ) -> None:
     rows = _export(adopted)
     rows[_held_line(rows) - 2]["prizes_usd"] = "Infinity"
-    path = _write(rows, tmp_path / "l.csv")
+    path = write_csv_rows(rows, tmp_path / "l.csv")
     other = _empty(tmp_path)
     r = CliRunner().invoke(app, ["ledger", "import", str(path), "--ledger", other.url])
     assert r.exit_code == 2, r.output
@@ -138,20 +132,20 @@ def test_the_cli_refuses_infinity_and_funds_does_not_crash(adopted: Ledger, tmp_
 def test_an_import_of_a_workbook_is_checked_alike(adopted: Ledger, tmp_path: Path) -> None:
     import openpyxl
 
-    from scheduler.ledger.workbook import SHEET, export_xlsx, import_xlsx
+    from scheduler.ledger.workbook import export_xlsx, import_xlsx
 
     _export(adopted)
     path = tmp_path / "l.xlsx"
     path.write_bytes(export_xlsx(adopted)[0])
     wb = openpyxl.load_workbook(path)
-    ws = wb[SHEET]
+    ws = wb["Held"]                                   # one sheet per kind (issue #26)
     header = [c.value for c in ws[1]]
-    row = next(r[0].row for r in ws.iter_rows(min_row=2) if r[0].value == "held")
+    row = 2                                           # the first held row
     cell = ws.cell(row=row, column=header.index("outcome") + 1)
     cell.value = "maybe"
     wb.save(path)
     other = _empty(tmp_path)
-    with pytest.raises(LedgerError, match=rf"Ledger!{cell.column_letter}{row}: column outcome: "
+    with pytest.raises(LedgerError, match=rf"Held!{cell.column_letter}{row}: column outcome: "
                                           "'maybe' is not one of held, cancelled"):
         import_xlsx(other, path, today=TODAY)
     other.dispose()
@@ -182,7 +176,7 @@ def test_an_import_of_more_rows_than_allowed_is_refused(adopted: Ledger, tmp_pat
                                                         monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
     rows = _export(adopted)
-    path = _write(rows, tmp_path / "l.csv")
+    path = write_csv_rows(rows, tmp_path / "l.csv")
     other = _empty(tmp_path)
     monkeypatch.setenv("TOURNEY_MAX_CSV_ROWS", str(len(rows) - 1))
     with pytest.raises(LedgerError, match=f"more than {len(rows) - 1:,} rows .*"

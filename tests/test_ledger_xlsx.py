@@ -1,10 +1,12 @@
-"""``tourney ledger export --out x.xlsx`` and ``tourney ledger import x.xlsx`` (issue #13):
-the same columns and rows as the CSV export, round-tripping (export → import into an empty
-ledger → export gives the same rows), errors naming the sheet, cell and column; on SQLite and
-PostgreSQL."""
+"""``tourney ledger export --out x.xlsx`` and ``tourney ledger import x.xlsx`` (issues #13,
+#26): one sheet per kind (Held, Filings, Licences, Reports, then the plans'), typed cells,
+round-tripping (export → import into an empty ledger → export gives the same rows), errors
+naming the sheet, cell and column; a workbook of the earlier one-sheet layout still read; on
+SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 from pathlib import Path
@@ -16,7 +18,8 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
-from scheduler.ledger.workbook import SHEET, export_xlsx, import_xlsx
+from scheduler.ledger.transfer import export_columns
+from scheduler.ledger.workbook import SHEET, SHEETS, export_xlsx, import_xlsx
 
 from builders.plans import TODAY
 from builders.scenarios import d
@@ -46,19 +49,48 @@ def _empty(tmp_path: Path, name: str = "other.sqlite") -> Ledger:
     return other
 
 
-def test_xlsx_round_trips_and_is_deterministic(adopted: Ledger, tmp_path: Path) -> None:
+def _one_sheet(lg: Ledger, path: Path) -> None:
+    """A workbook of the earlier layout (tourney before issue #26): sheet Ledger, the CSV
+    export's columns and rows, every cell text."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = SHEET
+    for values in csv.reader(io.StringIO(_csv(lg))):
+        ws.append([v or None for v in values])
+    wb.save(path)
+
+
+def test_xlsx_has_one_sheet_per_kind_round_trips_and_is_deterministic(
+        adopted: Ledger, tmp_path: Path) -> None:
     _year(adopted)
     data, n = export_xlsx(adopted)
     assert n == sum(api.all_entries(adopted).values())
     assert export_xlsx(adopted)[0] == data            # same ledger, same bytes
     path = tmp_path / "ledger.xlsx"
     path.write_bytes(data)
-    ws = openpyxl.load_workbook(path)[SHEET]
-    header = [c.value for c in ws[1]]
-    assert header == _csv(adopted).splitlines()[0].split(",")  # the CSV's columns
-    assert ws.cell(row=2, column=1).value == "organizations"
-    assert all(c.data_type == "s" for row in ws.iter_rows(min_row=2) for c in row
-               if c.value is not None)               # text, never a formula
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["Held", "Filings", "Licences", "Reports", "Organizations",
+                             "Operators", "Lineages", "Plan versions", "Plan events",
+                             "Plan licences", "Plan deadlines"]
+    held = wb["Held"]
+    header = [c.value for c in held[1]]
+    assert header[:10] == ["tournament_id", "occurrence", "operator_id", "outcome",
+                           "first_day", "last_day", "players", "entries", "entry_fees_usd",
+                           "prizes_usd"]
+    assert header[-5:] == ["key", "supersedes_id", "organization_id", "recorded_at",
+                           "recorded_by"]
+    assert len(header) < len(export_columns())  # its own columns, not the CSV's 46
+    first, second = (dict(zip(header, (c for c in row), strict=True))
+                     for row in held.iter_rows(min_row=2))
+    # typed cells: a day a date, USD a number shown with cents, a count a number
+    assert first["first_day"].value == dt.datetime(2027, 3, 5)
+    assert first["first_day"].number_format == "yyyy-mm-dd"
+    assert first["entry_fees_usd"].value == 1234.56
+    assert first["entry_fees_usd"].number_format == "#,##0.00"
+    assert first["players"].value == 10
+    assert first["note"].data_type == "s"             # text, never a formula
+    assert second["supersedes_id"].value == first["key"].value   # the correction's
+    assert [c.value for c in wb["Filings"][1]][:3] == ["kind", "tournament_id", "occurrence"]
     other = _empty(tmp_path)
     assert import_xlsx(other, path, today=TODAY) == api.Imported(n, 0)
     assert _csv(other) == _csv(adopted)               # the same rows, byte for byte
@@ -68,19 +100,30 @@ def test_xlsx_round_trips_and_is_deterministic(adopted: Ledger, tmp_path: Path) 
     other.dispose()
 
 
+def test_a_workbook_of_the_one_sheet_layout_is_still_read(adopted: Ledger,
+                                                           tmp_path: Path) -> None:
+    _year(adopted)
+    path = tmp_path / "old.xlsx"
+    _one_sheet(adopted, path)
+    other = _empty(tmp_path)
+    n = sum(api.all_entries(adopted).values())
+    assert import_xlsx(other, path, today=TODAY) == api.Imported(n, 0)
+    assert _csv(other) == _csv(adopted)
+    other.dispose()
+
+
 def test_a_workbook_a_spreadsheet_edited_reads_back(adopted: Ledger, tmp_path: Path) -> None:
     _year(adopted)
     path = tmp_path / "ledger.xlsx"
     path.write_bytes(export_xlsx(adopted)[0])
     wb = openpyxl.load_workbook(path)
-    ws = wb[SHEET]
+    ws = wb["Held"]
     header = [c.value for c in ws[1]]
-    rows = list(ws.iter_rows(min_row=2))
-    held = [r for r in rows if r[0].value == "held"][0]
-    # a spreadsheet turns typed text into dates and numbers
-    held[header.index("first_day")].value = dt.datetime(2027, 3, 5)
+    held = list(ws.iter_rows(min_row=2))[0]
+    # what a person or a spreadsheet may make of the same values
+    held[header.index("first_day")].value = "3/5/2027"
     held[header.index("players")].value = 10.0
-    held[header.index("entry_fees_usd")].value = 1234.56
+    held[header.index("entry_fees_usd")].value = "$1,234.56"
     wb.save(path)
     other = _empty(tmp_path)
     import_xlsx(other, path, today=TODAY)
@@ -93,21 +136,21 @@ def test_xlsx_errors_name_sheet_cell_and_column(adopted: Ledger, tmp_path: Path)
     path = tmp_path / "ledger.xlsx"
     path.write_bytes(export_xlsx(adopted)[0])
     wb = openpyxl.load_workbook(path)
-    ws = wb[SHEET]
+    ws = wb["Held"]
     header = [c.value for c in ws[1]]
-    line = next(r[0].row for r in ws.iter_rows(min_row=2) if r[0].value == "held")
     col = get_column_letter(header.index("entry_fees_usd") + 1)
-    ws[f"{col}{line}"] = "twelve dollars"
+    ws[f"{col}2"] = "twelve dollars"
     wb.save(path)
     other = _empty(tmp_path)
     with pytest.raises(LedgerError) as exc:
         import_xlsx(other, path, today=TODAY)
     assert str(exc.value).startswith(
-        f"{path} {SHEET}!{col}{line}: column entry_fees_usd: 'twelve dollars' is not valid")
+        f"{path} Held!{col}2: column entry_fees_usd: twelve dollars is not an amount in USD")
     assert sum(api.all_entries(other).values()) == 0  # all or nothing
-    ws.title = "Sheet1"
+    for name in SHEETS.values():
+        wb[name].title = f"x{name}"[:31]
     wb.save(path)
-    with pytest.raises(LedgerError, match="has no sheet 'Ledger' \\(sheets: Sheet1\\)"):
+    with pytest.raises(LedgerError, match="has none of the sheets Held, Filings, "):
         import_xlsx(other, path, today=TODAY)
     (tmp_path / "not.xlsx").write_text("table,key\n")
     with pytest.raises(LedgerError, match="cannot read .* as an .xlsx workbook"):

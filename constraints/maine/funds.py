@@ -153,7 +153,7 @@ ME_CRIBBAGE_REG = Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg,
 def report_text(period: str, due: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline: the sentence saying the
     disposition-of-funds report for ``period`` (words, e.g. "the month ending ...") is due on
-    ``due`` (:func:`scheduler.core.timing.report_due`)."""
+    ``due`` (:func:`constraints.maine.report_due`)."""
     return (f"File the disposition-of-funds report for {period} by {day_text(due)}, "
             f"{ME_REPORT_BUSINESS_DAYS} business days after the period ends, also if the game "
             f"was cancelled ({cite('ME-REPORT')}).")
@@ -172,7 +172,7 @@ def report_line(licence: str, period_end: dt.date) -> str:
 def _held_report(a: Actuals) -> Iterator[Violation]:
     """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
     (:class:`~constraints.base.ReportOwed`, its due day from
-    :func:`scheduler.core.timing.report_due`) filed on or before its due day; one not filed is
+    :func:`constraints.maine.report_due`) filed on or before its due day; one not filed is
     late once its due day is before ``as_of``."""
     for r in a.reports:
         if r.filed_on is None and r.due < a.as_of:

@@ -16,8 +16,8 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Rule, Violation, day_span, licence_row_violation, usd
 from constraints.modelling import LicenseOption, ModelContext, covers_period
-from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, mt
-from scheduler.core.fields import MT_TYPES, day_words
+from constraints.montana.terms import LARGE_PERMIT_FEE, MT_TYPES, SMALL_PERMIT_FEE, mt
+from scheduler.core.fields import day_words
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator

@@ -68,10 +68,18 @@ def template(
     force: Annotated[bool, typer.Option(
         "--force", help="Replace the file when it exists (a filled workbook is lost).")
     ] = False,
+    results: Annotated[bool, typer.Option(
+        "--results", help="Write the results workbook instead: one row per occurrence the "
+                          "ledger's adopted plans have, to fill in after each night and give "
+                          "to `tourney record --from`.")] = False,
+    ledger: Annotated[str | None, typer.Option(
+        "--ledger", help="With --results: the ledger (default: $TOURNEY_LEDGER, else "
+                         "./tourney-ledger.sqlite).")] = None,
 ) -> None:
     """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
-    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options, the file exists
-    (without --force) or not writable."""
+    to fill in and give to `tourney solve`; with --results, the results workbook of the
+    ledger. Exit 0 written, 2 bad options, the file exists (without --force) or not
+    writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.core.workbook.layout import EXAMPLES  # start-up time: no engine in --help
     from scheduler.inputs.load import load_scenario  # start-up time: no engine in --help
@@ -85,6 +93,11 @@ def template(
     if (out.exists() or out.is_symlink()) and not force:
         raise CommandError(f"tourney: {shown(out)} exists; give --force to replace it. "
                            "Nothing was written.")
+    if results:
+        from scheduler.cli.ledger import results_template  # start-up time: no sqlalchemy
+
+        results_template(out, ledger)
+        return
     data = load_scenario(EXAMPLES[example]).to_xlsx()
     with writing(out, "Nothing was written.", reason="strerror"):
         try:
@@ -156,7 +169,7 @@ def sweep(
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(
-        help="CP-SAT deterministic time per objective stage and part (the same results on "
+        help="CP-SAT deterministic time per search and part (the same results on "
              "every machine and engine).", min=0.1)] = 30.0,
     max_variants: Annotated[int, typer.Option(
         help="Refuse a vary file of more variants than this (counted before any is built; "

@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     import pandas as pd  # start-up time: no pandas in --help
 
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
+    from scheduler.ledger.models import Held  # start-up time: no sqlalchemy in --help
 
 def _reading() -> Table:
     """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
@@ -53,7 +54,8 @@ ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                               "held and reported (SQLite file or PostgreSQL URL).")
 record_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="Record one fact in the ledger (append-only; a correction is a "
-                              "new entry: --corrects ID).")
+                              "new entry: --corrects ID), or with --from FILE every filled "
+                              "row of a results sheet (tourney template --results).")
 
 LedgerOpt = Annotated[str | None, typer.Option(
     "--ledger", help="Ledger file (SQLite) or URL (postgresql+psycopg://USER@HOST/DB). "
@@ -207,22 +209,31 @@ def _export_xlsx(lg: Ledger, out: Path) -> None:
 @handled()
 def ledger_import(
     file: Annotated[Path, typer.Argument(
-        help="A .csv or .xlsx file written by `tourney ledger export`.")],
-    ledger: LedgerOpt = None,
+        help="A .csv or .xlsx file written by `tourney ledger export` (edited or not).")],
+    apply_edits: Annotated[bool, typer.Option(
+        "--apply-edits", help="Record each row that differs from the ledger (an edited "
+                              "export) as a correction of its entry (--corrects); without "
+                              "it such rows are listed and nothing is imported (exit 2).")
+    ] = False,
+    ledger: LedgerOpt = None, by: ByOpt = None,
 ) -> None:
-    """Add the entries of an exported CSV (those already in the ledger are skipped), all or
-    nothing."""
+    """Add the entries of an exported CSV or workbook (those already in the ledger with the
+    same values are skipped), all or nothing; a row edited since the export is listed
+    (which field, old → new) and, with --apply-edits, recorded as a correction."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
 
     def run(lg: Ledger) -> None:
         if file.suffix.lower() == ".xlsx":
             from scheduler.ledger.workbook import import_xlsx  # start-up time: openpyxl
 
-            res = import_xlsx(lg, file)
+            res = import_xlsx(lg, file, apply_edits=apply_edits, by=by)
         else:
-            res = api.import_csv(lg, file)
-        say(f"Imported {file} into {lg.where}: {res.added} entries added, "
-                   f"{res.skipped} already there.")
+            res = api.import_csv(lg, file, apply_edits=apply_edits, by=by)
+        for e in res.edits:
+            say(e.render())
+        corrected = f", {res.corrected} corrected" if res.corrected else ""
+        say(f"Imported {file} into {lg.where}: {res.added} entries added{corrected}, "
+            f"{res.skipped} already there.")
     _ledger_run(ledger, run)
 
 
@@ -268,6 +279,72 @@ def ledger_funds(
         states = [report_state(p, day) for p in periods]
         counts = [f"{states.count(st)} {st}" for st in REPORT_STATES if st in states]
         say(f"ME-REPORT as of {day}: {', '.join(counts) or 'none'}.")
+    _ledger_run(ledger, run)
+
+
+@record_app.callback(invoke_without_command=True)
+@handled()
+def record_from(
+    ctx: typer.Context,
+    source: Annotated[Path | None, typer.Option(
+        "--from", help="A results sheet (.xlsx written by `tourney template --results`, or "
+                       ".csv with its columns): record every filled row, in one "
+                       "transaction; nothing when any row is refused.")] = None,
+    apply_edits: Annotated[bool, typer.Option(
+        "--apply-edits", help="With --from: a row about an occurrence recorded already with "
+                              "other values is recorded as a correction of it (--corrects)."
+    )] = False,
+    ledger: LedgerOpt = None, by: ByOpt = None, as_of: AsOfOpt = None,
+) -> None:
+    """Record one fact in the ledger (append-only; a correction is a new entry: --corrects
+    ID), or with --from FILE every row of a results sheet."""
+    if ctx.invoked_subcommand is not None:
+        if source is not None:
+            raise CommandError(f"tourney: record --from records a results sheet; give it "
+                               f"without `{ctx.invoked_subcommand}`")
+        return
+    if source is None:
+        say(ctx.get_help())
+        raise typer.Exit(0)
+    from scheduler.ledger.results import record_from as record_rows  # start-up time
+
+    today = date_opt(as_of, "--as-of") if as_of is not None else None
+
+    def run(lg: Ledger) -> None:
+        res = record_rows(lg, source, by=by, today=today, apply_edits=apply_edits)
+        held = sum(1 for e in res.entries if e.outcome == "held")
+        corrected = f" ({res.corrected} corrections)" if res.corrected else ""
+        say(f"Recorded {len(res.entries)} entries from {source} in {lg.where}: {held} held, "
+            f"{len(res.entries) - held} cancelled{corrected}; {res.same} already recorded, "
+            f"{res.empty} rows not filled in.")
+        _judged(res.entries, lg)
+    _ledger_run(ledger, run)
+
+
+def _judged(entries: tuple[Held, ...], lg: Ledger) -> None:
+    """Warn (stderr) of every rule the entries recorded break, as each ``tourney record``
+    does."""
+    from scheduler.ledger.audit import judge_held  # start-up time: the rules
+
+    found = judge_held(lg, entries)
+    for v in found:
+        err(f"tourney: warning: {v.render()}")
+    if found:
+        err("tourney: recorded anyway (the ledger keeps what happened); tourney check "
+            "--ledger reports it.")
+
+
+def results_template(out: Path, ledger: str | None) -> None:
+    """``tourney template --results OUT``: write the results workbook of the ledger (the
+    caller has refused an existing ``out`` without --force)."""
+    from scheduler.ledger.results import results_xlsx  # start-up time: openpyxl
+
+    def run(lg: Ledger) -> None:
+        data, n = results_xlsx(lg)
+        with writing(out, "Nothing was written.", reason="strerror"):
+            write_files({out: data})
+        say(f"Wrote {out}: {n} planned occurrences of {lg.where}; fill in each night's "
+            f"outcome and figures, then: tourney record --from {out}")
     _ledger_run(ledger, run)
 
 

@@ -66,10 +66,6 @@ def dated_words(d: dt.date) -> str:
     return f"{WEEKDAY_NAMES[d.weekday()][:3]}, {day_words(d)}"
 
 
-MT_TYPES = ("large-stakes", "small-stakes")
-"""The Montana tournament types (MCA 23-5-317)."""
-ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
-"""The Maine tournament types (17 M.R.S. § 1836)."""
 
 
 def _uid_domain(v: str) -> str:

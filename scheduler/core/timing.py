@@ -23,7 +23,8 @@ import holidays
 from dateutil.relativedelta import relativedelta
 
 from scheduler.core.clock import latest_today
-from scheduler.core.fields import MT_TYPES, dated_words
+from scheduler.core.fields import dated_words
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 
@@ -126,15 +127,17 @@ def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
 
-    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
+    A state whose hours are read on the wall clock (``Jurisdiction.wall_clock``, Montana):
+    ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
     clock ("play from noon to 2 a.m.", so a session is an hour shorter the night clocks spring
-    forward); the occurrence ends when the last play day's session ends. ME: one game of
-    ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
+    forward); the occurrence ends when the last play day's session ends. Otherwise (Maine):
+    one game of ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
+    wall_clock = of_type(t.type).wall_clock
     if t.sessions:
         return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
-                              t.type in MT_TYPES, tz, first_day)
-    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
+                              wall_clock, tz, first_day)
+    return _timing(t.start_time, t.hours, t.days, wall_clock,
                    tz, first_day)
 
 
@@ -487,6 +490,7 @@ def months_between(first: dt.date, last: dt.date) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_later(day: dt.date, years: int) -> dt.date:
     """The same calendar day ``years`` years later (earlier when ``years`` is negative).
 
@@ -508,7 +512,8 @@ def years_later(day: dt.date, years: int) -> dt.date:
     Returns
     -------
     datetime.date
-        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year.
+        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year
+        (computed once per (day, years): the ME-FEES encoding asks it of every candidate).
 
     Raises
     ------
@@ -519,6 +524,7 @@ def years_later(day: dt.date, years: int) -> dt.date:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_end(first_day: dt.date, years: int) -> dt.date:
     """The last day (inclusive) of a period of ``years`` years whose first day is
     ``first_day``: the day before its anniversary, ``years_later(first_day, years)`` - 1 day.

@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from icalendar import Alarm, Event
 
+from constraints import maine, montana
 from constraints.base import License
 from constraints.maine import (
     LICENCE_KINDS,
@@ -116,7 +117,7 @@ def licence_text(scenario: Scenario, row: OperatorOccurrence,
         known = (words or {}).get(row.license_id)
         return known if known is not None else f"licence/permit {row.license_id}"
     op = operator_of(scenario, row.operator_id)
-    if (row.jurisdiction == "MT" and op is not None
+    if (row.jurisdiction == montana.CODE and op is not None
             and row.type in ("large-stakes", "small-stakes")
             and permit_held_before(op, scenario, row.first_day, row.type == "large-stakes")):
         return PERMIT_HELD
@@ -228,7 +229,7 @@ def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
                if d.rule == "MT-NOTICE"}
     words = licence_words(plan.license_list)
     for row in plan.rows:
-        if row.jurisdiction != "MT" or row.notice_due is None:
+        if row.jurisdiction != montana.CODE or row.notice_due is None:
             continue
         op = operator_of(plan.scenario, row.operator_id)
         who = op.name if op else row.operator_id
@@ -237,7 +238,7 @@ def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         duty = notice_text(who, row.title, row.first_day, due)  # MT-NOTICE's own words
         permit = licence_text(plan.scenario, row, words).removeprefix("licence/permit ")
         text = f"{duty}{_closed(due, 'MT')} Permit: {permit}."
-        summary += file_by_note(due, "MT")
+        summary += file_by_note(due, montana.CODE)
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
@@ -273,7 +274,7 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         return announced.get(local_part(fresh), fresh)
 
     for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+        if lic.jurisdiction != maine.CODE or lic.kind not in LICENCE_KINDS:
             continue
         rows = _covered_rows(plan, lic)
         titles = sorted({r.title for r in rows})
@@ -310,5 +311,5 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
                                         lic.operator_id, lineage, suffix), stamp,
                             f"Disposition-of-funds report due: {subject}"
                             + (f", {end:%B %Y}" if lic.kind == "me-annual" else "")
-                            + file_by_note(due, "ME", closed), due, text,
+                            + file_by_note(due, maine.CODE, closed), due, text,
                             "me-report", DEADLINE_ALARM, lic.operator_id)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Mapping
 
 from icalendar.prop import vRecur
 
+from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import read_timing
 from scheduler.core.uid import (
@@ -147,7 +148,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     ev = new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
     op0 = operator_of(scenario, first.operator_id)
-    if first.jurisdiction == "MT" and not timed_style(scenario, rows):
+    days_style = jurisdiction(first.jurisdiction).all_day_events  # Montana's
+    if days_style and not timed_style(scenario, rows):
         all_day(ev, first.first_day, first.last_day)
         play(ev, first)
         key = midnight(first.first_day)
@@ -167,7 +169,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {clock(start)}, ends {clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
-        if first.jurisdiction == "MT":  # calendar_style: timed
+        if days_style:  # calendar_style: timed
             dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} "
                      f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
                      f"starts {clock(start)} and ends {clock(end)} ({tzid}).")

@@ -12,6 +12,7 @@ from typing import Any
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
+from scheduler.core.jurisdiction import codes, jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import filing_from, made_day
@@ -39,14 +40,24 @@ _READ_SETTINGS = frozenset({
 """The settings the readings name: shown only where :func:`scheduler.export.checklist.readings`
 of the plan's states names them (a setting not listed is always shown)."""
 
-_STATUTES = {"MT": "MCA 23-5-317", "ME": "17 M.R.S. § 1836"}
-_AGENCIES = {"MT": "Gambling Control Division", "ME": "Gambling Control Unit"}
+def _statute(code: str) -> str:
+    """The statute summary.txt names for a state (``words["statute_short"]``, else its
+    ``statute``)."""
+    j = jurisdiction(code)
+    return j.words.get("statute_short", j.statute)
+
+
+def _agency(code: str) -> str:
+    """The agency summary.txt names for a state (``words["agency_short"]``, else its
+    ``agency``)."""
+    j = jurisdiction(code)
+    return j.words.get("agency_short", j.agency)
 
 
 def plan_states(scenario: Scenario) -> list[str]:
-    """The states of ``scenario``'s operators (``MT``, ``ME``), in that order."""
+    """The states of ``scenario``'s operators (``MT``, ``ME``), in registry order."""
     have = {op.jurisdiction for op in scenario.operators}
-    return [s for s in ("MT", "ME") if s in have]
+    return [s for s in codes() if s in have]
 
 
 def state_readings(scenario: Scenario, states: Sequence[str]
@@ -297,12 +308,12 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     # the reading switches, and a fact such as super_cribbage_licenses_issued or closed_days
     # only when given (days as [YYYY-MM-DD, ...])
     # of the plan's own states only (a Maine-only plan reads no Montana setting)
-    states = plan_states(sc) or ["MT", "ME"]
+    states = plan_states(sc) or list(codes())
     lines.append("Readings: " + ", ".join(
         f"{k}=[{', '.join(map(str, v))}]" if isinstance(v, tuple) else f"{k}={v}"
         for k, v in state_readings(sc, states)[1]))
-    lines.append(f"Not legal advice: read {' and '.join(_STATUTES[s] for s in states)} (and "
-                 f"ask the {' / '.join(_AGENCIES[s] for s in states)}) before filing.")
+    lines.append(f"Not legal advice: read {' and '.join(_statute(s) for s in states)} (and "
+                 f"ask the {' / '.join(_agency(s) for s in states)}) before filing.")
     return "\n".join(lines) + "\n"
 
 

@@ -69,7 +69,7 @@ cancelled (its ME-REPORT stays due: a report is owed also when the game is cance
 @dataclass(frozen=True)
 class _Licence:
     """The fields of a licenses.csv row the deadline rules read (``kind``, ``valid_from``,
-    ``valid_to``: what :func:`~scheduler.core.timing.report_periods` reads)."""
+    ``valid_to``: what :func:`~constraints.maine.report_periods` reads)."""
 
     license_id: str
     operator_id: str
@@ -230,7 +230,7 @@ def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence], list[Deadli
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of the licensed period (of ``ends``,
     in order) whose report is due on ``due`` (a deadlines.csv line's day): the latest period
-    end whose :func:`~scheduler.core.timing.report_due` is on or before ``due`` (the line's day is
+    end whose :func:`~constraints.maine.report_due` is on or before ``due`` (the line's day is
     later when the plan's ``settings.closed_days`` closed offices in between, which the
     folder does not hold); None when none is."""
     return max((end for end in ends if report_due(end) <= due), default=None)

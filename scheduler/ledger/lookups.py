@@ -59,7 +59,7 @@ def organization_of(session: Session, name: str | None, by: str | None,
 
 
 # ------------------------------------------------------------------- look-ups in plans
-def _latest_versions(s: Session, org: Organization | None = None) -> list[PlanVersion]:
+def latest_versions(s: Session, org: Organization | None = None) -> list[PlanVersion]:
     """The newest adopted version of each lineage (of ``org``, else of all)."""
     newest = (select(PlanVersion.lineage_id, func.max(PlanVersion.version).label("v"))
               .group_by(PlanVersion.lineage_id).subquery())
@@ -87,7 +87,7 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
         raise LedgerError(f"unknown occurrence {occurrence!r}: no plan numbers an occurrence "
                           f"{m['n']} (write TOURNAMENT#N as in licenses.csv's covers, e.g. "
                           "spring-deepstack#2)")
-    versions = [v for v in _latest_versions(s)
+    versions = [v for v in latest_versions(s)
                 if lineage is None or v.lineage.lineage == lineage]
     if not versions:
         raise LedgerError("no plan is adopted in the ledger" + (
@@ -140,7 +140,7 @@ def org_of(ev: PlanEvent) -> Organization:
 def find_licence(s: Session, license_ref: str) -> tuple[PlanLicence, Organization]:
     """The licence ``license_ref`` (a ``license_id`` of licenses.csv) in the newest adopted
     version of a lineage; :class:`LedgerError` when no adopted plan has it."""
-    for v in reversed(_latest_versions(s)):
+    for v in reversed(latest_versions(s)):
         lic = s.scalar(select(PlanLicence).where(PlanLicence.version_id == v.id,
                                                  PlanLicence.license_id == license_ref))
         if lic is not None:

@@ -11,11 +11,11 @@ read too:
   calendar days before), or of its progressive's first round for a round of a progressive
   (MT-PROGRESSIVE; :func:`constraints.montana.progressive_starts`);
 - ME-APPLICATION-WINDOW (16-633 CMR ch. 32 § 2): each Maine licence, received between the
-  two days of :func:`~scheduler.core.timing.application_window` for the first day it covers (90
+  two days of :func:`~constraints.maine.application_window` for the first day it covers (90
   days before it, or ``notice_from`` when that is later, to the 10th Maine business day
   before it);
 - ME-REPORT (16-633 CMR ch. 32 § 8): each licensed period of each Maine licence,
-  :func:`~scheduler.core.timing.report_due` of the period's last day (the 10th Maine business day
+  :func:`~constraints.maine.report_due` of the period's last day (the 10th Maine business day
   after it);
 - MT-PERMIT-FEES (MCA 23-5-317(1)(b), (2)(b)): each Montana permit the plan buys,
   :func:`constraints.montana.permit_due` (a renewal: the day before its permit year starts,
@@ -39,6 +39,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from constraints import maine, montana
 from constraints.catalogue import RULES
 from constraints.maine import LICENCE_KINDS, application_line, report_line
 from constraints.montana import PERMIT_KINDS, notice_line, permit_due, permit_line
@@ -140,7 +141,7 @@ class Deadline:
     """ME-REPORT: the last day (inclusive) of the licensed period reported on."""
     earliest: dt.date | None = None
     """ME-APPLICATION-WINDOW: the day 90 days before ``first_day``
-    (:func:`~scheduler.core.timing.application_opens`), which ``opens`` is when ``notice_from``
+    (:func:`~constraints.maine.application_opens`), which ``opens`` is when ``notice_from``
     is not later; None for the other rules and for a line read back from deadlines.csv."""
 
     @property
@@ -182,14 +183,14 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         (``constraints.montana.PERMIT_KINDS``) have deadlines.
     notice_from
         The day the plan is made as of (``Scenario.notice_from``): an ME-APPLICATION-WINDOW
-        opens no earlier (:func:`scheduler.core.timing.application_window`), a Montana permit of
+        opens no earlier (:func:`constraints.maine.application_window`), a Montana permit of
         a permit year starting after it is a renewal. None when unknown (a plan folder
         written before deadlines.csv, the ledger's adopted plans): the window opens 90 days
         before, and the plan's first day of play stands for the day it was made.
     closed
         Days the Governor closed Maine state offices (``settings.closed_days``): not Maine
         business days for the application's due date and the reports'
-        (:func:`scheduler.core.timing.is_maine_business_day`).
+        (:func:`constraints.maine.is_maine_business_day`).
 
     Returns
     -------
@@ -205,20 +206,20 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
     for r in rows:
         ref = f"{r.tournament_id}#{r.occurrence}"
         by_ref.setdefault(ref, []).append(r)
-        if r.jurisdiction != "MT" or r.type != "large-stakes":
+        if r.jurisdiction != montana.CODE or r.type != "large-stakes":
             continue
         # the row's own notice day (a round of a progressive: 5 days before its first round)
         due = r.notice_due or notice_due(r.first_day)
         out.append(Deadline(
             date=due, rule="MT-NOTICE",
             citation=RULES["MT-NOTICE"].citation, operator_id=r.operator_id,
-            what=_noted(notice_line(r.title, r.first_day, due), due, "MT"),
+            what=_noted(notice_line(r.title, r.first_day, due), due, montana.CODE),
             occurrence=ref, license_id="", opens=None, first_day=r.first_day, title=r.title,
             uid=r.uid))
     licences = list(licences)
     out.extend(_permit_lines(by_ref, licences, notice_from))
     for lic in licences:
-        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+        if lic.jurisdiction != maine.CODE or lic.kind not in LICENCE_KINDS:
             continue
         covered = [r for ref in lic.covers for r in by_ref.get(ref, [])]
         mine = [r for r in covered if r.operator_id == lic.operator_id] or covered
@@ -231,7 +232,7 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
         out.append(Deadline(
             date=due, rule="ME-APPLICATION-WINDOW",
             citation=RULES["ME-APPLICATION-WINDOW"].citation, operator_id=lic.operator_id,
-            what=_noted(application_line(words, opens, due), due, "ME", closed),
+            what=_noted(application_line(words, opens, due), due, maine.CODE, closed),
             occurrence=occ, license_id=lic.license_id, opens=opens, first_day=first,
             earliest=application_opens(first)))
         for end in report_periods(lic.kind, lic.valid_from, lic.valid_to):
@@ -240,7 +241,7 @@ def list_deadlines(rows: Iterable[HeldRow], licences: Iterable[HeldLicence],
                 date=report, rule="ME-REPORT",
                 citation=RULES["ME-REPORT"].citation,
                 operator_id=lic.operator_id,
-                what=_noted(report_line(words, end), report, "ME", closed),
+                what=_noted(report_line(words, end), report, maine.CODE, closed),
                 occurrence=occ, license_id=lic.license_id, opens=None, first_day=first,
                 period_end=end))
     out.sort(key=lambda d: (d.date, d.rule, d.operator_id, d.occurrence, d.license_id,
@@ -273,7 +274,7 @@ def _permit_lines(by_ref: dict[str, list[HeldRow]], licences: list[HeldLicence],
         out.append(Deadline(
             date=due, rule="MT-PERMIT-FEES", citation=RULES["MT-PERMIT-FEES"].citation,
             operator_id=lic.operator_id,
-            what=_noted(permit_line(lic.kind, lic.valid_from, lic.valid_to), due, "MT"),
+            what=_noted(permit_line(lic.kind, lic.valid_from, lic.valid_to), due, montana.CODE),
             occurrence="", license_id=lic.license_id, opens=None, first_day=lic.valid_from))
     return out
 

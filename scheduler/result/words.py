@@ -14,9 +14,6 @@ import datetime as dt
 from constraints.maine import LICENCE_LABELS
 from scheduler.core.fields import MONTH_ABBREVIATIONS, WEEKDAY_NAMES, dated_words, day_words
 
-STATE_NAMES = {"MT": "Montana", "ME": "Maine"}
-"""Jurisdiction code → the state's name."""
-
 _PERMITS = {"mt-large-stakes-permit": "large-stakes permit",
             "mt-small-stakes-permit": "small-stakes permit"}
 

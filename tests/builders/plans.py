@@ -162,3 +162,13 @@ def mt_scenario(tournaments: list[dict[str, Any]] | None = None, **room: Any) ->
     return load_scenario(scenario(
         horizon={"start": "2027-01-01", "end": "2027-02-28"},
         operators=[mt_room(**room)], tournaments=tournaments or []))
+
+
+def write_csv_rows(rows: list[dict[str, str]], path: Path) -> Path:
+    """``rows`` (dicts of one shape, e.g. an export read back and edited) as a CSV file with
+    their keys as its header."""
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    return path
