@@ -61,9 +61,12 @@ def test_every_scenario_field_has_a_column() -> None:
             out |= {f"{name}.{s}" for s in sub} if sub else {name}
         return out
 
-    # sessions (flights, Day 2) have no workbook spelling yet: to_xlsx refuses a scenario
-    # with them, naming each tournament (test_flights.py)
+    # sessions (flights, Day 2): the Sessions sheet, one row a session
     assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
+    from scheduler.core.scenario import Session
+    from scheduler.core.workbook import SESSIONS
+
+    assert flat(Session, set()) | {"tournament"} == {c.header for c in SESSIONS}
     # what was held before the plan: the History sheet's columns
     assert flat(Operator, {"held_in_current_permit_year", "held_in_current_month"}) == {
         c.header for c in OPERATORS}
@@ -82,7 +85,8 @@ def test_template_writes_a_workbook_that_reads_back(tmp_path: Path, example: str
     res = runner.invoke(app, ["template", str(out), "--example", example])
     assert res.exit_code == 0, res.output
     wb = openpyxl.load_workbook(out)
-    assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "History"]
+    assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "Sessions", "History",
+                             "Tours"]
     tours, ops = wb["Tournaments"], wb["Operators"]
     assert tours.freeze_panes == "B2" and ops.freeze_panes == "B2"
     # the header comment gives the unit and the rule
@@ -121,11 +125,7 @@ def test_template_refuses_an_unknown_example_and_another_suffix(tmp_path: Path) 
 # --------------------------------------------------------------------------- round trip
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLE_DIR.glob("*.yaml")))
 def test_every_example_round_trips_through_a_workbook(tmp_path: Path, name: str) -> None:
-    sc = load_scenario(EXAMPLE_DIR / name)
-    if any(t.sessions for t in sc.tournaments):  # flights: no workbook column (yet), refused
-        with pytest.raises(ScenarioError):
-            sc.to_xlsx()
-        return
+    sc = load_scenario(EXAMPLE_DIR / name)  # flights and tours too: Sessions, Tours sheets
     data = sc.to_xlsx()
     assert data == sc.to_xlsx()  # byte-identical: pinned document and zip times
     path = tmp_path / "year.xlsx"

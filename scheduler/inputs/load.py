@@ -37,7 +37,12 @@ from scheduler.core.problems import (
     pydantic_problems,
     value_at,
 )
-from scheduler.core.scenario import Scenario, read_workbook_file
+from scheduler.core.scenario import (
+    Scenario,
+    cell_problems_of,
+    read_workbook_file,
+    with_cell_problems,
+)
 
 
 # --------------------------------------------------------------------------- loading
@@ -116,6 +121,21 @@ def load_scenario(
         finally:
             loader.dispose()
         lines = _LazyLines(node)
+    cell_problems = cell_problems_of(lines)
+    if not cell_problems:
+        return _validated(data, lines, file, tab_problem, today)
+    try:  # cells the workbook's reading left out: with the fields' problems, in one pass
+        _validated(data, lines, file, tab_problem, today)
+    except ScenarioError as found:
+        raise ScenarioError(by_position(with_cell_problems(cell_problems, found.problems)),
+                            file) from None
+    raise ScenarioError(by_position(cell_problems), file)
+
+
+def _validated(data: Any, lines: Mapping[tuple[Any, ...], int | str], file: str | None,
+               tab_problem: InputProblem | None, today: dt.date | None) -> Scenario:
+    """``data`` (a YAML document or a workbook's mapping) as a scenario that breaks no input
+    rule, or every problem in one :class:`ScenarioError` (``tab_problem`` first)."""
     tab_problem_list = [tab_problem] if tab_problem is not None else []
     if not isinstance(data, dict):
         raise ScenarioError([*tab_problem_list, InputProblem(
@@ -247,7 +267,7 @@ def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int 
 # --------------------------------------------------------------------------- one pass
 _REFERENCE_RULES = frozenset(rule.id for rule in REFERENCES)
 _RECORDS = ("operators", "tournaments")
-_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "History")
+_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "Sessions", "History", "Tours")
 """The sheets of a scenario workbook in the order ``tourney template`` writes them."""
 
 

@@ -28,6 +28,7 @@ from scheduler.core.workbook.layout import (
     FIXED_TIME,
     HISTORY,
     OPERATORS,
+    SESSIONS,
     SETTINGS,
     SHEETS,
     TOURNAMENTS,
@@ -41,7 +42,7 @@ from scheduler.core.workbook.template import pinned_xlsx, write_workbook
 from scheduler.core.workbook.writing import set_cell
 
 __all__ = [
-    "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SETTINGS",
+    "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SESSIONS", "SETTINGS",
     "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
     "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_workbook",
     "set_cell", "write_workbook",

@@ -8,12 +8,14 @@ Part of :mod:`scheduler.core.workbook` (which re-exports every public name here)
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.core.workbook.cells import Cells, WorkbookError, _hhmm, _letter
 from scheduler.core.workbook.layout import SETTINGS, SHEETS, Column
 from scheduler.core.workbook.scan import SheetScan, scan_xlsx
@@ -163,7 +165,7 @@ def _find_sheets(wb: Any) -> tuple[dict[str, str], list[tuple[str, str]], list[s
     return names, problems, notes
 
 
-SHEETS_READ = ("Settings", "Operators", "Tournaments", "History", "Tours")
+SHEETS_READ = ("Settings", "Operators", "Tournaments", "Sessions", "History", "Tours")
 """Every sheet a scenario workbook may have, in the order ``tourney template`` writes them."""
 
 
@@ -171,13 +173,54 @@ def _grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None 
           max_col: int | None = None) -> Iterable[tuple[int, tuple[Any, ...]]]:
     """(row number, values) of rows ``min_row``.. of ``ws``, never past the last row and
     column :func:`scan_xlsx` found a value in (openpyxl alone would walk to the sheet's
-    recorded dimension, XFD1048576 if it says so)."""
+    recorded dimension, XFD1048576 if it says so), as the sheet shows them: a merged range's
+    value in every cell it covers (openpyxl gives it in the first cell only), a cell that
+    shows an error (``#DIV/0!``) empty (:func:`_shown_problems` names it)."""
     last_row = scan.max_row if max_row is None else min(max_row, scan.max_row)
     last_col = scan.max_column if max_col is None else min(max_col, scan.max_column)
     if last_row < min_row or last_col < 1:
         return
-    yield from enumerate(ws.iter_rows(min_row=min_row, max_row=last_row, max_col=last_col,
-                                      values_only=True), start=min_row)
+    merges = [m for m in scan.merged if m[2] >= min_row and m[0] <= last_row]
+    errors = {_cell_at(c) for c, _text in scan.errors}
+    first: dict[tuple[int, int], Any] = {}
+    if any(r0 < min_row for r0, _c0, _r1, _c1 in merges):  # a merge begun above min_row
+        top = min(r0 for r0, _c0, _r1, _c1 in merges)
+        for k, above in enumerate(ws.iter_rows(min_row=top, max_row=min_row - 1,
+                                               max_col=last_col, values_only=True),
+                                  start=top):
+            for r0, c0, _r1, _c1 in merges:
+                if r0 == k and c0 <= len(above):
+                    first[(r0, c0)] = above[c0 - 1]
+    for k, values in enumerate(ws.iter_rows(min_row=min_row, max_row=last_row,
+                                            max_col=last_col, values_only=True),
+                               start=min_row):
+        if not merges and not errors:
+            yield k, values
+            continue
+        row: list[Any] = list(values)
+        for j in range(len(row)):
+            if (k, j + 1) in errors:
+                row[j] = None
+        for r0, c0, r1, c1 in merges:
+            if not r0 <= k <= r1:
+                continue
+            if k == r0 and c0 <= len(row):
+                first[(r0, c0)] = row[c0 - 1]
+            value = first.get((r0, c0))
+            for j in range(c0, min(c1, len(row)) + 1):
+                row[j - 1] = value
+        yield k, tuple(row)
+
+
+def _cell_at(ref: str) -> tuple[int, int]:
+    """``"M3"`` -> (3, 13): a cell reference as (row, column), 1-based."""
+    m = re.match(r"^([A-Z]+)(\d+)$", ref)
+    if not m:
+        return (0, 0)
+    column = 0
+    for ch in m.group(1):
+        column = column * 26 + ord(ch) - 64
+    return int(m.group(2)), column
 
 
 def _first_row(ws: Worksheet, scan: SheetScan) -> tuple[Any, ...]:
@@ -195,16 +238,21 @@ MAX_BLANK_CELLS_SHOWN = 20
 
 
 def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str, str]
-                    ) -> list[tuple[str, str]]:
-    """What the reading would not see as a person sees it, in the sheets read, each a
-    problem (rule SCENARIO) naming the sheet and cell:
+                    ) -> tuple[list[tuple[str, str]], list[tuple[str, Any, str]]]:
+    """What the reading would not see as a person sees it, in the sheets read: (problems
+    that stop the reading, problems of one cell whose value is left out while the rest is
+    read), each (rule SCENARIO) naming the sheet and cell.
 
-    - a formula: its saved result may be out of date (a script changed the formula, the
-      spreadsheet did not recalculate) or missing (a file written by a script): never read;
-    - a hidden or very hidden sheet, a hidden row or column holding a value, a value whose
-      number format shows nothing (``;;;``): what is planned would differ from what a
-      person sees."""
+    Stop the reading: a hidden or very hidden sheet, a hidden row or column holding a
+    value, a value whose number format shows nothing (``;;;``): what is planned would differ
+    from what a person sees; a merged range over two or more columns that are read (whose
+    field would its value be?) or over a record sheet's header row.
+
+    One cell: a formula with no saved result (a file written by a script; a formula with
+    one is read as the value it shows), a cell showing an error (``#DIV/0!``).
+    """
     out: list[tuple[str, str]] = []
+    soft: list[tuple[str, Any, str]] = []
     for sheet in SHEETS_READ:
         if sheet not in names:
             continue
@@ -216,24 +264,45 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
             out.append((f"sheet {title}", f"the sheet is {how}: tourney reads only what a "
                         "person can see; show it (Format > Sheet > Unhide), or delete it"))
         if not (scan.formulas or scan.hidden_rows or scan.hidden_columns
-                or scan.blank_cells):
+                or scan.blank_cells or scan.merged or scan.errors):
             continue
         ws = wb[title]
         if sheet == "Settings":
             heads = {k: _header(row[0]) for k, row in _grid(ws, scan, 1, None, 1)}
+            read_columns = {1, 2}
         else:
             first = _first_row(ws, scan)
             heads = {j + 1: _header(v) for j, v in enumerate(first)}
+            read_columns = {j for j, h in heads.items() if h}
+
+        def head_of(row: int, column: int, sheet: str = sheet,
+                    heads: Mapping[int, str] = heads) -> str:
+            return heads.get(row if sheet == "Settings" else column, "")
+
         for f in scan.formulas:
-            header = heads.get(f.row if sheet == "Settings" else f.column, "")
-            where = f"{title}!{f.cell} ({header})"
-            if f.has_value:
-                out.append((where, f"a formula ({f.text}): tourney reads typed values only, "
-                            "as a formula's saved result can be out of date; replace it by "
-                            "its value (copy, then paste as values)"))
-            else:
-                out.append((where, f"a formula with no computed value ({f.text}): open and "
-                            "save the file in Excel, or type the value"))
+            if not f.has_value:
+                soft.append((f"{title}!{f.cell} ({head_of(f.row, f.column)})", None,
+                             f"a formula with no computed value ({f.text}): open and save "
+                             "the file in a spreadsheet application, or type the value"))
+        for cell, text in scan.errors:
+            row, column = _cell_at(cell)
+            soft.append((f"{title}!{cell} ({head_of(row, column)})", None,
+                         f"the cell shows the error {text or '#VALUE!'}: correct its formula, "
+                         "or type the value"))
+        for r0, c0, r1, c1 in scan.merged:
+            ref = f"{_letter(c0 - 1)}{r0}:{_letter(c1 - 1)}{r1}"
+            over = sorted(c for c in read_columns if c0 <= c <= c1)
+            if len(over) > 1:
+                fields = ", ".join(head_of(r0, c) or _letter(c - 1) for c in over) \
+                    if sheet != "Settings" else "the field and its value"
+                out.append((f"{title}!{ref}", f"merged cells over {len(over)} columns "
+                            f"({fields}): a value would be shown for several fields; "
+                            "unmerge them (Format > Merge Cells > Unmerge) and give each "
+                            "column its value"))
+            elif sheet != "Settings" and r0 == 1 < r1 and over:
+                out.append((f"{title}!{ref}", "merged cells over the header row and the "
+                            "rows below it: row 1 names the columns, the rows below hold "
+                            "the values; unmerge them"))
         for cell in scan.blank_cells[:MAX_BLANK_CELLS_SHOWN]:
             out.append((f"{title}!{cell}", "the cell holds a value its number format (;;;) "
                         "shows as nothing: tourney reads only what a person can see; give "
@@ -246,7 +315,7 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
             out.append((f"{title} column {_letter(c - 1)}" + (f" ({head})" if head else ""),
                         "the column is hidden and holds values: tourney reads only what a "
                         "person can see; unhide the column, or delete it"))
-    return out
+    return out, soft
 
 
 def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
@@ -285,16 +354,19 @@ def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cell
     def scan(title: str) -> SheetScan:
         return scans.get(title, SheetScan(title))
 
-    for sheet in ("Operators", "Tournaments", "History", "Tours"):
+    for sheet in ("Operators", "Tournaments", "Sessions", "History", "Tours"):
         if sheet in names and not _has_header(wb[names[sheet]], scan(names[sheet]), sheet):
             problems.append((f"{names[sheet]}!1", "no header row: row 1 must name the columns "
                              f"({', '.join(c.header for c in SHEETS[sheet][1][:4])}, ...) "
                              "as tourney template writes them"))
-    problems += _shown_problems(wb, scans, names)
+    hard, soft = _shown_problems(wb, scans, names)
+    problems += hard
     if problems:
         raise WorkbookError(problems)
     cells = Cells()
     cells.notes = notes
+    cells.problems = soft
+    judge = _Judge(soft, getattr(wb, "epoch", None))
     out: dict[str, Any] = {}
     cells[()] = "Settings"
     by_field = {c.header: c for c in SETTINGS}
@@ -308,25 +380,86 @@ def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cell
         where = f"{settings}!B{number} ({key})"
         for k in range(1, len(column.path) + 1):
             cells.setdefault(column.path[:k], where)
-        read = cell_value(column, value)
+        read = judge(column, value, where)
         if read is not _EMPTY and not _put(out, column.path, read):
-            problems.append((where, "given twice in the Settings sheet"))
+            judge.problem(where, "given twice in the Settings sheet")
     for sheet, (key, _columns) in SHEETS.items():
-        if key not in out and sheet in names and sheet != "History":
+        if key not in out and sheet in names and sheet not in ("History", "Sessions"):
             out[key] = []
             cells[(key,)] = f"{names[sheet]} sheet"
     for sheet in ("Operators", "Tournaments", "Tours"):
         if sheet in names:
-            _read_records(wb[names[sheet]], scan(names[sheet]), sheet, out, cells, problems)
+            _read_records(wb[names[sheet]], scan(names[sheet]), sheet, out, cells, judge)
+    if "Sessions" in names:
+        _read_sessions(wb[names["Sessions"]], scan(names["Sessions"]), out, cells, judge)
     if "History" in names:
-        _read_history(wb[names["History"]], scan(names["History"]), out, cells, problems)
-    if problems:
-        raise WorkbookError(problems)
+        _read_history(wb[names["History"]], scan(names["History"]), out, cells, judge)
     return out, cells
 
 
+class _Judge:
+    """A cell read as the sheet shows it (:func:`cell_value`), or left out with a problem of
+    its own (``problems``: (where, value shown or None, message), rule SCENARIO) while the
+    rest of the workbook is read: a number where a date or time of day is wanted (a cell in
+    General format shows Excel's date number, ``46447``, not the date)."""
+
+    def __init__(self, problems: list[tuple[str, Any, str]], epoch: dt.datetime | None):
+        self.problems = problems
+        self.epoch = epoch
+
+    def problem(self, where: str, message: str, value: Any = None) -> None:
+        self.problems.append((where, value, message))
+
+    def __call__(self, column: Column, raw: Any, where: str) -> Any:
+        value = cell_value(column, raw)
+        if value is _EMPTY:
+            return value
+        if column.kind in ("date", "days"):
+            items = value if isinstance(value, list) else [value]
+            number = next((x for x in items if _is_number(x)), None)
+            if number is not None:
+                self.problem(where, self._date_words(number), number)
+                return _EMPTY
+        if column.kind == "time" and _is_number(value):
+            self.problem(where, self._time_words(value), value)
+            return _EMPTY
+        return value
+
+    def _date_words(self, number: Any) -> str:
+        from openpyxl.utils.datetime import CALENDAR_WINDOWS_1900, from_excel
+
+        try:
+            day = from_excel(float(number), self.epoch or CALENDAR_WINDOWS_1900)
+        except (ValueError, OverflowError, TypeError):
+            day = None
+        if isinstance(day, dt.datetime) and FIRST_YEAR <= day.year <= LAST_YEAR \
+                and day.time() == dt.time(0):
+            return (f"a number where a date is wanted: the cell is not formatted as a date, "
+                    f"so it shows {number} (the spreadsheet's day number of "
+                    f"{day.date().isoformat()}); give it a date format (Format Cells > Date) "
+                    f"or type {day.date().isoformat()}")
+        return (f"a number where a date is wanted: type a date, e.g. {FIRST_YEAR + 1}-03-01 "
+                "(a date cell, or text YYYY-MM-DD)")
+
+    @staticmethod
+    def _time_words(number: Any) -> str:
+        fraction = float(number)
+        if 0 <= fraction < 1:
+            minutes = round(fraction * 24 * 60)
+            shown = f"{minutes // 60:02d}:{minutes % 60:02d}"
+            return (f"a number where a time of day is wanted: the cell is not formatted as a "
+                    f"time, so it shows {number} (the spreadsheet's {shown}); give it a time "
+                    f"format (Format Cells > Time) or type {shown}")
+        return "a number where a time of day is wanted: type a time HH:MM, e.g. 18:00"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
 def _rows(ws: Worksheet, scan: SheetScan) -> Iterable[tuple[int, list[Any]]]:
-    """(row number, values) of every row below the header that holds a value."""
+    """(row number, values) of every row below the header that holds a value (empty rows,
+    trailing ones too, are skipped)."""
     for number, row in _grid(ws, scan, 2):
         if any(v is not None and str(v).strip() for v in row):
             yield number, list(row)
@@ -342,8 +475,13 @@ def _columns_of(ws: Worksheet, scan: SheetScan, sheet: str) -> list[tuple[int, C
     return out
 
 
+def _nearest(value: Any, ids: Iterable[str]) -> str:
+    near = difflib.get_close_matches(str(value), list(ids), n=1)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
 def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any],
-                  cells: Cells, problems: list[tuple[str, str]]) -> None:
+                  cells: Cells, judge: _Judge) -> None:
     key = SHEETS[sheet][0]
     columns = _columns_of(ws, scan, sheet)
     records: list[dict[str, Any]] = out.setdefault(key, [])
@@ -353,32 +491,44 @@ def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any
         cells[(key, i)] = f"{ws.title} row {number}"
         for j, column in columns:
             where = f"{ws.title}!{_letter(j)}{number} ({column.header})"
+            raw = row[j] if j < len(row) else None
+            if sheet == "Tournaments" and column.header == "sessions":
+                if cell_value(column, raw) is not _EMPTY:
+                    judge.problem(where, "flights are rows of the Sessions sheet, not a "
+                                  "column: one row a session (tournament, day, start, "
+                                  "hours, name), e.g. main-event, 1, 11:00, 10, Day 1A")
+                continue
             for k in range(1, len(column.path) + 1):
                 cells.setdefault((key, i, *column.path[:k]), where)
-            value = cell_value(column, row[j] if j < len(row) else None)
+            value = judge(column, raw, where)
             if value is not _EMPTY and not _put(record, column.path, value):
-                problems.append((where, "given twice (two columns of this name)"))
+                judge.problem(where, "given twice (two columns of this name)")
         records.append(record)
 
 
 def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Cells,
-                  problems: list[tuple[str, str]]) -> None:
+                  judge: _Judge) -> None:
     columns = _columns_of(ws, scan, "History")
     operators = out.get("operators", [])
     index = {str(o.get("id")): i for i, o in enumerate(operators)}
     seen: dict[str, int] = {}
     for number, row in _rows(ws, scan):
-        values = {c.header: (j, cell_value(c, row[j] if j < len(row) else None))
+        values = {c.header: (j, judge(c, row[j] if j < len(row) else None,
+                                      f"{ws.title}!{_letter(j)}{number} ({c.header})"))
                   for j, c in columns}
         j, op = values.get("operator", (0, _EMPTY))
         where = f"{ws.title}!{_letter(j)}{number} (operator)"
         if op is _EMPTY or str(op) not in index:
-            near = f"; the Operators sheet has {', '.join(sorted(index)) or 'none'}"
-            problems.append((where, f"{'no operator given' if op is _EMPTY else repr(op)}: "
-                             f"not an operator id of the Operators sheet{near}"))
+            near = (f"; the Operators sheet has {', '.join(sorted(index)) or 'none'}"
+                    if op is _EMPTY or not _nearest(op, index) else _nearest(op, index))
+            judge.problem(where, "no operator given: a History row names an operator id of "
+                          f"the Operators sheet{near}" if op is _EMPTY else
+                          f"not an operator id of the Operators sheet{near}",
+                          None if op is _EMPTY else op)
             continue
         if str(op) in seen:
-            problems.append((where, f"{op!r} has a History row already (row {seen[str(op)]})"))
+            judge.problem(where, f"this operator has a History row already (row "
+                          f"{seen[str(op)]})", op)
             continue
         seen[str(op)] = number
         i = index[str(op)]
@@ -390,4 +540,41 @@ def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Ce
             for k in range(1, len(path) + 1):
                 cells[("operators", i, *path[:k])] = where
             if value is not _EMPTY and not _put(operators[i], path, value):
-                problems.append((where, "given twice (in the Operators and History sheets)"))
+                judge.problem(where, "given twice (in the Operators and History sheets)")
+
+
+def _read_sessions(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Cells,
+                   judge: _Judge) -> None:
+    """The Sessions sheet's rows as the ``sessions`` of the tournaments they name, in the
+    order of the rows (rule SCENARIO sorts and checks them)."""
+    columns = _columns_of(ws, scan, "Sessions")
+    tournaments = out.get("tournaments", [])
+    index = {str(t.get("id")): i for i, t in enumerate(tournaments)}
+    for number, row in _rows(ws, scan):
+        values = {c.header: (j, judge(c, row[j] if j < len(row) else None,
+                                      f"{ws.title}!{_letter(j)}{number} ({c.header})"))
+                  for j, c in columns}
+        j, tid = values.get("tournament", (0, _EMPTY))
+        where = f"{ws.title}!{_letter(j)}{number} (tournament)"
+        if tid is _EMPTY or str(tid) not in index:
+            near = (f"; the Tournaments sheet has {', '.join(sorted(index)) or 'none'}"
+                    if tid is _EMPTY or not _nearest(tid, index) else _nearest(tid, index))
+            judge.problem(where, "no tournament given: a session row names a tournament id "
+                          f"of the Tournaments sheet{near}" if tid is _EMPTY else
+                          f"not a tournament id of the Tournaments sheet{near}",
+                          None if tid is _EMPTY else tid)
+            continue
+        i = index[str(tid)]
+        sessions = tournaments[i].setdefault("sessions", [])
+        k = len(sessions)
+        cells.setdefault(("tournaments", i, "sessions"), f"{ws.title} row {number}")
+        cells[("tournaments", i, "sessions", k)] = f"{ws.title} row {number}"
+        session: dict[str, Any] = {}
+        for header, (j, value) in values.items():
+            if header == "tournament":
+                continue
+            cells[("tournaments", i, "sessions", k, header)] = \
+                f"{ws.title}!{_letter(j)}{number} ({header})"
+            if value is not _EMPTY:
+                session[header] = value
+        sessions.append(session)
