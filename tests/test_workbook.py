@@ -92,13 +92,14 @@ def test_template_writes_a_workbook_that_reads_back(tmp_path: Path, example: str
     # the header comment gives the unit and the rule
     fee = tours.cell(row=1, column=_column(tours, "entry_fee"))
     assert fee.comment is not None and "MT-ENTRY-CAP" in fee.comment.text
-    # drop-downs: jurisdiction, type, weekdays, readings
+    # drop-downs: jurisdiction, type, readings
     lists = {(ws.title, str(dv.sqref)): dv.formula1 for ws in wb
              for dv in ws.data_validations.dataValidation if dv.type == "list"}
     assert lists[("Operators", "C2:C201")] == '"MT,ME"'  # jurisdiction
     assert lists[("Tournaments", "C2:C201")] == \
         '"large-stakes,small-stakes,tournament-game,super-cribbage,charitable-cribbage"'
-    assert lists[("Tournaments", "M2:M201")] == '"mon,tue,wed,thu,fri,sat,sun"'  # weekdays
+    # weekdays take a comma list ("fri, sat"): an input message, no list that refuses it
+    assert ("Tournaments", "M2:M201") not in lists
     assert lists[("Settings", "B7")] == '"touch,start"'  # settings.month_rule
     # the example row: dates as dates, money as currency, shares as percentages
     sc = load_scenario(EXAMPLES[example])
@@ -223,8 +224,12 @@ def test_history_names_operators_of_the_operators_sheet(
     assert hist["A2"].value == "room-a" and hist["B2"].value == 9
     hist["A2"] = "room-z"
     lines = _problems(_save(wb, path))
-    assert lines == [f"  {path}: History!A2 (operator): 'room-z': not an operator id of the "
-                     "Operators sheet; the Operators sheet has room-a (SCENARIO)"]
+    assert lines == [f"  {path}: History!A2 (operator) = 'room-z': not an operator id of "
+                     "the Operators sheet; did you mean 'room-a'? (SCENARIO)"]
+    hist["A2"] = "hall-9"  # nothing near: the ids are listed
+    lines = _problems(_save(wb, path))
+    assert lines == [f"  {path}: History!A2 (operator) = 'hall-9': not an operator id of "
+                     "the Operators sheet; the Operators sheet has room-a (SCENARIO)"]
     hist["A2"] = "room-a"
     hist["B2"] = 17  # more than the 16 of MT-LARGE-LIMIT held already
     lines = _problems(_save(wb, path))
