@@ -37,13 +37,20 @@ from scheduler.core.workbook.layout import (
     WEEKDAY_CHOICES,
     Column,
 )
-from scheduler.core.workbook.reader import REQUIRED_SHEETS, SHEETS_READ, cell_value, read_workbook
+from scheduler.core.workbook.reader import (
+    REQUIRED_SHEETS,
+    SHEETS_READ,
+    cell_value,
+    read_table,
+    read_workbook,
+)
 from scheduler.core.workbook.template import pinned_xlsx, write_workbook
 from scheduler.core.workbook.writing import set_cell
 
 __all__ = [
     "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SESSIONS", "SETTINGS",
     "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
-    "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_workbook",
+    "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_table",
+    "read_workbook",
     "set_cell", "write_workbook",
 ]

@@ -578,3 +578,68 @@ def _read_sessions(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: C
             if value is not _EMPTY:
                 session[header] = value
         sessions.append(session)
+
+
+def read_table(data: bytes, sheet: str) -> tuple[list[str], list[tuple[int, list[Any]]],
+                                                  list[tuple[str, str]], dt.datetime | None]:
+    """One sheet of a workbook (``plan.xlsx``'s Schedule) as a table, read as the
+    spreadsheet shows it: row 1 the headers, every row below holding a value (hidden and
+    filtered rows too: a filter hides a row from view, not from the file), a merged range's
+    value in every cell it covers, a formula as the value it shows.
+
+    Parameters
+    ----------
+    data
+        The .xlsx file's bytes (bounded by the caller, :func:`scheduler.core.limits.read_bounded`).
+    sheet
+        The sheet's name (in any letter case).
+
+    Returns
+    -------
+    (headers, rows, problems, epoch)
+        The header of each column (``""`` where none), (row number, values) of each row, the
+        cells that cannot be read as shown as (``Sheet!H5 (start)``, sentence): a formula
+        with no saved value, a cell showing an error (their values are None), cells merged
+        over two or more columns; and the workbook's date epoch (1900 or 1904).
+
+    Raises
+    ------
+    WorkbookError
+        Not an .xlsx file, over the limits of :func:`scan_xlsx`, or no sheet ``sheet``
+        (the message lists the sheets found).
+    """
+    scans = scan_xlsx(data)
+    wb = _open(data)
+    try:
+        found = [n for n in wb.sheetnames if n.strip().lower() == sheet.lower()]
+        if not found:
+            listed = ", ".join(repr(n) for n in wb.sheetnames) or "none"
+            raise WorkbookError([(f"sheet {sheet}", f"the workbook has no sheet of this name "
+                                  f"(its sheets: {listed})")])
+        title = found[0]
+        scan = scans.get(title, SheetScan(title))
+        ws = wb[title]
+        headers = [_header(v) for v in _first_row(ws, scan)]
+        problems: list[tuple[str, str]] = []
+
+        def where(row: int, column: int) -> str:
+            head = headers[column - 1] if 0 < column <= len(headers) else ""
+            return f"{title}!{_letter(column - 1)}{row}" + (f" ({head})" if head else "")
+
+        for f in scan.formulas:
+            if not f.has_value:
+                problems.append((where(f.row, f.column), f"a formula with no computed value "
+                                 f"({f.text}): open and save the file in a spreadsheet "
+                                 "application, or type the value"))
+        for cell, text in scan.errors:
+            problems.append((where(*_cell_at(cell)), f"the cell shows the error "
+                             f"{text or '#VALUE!'}: correct its formula, or type the value"))
+        for r0, c0, r1, c1 in scan.merged:
+            if c1 > c0 and any(headers[c - 1] for c in range(c0, min(c1, len(headers)) + 1)):
+                problems.append((f"{title}!{_letter(c0 - 1)}{r0}:{_letter(c1 - 1)}{r1}",
+                                 f"merged cells over {c1 - c0 + 1} columns: a value would be "
+                                 "shown for several fields; unmerge them"))
+        rows = list(_rows(ws, scan))
+        return headers, rows, problems, getattr(wb, "epoch", None)
+    finally:
+        wb.close()
