@@ -36,6 +36,22 @@ def _col(ws: object, header: str) -> str:
 
 
 # --------------------------------------------------------------------------- Sessions sheet
+def test_the_template_shows_flights_in_its_sessions_sheet(tmp_path: Path) -> None:
+    # the montana example's spring-main: Day 1A, Day 1B (Thu, Fri 11:00, 10 h), Day 2 (Sun)
+    wb, path = _book(tmp_path)
+    ws = wb["Sessions"]
+    assert [c.value for c in ws[1]] == ["tournament", "day", "start", "hours", "name"]
+    assert ws["A1"].comment is not None and "main-event, 1, 11:00, 10, Day 1A" in \
+        ws["A1"].comment.text
+    rows = [r for r in ws.iter_rows(min_row=2, max_row=4, values_only=True)]
+    assert rows == [("spring-main", 1, dt.time(11), 10, "Day 1A"),
+                    ("spring-main", 2, dt.time(11), 10, "Day 1B"),
+                    ("spring-main", 4, dt.time(12), 12, "Day 2")]
+    assert ws["C2"].number_format == "hh:mm"
+    sessions = load_scenario(path).tournament("spring-main").sessions
+    assert [s.label for s in sessions] == ["Day 1A", "Day 1B", "Day 2"]
+
+
 def _flights_book(tmp_path: Path) -> tuple[openpyxl.Workbook, Path]:
     path = tmp_path / "year.xlsx"
     path.write_bytes(load_scenario(EXAMPLE_DIR / "summer-series.yaml").to_xlsx())
@@ -165,13 +181,14 @@ def test_a_formula_with_no_saved_value_comes_with_the_other_problems(tmp_path: P
 
 # --------------------------------------------------------------------------- rows
 def test_trailing_empty_rows_are_ignored(tmp_path: Path) -> None:
-    # rows 5..40 below the three tournaments: spaces, empty strings, formats only
+    # rows 6..40 below the four tournaments: spaces, empty strings, formats only
     wb, path = _book(tmp_path)
     ws = wb["Tournaments"]
-    for r in range(5, 41):
+    assert ws["A5"].value == "spring-main" and ws["A6"].value is None
+    for r in range(6, 41):
         ws.cell(row=r, column=1, value=" " if r % 2 else "")
         ws.cell(row=r, column=13).number_format = "@"
-    wb["Sessions"].cell(row=9, column=2, value="  ")
+    wb["Sessions"].cell(row=9, column=2, value="  ")  # below spring-main's 3 rows
     wb.save(path)
     assert load_scenario(path) == load_scenario(EXAMPLES["montana"])
 
@@ -261,3 +278,21 @@ def test_a_misspelt_key_and_an_unknown_operator_of_one_tournament_in_one_pass(
         "(SCENARIO)" in lines, lines
     assert "Tournaments!D3 (operators), item 1 = 'room-b': unknown operator id; known: " \
         "room-a (SCENARIO)" in lines, lines
+
+
+def test_days_beside_sessions_rows_are_named_at_the_cell_in_one_pass(tmp_path: Path) -> None:
+    # billings-main has 3 Sessions rows; days typed too (F2); Day 1B (Sessions row 3) from
+    # 10:00 for 30 h runs to 16:00 next day, through 2-8 a.m. (MT-PLAY-HOURS)
+    wb, path = _flights_book(tmp_path)
+    ws = wb["Tournaments"]
+    assert ws["A2"].value == "billings-main" and _col(ws, "days") == "F"
+    ws["F2"] = 2
+    wb["Sessions"]["C3"], wb["Sessions"]["D3"] = "10:00", 30
+    lines = _problems(wb, path)
+    assert lines == [
+        "Tournaments!F2 (days) = 2: this tournament has rows in the Sessions sheet (flights), "
+        "which replace days, start_time and hours: leave this cell empty, or delete its "
+        "Sessions rows (SCENARIO)",
+        "Sessions!D3 (hours) = 30: Day 1B: play from 10:00 for 30 h falls between 2 a.m. and "
+        "8 a.m.; start at 08:00 or later and stop by 02:00 (MT-PLAY-HOURS, ARM 23.16.1101)"], \
+        lines

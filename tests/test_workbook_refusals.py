@@ -101,10 +101,11 @@ def test_a_sheet_in_other_letter_case_is_read_with_a_note(
     wb["x"].title = "tournaments"
     wb.create_sheet("Notes")
     wb.save(path)
-    # the montana example: 3 tournaments (deepstack, food-share-classic, wednesday-bounty)
+    # the montana example: 4 tournaments (deepstack, food-share-classic, wednesday-bounty,
+    # spring-main)
     with pytest.warns(WorkbookNote) as notes:
         ids = [t.id for t in load_scenario(path).tournaments]
-    assert ids == ["deepstack", "food-share-classic", "wednesday-bounty"]
+    assert ids == ["deepstack", "food-share-classic", "wednesday-bounty", "spring-main"]
     assert [str(n.message) for n in notes] == [
         f"{path}: sheet 'tournaments' is read as the Tournaments sheet",
         f"{path}: sheet 'Notes' is not read (the sheets read are Settings, Operators, "

@@ -66,9 +66,9 @@ def template(
         "--force", help="Replace the file when it exists (a filled workbook is lost).")
     ] = False,
 ) -> None:
-    """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
-    to fill in and give to `tourney solve`. Exit 0 written, 2 bad options, the file exists
-    (without --force) or not writable."""
+    """Write a scenario workbook (Settings, Operators, Tournaments, Sessions, History, Tours)
+    with an example, to fill in and give to `tourney solve`. Exit 0 written, 2 bad options,
+    the file exists (without --force) or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.core.workbook import EXAMPLES  # start-up time: no engine in --help
     from scheduler.inputs.load import load_scenario

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
@@ -51,7 +52,7 @@ from scheduler.core.scenario_types import Tour as Tour
 from scheduler.core.scenario_types import Tournament as Tournament
 from scheduler.core.scenario_types import TournamentType as TournamentType
 from scheduler.core.scenario_types import Weekday as Weekday
-from scheduler.core.workbook import WorkbookError, read_workbook, write_workbook
+from scheduler.core.workbook import SHEETS_READ, WorkbookError, read_workbook, write_workbook
 
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
@@ -424,9 +425,7 @@ def with_cell_problems(cells: list[InputProblem], found: Sequence[InputProblem]
 
 def _position(p: InputProblem) -> tuple[int, int, int, int]:
     """A problem's place in a workbook: (sheet in the template's order, row, column)."""
-    import re
-
-    order = ("Settings", "Operators", "Tournaments", "Sessions", "History", "Tours")
+    order = SHEETS_READ
     line = p.line if isinstance(p.line, str) else ""
     m = re.match(r"^(\w+)(?:!([A-Z]+)(\d+)| row (\d+))?", line)
     if not m:

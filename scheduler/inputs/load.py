@@ -46,6 +46,7 @@ from scheduler.core.scenario import (
     read_workbook_file,
     with_cell_problems,
 )
+from scheduler.core.workbook import SHEETS_READ
 
 
 # --------------------------------------------------------------------------- loading
@@ -272,7 +273,7 @@ def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int 
 # --------------------------------------------------------------------------- one pass
 _REFERENCE_RULES = frozenset(rule.id for rule in REFERENCES)
 _RECORDS = ("operators", "tournaments")
-_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "Sessions", "History", "Tours")
+_SHEET_ORDER = SHEETS_READ
 """The sheets of a scenario workbook in the order ``tourney template`` writes them."""
 
 
