@@ -90,8 +90,11 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 import pandas as pd  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
-from scheduler.core.scenario import Scenario, Tournament  # noqa: E402
-from scheduler.engine.model import COST_RULES, ModelContext, Placement, build_domain  # noqa: E402
+from constraints.catalogue import COST_RULES  # noqa: E402
+from constraints.modelling import ModelContext, Placement  # noqa: E402
+from scheduler.core.scenario import Scenario  # noqa: E402
+from scheduler.core.scenario_types import Tournament  # noqa: E402
+from scheduler.engine.model import build_domain  # noqa: E402
 
 FORMULATIONS = ("day", "interval", "product")
 CONFIGS: dict[str, dict[str, object]] = {
@@ -357,7 +360,8 @@ class _Interval:
         """Every core rule; returns the objective's (placed literal, priority) terms and
         penalty terms (shortfall variables, missed fixed dates)."""
         from constraints.maine import MONTHLY_LIMIT, SUPER_CRIBBAGE_LIMIT, counted_months
-        from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, _held
+        from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
+        from constraints.montana.tally import held_count
 
         m, sc = self.m, self.sc
         placed: list[tuple[cp_model.IntVar, int]] = []
@@ -402,7 +406,7 @@ class _Interval:
                                         lambda c, py=py, op=op:
                                         op.permit_year_of(c.first_day) == py)
                             for o in large]
-                    hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+                    hl, hc = held_count(op, sc, py, False), held_count(op, sc, py, True)
                     self.limit([v for v, o in zip(lits, large, strict=True)
                                 if not o.t.charitable],
                                LARGE_LIMIT - hl - max(0, hc - CHARITY_LIMIT))

@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING
 from constraints.base import Audit, Occurrence, Rule
 
 if TYPE_CHECKING:
-    from scheduler.core.scenario import Scenario, Tournament
-    from scheduler.engine.model import ModelContext, Placement
+    from constraints.modelling import ModelContext, Placement
+    from scheduler.core.scenario import Scenario
+    from scheduler.core.scenario_types import Tournament
 
 NOT_CHECKED = ("MT-PERMIT-FEES", "ME-FEES", "COUNT", "REQUIRED", "FIXED-DATES")
 """Rules the date search leaves out: fees (no licence is bought yet) and the requests' own
@@ -169,7 +170,7 @@ def cheapest_fees(ctx: ModelContext, days: Mapping[str, Iterable[dt.date]], *,
     ``z`` (not an allowed day)."""
     from ortools.sat.python import cp_model
 
-    from scheduler.engine.solver import Options
+    from scheduler.engine.cpsat import Options
 
     chosen = {(tid, d) for tid, ds in days.items() for d in ds}
     missing = chosen - set(ctx.z)

@@ -48,8 +48,8 @@ import numpy as np
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
+    from constraints.modelling import ModelContext
     from scheduler.core.scenario import Scenario
-    from scheduler.engine.model import ModelContext
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1

@@ -77,12 +77,13 @@ from constraints.maine import (
 )
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT, LARGE_PERMIT_FEE, SMALL_PERMIT_FEE
 from constraints.registry import RULES
-from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
 from scheduler.core.timing import sessions
 
 if TYPE_CHECKING:
-    from scheduler.core.scenario import Operator, Scenario
-    from scheduler.engine.model import ModelContext, Placement
+    from constraints.modelling import ModelContext, Placement
+    from scheduler.core.scenario import Scenario
+    from scheduler.core.scenario_types import Operator
 
 HANDLED = ("COUNT", "FIXED-DATES", "MIN-GAP", "MAX-CONCURRENT", "MT-LARGE-LIMIT",
            "MT-SMALL-DAILY", "MT-PERMIT-FEES", "ME-MONTHLY-LIMIT", "ME-SUPER-CRIBBAGE",

@@ -125,10 +125,10 @@ def _offset_days(start: Any, days: dict[str, list[Any]]) -> int:
 def _child_probe(sc: Any, deadline: float, result: dict[str, Any]) -> None:
     from ortools.sat.python import cp_model
 
+    from scheduler.engine.cpsat import Options
     from scheduler.engine.decompose import components
     from scheduler.engine.model import build_model
     from scheduler.engine.objective import add_terms
-    from scheduler.engine.solver import Options
 
     parts = components(sc)
     result.update(parts=len(parts), tournaments=len(sc.tournaments), z_vars=0, variables=0,
@@ -612,7 +612,7 @@ def main(argv: list[str] | None = None) -> int:
         child_main(args)
         return 0
     if args.deterministic_time is None:
-        from scheduler.engine.solver import DETERMINISTIC_TIME
+        from scheduler.engine.cpsat import DETERMINISTIC_TIME
 
         args.deterministic_time = DETERMINISTIC_TIME
     sizes = dict(INSTANCES)

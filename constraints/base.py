@@ -33,7 +33,8 @@ from constraints.catalogue import RULES, cite
 from constraints.modelling import ModelContext
 from scheduler.core.clock import today_in
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import DEFAULT_TIMEZONE, Operator, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Tournament
 from scheduler.core.timing import Timing
 
 

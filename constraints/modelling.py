@@ -19,7 +19,8 @@ from typing import Any
 
 from ortools.sat.python import cp_model
 
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 from constraints import common, maine, montana, requests, tours
 from constraints.base import Actuals, Audit, Rule, Violation
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 
 RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES, *montana.RULES,
                       *maine.RULES]

@@ -34,7 +34,8 @@ from ortools.sat.python import cp_model
 from constraints.base import Audit, Occurrence, Rule, Violation, day_span
 from constraints.modelling import ModelContext
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Operator, PerPeriod, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, PerPeriod, Tournament
 
 Period = tuple[int, int]
 """A calendar month ``(year, month)`` or an ISO week ``(ISO year, week)``."""
@@ -97,7 +98,7 @@ def periods(sc: Scenario, t: Tournament, key: Callable[[dt.date], Period]) -> li
     return out
 
 
-class _Kind:
+class PeriodKind:
     """One of the two periods: its field, rule IDs, key, label and days."""
 
     def __init__(self, name: str, field: str, rule: str, key: Callable[[dt.date], Period],
@@ -114,8 +115,8 @@ class _Kind:
         return day_span(*self.span(p))
 
 
-MONTH = _Kind("calendar month", "per_month", "PER-MONTH", month_of, month_label, month_days)
-WEEK = _Kind("ISO week", "per_week", "PER-WEEK", week_of, week_label, week_days)
+MONTH = PeriodKind("calendar month", "per_month", "PER-MONTH", month_of, month_label, month_days)
+WEEK = PeriodKind("ISO week", "per_week", "PER-WEEK", week_of, week_label, week_days)
 
 
 def _times(n: int) -> str:
@@ -123,7 +124,7 @@ def _times(n: int) -> str:
 
 
 # ------------------------------------------------------------------ SCENARIO checks of the fields
-def _validate_min(k: _Kind) -> Callable[[Scenario], Iterator[TermProblem]]:
+def _validate_min(k: PeriodKind) -> Callable[[Scenario], Iterator[TermProblem]]:
     def validate(sc: Scenario) -> Iterator[TermProblem]:
         """PER-MONTH-MIN / PER-WEEK-MIN: ``min`` ≤ ``max``; the minimums fit within
         ``count``."""
@@ -170,7 +171,7 @@ def _by_period(ctx: ModelContext, t: Tournament, key: Callable[[dt.date], Period
     return out
 
 
-def _encode_max(k: _Kind) -> Callable[[ModelContext], None]:
+def _encode_max(k: PeriodKind) -> Callable[[ModelContext], None]:
     def encode(ctx: ModelContext) -> None:
         """At most ``max`` first days of the tournament in each period (a hard rule)."""
         for t in ctx.scenario.tournaments:
@@ -184,7 +185,7 @@ def _encode_max(k: _Kind) -> Callable[[ModelContext], None]:
     return encode
 
 
-def _check_max(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
+def _check_max(k: PeriodKind) -> Callable[[Audit], Iterator[Violation]]:
     def check(a: Audit) -> Iterator[Violation]:
         by: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
         for p in a.placed:
@@ -218,7 +219,7 @@ def minimums(ctx: ModelContext) -> Iterator[tuple[cp_model.LinearExpr, int, str]
                        f"({k.field}.min, {k.min_rule})")
 
 
-def _check_min(k: _Kind) -> Callable[[Audit], Iterator[Violation]]:
+def _check_min(k: PeriodKind) -> Callable[[Audit], Iterator[Violation]]:
     def check(a: Audit) -> Iterator[Violation]:
         n: dict[tuple[str, Period], int] = defaultdict(int)
         for p in a.placed:

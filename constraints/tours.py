@@ -33,7 +33,8 @@ from ortools.sat.python import cp_model
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tour, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tour, Tournament
 
 
 # ------------------------------------------------------------------ input checks

@@ -14,10 +14,15 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # start-up time: lazy at run time (__getattr__), typed here for mypy
-    from scheduler.check import audit, read_schedule
-    from scheduler.core.scenario import Scenario, ScenarioError, Settings
+    from scheduler.check.auditing import audit
+    from scheduler.check.read import read_schedule
+    from scheduler.core.problems import ScenarioError
+    from scheduler.core.scenario import Scenario
+    from scheduler.core.scenario_types import Settings
     from scheduler.engine.explain import minimal_conflicts
-    from scheduler.engine.solver import AuditError, SolverError, solve, solve_alternatives
+    from scheduler.engine.objective import SolverError
+    from scheduler.engine.parts import AuditError
+    from scheduler.engine.solver import solve, solve_alternatives
     from scheduler.export.comparison import Comparison, compare
     from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
     from scheduler.export.summary import summary_text
@@ -29,12 +34,12 @@ _EXPORTS = {
     "load_scenario": "scheduler.inputs.load",
     "validate_scenario": "scheduler.inputs.load",
     "Scenario": "scheduler.core.scenario",
-    "ScenarioError": "scheduler.core.scenario",
-    "Settings": "scheduler.core.scenario",
+    "ScenarioError": "scheduler.core.problems",
+    "Settings": "scheduler.core.scenario_types",
     "solve": "scheduler.engine.solver",
     "solve_alternatives": "scheduler.engine.solver",
-    "SolverError": "scheduler.engine.solver",
-    "AuditError": "scheduler.engine.solver",
+    "SolverError": "scheduler.engine.objective",
+    "AuditError": "scheduler.engine.parts",
     "Plan": "scheduler.result.plan",
     "PlanStatus": "scheduler.result.plan",
     "write_plan": "scheduler.export.write",
@@ -43,8 +48,8 @@ _EXPORTS = {
     "plot_calendar": "scheduler.export.figures",
     "plot_usage": "scheduler.export.figures",
     "plot_fees": "scheduler.export.figures",
-    "read_schedule": "scheduler.check",
-    "audit": "scheduler.check",
+    "read_schedule": "scheduler.check.read",
+    "audit": "scheduler.check.auditing",
     "minimal_conflicts": "scheduler.engine.explain",
     "compare": "scheduler.export.comparison",
     "Comparison": "scheduler.export.comparison",

@@ -1,35 +1,35 @@
-"""Small generic builders shared by the rule tests (test_montana.py, test_common_rules.py,
-test_maine.py). Import them with ``from conftest import scenario, problems, ...``.
+"""The fixtures of the test suite (pytest finds them here; a test module never imports this
+file). The builders they use, and the tests use, are plain functions in tests/builders/.
 
-Everything here is jurisdiction-neutral: a scenario dict builder, the (rule, path) pairs of a
-ScenarioError, a small deterministic solve and what it placed, a Placed occurrence built from
-the scenario's own timing, and the rule IDs the independent checker reports for an Audit.
+Servers are real and started once per test session (per xdist worker): a PostgreSQL cluster
+(``postgres``) and a Radicale CalDAV server (``radicale``), on which each test module gets a
+user of its own (``server``).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import glob
+import dataclasses
+import itertools
 import os
 import shutil
-import socket
+import signal
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import FrameType
 
 import pytest
 from hypothesis import settings
+from typer.testing import CliRunner
 
-from constraints.base import Audit, License, Occurrence
-from constraints.registry import check
-from scheduler.core.scenario import Scenario, ScenarioError
-from scheduler.core.timing import timing, tournament_tz
-from scheduler.engine.solver import solve
-from scheduler.inputs.load import load_scenario
+from scheduler.cli import app
 from scheduler.ledger import Ledger, api
-from scheduler.result.plan import Plan
+
+from builders.caldav import EXAMPLES, OPERATOR, Server, radicale_server
+from builders.commands import march_room_scenario, write_tiny_plan
+from builders.plans import write_plan
+from builders.servers import free_port, new_database, require_postgres
 
 # Hypothesis profiles: `ci` is bounded and derandomized (make test / .ci/run), `default` for
 # a local `pytest`, `long` for a soak: HYPOTHESIS_PROFILE=long pytest -m slow.
@@ -44,131 +44,23 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 # the default (today in the operator's zone) removes it with monkeypatch.delenv.
 os.environ.setdefault("TOURNEY_AS_OF", "2026-12-01")
 
-
-def d(text: str) -> dt.date:
-    """``d("2027-01-15")`` → ``datetime.date(2027, 1, 15)``."""
-    return dt.date.fromisoformat(text)
-
-
-def scenario(**overrides: Any) -> dict[str, Any]:
-    """A scenario dict: a one-year horizon (2027), ``notice_from`` fixed, no operators or
-    tournaments unless given. Any top-level key may be overridden."""
-    data: dict[str, Any] = {
-        "name": "test",
-        "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
-        "notice_from": "2026-12-01",
-        "operators": [],
-        "tournaments": [],
-    }
-    data.update(overrides)
-    return data
-
-
-def load(**overrides: Any) -> Scenario:
-    """``load_scenario(scenario(**overrides))``."""
-    return load_scenario(scenario(**overrides))
-
-
-def problems(data: dict[str, Any]) -> set[tuple[str, str]]:
-    """The (rule, path) pairs of the ScenarioError that loading ``data`` raises."""
-    with pytest.raises(ScenarioError) as exc:
-        load_scenario(data)
-    return {(p.rule, p.path) for p in exc.value.problems}
-
-
-def placed(sc: Scenario, tid: str, first_day: str | dt.date, occurrence: int = 1) -> Occurrence:
-    """An occurrence of tournament ``tid`` starting on ``first_day``, timed as the model
-    times it (scheduler.core.timing.timing in the first operator's zone)."""
-    t = sc.tournament(tid)
-    day = d(first_day) if isinstance(first_day, str) else first_day
-    tm = timing(t, tournament_tz(sc, t), day)
-    assert tm is not None, f"{tid} cannot start on {day}"
-    return Occurrence(t, occurrence, tm)
-
-
-def violations(sc: Scenario, occurrences: Iterable[Occurrence],
-               licenses: Iterable[License] = ()) -> list[tuple[str, str, str]]:
-    """(rule, operator_id, dates) of every violation the checker finds (no solver)."""
-    audit = Audit(sc, list(occurrences), list(licenses))
-    return [(v.rule, v.operator_id, v.dates) for v in check(audit)]
-
-
-def violated(sc: Scenario, occurrences: Iterable[Occurrence],
-             licenses: Iterable[License] = ()) -> list[str]:
-    """The rule IDs of every violation the checker finds, in report order."""
-    return [r for r, _, _ in violations(sc, occurrences, licenses)]
-
-
-def run(sc: Scenario) -> Plan:
-    """Solve a tiny scenario deterministically (one worker, seed 0); it must be proven optimal."""
-    plan = solve(sc, time_limit=10, seed=0, workers=1)
-    assert plan.status == "OPTIMAL"
-    return plan
-
-
-def firsts(plan: Plan, tid: str | None = None) -> list[dt.date]:
-    """Sorted first days of the placed occurrences (one per occurrence, not per operator)."""
-    seen = {(r.tournament_id, r.occurrence): r.first_day for r in plan.rows
-            if tid is None or r.tournament_id == tid}
-    return sorted(seen.values())
-
-
-def missing(plan: Plan, tid: str | None = None) -> list[tuple[str, ...]]:
-    """The rule IDs given for each unscheduled occurrence (of ``tid``, or of all)."""
-    return [u.rule_ids for u in plan.unscheduled_list if tid is None or u.tournament_id == tid]
-
-
-def mt_room(oid: str = "room-a", **kw: Any) -> dict[str, Any]:
-    """A Montana card room with two permitted live tables."""
-    return {"id": oid, "name": oid.title(), "jurisdiction": "MT", "live_tables": 2, **kw}
-
-
-def mt_large(tid: str, ops: tuple[str, ...] = ("room-a",), **kw: Any) -> dict[str, Any]:
-    """A one-day large-stakes tournament, 12:00 for 10 h (ends 22:00, one calendar day)."""
-    return {"id": tid, "title": tid, "type": "large-stakes", "operators": list(ops),
-            "start_time": "12:00", "hours": 10, **kw}
+runner = CliRunner()
 
 
 # ---------------------------------------------------------------- the ledger's databases
-# One PostgreSQL cluster per test session (session scope, here only: a fixture imported into
-# several test modules would start one cluster each); ``url`` and ``ledger`` give each ledger
-# test a SQLite file and a new PostgreSQL database (tests/test_ledger*.py).
-def _pg_bin() -> Path | None:
-    """The folder of initdb/pg_ctl: Debian's /usr/lib/postgresql/<v>/bin, else PATH."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    if found:
-        return Path(found[-1]).parent
-    path = shutil.which("pg_ctl")
-    return Path(path).parent if path and shutil.which("initdb") else None
-
-
-def _require_postgres() -> Path:
-    path = _pg_bin()
-    if path is None:
-        if os.environ.get("TOURNEY_REQUIRE_POSTGRES") == "1":
-            pytest.fail("TOURNEY_REQUIRE_POSTGRES=1 but PostgreSQL is not installed "
-                        "(apt-get install postgresql)")
-        pytest.skip("PostgreSQL is not installed (Debian package postgresql)")
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
+# One PostgreSQL cluster per test session (session scope); ``url`` and ``ledger`` give each
+# ledger test a SQLite file and a new PostgreSQL database (tests/test_ledger*.py).
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[str]:
     """A PostgreSQL server for this test session: its admin URL (database ``postgres``)."""
-    bindir = _require_postgres()
+    bindir = require_postgres()
     root = Path(tempfile.mkdtemp(prefix="tourney-pg-"))
     data = root / "data"
     as_user: list[str] = []
     if os.geteuid() == 0:  # postgres refuses to run as root
         as_user = ["runuser", "-u", "postgres", "--"]
         shutil.chown(root, "postgres")
-    port = _free_port()
+    port = free_port()
     subprocess.run([*as_user, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
                     "-A", "trust", "-E", "UTF8", "--no-sync"], check=True,
                    capture_output=True, timeout=120)
@@ -184,26 +76,12 @@ def postgres() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
-_DB_COUNTER = iter(range(1, 1_000_000))
-
-
-def _new_database(admin_url: str) -> str:
-    """A new, empty database on the server of ``admin_url``: its URL."""
-    import psycopg  # optional dependency (tourney[postgres]): only for PostgreSQL tests
-
-    name = f"ledger_{os.getpid()}_{next(_DB_COUNTER)}"
-    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
-    with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return admin_url.rsplit("/", 1)[0] + "/" + name
-
-
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
-    return _new_database(request.getfixturevalue("postgres"))
+    return new_database(request.getfixturevalue("postgres"))
 
 
 @pytest.fixture
@@ -212,3 +90,93 @@ def ledger(url: str) -> Iterator[Ledger]:
     api.init(lg)
     yield lg
     lg.dispose()
+
+
+@pytest.fixture
+def plan(tmp_path: Path) -> Path:
+    """The ledger tests' plan folder (:func:`builders.plans.write_plan`) in tmp_path/plan."""
+    return write_plan(tmp_path / "plan")
+
+
+@pytest.fixture
+def adopted(ledger: Ledger, plan: Path) -> Ledger:
+    """``ledger`` with ``plan`` adopted by organization Big Sky Tour."""
+    api.adopt(ledger, plan, organization="Big Sky Tour", by="ann")
+    return ledger
+
+
+# ---------------------------------------------------------------- CalDAV: a real Radicale
+@pytest.fixture
+def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Talk to 127.0.0.1 directly even where a proxy is configured."""
+    for var in ("NO_PROXY", "no_proxy"):
+        monkeypatch.setenv(var, "127.0.0.1,localhost")
+
+
+@pytest.fixture(scope="session")
+def radicale(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One Radicale server for the session (each xdist worker has its own), on 127.0.0.1."""
+    with radicale_server(tmp_path_factory.mktemp("radicale")) as srv:
+        yield srv
+
+
+_USERS = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def server(radicale: Server) -> Server:
+    """A user of its own on the session's Radicale server, for one test module: with rights
+    ``owner_only`` it sees only its own collections, as on a server of its own (Radicale
+    reads its htpasswd file at each login)."""
+    user = f"user{next(_USERS)}"
+    with (radicale.storage.parent / "users").open("a", encoding="utf-8") as f:
+        f.write(f"{user}:{radicale.password}\n")
+    return dataclasses.replace(radicale, user=user)
+
+
+@pytest.fixture(scope="module")
+def plan_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The plan of data/examples/maine-legion-post.yaml, solved once per module."""
+    out = tmp_path_factory.mktemp("solve") / "plan"
+    res = runner.invoke(app, ["solve", str(EXAMPLES / "maine-legion-post.yaml"),
+                              "--out", str(out)])
+    assert res.exit_code in (0, 1), res.output  # 1: optional games left out is still a plan
+    assert (out / "calendars" / f"{OPERATOR}.ics").is_file()
+    return out
+
+
+# ---------------------------------------------------------------- plans the CLI wrote
+@pytest.fixture
+def tiny_plan(tmp_path: Path) -> Path:
+    """A plan tourney wrote in tmp_path/plan (:func:`builders.commands.write_tiny_plan`)."""
+    return write_tiny_plan(tmp_path)
+
+
+@pytest.fixture
+def first_plan(tmp_path: Path) -> Path:
+    """tmp_path/v1: the plan of :func:`builders.commands.march_room_scenario` (with ``fri``)."""
+    v1 = tmp_path / "v1"
+    res = runner.invoke(app, ["solve", str(march_room_scenario(tmp_path, "v1",
+                                                               drop_friday=False)),
+                              "--out", str(v1), "--jobs", "1"])
+    assert res.exit_code == 0, res.output
+    return v1
+
+
+# ---------------------------------------------------------------- a bound on hanging
+class Hung(Exception):
+    """A test ran past its bound (:func:`alarm_120s`)."""
+
+
+@pytest.fixture
+def alarm_120s() -> Iterator[None]:
+    """The test ends within 120 s, even when what it tests hangs."""
+    def ring(_sig: int, _frame: FrameType | None) -> None:
+        raise Hung("the test ran past its 120 s bound: something hangs")
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(120)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

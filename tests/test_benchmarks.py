@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import load, mt_large, mt_room
 from ortools.sat.python import cp_model
+
+from builders.scenarios import load, mt_large, mt_room
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

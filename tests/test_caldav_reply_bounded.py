@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-from test_files_and_endpoints import plan  # noqa: F401 - the fixture: a small solved plan
 
 ROOT = Path(__file__).resolve().parent.parent
 GB = 1024 ** 3
@@ -74,7 +73,7 @@ def _limit_memory() -> None:  # runs in the child before exec
     ("endless", "more than 64 MB (decompressed)"),
     ("declared", "answered with 10,240.0 MB"),
 ])
-def test_a_huge_or_bombed_reply_is_refused_within_memory(plan: Path, how: str,  # noqa: F811
+def test_a_huge_or_bombed_reply_is_refused_within_memory(tiny_plan: Path, how: str,
                                                          said: str) -> None:
     server = subprocess.Popen([sys.executable, "-c", _SERVER, how], stdout=subprocess.PIPE)
     try:
@@ -84,7 +83,7 @@ def test_a_huge_or_bombed_reply_is_refused_within_memory(plan: Path, how: str,  
                "NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"}
         start = time.monotonic()
         proc = subprocess.run(
-            [sys.executable, "-m", "scheduler.cli", "publish", str(plan), "--caldav",
+            [sys.executable, "-m", "scheduler.cli", "publish", str(tiny_plan), "--caldav",
              f"http://127.0.0.1:{port}/", "--user", "alice", "--timeout", "30"],
             capture_output=True, text=True, timeout=120, env=env, cwd=ROOT,
             preexec_fn=_limit_memory)

@@ -11,7 +11,7 @@
 5. X-TOURNEY-OPERATORS survives vobject and Radicale (publishing twice changes nothing);
 6. ``tourney check`` reads Outlook's all-day flag on midnights written in UTC.
 
-CalDAV cases run against the real Radicale server of test_publish.py.
+CalDAV cases run against the real Radicale server of tests/conftest.py.
 """
 
 from __future__ import annotations
@@ -24,45 +24,44 @@ import icalendar
 import pytest
 import recurring_ical_events
 import vobject
-from test_calendar_identity import _data, _events, _rows, _solve, _write
-from test_publish import Server, _calendar, _no_proxy, _publish, server  # noqa: F401
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
 from scheduler.inputs.load import load_scenario
 
+from builders.caldav import (
+    Server,
+    calendar_of,
+    csv_rows,
+    march,
+    other_org,
+    publish,
+    shared_data,
+    solve_to,
+    vevents,
+    yaml_at,
+)
+
+pytestmark = pytest.mark.usefixtures("no_proxy")  # 127.0.0.1 directly, never a proxy
+
 runner = CliRunner()
-ROOM2 = {"id": "room2", "name": "Hellgate Card Room", "jurisdiction": "MT", "live_tables": 2,
-         "address": "12 Front St, Missoula MT"}
-SHARED = {"id": "shared", "title": "Two-Room Stack", "type": "large-stakes",
-          "operators": ["room", "room2"], "weekdays": ["sun"], "count": 1,
-          "start_time": "12:00", "hours": 10, "entry_fee": 300}
-
-
-def _shared_data(**tweak: Any) -> dict[str, Any]:
-    """:func:`_data` (March 2027) with a second Montana room and one large-stakes tournament
-    played on both rooms' premises (SHARED, one Sunday)."""
-    data = _data(**tweak)
-    data["operators"].append(dict(ROOM2))
-    data["tournaments"].append(dict(SHARED))
-    return data
 
 
 def _series(data: bytes) -> dict[str, icalendar.Event]:
-    return {u: e for u, e in _events(data).items() if e.get("RRULE") is not None}
+    return {u: e for u, e in vevents(data).items() if e.get("RRULE") is not None}
 
 
 # =========================================================================== 1. next year
 def test_next_years_series_has_its_own_uid_and_last_years_stays(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # 2027 (Wednesdays of March 2027: 3, 10, 17, 24, 31) and 2028 made from it with
     # --previous (Wednesdays of March 2028: 1, 8, 15, 22, 29). The lineage goes on, so the
     # 2028 series' fresh UID wed.series@room.<key>... is last year's: it gets "-2".
-    y27 = _write(tmp_path, "y27", _data(name="Series Club 2027"))
-    _solve(y27, tmp_path / "y27")
-    _solve(_write(tmp_path, "y28", _data(name="Series Club 2028", year=2028)), tmp_path / "y28",
-           "--previous", str(tmp_path / "y27"))
+    y27 = yaml_at(tmp_path, "y27", march(name="Series Club 2027"))
+    solve_to(y27, tmp_path / "y27")
+    solve_to(yaml_at(tmp_path, "y28", march(name="Series Club 2028", year=2028)), tmp_path / "y28",
+             "--previous", str(tmp_path / "y27"))
     key = lineage_key(load_scenario(y27))
     old, new = (_series((tmp_path / y / "calendar.ics").read_bytes()) for y in ("y27", "y28"))
     assert list(old) == [f"wed.series@room.{key}.{DEFAULT_DOMAIN}"]
@@ -72,20 +71,20 @@ def test_next_years_series_has_its_own_uid_and_last_years_stays(
     # last year's series is history: not cancelled, not rewritten, in no file of 2028
     assert not any(f"wed.series@room.{key}".encode() in p.read_bytes()
                    for p in (tmp_path / "y28").rglob("*.ics"))
-    assert {r["uid"] for r in _rows(tmp_path / "y28") if r["tournament_id"] == "wed"} == {
+    assert {r["uid"] for r in csv_rows(tmp_path / "y28") if r["tournament_id"] == "wed"} == {
         f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}"}
     # diff says the 2027 nights are history; publish agrees: nothing updated or deleted
     res = runner.invoke(app, ["diff", str(tmp_path / "y27"), str(tmp_path / "y28")])
     assert res.output.count(f"history    Wednesday Night (wed.series@room.{key}") == 5, \
         res.output
-    code, out = _publish(server, tmp_path / "y27", monkeypatch)
+    code, out = publish(server, tmp_path / "y27", monkeypatch)
     assert code == 0, out
-    code, out = _publish(server, tmp_path / "y28", monkeypatch)
+    code, out = publish(server, tmp_path / "y28", monkeypatch)
     assert code == 0, out
     # room: 2 Saturday Stacks + 2 notices + the series = 5 new ones, 2027's 5 kept
     assert "room (" in out and ": 5 created, 0 updated, 0 deleted, 0 unchanged" in out, out
     held = {str(e.icalendar_component["UID"]): e.icalendar_component
-            for e in _calendar(server, "room").search(event=True)}
+            for e in calendar_of(server, "room").search(event=True)}
     assert held[f"wed.series@room.{key}.{DEFAULT_DOMAIN}"].decoded("DTSTART") \
         == dt.date(2027, 3, 3)
     assert f"wed.series-2@room.{key}.{DEFAULT_DOMAIN}" in held
@@ -97,11 +96,11 @@ def _replan_series(tmp_path: Path, v2: dict[str, Any], previous: str = ""
     """v1 = :func:`_data`, v2 re-planned from it (``previous``: the v1 path to give):
     the series of v1 and every event of v2."""
     if not (tmp_path / "v1").exists():
-        _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous",
-           previous or str(tmp_path / "v1"))
+        solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    solve_to(yaml_at(tmp_path, "v2", v2), tmp_path / "v2", "--previous",
+             previous or str(tmp_path / "v1"))
     return (_series((tmp_path / "v1" / "calendar.ics").read_bytes()),
-            _events((tmp_path / "v2" / "calendar.ics").read_bytes()))
+            vevents((tmp_path / "v2" / "calendar.ics").read_bytes()))
 
 
 def _nights(ev: icalendar.Event) -> list[dt.date]:
@@ -118,7 +117,7 @@ MARCH_MONS = [dt.date(2027, 3, d) for d in (1, 8, 15, 22, 29)]
 def test_series_keeps_its_uid_when_a_weekday_is_added(tmp_path: Path) -> None:
     # [wed] -> [wed, mon]: the Wednesdays keep their series (same UID, same nights:
     # SEQUENCE 0); the Mondays are a new series; nothing is cancelled
-    v1, v2 = _replan_series(tmp_path, _data(**{"wed.weekdays": ["wed", "mon"]}))
+    v1, v2 = _replan_series(tmp_path, march(**{"wed.weekdays": ["wed", "mon"]}))
     (uid,) = v1
     assert _nights(v2[uid]) == MARCH_WEDS and int(v2[uid]["SEQUENCE"]) == 0
     mon = [e for u, e in v2.items() if u.startswith("wed.mon.series@")]
@@ -130,7 +129,7 @@ def test_series_keeps_its_uid_when_a_weekday_is_added(tmp_path: Path) -> None:
 
 def test_series_keeps_its_uid_when_the_uid_domain_is_set(tmp_path: Path) -> None:
     # one-offs keep their UIDs (README); so does the series, in the domain it was announced in
-    v1, v2 = _replan_series(tmp_path, _data(domain="bitterroot.example.org"))
+    v1, v2 = _replan_series(tmp_path, march(domain="bitterroot.example.org"))
     (uid,) = v1
     assert uid.endswith(f".{DEFAULT_DOMAIN}") and _nights(v2[uid]) == MARCH_WEDS
     assert not [u for u in v2 if u.endswith("bitterroot.example.org")]
@@ -140,7 +139,7 @@ def test_series_keeps_its_uid_when_the_uid_domain_is_set(tmp_path: Path) -> None
 def test_series_of_an_earlier_version_keeps_its_uid(tmp_path: Path) -> None:
     # a calendar written before plan lineages: UIDs <local>@<operator>.tourney, no
     # X-TOURNEY-LINEAGE. Its one-offs and its series keep their UIDs, nothing is cancelled.
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
     key = lineage_key(load_scenario(tmp_path / "v1.yaml"))
     text = (tmp_path / "v1" / "calendar.ics").read_text(encoding="utf-8")
     text = text.replace(f".{key}.{DEFAULT_DOMAIN}", ".tourney")
@@ -148,7 +147,7 @@ def test_series_of_an_earlier_version_keeps_its_uid(tmp_path: Path) -> None:
                    if not ln.startswith("X-TOURNEY-LINEAGE"))
     legacy = tmp_path / "legacy.ics"
     legacy.write_text(text, encoding="utf-8", newline="")
-    _, v2 = _replan_series(tmp_path, _data(), str(legacy))
+    _, v2 = _replan_series(tmp_path, march(), str(legacy))
     assert _nights(v2["wed.series@room.tourney"]) == MARCH_WEDS
     assert {"sat-1@room.tourney", "sat-2@room.tourney", "hold-1@post.tourney"} <= set(v2)
     assert not [u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED"
@@ -156,13 +155,6 @@ def test_series_of_an_earlier_version_keeps_its_uid(tmp_path: Path) -> None:
 
 
 # =========================================================================== 3. organizations
-def _other_org(**tweak: Any) -> dict[str, Any]:
-    """A copy of :func:`_data` edited for another organization: the same scenario name,
-    horizon and operator ids, its own operator names."""
-    data = _data(**tweak)
-    data["operators"][0]["name"] = "Copper King Poker"
-    data["operators"][1]["name"] = "Legion Post 12"
-    return data
 
 
 def _twin(data: dict[str, Any]) -> dict[str, Any]:
@@ -176,39 +168,39 @@ def _twin(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_lineage_names_the_organization_and_the_default_domain_once(tmp_path: Path) -> None:
-    base = lineage_key(load_scenario(_write(tmp_path, "a", _data())))
+    base = lineage_key(load_scenario(yaml_at(tmp_path, "a", march())))
     # another organization: the operators' names, an address, a jurisdiction
-    renamed = lineage_key(load_scenario(_write(tmp_path, "b", _other_org())))
-    moved = _data(**{"room.address": "1 Main St, Butte MT"})
-    assert len({base, renamed, lineage_key(load_scenario(_write(tmp_path, "c", moved)))}) == 3
+    renamed = lineage_key(load_scenario(yaml_at(tmp_path, "b", other_org())))
+    moved = march(**{"room.address": "1 Main St, Butte MT"})
+    assert len({base, renamed, lineage_key(load_scenario(yaml_at(tmp_path, "c", moved)))}) == 3
     # writing the default domain is not setting it; setting it at the scenario or at every
     # operator is the same
-    assert lineage_key(load_scenario(_write(tmp_path, "d", _data(domain=DEFAULT_DOMAIN)))) \
+    assert lineage_key(load_scenario(yaml_at(tmp_path, "d", march(domain=DEFAULT_DOMAIN)))) \
         == base
-    mine = _data(domain="bitterroot.example.org")
-    each = _data(**{"room.uid_domain": "bitterroot.example.org",
+    mine = march(domain="bitterroot.example.org")
+    each = march(**{"room.uid_domain": "bitterroot.example.org",
                     "post.uid_domain": "bitterroot.example.org"})
-    assert lineage_key(load_scenario(_write(tmp_path, "e", mine))) \
-        == lineage_key(load_scenario(_write(tmp_path, "f", each))) != base
+    assert lineage_key(load_scenario(yaml_at(tmp_path, "e", mine))) \
+        == lineage_key(load_scenario(yaml_at(tmp_path, "f", each))) != base
     # what a plan's tournaments say is not the organization
-    assert lineage_key(load_scenario(_write(tmp_path, "g", _data(**{"hold.id": None})))) == base
+    assert lineage_key(load_scenario(yaml_at(tmp_path, "g", march(**{"hold.id": None})))) == base
 
 
 def test_two_organizations_with_the_same_scenario_name_keep_their_events(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Two clubs copied the same file (name "Club 2027", operators room and post) and only
     # renamed their operators; both publish with the same account. Before, both plans had one
     # lineage and the same UIDs: the second publish overwrote and deleted the first's events.
     # (operator ids twin-room and twin-post: collections no other test of this module uses)
-    _solve(_write(tmp_path, "one", _twin(_data(name="Twin Club"))), tmp_path / "one")
-    _solve(_write(tmp_path, "two", _twin(_other_org(name="Twin Club"))), tmp_path / "two")
-    one = set(_events((tmp_path / "one" / "calendars" / "twin-room.ics").read_bytes()))
-    two = set(_events((tmp_path / "two" / "calendars" / "twin-room.ics").read_bytes()))
+    solve_to(yaml_at(tmp_path, "one", _twin(march(name="Twin Club"))), tmp_path / "one")
+    solve_to(yaml_at(tmp_path, "two", _twin(other_org(name="Twin Club"))), tmp_path / "two")
+    one = set(vevents((tmp_path / "one" / "calendars" / "twin-room.ics").read_bytes()))
+    two = set(vevents((tmp_path / "two" / "calendars" / "twin-room.ics").read_bytes()))
     assert len(one) == len(two) == 5 and not one & two
-    code, out = _publish(server, tmp_path / "one", monkeypatch)
+    code, out = publish(server, tmp_path / "one", monkeypatch)
     assert code == 0, out
     assert "warning" not in out  # nobody else's events there yet
-    code, out = _publish(server, tmp_path / "two", monkeypatch)
+    code, out = publish(server, tmp_path / "two", monkeypatch)
     assert code == 0, out
     # room: 2 Saturday Stacks + 2 notices + the Wednesday series = 5; post: 2 games + 3
     # deadlines each = 8; all created, none of the other club's touched
@@ -219,34 +211,34 @@ def test_two_organizations_with_the_same_scenario_name_keep_their_events(
     assert "warning: calendar(s) twin-post (8 of other plans), twin-room (5 of other plans) " \
         "are shared" in out and "uid_domain" in out, out
     on_server = {str(e.icalendar_component["UID"])
-                 for e in _calendar(server, "twin-room").search(event=True)}
+                 for e in calendar_of(server, "twin-room").search(event=True)}
     assert one | two <= on_server
 
 
 # =========================================================================== 4. whose plan
 def test_previous_plan_of_another_organization_is_refused(tmp_path: Path) -> None:
     # the same operator ids, other names: another club's plan (its calendar names them)
-    _solve(_write(tmp_path, "one", _data()), tmp_path / "one")
+    solve_to(yaml_at(tmp_path, "one", march()), tmp_path / "one")
     for prev in (tmp_path / "one", tmp_path / "one" / "calendars" / "room.ics"):
-        res = runner.invoke(app, ["solve", str(_write(tmp_path, "two", _other_org())),
+        res = runner.invoke(app, ["solve", str(yaml_at(tmp_path, "two", other_org())),
                                   "--out", str(tmp_path / "two"), "--previous", str(prev)])
         assert res.exit_code == 2, res.output
         assert "room (Bitterroot Card Room)" in res.output, res.output
         assert "room (Copper King Poker)" in res.output and "Nothing was written" in res.output
         assert not (tmp_path / "two").exists()
     # no operator id in common: a Maine post's plan given to a Montana room's scenario
-    maine = _data(**{"sat.id": None, "wed.id": None})
+    maine = march(**{"sat.id": None, "wed.id": None})
     maine["operators"] = [o for o in maine["operators"] if o["id"] == "post"]
-    montana = _data(**{"hold.id": None})
+    montana = march(**{"hold.id": None})
     montana["operators"] = [o for o in montana["operators"] if o["id"] == "room"]
-    _solve(_write(tmp_path, "me", maine), tmp_path / "me")
-    res = runner.invoke(app, ["solve", str(_write(tmp_path, "mt", montana)), "--out",
+    solve_to(yaml_at(tmp_path, "me", maine), tmp_path / "me")
+    res = runner.invoke(app, ["solve", str(yaml_at(tmp_path, "mt", montana)), "--out",
                               str(tmp_path / "mt"), "--previous", str(tmp_path / "me")])
     assert res.exit_code == 2 and "post (Legion Post 88)" in res.output, res.output
     # the same organization, one operator renamed: still its plan
-    renamed = _data(**{"post.name": "Legion Post 88, Saco Bay"})
-    _solve(_write(tmp_path, "ren", renamed), tmp_path / "ren", "--previous",
-           str(tmp_path / "one"))
+    renamed = march(**{"post.name": "Legion Post 88, Saco Bay"})
+    solve_to(yaml_at(tmp_path, "ren", renamed), tmp_path / "ren", "--previous",
+             str(tmp_path / "one"))
 
 
 # A venue no longer in the scenario: its future events are cancelled on its calendar
@@ -255,10 +247,10 @@ def test_previous_plan_of_another_organization_is_refused(tmp_path: Path) -> Non
 
 # =========================================================================== 5. operators
 def test_shared_tournament_operators_survive_vobject_and_radicale(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "P"
-    _solve(_write(tmp_path, "s", _shared_data()), out)
-    shared = [e for e in _events((out / "calendar.ics").read_bytes()).values()
+    solve_to(yaml_at(tmp_path, "s", shared_data()), out)
+    shared = [e for e in vevents((out / "calendar.ics").read_bytes()).values()
               if str(e.get("X-TOURNEY-TOURNAMENT", "")) == "shared"
               and not e.get("X-TOURNEY-DEADLINE")]
     assert len(shared) == 1
@@ -268,14 +260,14 @@ def test_shared_tournament_operators_survive_vobject_and_radicale(
     text = (out / "calendar.ics").read_text(encoding="utf-8")
     read = [ev for ev in vobject.readOne(text).vevent_list if ev.uid.value == uid]
     assert read[0].x_tourney_operators.value == "room room2"
-    code, first = _publish(server, out, monkeypatch)
+    code, first = publish(server, out, monkeypatch)
     assert code == 0, first
     # the server stores what it was given
-    stored = [o.icalendar_component for o in _calendar(server, "room2").search(event=True)
+    stored = [o.icalendar_component for o in calendar_of(server, "room2").search(event=True)
               if str(o.icalendar_component["UID"]) == uid]
     assert str(stored[0]["X-TOURNEY-OPERATORS"]) == "room room2"
     # publishing the same plan again changes nothing, in either room's calendar
-    code, again = _publish(server, out, monkeypatch)
+    code, again = publish(server, out, monkeypatch)
     assert code == 0, again
     # room: 2 Saturday Stacks + 2 notices + the Wednesday series + the shared stack + its
     # notice = 7; room2: the shared stack + its notice = 2; post: 2 games + 3 deadlines each
@@ -288,15 +280,15 @@ def test_previous_reads_operators_of_either_form(tmp_path: Path) -> None:
     # a calendar of an earlier version wrote "room,room2": a re-plan from it still sees both
     # operators (the cancelled shared tournament goes to both rooms' calendars)
     out = tmp_path / "v1"
-    _solve(_write(tmp_path, "v1", _shared_data()), out)
+    solve_to(yaml_at(tmp_path, "v1", shared_data()), out)
     ics = out / "calendar.ics"
     ics.write_bytes(ics.read_bytes().replace(b"X-TOURNEY-OPERATORS:room room2",
                                              b"X-TOURNEY-OPERATORS:room,room2"))
-    data = _shared_data()
+    data = shared_data()
     data["tournaments"] = [t for t in data["tournaments"] if t["id"] != "shared"]
-    _solve(_write(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(ics))
+    solve_to(yaml_at(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(ics))
     for oid in ("room", "room2"):
-        events = _events((tmp_path / "v2" / "calendars" / f"{oid}.ics").read_bytes())
+        events = vevents((tmp_path / "v2" / "calendars" / f"{oid}.ics").read_bytes())
         gone = [e for e in events.values() if str(e.get("X-TOURNEY-TOURNAMENT")) == "shared"
                 and not e.get("X-TOURNEY-DEADLINE")]
         assert [str(e["STATUS"]) for e in gone] == ["CANCELLED"], oid
@@ -330,7 +322,7 @@ def test_outlook_all_day_in_utc_is_read_as_all_day(tmp_path: Path, flag: str) ->
     # local midnight is 07:00Z before the switch to daylight time (Sun 2027-03-14, MST -7) and
     # 06:00Z after it (MDT -6). Read as timed, each is 00:00-24:00 local, through 02:00-08:00
     # (MT-PLAY-HOURS, ARM 23.16.1101); read as all-day, play is 12:00 + 10 h = 22:00.
-    src = _write(tmp_path, "s", _data(**{"hold.id": None, "wed.id": None}))
+    src = yaml_at(tmp_path, "s", march(**{"hold.id": None, "wed.id": None}))
     ics = tmp_path / "outlook.ics"
     ics.write_text(OUTLOOK_UTC.format(flag=flag), encoding="utf-8", newline="")
     res = runner.invoke(app, ["check", str(src), str(ics), "--format", "csv"])
@@ -341,7 +333,7 @@ def test_outlook_all_day_in_utc_is_read_as_all_day(tmp_path: Path, flag: str) ->
 def test_utc_times_that_are_not_local_midnights_stay_timed(tmp_path: Path) -> None:
     # 18:00Z to 18:00Z the next day is 11:00 to 11:00 MST (17:00Z is 11:00 MDT): a timed
     # 24-hour event through 02:00-08:00 local, which MT-PLAY-HOURS reports even with the flag
-    src = _write(tmp_path, "s", _data(**{"hold.id": None, "wed.id": None}))
+    src = yaml_at(tmp_path, "s", march(**{"hold.id": None, "wed.id": None}))
     ics = tmp_path / "outlook.ics"
     text = OUTLOOK_UTC.format(flag="X-MICROSOFT-CDO-ALLDAYEVENT:TRUE\r\n")
     text = text.replace("T070000Z", "T180000Z").replace("T060000Z", "T170000Z")
@@ -350,18 +342,18 @@ def test_utc_times_that_are_not_local_midnights_stay_timed(tmp_path: Path) -> No
     assert res.exit_code == 1 and "MT-PLAY-HOURS" in res.output, res.output
 
 
-_ = (dt, icalendar, _rows)
+_ = (dt, icalendar, csv_rows)
 
 
 # =========================================================================== minor
 def test_carried_cancellation_is_the_event_that_cancelled_it(tmp_path: Path) -> None:
     # v2 drops Saturday Hold'em (cancelled: "... is cancelled in this plan."); v3, re-planned
     # from v2, carries each cancellation as v2 published it, DESCRIPTION included
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    drop = _write(tmp_path, "v2", _data(**{"hold.id": None}))
-    _solve(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
-    _solve(drop, tmp_path / "v3", "--previous", str(tmp_path / "v2"))
-    v2, v3 = (_events((tmp_path / v / "calendar.ics").read_bytes()) for v in ("v2", "v3"))
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    drop = yaml_at(tmp_path, "v2", march(**{"hold.id": None}))
+    solve_to(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
+    solve_to(drop, tmp_path / "v3", "--previous", str(tmp_path / "v2"))
+    v2, v3 = (vevents((tmp_path / v / "calendar.ics").read_bytes()) for v in ("v2", "v3"))
     gone = sorted(u for u, e in v2.items() if str(e.get("STATUS", "")) == "CANCELLED")
     # 2 games + 3 deadlines each (application opens, due, report) = 8
     assert len(gone) == 8
@@ -379,9 +371,9 @@ def test_carried_cancellation_is_the_event_that_cancelled_it(tmp_path: Path) -> 
 
 def test_uid_domain_label_over_63_characters_is_refused(tmp_path: Path) -> None:
     # RFC 1035 §2.3.4: a label is at most 63 octets; 63 is accepted, 64 is not
-    ok = _write(tmp_path, "ok", _data(domain="a" * 63 + ".example.org"))
+    ok = yaml_at(tmp_path, "ok", march(domain="a" * 63 + ".example.org"))
     assert load_scenario(ok).uid_domain == "a" * 63 + ".example.org"
-    bad = _write(tmp_path, "bad", _data(domain="a" * 64 + ".example.org"))
+    bad = yaml_at(tmp_path, "bad", march(domain="a" * 64 + ".example.org"))
     res = runner.invoke(app, ["solve", str(bad), "--out", str(tmp_path / "out")])
     assert res.exit_code == 2 and "uid_domain" in res.output and "63" in res.output, res.output
     assert "Traceback" not in res.output
@@ -389,8 +381,8 @@ def test_uid_domain_label_over_63_characters_is_refused(tmp_path: Path) -> None:
 
 def test_check_operator_counts_its_own_and_warns_when_the_file_says_another(
         tmp_path: Path) -> None:
-    src = _write(tmp_path, "s", _data())
-    _solve(src, tmp_path / "P")
+    src = yaml_at(tmp_path, "s", march())
+    solve_to(src, tmp_path / "P")
     # the whole plan's calendar as room's: Saturday Stack 2 + Wednesday nights 5 = 7 of the
     # 2 + 2 (Saturday Hold'em, post's) + 5 = 9 occurrences it holds
     res = runner.invoke(app, ["check", str(src), str(tmp_path / "P" / "calendar.ics"),

@@ -17,19 +17,19 @@ from __future__ import annotations
 import datetime as dt
 
 import icalendar
-from conftest import load, mt_large, mt_room, run
-from test_deadlines_one_home import ME_GAME, POST
 
 from scheduler.export.ical import calendar_files
 from scheduler.export.ical_text import CALENDAR_FILE
 from scheduler.result.deadlines import list_deadlines
+
+from builders.scenarios import HOLDEM_FEB_13, POST_212, load, mt_large, mt_room, run
 
 D = dt.date.fromisoformat
 
 
 def test_calendar_deadlines_are_the_listed_ones() -> None:
     mt = mt_large("deep", fixed_dates=["2027-03-06"], title="Deep stack")
-    plan = run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+    plan = run(load(operators=[mt_room("room-a"), POST_212], tournaments=[mt, HOLDEM_FEB_13]))
     listed = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from)
     window = next(d for d in listed if d.rule == "ME-APPLICATION-WINDOW")
     # opens at notice_from; 90 days before is kept for the sentence

@@ -2,7 +2,7 @@
 
 1. UIDs unique across years, plans and organizations (``scheduler.core.uid``: a UID domain and a
    plan-lineage key), kept by ``--previous``; ``tourney publish`` never overwrites or deletes
-   another lineage's events (against the real Radicale server of test_publish.py).
+   another lineage's events (against the real Radicale server of tests/conftest.py).
 2. A cancellation is carried in every later version until its date has passed, with the
    value type (timed or all-day) the event was published with.
 3. ``--previous calendar.ics`` sees what the folder sees (times, a series' nights).
@@ -13,87 +13,44 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import icalendar
 import pytest
 import recurring_ical_events
-import yaml
-from test_publish import Server, _calendar, _no_proxy, _publish, _stored, server  # noqa: F401
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key, parse
 from scheduler.engine.solver import solve
-from scheduler.export.caldav import OperatorCalendar, ServerObject, plan_sync
+from scheduler.export.caldav.calendars import OperatorCalendar
+from scheduler.export.caldav.sync import ServerObject, plan_sync
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import previous_events, previous_series, read_previous
+from scheduler.inputs.replan.previous import previous_events, previous_series
+from scheduler.inputs.replan.read import read_previous
+
+from builders.caldav import (
+    Server,
+    calendar_of,
+    client_view,
+    csv_rows,
+    march,
+    publish,
+    solve_to,
+    stored_mtimes,
+    vevents,
+    yaml_at,
+)
+
+pytestmark = pytest.mark.usefixtures("no_proxy")  # 127.0.0.1 directly, never a proxy
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "examples"
-ROOM = {"id": "room", "name": "Bitterroot Card Room", "jurisdiction": "MT", "live_tables": 2}
-POST = {"id": "post", "name": "Legion Post 88", "jurisdiction": "ME",
-        "organized_on": "1946-05-12", "local_approval": True,
-        "beneficiaries": ["Post 88 Scholarship Fund"]}
-
-
-def _data(name: str = "Club 2027", year: int = 2027, domain: str | None = None,
-          **tweak: Any) -> dict[str, Any]:
-    """March of ``year``: Saturday Stack (MT large-stakes, room, 2 Saturdays, 12:00 + 10 h),
-    Saturday Hold'em (ME game, post, 2 Saturdays, 12:00 + 6 h, timed) and Wednesday night (MT
-    small-stakes, room, every Wednesday: a weekly series)."""
-    sat = {"id": "sat", "title": "Saturday Stack", "type": "large-stakes", "operators": ["room"],
-           "weekdays": ["sat"], "count": 2, "start_time": "12:00", "hours": 10,
-           "entry_fee": 300}
-    hold = {"id": "hold", "title": "Saturday Hold'em", "type": "tournament-game",
-            "operators": ["post"], "weekdays": ["sat"], "count": 2, "start_time": "12:00",
-            "hours": 6, "players": 40, "entry_fee": 50, "prize_share": 0.8}
-    wed = {"id": "wed", "title": "Wednesday Night", "type": "small-stakes",
-           "operators": ["room"], "weekdays": ["wed"], "count": "all", "start_time": "19:00",
-           "hours": 4, "entry_fee": 40}
-    data: dict[str, Any] = {
-        "name": name, "horizon": {"start": f"{year}-03-01", "end": f"{year}-03-31"},
-        "notice_from": f"{year}-01-15", "operators": [dict(ROOM), dict(POST)],
-        "tournaments": [sat, hold, wed]}
-    if domain:
-        data["uid_domain"] = domain
-    for key, value in tweak.items():  # "sat.start_time": "13:00", "room.blackout": [...]
-        what, _, field = key.partition(".")
-        for item in [*data["operators"], *data["tournaments"]]:
-            if item["id"] == what:
-                if value is None:
-                    data["tournaments"].remove(item)
-                else:
-                    item[field] = value
-    return data
-
-
-def _write(tmp: Path, name: str, data: dict[str, Any]) -> Path:
-    path = tmp / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return path
-
-
-def _solve(scenario: Path, out: Path, *extra: str) -> Any:
-    res = runner.invoke(app, ["solve", str(scenario), "--out", str(out), *extra])
-    assert res.exit_code == 0, res.output
-    return res
-
-
-def _rows(folder: Path) -> list[dict[str, str]]:
-    with (folder / "schedule.csv").open(encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def _events(data: bytes) -> dict[str, icalendar.Event]:
-    return {str(e["UID"]): e for e in icalendar.Calendar.from_ical(data).walk("VEVENT")}
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -106,42 +63,42 @@ def test_uid_names_the_domain_and_the_lineage(tmp_path: Path) -> None:
     # lineage key = first 10 hex digits of SHA-256 of the JSON list [name, horizon start,
     # horizon end, [[operator id, name, address, jurisdiction, organized_on, UID domain],
     # ...] sorted]
-    src = _write(tmp_path, "a", _data(domain="legion-post-88.example.org"))
+    src = yaml_at(tmp_path, "a", march(domain="legion-post-88.example.org"))
     text = ('["Club 2027","2027-03-01","2027-03-31",['
             '["post","Legion Post 88","","ME","1946-05-12","legion-post-88.example.org"],'
             '["room","Bitterroot Card Room","","MT","","legion-post-88.example.org"]]]')
     key = hashlib.sha256(text.encode()).hexdigest()[:10]
     assert lineage_key(load_scenario(src)) == key
     out = tmp_path / "A"
-    _solve(src, out)
-    uids = {(r["tournament_id"], r["occurrence"]): r["uid"] for r in _rows(out)}
+    solve_to(src, out)
+    uids = {(r["tournament_id"], r["occurrence"]): r["uid"] for r in csv_rows(out)}
     assert uids[("sat", "1")] == f"sat-1@room.{key}.legion-post-88.example.org"
     assert uids[("hold", "2")] == f"hold-2@post.{key}.legion-post-88.example.org"
     # Wednesdays of March 2027: 3, 10, 17, 24, 31 -> one series, 5 rows with its UID
-    assert [r["recurrence_id"] for r in _rows(out) if r["tournament_id"] == "wed"] == [
+    assert [r["recurrence_id"] for r in csv_rows(out) if r["tournament_id"] == "wed"] == [
         "2027-03-03", "2027-03-10", "2027-03-17", "2027-03-24", "2027-03-31"]
     assert {uids[("wed", str(k))] for k in range(1, 6)} == {
         f"wed.series@room.{key}.legion-post-88.example.org"}
-    events = _events((out / "calendar.ics").read_bytes())
+    events = vevents((out / "calendar.ics").read_bytes())
     assert all(u.endswith("@room." + key + ".legion-post-88.example.org")
                or u.endswith("@post." + key + ".legion-post-88.example.org") for u in events)
     assert {str(e["X-TOURNEY-LINEAGE"]) for e in events.values()} == {key}
     # the default domain when none is set: the reserved .invalid (RFC 6761)
-    plain = _write(tmp_path, "b", _data())
-    _solve(plain, tmp_path / "B")
-    assert _rows(tmp_path / "B")[0]["uid"].endswith(
+    plain = yaml_at(tmp_path, "b", march())
+    solve_to(plain, tmp_path / "B")
+    assert csv_rows(tmp_path / "B")[0]["uid"].endswith(
         f".{lineage_key(load_scenario(plain))}.{DEFAULT_DOMAIN}")
 
 
 def test_next_year_and_another_organization_share_no_uid(tmp_path: Path) -> None:
     # next year's plan made from a copy of this year's file (only the year changed), and
     # another organization whose room is also called "room": three plans, no UID in common
-    plans = {"2027": _data(), "2028": _data(year=2028),
-             "other": _data(name="Saco Bay Club", domain="saco-bay.example.org")}
+    plans = {"2027": march(), "2028": march(year=2028),
+             "other": march(name="Saco Bay Club", domain="saco-bay.example.org")}
     seen: dict[str, set[str]] = {}
     for name, data in plans.items():
-        _solve(_write(tmp_path, name, data), tmp_path / name)
-        seen[name] = set(_events((tmp_path / name / "calendar.ics").read_bytes()))
+        solve_to(yaml_at(tmp_path, name, data), tmp_path / name)
+        seen[name] = set(vevents((tmp_path / name / "calendar.ics").read_bytes()))
         assert len(seen[name]) > 5
     assert not seen["2027"] & seen["2028"]
     assert not seen["2027"] & seen["other"]
@@ -149,20 +106,20 @@ def test_next_year_and_another_organization_share_no_uid(tmp_path: Path) -> None
 
 
 def test_rerun_is_byte_identical_and_previous_keeps_the_lineage(tmp_path: Path) -> None:
-    src = _write(tmp_path, "a", _data())
-    _solve(src, tmp_path / "A")
-    _solve(src, tmp_path / "A2")
+    src = yaml_at(tmp_path, "a", march())
+    solve_to(src, tmp_path / "A")
+    solve_to(src, tmp_path / "A2")
     assert _files(tmp_path / "A") == _files(tmp_path / "A2")
     before = _files(tmp_path / "A")
-    res = _solve(src, tmp_path / "A")  # the same folder again: warned, same bytes
+    res = solve_to(src, tmp_path / "A")  # the same folder again: warned, same bytes
     assert "--previous" in res.output
     assert _files(tmp_path / "A") == before
     # next year re-planned from this year's plan: the lineage (and every kept UID) goes on
-    nxt = _write(tmp_path, "b", _data(year=2028))
-    _solve(nxt, tmp_path / "B", "--previous", str(tmp_path / "A"))
+    nxt = yaml_at(tmp_path, "b", march(year=2028))
+    solve_to(nxt, tmp_path / "B", "--previous", str(tmp_path / "A"))
     key = lineage_key(load_scenario(src))
     assert key != lineage_key(load_scenario(nxt))
-    assert {parse(r["uid"]).lineage for r in _rows(tmp_path / "B")} == {key}  # type: ignore[union-attr]
+    assert {parse(r["uid"]).lineage for r in csv_rows(tmp_path / "B")} == {key}  # type: ignore[union-attr]
 
 
 def test_edited_scenario_in_the_same_folder_raises_sequence_and_dtstamp(tmp_path: Path) -> None:
@@ -171,11 +128,11 @@ def test_edited_scenario_in_the_same_folder_raises_sequence_and_dtstamp(tmp_path
     # name other dates, so both get SEQUENCE 0 + 1 = 1 and a DTSTAMP after v1's
     # (2027-01-15T00:00:00Z + 1 s), or clients that imported v1 would ignore the change.
     out = tmp_path / "P"
-    _solve(_write(tmp_path, "v1", _data()), out)
-    v1 = _events((out / "calendar.ics").read_bytes())
-    res = _solve(_write(tmp_path, "v2", _data(**{"room.blackout": ["2027-03-06"]})), out)
+    solve_to(yaml_at(tmp_path, "v1", march()), out)
+    v1 = vevents((out / "calendar.ics").read_bytes())
+    res = solve_to(yaml_at(tmp_path, "v2", march(**{"room.blackout": ["2027-03-06"]})), out)
     assert "holds an earlier plan" in res.output and f"--previous {out}" in res.output
-    v2 = _events((out / "calendar.ics").read_bytes())
+    v2 = vevents((out / "calendar.ics").read_bytes())
     sat = {u: e for u, e in v2.items() if u.startswith("sat-")}
     assert sorted((u.split("@")[0], e.decoded("DTSTART"), int(e["SEQUENCE"]))
                   for u, e in sat.items()) == [
@@ -189,49 +146,49 @@ def test_edited_scenario_in_the_same_folder_raises_sequence_and_dtstamp(tmp_path
 
 
 def test_publish_keeps_other_years_and_organizations(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Three lineages in the same collections room/ and post/ of one server: this year's plan,
     # next year's (a copy of the file), and another organization's.
-    names = {"a27": _data(), "a28": _data(year=2028),
-             "b27": _data(name="Saco Bay Club", domain="saco-bay.example.org")}
+    names = {"a27": march(), "a28": march(year=2028),
+             "b27": march(name="Saco Bay Club", domain="saco-bay.example.org")}
     for name, data in names.items():
-        _solve(_write(tmp_path, name, data), tmp_path / name)
+        solve_to(yaml_at(tmp_path, name, data), tmp_path / name)
     want: dict[str, set[str]] = {}
     for name in names:
-        code, out = _publish(server, tmp_path / name, monkeypatch)
+        code, out = publish(server, tmp_path / name, monkeypatch)
         assert code == 0, out
         assert " 0 updated, 0 deleted" in out, out
-        want[name] = set(_events((tmp_path / name / "calendars" / "room.ics").read_bytes()))
+        want[name] = set(vevents((tmp_path / name / "calendars" / "room.ics").read_bytes()))
     on_server = {str(e.icalendar_component["UID"])
-                 for e in _calendar(server, "room").search(event=True)}
+                 for e in calendar_of(server, "room").search(event=True)}
     assert on_server == want["a27"] | want["a28"] | want["b27"]
     # this year's re-plan drops Saturday Hold'em: only its own events are cancelled (the
     # server holds what the plan's calendars hold: each put as STATUS:CANCELLED)
-    v2 = _write(tmp_path, "a27v2", _data(**{"hold.id": None}))
-    _solve(v2, tmp_path / "a27v2", "--previous", str(tmp_path / "a27"))
-    code, out = _publish(server, tmp_path / "a27v2", monkeypatch)
+    v2 = yaml_at(tmp_path, "a27v2", march(**{"hold.id": None}))
+    solve_to(v2, tmp_path / "a27v2", "--previous", str(tmp_path / "a27"))
+    code, out = publish(server, tmp_path / "a27v2", monkeypatch)
     assert code == 0, out
     stored = {str(e.icalendar_component["UID"]): str(e.icalendar_component.get("STATUS", ""))
-              for e in _calendar(server, "post").search(event=True)}
+              for e in calendar_of(server, "post").search(event=True)}
     post = set(stored)
     key = lineage_key(load_scenario(tmp_path / "a27.yaml"))
     mine = {u: status for u, status in stored.items()
             if parse(u).lineage == key}  # type: ignore[union-attr]
     # 2 games, 2 windows opening, 2 applications due, 2 reports: 8, all cancelled
     assert len(mine) == 8 and set(mine.values()) == {"CANCELLED"}
-    b_post = set(_events((tmp_path / "b27" / "calendars" / "post.ics").read_bytes()))
-    a28_post = set(_events((tmp_path / "a28" / "calendars" / "post.ics").read_bytes()))
+    b_post = set(vevents((tmp_path / "b27" / "calendars" / "post.ics").read_bytes()))
+    a28_post = set(vevents((tmp_path / "a28" / "calendars" / "post.ics").read_bytes()))
     assert b_post | a28_post <= post
 
 
 def test_publish_refuses_to_overwrite_another_lineage_unless_taken_over(
-        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A plan whose events carry the same UIDs as published ones but another lineage (a file
     # edited by hand, or copied between organizations): nothing is written, exit 2, the
     # events are named; --take-over replaces them.
-    data = _data(name="Takeover Club", domain="takeover.example.org")
-    _solve(_write(tmp_path, "t", data), tmp_path / "T")
-    code, out = _publish(server, tmp_path / "T", monkeypatch)
+    data = march(name="Takeover Club", domain="takeover.example.org")
+    solve_to(yaml_at(tmp_path, "t", data), tmp_path / "T")
+    code, out = publish(server, tmp_path / "T", monkeypatch)
     assert code == 0, out
     key = lineage_key(load_scenario(tmp_path / "t.yaml"))
     other = tmp_path / "X"
@@ -240,12 +197,12 @@ def test_publish_refuses_to_overwrite_another_lineage_unless_taken_over(
         text = f.read_bytes().replace(f"X-TOURNEY-LINEAGE:{key}".encode(),
                                       b"X-TOURNEY-LINEAGE:0123456789")
         f.write_bytes(text.replace(b"SUMMARY:Saturday Stack", b"SUMMARY:Saturday Stack!"))
-    before = _stored(server, "room")
-    code, out = _publish(server, other, monkeypatch)
+    before = stored_mtimes(server, "room")
+    code, out = publish(server, other, monkeypatch)
     assert code == 2, out
     assert "another plan lineage" in out and "--take-over" in out
     assert f"sat-1@room.{key}.takeover.example.org (lineage {key})" in out
-    assert _stored(server, "room") == before  # nothing changed
+    assert stored_mtimes(server, "room") == before  # nothing changed
     monkeypatch.setenv("TOURNEY_CALDAV_PASSWORD", server.password)
     res = runner.invoke(app, ["publish", str(other), "--caldav", server.url, "--user",
                               server.user, "--take-over"])
@@ -280,25 +237,10 @@ def test_plan_sync_leaves_other_lineages_and_history_alone() -> None:
 
 
 # =========================================================================== 2. cancellations
-def _client(versions: list[bytes]) -> dict[str, tuple[str, str]]:
-    """What a calendar application holds after importing ``versions`` in order (RFC 5546
-    §2.1.4: a higher SEQUENCE, or the same SEQUENCE and a later DTSTAMP, replaces; a
-    CANCELLED one removes): UID -> (DTSTART, RRULE)."""
-    held: dict[str, tuple[tuple[int, dt.datetime], bool, tuple[str, str]]] = {}
-    for data in versions:
-        for ev in icalendar.Calendar.from_ical(data).walk("VEVENT"):
-            uid = str(ev["UID"])
-            rank = (int(ev.get("SEQUENCE", 0)), ev.decoded("DTSTAMP"))
-            if uid in held and held[uid][0] > rank:
-                continue
-            cancelled = str(ev.get("STATUS", "")).upper() == "CANCELLED"
-            rrule = ev["RRULE"].to_ical().decode() if ev.get("RRULE") is not None else ""
-            held[uid] = (rank, cancelled, (ev["DTSTART"].to_ical().decode(), rrule))
-    return {u: v[2] for u, v in held.items() if not v[1]}
 
 
 def _latest(data: bytes) -> dict[str, tuple[str, str]]:
-    return _client([data])
+    return client_view([data])
 
 
 def test_cancellation_reaches_a_client_that_skipped_a_version(tmp_path: Path) -> None:
@@ -306,42 +248,42 @@ def test_cancellation_reaches_a_client_that_skipped_a_version(tmp_path: Path) ->
     # (cancelled, SEQUENCE 0 + 1 = 1); v3 re-plans from v2 with nothing else changed: the
     # cancellations are still there, SEQUENCE 1, so a person who imported v1 and then v3
     # loses the games and their deadlines.
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    drop = _write(tmp_path, "v2", _data(**{"hold.id": None}))
-    _solve(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
-    _solve(drop, tmp_path / "v3", "--previous", str(tmp_path / "v2"))
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    drop = yaml_at(tmp_path, "v2", march(**{"hold.id": None}))
+    solve_to(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
+    solve_to(drop, tmp_path / "v3", "--previous", str(tmp_path / "v2"))
     v1, v2, v3 = ((tmp_path / v / "calendar.ics").read_bytes() for v in ("v1", "v2", "v3"))
-    holds = sorted(u for u in _events(v1) if u.startswith("hold-"))
+    holds = sorted(u for u in vevents(v1) if u.startswith("hold-"))
     assert len(holds) == 2
     for data in (v2, v3):
-        ev = _events(data)
+        ev = vevents(data)
         for uid in holds:
             assert (str(ev[uid]["STATUS"]), int(ev[uid]["SEQUENCE"])) == ("CANCELLED", 1)
             # a timed game is cancelled as a timed event in its zone, as it was published
             assert ev[uid]["DTSTART"].params.get("TZID") == "America/New_York"
-            assert ev[uid]["DTSTART"].to_ical() == _events(v1)[uid]["DTSTART"].to_ical()
-    assert _client([v1, v3]) == _latest(v3)
-    assert _client([v1, v2, v3]) == _latest(v3)
-    assert not [u for u in _client([v1, v3]) if u.startswith(("hold-", "application-",
+            assert ev[uid]["DTSTART"].to_ical() == vevents(v1)[uid]["DTSTART"].to_ical()
+    assert client_view([v1, v3]) == _latest(v3)
+    assert client_view([v1, v2, v3]) == _latest(v3)
+    assert not [u for u in client_view([v1, v3]) if u.startswith(("hold-", "application-",
                                                              "report-"))]
 
 
 def test_cancellation_is_dropped_once_its_date_has_passed(tmp_path: Path) -> None:
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    drop = _write(tmp_path, "v2", _data(**{"hold.id": None}))
-    _solve(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    drop = yaml_at(tmp_path, "v2", march(**{"hold.id": None}))
+    solve_to(drop, tmp_path / "v2", "--previous", str(tmp_path / "v1"))
     sc = load_scenario(drop)
     plan = solve(sc, previous=read_previous(sc, tmp_path / "v2"), time_limit=10)
     plan = replace(plan, previous_events=previous_events(tmp_path / "v2"),
                    previous_series=previous_series(tmp_path / "v2"))
     stamp = dt.datetime(2027, 2, 1, tzinfo=dt.UTC)
-    carried = {u for u, e in _events(calendar_files(plan, stamp)["calendar.ics"]).items()
+    carried = {u for u, e in vevents(calendar_files(plan, stamp)["calendar.ics"]).items()
                if u.startswith("hold-") and str(e["STATUS"]) == "CANCELLED"}
     assert len(carried) == 2
     # made as of 2027-04-01, after both March games: the cancellations are history
     plan = replace(plan, scenario=sc.model_copy(update={"notice_from": dt.date(2027, 4, 1)}))
     data = calendar_files(plan, stamp)["calendar.ics"]
-    assert not [u for u in _events(data) if u.startswith("hold-")]
+    assert not [u for u in vevents(data) if u.startswith("hold-")]
 
 
 # =========================================================================== 3. --previous .ics
@@ -350,13 +292,13 @@ def test_previous_calendar_sees_what_the_folder_sees(tmp_path: Path) -> None:
     # blackout on Wed 2027-03-17 (the series loses a night). From the folder and from its
     # calendar.ics alone the re-plan gives the same bytes: SEQUENCE 0 + 1 = 1 for the retimed
     # games and for the series whose nights changed.
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    v2 = _write(tmp_path, "v2", _data(**{"sat.start_time": "13:00", "hold.start_time": "13:00",
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    v2 = yaml_at(tmp_path, "v2", march(**{"sat.start_time": "13:00", "hold.start_time": "13:00",
                                          "room.blackout": ["2027-03-17"]}))
-    _solve(v2, tmp_path / "dir", "--previous", str(tmp_path / "v1"))
-    _solve(v2, tmp_path / "ics", "--previous", str(tmp_path / "v1" / "calendar.ics"))
+    solve_to(v2, tmp_path / "dir", "--previous", str(tmp_path / "v1"))
+    solve_to(v2, tmp_path / "ics", "--previous", str(tmp_path / "v1" / "calendar.ics"))
     assert _files(tmp_path / "dir") == _files(tmp_path / "ics")
-    seqs = {(r["tournament_id"], r["first_day"]): r["sequence"] for r in _rows(tmp_path / "ics")}
+    seqs = {(r["tournament_id"], r["first_day"]): r["sequence"] for r in csv_rows(tmp_path / "ics")}
     assert seqs[("sat", "2027-03-06")] == "1" and seqs[("hold", "2027-03-06")] == "1"
     assert seqs[("wed", "2027-03-03")] == "1"  # the series' SEQUENCE
 
@@ -364,15 +306,15 @@ def test_previous_calendar_sees_what_the_folder_sees(tmp_path: Path) -> None:
 def test_previous_calendar_numbers_series_nights_as_the_folder(tmp_path: Path) -> None:
     # v2 keeps only the Wednesdays up to Mar 17 (window): from either input the series keeps
     # its UID and gets SEQUENCE 1 (UNTIL changed), the same rows in schedule.csv.
-    _solve(_write(tmp_path, "v1", _data()), tmp_path / "v1")
-    v2 = _write(tmp_path, "v2", _data(**{"wed.window": {"start": "2027-03-01",
+    solve_to(yaml_at(tmp_path, "v1", march()), tmp_path / "v1")
+    v2 = yaml_at(tmp_path, "v2", march(**{"wed.window": {"start": "2027-03-01",
                                                          "end": "2027-03-17"}}))
-    _solve(v2, tmp_path / "dir", "--previous", str(tmp_path / "v1"))
-    _solve(v2, tmp_path / "ics", "--previous", str(tmp_path / "v1" / "calendar.ics"))
+    solve_to(v2, tmp_path / "dir", "--previous", str(tmp_path / "v1"))
+    solve_to(v2, tmp_path / "ics", "--previous", str(tmp_path / "v1" / "calendar.ics"))
     assert _files(tmp_path / "dir") == _files(tmp_path / "ics")
-    wed = [(r["uid"], r["sequence"], r["recurrence_id"]) for r in _rows(tmp_path / "ics")
+    wed = [(r["uid"], r["sequence"], r["recurrence_id"]) for r in csv_rows(tmp_path / "ics")
            if r["tournament_id"] == "wed"]
-    series = next(r["uid"] for r in _rows(tmp_path / "v1") if r["tournament_id"] == "wed")
+    series = next(r["uid"] for r in csv_rows(tmp_path / "v1") if r["tournament_id"] == "wed")
     assert wed == [(series, "1", "2027-03-03"), (series, "1", "2027-03-10"),
                    (series, "1", "2027-03-17")]
 
@@ -398,7 +340,7 @@ def test_every_row_of_the_bundled_demo_is_in_the_calendar_and_back(tmp_path: Pat
     out = tmp_path / "demo"
     res = runner.invoke(app, ["solve", str(EXAMPLES / "combined.yaml"), "--out", str(out)])
     assert res.exit_code in (0, 1), res.output
-    rows = _rows(out)
+    rows = csv_rows(out)
     found = _instances((out / "calendar.ics").read_bytes())
     keys = {(r["uid"], r["recurrence_id"]) for r in rows}
     assert len(rows) > 100 and any(r["recurrence_id"] for r in rows)
@@ -446,7 +388,7 @@ def test_outlook_all_day_event_is_read_as_all_day(tmp_path: Path, flag: str) -> 
     # midnight. Read as a timed event it would be played 00:00-24:00, through 02:00-08:00
     # (MT-PLAY-HOURS, ARM 23.16.1101); read as the all-day event it is, play is 12:00 + 10 h
     # = 22:00: no violation.
-    src = _write(tmp_path, "s", _data(**{"hold.id": None, "wed.id": None}))
+    src = yaml_at(tmp_path, "s", march(**{"hold.id": None, "wed.id": None}))
     ics = tmp_path / "outlook.ics"
     ics.write_text(OUTLOOK.format(name="My calendar", flag=flag), encoding="utf-8",
                    newline="")
@@ -459,14 +401,14 @@ def test_check_decides_the_operator_from_the_content_not_the_name(tmp_path: Path
     # The room's calendar renamed: still the room's (X-TOURNEY-OPERATOR), so Saturday
     # Hold'em (post's) is not missing from it. The whole plan's calendar renamed room.ics is
     # not the room's: a Saturday Hold'em fixed on Mar 27 that the file lacks is reported.
-    src = _write(tmp_path, "s", _data())
+    src = yaml_at(tmp_path, "s", march())
     out = tmp_path / "P"
-    _solve(src, out)
+    solve_to(src, out)
     mine = tmp_path / "my calendar.ics"
     shutil.copy(out / "calendars" / "room.ics", mine)
     res = runner.invoke(app, ["check", str(src), str(mine)])
     assert res.exit_code == 0, res.output
-    fixed = _write(tmp_path, "f", _data(**{"hold.fixed_dates": ["2027-03-27"]}))
+    fixed = yaml_at(tmp_path, "f", march(**{"hold.fixed_dates": ["2027-03-27"]}))
     whole = tmp_path / "other" / "room.ics"
     whole.parent.mkdir()
     shutil.copy(out / "calendar.ics", whole)

@@ -20,9 +20,11 @@ from typing import Any
 import icalendar
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_calendar_identity import _client, _data, _solve, _write
 
-from scheduler.export.caldav import ServerObject, plan_sync, read_calendar, resource_name
+from scheduler.export.caldav.calendars import read_calendar, resource_name
+from scheduler.export.caldav.sync import ServerObject, plan_sync
+
+from builders.caldav import client_view, march, solve_to, yaml_at
 
 ORGS = {"a": {"name": "Bitterroot Club"},
         "b": {"name": "Saco Bay Club", "domain": "saco-bay.example.org"}}
@@ -74,7 +76,7 @@ class Server:
 
 
 def _live(data: bytes) -> dict[str, tuple[str, str]]:
-    return _client([data])
+    return client_view([data])
 
 
 @settings(max_examples=8, deadline=None,
@@ -86,11 +88,11 @@ def test_lineages_never_lose_events_and_clients_converge(
     server = Server()
     versions: dict[tuple[str, int], list[Path]] = {}
     for i, (org, year, edit) in enumerate(steps):
-        data = _data(year=year, **ORGS[org], **EDITS[edit](year))
+        data = march(year=year, **ORGS[org], **EDITS[edit](year))
         out = tmp / f"v{i}-{org}-{year}"
         before = versions.setdefault((org, year), [])
         extra = ("--previous", str(before[-1])) if before else ()
-        _solve(_write(tmp, f"s{i}", data), out, *extra)
+        solve_to(yaml_at(tmp, f"s{i}", data), out, *extra)
         before.append(out)
         server.publish(out)
     for folders in versions.values():
@@ -98,7 +100,7 @@ def test_lineages_never_lose_events_and_clients_converge(
         latest = _live(files[-1])
         for k in range(len(files)):
             for subset in combinations(range(len(files) - 1), k):
-                got = _client([files[j] for j in subset] + [files[-1]])
+                got = client_view([files[j] for j in subset] + [files[-1]])
                 assert got == latest, (subset, sorted(set(got) ^ set(latest)))
         # every live event of the latest version is also on the server
         on_server = {str(e["UID"]) for coll in server.collections.values()

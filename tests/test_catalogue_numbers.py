@@ -17,7 +17,7 @@ import pytest
 from constraints import maine, montana
 from constraints.base import usd
 from constraints.catalogue import RULES
-from scheduler.core.scenario import Operator
+from scheduler.core.scenario_types import Operator
 from scheduler.core.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,

@@ -26,7 +26,17 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import (
+from typer.testing import CliRunner
+
+from constraints.base import Audit, License
+from constraints.montana import large_tally
+from constraints.registry import check
+from scheduler.cli import app
+from scheduler.export.figures import plot_usage
+from scheduler.export.summary import summary_text
+
+from builders.checkfiles import HEADER, mt_rows, write_scenario, write_schedule
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -38,15 +48,6 @@ from conftest import (
     scenario,
     violated,
 )
-from test_check import HEADER, mt_rows, write_scenario, write_schedule
-from typer.testing import CliRunner
-
-from constraints.base import Audit, License
-from constraints.montana import large_tally
-from constraints.registry import check
-from scheduler.cli import app
-from scheduler.export.figures import plot_usage
-from scheduler.export.summary import summary_text
 
 runner = CliRunner()
 

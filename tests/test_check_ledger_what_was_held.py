@@ -11,7 +11,6 @@ and its twin is the same entry corrected (``corrects``) or cancelled.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import shutil
 from decimal import Decimal
@@ -21,10 +20,7 @@ from typing import Any
 import pytest
 import yaml
 from alembic import command
-from conftest import mt_room, scenario
 from sqlalchemy import text
-from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
-from test_ledger_finish import FIXTURE_0001
 from typer.testing import CliRunner
 
 from constraints.base import share_text
@@ -35,22 +31,10 @@ from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger
 
-
-def d(text_: str) -> dt.date:
-    return dt.date.fromisoformat(text_)
-
+from builders.plans import FIXTURE_0001, TODAY, plan_row, write_plan_folder
+from builders.scenarios import d, mt_room, scenario
 
 # ------------------------------------------------------------------------ the plan
-def _row(tid: str, n: int, op: str, jur: str, typ: str, first: str, last: str | None = None,
-         charitable: bool = False, licence: str = "") -> dict[str, str]:
-    return {"tournament_id": tid, "occurrence": str(n), "operator_id": op, "jurisdiction": jur,
-            "type": typ, "charitable": "true" if charitable else "false", "title": tid,
-            "start": "", "end": "", "first_day": first, "last_day": last or first,
-            "notice_due": "", "permit_year": "", "counted": "true", "players": "",
-            "license_id": licence, "uid": f"{tid}-{n}@{op}.{LINEAGE}.tourney.invalid",
-            "sequence": "0", "recurrence_id": ""}
-
-
 HOLDEM = "post-1/per-tournament/2027-02-20/holdem"
 ANNUAL = "post-1/annual/51-100/2027-06-05"
 CRIB = "post-1/super-cribbage/2027-04-10/crib"
@@ -77,51 +61,42 @@ def write_plan(folder: Path) -> Path:
     charitable cribbage ``cc#1`` 05-15 (registered, no licence). All in 2027, but for
     ``oldcrib#1`` 2026-10-09..10-10 (super cribbage) and ``oldcc#1`` 2026-11-14 (charitable
     cribbage at pub), which the command line records (it takes no "today": they are past)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    mt = [_row("gala", 1, "room-a", "MT", "large-stakes", "2027-03-06", charitable=True),
-          _row("main", 1, "room-a", "MT", "large-stakes", "2027-03-13"),
-          _row("long", 1, "room-a", "MT", "large-stakes", "2027-04-01", "2027-04-06"),
-          _row("long", 2, "room-a", "MT", "large-stakes", "2027-04-10", "2027-04-14"),
-          _row("nonote", 1, "room-a", "MT", "large-stakes", "2027-10-02"),
-          _row("small", 1, "room-a", "MT", "small-stakes", "2027-05-01"),
-          _row("small", 2, "room-a", "MT", "small-stakes", "2027-05-01")]
-    me = [_row("holdem", 1, "post-1", "ME", "tournament-game", "2027-02-20", licence=HOLDEM),
-          *(_row("m", k, "post-1", "ME", "tournament-game", day, licence=ANNUAL)
+    mt = [plan_row("gala", 1, "room-a", "MT", "large-stakes", "2027-03-06", charitable=True),
+          plan_row("main", 1, "room-a", "MT", "large-stakes", "2027-03-13"),
+          plan_row("long", 1, "room-a", "MT", "large-stakes", "2027-04-01", "2027-04-06"),
+          plan_row("long", 2, "room-a", "MT", "large-stakes", "2027-04-10", "2027-04-14"),
+          plan_row("nonote", 1, "room-a", "MT", "large-stakes", "2027-10-02"),
+          plan_row("small", 1, "room-a", "MT", "small-stakes", "2027-05-01"),
+          plan_row("small", 2, "room-a", "MT", "small-stakes", "2027-05-01")]
+    me = [plan_row("holdem", 1, "post-1", "ME", "tournament-game", "2027-02-20", licence=HOLDEM),
+          *(plan_row("m", k, "post-1", "ME", "tournament-game", day, licence=ANNUAL)
             for k, day in enumerate(("2027-06-05", "2027-06-12", "2027-06-19"), start=1)),
-          _row("mlong", 1, "post-1", "ME", "tournament-game", "2027-07-03", "2027-07-06",
-               licence=ANNUAL),
-          _row("mlong", 2, "post-1", "ME", "tournament-game", "2027-07-10", "2027-07-12",
-               licence=ANNUAL),
-          _row("crib", 1, "post-1", "ME", "super-cribbage", "2027-04-10", "2027-04-11",
-               licence=CRIB),
-          _row("late", 1, "post-1", "ME", "tournament-game", "2027-09-04", licence=LATE),
-          _row("none", 1, "post-1", "ME", "tournament-game", "2027-10-02", licence=NONE),
-          _row("cc", 1, "pub", "ME", "charitable-cribbage", "2027-05-15"),
-          _row("oldcrib", 1, "post-1", "ME", "super-cribbage", "2026-10-09", "2026-10-10",
-               licence=OLDCRIB),
-          _row("oldcc", 1, "pub", "ME", "charitable-cribbage", "2026-11-14")]
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows([*mt, *me])
+          plan_row("mlong", 1, "post-1", "ME", "tournament-game", "2027-07-03", "2027-07-06",
+                   licence=ANNUAL),
+          plan_row("mlong", 2, "post-1", "ME", "tournament-game", "2027-07-10", "2027-07-12",
+                   licence=ANNUAL),
+          plan_row("crib", 1, "post-1", "ME", "super-cribbage", "2027-04-10", "2027-04-11",
+                   licence=CRIB),
+          plan_row("late", 1, "post-1", "ME", "tournament-game", "2027-09-04", licence=LATE),
+          plan_row("none", 1, "post-1", "ME", "tournament-game", "2027-10-02", licence=NONE),
+          plan_row("cc", 1, "pub", "ME", "charitable-cribbage", "2027-05-15"),
+          plan_row("oldcrib", 1, "post-1", "ME", "super-cribbage", "2026-10-09", "2026-10-10",
+                   licence=OLDCRIB),
+          plan_row("oldcc", 1, "pub", "ME", "charitable-cribbage", "2026-11-14")]
     annual_covers = "m#1 m#2 m#3 mlong#1 mlong#2"
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([HOLDEM, "post-1", "ME", "me-per-tournament", "51-100", "2027-02-20",
-                     "2027-02-20", "75", "holdem#1"])
-        w2.writerow([ANNUAL, "post-1", "ME", "me-annual", "51-100", "2027-06-05",
-                     "2028-06-04", "1500", annual_covers])
-        w2.writerow([CRIB, "post-1", "ME", "me-super-cribbage", "51-100", "2027-04-10",
-                     "2027-04-11", "75", "crib#1"])
-        w2.writerow([LATE, "post-1", "ME", "me-per-tournament", "51-100", "2027-09-04",
-                     "2027-09-04", "75", "late#1"])
-        w2.writerow([NONE, "post-1", "ME", "me-per-tournament", "51-100", "2027-10-02",
-                     "2027-10-02", "75", "none#1"])
-        w2.writerow([OLDCRIB, "post-1", "ME", "me-super-cribbage", "51-100", "2026-10-09",
-                     "2026-10-10", "75", "oldcrib#1"])
-    return folder
+    return write_plan_folder(folder, [*mt, *me], [
+        [HOLDEM, "post-1", "ME", "me-per-tournament", "51-100", "2027-02-20",
+         "2027-02-20", "75", "holdem#1"],
+        [ANNUAL, "post-1", "ME", "me-annual", "51-100", "2027-06-05",
+         "2028-06-04", "1500", annual_covers],
+        [CRIB, "post-1", "ME", "me-super-cribbage", "51-100", "2027-04-10",
+         "2027-04-11", "75", "crib#1"],
+        [LATE, "post-1", "ME", "me-per-tournament", "51-100", "2027-09-04",
+         "2027-09-04", "75", "late#1"],
+        [NONE, "post-1", "ME", "me-per-tournament", "51-100", "2027-10-02",
+         "2027-10-02", "75", "none#1"],
+        [OLDCRIB, "post-1", "ME", "me-super-cribbage", "51-100", "2026-10-09",
+         "2026-10-10", "75", "oldcrib#1"]])
 
 
 @pytest.fixture

@@ -9,28 +9,30 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import d
 
 from constraints.maine import application_window_text, report_text
 from constraints.montana import notice_text
 from constraints.registry import checklist, checklist_rules
-from scheduler.check import _years_later
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import notice_due
+from scheduler.core.timing import notice_due, years_later
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import (
-    Cancelled,
-    PreviousError,
-    PreviousEvent,
-    PreviousSeries,
+from scheduler.inputs.replan.cancel import (
     dropped,
     dropped_series,
-    previous_operators,
     replaced_sequence,
     sequence_floor,
     series_sequence,
     vanished,
 )
+from scheduler.inputs.replan.previous import (
+    Cancelled,
+    PreviousError,
+    PreviousEvent,
+    PreviousSeries,
+    previous_operators,
+)
+
+from builders.scenarios import d
 
 COMBINED = Path(__file__).resolve().parent.parent / "data" / "examples" / "combined.yaml"
 
@@ -182,5 +184,5 @@ def test_permit_year_end_and_read_window_by_calendar_years() -> None:
     op = _scenario().operator("hellgate")  # permit years Jul 1 - Jun 30 (MT-PERMIT-YEAR)
     assert op.permit_year_end(d("2027-06-30")) == d("2027-06-30")
     assert op.permit_year_end(d("2027-07-01")) == d("2028-06-30")  # 2028 a leap year: 366
-    assert _years_later(d("2028-02-29"), -1) == d("2027-02-28")
-    assert _years_later(d("2027-01-01"), 1) == d("2028-01-01")
+    assert years_later(d("2028-02-29"), -1) == d("2027-02-28")
+    assert years_later(d("2027-01-01"), 1) == d("2028-01-01")

@@ -230,7 +230,7 @@ def test_ctrl_c_stops_the_search() -> None:
 
     from ortools.sat.python import cp_model
 
-    from scheduler.engine.solver import Interrupted, solve_interruptibly
+    from scheduler.engine.cpsat import Interrupted, solve_interruptibly
 
     # a Golomb ruler of 13 marks: far too hard to prove within the test
     m = cp_model.CpModel()

@@ -15,12 +15,12 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.cli.errors import ERRORS, CommandError, outcome, reading_input
-from scheduler.core.atomic import unwritable
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.atomic_files import unwritable
+from scheduler.core.problems import ScenarioError
 from scheduler.engine.decompose import ModelTooLarge, check_model_size
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import PreviousError
-from scheduler.studies.sweep import SweepError
+from scheduler.inputs.replan.previous import PreviousError
+from scheduler.studies.sweep.variants import SweepError
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,7 +18,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from conftest import (
+
+from constraints.base import License
+
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -32,8 +35,6 @@ from conftest import (
     violated,
     violations,
 )
-
-from constraints.base import License
 
 AUG = {"start": "2027-08-01", "end": "2027-08-31"}
 NOTICE = "2027-07-01"

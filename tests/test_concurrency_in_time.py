@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import d, firsts, load, missing, mt_large, mt_room, placed, run, violations
-
 from constraints.base import Audit, License
 from constraints.registry import check
 from scheduler.core.timing import sessions
+
+from builders.scenarios import d, firsts, load, missing, mt_large, mt_room, placed, run, violations
 
 AUG = {"start": "2027-08-01", "end": "2027-08-31"}
 NOTICE = "2027-07-01"

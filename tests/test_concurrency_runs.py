@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import load, mt_large, mt_room, placed
-
 from constraints.base import Audit
 from constraints.common import MAX_CONCURRENT
 from constraints.registry import check
+
+from builders.scenarios import load, mt_large, mt_room, placed
 
 SAT = "2027-08-07"
 

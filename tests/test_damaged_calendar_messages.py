@@ -14,10 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_files_and_endpoints import _scenario
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+
+from builders.commands import tiny_scenario
 
 runner = CliRunner()
 WHOLE = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hand//EN\r\nBEGIN:VEVENT\r\n"
@@ -28,7 +29,7 @@ WHOLE = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hand//EN\r\nBEGIN:VEVENT\r
 def _check(tmp_path: Path, data: bytes) -> str:
     ics = tmp_path / "cal.ics"
     ics.write_bytes(data)
-    res = runner.invoke(app, ["check", str(_scenario(tmp_path)), str(ics)])
+    res = runner.invoke(app, ["check", str(tiny_scenario(tmp_path)), str(ics)])
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
     return res.output.strip().removeprefix(f"tourney: {ics}: ")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import d, load, mt_room, problems, scenario
 
 from constraints.maine import annual_end
 from scheduler.core.problems import ScenarioError
@@ -31,6 +30,8 @@ from scheduler.core.timing import (
     years_later,
 )
 from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import d, load, mt_room, problems, scenario
 
 
 class TestYearsLater:

@@ -21,7 +21,6 @@ from dataclasses import replace
 from typing import Any
 
 import icalendar
-from conftest import d, load, missing, mt_large, mt_room, placed, run, violated
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +45,8 @@ from scheduler.export import figures
 from scheduler.export.ical import calendar_files
 from scheduler.export.report import report_html
 from scheduler.result.plan import Plan
+
+from builders.scenarios import d, load, missing, mt_large, mt_room, placed, run, violated
 
 SUNDAY = "2026-12-20"  # the notice_from of the README and every example: a Sunday
 STAMP = dt.datetime(2026, 12, 20, tzinfo=dt.UTC)

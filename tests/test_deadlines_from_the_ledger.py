@@ -14,11 +14,12 @@ import datetime as dt
 import io
 from pathlib import Path
 
-from test_ledger import SCHEDULE_COLUMNS
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
+
+from builders.plans import plan_row, write_plan_folder
 
 TODAY = dt.date(2027, 12, 31)
 HOLDEM = "post-1/per-tournament/2027-02-20/holdem"
@@ -28,26 +29,12 @@ PERMIT_NEXT = "room-a/large-stakes-permit/2027-07-01"
 
 def _row(lineage: str, tid: str, op: str, jur: str, typ: str, first: str,
          last: str | None = None, licence: str = "") -> dict[str, str]:
-    return {"tournament_id": tid, "occurrence": "1", "operator_id": op, "jurisdiction": jur,
-            "type": typ, "charitable": "false", "title": tid, "start": "", "end": "",
-            "first_day": first, "last_day": last or first, "notice_due": "",
-            "permit_year": "", "counted": "true", "players": "", "license_id": licence,
-            "uid": f"{tid}-1@{op}.{lineage}.tourney.invalid", "sequence": "0",
-            "recurrence_id": ""}
+    """Occurrence 1 of ``tid`` at ``op`` in a plan of lineage ``lineage``."""
+    return plan_row(tid, 1, op, jur, typ, first, last, licence=licence, lineage=lineage)
 
 
 def _folder(folder: Path, rows: list[dict[str, str]], licences: list[list[str]]) -> Path:
-    folder.mkdir(parents=True)
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerows(licences)
-    return folder
+    return write_plan_folder(folder, rows, licences, exist_ok=False)
 
 
 def test_deadlines_without_a_folder_list_every_adopted_plan(ledger: Ledger,

@@ -28,9 +28,6 @@ import csv
 import datetime as dt
 import io
 from pathlib import Path
-from typing import Any
-
-from conftest import load, mt_large, mt_room, run
 
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.report import report_html
@@ -41,19 +38,14 @@ from scheduler.ledger.deadlines import deadlines
 from scheduler.result.deadlines import list_deadlines
 from scheduler.result.plan import Plan
 
+from builders.scenarios import HOLDEM_FEB_13, POST_212, load, mt_large, mt_room, run
+
 D = dt.date.fromisoformat
-POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
-        "organized_on": "1946-05-12", "local_approval": True,
-        "beneficiaries": ["Post 212 Scholarship Fund"]}
-ME_GAME: dict[str, Any] = {
-    "id": "holdem", "title": "Hold'em", "type": "tournament-game", "operators": ["post"],
-    "players": 80, "entry_fee": 100, "prize_share": 0.8, "start_time": "12:00", "hours": 10,
-    "fixed_dates": ["2027-02-13"]}
 
 
 def _plan() -> Plan:
     mt = mt_large("deep", fixed_dates=["2027-03-06"], title="Deep stack")
-    return run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+    return run(load(operators=[mt_room("room-a"), POST_212], tournaments=[mt, HOLDEM_FEB_13]))
 
 
 def test_the_one_list_by_hand() -> None:

@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import d, load, mt_large, mt_room
 
+from scheduler.engine.cpsat import Options
 from scheduler.engine.decompose import components
 from scheduler.engine.extract import audit_of
 from scheduler.engine.parts import solve_part
-from scheduler.engine.solver import Options, solve, solve_alternatives
+from scheduler.engine.solver import solve, solve_alternatives
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,7 +195,7 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
 
 def test_progress_reports_each_stage_and_each_part() -> None:
     # two rooms without a shared tournament: 2 parts × 3 stages, then the part done
-    from scheduler.engine.solver import Progress
+    from scheduler.engine.parts import Progress
 
     sc = load(operators=[mt_room("a"), mt_room("b")],
               tournaments=[mt_large("a-open", ("a",)), mt_large("b-open", ("b",))])
@@ -213,7 +215,8 @@ def test_a_replan_across_parts_keeps_uids_and_cancels_a_removed_tournament() -> 
     # their days and UIDs (nothing moves); gone-open goes to the first part and is cancelled
     # there, once, with SEQUENCE 0 + 1 = 1.
     from scheduler.engine.decompose import split_previous
-    from scheduler.inputs.replan import Previous, PublishedOccurrence
+    from scheduler.inputs.replan.previous import PublishedOccurrence
+    from scheduler.inputs.replan.read import Previous
 
     window = {"start": "2027-03-01", "end": "2027-03-05"}
     sc = load(operators=[mt_room("a"), mt_room("b")],

@@ -3,10 +3,10 @@ then shrinking by deletion), and their minimality checked by re-solving."""
 
 from __future__ import annotations
 
-from conftest import load
-
 from scheduler.engine.explain import _guarded_model, _infeasible, minimal_conflicts
 from scheduler.engine.solver import solve
+
+from builders.scenarios import load
 
 ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1,
         "held_in_current_permit_year": {"large_stakes": 14}, "blackout": ["2027-03-13"]}

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import load, mt_large, mt_room
-
 from constraints.montana import MT_LARGE_LIMIT, MT_SMALL_DAILY
 from scheduler.core.scenario import Scenario
 from scheduler.engine.explain import minimal_conflicts
 from scheduler.engine.model import build_model
 from scheduler.engine.solver import solve
 from scheduler.export.summary import summary_text
+
+from builders.scenarios import load, mt_large, mt_room
 
 TWO_YEARS = {"start": "2027-01-01", "end": "2028-12-31"}
 # 2027 has 365 days, 2028 (a leap year) 366: 365 + 366 = 731 days in the horizon

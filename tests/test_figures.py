@@ -17,13 +17,14 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import load, mt_large, mt_room, run
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from scheduler.export import figures
 from scheduler.export.figures import plot_calendar, plot_fees, plot_usage
 from scheduler.result.plan import Plan
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 
 def me_post(**kw: Any) -> dict[str, Any]:

@@ -23,77 +23,27 @@ import stat
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 
 import pytest
-import yaml
-from test_publish import Server, server  # noqa: F401  (the Radicale on 127.0.0.1 fixture)
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 
-ROOT = Path(__file__).resolve().parent.parent
+from builders.caldav import Server
+from builders.commands import ROOT, hidden, solve, tiny_scenario, tree, write_tiny_plan
+from builders.servers import free_port
+
 runner = CliRunner()
 
-TINY = {
-    "name": "Tiny room",
-    "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-    "notice_from": "2027-02-20",
-    "operators": [{"id": "room", "name": "Tiny Room", "jurisdiction": "MT", "live_tables": 1}],
-    "tournaments": [{"id": "spring", "title": "Spring Stack", "type": "large-stakes",
-                     "operators": ["room"], "count": 2, "weekdays": ["sat"]}],
-}
 VARY = "grid:\n  settings.month_rule: [touch, start]\n"
-
-
-class _Hung(Exception):
-    pass
-
-
-@pytest.fixture(autouse=True)
-def _alarm() -> Iterator[None]:
-    """Every test here ends within 120 s, even when what it tests hangs."""
-    def ring(_sig: int, _frame: FrameType | None) -> None:
-        raise _Hung("the test ran past its 120 s bound: something hangs")
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(120)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _scenario(folder: Path, name: str = "s.yaml", count: int = 2) -> Path:
-    data = {**TINY, "tournaments": [{**TINY["tournaments"][0], "count": count}]}
-    path = folder / name
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return path
-
-
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def _hidden(folder: Path, name: str = "plan") -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if p.name.startswith(f".{name}."))
-
-
-def _solve(scenario: Path, out: Path) -> tuple[int, str]:
-    res = runner.invoke(app, ["solve", str(scenario), "--out", str(out)])
-    assert "Traceback" not in res.output
-    return res.exit_code, res.output
+pytestmark = pytest.mark.usefixtures("alarm_120s")  # what could hang fails in 120 s
 
 
 @pytest.fixture
 def plan(tmp_path: Path) -> Path:
-    out = tmp_path / "plan"
-    code, text = _solve(_scenario(tmp_path), out)
-    assert code == 0, text
-    return out
+    """A plan tourney wrote (count 2) in tmp_path/plan."""
+    return write_tiny_plan(tmp_path)
 
 
 # =========================================================================== 3. no file lost
@@ -101,7 +51,7 @@ def plan(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("target", ["scenario", "vary", "symlink", "hardlink", "usage"])
 def test_sweep_never_writes_over_an_input(tmp_path: Path, target: str) -> None:
     # before: `sweep S.yaml --out S.yaml` replaced the scenario with the sweep's CSV
-    sc = _scenario(tmp_path)
+    sc = tiny_scenario(tmp_path)
     vary = tmp_path / ("mine.usage.csv" if target == "usage" else "vary.yaml")
     vary.write_text(VARY, encoding="utf-8")
     out = {"scenario": sc, "vary": vary, "usage": tmp_path / "mine.csv",
@@ -110,17 +60,17 @@ def test_sweep_never_writes_over_an_input(tmp_path: Path, target: str) -> None:
         out.symlink_to(sc)
     if target == "hardlink":
         os.link(vary, out)
-    before = _tree(tmp_path)
+    before = tree(tmp_path)
     res = runner.invoke(app, ["sweep", str(sc), "--vary", str(vary), "--out", str(out),
                               "--jobs", "1"])
     assert res.exit_code == 2, res.output
     assert "is the input file" in res.stderr and "writing there would destroy it" in res.stderr
     assert "Nothing was solved or written" in res.stderr
-    assert _tree(tmp_path) == before  # every byte of every input still there
+    assert tree(tmp_path) == before  # every byte of every input still there
 
 
 def test_write_files_is_atomic_and_same_file_sees_links(tmp_path: Path) -> None:
-    from scheduler.core.atomic import same_file, write_files
+    from scheduler.core.atomic_files import same_file, write_files
 
     a = tmp_path / "a.csv"
     write_files({a: b"one\n", tmp_path / "sub" / "b.csv": b"two\n"})
@@ -148,48 +98,48 @@ def test_plan_folder_with_foreign_files_is_refused_at_every_depth(
     path = plan / extra
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"BEGIN:VCALENDAR\r\nmine\r\n")
-    before = _tree(plan)
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    before = tree(plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2, out
     assert "holds files that are not part of a tourney plan" in out and extra in out
     assert "Nothing was changed" in out
-    assert _tree(plan) == before and _hidden(tmp_path) == []
+    assert tree(plan) == before and hidden(tmp_path) == []
 
 
 def test_a_plan_written_by_tourney_is_replaced_whole(tmp_path: Path, plan: Path) -> None:
-    from scheduler.core.atomic import MANIFEST, read_manifest
+    from scheduler.core.manifest import MANIFEST, read_manifest
 
     listed = read_manifest(plan)
     assert listed is not None
-    files = {rel: data for rel, data in _tree(plan).items() if rel != MANIFEST}
+    files = {rel: data for rel, data in tree(plan).items() if rel != MANIFEST}
     assert set(listed) == set(files)
     assert all(listed[rel][0] == len(data) for rel, data in files.items())
     # a file tourney wrote but someone edited since (its SHA-256 is not the manifest's) is
     # someone's work: refused (#17 re-test); moved away, the rest is replaced whole
     (plan / "schedule.csv").write_text("edited\n", encoding="utf-8")
-    before = _tree(plan)
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    before = tree(plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2 and "schedule.csv (changed since tourney wrote it)" in out, out
-    assert _tree(plan) == before
+    assert tree(plan) == before
     (plan / "schedule.csv").rename(tmp_path / "my-schedule.csv")
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 0, out
     # count 1: a header line and one placed occurrence
     assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1
-    assert _hidden(tmp_path) == []
+    assert hidden(tmp_path) == []
 
 
 def test_plan_folder_of_an_earlier_version_without_manifest(tmp_path: Path, plan: Path) -> None:
-    from scheduler.core.atomic import MANIFEST
+    from scheduler.core.manifest import MANIFEST
 
     (plan / MANIFEST).unlink()  # as written before the manifest existed
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 0, out
     assert (plan / MANIFEST).is_file()
     # without a manifest, a calendar tourney did not write (no tourney PRODID) is foreign
     (plan / MANIFEST).unlink()
     (plan / "calendars" / "bob.ics").write_bytes(b"BEGIN:VCALENDAR\r\nPRODID:-//Bob//\r\n")
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=2), plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=2), plan)
     assert code == 2 and "calendars/bob.ics" in out, out
     assert (plan / "calendars" / "bob.ics").is_file()
 
@@ -227,33 +177,33 @@ def test_killed_between_the_two_renames_the_next_run_recovers(
     from scheduler.core.atomic import recover
     from scheduler.export.write import _legacy_unlisted
 
-    before = _tree(plan)
-    new = _scenario(tmp_path, "t.yaml", count=1)
+    before = tree(plan)
+    new = tiny_scenario(tmp_path, "t.yaml", count=1)
     _killed_solve("between-renames", new, plan)
     # what the issue found: no plan folder, the previous one hidden beside it
     # (and the lock file of the killed run: the kernel released its lock)
     assert not plan.exists()
-    assert [n.split("-")[0] for n in _hidden(tmp_path)] == [".plan.lock", ".plan.old",
+    assert [n.split("-")[0] for n in hidden(tmp_path)] == [".plan.lock", ".plan.old",
                                                             ".plan.tmp"]
     recover(plan, _legacy_unlisted)  # what every write into the folder does first
-    assert _tree(plan) == before and _hidden(tmp_path) == [".plan.lock"]
+    assert tree(plan) == before and hidden(tmp_path) == [".plan.lock"]
     # again, and this time the next `tourney solve` itself recovers, then writes
     _killed_solve("between-renames", new, plan)
-    code, out = _solve(new, plan)
+    code, out = solve(new, plan)
     assert code == 0, out
     assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1  # count 1
-    assert _hidden(tmp_path) == []
+    assert hidden(tmp_path) == []
 
 
 def test_killed_after_the_swap_the_next_run_cleans_up(tmp_path: Path, plan: Path) -> None:
-    new = _scenario(tmp_path, "t.yaml", count=1)
+    new = tiny_scenario(tmp_path, "t.yaml", count=1)
     _killed_solve("after-swap", new, plan)
     assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 1  # the new plan
-    left = _hidden(tmp_path)  # the killed run's lock file, and the previous plan
+    left = hidden(tmp_path)  # the killed run's lock file, and the previous plan
     assert len(left) == 2 and left[0] == ".plan.lock" and left[1].startswith(".plan.tmp-")
-    code, out = _solve(_scenario(tmp_path), plan)
+    code, out = solve(tiny_scenario(tmp_path), plan)
     assert code == 0, out
-    assert _hidden(tmp_path) == []
+    assert hidden(tmp_path) == []
 
 
 # --------------------------------------------------------------------------- lock, read-only
@@ -270,36 +220,36 @@ _HOLD = textwrap.dedent("""
 
 def test_a_second_writer_is_refused_while_the_first_holds_the_folder(
         tmp_path: Path, plan: Path) -> None:
-    before = _tree(plan)
+    before = tree(plan)
     holder = subprocess.Popen(  # another process, as a first `tourney solve` does
         [sys.executable, "-c", _HOLD, str(plan)], stdout=subprocess.PIPE, stdin=subprocess.PIPE,
         cwd=ROOT)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-        code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+        code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
         assert code == 2, out
         assert "another tourney command is writing" in out and "Nothing was changed" in out
-        assert _tree(plan) == before and plan.is_dir()
+        assert tree(plan) == before and plan.is_dir()
     finally:
         holder.communicate(b"\n", timeout=60)
-    assert _hidden(tmp_path) == []  # the lock file goes with the lock
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    assert hidden(tmp_path) == []  # the lock file goes with the lock
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 0, out
 
 
 @pytest.mark.parametrize("what", ["folder", "file"])
 def test_a_read_only_plan_is_not_replaced(tmp_path: Path, plan: Path, what: str) -> None:
-    before = _tree(plan)
+    before = tree(plan)
     frozen = plan if what == "folder" else plan / "summary.txt"
     mode = frozen.stat().st_mode
     frozen.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     try:
-        code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+        code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     finally:
         frozen.chmod(mode)
     assert code == 2, out
     assert f"{frozen.resolve()} is read-only" in out and "Nothing was changed" in out
-    assert _tree(plan) == before and _hidden(tmp_path) == []
+    assert tree(plan) == before and hidden(tmp_path) == []
 
 
 def test_generate_and_sweep_csv_go_through_the_one_writer() -> None:
@@ -313,12 +263,6 @@ def test_generate_and_sweep_csv_go_through_the_one_writer() -> None:
 
 
 # =========================================================================== 4. secrets
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatch,
@@ -332,7 +276,7 @@ def _publish(plan: Path, url: str, password: str, monkeypatch: pytest.MonkeyPatc
 
 
 def test_redact_hides_url_credentials_and_the_password() -> None:
-    from scheduler.export.caldav import redact
+    from scheduler.export.caldav.redaction import redact
 
     assert redact("at https://alice:hunter2@cal.example.org/dav/ now") == \
         "at https://***@cal.example.org/dav/ now"
@@ -346,18 +290,18 @@ def test_redact_hides_url_credentials_and_the_password() -> None:
 def test_log_records_of_the_http_libraries_are_redacted() -> None:
     import logging
 
-    from scheduler.export.caldav.redaction import _Redacting
+    from scheduler.export.caldav.redaction import Redacting
 
     record = logging.LogRecord("urllib3", logging.DEBUG, __file__, 1,
                                "GET %s with %s", ("https://bob:pw-123@h/x", "pw-123"), None)
-    assert _Redacting(["pw-123"]).filter(record)
+    assert Redacting(["pw-123"]).filter(record)
     assert record.getMessage() == "GET https://***@h/x with ***"
 
 
 def test_credentials_in_the_url_never_appear_in_errors(
         tmp_path: Path, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: "cannot reach the CalDAV server at http://alice:hunter2@127.0.0.1:PORT/"
-    port = _free_port()  # nothing listens there: connection refused
+    port = free_port()  # nothing listens there: connection refused
     code, out = _publish(plan, f"http://alice:hunter2@127.0.0.1:{port}/", "pw-xyz",
                          monkeypatch)
     assert code == 2 and "connection refused" in out, out
@@ -368,17 +312,17 @@ def test_credentials_in_the_url_never_appear_in_errors(
 
 
 def test_credentials_in_the_url_never_appear_on_success(
-        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: "Published 1 calendar(s) to http://alice:s3cret%20pass@127.0.0.1:PORT/"
-    url = server.url.replace("http://", "http://alice:s3cret%20pass@")
-    code, out = _publish(plan, url, server.password, monkeypatch)
+    url = server.url.replace("http://", f"http://{server.user}:s3cret%20pass@")
+    code, out = _publish(plan, url, server.password, monkeypatch, user=server.user)
     assert code == 0, out
     assert "Published 1 calendar(s) to http://***@127.0.0.1:" in out
     assert "s3cret" not in out
 
 
 def test_calendar_file_names_cannot_reach_another_collection(
-        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: calendars/%2e%2e%2fbob%2fx.ics was published as collection ../bob/x
     evil = plan / "calendars" / "%2e%2e%2fbob%2fx.ics"
     shutil.copy(plan / "calendars" / "room.ics", evil)
@@ -394,7 +338,7 @@ def test_calendar_file_names_cannot_reach_another_collection(
 
 
 def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
-    from scheduler.export.caldav import CalDAVServer
+    from scheduler.export.caldav.server import CalDAVServer
 
     srv = CalDAVServer("https://cal.example.org/dav/", "alice", "pw")  # no request made
     coll = "https://cal.example.org/dav/alice/room/"
@@ -408,7 +352,8 @@ def test_resource_hrefs_outside_the_collection_are_never_touched() -> None:
 
 def test_plain_http_to_another_machine_is_refused_without_the_flag(
         plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from scheduler.export.caldav import PublishError, check_url
+    from scheduler.export.caldav.redaction import PublishError
+    from scheduler.export.caldav.server import check_url
 
     code, out = _publish(plan, "http://alice:pw@cal.example.org/dav/", "pw-xyz",
                          monkeypatch)
@@ -489,7 +434,7 @@ def _sweep_cli(tmp_path: Path, address: str,
                timeout: str = "2") -> tuple[subprocess.CompletedProcess[str], float]:
     import time
 
-    sc = _scenario(tmp_path)
+    sc = tiny_scenario(tmp_path)
     vary = tmp_path / "vary.yaml"
     vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
     start = time.monotonic()
@@ -563,7 +508,7 @@ def test_dask_sweep_whose_only_worker_dies_is_exit_3(tmp_path: Path) -> None:
             stdout=log, stderr=log, cwd=ROOT, env=env)
         procs.append(worker)
         sweeper = subprocess.Popen(
-            [sys.executable, "-m", "scheduler.cli", "sweep", str(_scenario(tmp_path)),
+            [sys.executable, "-m", "scheduler.cli", "sweep", str(tiny_scenario(tmp_path)),
              "--vary", str(tmp_path / "vary.yaml"), "--out", str(tmp_path / "out.csv"),
              "--dask", address, "--timeout", "3"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)

@@ -12,20 +12,20 @@ from __future__ import annotations
 
 import datetime as dt
 
-from conftest import d, load, mt_large, mt_room
-
 from constraints.base import Occurrence
-from constraints.common import (
-    _day_in_window,
-    _day_on_weekday,
-    _days_in_window,
-    _days_on_weekday,
-    _sessions_of,
+from constraints.common.filters import (
+    day_in_window,
+    day_on_weekday,
+    days_in_window,
+    days_on_weekday,
 )
-from constraints.maine import _earliest_first_day
+from constraints.common.spacing import sessions_of
+from constraints.maine.organization import earliest_first_day_cached
 from constraints.registry import RULES
 from scheduler.core.timing import application_ok, sessions, timing, tournament_tz
 from scheduler.engine.model import build_model
+
+from builders.scenarios import d, load, mt_large, mt_room
 
 MARCH = [d("2027-02-28") + dt.timedelta(n) for n in range(33)]  # Feb 28 .. Apr 1
 
@@ -46,24 +46,24 @@ def _scenario():  # type: ignore[no-untyped-def]
 def test_window_days_in_one_pass_match_each_day() -> None:
     sc = _scenario()
     t = sc.tournament("win")
-    ok = _days_in_window(sc, t, MARCH)
+    ok = days_in_window(sc, t, MARCH)
     # window Mar 1..14: Feb 28 out, Mar 1 in, Mar 14 in, Mar 15 out (14 days in of 33)
     assert (ok[0], ok[1], ok[14], ok[15]) == (False, True, True, False)
     assert sum(ok) == 14
-    assert ok == [_day_in_window(sc, t, x) for x in MARCH]
+    assert ok == [day_in_window(sc, t, x) for x in MARCH]
     # no window: every day
-    assert _days_in_window(sc, sc.tournament("both"), MARCH) == [True] * 33
+    assert days_in_window(sc, sc.tournament("both"), MARCH) == [True] * 33
 
 
 def test_weekdays_in_one_pass_match_each_day() -> None:
     sc = _scenario()
     t = sc.tournament("wed")
-    ok = _days_on_weekday(sc, t, MARCH)
+    ok = days_on_weekday(sc, t, MARCH)
     # the Wednesdays Mar 3, 10, 17, 24, 31 are MARCH[3], [10], [17], [24], [31]
     assert [i for i, x in enumerate(ok) if x] == [3, 10, 17, 24, 31]
-    assert ok == [_day_on_weekday(sc, t, x) for x in MARCH]
+    assert ok == [day_on_weekday(sc, t, x) for x in MARCH]
     # Mondays and Fridays: Mar 1, 5, 8, ..., 29 (9) and Feb 28 a Sunday out: 9 of 33
-    both = _days_on_weekday(sc, sc.tournament("both"), MARCH)
+    both = days_on_weekday(sc, sc.tournament("both"), MARCH)
     assert sum(both) == 9 and both[1] and not both[0]
 
 
@@ -108,13 +108,13 @@ def test_application_window_earliest_day_is_application_ok() -> None:
     # notice_from Mon 2027-01-04: the 10 Maine business days from it are Jan 4-8, 11-15 ->
     # Sat 2027-01-16, due Jan 4 (timing.application_earliest_first_day's example); Fri Jan 15
     # is due Thu 2026-12-31 (Jan 1 a holiday), before notice_from
-    assert _earliest_first_day(d("2027-01-04"), ()) == d("2027-01-16")
+    assert earliest_first_day_cached(d("2027-01-04"), ()) == d("2027-01-16")
     assert not application_ok(d("2027-01-15"), d("2027-01-04"))
     assert application_ok(d("2027-01-16"), d("2027-01-04"))
     # the same answer as application_ok for every notice day of a year and first day after
     for n in range(0, 365, 3):
         notice = d("2026-12-01") + dt.timedelta(n)
-        first = _earliest_first_day(notice, ())
+        first = earliest_first_day_cached(notice, ())
         for k in range(0, 40):
             day = notice + dt.timedelta(k)
             assert (day >= first) == application_ok(day, notice), (notice, day)
@@ -126,11 +126,11 @@ def test_sessions_once_per_occurrence() -> None:
     tm = timing(t, tournament_tz(sc, t), d("2027-06-07"))
     assert tm is not None
     p = Occurrence(t, 1, tm)
-    first = _sessions_of(sc, p)
+    first = sessions_of(sc, p)
     # three play days of 6 h from 12:00 Mountain (UTC-6 in June): 18:00-24:00 UTC each
     assert [(a.hour, b.hour) for a, b in first] == [(18, 0)] * 3
     assert first == sessions(sc, t, tm)
-    assert _sessions_of(sc, p) is first  # the same list, not computed again
+    assert sessions_of(sc, p) is first  # the same list, not computed again
     # another occurrence with an equal timing object is computed for itself
     again = Occurrence(t, 2, timing(t, tournament_tz(sc, t), d("2027-06-07")))  # type: ignore[arg-type]
-    assert _sessions_of(sc, again) == first
+    assert sessions_of(sc, again) == first

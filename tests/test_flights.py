@@ -14,7 +14,18 @@ from typing import Any
 
 import openpyxl
 import pytest
-from conftest import (
+
+from constraints.base import Occurrence
+from scheduler.check.auditing import audit
+from scheduler.check.read import read_schedule
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import sessions, timing, tournament_tz
+from scheduler.core.uid import parse, session_uid
+from scheduler.export.write import to_ics, write_plan
+from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -27,15 +38,6 @@ from conftest import (
     scenario,
     violated,
 )
-
-from constraints.base import Occurrence
-from scheduler.check import audit, read_schedule
-from scheduler.core.problems import ScenarioError
-from scheduler.core.scenario import Scenario
-from scheduler.core.timing import sessions, timing, tournament_tz
-from scheduler.core.uid import parse, session_uid
-from scheduler.export.write import to_ics, write_plan
-from scheduler.inputs.load import load_scenario
 
 JUNE = {"start": "2027-06-01", "end": "2027-07-31"}
 NOTICE = "2027-05-01"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.core.atomic import fsync_dir
+from scheduler.core.atomic_files import fsync_dir
 
 
 @pytest.mark.skipif(os.name == "nt", reason="Windows skips the folder flush")

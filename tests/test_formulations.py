@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load, mt_large, mt_room
+
+from builders.scenarios import load, mt_large, mt_room
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

@@ -15,7 +15,8 @@ import pytest
 from pydantic import BaseModel
 
 from scheduler.core.frozen import FrozenDict
-from scheduler.core.scenario import Scenario, Settings
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Settings
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan, PlanStatus
 

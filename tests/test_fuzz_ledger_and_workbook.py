@@ -91,11 +91,11 @@ def _exit(args: list[str]) -> int:
 
 
 def _adopted(folder: Path) -> Path:
-    """A SQLite ledger with test_ledger's plan adopted, its deep#1 held in March 2026 (so
-    that a record of it is not in the future)."""
-    from test_ledger import write_plan
-
+    """A SQLite ledger with the plan of builders.plans.write_plan adopted, its deep#1 held in
+    March 2026 (so that a record of it is not in the future)."""
     from scheduler.ledger import Ledger, api
+
+    from builders.plans import write_plan
 
     plan = write_plan(folder / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
     lg = Ledger(folder / "ledger.sqlite")
@@ -198,7 +198,7 @@ def child(kind: str) -> None:
             _exit(["ledger", "funds", "--ledger", ledger])
 
     elif kind == "workbook":
-        from scheduler.core.workbook import EXAMPLES
+        from scheduler.core.workbook.layout import EXAMPLES
         from scheduler.inputs.load import load_scenario
 
         base = load_scenario(EXAMPLES["montana"]).to_xlsx()

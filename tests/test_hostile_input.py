@@ -31,7 +31,8 @@ from hypothesis import strategies as st
 from icalendar import Calendar
 from typer.testing import CliRunner
 
-from scheduler.check import event_kind, read_schedule
+from scheduler.check.kinds import event_kind
+from scheduler.check.read import read_schedule
 from scheduler.cli import app
 from scheduler.core.limits import (
     MAX_ID_LENGTH,
@@ -39,10 +40,12 @@ from scheduler.core.limits import (
     MAX_SERIES_INSTANCES,
     variants_count,
 )
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.text import cell, uncell
 from scheduler.engine.decompose import model_size
 from scheduler.inputs.load import load_scenario
+
+from builders.commands import room_large, room_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "data" / "examples"
@@ -69,18 +72,8 @@ def bounded_run(args: list[str], cwd: Path, env: dict[str, str] | None = None
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
 
-def room_scenario(tournaments: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
-    """One Montana card room and ``tournaments`` in 2027 (notices from Dec 1, 2026)."""
-    return {"name": "hostile test", "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
-            "notice_from": "2026-12-01",
-            "operators": [{"id": "room", "name": "Bitterroot Card Room", "jurisdiction": "MT",
-                           "live_tables": 2}],
-            "tournaments": tournaments, **top}
 
 
-def large(tid: str, **kw: Any) -> dict[str, Any]:
-    return {"id": tid, "title": f"{tid} title", "type": "large-stakes", "operators": ["room"],
-            "start_time": "12:00", "hours": 10, "count": 1, "entry_fee": 375, **kw}
 
 
 def write_yaml(folder: Path, data: dict[str, Any], name: str = "scenario.yaml") -> Path:
@@ -126,7 +119,7 @@ class TestAuditCannotBeBypassed:
     def test_a_tournament_called_report_night_is_checked(self, tmp_path: Path) -> None:
         # the Saturday-only tournament moved to Tuesday Jan 5 in the calendar: before, its
         # UID "report-night-1@room.tourney" started with "report-" and the event was skipped
-        t = large("report-night", weekdays=["sat"], window={"start": "2027-01-01",
+        t = room_large("report-night", weekdays=["sat"], window={"start": "2027-01-01",
                                                              "end": "2027-01-31"})
         plan = solve_into(tmp_path, room_scenario([t]))
         cal = Calendar.from_ical((plan / "calendar.ics").read_bytes())
@@ -178,7 +171,7 @@ class TestAuditCannotBeBypassed:
         assert read.unmatched == []
 
     def test_unknown_kind_is_reported_not_skipped(self, tmp_path: Path) -> None:
-        t = large("night", weekdays=["sat"], window={"start": "2027-01-01",
+        t = room_large("night", weekdays=["sat"], window={"start": "2027-01-01",
                                                       "end": "2027-01-31"})
         plan = solve_into(tmp_path, room_scenario([t]))
         ics = (plan / "calendar.ics").read_bytes()
@@ -200,7 +193,7 @@ class TestEveryReadIsBounded:
         assert not (tmp_path / "out").exists()
 
     def test_yaml_alias_bomb_vary_file(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         (tmp_path / "vary.yaml").write_text(BOMB, encoding="utf-8")
         res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml"], tmp_path)
         assert res.returncode == 2, res.stderr
@@ -234,7 +227,7 @@ class TestEveryReadIsBounded:
         assert "not a regular file" in res.stderr
         res = bounded_run(["solve", str(tmp_path)], tmp_path)
         assert res.returncode == 2 and "it is a folder" in res.stderr
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         res = bounded_run(["check", sc.name, str(tmp_path)], tmp_path)
         assert res.returncode == 2
         assert "it is a folder; give schedule.csv or a calendar (.ics) file" in res.stderr
@@ -266,7 +259,7 @@ class TestEveryReadIsBounded:
     def test_secondly_rule_from_1900(self, tmp_path: Path) -> None:
         # from 1900 every second: 3.9 billion instances before the window (2025-12-31);
         # more than MAX_RULE_SCAN (100,000) are not looked at, and the event is reported
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         self.hourly_calendar(tmp_path, "SECONDLY", start="19000101")
         res = bounded_run(["check", sc.name, "hourly.ics"], tmp_path)
         assert res.returncode == 1, res.stderr
@@ -274,7 +267,7 @@ class TestEveryReadIsBounded:
 
     @pytest.mark.parametrize("freq", ["HOURLY", "MINUTELY", "SECONDLY"])
     def test_unbounded_rrule_in_check(self, tmp_path: Path, freq: str) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         self.hourly_calendar(tmp_path, freq)
         res = bounded_run(["check", sc.name, "hourly.ics"], tmp_path)
         assert res.returncode == 1, res.stderr
@@ -285,7 +278,7 @@ class TestEveryReadIsBounded:
         assert "more violation(s)" in res.stdout
 
     def test_unbounded_rrule_in_previous(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         self.hourly_calendar(tmp_path, "MINUTELY")
         res = bounded_run(["solve", sc.name, "--previous", "hourly.ics", "-o", "plan",
                            "--deterministic-time", "0.5"], tmp_path)
@@ -293,7 +286,7 @@ class TestEveryReadIsBounded:
         assert "internal error" not in res.stderr
 
     def test_vary_grid_counted_before_building(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         grid = {"tournaments.night.priority": list(range(1, 11))}
         grid.update({"operators.room.max_concurrent": list(range(1, 11))})
         grid.update({f"tournaments.x{k}.count": list(range(1, 11)) for k in range(8)})
@@ -305,9 +298,10 @@ class TestEveryReadIsBounded:
         assert "--max-variants" in res.stderr
 
     def test_max_variants_boundary(self, tmp_path: Path) -> None:
-        from scheduler.studies.sweep import VaryError, read_vary
+        from scheduler.studies.sweep.variants import VaryError
+        from scheduler.studies.sweep.vary import read_vary
 
-        sc = load_scenario(room_scenario([large("night")]))
+        sc = load_scenario(room_scenario([room_large("night")]))
         vary = write_yaml(tmp_path, {"grid": {"tournaments.night.priority": [1, 2, 3]}},
                           "vary.yaml")
         assert len(read_vary(vary, sc, max_variants=3)) == 3
@@ -320,7 +314,7 @@ class TestEveryReadIsBounded:
 
     @pytest.mark.parametrize(("n", "ok"), [(MAX_ID_LENGTH, True), (MAX_ID_LENGTH + 1, False)])
     def test_id_length(self, n: int, ok: bool) -> None:
-        data = room_scenario([large("a" * n)])
+        data = room_scenario([room_large("a" * n)])
         if ok:
             assert len(load_scenario(data).tournaments[0].id) == 64
         else:
@@ -329,7 +323,7 @@ class TestEveryReadIsBounded:
 
     @pytest.mark.parametrize(("n", "ok"), [(MAX_NAME_LENGTH, True), (MAX_NAME_LENGTH + 1, False)])
     def test_title_and_name_length(self, n: int, ok: bool) -> None:
-        data = room_scenario([large("night", title="t" * n)])
+        data = room_scenario([room_large("night", title="t" * n)])
         data["operators"][0]["name"] = "n" * n
         if ok:
             assert len(load_scenario(data).tournaments[0].title) == 200
@@ -342,15 +336,15 @@ class TestEveryReadIsBounded:
         # Saturdays of 2027 in a one-year horizon: Jan 2 .. Dec 25 = 52; a second tournament
         # without weekdays in March: 31 days; 52 + 31 = 83 cells in the room's one part
         sc = load_scenario(room_scenario([
-            large("sat", weekdays=["sat"], count=10),
-            large("march", window={"start": "2027-03-01", "end": "2027-03-31"})]))
+            room_large("sat", weekdays=["sat"], count=10),
+            room_large("march", window={"start": "2027-03-01", "end": "2027-03-31"})]))
         cells, where = model_size(sc)
         assert cells == 83
         assert "sat (52 days)" in where and "march (31 days)" in where
 
     def test_enormous_model_refused_before_building(self, tmp_path: Path) -> None:
         # one tournament, every day of 2027: 365 cells; --max-model 364 refuses, 365 solves
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         res = runner.invoke(app, ["solve", str(sc), "-o", str(tmp_path / "p"),
                                   "--max-model", "364"])
         assert res.exit_code == 2
@@ -362,7 +356,7 @@ class TestEveryReadIsBounded:
 
     def test_enormous_variant_refused_before_solving(self, tmp_path: Path) -> None:
         # the base: Saturdays of 2027 = 52 cells; the variant without weekdays: 365 cells
-        sc = write_yaml(tmp_path, room_scenario([large("night", weekdays=["sat"])]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night", weekdays=["sat"])]))
         write_yaml(tmp_path, {"variants": [{"name": "every day", "set": {
             "tournaments.night.weekdays": None}}]}, "vary.yaml")
         res = runner.invoke(app, ["sweep", str(sc), "--vary", str(tmp_path / "vary.yaml"),
@@ -396,13 +390,13 @@ class TestCarelessValues:
         ("fixed_dates", ["9999-12-31"], "a date in the years 1900 to 2199"),
     ])
     def test_tournament_field(self, field: str, value: Any, message: str) -> None:
-        problems = load_problems(room_scenario([large("night", **{field: value})]))
+        problems = load_problems(room_scenario([room_large("night", **{field: value})]))
         assert any(path.startswith(f"tournaments[0].{field}") and message in msg
                    for path, msg in problems), problems
 
     @pytest.mark.parametrize(("hours", "ok"), [(0.25, True), (0.24, False)])
     def test_hours_boundaries(self, hours: float, ok: bool) -> None:
-        data = room_scenario([large("night", hours=hours,
+        data = room_scenario([room_large("night", hours=hours,
                                     type="small-stakes", entry_fee=60)])
         if ok:
             load_scenario({**data, "operators": data["operators"]})
@@ -427,13 +421,13 @@ class TestCarelessValues:
         assert path == "operators[0].blackout" and "1900 to 2199" in msg
 
     def test_bool_is_not_a_whole_number_anywhere(self) -> None:
-        data = room_scenario([large("night", required=True)])
+        data = room_scenario([room_large("night", required=True)])
         data["operators"][0]["max_concurrent"] = True
         assert {p for p, _ in load_problems(data)} == {"operators[0].max_concurrent",
                                                        "tournaments[0].required"}
 
     def test_workers_and_jobs_are_bounded(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         for option in (["--workers", "100000"], ["--jobs", "100000"],
                        ["--alternatives", "100000"]):
             res = runner.invoke(app, ["solve", str(sc), *option])
@@ -441,7 +435,7 @@ class TestCarelessValues:
             assert "model is invalid" not in res.output
 
     def test_csv_dates_far_away(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         header = ("tournament_id,occurrence,operator_id,jurisdiction,type,charitable,title,"
                   "start,end,first_day,last_day,notice_due,permit_year,counted,players,"
                   "license_id,uid\n")
@@ -457,7 +451,7 @@ class TestCarelessValues:
 
     @pytest.mark.parametrize("fee", ["NaN", "1E+999999999", "inf"])
     def test_licence_fee_not_a_number(self, tmp_path: Path, fee: str) -> None:
-        t = large("night", weekdays=["sat"], window={"start": "2027-01-01",
+        t = room_large("night", weekdays=["sat"], window={"start": "2027-01-01",
                                                       "end": "2027-01-31"})
         plan = solve_into(tmp_path, room_scenario([t]))
         lic = (plan / "licenses.csv").read_text(encoding="utf-8").splitlines()
@@ -475,7 +469,7 @@ class TestCarelessValues:
 
     def test_error_message_is_capped(self) -> None:
         # 400 tournaments with a bad type: 400 problems; 30 are shown and the rest counted
-        data = room_scenario([large(f"t{k}", type="poker") for k in range(400)])
+        data = room_scenario([room_large(f"t{k}", type="poker") for k in range(400)])
         with pytest.raises(ScenarioError) as err:
             load_scenario(data)
         text = err.value.render()
@@ -484,9 +478,9 @@ class TestCarelessValues:
         assert len(text) < 8_000
 
     def test_a_huge_value_is_cut_in_messages(self) -> None:
-        [(path, _)] = load_problems(room_scenario([large("night", type="x" * 1_000_000)]))
+        [(path, _)] = load_problems(room_scenario([room_large("night", type="x" * 1_000_000)]))
         with pytest.raises(ScenarioError) as err:
-            load_scenario(room_scenario([large("night", type="x" * 1_000_000)]))
+            load_scenario(room_scenario([room_large("night", type="x" * 1_000_000)]))
         assert path == "tournaments[0].type"
         assert "(1,000,000 characters)" in err.value.render()
         assert len(err.value.render()) < 2_000
@@ -497,7 +491,7 @@ class TestTextCannotBreakAFile:
     @pytest.mark.parametrize("bad", ["a\rb", "a\nb", "a\x0cb", "\x1b[31mred", "a\x7f",
                                      "a\x00b", "a\tb", "a\x85b", "a\u2028b"])
     def test_control_characters_are_refused_in_titles_and_names(self, bad: str) -> None:
-        data = room_scenario([large("night", title=bad)], name=bad)
+        data = room_scenario([room_large("night", title=bad)], name=bad)
         data["operators"][0]["name"] = bad
         problems = dict(load_problems(data))
         assert set(problems) == {"name", "operators[0].name", "tournaments[0].title"}
@@ -508,18 +502,18 @@ class TestTextCannotBreakAFile:
 
     def test_the_message_shows_the_value_escaped(self) -> None:
         with pytest.raises(ScenarioError) as err:
-            load_scenario(room_scenario([large("night", title="\x1b[2Jgone")]))
+            load_scenario(room_scenario([room_large("night", title="\x1b[2Jgone")]))
         text = err.value.render()
         assert "\x1b" not in text and "'\\x1b[2Jgone'" in text
 
     def test_nul_in_a_yaml_file(self, tmp_path: Path) -> None:
-        path = write_yaml(tmp_path, room_scenario([large("night", title="a\x00b")]))
+        path = write_yaml(tmp_path, room_scenario([room_large("night", title="a\x00b")]))
         res = bounded_run(["solve", path.name], tmp_path)
         assert res.returncode == 2 and "\x00" not in res.stderr
 
     def test_formula_cells_are_neutralised_and_read_back(self, tmp_path: Path) -> None:
         title = '=HYPERLINK("http://x.example","click")'
-        t = large("night", title=title, weekdays=["sat"],
+        t = room_large("night", title=title, weekdays=["sat"],
                   window={"start": "2027-01-01", "end": "2027-01-31"})
         plan = solve_into(tmp_path, room_scenario([t]))
         rows = list(csv.DictReader(io.StringIO(
@@ -530,7 +524,7 @@ class TestTextCannotBreakAFile:
                                   str(plan / "schedule.csv")])
         assert res.exit_code == 0, res.output
         # ... and --previous reads the title back unchanged
-        from scheduler.inputs.replan import read_previous
+        from scheduler.inputs.replan.read import read_previous
 
         sc = load_scenario(tmp_path / "scenario.yaml")
         assert [a.title for a in read_previous(sc, plan)] == [title]
@@ -546,7 +540,7 @@ class TestTextCannotBreakAFile:
 
     def test_variant_names_and_values_cannot_drive_the_terminal(self, tmp_path: Path
                                                                 ) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         write_yaml(tmp_path, {
             "variants": [{"name": "\x1b[2J\x1b[31mpwned", "set": {
                 "tournaments.night.priority": 2}}],
@@ -560,15 +554,15 @@ class TestTextCannotBreakAFile:
     def test_sweep_csv_cells(self) -> None:
         import pandas as pd
 
-        from scheduler.studies.sweep import _spreadsheet_safe
+        from scheduler.studies.sweep.table import spreadsheet_safe
 
         df = pd.DataFrame({"variant": ["=cmd|' /C calc'!A0", "ok"], "placed": [-1, 2]})
-        out = _spreadsheet_safe(df)
+        out = spreadsheet_safe(df)
         assert list(out["variant"]) == ["'=cmd|' /C calc'!A0", "ok"]
         assert list(out["placed"]) == [-1, 2]  # numbers are not text: unchanged
 
     def test_backslash_n_stays_a_backslash_n(self, tmp_path: Path) -> None:
-        t = large("night", title=r"Deep \N Stack", weekdays=["sat"],
+        t = room_large("night", title=r"Deep \N Stack", weekdays=["sat"],
                   window={"start": "2027-01-01", "end": "2027-01-31"})
         plan = solve_into(tmp_path, room_scenario([t]))
         raw = (plan / "calendar.ics").read_bytes()

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 import yaml
-from test_hostile_input import large, room_scenario
+
+from builders.commands import room_large, room_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNEY = [sys.executable, "-c", "from scheduler.cli import main; main()"]
@@ -72,7 +73,7 @@ class TestRuleThatNeverMatches:
     instance (MAX_RULE_EMPTY_MONTHS)."""
 
     def test_check_minutely_and_daily(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         calendar(tmp_path, [never_event(i) for i in range(4)]
                  + [never_event(i + 4, "DAILY") for i in range(4)])
         # window: horizon 2027 and a year either side, to 2028-12-31: from DTSTART
@@ -85,7 +86,7 @@ class TestRuleThatNeverMatches:
         # --previous reads the years 1900-2199: from 2027-01 to 2200-01 is 173 * 12 = 2,076
         # months (+3) per rule; 30 rules would walk 62,000 months without an instance, more
         # than 24,000 (the 12th rule runs out): refused with exit 2, in bounded time
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         calendar(tmp_path, [never_event(i) for i in range(30)])
         res = bounded_run(["solve", sc.name, "--previous", "cal.ics", "-o", "plan",
                            "--deterministic-time", "0.5"], tmp_path, timeout=40)
@@ -95,7 +96,7 @@ class TestRuleThatNeverMatches:
 
     def test_previous_few_rules_read(self, tmp_path: Path) -> None:
         # 4 rules: 4 * 2,079 = 8,316 months, within the budget; the plan is written
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         calendar(tmp_path, [never_event(i) for i in range(4)])
         res = bounded_run(["solve", sc.name, "--previous", "cal.ics", "-o", "plan",
                            "--deterministic-time", "0.5"], tmp_path, timeout=40)
@@ -109,7 +110,7 @@ class TestCalendarCountedBeforeParsing:
     more than a minute. Dates and properties are counted on the raw lines first."""
 
     def test_million_rdate_lines_refused_fast(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         head = ("UID:x@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
                 "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
         # 1,000,000 lines of 26 bytes: 26 MB, under the 64 MB size limit
@@ -123,7 +124,7 @@ class TestCalendarCountedBeforeParsing:
         assert "more than 1,000 properties" in res.stderr
 
     def test_dates_counted_across_commas(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         head = ("UID:x{}@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
                 "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
         # 3 events, each EXDATE of 7,000 values: 21,000 > 20,000, refused on the third
@@ -136,7 +137,7 @@ class TestCalendarCountedBeforeParsing:
         assert "line 26: the calendar lists more than 20,000 dates" in res.stderr
 
     def test_at_the_limit_read(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         head = ("UID:x{}@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:Occ\r\n"
                 "DTSTART;VALUE=DATE:20270106\r\nDTEND;VALUE=DATE:20270107\r\n")
         # 2 events of 10,000 EXDATE values each: exactly 20,000, read (exit 0 or 1)
@@ -165,7 +166,7 @@ class TestAliasesOfLongText:
         assert "at most 1,000,000" in res.stderr
 
     def test_long_variant_name_aliased_in_vary_file(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         # 300,000 characters aliased by 10 variants: 3,000,000 > 1,000,000
         (tmp_path / "vary.yaml").write_text(
             'v: &v "' + "z" * 300_000 + '"\nvariants:\n' + "".join(
@@ -178,7 +179,7 @@ class TestAliasesOfLongText:
 
     def test_small_aliases_still_read(self, tmp_path: Path) -> None:
         # one alias of an 11-character title ("night title"): 11 characters repeated, allowed
-        data = room_scenario([large("night"), large("day")])
+        data = room_scenario([room_large("night"), room_large("day")])
         text = yaml.safe_dump(data, sort_keys=False).replace(
             "title: night title", "title: &t night title").replace("title: day title",
                                                                      "title: *t")
@@ -196,7 +197,7 @@ class TestTimeZoneNames:
 
     def test_folder_and_long_name_in_scenario(self, tmp_path: Path) -> None:
         for tz in ("America", "A" * 300):
-            data = room_scenario([large("night")])
+            data = room_scenario([room_large("night")])
             data["operators"][0]["timezone"] = tz
             write_yaml(tmp_path, data)
             res = bounded_run(["solve", "scenario.yaml", "-o", "plan"], tmp_path)
@@ -206,7 +207,7 @@ class TestTimeZoneNames:
             assert "site-packages" not in res.stderr and "Errno" not in res.stderr
 
     def test_folder_in_sweep_variant(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         write_yaml(tmp_path, {"variants": [{"name": "tz", "set": {
             "operators.room.timezone": "America"}}]}, "vary.yaml")
         res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
@@ -215,7 +216,7 @@ class TestTimeZoneNames:
         assert "unknown IANA time zone 'America'" in res.stderr
 
     def test_tzid_folder_in_calendar(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         # line 8: VCALENDAR, VERSION, PRODID, BEGIN:VEVENT, UID, DTSTAMP, SUMMARY, DTSTART
         calendar(tmp_path, ["UID:x@y\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:night title\r\n"
                             "DTSTART;TZID=America:20270102T120000\r\n"
@@ -232,7 +233,7 @@ class TestTimeZoneNames:
 def test_max_variants_has_a_ceiling(tmp_path: Path) -> None:
     # a grid of 10 keys of 10 values: 10**10 variants; --max-variants 10,000,000,000 used to
     # let it build until MemoryError (3 GB); the option's ceiling is 100,000
-    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
     grid = {f"tournaments.x{k}.count": list(range(1, 11)) for k in range(10)}
     write_yaml(tmp_path, {"grid": grid}, "vary.yaml")
     res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "--max-variants",
@@ -263,7 +264,7 @@ def solve_into(tmp_path: Path, data: dict[str, Any]) -> Path:
 
 def saturday_game(tmp_path: Path) -> bytes:
     """The calendar of a plan of one required Saturday-only tournament in January 2027."""
-    t = large("night", weekdays=["sat"], window={"start": "2027-01-01", "end": "2027-01-31"},
+    t = room_large("night", weekdays=["sat"], window={"start": "2027-01-01", "end": "2027-01-31"},
               required=1)
     return (solve_into(tmp_path, room_scenario([t])) / "calendar.ics").read_bytes()
 
@@ -361,7 +362,7 @@ class TestFormatCharacters:
 
     @staticmethod
     def problems(data: dict[str, Any]) -> list[tuple[str, str]]:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
         try:
@@ -372,7 +373,7 @@ class TestFormatCharacters:
 
     def test_refused_in_titles_and_names(self) -> None:
         for ch, code in (("\u202e", "U+202E"), ("\u200b", "U+200B"), ("\ufeff", "U+FEFF")):
-            data = room_scenario([large("night", title=f"Night{ch}Game")])
+            data = room_scenario([room_large("night", title=f"Night{ch}Game")])
             data["operators"][0]["name"] = f"{ch}Room"
             data["name"] = f"plan{ch}"
             found = dict(self.problems(data))
@@ -383,20 +384,20 @@ class TestFormatCharacters:
 
     def test_empty_and_blank_titles_refused(self) -> None:
         for title in ("", "   "):
-            found = dict(self.problems(room_scenario([large("night", title=title)])))
+            found = dict(self.problems(room_scenario([room_large("night", title=title)])))
             assert "is empty" in found["tournaments[0].title"]
 
     def test_joiner_inside_an_emoji_allowed(self) -> None:
         # the rainbow flag: U+1F3F3 (So), U+FE0F (Mn), U+200D (ZWJ), U+1F308 (So)
         flag = "\U0001f3f3\ufe0f\u200d\U0001f308"
-        assert self.problems(room_scenario([large("night", title=f"Pride {flag} night")])) \
+        assert self.problems(room_scenario([room_large("night", title=f"Pride {flag} night")])) \
             == []
         # a joiner between two letters hides nothing useful: refused
-        found = dict(self.problems(room_scenario([large("night", title="ni\u200dght")])))
+        found = dict(self.problems(room_scenario([room_large("night", title="ni\u200dght")])))
         assert "(U+200D) at position 3" in found["tournaments[0].title"]
 
     def test_refused_in_variant_names(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         write_yaml(tmp_path, {"variants": [
             {"name": "a\u202eb", "set": {"tournaments.night.priority": 2}},
             {"name": " ", "set": {"tournaments.night.priority": 3}}]}, "vary.yaml")
@@ -414,7 +415,7 @@ def test_check_csv_cells_are_spreadsheet_safe(tmp_path: Path) -> None:
     import csv  # reading the output back
     import io
 
-    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
     name = '=HYPERLINK("http:evil";"x").ics'
     calendar(tmp_path, ["UID:hand@made\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:other\r\n"
                         "DTSTART;VALUE=DATE:20270102\r\nDTEND;VALUE=DATE:20270103\r\n"], name)
@@ -429,7 +430,7 @@ def test_check_csv_cells_are_spreadsheet_safe(tmp_path: Path) -> None:
 # ------------------------------------------------- 10. messages
 class TestMessages:
     def test_previous_not_a_regular_file(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         os.mkfifo(tmp_path / "fifo")
         for target in ("/dev/zero", "fifo"):
             res = bounded_run(["solve", sc.name, "--previous", target, "-o", "plan"],
@@ -438,7 +439,7 @@ class TestMessages:
             assert "not a regular file" in res.stderr and "no such file" not in res.stderr
 
     def test_previous_yaml_is_not_a_plan(self, tmp_path: Path) -> None:
-        sc = write_yaml(tmp_path, room_scenario([large("night")]))
+        sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         # a YAML file whose 5th line has more commas than the first: pandas' "Error
         # tokenizing data ... Expected 2 fields in line 5, saw 4" with a newline, before
         (tmp_path / "small.yaml").write_text("a: 1, 2\nb: 2\nc: 3\nd: 4\ne: [1, 2, 3, 4]\n",
@@ -452,11 +453,11 @@ class TestMessages:
 
     @staticmethod
     def problems(**fields: Any) -> list[tuple[str, str]]:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
         try:
-            load_scenario(room_scenario([large("night", **fields)]))
+            load_scenario(room_scenario([room_large("night", **fields)]))
         except ScenarioError as err:
             return [(p.path, p.message) for p in err.problems]
         return []
@@ -478,10 +479,10 @@ class TestMessages:
         assert path == "tournaments[0].count" and "not 2.0" in msg
         [(path, msg)] = self.problems(players=2.0)
         assert path == "tournaments[0].players" and "not 2.0" in msg
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
         from scheduler.inputs.load import load_scenario  # the loader in process
 
-        text = yaml.safe_dump(room_scenario([large("night", count=1)]), sort_keys=False)
+        text = yaml.safe_dump(room_scenario([room_large("night", count=1)]), sort_keys=False)
         (tmp_path / "s.yaml").write_text(text.replace("count: 1", "count: 0x10"),
                                          encoding="utf-8")
         try:
@@ -498,7 +499,7 @@ class TestMessages:
 def test_previous_warns_of_a_cut_series(tmp_path: Path) -> None:
     # an hourly series of 2,000,000,000 instances: only the first 5,000 are read
     # (MAX_SERIES_INSTANCES); docs/limits.md says such an event is reported: a warning
-    sc = write_yaml(tmp_path, room_scenario([large("night")]))
+    sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
     calendar(tmp_path, ["UID:night-1@room.tourney\r\nDTSTAMP:20261220T000000Z\r\n"
                         "SUMMARY:night title\r\nX-TOURNEY-TOURNAMENT:night\r\n"
                         "DTSTART:20270102T190000Z\r\nDTEND:20270102T230000Z\r\n"
@@ -514,10 +515,11 @@ def test_diff_and_publish_read_calendars_within_the_limits(tmp_path: Path) -> No
     # a plan whose calendar.ics gained 20,001 EXDATE values (the limit is 20,000 RDATE/EXDATE
     # values per file, docs/limits.md): `tourney diff` refuses it (DiffError, exit 2) and
     # publish refuses to read its operator calendar (PublishError), before icalendar parses
-    from scheduler.export.caldav import PublishError, read_plan_calendars
+    from scheduler.export.caldav.calendars import read_plan_calendars
+    from scheduler.export.caldav.redaction import PublishError
     from scheduler.export.diff import DiffError, diff_plans  # the engine in process
 
-    plan = solve_into(tmp_path, room_scenario([large("night", weekdays=["sat"])]))
+    plan = solve_into(tmp_path, room_scenario([room_large("night", weekdays=["sat"])]))
     flood = "".join(f"EXDATE;VALUE=DATE:2027{1 + k % 12:02d}{1 + k % 28:02d}\r\n"
                     for k in range(20_001)).encode()
     for ics in (plan / "calendar.ics", *sorted((plan / "calendars").glob("*.ics"))):

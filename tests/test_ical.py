@@ -27,10 +27,11 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from constraints.base import License
+from constraints.registry import checklist
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
-from scheduler.export.checklist import checklist, readings
+from scheduler.export.checklist import readings
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import OperatorOccurrence, Plan
@@ -655,7 +656,7 @@ def test_fold_matches_icalendars_folding(text: str) -> None:
     # tourney folds a slice at a time; the result must be icalendar's, octet for octet
     from icalendar.parser import _foldline
 
-    from scheduler.export.ical import fold
+    from scheduler.export.ical_text import fold
 
     assert fold(text) == _foldline(text)
 
@@ -667,7 +668,7 @@ def test_fold_matches_icalendars_folding(text: str) -> None:
     ("a" * 73 + "§", "a" * 73 + "\r\n §"),      # "§" is 2 octets: 73 + 2 > 74
 ])
 def test_fold_boundaries(line: str, expected: str) -> None:
-    from scheduler.export.ical import fold
+    from scheduler.export.ical_text import fold
 
     assert fold(line) == expected
 
@@ -675,7 +676,7 @@ def test_fold_boundaries(line: str, expected: str) -> None:
 def test_events_serialized_once_equal_icalendars_own_output() -> None:
     # calendar_files serializes each VEVENT once (ical_bytes) and splices it into every
     # calendar it belongs to; that must equal icalendar's to_ical of the whole calendar
-    from scheduler.export.ical import ical_bytes
+    from scheduler.export.ical_text import ical_bytes
 
     plan = _plan()
     cal = icalendar.Calendar.from_ical(calendar_files(plan, STAMP)["calendar.ics"])

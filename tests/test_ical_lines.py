@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import icalendar
 
-from scheduler.export.ical_text import _text, content_lines, ical_bytes
+from scheduler.export.ical_text import content_lines, ical_bytes, text_value
 
 
 def _event() -> icalendar.Event:
@@ -19,7 +19,7 @@ def _event() -> icalendar.Event:
     ev.add("uid", "t1#1@tourney")
     ev.add("dtstamp", dt.datetime(2027, 1, 1, tzinfo=dt.UTC))
     ev.add("sequence", 3)
-    ev.add("summary", _text("Cribbage, Post 88; Saco Bay \\N — «café»"))
+    ev.add("summary", text_value("Cribbage, Post 88; Saco Bay \\N — «café»"))
     ev.add("dtstart", dt.datetime(2027, 6, 7, 20, 0, tzinfo=ZoneInfo("America/Denver")))
     ev.add("dtend", dt.date(2027, 6, 9))
     ev.add("x-tourney-kind", "occurrence")
@@ -28,7 +28,7 @@ def _event() -> icalendar.Event:
     alarm = icalendar.Alarm()
     alarm.add("action", "DISPLAY")
     alarm.add("trigger", dt.timedelta(days=-14))
-    alarm.add("description", _text("Notice due"))
+    alarm.add("description", text_value("Notice due"))
     ev.add_component(alarm)
     return ev
 

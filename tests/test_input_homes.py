@@ -8,8 +8,9 @@ import pytest
 
 from constraints.catalogue import COST_RULES
 from constraints.registry import RULES
-from scheduler import check
-from scheduler.core.scenario import ScenarioError, parse_scenario
+from scheduler.check import auditing
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import parse_scenario
 from scheduler.engine import model
 from scheduler.inputs.load import load_scenario
 
@@ -58,4 +59,4 @@ def test_cost_rules_come_from_the_catalogue() -> None:
     # RULES.md has two rules of kind "cost": MT-PERMIT-FEES (MCA 23-5-317(1)(b)) and
     # ME-FEES (17 M.R.S. § 1836(3-A)); the model, the check and the reasons read this one tuple
     assert COST_RULES == ("MT-PERMIT-FEES", "ME-FEES")
-    assert model.COST_RULES is COST_RULES and check.COST_RULES is COST_RULES
+    assert model.COST_RULES is COST_RULES and auditing.COST_RULES is COST_RULES

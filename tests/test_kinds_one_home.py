@@ -7,14 +7,13 @@ from __future__ import annotations
 import datetime as dt
 
 import icalendar
-from conftest import load, mt_large, mt_room, run
-from test_deadlines_one_home import ME_GAME, POST
 
-from scheduler import check
+from scheduler.check import kinds as check_kinds
 from scheduler.core import uid
-from scheduler.export import ical
 from scheduler.export.ical import calendar_files
 from scheduler.inputs.replan import cancel
+
+from builders.scenarios import HOLDEM_FEB_13, POST_212, load, mt_large, mt_room, run
 
 
 def test_the_vocabulary() -> None:
@@ -24,8 +23,9 @@ def test_the_vocabulary() -> None:
     assert uid.DEADLINE_KIND == {"mt-notice": "notice", "me-application-opens": "application",
                                  "me-application-due": "application", "me-report": "report"}
     # the readers and writers hold the very same objects, not copies
-    assert check.GAME_KINDS is uid.GAME_KINDS and check.DEADLINE_KINDS is uid.DEADLINE_KINDS
-    assert cancel.DEADLINE_KIND is uid.DEADLINE_KIND and ical.KINDS is uid.KINDS
+    assert check_kinds.GAME_KINDS is uid.GAME_KINDS
+    assert check_kinds.DEADLINE_KINDS is uid.DEADLINE_KINDS
+    assert cancel.DEADLINE_KIND is uid.DEADLINE_KIND
 
 
 def test_kind_of_a_product_uid() -> None:
@@ -40,10 +40,10 @@ def test_every_event_says_its_kind() -> None:
     # one MT large-stakes occurrence (its notice) and one Maine game (its licence's
     # application opening and due, its report): 2 occurrences + 4 deadlines
     mt = mt_large("deep", fixed_dates=["2027-03-06"], title="Deep stack")
-    plan = run(load(operators=[mt_room("room-a"), POST], tournaments=[mt, ME_GAME]))
+    plan = run(load(operators=[mt_room("room-a"), POST_212], tournaments=[mt, HOLDEM_FEB_13]))
     ics = icalendar.Calendar.from_ical(
         calendar_files(plan, dt.datetime(2027, 1, 1, tzinfo=dt.UTC))["calendar.ics"])
     kinds = sorted(str(ev[uid.KIND_PROPERTY]) for ev in ics.walk("VEVENT"))
     assert kinds == ["application", "application", "notice", "occurrence", "occurrence",
                      "report"]
-    assert all(check.event_kind(ev) in uid.KINDS for ev in ics.walk("VEVENT"))
+    assert all(check_kinds.event_kind(ev) in uid.KINDS for ev in ics.walk("VEVENT"))

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import icalendar
 import pytest
-import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -23,28 +22,15 @@ from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.diff import DiffError, diff_plans
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import Previous, PreviousError, read_previous
+from scheduler.inputs.replan.previous import PreviousError
+from scheduler.inputs.replan.read import Previous, read_previous
+
+from builders.commands import march_room_scenario
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
-ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
 
 
-def _scenario(tmp: Path, name: str, *, drop_friday: bool) -> Path:
-    """March 2027 at one Montana room: ``sat`` (large-stakes, Saturdays 6, 13, 20, 27) and,
-    unless dropped, ``fri`` (large-stakes, one Friday). Version 2 drops ``fri``, wants 2
-    Saturdays instead of 3 and blacks out Mar 13."""
-    sat = {"id": "sat", "title": "Saturday Stack", "type": "large-stakes",
-           "operators": ["room"], "weekdays": ["sat"], "count": 2 if drop_friday else 3}
-    fri = {"id": "fri", "title": "Friday Fifty", "type": "large-stakes",
-           "operators": ["room"], "weekdays": ["fri"], "count": 1}
-    room = {**ROOM, "blackout": ["2027-03-13"]} if drop_friday else ROOM
-    data = {"name": "Room 2027", "horizon": {"start": "2027-03-01", "end": "2027-03-31"},
-            "notice_from": "2027-02-01", "operators": [room],
-            "tournaments": [sat] if drop_friday else [sat, fri]}
-    path = tmp / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -62,13 +48,6 @@ def _cancelled(data: bytes) -> list[tuple[str, dt.date]]:
     return sorted(out, key=lambda x: (x[1], x[0]))
 
 
-@pytest.fixture
-def first_plan(tmp_path: Path) -> Path:
-    v1 = tmp_path / "v1"
-    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "v1", drop_friday=False)),
-                              "--out", str(v1), "--jobs", "1"])
-    assert res.exit_code == 0, res.output
-    return v1
 
 
 def test_python_replan_writes_the_calendars_the_cli_writes(tmp_path: Path,
@@ -77,7 +56,7 @@ def test_python_replan_writes_the_calendars_the_cli_writes(tmp_path: Path,
     # Saturdays and blacks out Mar 13: Mar 6 and 20 stay, Mar 13 and the Friday are dropped.
     # Both calendars cancel the 2 dropped occurrences and their MT notices (due 5 days
     # before the first day, MCA 23-5-317(1)(d)): Mar 13 - 5 = Mar 8, Mar 5 - 5 = Feb 28.
-    v2 = _scenario(tmp_path, "v2", drop_friday=True)
+    v2 = march_room_scenario(tmp_path, "v2", drop_friday=True)
     cli = tmp_path / "cli"
     res = runner.invoke(app, ["solve", str(v2), "--previous", str(first_plan), "--out",
                               str(cli), "--jobs", "1"])
@@ -98,7 +77,7 @@ def test_python_replan_alternatives_cancel_like_the_best_plan(tmp_path: Path,
                                                               first_plan: Path) -> None:
     # --alternatives 2: alternative-2/ is a re-plan of the same previous plan, so its
     # calendars too cancel what it drops of what v1 published (before: nothing at all)
-    v2 = _scenario(tmp_path, "v2", drop_friday=True)
+    v2 = march_room_scenario(tmp_path, "v2", drop_friday=True)
     cli = tmp_path / "cli"
     res = runner.invoke(app, ["solve", str(v2), "--previous", str(first_plan), "--out",
                               str(cli), "--jobs", "1", "--alternatives", "2"])
@@ -122,7 +101,7 @@ def test_read_previous_carries_what_the_calendars_published(first_plan: Path,
                                                              tmp_path: Path) -> None:
     # v1's calendar.ics: 4 occurrences (Mar 5, 6, 13, 20) and 4 MT notices = 8 events,
     # stamped at midnight UTC of notice_from (2027-02-01) unless SOURCE_DATE_EPOCH is set
-    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    sc = load_scenario(march_room_scenario(tmp_path, "v2", drop_friday=True))
     prev = read_previous(sc, first_plan)
     assert isinstance(prev, Previous)
     assert len(prev) == 4 and len(prev.events) == 8
@@ -135,7 +114,7 @@ def test_a_corrupt_previous_calendar_is_an_error_not_a_silent_no_cancel(
     # of the events it had published. Now the re-plan stops, naming the file (exit 2).
     bad = first_plan / "calendars" / "room.ics"
     bad.write_bytes(b"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:not a date\r\n")
-    v2 = _scenario(tmp_path, "v2", drop_friday=True)
+    v2 = march_room_scenario(tmp_path, "v2", drop_friday=True)
     sc = load_scenario(v2)
     cut = "room.ics: ends at line 3 before END:VCALENDAR: the file is cut short"
     with pytest.raises(PreviousError, match=re.escape(cut)):
@@ -150,7 +129,7 @@ def test_a_corrupt_previous_calendar_is_an_error_not_a_silent_no_cancel(
 def test_diff_with_an_unreadable_calendar_is_an_error(first_plan: Path, tmp_path: Path) -> None:
     # Before: an unreadable calendar.ics of NEW counted as "cancels nothing".
     other = tmp_path / "other"
-    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "v2", drop_friday=True)),
+    res = runner.invoke(app, ["solve", str(march_room_scenario(tmp_path, "v2", drop_friday=True)),
                               "--previous", str(first_plan), "--out", str(other)])
     assert res.exit_code == 0, res.output
     (other / "calendar.ics").write_bytes(b"BEGIN:VCALENDAR\r\nnonsense\r\n")

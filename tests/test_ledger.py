@@ -27,7 +27,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import _new_database, _require_postgres
 from sqlalchemy import select
 from typer.testing import CliRunner
 
@@ -36,77 +35,19 @@ from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.models import Base, Held, Organization
 
-REPO = Path(__file__).resolve().parents[1]
-LINEAGE = "0123456789"
-TODAY = dt.date(2027, 12, 31)  # "today" for record commands: after every day of the plan
-
-
-def d(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)
-
-
-# ------------------------------------------------------------------------- the plan
-SCHEDULE_COLUMNS = ["tournament_id", "occurrence", "operator_id", "jurisdiction", "type",
-                    "charitable", "title", "start", "end", "first_day", "last_day",
-                    "notice_due", "permit_year", "counted", "players", "license_id", "uid",
-                    "sequence", "recurrence_id"]
-
-
-def _uid(tid: str, n: int, host: str) -> str:
-    return f"{tid}-{n}@{host}.{LINEAGE}.tourney.invalid"
-
-
-def _row(tid: str, n: int, op: str, jur: str, typ: str, first: str, last: str,
-         title: str, host: str | None = None, licence: str = "") -> dict[str, str]:
-    return {"tournament_id": tid, "occurrence": str(n), "operator_id": op, "jurisdiction": jur,
-            "type": typ, "charitable": "false", "title": title, "start": "", "end": "",
-            "first_day": first, "last_day": last, "notice_due": "", "permit_year": "",
-            "counted": "true", "players": "", "license_id": licence,
-            "uid": _uid(tid, n, host or op), "sequence": "0", "recurrence_id": ""}
-
-
-ME_LICENCE = "post-1/per-tournament/2027-02-20/holdem"
-
-
-def write_plan(folder: Path, *, deep_first: str = "2027-03-05",
-               deep_last: str = "2027-03-07") -> Path:
-    """A plan folder: Montana ``deep#1`` at room-a, ``prog#1`` shared by room-a and room-b,
-    a Maine game ``holdem#1`` at post-1 under a per-tournament licence."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rows = [
-        _row("holdem", 1, "post-1", "ME", "tournament-game", "2027-02-20", "2027-02-21",
-             "Post Hold'em", licence=ME_LICENCE),
-        _row("deep", 1, "room-a", "MT", "large-stakes", deep_first, deep_last, "Deepstack"),
-        _row("prog", 1, "room-a", "MT", "large-stakes", "2027-04-10", "2027-04-11",
-             "Progressive", host="room-a"),
-        _row("prog", 1, "room-b", "MT", "large-stakes", "2027-04-10", "2027-04-11",
-             "Progressive", host="room-a"),
-    ]
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([ME_LICENCE, "post-1", "ME", "me-per-tournament", "51-100", "2027-02-20",
-                     "2027-02-21", "40", "holdem#1"])
-        w2.writerow(["room-a/large-stakes-permit/2026-07-01", "room-a", "MT",
-                     "mt-large-stakes-permit", "", "2026-07-01", "2027-06-30", "120",
-                     "deep#1 prog#1"])
-    return folder
-
-
-@pytest.fixture
-def plan(tmp_path: Path) -> Path:
-    return write_plan(tmp_path / "plan")
-
-
-@pytest.fixture
-def adopted(ledger: Ledger, plan: Path) -> Ledger:
-    api.adopt(ledger, plan, organization="Big Sky Tour", by="ann")
-    return ledger
+from builders.plans import (
+    FIXTURE_0001,
+    LINEAGE,
+    ME_LICENCE,
+    REPO,
+    SCHEDULE_COLUMNS,
+    TODAY,
+    plan_row,
+    plan_uid,
+    write_plan,
+)
+from builders.scenarios import d
+from builders.servers import new_database, require_postgres
 
 
 # ----------------------------------------------------------------------- schema
@@ -154,12 +95,6 @@ def test_a_ledger_of_the_first_revision_is_upgraded_not_rebuilt(url: str) -> Non
         assert org is not None and (org.name, org.key, org.recorded_by) == (
             "Old Room", "a" * 32, "bob")
     lg.dispose()
-
-
-FIXTURE_0001 = REPO / "tests" / "data" / "ledger-0001.sqlite"
-"""A SQLite ledger made by schema revision 0001 (``python tests/test_ledger.py`` at the
-commit that added it): the test plan adopted, deep#1 held and corrected, its MT notice, the
-Maine application, a permit bought and the ME-REPORT filed."""
 
 
 def _make_fixture_0001(path: Path) -> None:  # pragma: no cover - run by hand, once
@@ -227,8 +162,8 @@ def test_adopt_records_lineage_version_uids_and_licences(ledger: Ledger, plan: P
     assert (a.lineage, a.version, a.confirmed, a.cancelled, a.licences, a.new) == (
         LINEAGE, 1, 4, 0, 2, True)
     ev = ledger.events()
-    assert list(ev["uid"]) == [_uid("holdem", 1, "post-1"), _uid("deep", 1, "room-a"),
-                               _uid("prog", 1, "room-a"), _uid("prog", 1, "room-a")]
+    assert list(ev["uid"]) == [plan_uid("holdem", 1, "post-1"), plan_uid("deep", 1, "room-a"),
+                               plan_uid("prog", 1, "room-a"), plan_uid("prog", 1, "room-a")]
     assert set(ev["status"]) == {"CONFIRMED"} and set(ev["sequence"]) == {0}
     # the same plan again: nothing recorded
     again = api.adopt(ledger, plan, by="ann")
@@ -248,7 +183,7 @@ def test_adopt_records_what_a_replan_cancels(adopted: Ledger, plan: Path) -> Non
     (v2 / "calendars").mkdir()
     (v2 / "calendars" / "room-a.ics").write_text(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tourney//EN\r\nBEGIN:VEVENT\r\n"
-        f"UID:{_uid('deep', 1, 'room-a')}\r\nDTSTAMP:20270101T000000Z\r\n"
+        f"UID:{plan_uid('deep', 1, 'room-a')}\r\nDTSTAMP:20270101T000000Z\r\n"
         "DTSTART;VALUE=DATE:20270305\r\nDTEND;VALUE=DATE:20270308\r\nSEQUENCE:1\r\n"
         "STATUS:CANCELLED\r\nSUMMARY:Cancelled: Deepstack\r\nEND:VEVENT\r\n"
         "END:VCALENDAR\r\n")
@@ -278,13 +213,13 @@ def test_an_occurrence_is_its_uid_across_renumbering_replans(ledger: Ledger,
                                                              tmp_path: Path) -> None:
     # v1: deep#1 (UID deep-1, Mar 5-7) and deep#2 (UID deep-2, Mar 19-21)
     v1 = _with_rows(write_plan(tmp_path / "v1"), "", [
-        _row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")])
+        plan_row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")])
     api.adopt(ledger, v1)
     api.record_held(ledger, "deep#1", first_day=d("2027-03-05"), last_day=d("2027-03-07"),
                     players=100, today=TODAY)
     # v2, re-planned after it: the held one is history, and the one left is numbered deep#1
     # in its schedule.csv, keeping its UID deep-2
-    second = _row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")
+    second = plan_row("deep", 2, "room-a", "MT", "large-stakes", "2027-03-19", "2027-03-21", "Deep")
     second["occurrence"] = "1"
     v2 = _with_rows(write_plan(tmp_path / "v2"), "deep,", [second])
     api.adopt(ledger, v2)
@@ -293,7 +228,7 @@ def test_an_occurrence_is_its_uid_across_renumbering_replans(ledger: Ledger,
                     players=90, today=TODAY)
     held = ledger.held()
     assert list(zip(held["uid"], held["players"], strict=True)) == [
-        (_uid("deep", 1, "room-a"), 100), (_uid("deep", 2, "room-a"), 90)]
+        (plan_uid("deep", 1, "room-a"), 100), (plan_uid("deep", 2, "room-a"), 90)]
 
 
 def test_adopt_refuses_a_folder_that_is_not_a_plan(ledger: Ledger, tmp_path: Path) -> None:
@@ -366,7 +301,7 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
     with pytest.raises(LedgerError, match=r"prog#1 at room-a \(cancelled\) is already"):
         held("prog#1", "2027-04-10", "2027-04-11", operator="room-a")
     # looked up by UID as well
-    held(_uid("deep", 1, "room-a"))
+    held(plan_uid("deep", 1, "room-a"))
     assert sorted(adopted.held()["outcome"]) == ["cancelled", "held", "held"]
 
 
@@ -395,7 +330,7 @@ def test_the_ledger_is_append_only(adopted: Ledger) -> None:
 def test_filings_licences_and_reports(adopted: Ledger) -> None:
     n = api.record_filed(adopted, "mt-notice", occurrence="deep#1", filed_on=d("2027-02-27"),
                          today=TODAY)
-    assert (n.kind, n.operator_id, n.uid) == ("mt-notice", "room-a", _uid("deep", 1, "room-a"))
+    assert (n.kind, n.operator_id, n.uid) == ("mt-notice", "room-a", plan_uid("deep", 1, "room-a"))
     with pytest.raises(LedgerError, match="Maine tournament-game tournament: MT-NOTICE"):
         api.record_filed(adopted, "mt-notice", occurrence="holdem#1", filed_on=d("2027-01-02"),
                          today=TODAY)
@@ -591,7 +526,7 @@ def _sibling(url: str, tmp_path: Path, tag: float) -> str:
     if url.startswith("sqlite"):
         return f"sqlite:///{tmp_path / f'fresh-{tag}.sqlite'}"
     admin = url.rsplit("/", 1)[0] + "/postgres"
-    return _new_database(admin)
+    return new_database(admin)
 
 
 _WRITER = """
@@ -693,10 +628,10 @@ def test_missing_postgres_skips_unless_required(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(shutil, "which", lambda name: None)
     monkeypatch.delenv("TOURNEY_REQUIRE_POSTGRES", raising=False)
     with pytest.raises(pytest.skip.Exception):
-        _require_postgres()
+        require_postgres()
     monkeypatch.setenv("TOURNEY_REQUIRE_POSTGRES", "1")
     with pytest.raises(pytest.fail.Exception, match="TOURNEY_REQUIRE_POSTGRES=1"):
-        _require_postgres()
+        require_postgres()
 
 
 if __name__ == "__main__":  # pragma: no cover - writes the fixture of revision 0001

@@ -24,12 +24,12 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import d, load, run
-from test_mt_progressive import ROUND_1_NOTICE, progressive
 
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, judge_entry
+
+from builders.scenarios import ROUND_1_NOTICE, d, load, progressive, run
 
 FROM_THE_LEDGER = ("record filed judges with a scenario made from the ledger alone (no "
                    "tours): MT-PROGRESSIVE does not see the progressive, so a round's notice "

@@ -27,9 +27,10 @@ import time
 from pathlib import Path
 
 import pytest
-from test_ledger import write_plan
 
 from scheduler.ledger import Ledger, api
+
+from builders.plans import write_plan
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -60,7 +61,7 @@ def _one_line(r: subprocess.CompletedProcess[str]) -> str:
 
 @pytest.fixture
 def sqlite_ledger(tmp_path: Path) -> Path:
-    """A SQLite ledger with the plan of tests/test_ledger.py adopted, closed (checkpointed)."""
+    """A SQLite ledger with the plan of builders.plans.write_plan adopted, closed (checkpointed)."""
     path = tmp_path / "ledger.sqlite"
     lg = Ledger(path)
     api.init(lg)
@@ -122,9 +123,9 @@ def test_ledger_backup_copies_every_entry_and_never_replaces_a_file(
 
 def test_ledger_backup_of_a_postgresql_ledger_advises_pg_dump(postgres: str,
                                                               tmp_path: Path) -> None:
-    from conftest import _new_database
+    from builders.servers import new_database
 
-    url = _new_database(postgres)
+    url = new_database(postgres)
     lg = Ledger(url)
     api.init(lg)
     lg.dispose()

@@ -20,17 +20,18 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import mt_large, mt_room, placed, scenario, violations
 from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import read_previous
+from scheduler.inputs.replan.read import read_previous
 from scheduler.ledger import Ledger
 from scheduler.ledger.history import from_ledger
+
+from builders.scenarios import mt_large, mt_room, placed, scenario, violations
 
 TODAY = dt.date(2027, 12, 31)
 SOLVE = ["--deterministic-time", "5", "--jobs", "1"]

@@ -11,15 +11,11 @@ commands), so every day below is computed by hand in a comment.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import mt_large, mt_room, scenario
-from test_ledger import SCHEDULE_COLUMNS
-from test_ledger_history import _row
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -28,34 +24,24 @@ from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.audit import audit_ledger, judge_entry
 from scheduler.ledger.history import read_history
 
+from builders.plans import plan_row, write_plan_folder
+from builders.scenarios import d, mt_large, mt_room, scenario
+
 TODAY = dt.date(2026, 11, 30)
 HOLDEM = "post-1/per-tournament/2026-10-10/holdem"
-
-
-def d(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)
 
 
 def write_plan(folder: Path) -> Path:
     """room-a (MT): deep#1 Fri 2026-09-04 .. Sun 09-06, tue#1 Tue 09-08, tue#2 Tue 09-15;
     post-1 (ME): holdem#1 Sat 2026-10-10 (per-tournament licence HOLDEM)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rows = [_row("deep", 1, "room-a", "MT", "large-stakes", "2026-09-04", "2026-09-06"),
-            _row("tue", 1, "room-a", "MT", "large-stakes", "2026-09-08"),
-            _row("tue", 2, "room-a", "MT", "large-stakes", "2026-09-15"),
-            _row("holdem", 1, "post-1", "ME", "tournament-game", "2026-10-10",
-                 licence=HOLDEM)]
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([HOLDEM, "post-1", "ME", "me-per-tournament", "51-100", "2026-10-10",
-                     "2026-10-10", "75", "holdem#1"])
-    return folder
+    rows = [plan_row("deep", 1, "room-a", "MT", "large-stakes", "2026-09-04", "2026-09-06"),
+            plan_row("tue", 1, "room-a", "MT", "large-stakes", "2026-09-08"),
+            plan_row("tue", 2, "room-a", "MT", "large-stakes", "2026-09-15"),
+            plan_row("holdem", 1, "post-1", "ME", "tournament-game", "2026-10-10",
+                     licence=HOLDEM)]
+    return write_plan_folder(folder, rows, [
+        [HOLDEM, "post-1", "ME", "me-per-tournament", "51-100", "2026-10-10", "2026-10-10", "75",
+         "holdem#1"]])
 
 
 @pytest.fixture

@@ -25,18 +25,25 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import mt_large, mt_room, scenario
-from test_ledger import FIXTURE_0001, SCHEDULE_COLUMNS, TODAY, d, write_plan
-from test_ledger_funds import write_me_plan
-from test_ledger_history import _row, mt_scenario
-from test_ledger_history import write_plan as write_year
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.funds import funds, funds_html
 from scheduler.ledger.history import describe, from_ledger
+
+from builders.plans import (
+    FIXTURE_0001,
+    TODAY,
+    mt_scenario,
+    plan_row,
+    write_me_plan,
+    write_plan,
+    write_plan_folder,
+    write_year_plan,
+)
+from builders.scenarios import d, mt_large, mt_room, scenario
 
 run = CliRunner().invoke
 
@@ -111,16 +118,9 @@ def test_import_of_a_file_that_is_not_an_export_is_refused(ledger: Ledger,
 # ---------------------------------------------- held counts the ledger cannot know (§ 2)
 def _horizon_only_plan(folder: Path) -> Path:
     """room-a: ``a#1..3`` in the horizon (2027-02-10, -17, -24), nothing before it."""
-    folder.mkdir(parents=True)
-    rows = [_row("a", k, "room-a", "MT", "large-stakes", day)
+    rows = [plan_row("a", k, "room-a", "MT", "large-stakes", day)
             for k, day in enumerate(("2027-02-10", "2027-02-17", "2027-02-24"), start=1)]
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    (folder / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
-                                         "valid_from,valid_to,fee_usd,covers\n")
-    return folder
+    return write_plan_folder(folder, rows, exist_ok=False)
 
 
 def test_a_ledger_started_with_this_years_plan_keeps_the_typed_counts(
@@ -159,7 +159,7 @@ def test_a_ledger_that_covers_the_months_before_is_the_record(adopted_year: Ledg
 
 @pytest.fixture
 def adopted_year(ledger: Ledger, tmp_path: Path) -> Ledger:
-    api.adopt(ledger, write_year(tmp_path / "year"), organization="Big Sky Tour", by="ann")
+    api.adopt(ledger, write_year_plan(tmp_path / "year"), organization="Big Sky Tour", by="ann")
     return ledger
 
 
@@ -287,20 +287,13 @@ def test_cli_record_held_expenses(adopted: Ledger) -> None:
 # ------------------------------------------------------------- a weekly series' UID
 def test_the_uid_of_a_weekly_series_asks_for_one_night(ledger: Ledger,
                                                        tmp_path: Path) -> None:
-    folder = tmp_path / "plan"
-    folder.mkdir()
     uid = "bounty.series@room-a.0123456789.tourney.invalid"
     rows = []
     for n, night in enumerate(("2027-01-06", "2027-01-13", "2027-01-20"), start=1):
-        row = _row("bounty", n, "room-a", "MT", "small-stakes", night)
+        row = plan_row("bounty", n, "room-a", "MT", "small-stakes", night)
         row.update(uid=uid, recurrence_id=night)
         rows.append(row)
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    (folder / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
-                                         "valid_from,valid_to,fee_usd,covers\n")
+    folder = write_plan_folder(tmp_path / "plan", rows, exist_ok=False)
     api.adopt(ledger, folder, by="ann")
     # once "shared by operators room-a, room-a, room-a"
     with pytest.raises(LedgerError) as exc:
@@ -318,16 +311,9 @@ def test_the_uid_of_a_weekly_series_asks_for_one_night(ledger: Ledger,
 def test_cli_organization_picks_one_of_two_with_the_same_operators(
         adopted_year: Ledger, tmp_path: Path) -> None:
     # another organization's plan (another lineage) with an operator room-a too
-    other = tmp_path / "other"
-    other.mkdir()
-    row = _row("z", 1, "room-a", "MT", "large-stakes", "2026-08-03")
-    row["uid"] = "z-1@room-a.fedcba9876.tourney.invalid"
-    with (other / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerow(row)
-    (other / "licenses.csv").write_text("license_id,operator_id,jurisdiction,kind,tier,"
-                                        "valid_from,valid_to,fee_usd,covers\n")
+    row = plan_row("z", 1, "room-a", "MT", "large-stakes", "2026-08-03",
+                   lineage="fedcba9876")
+    other = write_plan_folder(tmp_path / "other", [row], exist_ok=False)
     api.adopt(adopted_year, other, organization="Other Office", by="bob")
     api.record_held(adopted_year, "past#1", first_day=d("2026-07-06"),
                     last_day=d("2026-07-06"), today=TODAY)

@@ -19,37 +19,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import SCHEDULE_COLUMNS, TODAY, _row
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.funds import FUNDS_COLUMNS, funds, funds_csv, funds_html
 
-ANNUAL = "post-1/annual/2027-01-09/51-100"
-CRIB = "post-1/super-cribbage/2027-02-20"
-
-
-def write_me_plan(folder: Path) -> Path:
-    folder.mkdir(parents=True)
-    rows = [_row("holdem", n, "post-1", "ME", "tournament-game", day, day, "Hold'em",
-                 licence=ANNUAL)
-            for n, day in ((1, "2027-01-16"), (2, "2027-01-30"), (3, "2027-02-13"))]
-    rows.append(_row("crib", 1, "post-1", "ME", "super-cribbage", "2027-02-20", "2027-02-21",
-                     "Super Cribbage", licence=CRIB))
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([ANNUAL, "post-1", "ME", "me-annual", "51-100", "2027-01-09", "2028-01-08",
-                     "1500", "holdem#1 holdem#2 holdem#3"])
-        w2.writerow([CRIB, "post-1", "ME", "me-super-cribbage", "", "2027-02-20",
-                     "2027-02-21", "75", "crib#1"])
-    return folder
+from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan
 
 
 @pytest.fixture

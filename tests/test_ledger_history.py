@@ -9,7 +9,6 @@ tested alone, on plain values, at their boundaries.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import json
 import subprocess
@@ -21,16 +20,13 @@ from typing import Any
 
 import pandas as pd
 import pytest
-import test_ledger
 import yaml
-from conftest import firsts, missing, mt_large, mt_room, run, scenario
-from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
 from constraints.base import Actual, Actuals, ReportOwed
 from constraints.registry import check_actuals
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.timing import report_due
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
@@ -38,74 +34,25 @@ from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, read_actuals
 from scheduler.ledger.history import from_ledger, read_history, with_history
 
-
-def d(text: str) -> dt.date:
-    return dt.date.fromisoformat(text)
-
+from builders.plans import (
+    GALA,
+    PAST,
+    REPO,
+    TODAY,
+    YEAR_CRIB,
+    YEAR_HOLDEM,
+    mt_scenario,
+    write_year_plan,
+)
+from builders.scenarios import d, firsts, missing, mt_large, mt_room, run, scenario
 
 # ----------------------------------------------------------------------- plan folders
-def _row(tid: str, n: int, op: str, jur: str, typ: str, first: str, last: str | None = None,
-         charitable: bool = False, licence: str = "") -> dict[str, str]:
-    return {"tournament_id": tid, "occurrence": str(n), "operator_id": op, "jurisdiction": jur,
-            "type": typ, "charitable": "true" if charitable else "false", "title": tid,
-            "start": "", "end": "", "first_day": first, "last_day": last or first,
-            "notice_due": "", "permit_year": "", "counted": "true", "players": "",
-            "license_id": licence, "uid": f"{tid}-{n}@{op}.{LINEAGE}.tourney.invalid",
-            "sequence": "0", "recurrence_id": ""}
-
-
-def _weekly(start: str, n: int) -> list[str]:
-    """``n`` days a week apart from ``start``."""
-    return [(d(start) + dt.timedelta(weeks=k)).isoformat() for k in range(n)]
-
-
-PAST = _weekly("2026-07-06", 17)
-"""17 Mondays of the permit year 2026-07-01..2027-06-30, 2026-07-06 .. 2026-10-26, all
-before the horizon (2027-01-01)."""
-GALA = _weekly("2026-07-08", 4)
-"""4 Wednesdays 2026-07-08 .. 2026-07-29 (charitable)."""
-HOLDEM = "post-1/per-tournament/2027-02-20/holdem"
-CRIB = "post-1/super-cribbage/2027-04-10/crib"
-
-
-def write_plan(folder: Path) -> Path:
-    """room-a (MT): ``past#1..17`` (PAST), charitable ``gala#1..4`` (GALA), ``june#1`` on
-    2026-06-30 (the permit year before), ``cross#1`` 2026-06-30..2026-07-02 (across July 1),
-    ``a#1..3`` in the horizon (2027-02-10, -17, -24);
-    post-1 (ME): ``holdem#1`` 2027-02-20..21 (per-tournament licence), ``crib#1``
-    2027-04-10..11 (super cribbage licence)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    rows = [_row("past", k, "room-a", "MT", "large-stakes", day)
-            for k, day in enumerate(PAST, start=1)]
-    rows += [_row("gala", k, "room-a", "MT", "large-stakes", day, charitable=True)
-             for k, day in enumerate(GALA, start=1)]
-    rows.append(_row("june", 1, "room-a", "MT", "large-stakes", "2026-06-30"))
-    rows.append(_row("cross", 1, "room-a", "MT", "large-stakes", "2026-06-30", "2026-07-02"))
-    rows += [_row("a", k, "room-a", "MT", "large-stakes", day)
-             for k, day in enumerate(("2027-02-10", "2027-02-17", "2027-02-24"), start=1)]
-    rows.append(_row("holdem", 1, "post-1", "ME", "tournament-game", "2027-02-20",
-                     "2027-02-21", licence=HOLDEM))
-    rows.append(_row("crib", 1, "post-1", "ME", "super-cribbage", "2027-04-10", "2027-04-11",
-                     licence=CRIB))
-    with (folder / "schedule.csv").open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=SCHEDULE_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    with (folder / "licenses.csv").open("w", newline="") as f:
-        w2 = csv.writer(f, lineterminator="\n")
-        w2.writerow(["license_id", "operator_id", "jurisdiction", "kind", "tier", "valid_from",
-                     "valid_to", "fee_usd", "covers"])
-        w2.writerow([HOLDEM, "post-1", "ME", "me-per-tournament", "51-100", "2027-02-20",
-                     "2027-02-21", "75", "holdem#1"])
-        w2.writerow([CRIB, "post-1", "ME", "me-super-cribbage", "51-100", "2027-04-10",
-                     "2027-04-11", "75", "crib#1"])
-    return folder
 
 
 @pytest.fixture
 def year(ledger: Ledger, tmp_path: Path) -> Ledger:
-    """A ledger with the plan of :func:`write_plan` adopted."""
-    api.adopt(ledger, write_plan(tmp_path / "plan"), organization="Big Sky Tour", by="ann")
+    """A ledger with the plan of :func:`write_year_plan` adopted."""
+    api.adopt(ledger, write_year_plan(tmp_path / "plan"), organization="Big Sky Tour", by="ann")
     return ledger
 
 
@@ -118,13 +65,6 @@ def hold_past(lg: Ledger, n: int) -> None:
     """Record ``past#1..n`` held (on the days the plan has them)."""
     for k in range(1, n + 1):
         held(lg, f"past#{k}", PAST[k - 1])
-
-
-def mt_scenario(tournaments: list[dict[str, Any]] | None = None, **room: Any) -> Scenario:
-    """room-a (permit year from 07-01), horizon 2027-01-01..2027-02-28."""
-    return load_scenario(scenario(
-        horizon={"start": "2027-01-01", "end": "2027-02-28"},
-        operators=[mt_room(**room)], tournaments=tournaments or []))
 
 
 # ---------------------------------------------------------------- solve --ledger: counts
@@ -221,7 +161,7 @@ def test_super_cribbage_licences_issued_before_the_horizon_count(year: Ledger) -
                        valid_to=d("2027-01-11"), by="ann")
     api.record_licence(year, operator="post-1", agency_number="ME-SC-2",
                        kind="me-super-cribbage", fee_usd=75, valid_from=d("2027-04-10"),
-                       valid_to=d("2027-04-11"), license_ref=CRIB, by="ann")
+                       valid_to=d("2027-04-11"), license_ref=YEAR_CRIB, by="ann")
     sc = load_scenario(scenario(
         horizon={"start": "2027-03-01", "end": "2027-12-31"},
         settings={"super_cribbage_licenses_issued": {2027: 11}},
@@ -355,7 +295,7 @@ def test_actuals_a_report_filed_on_its_due_day_is_on_time() -> None:
     assert due == d("2027-03-05")
 
     def owed(filed: str | None) -> ReportOwed:
-        return ReportOwed(HOLDEM, "post-1", d("2027-02-21"), due,
+        return ReportOwed(YEAR_HOLDEM, "post-1", d("2027-02-21"), due,
                           d(filed) if filed else None)
     assert _found([], [owed("2027-03-05")]) == []
     assert _found([], [owed("2027-03-08")]) == [("ME-REPORT", "post-1", "2027-02-21")]
@@ -376,7 +316,7 @@ def test_audit_reads_what_the_ledger_records(year: Ledger) -> None:
                      by="ann", today=TODAY)
     held(year, "holdem#1", "2027-02-20", "2027-02-21", entry_fees_usd="10000",
          prizes_usd="7499")
-    api.record_filed(year, "me-application", license_ref=HOLDEM, filed_on=d("2027-01-20"),
+    api.record_filed(year, "me-application", license_ref=YEAR_HOLDEM, filed_on=d("2027-01-20"),
                      by="ann", today=TODAY)
     violations, actuals = audit_ledger(year, mt_scenario(), as_of=d("2027-03-06"))
     assert len(actuals.held) == 18 and len(actuals.reports) == 1
@@ -386,7 +326,7 @@ def test_audit_reads_what_the_ledger_records(year: Ledger) -> None:
         ("ME-PRIZES", "2027-02-20..2027-02-21"), ("ME-REPORT", "2027-02-21"),
         ("MT-LARGE-LIMIT", "2026-10-26"), ("MT-NOTICE", "2026-10-26")]
     # the report filed on its due day, the prizes corrected: those two are gone
-    api.record_report(year, HOLDEM, period_end=d("2027-02-21"), filed_on=d("2027-03-05"),
+    api.record_report(year, YEAR_HOLDEM, period_end=d("2027-02-21"), filed_on=d("2027-03-05"),
                       by="ann", today=TODAY)
     entry = int(year.held()[lambda f: f.tournament_id == "holdem"]["id"].iloc[0])
     api.record_held(year, "holdem#1", first_day=d("2027-02-20"), last_day=d("2027-02-21"),
@@ -467,7 +407,7 @@ def test_many_processes_and_threads_recording_at_once_lose_nothing(year: Ledger)
     # 3 processes and 3 threads of this process (one Ledger, its connection pool) at once:
     # 6 writers x 8 entries = 48 entries, each exactly once
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, year.url, f"p{k}", str(per)],
-                              cwd=test_ledger.REPO, stderr=subprocess.PIPE)
+                              cwd=REPO, stderr=subprocess.PIPE)
              for k in range(3)]
     errors: list[BaseException] = []
 
@@ -503,12 +443,12 @@ FRAMES = ("held", "filings", "licences", "reports")
 def test_the_frames_have_one_dtype_whatever_the_rows(year: Ledger) -> None:
     empty = {n: dict(getattr(year, n)().dtypes.astype(str)) for n in FRAMES}
     held(year, "holdem#1", "2027-02-20", "2027-02-21", entry_fees_usd="100", prizes_usd="75")
-    api.record_filed(year, "me-application", license_ref=HOLDEM, filed_on=d("2027-01-20"),
+    api.record_filed(year, "me-application", license_ref=YEAR_HOLDEM, filed_on=d("2027-01-20"),
                      by="ann", today=TODAY)
     api.record_licence(year, operator="room-a", agency_number="GCD-1",
                        kind="mt-large-stakes-permit", fee_usd=120, valid_from=d("2026-07-01"),
                        valid_to=d("2027-06-30"), by="ann")
-    api.record_report(year, HOLDEM, period_end=d("2027-02-21"), filed_on=d("2027-03-01"),
+    api.record_report(year, YEAR_HOLDEM, period_end=d("2027-02-21"), filed_on=d("2027-03-01"),
                       by="ann", today=TODAY)
     full = {n: dict(getattr(year, n)().dtypes.astype(str)) for n in FRAMES}
     assert empty == full  # a column of only empty values (note, tier) keeps its dtype

@@ -8,9 +8,9 @@ An ME application filed before its window opened is not "done" in ``tourney dead
 (ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: received at most 90 days before the first
 day it covers).
 
-The plan is test_ledger's (deep#1 at room-a, Fri 2027-03-05..Sun 2027-03-07; holdem#1 at
-post-1 under a per-tournament licence, first day Sat 2027-02-20). "Today" is TODAY,
-2027-12-31.
+The plan is that of builders.plans.write_plan (deep#1 at room-a, Fri 2027-03-05..Sun
+2027-03-07; holdem#1 at post-1 under a per-tournament licence, first day Sat 2027-02-20).
+"Today" is TODAY, 2027-12-31.
 """
 
 from __future__ import annotations
@@ -20,15 +20,14 @@ import io
 from pathlib import Path
 
 import pytest
-import test_ledger
-from test_ledger import ME_LICENCE, TODAY, d
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.deadlines import deadlines
 
-plan, adopted = test_ledger.plan, test_ledger.adopted
+from builders.plans import ME_LICENCE, TODAY
+from builders.scenarios import d
 
 
 def _export(lg: Ledger) -> list[dict[str, str]]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_ledger import write_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
+
+from builders.plans import write_plan
 
 
 def test_init_name_is_the_organization_adopt_uses(url: str, tmp_path: Path,

@@ -15,14 +15,15 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from test_ledger import TODAY, d, write_plan
-from test_ledger_funds import ANNUAL, CRIB, write_me_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.funds import funds, funds_html
+
+from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan, write_plan
+from builders.scenarios import d
 
 run = CliRunner().invoke
 

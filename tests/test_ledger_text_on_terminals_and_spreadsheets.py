@@ -21,13 +21,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_ledger import write_plan
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.core.limits import for_terminal
 from scheduler.core.text import csv_cells
 from scheduler.ledger import Ledger, api
+
+from builders.plans import write_plan
 
 REPO = Path(__file__).resolve().parents[1]
 ESC = "\x1b"

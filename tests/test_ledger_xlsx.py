@@ -11,18 +11,17 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-import test_ledger
 from openpyxl.utils import get_column_letter
-from test_ledger import TODAY, d
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.workbook import SHEET, export_xlsx, import_xlsx
 
-# test_ledger's fixtures: its plan, adopted in a ledger on SQLite and on PostgreSQL
+from builders.plans import TODAY
+from builders.scenarios import d
+
 # (``ledger``: tests/conftest.py)
-plan, adopted = test_ledger.plan, test_ledger.adopted
 
 
 def _csv(lg: Ledger) -> str:

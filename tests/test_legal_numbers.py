@@ -9,12 +9,12 @@ changes fails this test until the note says the new number.
 
 from __future__ import annotations
 
-from conftest import load, mt_room
-
 from constraints import maine, montana
 from constraints.base import usd
-from scheduler.core.workbook import SESSIONS, SETTINGS, SHEETS
+from scheduler.core.workbook.layout import SESSIONS, SETTINGS, SHEETS
 from scheduler.export.checklist import readings
+
+from builders.scenarios import load, mt_room
 
 
 def note(header: str) -> str:

@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
-from scheduler.core.workbook import EXAMPLES
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario
 
 EXAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"

@@ -30,7 +30,6 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import d, firsts, load, mt_large, mt_room, run
 from typer.testing import CliRunner
 
 from constraints.base import Audit
@@ -38,10 +37,12 @@ from constraints.registry import check
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import timing, tournament_tz
-from scheduler.engine.solver import placed_of
+from scheduler.engine.extract import placed_of
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, Plan
+
+from builders.scenarios import d, firsts, load, mt_large, mt_room, run
 
 runner = CliRunner()
 

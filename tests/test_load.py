@@ -19,8 +19,10 @@ import pandas as pd
 import pytest
 
 from constraints.registry import RULES
-from scheduler.check import ReadSchedule, audit
-from scheduler.core.scenario import Scenario, ScenarioError, parse_scenario
+from scheduler.check.auditing import audit
+from scheduler.check.schedule import ReadSchedule
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario, parse_scenario
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario, validate_scenario
 

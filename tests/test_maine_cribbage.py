@@ -34,12 +34,13 @@ import yaml
 from typer.testing import CliRunner
 
 from constraints.base import Audit, License, Occurrence
-from constraints.registry import check
+from constraints.registry import check, checklist
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.core.timing import timing, tournament_tz
 from scheduler.engine.solver import solve
-from scheduler.export.checklist import checklist, readings
+from scheduler.export.checklist import readings
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.inputs.load import load_scenario

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import icalendar
-from conftest import d, load, missing, placed, run
 
 from constraints.base import Audit
 from constraints.maine import ME_APPLICATION, earliest_first_day
@@ -29,6 +28,8 @@ from scheduler.core.scenario import Scenario
 from scheduler.core.timing import application_due, application_ok, application_window
 from scheduler.export.write import write_plan
 from scheduler.inputs.replan.assign import deadline_passed
+
+from builders.scenarios import d, load, missing, placed, run
 
 NF = "2027-04-05"
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",

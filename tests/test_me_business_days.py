@@ -24,12 +24,10 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import d, load, missing, run, scenario
-from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.timing import (
     application_due,
     application_earliest_first_day,
@@ -43,6 +41,9 @@ from scheduler.export.checklist import readings
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger
+
+from builders.plans import LINEAGE, SCHEDULE_COLUMNS, TODAY
+from builders.scenarios import d, load, missing, run, scenario
 
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
         "organized_on": "1946-05-12", "local_approval": True,

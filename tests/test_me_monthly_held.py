@@ -17,18 +17,20 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import d, firsts, load, missing, placed, run, scenario
-from test_ledger import LINEAGE, SCHEDULE_COLUMNS, TODAY
 from typer.testing import CliRunner
 
 from constraints.base import Audit
 from constraints.maine.limits import ME_MONTHLY
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.history import describe, from_ledger, read_history
+
+from builders.plans import LINEAGE, SCHEDULE_COLUMNS, TODAY
+from builders.scenarios import d, firsts, load, missing, placed, run, scenario
 
 HORIZON = {"start": "2026-10-15", "end": "2026-11-30"}
 NF = "2026-09-01"  # applications for every Saturday of the horizon are still on time

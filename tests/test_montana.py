@@ -17,7 +17,14 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from conftest import (
+
+from constraints.base import License, Occurrence
+from constraints.catalogue import cite
+from constraints.montana import calendar_days, most_paid
+from scheduler.core.timing import notice_due, timing
+from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -31,12 +38,6 @@ from conftest import (
     violated,
     violations,
 )
-
-from constraints.base import License, Occurrence
-from constraints.catalogue import cite
-from constraints.montana import calendar_days, most_paid
-from scheduler.core.timing import notice_due, timing
-from scheduler.inputs.load import load_scenario
 
 SUMMER = {"start": "2027-07-01", "end": "2027-08-31"}  # 62 days, all in permit year 2027-07-01
 
@@ -189,7 +190,7 @@ class TestMtEntryCap:
         assert problems(data) == {("MT-ENTRY-CAP", "tournaments[0].entry_fee")}
 
     def test_message_shows_the_total(self) -> None:
-        from scheduler.core.scenario import ScenarioError
+        from scheduler.core.problems import ScenarioError
 
         with pytest.raises(ScenarioError) as exc:
             load_scenario(one(large("a", entry_fee=376, reentries=4)))

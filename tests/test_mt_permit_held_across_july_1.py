@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load, mt_large, mt_room, run
 
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.history import from_ledger
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 ROOM = mt_room("lastchance")
 

@@ -22,13 +22,14 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from conftest import d, load, mt_large, mt_room, placed, run, violations
 
 from constraints.base import Actual, Actuals, Audit
 from constraints.registry import check, check_actuals
 from scheduler.core.scenario import Scenario
 from scheduler.export.summary import summary_text
 from scheduler.result.usage import limit_usage
+
+from builders.scenarios import d, load, mt_large, mt_room, placed, run, violations
 
 LATER = [d("2027-07-04") + dt.timedelta(days=i) for i in range(16)]  # Jul 4 .. Jul 19
 

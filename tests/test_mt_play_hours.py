@@ -23,13 +23,14 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 import yaml
-from conftest import load, mt_large, mt_room, violated
 from typer.testing import CliRunner
 
 from constraints.base import Occurrence
 from constraints.montana.games import quiet_hours_played
 from scheduler.cli import app
 from scheduler.core.timing import Timing, days_touched
+
+from builders.scenarios import load, mt_large, mt_room, violated
 
 runner = CliRunner()
 DENVER = ZoneInfo("America/Denver")

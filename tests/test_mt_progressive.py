@@ -19,7 +19,6 @@ from typing import Any
 
 import icalendar
 import pytest
-from conftest import d, load, mt_large, mt_room, placed, run, violations
 from typer.testing import CliRunner
 
 from constraints.base import Actual, Actuals
@@ -31,30 +30,18 @@ from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
 from scheduler.result.usage import limit_usage
 
-ROUNDS = {"r1": ("room-a", "2027-03-06"), "r2": ("room-b", "2027-03-13"),
-          "r3": ("room-c", "2027-03-20"), "final": ("room-a", "2027-03-27")}
-ROUND_1_NOTICE = d("2027-03-01")  # Sat Mar 6 - 5 days
-
-
-def progressive(*, notice_from: str = "2027-02-24", settings: dict[str, Any] | None = None,
-                fixed: bool = True, others: int = 0, **per_round: dict[str, Any]
-                ) -> Scenario:
-    """The progressive, each round fixed on its Saturday (``fixed``) or free on Saturdays in
-    March; ``others``: that many optional one-day tournaments at room-a in April-May."""
-    tournaments = []
-    for tid, (room, day) in ROUNDS.items():
-        kw: dict[str, Any] = ({"fixed_dates": [day], "required": 1} if fixed else
-                              {"weekdays": ["sat"]})
-        tournaments.append(mt_large(tid, (room,), **{**kw, **per_round.get(tid, {})}))
-    if others:
-        tournaments.append(mt_large("other", ("room-a",), count=others,
-                                    window={"start": "2027-04-01", "end": "2027-05-31"}))
-    return load(horizon={"start": "2027-03-01", "end": "2027-05-31"}, notice_from=notice_from,
-                settings=settings or {},
-                operators=[mt_room("room-a"), mt_room("room-b"), mt_room("room-c")],
-                tournaments=tournaments,
-                tours=[{"id": "tsp", "title": "Progressive", "progressive": True,
-                        "stops": list(ROUNDS), "min_days_between": 7, "final": "final"}])
+from builders.scenarios import (
+    ROUND_1_NOTICE,
+    ROUNDS,
+    d,
+    load,
+    mt_large,
+    mt_room,
+    placed,
+    progressive,
+    run,
+    violations,
+)
 
 
 # ------------------------------------------------------------------ the deadlines

@@ -12,11 +12,12 @@ from typing import Any
 
 import icalendar
 import pytest
-from conftest import load, mt_large, mt_room, run
 
 from scheduler.core.scenario import Scenario
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 YEARS = {"each": "counts toward the 16 of each of them (permit_year_count: each, the default)",
          "first-day": "counts toward the 16 only in the permit year of its first day "

@@ -3,7 +3,7 @@ must name the rule that breaks.
 
 Plans come from ``scheduler.engine.solver.solve`` on two small fixed scenarios (solved once per
 run) and
-from the random scenarios of ``tests/test_properties.py``. Each mutation edits the placed
+from the random scenarios of ``tests/builders/strategies.py``. Each mutation edits the placed
 occurrences (``scheduler.engine.solver.placed_of``) with ``dataclasses.replace`` and a new
 ``Timing``,
 or drops a licence, and runs ``constraints.registry.check`` on an ``Audit``. Schedule mutations
@@ -20,15 +20,17 @@ from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_properties import scenarios
 
 from constraints.base import Audit, License, Occurrence, Violation
 from constraints.registry import RULES, check
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, timing, tournament_tz
-from scheduler.engine.solver import placed_of, solve
+from scheduler.engine.extract import placed_of
+from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan
+
+from builders.strategies import scenarios
 
 SCHEDULE_RULES = [r for r in RULES if r.id not in ("MT-PERMIT-FEES", "ME-FEES")]
 SLOW_OK = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,

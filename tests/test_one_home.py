@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import get_args
 
 from scheduler.core.fields import ME_TYPES, MT_TYPES, WEEKDAYS
-from scheduler.core.scenario import TournamentType, Weekday
-from scheduler.core.workbook import TYPE_CHOICES, WEEKDAY_CHOICES
+from scheduler.core.scenario_types import TournamentType, Weekday
+from scheduler.core.workbook.layout import TYPE_CHOICES, WEEKDAY_CHOICES
 
 ROOT = Path(__file__).resolve().parents[1]
 

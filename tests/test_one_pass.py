@@ -14,9 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.problems import InputProblem
-from scheduler.core.scenario import ScenarioError
-from scheduler.core.workbook import EXAMPLES
+from scheduler.core.problems import InputProblem, ScenarioError
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario, validate_scenario
 
 runner = CliRunner()

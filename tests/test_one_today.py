@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import d, load, mt_large, mt_room, placed, violated
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -18,6 +17,8 @@ from scheduler.core.clock import latest_today, today_in
 from scheduler.core.scenario import parse_scenario
 from scheduler.core.timing import filing_from, made_as_of
 from scheduler.engine.solver import solve
+
+from builders.scenarios import d, load, mt_large, mt_room, placed, violated
 
 runner = CliRunner()
 UTC = dt.UTC

@@ -13,11 +13,10 @@ from typing import Any
 
 import pandas as pd
 from icalendar import Calendar
-from test_check import _seventeen, check
 from typer.testing import CliRunner
 
 from constraints.base import Violation
-from scheduler.check import check_records
+from scheduler.check.auditing import check_records
 from scheduler.cli import app
 from scheduler.core.scenario import Scenario
 from scheduler.engine.solver import solve
@@ -27,6 +26,8 @@ from scheduler.export.summary import summary_text
 from scheduler.export.write import dtstamp
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan
+
+from builders.checkfiles import check, seventeen_saturdays
 
 runner = CliRunner()
 
@@ -227,7 +228,7 @@ def test_equal_priority_tournament_gave_way_to_a_cheaper_one() -> None:
 # ------------------------------------------------------------------ check --format json
 def test_check_json_lists_every_occurrence_as_integers(tmp_path: Path) -> None:
     # 17 Saturdays from 2027-01-02: the 17th (Apr 24) breaks MT-LARGE-LIMIT
-    res = check(*_seventeen(tmp_path), fmt="json")
+    res = check(*seventeen_saturdays(tmp_path), fmt="json")
     assert res.exit_code == 1
     [rec] = json.loads(res.stdout)
     assert rec["occurrences"] == [{"tournament_id": "weekly", "occurrence": 17}]

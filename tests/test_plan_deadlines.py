@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load, mt_large, mt_room, run
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -30,6 +29,8 @@ from scheduler.export.report import report_html
 from scheduler.export.write import write_plan
 from scheduler.ledger.deadlines import deadlines
 from scheduler.result.plan import Plan
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 POST = {"id": "post", "name": "Legion Post 212", "jurisdiction": "ME",
         "organized_on": "1946-05-12", "local_approval": True,

@@ -27,28 +27,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_files_and_endpoints import (  # noqa: F401  (_alarm: the 120 s bound, autouse)
-    ROOT,
-    _alarm,
-    _hidden,
-    _scenario,
-    _solve,
-    _tree,
-    runner,
-)
-from test_publish import Server, _free_port, radicale_server, server  # noqa: F401  (Radicale)
 
 from scheduler.cli import app
-from scheduler.core.atomic import MANIFEST
+from scheduler.core.manifest import MANIFEST
+
+from builders.caldav import Server, radicale_server
+from builders.commands import ROOT, hidden, runner, solve, tiny_scenario, tree, write_tiny_plan
+from builders.servers import free_port
+
+pytestmark = pytest.mark.usefixtures("alarm_120s")  # what could hang fails in 120 s
 
 
 @pytest.fixture
 def plan(tmp_path: Path) -> Path:
     """A plan tourney wrote (count 2) in tmp_path/plan."""
-    out = tmp_path / "plan"
-    code, text = _solve(_scenario(tmp_path), out)
-    assert code == 0, text
-    return out
+    return write_tiny_plan(tmp_path)
+
 
 # =========================================================================== 1. the lock
 _SLOW = textwrap.dedent("""
@@ -88,7 +82,7 @@ def test_a_second_command_into_the_same_output_is_refused_while_the_first_solves
         tmp_path: Path, command: str) -> None:
     # before: the lock was held only while writing, so the second (fast) solve wrote its
     # plan and the first (slow) one then replaced it, both exit 0, no warning
-    sc = _scenario(tmp_path)
+    sc = tiny_scenario(tmp_path)
     vary = tmp_path / "vary.yaml"
     vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
     if command == "solve":
@@ -120,7 +114,7 @@ def test_a_folder_that_will_be_refused_is_refused_before_solving(tmp_path: Path)
     out.mkdir()
     (out / "notes.txt").write_text("mine\n", encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, "-c", _SLOW, "solve", str(_scenario(tmp_path)), "--out", str(out)],
+        [sys.executable, "-c", _SLOW, "solve", str(tiny_scenario(tmp_path)), "--out", str(out)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     stdout, stderr = proc.communicate(b"\n", timeout=100)
     assert proc.returncode == 2, stderr.decode()
@@ -147,13 +141,13 @@ def test_a_file_added_while_writing_is_never_deleted(
         return real(a, b) if swap == "exchange" else False
 
     monkeypatch.setattr(atomic, "_exchange", exchange)
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2, out
     assert "files appeared in" in out and "notes.txt" in out and "put back" in out
     assert (plan / "notes.txt").read_text() == "written meanwhile\n"
     # the previous plan is back in place, whole (count 2: a header and two occurrences)
     assert len((plan / "schedule.csv").read_text().splitlines()) == 1 + 2
-    assert [n for n in _hidden(tmp_path) if not n.startswith(".plan.lock")] == []
+    assert [n for n in hidden(tmp_path) if not n.startswith(".plan.lock")] == []
 
 
 # =========================================================================== 3. manifest, inputs
@@ -171,24 +165,24 @@ def test_a_name_listed_in_the_manifest_that_tourney_never_writes_is_refused(
     # before: `echo "0000…  9  notes.txt" >> Q/.tourney-plan` made solve delete notes.txt
     (plan / "notes.txt").write_bytes(b"precious\n")
     _list(plan, "notes.txt", b"precious\n" if hashed else None)
-    before = _tree(plan)
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    before = tree(plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2, out
     # with the right hash or a made-up one: tourney never writes a notes.txt into a plan
     assert "notes.txt (listed in .tourney-plan, but tourney never writes such a file)" in out
     assert "Nothing was changed" in out
-    assert _tree(plan) == before
+    assert tree(plan) == before
 
 
 def test_a_folder_holding_the_scenario_is_never_replaced(tmp_path: Path, plan: Path) -> None:
     # before: `solve Q/S.yaml --out Q` with S.yaml listed in the manifest deleted the input
-    sc = _scenario(plan, "S.yaml", count=1)
+    sc = tiny_scenario(plan, "S.yaml", count=1)
     _list(plan, "S.yaml", sc.read_bytes())
-    before = _tree(plan)
-    code, out = _solve(sc, plan)
+    before = tree(plan)
+    code, out = solve(sc, plan)
     assert code == 2, out
     assert "an input of this command" in out and "S.yaml" in out
-    assert _tree(plan) == before
+    assert tree(plan) == before
 
 
 @pytest.mark.parametrize("how", ["named-like-a-product", "hard-link"])
@@ -198,21 +192,21 @@ def test_a_folder_without_manifest_holding_the_scenario_is_never_replaced(
     folder = tmp_path / "L"
     folder.mkdir()
     if how == "named-like-a-product":
-        sc = _scenario(folder, "summary.txt", count=1)
+        sc = tiny_scenario(folder, "summary.txt", count=1)
     else:  # the scenario elsewhere, a hard link to it in the folder under a plan's name
-        sc = _scenario(tmp_path, "s.yaml", count=1)
+        sc = tiny_scenario(tmp_path, "s.yaml", count=1)
         os.link(sc, folder / "schedule.csv")
-    before = {**_tree(folder), "scenario": sc.read_bytes()}
-    code, out = _solve(sc, folder)
+    before = {**tree(folder), "scenario": sc.read_bytes()}
+    code, out = solve(sc, folder)
     assert code == 2, out
     assert "an input of this command" in out
-    assert {**_tree(folder), "scenario": sc.read_bytes()} == before
+    assert {**tree(folder), "scenario": sc.read_bytes()} == before
 
 
 def test_replanning_in_place_from_the_folder_itself_still_works(
         tmp_path: Path, plan: Path) -> None:
     # --previous PLAN --out PLAN is the documented re-plan: read whole before solving
-    res = runner.invoke(app, ["solve", str(_scenario(tmp_path, "t.yaml", count=2)),
+    res = runner.invoke(app, ["solve", str(tiny_scenario(tmp_path, "t.yaml", count=2)),
                               "--previous", str(plan), "--out", str(plan)])
     assert res.exit_code == 0, res.output
 
@@ -224,14 +218,14 @@ def test_a_read_only_parent_folder_is_respected_even_by_root(
     # before: as root, `chmod a-w .` did not stop the plan (or sweep.csv) being written there
     parent = tmp_path / "ro"
     parent.mkdir()
-    sc = _scenario(tmp_path)
+    sc = tiny_scenario(tmp_path)
     (tmp_path / "vary.yaml").write_text("grid:\n  settings.month_rule: [touch]\n",
                                         encoding="utf-8")
     mode = parent.stat().st_mode
     parent.chmod(mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
     try:
         if command == "solve":
-            code, out = _solve(sc, parent / "plan")
+            code, out = solve(sc, parent / "plan")
         else:
             res = runner.invoke(app, ["sweep", str(sc), "--vary", str(tmp_path / "vary.yaml"),
                                       "--out", str(parent / "out.csv"), "--jobs", "1"])
@@ -247,7 +241,7 @@ def test_file_names_in_messages_never_carry_control_characters(
         tmp_path: Path, plan: Path) -> None:
     # before: a file name with an escape sequence went raw to the terminal
     (plan / "evil\x1b[2J.txt").write_text("x", encoding="utf-8")
-    code, out = _solve(_scenario(tmp_path, "t.yaml", count=1), plan)
+    code, out = solve(tiny_scenario(tmp_path, "t.yaml", count=1), plan)
     assert code == 2, out
     assert "\x1b" not in out and "'evil\\x1b[2J.txt'" in out
 
@@ -291,7 +285,7 @@ def test_usage_errors_never_show_url_credentials(plan: Path) -> None:
 
 
 def test_redact_ends_the_user_information_at_its_last_at() -> None:
-    from scheduler.export.caldav import redact
+    from scheduler.export.caldav.redaction import redact
 
     # before: 'http://***@ss@127.0.0.1:5232/' ('@' in the password) and the whole URL
     # shown for '/', '#' or '?' in the password
@@ -321,7 +315,7 @@ def test_a_password_with_at_slash_hash_and_question_mark_is_hidden_on_success(
 
 
 def test_a_wrong_password_that_is_a_word_leaves_tourneys_sentence_whole(
-        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # before: "(HTTP 401: *** user name or password? ...)" for the password "wrong"
     code, out = _publish(plan, server.url, "wrong", monkeypatch)
     assert code == 2, out
@@ -335,7 +329,7 @@ def test_ipv6_caldav_urls_keep_their_brackets_and_never_crash(
     code, out = _publish(plan, "http://alice:secret@[::1/", "pw-123", monkeypatch)
     assert code == 2 and "must be an http:// or https:// URL" in out, out
     assert "secret" not in out
-    port = _free_port()  # nothing listens there
+    port = free_port()  # nothing listens there
     code, out = _publish(plan, f"http://alice:secret@[::1]:{port}/", "pw-123", monkeypatch)
     assert code == 2, out
     assert "Failed to parse" not in out and "secret" not in out
@@ -362,7 +356,7 @@ class _Cluster:
 
     def __init__(self, tmp_path: Path, workers: int = 1) -> None:
         self.tmp = tmp_path
-        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.address = f"tcp://127.0.0.1:{free_port()}"
         self.mark = tmp_path / "started"
         self.log = open(tmp_path / "dask.log", "wb")  # noqa: SIM115  (closed by stop)
         self.procs: list[subprocess.Popen[Any]] = []
@@ -388,7 +382,7 @@ class _Cluster:
         vary = self.tmp / "vary.yaml"
         vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "scheduler.cli", "sweep", str(_scenario(self.tmp)),
+            [sys.executable, "-m", "scheduler.cli", "sweep", str(tiny_scenario(self.tmp)),
              "--vary", str(vary), "--out", str(self.tmp / "out.csv"), "--dask",
              self.address, "--timeout", timeout],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)

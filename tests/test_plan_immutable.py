@@ -15,8 +15,8 @@ import pytest
 from constraints.base import License
 from constraints.maine import per_tournament_usd
 from scheduler.core.scenario import Scenario
-from scheduler.engine.explain import Conflict, Member
 from scheduler.inputs.load import load_scenario
+from scheduler.result.conflict import Conflict, Member
 from scheduler.result.plan import Plan, PlanStatus, Unscheduled
 
 ORG: dict[str, Any] = {

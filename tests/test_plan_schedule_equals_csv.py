@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from conftest import d, load, mt_room
 
 from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
+
+from builders.scenarios import d, load, mt_room
 
 MARCH = {"start": "2027-03-01", "end": "2027-03-31"}
 

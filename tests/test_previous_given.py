@@ -12,18 +12,19 @@ from pathlib import Path
 
 import icalendar
 import pytest
-import test_layers
 from typer.testing import CliRunner
 
 from scheduler.engine.solver import solve, solve_alternatives
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import Previous, PublishedOccurrence, read_previous
+from scheduler.inputs.replan.previous import PublishedOccurrence
+from scheduler.inputs.replan.read import Previous, read_previous
+
+from builders.commands import march_room_scenario
 
 runner = CliRunner()
-# the March 2027 room and its first plan written by the CLI, shared with tests/test_layers.py
-_scenario = test_layers._scenario
-first_plan = test_layers.first_plan
+# the March 2027 room (builders.commands.march_room_scenario) and its first plan written by
+# the CLI (the fixture first_plan of tests/conftest.py), shared with tests/test_layers.py
 
 
 def _cancelled(folder: Path) -> list[dt.date]:
@@ -42,7 +43,7 @@ def _stamps(folder: Path) -> set[str]:
 
 
 def test_a_bare_list_is_refused(tmp_path: Path, first_plan: Path) -> None:
-    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    sc = load_scenario(march_room_scenario(tmp_path, "v2", drop_friday=True))
     announced = list(read_previous(sc, first_plan))
     hand = [PublishedOccurrence("sat", dt.date(2027, 3, 6), "sat-1@room.tourney")]
     for bare in (announced, hand, tuple(hand), []):
@@ -61,7 +62,7 @@ def test_what_the_cli_passes_gives_the_cli_calendars(tmp_path: Path, first_plan:
     # its calendars cancel both and both MT notices (5 days before, MCA 23-5-317(1)(d):
     # Mar 5 - 5 = Feb 28, Mar 13 - 5 = Mar 8), stamped 1 s after v1's DTSTAMP (midnight UTC
     # of notice_from 2027-02-01)
-    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    sc = load_scenario(march_room_scenario(tmp_path, "v2", drop_friday=True))
     by_path = solve(sc, previous=first_plan)
     assert solve(sc, previous=str(first_plan)) == by_path
     assert solve(sc, previous=read_previous(sc, first_plan)) == by_path
@@ -85,7 +86,7 @@ def test_a_schedule_csv_as_previous_is_read(tmp_path: Path, first_plan: Path) ->
     # the folder's schedule.csv is a previous plan as README and the docstring say: the
     # re-plan from it keeps the Saturdays that v2 still wants (Mar 6 and Mar 20; Mar 13 is
     # blacked out and fri dropped), as from the folder itself
-    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    sc = load_scenario(march_room_scenario(tmp_path, "v2", drop_friday=True))
     from_csv = solve(sc, previous=first_plan / "schedule.csv")
     from_folder = solve(sc, previous=first_plan)
     days = [r.first_day for r in from_csv.rows]
@@ -94,6 +95,6 @@ def test_a_schedule_csv_as_previous_is_read(tmp_path: Path, first_plan: Path) ->
 
 
 def test_previous_of_another_type_is_named(tmp_path: Path) -> None:
-    sc = load_scenario(_scenario(tmp_path, "v2", drop_friday=True))
+    sc = load_scenario(march_room_scenario(tmp_path, "v2", drop_friday=True))
     with pytest.raises(TypeError, match=r"not a value of type int \(3\)$"):
         solve(sc, previous=3)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@
 - credentials are masked in every message, whatever the shape of the URL (one slash after
   the scheme, no scheme, a line break before the ``@``).
 
-A real Radicale server (tests/test_publish.py), a real redirecting HTTP server on 127.0.0.1,
+A real Radicale server (tests/conftest.py), a real redirecting HTTP server on 127.0.0.1,
 and a real recording one behind it. Nothing leaves 127.0.0.1.
 """
 
@@ -22,30 +22,28 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import test_publish
-from test_publish import OPERATOR, Server, _calendar, _publish
 
-# the fixtures of tests/test_publish.py: a Radicale server, a plan folder, no proxy
-server = test_publish.server
-plan_dir = test_publish.plan_dir
-_no_proxy = test_publish._no_proxy
+from builders.caldav import OPERATOR, Server, calendar_of, publish
+
+# the fixtures of tests/conftest.py: a Radicale server, a plan folder; no proxy
+pytestmark = pytest.mark.usefixtures("no_proxy")
 
 
 def test_publish_keeps_a_hand_added_event_whose_description_mentions_x_tourney(
         server: Server, plan_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out = _publish(server, plan_dir, monkeypatch)
+    code, out = publish(server, plan_dir, monkeypatch)
     assert code == 0, out
-    cal = _calendar(server, OPERATOR)
+    cal = calendar_of(server, OPERATOR)
     cal.save_event(
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hand//EN\r\nBEGIN:VEVENT\r\n"
         "UID:volunteers-2027@post.example\r\nDTSTAMP:20270101T000000Z\r\n"
         "DTSTART;VALUE=DATE:20270110\r\nSUMMARY:Volunteers' dinner\r\n"
         "DESCRIPTION:X-TOURNEY-LINEAGE:0123456789 is what the calendar app shows; "
         "X-TOURNEY-TOURNAMENT too\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
-    code, out = _publish(server, plan_dir, monkeypatch)
+    code, out = publish(server, plan_dir, monkeypatch)
     assert code == 0, out
     assert ", 0 deleted," in out  # nothing of the plan changed, and the hand's event stays
-    uids = {str(e.icalendar_component["UID"]) for e in _calendar(server, OPERATOR).events()}
+    uids = {str(e.icalendar_component["UID"]) for e in calendar_of(server, OPERATOR).events()}
     assert "volunteers-2027@post.example" in uids
 
 
@@ -99,7 +97,7 @@ def test_a_redirect_to_another_server_is_refused_before_anything_goes_there(
 
         with _http(Redirect) as port:
             url = f"http://alice:s3cret@127.0.0.1:{port}/dav/"
-            code, out = _publish(server, plan_dir, monkeypatch, url=url)
+            code, out = publish(server, plan_dir, monkeypatch, url=url)
     assert code == 2, out
     assert seen == []  # not one request reached the other server
     assert out.strip() == (
@@ -118,7 +116,7 @@ def test_a_redirect_to_another_server_is_refused_before_anything_goes_there(
 ])
 def test_credentials_of_a_malformed_caldav_url_are_never_printed(
         server: Server, plan_dir: Path, monkeypatch: pytest.MonkeyPatch, url: str) -> None:
-    code, out = _publish(server, plan_dir, monkeypatch, url=url)
+    code, out = publish(server, plan_dir, monkeypatch, url=url)
     assert code == 2, out
     assert out.startswith(("tourney: --caldav must be an http:// or https:// URL",
                            "tourney: cannot reach the CalDAV server at https://***@")), out

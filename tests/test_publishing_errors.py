@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
-from scheduler.inputs.replan import PreviousError
+from scheduler.inputs.replan.previous import PreviousError
 from scheduler.result.publishing import replaced_events
 
 runner = CliRunner()

@@ -20,11 +20,12 @@ from pathlib import Path
 
 import icalendar
 import pytest
-from test_publish import _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
+
+from builders.caldav import calendar_of, radicale_server
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 EXAMPLE_URL, EXAMPLE_USER = "https://cal.example.org/dav/", "alice"
@@ -63,7 +64,7 @@ def test_the_block_is_about_ten_commands() -> None:
             assert "--as-of" in words, words
 
 
-def _rows(folder: Path) -> list[tuple[str, str, str]]:
+def csv_rows(folder: Path) -> list[tuple[str, str, str]]:
     with (folder / "schedule.csv").open(encoding="utf-8") as f:
         return [(r["occurrence"], r["first_day"], r["status"]) for r in csv.DictReader(f)]
 
@@ -85,10 +86,10 @@ def test_the_readme_year_loop_runs_as_written(tmp_path: Path,
             assert res.exit_code == 0, f"tourney {' '.join(words)}:\n{res.output}"
             assert "Traceback" not in res.output and "warning" not in res.stderr, res.output
         # plan-v1: Fridays Jan 1, Jan 22, Feb 12, Mar 5 (by hand, above)
-        assert _rows(tmp_path / "plan-v1") == [
+        assert csv_rows(tmp_path / "plan-v1") == [
             ("1", "2027-01-01", "new"), ("2", "2027-01-22", "new"),
             ("3", "2027-02-12", "new"), ("4", "2027-03-05", "new")]
-        v2 = _rows(tmp_path / "plan-v2")
+        v2 = csv_rows(tmp_path / "plan-v2")
         # #1 held as recorded; the cancelled Jan 22 is not back; Feb 12 (passed, not
         # recorded) and Mar 5 (notice due Feb 28, before Mar 1) stay pinned; the 4th is new,
         # on or after Mar 1 + 5 = Sat Mar 6, a Friday: Mar 12 at the earliest
@@ -99,7 +100,7 @@ def test_the_readme_year_loop_runs_as_written(tmp_path: Path,
         assert v2[3][2] == "new" and v2[3][1] >= "2027-03-12"
         # the server holds the cancellation, as plan-v2's calendar does
         ev = {str(o.icalendar_component["UID"]): o.icalendar_component
-              for o in _calendar(server, "big-sky").search(event=True)}
+              for o in calendar_of(server, "big-sky").search(event=True)}
         want = {str(e["UID"]): e for e in icalendar.Calendar.from_ical(
             (tmp_path / "plan-v2" / "calendars" / "big-sky.ics").read_bytes()).walk("VEVENT")}
         assert set(ev) == set(want)

@@ -4,7 +4,8 @@ computed (the rule ID is the first named, with its citation and the checker's se
 from __future__ import annotations
 
 import pytest
-from conftest import load, run
+
+from builders.scenarios import load, run
 
 MT = {"id": "room", "name": "Prairie Card Club", "jurisdiction": "MT", "live_tables": 2}
 ME = {"id": "post", "name": "Legion Post 12", "jurisdiction": "ME", "local_approval": True,

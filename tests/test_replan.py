@@ -8,12 +8,14 @@ import re
 from pathlib import Path
 
 import yaml
-from conftest import load
 from typer.testing import CliRunner
 
 from scheduler.cli import app
 from scheduler.engine.solver import solve
-from scheduler.inputs.replan import Previous, PublishedOccurrence
+from scheduler.inputs.replan.previous import PublishedOccurrence
+from scheduler.inputs.replan.read import Previous
+
+from builders.scenarios import load
 
 runner = CliRunner()
 ROOM = {"id": "room", "name": "Room", "jurisdiction": "MT", "live_tables": 1}
@@ -203,8 +205,8 @@ def test_replan_made_the_same_day_is_stamped_later(tmp_path: Path) -> None:
 
 def test_fixed_date_in_a_daylight_saving_gap_is_an_input_error() -> None:
     # 2027-03-14: America/New_York springs forward at 02:00, so 02:30 does not exist
-    from conftest import problems
-    from conftest import scenario as build
+    from builders.scenarios import problems
+    from builders.scenarios import scenario as build
     data = build(operators=[{"id": "post", "name": "Post", "jurisdiction": "ME",
                              "local_approval": True, "beneficiaries": ["X"],
                              "organized_on": "1990-01-01"}],
@@ -434,7 +436,7 @@ def test_a_uid_given_back_after_a_cancellation_has_a_higher_sequence(tmp_path: P
 
 
 def test_moving_occurrences_pair_with_the_nearest_new_days() -> None:
-    from scheduler.inputs.replan import assign
+    from scheduler.inputs.replan.assign import assign
 
     # leaving: Jun 5 and Aug 7; new days: May 22, Jun 12, Aug 14. Nearest pairs: Jun 5 ->
     # Jun 12 (7 days) and Aug 7 -> Aug 14 (7 days); May 22 is new. (Pairing in date order

@@ -7,7 +7,7 @@
    SEQUENCE over the previous plan's; an unchanged event keeps it.
 3. A deadline event before the day the plan is made as of (today ``notice_from``,
    ``scheduler.core.timing.made_day``) is carried exactly as published, never rewritten.
-4. After ``tourney publish`` the CalDAV server (a real Radicale, as in test_publish.py) holds
+4. After ``tourney publish`` the CalDAV server (a real Radicale, tests/conftest.py) holds
    exactly what the plan's calendars hold, cancellations included.
 
 The plan of every test: March 2027 (``_data`` of test_calendar_identity.py: Saturday Stack
@@ -28,24 +28,23 @@ from typing import Any
 
 import icalendar
 import pytest
-from test_calendar_across_plans import ROOM2, SHARED
-from test_calendar_identity import _data, _solve, _write
-from test_publish import Server, _calendar, _publish, server  # noqa: F401
 
 from scheduler.core.uid import DEFAULT_DOMAIN, lineage_key
 from scheduler.inputs.load import load_scenario
+
+from builders.caldav import ROOM2, SHARED, Server, calendar_of, march, publish, solve_to, yaml_at
 
 HELL = {**SHARED, "id": "hell", "title": "Hellgate Stack", "operators": ["room2"]}
 
 
 def _v1() -> dict[str, Any]:
-    data = _data()
+    data = march()
     data["operators"].append(dict(ROOM2))
     data["tournaments"] += [dict(SHARED), dict(HELL)]
     return data
 
 
-def _events(path: Path) -> dict[str, icalendar.Event]:
+def vevents(path: Path) -> dict[str, icalendar.Event]:
     """UID -> VEVENT of one calendar file (each UID once per file)."""
     events = icalendar.Calendar.from_ical(path.read_bytes()).walk("VEVENT")
     uids = [str(e["UID"]) for e in events]
@@ -67,7 +66,7 @@ def _raw(path: Path) -> dict[str, str]:
 def _state(path: Path) -> dict[str, tuple[int, str]]:
     """UID -> (SEQUENCE, STATUS) of one calendar file."""
     return {u: (int(e.get("SEQUENCE", 0)), str(e.get("STATUS", "")))
-            for u, e in _events(path).items()}
+            for u, e in vevents(path).items()}
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +74,8 @@ def v1(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The first plan's folder and the lineage's UID tail (``@<host>.<key>.<domain>``
     without the host)."""
     tmp = tmp_path_factory.mktemp("v1")
-    src = _write(tmp, "v1", _v1())
-    _solve(src, tmp / "v1")
+    src = yaml_at(tmp, "v1", _v1())
+    solve_to(src, tmp / "v1")
     return tmp / "v1", f"{lineage_key(load_scenario(src))}.{DEFAULT_DOMAIN}"
 
 
@@ -94,7 +93,7 @@ def _uids(key: str) -> dict[str, str]:
 def test_first_plan_is_as_the_tests_read_it(v1: tuple[Path, str]) -> None:
     folder, key = v1
     u = _uids(key)
-    days = {uid: e.decoded("DTSTART") for uid, e in _events(folder / "calendar.ics").items()}
+    days = {uid: e.decoded("DTSTART") for uid, e in vevents(folder / "calendar.ics").items()}
     assert (days[u["shared"]], days[u["hell"]]) == (dt.date(2027, 3, 7), dt.date(2027, 3, 14))
     assert (days[u["n-shared-room2"]], days[u["n-hell"]]) == (dt.date(2027, 3, 2),
                                                                dt.date(2027, 3, 9))
@@ -109,9 +108,9 @@ def test_venue_that_leaves_the_scenario_has_its_future_events_cancelled(
     # v2: room2 is gone; the shared stack is room's alone, Hellgate Stack is gone
     folder, key = v1
     u = _uids(key)
-    v2 = _data()
+    v2 = march()
     v2["tournaments"].append({**SHARED, "operators": ["room"]})
-    res = _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
+    res = solve_to(yaml_at(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
     # 4 events were on room2's calendar, all on or after notice_from 2027-01-15: 4 cancelled
     line = ("Hellgate Card Room (room2) left the plan: its 4 future events are cancelled on "
             "its calendar (calendars/room2.ics).")
@@ -128,7 +127,7 @@ def test_venue_that_leaves_the_scenario_has_its_future_events_cancelled(
     assert {x: whole[u[x]] for x in ("hell", "n-hell", "n-shared-room2")} == {
         "hell": (1, "CANCELLED"), "n-hell": (1, "CANCELLED"),
         "n-shared-room2": (1, "CANCELLED")}
-    shared = _events(tmp_path / "v2" / "calendar.ics")[u["shared"]]
+    shared = vevents(tmp_path / "v2" / "calendar.ics")[u["shared"]]
     assert str(shared["LOCATION"]) == "Bitterroot Card Room"
     assert str(shared["X-TOURNEY-OPERATORS"]) == "room"
     # room's own calendar shows the shared stack live; nothing else changed: SEQUENCE 0
@@ -146,7 +145,7 @@ def test_venue_that_leaves_a_shared_tournament_has_its_copy_cancelled(
     v2 = _v1()
     v2["tournaments"] = [{**t, "operators": ["room"]} if t["id"] == "shared" else t
                          for t in v2["tournaments"]]
-    res = _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
+    res = solve_to(yaml_at(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
     # room2 showed 2 events of it: the stack (Sun Mar 7) and its notice (Tue Mar 2)
     assert ("Hellgate Card Room (room2) left 'Two-Room Stack': its 2 future events are "
             "cancelled on its calendar (calendars/room2.ics).") in res.output
@@ -179,10 +178,10 @@ def test_venue_that_leaves_keeps_its_past_events_as_published(
     # Mar 14, cancelled (SEQUENCE 1)
     folder, key = v1
     u = _uids(key)
-    v2 = _data()
+    v2 = march()
     v2["notice_from"] = "2027-03-10"
     v2["tournaments"].append({**SHARED, "operators": ["room"]})
-    res = _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
+    res = solve_to(yaml_at(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
     assert ("Hellgate Card Room (room2) left the plan: its 1 future event is cancelled on "
             "its calendar (calendars/room2.ics).") in res.output
     mine = tmp_path / "v2" / "calendars" / "room2.ics"
@@ -207,12 +206,12 @@ def test_renamed_event_gets_a_higher_sequence_and_unchanged_ones_keep_theirs(
     for t in renamed["tournaments"]:
         if t["id"] == "sat":
             t["title"] = "Saturday Big Stack"
-    _solve(_write(tmp_path, "v2", renamed), tmp_path / "v2", "--previous", str(folder))
+    solve_to(yaml_at(tmp_path, "v2", renamed), tmp_path / "v2", "--previous", str(folder))
     first, second = _state(folder / "calendar.ics"), _state(tmp_path / "v2" / "calendar.ics")
     # the two stacks and their notices (the title is in the notice's SUMMARY): 0 -> 1
     changed = {u[x] for x in ("sat1", "sat2", "n-sat1", "n-sat2")}
     assert {x: second[x] for x in changed} == dict.fromkeys(changed, (1, ""))
-    assert str(_events(tmp_path / "v2" / "calendar.ics")[u["sat1"]]["SUMMARY"]) == \
+    assert str(vevents(tmp_path / "v2" / "calendar.ics")[u["sat1"]]["SUMMARY"]) == \
         "Saturday Big Stack"
     # everything else: the same SEQUENCE (0), the same content
     assert set(first) == set(second)
@@ -221,14 +220,14 @@ def test_renamed_event_gets_a_higher_sequence_and_unchanged_ones_keep_theirs(
     before, after = _raw(folder / "calendar.ics"), _raw(tmp_path / "v2" / "calendar.ics")
     assert all(_no_stamp(after[x]) == _no_stamp(before[x]) for x in first if x not in changed)
     # re-planned again unchanged: SEQUENCE stays 1 (not 2); renamed again: 2
-    _solve(_write(tmp_path, "v3", renamed), tmp_path / "v3", "--previous",
-           str(tmp_path / "v2"))
+    solve_to(yaml_at(tmp_path, "v3", renamed), tmp_path / "v3", "--previous",
+             str(tmp_path / "v2"))
     assert _state(tmp_path / "v3" / "calendar.ics") == second
     for t in renamed["tournaments"]:
         if t["id"] == "sat":
             t["title"] = "Saturday Biggest Stack"
-    _solve(_write(tmp_path, "v4", renamed), tmp_path / "v4", "--previous",
-           str(tmp_path / "v3"))
+    solve_to(yaml_at(tmp_path, "v4", renamed), tmp_path / "v4", "--previous",
+             str(tmp_path / "v3"))
     fourth = _state(tmp_path / "v4" / "calendar.ics")
     assert {x: fourth[x] for x in changed} == dict.fromkeys(changed, (2, ""))
 
@@ -245,7 +244,7 @@ def test_new_start_time_and_description_raise_sequence(
             t["start_time"] = "13:00"
         if t["id"] == "sat":
             t["entry_fee"] = 250
-    _solve(_write(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(folder))
+    solve_to(yaml_at(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(folder))
     after = _state(tmp_path / "v2" / "calendar.ics")
     assert after[f"hold-1@post.{key}"] == after[f"hold-2@post.{key}"] == (1, "")
     assert after[f"sat-1@room.{key}"] == after[f"sat-2@room.{key}"] == (1, "")
@@ -262,7 +261,7 @@ def test_past_deadline_events_are_carried_as_published(
     folder, key = v1
     data = _v1()
     data["notice_from"] = "2027-02-01"
-    _solve(_write(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(folder))
+    solve_to(yaml_at(tmp_path, "v2", data), tmp_path / "v2", "--previous", str(folder))
     before, after = _raw(folder / "calendar.ics"), _raw(tmp_path / "v2" / "calendar.ics")
     opens = [x for x in before if x.startswith("application-opens-")]
     assert len(opens) == 2
@@ -273,30 +272,30 @@ def test_past_deadline_events_are_carried_as_published(
     assert all(post[x] == before[x] for x in opens)
     # the deadlines after Feb 1 are written as the re-plan says (MT notices of Mar 1..9,
     # application due Feb 22 and Mar 1, reports): not carried
-    assert _events(tmp_path / "v2" / "calendar.ics")[
+    assert vevents(tmp_path / "v2" / "calendar.ics")[
         f"notice-room.sat-1@room.{key}"].decoded("DTSTART") == dt.date(2027, 3, 1)
 
 
 # =========================================================================== 4. publish
 def test_server_holds_what_the_plans_calendars_hold(
-        server: Server, v1: tuple[Path, str], tmp_path: Path,  # noqa: F811
+        server: Server, v1: tuple[Path, str], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     folder, key = v1
     u = _uids(key)
-    code, out = _publish(server, folder, monkeypatch)
+    code, out = publish(server, folder, monkeypatch)
     assert code == 0, out
     # v2: room2 leaves the scenario, the Saturday Stack is renamed
-    v2 = _data(**{"sat.title": "Saturday Big Stack"})
+    v2 = march(**{"sat.title": "Saturday Big Stack"})
     v2["tournaments"].append({**SHARED, "operators": ["room"]})
-    _solve(_write(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
-    code, out = _publish(server, tmp_path / "v2", monkeypatch)
+    solve_to(yaml_at(tmp_path, "v2", v2), tmp_path / "v2", "--previous", str(folder))
+    code, out = publish(server, tmp_path / "v2", monkeypatch)
     assert code == 0, out
     for op in ("room", "room2", "post"):
         want = _state(tmp_path / "v2" / "calendars" / f"{op}.ics")
         got = {str(o.icalendar_component["UID"]): (
             int(o.icalendar_component.get("SEQUENCE", 0)),
             str(o.icalendar_component.get("STATUS", "")))
-            for o in _calendar(server, op).search(event=True)}
+            for o in calendar_of(server, op).search(event=True)}
         assert got == want, op
     # room2's 4 events are on the server, cancelled (4 updated); room: the 2 renamed stacks,
     # their 2 notices and the shared stack (its place) updated
@@ -304,10 +303,10 @@ def test_server_holds_what_the_plans_calendars_hold(
     room = next(ln for ln in out.splitlines() if ln.startswith("room ("))
     assert room.endswith(": 0 created, 5 updated, 0 deleted, 2 unchanged"), out
     stored = {str(o.icalendar_component["UID"]): o.icalendar_component
-              for o in _calendar(server, "room2").search(event=True)}
+              for o in calendar_of(server, "room2").search(event=True)}
     assert str(stored[u["hell"]]["STATUS"]) == "CANCELLED"
     # publishing again changes nothing: room 7 + room2 4 + post 8 (2 games, 2 windows
     # opening, 2 applications due, 2 reports) = 19 events
-    code, out = _publish(server, tmp_path / "v2", monkeypatch)
+    code, out = publish(server, tmp_path / "v2", monkeypatch)
     assert code == 0 and out.splitlines()[-1].endswith(
         ": 0 created, 0 updated, 0 deleted, 19 unchanged."), out

@@ -19,8 +19,6 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import load, mt_large, mt_room, run, scenario
-from test_figures import me_game, me_post
 from typer.testing import CliRunner
 
 from scheduler.cli import app
@@ -29,7 +27,8 @@ from scheduler.export.write import write_plan
 from scheduler.result.plan import Plan
 from scheduler.result.publishing import with_replaced
 
-CHROMIUM = "/usr/bin/chromium"
+from builders.commands import chromium
+from builders.scenarios import load, me_game, me_post, mt_large, mt_room, run, scenario
 
 # room-a: big on Fri 2027-03-05 (placed) and one wanted only on the blackout day 2027-07-04
 # (not placed: BLACKOUT); post: a tournament game on Sat 2027-03-06.
@@ -206,18 +205,10 @@ def _white_png() -> str:
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def _chromium() -> str:
-    path = shutil.which("chromium") or (CHROMIUM if os.path.exists(CHROMIUM) else None)
-    if path is None:
-        if os.environ.get("TOURNEY_REQUIRE_CHROMIUM") == "1":
-            pytest.fail("TOURNEY_REQUIRE_CHROMIUM=1 but chromium is not installed "
-                        "(apt-get install chromium)")
-        pytest.skip("chromium is not installed (Debian package chromium)")
-    return path
 
 
 def test_report_renders_in_headless_chromium(plan: Plan, tmp_path: Path) -> None:
-    browser = _chromium()
+    browser = chromium()
     out = write_plan(plan, tmp_path / "plan", report=True)
     page = (out / "report.html").read_text(encoding="utf-8")
     probe = tmp_path / "probe.html"
@@ -256,10 +247,10 @@ def test_missing_chromium_skips_unless_required(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(os.path, "exists", lambda path: False)
     monkeypatch.delenv("TOURNEY_REQUIRE_CHROMIUM", raising=False)
     with pytest.raises(pytest.skip.Exception):
-        _chromium()
+        chromium()
     monkeypatch.setenv("TOURNEY_REQUIRE_CHROMIUM", "1")
     with pytest.raises(pytest.fail.Exception, match="TOURNEY_REQUIRE_CHROMIUM=1"):
-        _chromium()
+        chromium()
 
 
 def test_alternatives_list_the_first_days_that_differ() -> None:

@@ -28,16 +28,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import load, mt_large, mt_room, run
-from test_figures import me_game, me_post
-from test_ledger import TODAY
-from test_ledger_funds import ANNUAL, CRIB, write_me_plan
-from test_report import _chromium
 
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.funds import funds, funds_html
 from scheduler.result.plan import Plan
+
+from builders.commands import chromium
+from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan
+from builders.scenarios import load, me_game, me_post, mt_large, mt_room, run
 
 SCREEN = 1024
 """The narrow screen the pages must fit (px)."""
@@ -207,7 +206,7 @@ PROBE = r"""(() => {
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevTools]:
-    exe = _chromium()
+    exe = chromium()
     b = DevTools(exe, tmp_path_factory.mktemp("chromium-profile"))
     yield b
     b.close()

@@ -15,7 +15,17 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from conftest import (
+from typer.testing import CliRunner
+
+from constraints.base import Audit, License, Occurrence
+from constraints.registry import check
+from constraints.requests import month_of, periods, week_of
+from scheduler.cli import app
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import PerPeriod
+from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import (
     d,
     firsts,
     load,
@@ -28,14 +38,6 @@ from conftest import (
     scenario,
     violations,
 )
-from typer.testing import CliRunner
-
-from constraints.base import Audit, License, Occurrence
-from constraints.registry import check
-from constraints.requests import month_of, periods, week_of
-from scheduler.cli import app
-from scheduler.core.scenario import PerPeriod, Scenario
-from scheduler.inputs.load import load_scenario
 
 large = mt_large
 op = mt_room

@@ -44,7 +44,6 @@ MAINE_NAMES = [
     "counted_months", "covering_tiers", "earliest_first_day", "monthly_never_cheaper",
     "other_game_sessions", "per_tournament_usd", "report_text", "statute_fee",
     "super_cribbage_left", "surcharge_cap", "tier_index",
-    "_earliest_first_day",  # tests/test_first_day_shortcuts.py
 ]
 MONTANA_NAMES = [
     "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "ENTRY_CAP", "LARGE_LIMIT",
@@ -53,14 +52,11 @@ MONTANA_NAMES = [
     "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES", "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE",
     "LargeTally", "License", "calendar_days", "large_tally", "most_paid", "notice_note",
     "notice_text", "permit_held_before",
-    "_held",  # benchmarks/formulations.py
 ]
 COMMON_NAMES = [
     "BLACKOUT", "CANCELLED", "CLOCK_CHANGE", "COUNT", "FIXED_DATES", "HORIZON", "MAX_CONCURRENT",
     "MIN_GAP", "REFERENCES", "REQUIRED", "RULES", "SCENARIO", "WEEKDAY_RULE", "WINDOW",
     "validate_clock_change", "validate_references",
-    # tests/test_first_day_shortcuts.py
-    "_day_in_window", "_day_on_weekday", "_days_in_window", "_days_on_weekday", "_sessions_of",
 ]
 
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.inputs.load import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]

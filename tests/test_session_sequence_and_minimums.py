@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import firsts, load, mt_large, mt_room, run, scenario
 from typer.testing import CliRunner
 
 from scheduler import solve
-from scheduler.check import read_schedule
+from scheduler.check.read import read_schedule
 from scheduler.cli import app
 from scheduler.core.problems import ScenarioError
 from scheduler.export.diff import diff_plans
@@ -29,6 +28,8 @@ from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import firsts, load, mt_large, mt_room, run, scenario
 
 JUNE_OFF = ["2027-06-01..2027-06-30"]
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import icalendar
 import pytest
 import yaml
-from conftest import load, mt_large, mt_room
 from typer.testing import CliRunner
 
 from constraints.common import COUNT, FIXED_DATES
@@ -24,6 +23,8 @@ from scheduler.export.summary import summary_text
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan, PlanStatus
+
+from builders.scenarios import load, mt_large, mt_room
 
 runner = CliRunner()
 

@@ -11,10 +11,10 @@ fit the new permit year, at any priority.
 
 from __future__ import annotations
 
-from conftest import load, mt_large, mt_room, run
-
 from scheduler.core.scenario import Scenario
 from scheduler.export.summary import summary_text
+
+from builders.scenarios import load, mt_large, mt_room, run
 
 
 def _room(priority: int) -> Scenario:

@@ -40,18 +40,12 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.cli.generate import looks_like_address as _looks_like_address
 from scheduler.core.scenario import Scenario
-from scheduler.engine.solver import SolverError
+from scheduler.engine.objective import SolverError
 from scheduler.inputs.load import load_scenario
-from scheduler.studies.sweep import (
-    Sweep,
-    SweepError,
-    VaryError,
-    apply_changes,
-    grid,
-    read_vary,
-    sweep,
-    text,
-)
+from scheduler.studies.sweep import sweep
+from scheduler.studies.sweep.table import Sweep
+from scheduler.studies.sweep.variants import SweepError, VaryError, apply_changes, text
+from scheduler.studies.sweep.vary import grid, read_vary
 
 runner = CliRunner()
 

@@ -13,7 +13,6 @@ Real Dask schedulers on 127.0.0.1 (one over TCP, one over TLS with certificates 
 from __future__ import annotations
 
 import contextlib
-import resource
 import socket
 import subprocess
 import sys
@@ -21,42 +20,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from test_files_and_endpoints import _scenario
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _sweep(tmp: Path, *args: str, timeout: float = 90) -> tuple[subprocess.CompletedProcess[str],
-                                                                  float]:
-    vary = tmp / "vary.yaml"
-    vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
-
-    def limits() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-    start = time.monotonic()
-    r = subprocess.run([sys.executable, "-m", "scheduler.cli", "sweep", str(_scenario(tmp)),
-                        "--vary", str(vary), "--out", str(tmp / "out.csv"), *args],
-                       capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-                       preexec_fn=limits)
-    return r, time.monotonic() - start
-
-
-def _last_line(r: subprocess.CompletedProcess[str]) -> str:
-    assert "Traceback" not in r.stderr, r.stderr
-    return r.stderr.strip().splitlines()[-1]
+from builders.commands import last_line, sweep
+from builders.servers import free_port
 
 
 @contextlib.contextmanager
 def _scheduler(tmp: Path, *args: str, protocol: str = "tcp") -> Iterator[str]:
     """A real Dask scheduler on 127.0.0.1 (no worker), its address once it listens."""
-    port = _free_port()
+    port = free_port()
     with open(tmp / f"scheduler-{port}.log", "wb") as log:
         proc = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler",
                                  "--host", "127.0.0.1", "--port", str(port), "--protocol",
@@ -80,9 +51,9 @@ def _scheduler(tmp: Path, *args: str, protocol: str = "tcp") -> Iterator[str]:
 def test_a_tcp_scheduler_of_another_machine_is_refused_before_any_connection(
         tmp_path: Path) -> None:
     # 192.0.2.1 (TEST-NET-1, RFC 5737) routes nowhere: a connection would wait --timeout
-    r, took = _sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "20")
+    r, took = sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "20")
     assert r.returncode == 2
-    assert _last_line(r) == (
+    assert last_line(r) == (
         "tourney: --dask tcp://192.0.2.1:8786: a Dask scheduler can run any code in this "
         "process (tourney trusts it with your files and account), and tcp:// is not "
         "encrypted nor authenticated, so anyone on the network between could be it; refused "
@@ -93,20 +64,20 @@ def test_a_tcp_scheduler_of_another_machine_is_refused_before_any_connection(
     assert not (tmp_path / "out.csv").exists()
     for address in ("scheduler.example.org:8786", "tcp://[2001:db8::1]:8786",
                     "ws://10.0.0.5:8786"):
-        r, _ = _sweep(tmp_path, "--dask", address, "--timeout", "20")
+        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "20")
         assert r.returncode == 2 and "refused for a scheduler not on this machine" in r.stderr
     # with --allow-insecure-dask it is tried (and, here, not reached within --timeout)
-    r, took = _sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "2",
+    r, took = sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "2",
                      "--allow-insecure-dask")
     assert r.returncode == 2 and "refused for" not in r.stderr, r.stderr
-    assert "192.0.2.1:8786" in _last_line(r)
+    assert "192.0.2.1:8786" in last_line(r)
 
 
 def test_a_tcp_scheduler_on_this_machine_is_used(tmp_path: Path) -> None:
     with _scheduler(tmp_path) as address:
-        r, _ = _sweep(tmp_path, "--dask", address, "--timeout", "2")
+        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "2")
     assert r.returncode == 2  # reached: it has no worker, which is what it says
-    assert _last_line(r).startswith(f"tourney: the Dask scheduler at {address} has no worker "
+    assert last_line(r).startswith(f"tourney: the Dask scheduler at {address} has no worker "
                                     "(none joined within 2 s")
 
 
@@ -134,20 +105,20 @@ def test_a_tls_scheduler_is_used_with_the_certificates_given(tmp_path: Path) -> 
     tls = ["--tls-ca-file", str(certs / "ca.pem"), "--tls-cert",
            str(certs / "scheduler.pem"), "--tls-key", str(certs / "scheduler.key")]
     with _scheduler(tmp_path, *tls, protocol="tls") as address:
-        r, _ = _sweep(tmp_path, "--dask", address, "--timeout", "3", "--dask-ca",
+        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "3", "--dask-ca",
                       str(certs / "ca.pem"), "--dask-cert", str(certs / "client.pem"),
                       "--dask-key", str(certs / "client.key"))
         assert r.returncode == 2
         # connected over TLS (the handshake passed): the scheduler has no worker
-        assert _last_line(r).startswith(f"tourney: the Dask scheduler at {address} has no "
+        assert last_line(r).startswith(f"tourney: the Dask scheduler at {address} has no "
                                         "worker (none joined within 3 s"), r.stderr
         # without the TLS files: said at once
-        r, _ = _sweep(tmp_path, "--dask", address, "--timeout", "3")
+        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "3")
         assert r.returncode == 2
-        assert _last_line(r) == (f"tourney: --dask {address} needs this client's TLS files: "
+        assert last_line(r) == (f"tourney: --dask {address} needs this client's TLS files: "
                                  "--dask-ca (the CA that signed the scheduler's certificate), "
                                  "--dask-cert and --dask-key"), r.stderr
-    r, _ = _sweep(tmp_path, "--dask", "tcp://127.0.0.1:1", "--dask-ca", str(certs / "ca.pem"))
+    r, _ = sweep(tmp_path, "--dask", "tcp://127.0.0.1:1", "--dask-ca", str(certs / "ca.pem"))
     assert r.returncode == 2
-    assert _last_line(r) == ("tourney: --dask-ca, --dask-cert and --dask-key are for a tls:// "
+    assert last_line(r) == ("tourney: --dask-ca, --dask-cert and --dask-key are for a tls:// "
                              "scheduler, not tcp://127.0.0.1:1. Nothing was written.")

@@ -41,12 +41,13 @@ from typing import Any
 import icalendar
 import pytest
 import yaml
-from conftest import _new_database
-from test_publish import Server, _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
+
+from builders.caldav import Server, calendar_of, radicale_server
+from builders.servers import new_database
 
 D = dt.date.fromisoformat
 runner = CliRunner()
@@ -155,7 +156,7 @@ class Year:
         return res
 
 
-def _write(path: Path, data: dict[str, Any]) -> Path:
+def yaml_at(path: Path, data: dict[str, Any]) -> Path:
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
 
@@ -165,11 +166,11 @@ def year(request: pytest.FixtureRequest,
          tmp_path_factory: pytest.TempPathFactory) -> Iterator[Year]:
     root = tmp_path_factory.mktemp(f"year-{request.param}")
     url = (f"sqlite:///{root / 'ledger.sqlite'}" if request.param == "sqlite"
-           else _new_database(request.getfixturevalue("postgres")))
+           else new_database(request.getfixturevalue("postgres")))
     (root / "radicale").mkdir()
     with radicale_server(root / "radicale") as server:
         y = Year(root, url, server)
-        v1, v2 = _write(root / "v1.yaml", _V1), _write(root / "v2.yaml", _V2)
+        v1, v2 = yaml_at(root / "v1.yaml", _V1), yaml_at(root / "v2.yaml", _V2)
         lg = ["--ledger", url]
         y.cli("init", "ledger", "init", "--name", "Big Sky and Post 212", *lg)
         y.cli("solve v1", "solve", str(v1), "--out", str(root / "v1"), "--as-of",
@@ -189,12 +190,12 @@ def year(request: pytest.FixtureRequest,
         yield y
 
 
-def _rows(folder: Path) -> list[dict[str, str]]:
+def csv_rows(folder: Path) -> list[dict[str, str]]:
     with (folder / "schedule.csv").open(encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
-def _events(path: Path) -> dict[str, icalendar.Event]:
+def vevents(path: Path) -> dict[str, icalendar.Event]:
     return {str(e["UID"]): e
             for e in icalendar.Calendar.from_ical(path.read_bytes()).walk("VEVENT")}
 
@@ -205,7 +206,7 @@ def _state(events: dict[str, Any]) -> dict[str, tuple[int, str]]:
 
 def _uid(root: Path, ref: str, op: str) -> str:
     tid, _, occ = ref.partition("#")
-    return next(r["uid"] for r in _rows(root / "v1")
+    return next(r["uid"] for r in csv_rows(root / "v1")
                 if (r["tournament_id"], r["occurrence"], r["operator_id"]) == (tid, occ, op))
 
 
@@ -225,7 +226,7 @@ def test_a_late_notice_is_warned_at_once_and_recorded(year: Year) -> None:
 
 # --------------------------------------------------------------------------- the re-plan
 def test_nothing_cancelled_comes_back(year: Year) -> None:
-    rows = _rows(year.root / "v2")
+    rows = csv_rows(year.root / "v2")
     live = {(r["tournament_id"], r["first_day"]) for r in rows if r["status"] != "cancelled"}
     # friday on Fri 2027-01-22 (past) and deep on Sat 2027-03-13 (future): not again
     assert ("friday", "2027-01-22") not in live and ("deep", "2027-03-13") not in live
@@ -234,7 +235,7 @@ def test_nothing_cancelled_comes_back(year: Year) -> None:
         uid = _uid(year.root, ref, "billings")
         assert uid not in uids, ref
         # on the calendar: cancelled, SEQUENCE 0 -> 1 (RFC 5545 §3.8.7.4)
-        assert _state(_events(year.root / "v2" / "calendars" / "billings.ics"))[uid] == \
+        assert _state(vevents(year.root / "v2" / "calendars" / "billings.ics"))[uid] == \
             (1, "CANCELLED"), ref
     assert "deep on 2027-03-13: cancelled (entry #" in year.said["solve v2"].output
     # the held stay held, on the days they were held
@@ -245,7 +246,7 @@ def test_nothing_cancelled_comes_back(year: Year) -> None:
 
 def test_nothing_new_lands_before_as_of_plus_its_notice(year: Year) -> None:
     new = [(r["jurisdiction"], r["tournament_id"], D(r["first_day"]))
-           for r in _rows(year.root / "v2") if r["status"] == "new"]
+           for r in csv_rows(year.root / "v2") if r["status"] == "new"]
     assert {t for _, t, _ in new} == {"deep", "friday", "spring", "stud"}
     for state, tid, day in new:
         assert day >= (MT_FIRST_NEW if state == "MT" else ME_FIRST_NEW), (tid, day)
@@ -256,7 +257,7 @@ def test_nothing_new_lands_before_as_of_plus_its_notice(year: Year) -> None:
 
 def test_the_dropped_venue_future_event_is_cancelled_on_radicale_too(year: Year) -> None:
     cal = year.root / "v2" / "calendars" / "missoula.ics"
-    state = _state(_events(cal))
+    state = _state(vevents(cal))
     held, future = _uid(year.root, "hellgate#1", "missoula"), _uid(year.root, "hellgate#2",
                                                                    "missoula")
     assert state[future] == (1, "CANCELLED")       # Sat 2027-04-17, after Mar 1
@@ -265,26 +266,26 @@ def test_the_dropped_venue_future_event_is_cancelled_on_radicale_too(year: Year)
             in year.said["solve v2"].output)       # the game and its notice (Apr 12)
     # after publish the server holds what each of the plan's calendars holds
     for op in ("billings", "missoula", "post"):
-        want = _state(_events(year.root / "v2" / "calendars" / f"{op}.ics"))
+        want = _state(vevents(year.root / "v2" / "calendars" / f"{op}.ics"))
         got = {str(o.icalendar_component["UID"]): (
             int(o.icalendar_component.get("SEQUENCE", 0)),
             str(o.icalendar_component.get("STATUS", "")))
-            for o in _calendar(year.server, op).search(event=True)}
+            for o in calendar_of(year.server, op).search(event=True)}
         assert got == want, op
     assert "missoula (" in year.said["publish v2"].output
 
 
 def test_the_renamed_events_have_a_higher_sequence(year: Year) -> None:
-    old = _events(year.root / "v1" / "calendars" / "billings.ics")
-    new = _events(year.root / "v2" / "calendars" / "billings.ics")
+    old = vevents(year.root / "v1" / "calendars" / "billings.ics")
+    new = vevents(year.root / "v2" / "calendars" / "billings.ics")
     deep4 = _uid(year.root, "deep#4", "billings")
     assert str(old[deep4]["SUMMARY"]) == "Deepstack"
     assert str(new[deep4]["SUMMARY"]) == "Big Sky Deepstack"
     assert int(new[deep4]["SEQUENCE"]) == int(old[deep4].get("SEQUENCE", 0)) + 1 == 1
     # an event not renamed keeps its SEQUENCE: Hold'em on Apr 17
     h3 = _uid(year.root, "holdem#3", "post")
-    p_old = _events(year.root / "v1" / "calendars" / "post.ics")
-    p_new = _events(year.root / "v2" / "calendars" / "post.ics")
+    p_old = vevents(year.root / "v1" / "calendars" / "post.ics")
+    p_new = vevents(year.root / "v2" / "calendars" / "post.ics")
     assert int(p_new[h3].get("SEQUENCE", 0)) == int(p_old[h3].get("SEQUENCE", 0)) == 0
 
 
@@ -306,7 +307,7 @@ def test_check_of_every_plan_written_is_clean(year: Year, plan: str, what: str) 
 def test_check_of_a_replan_with_notice_from_moved_to_today_is_clean(year: Year) -> None:
     # what a user does to keep a re-plan out of the past: notice_from = as-of day; the
     # held and filed occurrences before it are judged on what happened (their status)
-    moved = _write(year.root / "v3.yaml", {**_V2, "notice_from": AS_OF.isoformat()})
+    moved = yaml_at(year.root / "v3.yaml", {**_V2, "notice_from": AS_OF.isoformat()})
     out = year.root / "v3"
     year.cli("solve v3", "solve", str(moved), "--previous", str(year.root / "v2"),
              "--ledger", year.ledger, "--out", str(out), "--as-of", AS_OF.isoformat(),
@@ -357,20 +358,20 @@ def test_maine_replan_from_mid_october_places_no_third_october_game(
         return res
 
     cli("ledger", "init", "--name", "Post 212", *lg)
-    cli("solve", str(_write(tmp_path / "fall.yaml", first)), "--out", str(tmp_path / "v1"),
+    cli("solve", str(yaml_at(tmp_path / "fall.yaml", first)), "--out", str(tmp_path / "v1"),
         "--as-of", "2026-09-01", "--jobs", "1")
-    assert [r["first_day"] for r in _rows(tmp_path / "v1")][:2] == ["2026-10-03",
+    assert [r["first_day"] for r in csv_rows(tmp_path / "v1")][:2] == ["2026-10-03",
                                                                    "2026-10-10"]
     cli("ledger", "adopt", str(tmp_path / "v1"), *lg)
     for k, day, today in ((1, "2026-10-03", "2026-10-04"), (2, "2026-10-10", "2026-10-11")):
         cli("record", "held", f"holdem#{k}", "--first-day", day, "--last-day", day,
             "--as-of", today, *lg)
     later = {**first, "horizon": {"start": "2026-10-15", "end": "2026-11-30"}}
-    res = cli("solve", str(_write(tmp_path / "later.yaml", later)), *lg, "--out",
+    res = cli("solve", str(yaml_at(tmp_path / "later.yaml", later)), *lg, "--out",
               str(tmp_path / "v2"), "--as-of", "2026-10-15", "--jobs", "1")
     assert ("post: 2 licensed game(s) held in 2026-10 before 2026-10-15 (ME-MONTHLY-LIMIT)"
             in res.output)
-    months = sorted(r["first_day"][:7] for r in _rows(tmp_path / "v2"))
+    months = sorted(r["first_day"][:7] for r in csv_rows(tmp_path / "v2"))
     assert months == ["2026-11", "2026-11"]
     cli("check", str(tmp_path / "later.yaml"), str(tmp_path / "v2" / "schedule.csv"))
 
@@ -414,7 +415,7 @@ def test_check_ledger_exempts_what_it_records_in_a_calendar_without_statuses(
         year: Year, tmp_path: Path) -> None:
     # the re-plan with notice_from moved to Mar 1, its calendar stripped of X-TOURNEY-STATUS
     # (an older calendar, or one a calendar application wrote back)
-    moved = _write(tmp_path / "v4.yaml", {**_V2, "notice_from": AS_OF.isoformat()})
+    moved = yaml_at(tmp_path / "v4.yaml", {**_V2, "notice_from": AS_OF.isoformat()})
     out = tmp_path / "v4"
     year.cli("solve v4", "solve", str(moved), "--previous", str(year.root / "v2"),
              "--ledger", year.ledger, "--out", str(out), "--as-of", AS_OF.isoformat(),

@@ -17,17 +17,30 @@ from typing import Any
 import icalendar
 import openpyxl
 import pytest
-from conftest import d, firsts, load, missing, mt_large, mt_room, placed, problems, run, scenario
-from conftest import violations as _violations
 from typer.testing import CliRunner
 
 from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
 from constraints.tours import needed_days
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.engine.decompose import components
 from scheduler.inputs.load import load_scenario
+
+from builders.scenarios import (
+    d,
+    firsts,
+    load,
+    missing,
+    mt_large,
+    mt_room,
+    placed,
+    problems,
+    run,
+    scenario,
+)
+from builders.scenarios import violations as _violations
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "examples" / "two-room-progressive.yaml"

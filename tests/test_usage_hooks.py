@@ -19,12 +19,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from conftest import d, load, mt_large, mt_room, placed, run, violated
-
 from constraints.base import STATEWIDE, Audit, Occurrence, Usage
 from constraints.registry import RULES
 from scheduler.core.scenario import Scenario
 from scheduler.result.usage import limit_usage, usage_table
+
+from builders.scenarios import d, load, mt_large, mt_room, placed, run, violated
 
 
 def usage_of(rule_id: str, audit: Audit) -> list[Usage]:

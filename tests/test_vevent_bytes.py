@@ -9,14 +9,14 @@ from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
 
-from scheduler.export.ical_text import _Event, _text, content_lines, ical_bytes
+from scheduler.export.ical_text import _Event, content_lines, ical_bytes, text_value
 
 
 def _fill(ev: Event) -> Event:
     ev.add("uid", "a-1@room.abc.tourney.invalid")
     ev.add("dtstamp", dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC))
     ev.add("sequence", 3)
-    ev.add("summary", _text("Post 88, Saco Bay; \\N night"))
+    ev.add("summary", text_value("Post 88, Saco Bay; \\N night"))
     ev.add("dtstart", dt.date(2027, 3, 1))
     ev.add("dtend", dt.datetime(2027, 3, 2, 18, 30, tzinfo=ZoneInfo("America/New_York")))
     ev.add("description", "line one\nline two, with a comma; and ü" * 5)

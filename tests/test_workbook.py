@@ -16,8 +16,10 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import Scenario, ScenarioError
-from scheduler.core.workbook import EXAMPLES, OPERATORS, SETTINGS, TOURNAMENTS, read_workbook
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
+from scheduler.core.workbook.layout import EXAMPLES, OPERATORS, SETTINGS, TOURNAMENTS
+from scheduler.core.workbook.reader import read_workbook
 from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
 from scheduler.export.xlsx import deadline_rows, plan_xlsx
@@ -46,7 +48,7 @@ def _column(ws: object, header: str) -> int:
 # --------------------------------------------------------------------------- layout
 def test_every_scenario_field_has_a_column() -> None:
     # one column (or Settings row) per field of the pydantic models; held_* on History
-    from scheduler.core.scenario import Operator, Settings, Tournament
+    from scheduler.core.scenario_types import Operator, Settings, Tournament
 
     def flat(model: type, skip: set[str]) -> set[str]:
         out = set()
@@ -63,15 +65,15 @@ def test_every_scenario_field_has_a_column() -> None:
 
     # sessions (flights, Day 2): the Sessions sheet, one row a session
     assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
-    from scheduler.core.scenario import Session
-    from scheduler.core.workbook import SESSIONS
+    from scheduler.core.scenario_types import Session
+    from scheduler.core.workbook.layout import SESSIONS
 
     assert flat(Session, set()) | {"tournament"} == {c.header for c in SESSIONS}
     # what was held before the plan: the History sheet's columns
     assert flat(Operator, {"held_in_current_permit_year", "held_in_current_month"}) == {
         c.header for c in OPERATORS}
-    from scheduler.core.scenario import Tour
-    from scheduler.core.workbook import TOURS
+    from scheduler.core.scenario_types import Tour
+    from scheduler.core.workbook.layout import TOURS
 
     assert flat(Tour, set()) == {c.header for c in TOURS}  # the Tours sheet
     top = flat(Scenario, {"operators", "tournaments", "settings", "tours"}) | {

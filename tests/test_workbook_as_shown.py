@@ -11,8 +11,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scheduler.core.scenario import Scenario, ScenarioError
-from scheduler.core.workbook import EXAMPLES, read_workbook
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
+from scheduler.core.workbook.layout import EXAMPLES
+from scheduler.core.workbook.reader import read_workbook
 from scheduler.inputs.load import load_scenario
 
 EXAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"

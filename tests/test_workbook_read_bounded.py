@@ -24,7 +24,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from scheduler.core.workbook import EXAMPLES, WorkbookError
+from scheduler.core.workbook.cells import WorkbookError
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.core.workbook.scan import scan_xlsx
 from scheduler.inputs.load import load_scenario
 

@@ -15,8 +15,9 @@ from icalendar import Calendar
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.scenario import ScenarioError
-from scheduler.core.workbook import EXAMPLES, read_workbook
+from scheduler.core.problems import ScenarioError
+from scheduler.core.workbook.layout import EXAMPLES
+from scheduler.core.workbook.reader import read_workbook
 from scheduler.engine.solver import solve
 from scheduler.export.ical import calendar_files
 from scheduler.export.summary import summary_text

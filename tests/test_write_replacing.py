@@ -15,7 +15,7 @@ import yaml
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.atomic import WriteRefused
+from scheduler.core.atomic_files import WriteRefused
 from scheduler.engine.solver import solve
 from scheduler.export.write import write_plan
 from scheduler.inputs.load import load_scenario

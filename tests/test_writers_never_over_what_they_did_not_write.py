@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from test_files_and_endpoints import TINY, _tree
-from test_ledger_funds import write_me_plan
 from typer.testing import CliRunner
 
 from scheduler import load_scenario, solve
 from scheduler.cli import app
-from scheduler.core.atomic import WriteRefused
+from scheduler.core.atomic_files import WriteRefused
 from scheduler.export.write import to_ics
 from scheduler.ledger import Ledger, api
+
+from builders.commands import TINY, tree
+from builders.plans import write_me_plan
 
 runner = CliRunner()
 
@@ -45,14 +46,14 @@ def test_solve_out_into_another_organizations_plan_is_refused(tmp_path: Path) ->
     plan = tmp_path / "plan"
     r = runner.invoke(app, ["solve", str(theirs), "--out", str(plan), "--time-limit", "10"])
     assert r.exit_code == 0, r.output
-    before = _tree(plan)
+    before = tree(plan)
     r = runner.invoke(app, ["solve", str(mine), "--out", str(plan), "--time-limit", "10"])
     assert r.exit_code == 2, r.output
     assert r.stderr.strip() == (
         f"tourney: --out {plan} holds the plan of other operators (their-room (Their Room)) "
         "than this scenario's: another organization's plan is never written over; give "
         "another --out. Nothing was changed; nothing was solved.")
-    assert _tree(plan) == before
+    assert tree(plan) == before
     # the same organization solving again into its own plan: replaced (with its warning)
     r = runner.invoke(app, ["solve", str(theirs), "--out", str(plan), "--time-limit", "10"])
     assert r.exit_code == 0, r.output
@@ -72,12 +73,12 @@ def test_to_ics_never_writes_over_an_input_a_plan_folder_or_a_foreign_file(
         to_ics(plan, other)
     folder = tmp_path / "plan"
     runner.invoke(app, ["solve", str(path), "--out", str(folder), "--time-limit", "10"])
-    before = _tree(folder)
+    before = tree(folder)
     for inside in (folder / "calendar.ics", folder / "calendars" / "my-room.ics",
                    folder / "new.ics"):
         with pytest.raises(WriteRefused, match="is inside the plan folder"):
             to_ics(plan, inside)
-    assert _tree(folder) == before
+    assert tree(folder) == before
     mine = to_ics(plan, tmp_path / "cal.ics")
     assert to_ics(plan, mine) == mine  # its own calendar: replaced
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import load, run
 from openpyxl import load_workbook
 
 from constraints.common import spacing
@@ -25,7 +24,10 @@ from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.report import report_html
 from scheduler.export.summary import summary_text
 from scheduler.export.xlsx import plan_xlsx
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
+
+from builders.scenarios import load, run
 
 
 def _node(text: str) -> Any:

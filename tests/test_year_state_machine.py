@@ -43,11 +43,12 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from test_publish import Server, _calendar, radicale_server
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.caldav import PASSWORD_ENV
+from scheduler.export.caldav.server import PASSWORD_ENV
+
+from builders.caldav import Server, calendar_of, radicale_server
 
 runner = CliRunner()
 D = dt.date.fromisoformat
@@ -68,7 +69,7 @@ def _scenario(name: str) -> dict[str, Any]:
                              "count": 6, "weekdays": ["sat"], "min_gap_days": 7}]}
 
 
-def _rows(folder: Path) -> list[dict[str, str]]:
+def csv_rows(folder: Path) -> list[dict[str, str]]:
     with (folder / "schedule.csv").open(encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
@@ -122,10 +123,10 @@ class Year(RuleBasedStateMachine):
         return out
 
     def live(self) -> list[dict[str, str]]:
-        return [r for r in _rows(self.plan) if r["status"] != "cancelled"]
+        return [r for r in csv_rows(self.plan) if r["status"] != "cancelled"]
 
     def recordable(self, past: bool) -> list[dict[str, str]]:
-        return [r for r in _rows(self.adopted) if r["status"] != "cancelled"
+        return [r for r in csv_rows(self.adopted) if r["status"] != "cancelled"
                 and r["uid"] not in self.recorded
                 and (D(r["last_day"]) < self.today if past else True)]
 
@@ -219,7 +220,7 @@ class Year(RuleBasedStateMachine):
         got = {str(o.icalendar_component["UID"]): (
             int(o.icalendar_component.get("SEQUENCE", 0)),
             str(o.icalendar_component.get("STATUS", "")))
-            for o in _calendar(self.server, "room").search(event=True)}
+            for o in calendar_of(self.server, "room").search(event=True)}
         mine = {u: s for u, s in got.items() if f".{lineage}." in u}
         assert mine == want
         # cancelled before the published plan was made: cancelled there, so on the server

@@ -21,7 +21,7 @@ one module of this package, by responsibility:
   FIXED-DATES);
 - :mod:`constraints.common.spacing`: spacing and concurrency in time (MIN-GAP,
   MAX-CONCURRENT);
-- :mod:`constraints.common.violations`: a violation of one placed occurrence (``_v``), what
+- :mod:`constraints.common.violations`: a violation of one placed occurrence (``violation``), what
   the filters and MIN-GAP report.
 
 Imports run one way: references, filters, placement, spacing > violations. ``RULES`` is the
@@ -29,13 +29,7 @@ registry's list of the scenario's requests, in its order; every name importers u
 importable from here (``from constraints.common import REFERENCES``).
 """
 
-# the private names below (a filter of one day, of a list of days, the sessions cache):
-# tests/test_first_day_shortcuts.py
 from constraints.common.filters import BLACKOUT, CANCELLED, HORIZON, WEEKDAY_RULE, WINDOW
-from constraints.common.filters import _day_in_window as _day_in_window
-from constraints.common.filters import _day_on_weekday as _day_on_weekday
-from constraints.common.filters import _days_in_window as _days_in_window
-from constraints.common.filters import _days_on_weekday as _days_on_weekday
 from constraints.common.placement import COUNT, FIXED_DATES, REQUIRED
 from constraints.common.references import (
     CLOCK_CHANGE,
@@ -45,7 +39,6 @@ from constraints.common.references import (
     validate_references,
 )
 from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP, forget_sessions
-from constraints.common.spacing import _sessions_of as _sessions_of
 
 RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, CANCELLED, COUNT,
          REQUIRED, FIXED_DATES, MIN_GAP, MAX_CONCURRENT]

@@ -12,9 +12,11 @@ import datetime as dt
 from collections.abc import Iterable, Iterator, Sequence
 
 from constraints.base import Audit, Rule, Violation
-from constraints.common.violations import _v
+from constraints.common.violations import violation
+from scheduler.core.fields import WEEKDAYS
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import WEEKDAYS, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing
 
 
@@ -31,8 +33,8 @@ def _check_horizon(a: Audit) -> Iterator[Violation]:
     h = a.scenario.horizon
     for p in a.placed:
         if min(p.timing.days) < h.start or max(p.timing.days) > h.end:
-            yield _v("HORIZON", p, f"{p.ref} runs {p.first_day}..{p.timing.last_day}, outside "
-                     f"the horizon {a.scenario.horizon.start}..{a.scenario.horizon.end}")
+            yield violation("HORIZON", p, f"{p.ref} runs {p.first_day}..{p.timing.last_day}, "
+                            f"outside the horizon {h.start}..{h.end}")
 
 
 HORIZON = Rule("HORIZON", allows=_in_horizon, check=_check_horizon)
@@ -47,16 +49,16 @@ def _check_window(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         w = p.tournament.window
         if w is not None and p.first_day not in w:
-            yield _v("WINDOW", p, f"{p.ref} starts on {p.first_day}, outside its window "
-                     f"{w.start}..{w.end}")
+            yield violation("WINDOW", p, f"{p.ref} starts on {p.first_day}, outside its window "
+                            f"{w.start}..{w.end}")
 
 
-def _day_in_window(sc: Scenario, t: Tournament, day: dt.date) -> bool:
+def day_in_window(sc: Scenario, t: Tournament, day: dt.date) -> bool:
     return t.window is None or day in t.window
 
 
-def _days_in_window(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
-    """:func:`_day_in_window` of each of ``days`` (WINDOW), in one pass."""
+def days_in_window(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
+    """:func:`day_in_window` of each of ``days`` (WINDOW), in one pass."""
     w = t.window
     if w is None:
         return [True] * len(days)
@@ -64,8 +66,8 @@ def _days_in_window(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> lis
     return [start <= d <= end for d in days]
 
 
-WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=_day_in_window,
-              allows_days=_days_in_window)
+WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=day_in_window,
+              allows_days=days_in_window)
 
 
 # ------------------------------------------------------------------ WEEKDAYS
@@ -77,16 +79,16 @@ def _check_weekdays(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         wd = p.tournament.weekdays
         if wd is not None and _weekday(p.first_day) not in wd:
-            yield _v("WEEKDAYS", p, f"{p.ref} starts on a {_weekday(p.first_day)} "
-                     f"({p.first_day}); allowed: {', '.join(wd)}")
+            yield violation("WEEKDAYS", p, f"{p.ref} starts on a {_weekday(p.first_day)} "
+                            f"({p.first_day}); allowed: {', '.join(wd)}")
 
 
-def _day_on_weekday(sc: Scenario, t: Tournament, day: dt.date) -> bool:
+def day_on_weekday(sc: Scenario, t: Tournament, day: dt.date) -> bool:
     return t.weekdays is None or _weekday(day) in t.weekdays
 
 
-def _days_on_weekday(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
-    """:func:`_day_on_weekday` of each of ``days`` (WEEKDAYS), in one pass: each weekday
+def days_on_weekday(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list[bool]:
+    """:func:`day_on_weekday` of each of ``days`` (WEEKDAYS), in one pass: each weekday
     (0 = Monday) judged once."""
     if t.weekdays is None:
         return [True] * len(days)
@@ -95,7 +97,7 @@ def _days_on_weekday(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> li
 
 
 WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays,
-                    allows_day=_day_on_weekday, allows_days=_days_on_weekday)
+                    allows_day=day_on_weekday, allows_days=days_on_weekday)
 
 
 # ------------------------------------------------------------------ BLACKOUT
@@ -147,9 +149,9 @@ def _check_cancelled(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         t = p.tournament
         if not t.reuse_cancelled_days and p.first_day in t.cancelled_dates:
-            yield _v("CANCELLED", p, f"{p.ref} starts on {p.first_day}, a day its occurrence "
-                     "was recorded cancelled (set reuse_cancelled_days: true to place it "
-                     "there again)")
+            yield violation("CANCELLED", p, f"{p.ref} starts on {p.first_day}, a day its "
+                            "occurrence was recorded cancelled (set reuse_cancelled_days: "
+                            "true to place it there again)")
 
 
 def _validate_cancelled(sc: Scenario) -> Iterable[TermProblem]:

@@ -10,8 +10,9 @@ import datetime as dt
 from collections.abc import Iterator
 
 from constraints.base import Rule
+from scheduler.core.fields import ME_TYPES, MT_TYPES
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import ME_TYPES, MT_TYPES, Scenario
+from scheduler.core.scenario import Scenario
 from scheduler.core.timing import local, years_end
 
 

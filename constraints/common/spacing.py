@@ -15,9 +15,10 @@ from operator import itemgetter
 from typing import TypeVar
 
 from constraints.base import Audit, Occurrence, Rule, Violation
-from constraints.common.violations import _v
+from constraints.common.violations import violation
 from constraints.modelling import ModelContext, sum_by
-from scheduler.core.scenario import Operator, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import Timing, sessions
 
 
@@ -48,8 +49,8 @@ def _check_min_gap(a: Audit) -> Iterator[Violation]:
         for x, y in zip(ps, ps[1:], strict=False):
             gap = (y.first_day - x.first_day).days
             if gap < g:
-                yield _v("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} ({y.first_day}) "
-                         f"start {gap} days apart; at least {g} wanted")
+                yield violation("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} "
+                                f"({y.first_day}) start {gap} days apart; at least {g} wanted")
 
 
 MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap)
@@ -114,7 +115,7 @@ _SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessi
 _SESSIONS_MAX = 20_000
 
 
-def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
+def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
     """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
     computed once: the reasons of occurrences not placed check the same placed ones against
     each candidate day (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry
@@ -133,7 +134,7 @@ def _sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
 
 
 def forget_sessions() -> None:
-    """Let go of what :func:`_sessions_of` keeps (each entry holds its scenario, tournament
+    """Let go of what :func:`sessions_of` keeps (each entry holds its scenario, tournament
     and timing): called when a part of a scenario is solved, since the next part checks
     other objects (issue #16: a statewide solve held every part's scenario through it)."""
     _SESSIONS.clear()
@@ -159,7 +160,7 @@ def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
     in play at once) costs one pass."""
     todo = sorted([(s, e, ref, p) for p in a.of_operator(op)
                    if _counts_concurrency(p.tournament)
-                   for ref in (p.ref,) for s, e in _sessions_of(a.scenario, p)],
+                   for ref in (p.ref,) for s, e in sessions_of(a.scenario, p)],
                   key=itemgetter(0, 1))
     active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
     ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)

@@ -59,9 +59,6 @@ from constraints.maine.organization import (
     application_window_text,
     earliest_first_day,
 )
-from constraints.maine.organization import (
-    _earliest_first_day as _earliest_first_day,  # tests/test_first_day_shortcuts.py
-)
 from constraints.maine.terms import (
     ANNUAL_FEE,
     CRIBBAGE_ENTRY_CAP,

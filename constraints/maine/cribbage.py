@@ -33,9 +33,9 @@ from constraints.maine.terms import (
     SUPER_CRIBBAGE_HOURS,
     SUPER_CRIBBAGE_LIMIT,
     TIERS,
-    _me,
-    _sessions_span,
+    me,
     nth,
+    sessions_span,
     tier_index,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, sum_by
@@ -65,13 +65,13 @@ def _validate_super_cribbage(sc: Scenario) -> Iterator[TermProblem]:
                               f"at most {SUPER_CRIBBAGE_LIMIT} super cribbage licences are "
                               f"issued statewide in a year")
     national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if t.type != "super-cribbage":
             continue
         loc = ("tournaments", i)
-        if t.sessions and _sessions_span(t) > SUPER_CRIBBAGE_HOURS:
+        if t.sessions and sessions_span(t) > SUPER_CRIBBAGE_HOURS:
             yield TermProblem((*loc, "sessions"), "ME-SUPER-CRIBBAGE",
-                              f"the sessions run {_sessions_span(t):g} hours from the first "
+                              f"the sessions run {sessions_span(t):g} hours from the first "
                               f"one's start to the last one's end; a super cribbage game must "
                               f"be completed within {SUPER_CRIBBAGE_HOURS} hours of its start")
         elif t.hours > SUPER_CRIBBAGE_HOURS:

@@ -23,9 +23,10 @@ from constraints.base import (
     usd,
 )
 from constraints.catalogue import cite
-from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, _games, _me, _ops_of
+from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, games, me, ops_of
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import ME_REPORT_BUSINESS_DAYS
 
 # ------------------------------------------------------------------ ME-PRIZES
@@ -33,7 +34,7 @@ from scheduler.core.timing import ME_REPORT_BUSINESS_DAYS
 
 def _validate_prizes(sc: Scenario) -> Iterator[TermProblem]:
     """ME-PRIZES: at least 75% of the entry fees are paid as prizes (``prize_share``)."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.prize_share is None or t.prize_share < PRIZE_SHARE:
             yield TermProblem((*loc, "prize_share"), "ME-PRIZES",
                               "at least 75% of entry fees must be paid as prizes "
@@ -69,11 +70,11 @@ ME_PRIZES = Rule("ME-PRIZES", validate=_validate_prizes, actuals=_held_prizes)
 
 
 def _validate_cribbage_reg(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if t.type != "charitable-cribbage":
             continue
         loc = ("tournaments", i)
-        for _, op in _ops_of(sc, t):
+        for _, op in ops_of(sc, t):
             if op.licensed_establishment is None:
                 yield TermProblem((*loc, "operators"), "ME-CRIBBAGE-REG",
                                   f"{op.id} must be a licensed restaurant or manufacturer "

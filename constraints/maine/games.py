@@ -23,15 +23,17 @@ from constraints.maine.terms import (
     SURCHARGE_CAP,
     TIER_MAX,
     TIERS,
-    _games,
-    _licensed,
-    _me,
-    _ops_of,
-    _sessions_span,
+    games,
+    licensed,
+    me,
+    ops_of,
+    sessions_span,
     tier_index,
 )
+from scheduler.core.fields import WEEKDAYS
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import WEEKDAYS, Operator, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import Timing, local
 
 # ------------------------------------------------------------------ ME-ELIMINATION
@@ -40,7 +42,7 @@ from scheduler.core.timing import Timing, local
 def _validate_elimination(sc: Scenario) -> Iterator[TermProblem]:
     """ME-ELIMINATION: winners are determined by a process of elimination (every Maine
     tournament, charitable cribbage too)."""
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if not t.elimination:
             yield TermProblem(("tournaments", i, "elimination"), "ME-ELIMINATION",
                               "winners are determined by a process of elimination")
@@ -55,8 +57,8 @@ ME_ELIMINATION = Rule("ME-ELIMINATION", validate=_validate_elimination)
 def _validate_player_cap(sc: Scenario) -> Iterator[TermProblem]:
     """ME-PLAYER-CAP: a licensed game gives its player cap (it sets the licence tier); a
     tournament game has at most 150 players, 300 on premises the licensee owns."""
-    for loc, t in _games(sc):
-        owned = all(o.owns_premises for _, o in _ops_of(sc, t))
+    for loc, t in games(sc):
+        owned = all(o.owns_premises for _, o in ops_of(sc, t))
         if t.players is None:
             yield TermProblem((*loc, "players"), "ME-PLAYER-CAP",
                               "give the player cap (it sets the licence tier)")
@@ -128,7 +130,7 @@ def _validate_entry_cap(sc: Scenario) -> Iterator[TermProblem]:
     """ME-ENTRY-CAP, 17 M.R.S. § 1836(4): an entry fee of at most $100 per person, one entry
     fee only (no re-entry, rebuy or add-on), and a licence-fee surcharge (USD, all players
     together) within :func:`surcharge_cap`."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.entry_fee > ENTRY_CAP:
             yield TermProblem((*loc, "entry_fee"), "ME-ENTRY-CAP",
                               f"the entry fee may not exceed {usd(ENTRY_CAP)} per person")
@@ -202,7 +204,7 @@ ME_ENTRY_CAP = Rule("ME-ENTRY-CAP", validate=_validate_entry_cap, actuals=_held_
 
 def _validate_raffle(sc: Scenario) -> Iterator[TermProblem]:
     """ME-RAFFLE: at most one 50/50 raffle per tournament, its prize at most the cap (USD)."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.raffles > 1 or t.raffle_prize > RAFFLE_PRIZE_CAP:
             yield TermProblem((*loc, "raffles" if t.raffles > 1 else "raffle_prize"), "ME-RAFFLE",
                               f"at most one 50/50 raffle per tournament, prize at most "
@@ -217,7 +219,7 @@ ME_RAFFLE = Rule("ME-RAFFLE", validate=_validate_raffle)
 
 def _validate_high_hand(sc: Scenario) -> Iterator[TermProblem]:
     """ME-HIGH-HAND: at most one high-hand competition per game."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.high_hand_competitions > 1:
             yield TermProblem((*loc, "high_hand_competitions"), "ME-HIGH-HAND",
                               "at most one high-hand competition per game")
@@ -236,9 +238,9 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
     (``days: 1``); super cribbage's 72 hours are ME-SUPER-CRIBBAGE's
     (:func:`_validate_super_cribbage`). A game given as ``sessions`` is completed within 48
     hours of its first session's start (super cribbage 72: ME-SUPER-CRIBBAGE's too)."""
-    for loc, t in _games(sc):
+    for loc, t in games(sc):
         if t.sessions:
-            span = _sessions_span(t)
+            span = sessions_span(t)
             if t.type != "super-cribbage" and span > _hours_limit(t):
                 yield TermProblem((*loc, "sessions"), "ME-DURATION",
                                   f"the sessions run {span:g} hours from the first one's start "
@@ -254,13 +256,13 @@ def _validate_game_terms(sc: Scenario) -> Iterator[TermProblem]:
 
 
 def _duration_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
-    return not _licensed(t) or tm.elapsed_hours <= _hours_limit(t)
+    return not licensed(t) or tm.elapsed_hours <= _hours_limit(t)
 
 
 def _check_duration(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         t = p.tournament
-        if _licensed(t):
+        if licensed(t):
             # real elapsed time: subtract in UTC (same-zone aware datetimes subtract as wall
             # clocks in Python, which is an hour off across a daylight-saving change)
             h = (p.timing.end.astimezone(dt.UTC) -
@@ -318,14 +320,14 @@ def other_game_sessions(op: Operator, start: dt.datetime, end: dt.datetime
 def _no_other_games(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """ME-OTHER-GAMES binds licensed games only: a registered charitable cribbage tournament
     (§ 1836(4-B), ME-CRIBBAGE-REG) is not a licensed tournament game."""
-    if not _licensed(t):
+    if not licensed(t):
         return True
     return not any(other_game_sessions(sc.operator(o), tm.start, tm.end) for o in t.operators)
 
 
 def _check_other_games(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
-        if not _licensed(p.tournament):  # registered charitable cribbage: not bound (4-B)
+        if not licensed(p.tournament):  # registered charitable cribbage: not bound (4-B)
             continue
         for oid in p.tournament.operators:
             op = a.scenario.operator(oid)

@@ -24,12 +24,13 @@ from constraints.base import (
 )
 from constraints.maine.terms import (
     MONTHLY_LIMIT,
-    _licensed,
+    licensed,
     nth,
 )
 from constraints.modelling import ModelContext, overfull, sum_by
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Operator, Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator
 from scheduler.core.timing import Timing, month_end
 
 
@@ -75,7 +76,7 @@ def _encode_monthly(ctx: ModelContext) -> None:
     for op in sc.operators:
         if op.jurisdiction != "ME":
             continue
-        items = [(c, v) for c, v in ctx.of_operator(op.id) if _licensed(c.tournament)]
+        items = [(c, v) for c, v in ctx.of_operator(op.id) if licensed(c.tournament)]
         for ym, lits in sum_by(items, lambda c: list(counted_months(sc, c.timing))).items():
             y, mo = cast(tuple[int, int], ym)
             held = held_in_month(sc, op, (y, mo))
@@ -97,7 +98,7 @@ def _check_monthly(a: Audit) -> Iterator[Violation]:
             continue
         per_month: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
         for p in a.of_operator(op):
-            if _licensed(p.tournament):
+            if licensed(p.tournament):
                 for ym in counted_months(sc, p.timing):
                     per_month[ym].append(p)
         for ym in sorted(per_month):
@@ -123,7 +124,7 @@ def _certify_monthly(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certif
         if op.jurisdiction != "ME":
             continue
         demand = {t.id: t.required for t in sc.tournaments
-                  if t.id in tids and op.id in t.operators and _licensed(t) and t.required}
+                  if t.id in tids and op.id in t.operators and licensed(t) and t.required}
         found = (overfull(ctx, demand, lambda c: counted_months(sc, c.timing), MONTHLY_LIMIT)
                  if demand else None)
         if found is None:
@@ -155,11 +156,11 @@ def _monthly_usage(a: Audit) -> Iterator[Usage]:
         y, m = (y + 1, 1) if m == 12 else (y, m + 1)
     for op in sc.operators:
         if op.jurisdiction != "ME" or not any(
-                _licensed(t) and op.id in t.operators for t in sc.tournaments):
+                licensed(t) and op.id in t.operators for t in sc.tournaments):
             continue
         per_month: dict[tuple[int, int], int] = defaultdict(int)
         for p in a.of_operator(op):
-            if _licensed(p.tournament):
+            if licensed(p.tournament):
                 for ym in counted_months(sc, p.timing):
                     per_month[ym] += 1
         for y, m in sorted(horizon | set(per_month)):

@@ -16,12 +16,13 @@ from constraints.catalogue import cite
 from constraints.maine.terms import (
     NATIONAL_CRIBBAGE,
     ORGANIZED_YEARS,
-    _holders,
-    _licensed,
-    _me,
+    licence_holders,
+    licensed,
+    me,
 )
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import (
     ME_APPLICATION_BUSINESS_DAYS,
     ME_APPLICATION_MAX_DAYS,
@@ -41,7 +42,7 @@ from scheduler.core.timing import (
 def _validate_local_approval(sc: Scenario) -> Iterator[TermProblem]:
     """ME-LOCAL-APPROVAL: an operator holding a licensed game has the local governing
     authority's approval (``local_approval: true``)."""
-    for i, op in _holders(sc):
+    for i, op in licence_holders(sc):
         if op.local_approval is not True:
             yield TermProblem(("operators", i, "local_approval"), "ME-LOCAL-APPROVAL",
                               "the local governing authority's approval is required "
@@ -57,7 +58,7 @@ ME_LOCAL_APPROVAL = Rule("ME-LOCAL-APPROVAL", validate=_validate_local_approval)
 def _validate_beneficiary(sc: Scenario) -> Iterator[TermProblem]:
     """ME-BENEFICIARY: an operator holding a licensed game names at least one charitable
     organization the proceeds benefit (``beneficiaries``)."""
-    for i, op in _holders(sc):
+    for i, op in licence_holders(sc):
         if not op.beneficiaries:
             yield TermProblem(("operators", i, "beneficiaries"), "ME-BENEFICIARY",
                               "name at least one charitable organization the proceeds benefit")
@@ -77,7 +78,7 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
     in Maine of § 1832(2) do not apply to it; ME-SUPER-CRIBBAGE checks its organizer's 3 years
     of membership instead) and may hold no licensed game but super cribbage."""
     national = {o.id for o in sc.operators if o.organization_type == NATIONAL_CRIBBAGE}
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if t.type == "tournament-game":
             for oid in t.operators:
                 if oid in national:
@@ -88,7 +89,7 @@ def _validate_organization(sc: Scenario) -> Iterator[TermProblem]:
                         f"super cribbage tournaments, not a tournament game")
     start = sc.horizon.start
     two_years_before = years_later(start, -ORGANIZED_YEARS)  # from Feb 29: Feb 28
-    for i, op in _holders(sc):
+    for i, op in licence_holders(sc):
         if op.id in national:
             continue
         loc = ("operators", i)
@@ -119,12 +120,12 @@ def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff
     :func:`scheduler.core.timing.application_ok` (or the application is already filed,
     ``filed_dates``)."""
-    return (not _licensed(t) or tm.first_day in t.filed_dates
-            or tm.first_day >= _earliest_first_day(filing_from(sc), sc.settings.closed_days))
+    return (not licensed(t) or tm.first_day in t.filed_dates
+            or tm.first_day >= earliest_first_day_cached(filing_from(sc), sc.settings.closed_days))
 
 
 @lru_cache(maxsize=64)
-def _earliest_first_day(notice_from: dt.date, closed: tuple[dt.date, ...]) -> dt.date:
+def earliest_first_day_cached(notice_from: dt.date, closed: tuple[dt.date, ...]) -> dt.date:
     """:func:`application_earliest_first_day`, once per ``notice_from`` and ``closed_days``:
     the model asks :func:`_application_ok` of every candidate day, and :func:`application_ok`
     is monotone in the first day (true exactly from this day on)."""
@@ -137,7 +138,7 @@ def _check_application(a: Audit) -> Iterator[Violation]:
     (:func:`scheduler.core.timing.filing_from`: the later of ``notice_from`` and ``as_of``)."""
     closed = a.scenario.settings.closed_days
     for p in a.placed:
-        if not _licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
+        if not licensed(p.tournament) or p.first_day in p.tournament.filed_dates:
             continue
         if not application_ok(p.first_day, filing_from(a.scenario), closed):
             nf, due = filing_from(a.scenario), application_due(p.first_day, closed)

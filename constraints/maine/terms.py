@@ -13,7 +13,9 @@ import datetime as dt
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.core.scenario import ME_TYPES, Operator, Scenario, Tournament
+from scheduler.core.fields import ME_TYPES
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import years_end
 
 MONTHLY_LIMIT = 2
@@ -90,35 +92,35 @@ def annual_end(start: dt.date) -> dt.date:
     return years_end(start, 1)
 
 
-def _me(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
+def me(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
     for i, t in enumerate(sc.tournaments):
         if t.type in ME_TYPES:
             yield i, t
 
 
-def _licensed(t: Tournament) -> bool:
+def licensed(t: Tournament) -> bool:
     return t.is_me_licensed_game
 
 
-def _ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
+def ops_of(sc: Scenario, t: Tournament) -> list[tuple[int, Operator]]:
     return [(i, o) for i, o in enumerate(sc.operators) if o.id in t.operators]
 
 
-def _holders(sc: Scenario) -> list[tuple[int, Operator]]:
+def licence_holders(sc: Scenario) -> list[tuple[int, Operator]]:
     """The operators (index, operator) that hold a licensed Maine game of the scenario."""
-    holders = {o for _, t in _me(sc) if _licensed(t) for o in t.operators}
+    holders = {o for _, t in me(sc) if licensed(t) for o in t.operators}
     return [(i, op) for i, op in enumerate(sc.operators) if op.id in holders]
 
 
-def _games(sc: Scenario) -> Iterator[tuple[tuple[str, int], Tournament]]:
+def games(sc: Scenario) -> Iterator[tuple[tuple[str, int], Tournament]]:
     """The licensed Maine games (tournament game, super cribbage) with their field path;
     charitable cribbage has its own terms (ME-CRIBBAGE-REG)."""
-    for i, t in _me(sc):
+    for i, t in me(sc):
         if t.type != "charitable-cribbage":
             yield ("tournaments", i), t
 
 
-def _sessions_span(t: Tournament) -> Decimal:
+def sessions_span(t: Tournament) -> Decimal:
     """Hours from a game's first session's start to its last one's end (``sessions``,
     flights), the hours between sessions counted (wall clock; the check and the model read
     the real elapsed time)."""

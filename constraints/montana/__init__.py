@@ -49,7 +49,6 @@ from constraints.montana.tally import (
     counted_years,
     large_tally,
 )
-from constraints.montana.tally import _held as _held  # benchmarks/formulations.py
 from constraints.montana.terms import (
     CHARITY_LIMIT,
     CHARITY_SHARE,

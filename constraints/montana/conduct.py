@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from constraints.base import Rule, duty
 from constraints.requests import capacity, over_capacity
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 
 
 # ------------------------------------------------------------------ checklist (list kind)

@@ -28,12 +28,14 @@ from constraints.montana.terms import (
     MAX_DAYS,
     NO_PLAY_FROM,
     NO_PLAY_UNTIL,
-    _mins,
-    _mt,
     calendar_days,
+    mins,
+    mt,
 )
+from scheduler.core.fields import MT_TYPES
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing, sessions, tournament_tz
 
 # ------------------------------------------------------------------ MT-ENTRY-CAP
@@ -47,7 +49,7 @@ def most_paid(t: Tournament, reentries_count: bool) -> Decimal:
 
 def _validate_entry(sc: Scenario) -> Iterator[TermProblem]:
     counts = sc.settings.reentry_counts_toward_cap
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         loc = ("tournaments", i)
         if t.is_large:
             paid = most_paid(t, counts)
@@ -92,7 +94,7 @@ MT_ENTRY_CAP = Rule("MT-ENTRY-CAP", validate=_validate_entry, actuals=_held_entr
 
 
 def _validate_satellite(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         s = t.satellite
         if s is not None and s.seat_value != s.expected_top_prize:
             yield TermProblem(("tournaments", i, "satellite", "seat_value"), "MT-SATELLITE",
@@ -107,7 +109,7 @@ MT_SATELLITE = Rule("MT-SATELLITE", validate=_validate_satellite)
 
 
 def _validate_charity(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         if t.charitable and (t.charity_share is None or t.charity_share < CHARITY_SHARE):
             yield TermProblem(("tournaments", i, "charity_share"), "MT-CHARITY-SHARE",
                               "a charitable tournament pays at least 50% of entry fees to a "
@@ -146,7 +148,7 @@ MT_CHARITY_SHARE = Rule("MT-CHARITY-SHARE", validate=_validate_charity, actuals=
 
 
 def _validate_rake(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         if t.rake:
             yield TermProblem(("tournaments", i, "rake"), "MT-NO-RAKE",
                               "a rake-off may not be taken during a tournament")
@@ -159,7 +161,7 @@ MT_NO_RAKE = Rule("MT-NO-RAKE", validate=_validate_rake)
 
 
 def _validate_duration(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         loc = ("tournaments", i)
         if t.is_large and t.sessions and calendar_days(t) > MAX_DAYS:
             last = t.sessions[-1]
@@ -211,7 +213,7 @@ MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_
 
 def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
     known = {x.id for x in sc.operators}
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         if all(sc.operator(o).late_hours_ordinance for o in t.operators if o in known):
             continue
         if t.sessions:
@@ -224,7 +226,7 @@ def _validate_play_hours(sc: Scenario) -> Iterator[TermProblem]:
                                       "falls between 2 a.m. and 8 a.m.; start at 08:00 or "
                                       "later and stop by 02:00")
             continue
-        s, e = _mins(t)
+        s, e = mins(t)
         if e - s > 18 * 60 or not (s >= NO_PLAY_UNTIL and e <= 24 * 60 + NO_PLAY_FROM):
             yield TermProblem(("tournaments", i, "hours"), "MT-PLAY-HOURS",
                               f"play from {t.start_time:%H:%M} for {t.hours} h falls between "

@@ -28,16 +28,17 @@ from constraints.modelling import ModelContext
 from constraints.montana.tally import (
     LargeItem,
     LargeTally,
-    _held,
     counted_because,
     counted_once,
     counted_years,
+    held_count,
     large_tally,
     once_charitable,
 )
 from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import HeldBefore, Operator, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import HeldBefore, Operator, Tournament
 from scheduler.core.timing import day_span
 
 # ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
@@ -166,7 +167,7 @@ def _encode_large_limit(ctx: ModelContext) -> None:
             per_py[py][int(once_charitable(sc, tour))].append(y)
         for py in sorted(per_py):
             non, char = per_py[py]
-            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            hl, hc = held_count(op, sc, py, False), held_count(op, sc, py, True)
             held_counted = hl + max(0, hc - CHARITY_LIMIT)
             beyond = held_counted - hl
             held = (f" ({held_counted} held before the plan" + (
@@ -307,7 +308,7 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
                     if c.first_day not in rejected[t.id]]
             usable[t.id] = set.intersection(*sets) if sets else set()
         for py in sorted(set().union(*usable.values())):
-            hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+            hl, hc = held_count(op, sc, py, False), held_count(op, sc, py, True)
             allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
             free_left = max(0, CHARITY_LIMIT - hc)
 

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import MT_NOTICE_DAYS, Timing, filing_from, notice_due, notice_ok
 
 

@@ -16,15 +16,17 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Rule, Violation, day_span, licence_row_violation, usd
 from constraints.modelling import LicenseOption, ModelContext, covers_period
-from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, _mt
+from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, mt
+from scheduler.core.fields import MT_TYPES
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Operator, Scenario
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator
 
 # ------------------------------------------------------------------ MT-PERMIT-PREREQ
 
 
 def _validate_prereq(sc: Scenario) -> Iterator[TermProblem]:
-    used = {o for _, t in _mt(sc) for o in t.operators}
+    used = {o for _, t in mt(sc) for o in t.operators}
     for i, op in enumerate(sc.operators):
         if op.jurisdiction == "MT" and op.id in used and (op.live_tables or 0) < 1:
             yield TermProblem(("operators", i, "live_tables"), "MT-PERMIT-PREREQ",

@@ -15,16 +15,18 @@ from collections.abc import Iterable, Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation
 from constraints.modelling import ModelContext
-from constraints.montana.terms import _mt
+from constraints.montana.terms import mt
+from scheduler.core.fields import MT_TYPES
 from scheduler.core.problems import TermProblem
-from scheduler.core.scenario import MT_TYPES, Scenario, Tour
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tour
 from scheduler.core.timing import MT_NOTICE_DAYS, filing_from, notice_due, notice_ok
 
 # ------------------------------------------------------------------ MT-PROGRESSIVE
 
 
 def _validate_progressive(sc: Scenario) -> Iterator[TermProblem]:
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         if len(t.operators) > 1 and not t.is_large:
             yield TermProblem(("tournaments", i, "operators"), "MT-PROGRESSIVE",
                               "only a large-stakes tournament may be held by several operators")

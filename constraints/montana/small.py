@@ -24,7 +24,7 @@ from constraints.base import (
     usd,
 )
 from constraints.modelling import ModelContext, overfull, sum_by
-from constraints.montana.terms import SMALL_ENTRY_CAP, _mins, _mt, calendar_days
+from constraints.montana.terms import SMALL_ENTRY_CAP, calendar_days, mins, mt
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 
@@ -34,7 +34,7 @@ from scheduler.core.scenario import Scenario
 def _validate_small_entry(sc: Scenario) -> Iterator[TermProblem]:
     """MT-SMALL-ENTRY, MCA 23-5-317(2)(c): a small-stakes entry is at most $80 in all, with no
     rebuy, add-on or re-entry."""
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         if t.is_large:
             continue
         loc = ("tournaments", i)
@@ -138,7 +138,7 @@ def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
 def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
     """MT-SMALL-DAILY, MCA 23-5-317(2)(a): a small-stakes tournament is played within one
     calendar day (``days: 1``, ending by midnight)."""
-    for i, t in _mt(sc):
+    for i, t in mt(sc):
         loc = ("tournaments", i)
         if t.is_small and t.sessions and calendar_days(t) > 1:
             yield TermProblem((*loc, "sessions"), "MT-SMALL-DAILY",
@@ -148,7 +148,7 @@ def _validate_small_daily(sc: Scenario) -> Iterator[TermProblem]:
         if t.is_small and t.days != 1:
             yield TermProblem((*loc, "days"), "MT-SMALL-DAILY",
                               "a small-stakes tournament is played within one day (days: 1)")
-        if t.is_small and _mins(t)[1] > 24 * 60:
+        if t.is_small and mins(t)[1] > 24 * 60:
             yield TermProblem((*loc, "hours"), "MT-SMALL-DAILY",
                               "a small-stakes tournament must end by midnight of its day")
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from constraints.montana.terms import CHARITY_LIMIT
-from scheduler.core.scenario import Operator, Scenario, Tour
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tour
 
 
 def counted_years(sc: Scenario, op: Operator, days: Sequence[dt.date]) -> tuple[dt.date, ...]:
@@ -79,7 +80,7 @@ class LargeItem(NamedTuple):
     the first day only."""
 
 
-def _held(op: Operator, sc: Scenario, py: dt.date, charitable: bool) -> int:
+def held_count(op: Operator, sc: Scenario, py: dt.date, charitable: bool) -> int:
     """Tournaments held before the horizon in the permit year ``py`` (only the current one)."""
     if py != op.permit_year_of(sc.horizon.start):
         return 0
@@ -175,7 +176,7 @@ def large_tally(sc: Scenario, op: Operator, occurrences: Iterable[LargeItem | tu
             per_py[py].append(item)
     out: dict[dt.date, LargeTally] = {}
     for py in sorted(per_py):
-        hl, hc = _held(op, sc, py, False), _held(op, sc, py, True)
+        hl, hc = held_count(op, sc, py, False), held_count(op, sc, py, True)
         free_left = max(0, CHARITY_LIMIT - hc)
         non: list[str] = []
         free: list[str] = []

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.fields import MT_TYPES
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
@@ -37,13 +39,13 @@ NO_PLAY_UNTIL = 8 * 60
 """MT-PLAY-HOURS, ARM 23.16.1101: no play 02:00-08:00 (minutes after midnight)."""
 
 
-def _mt(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
+def mt(sc: Scenario) -> Iterator[tuple[int, Tournament]]:
     for i, t in enumerate(sc.tournaments):
         if t.type in MT_TYPES:
             yield i, t
 
 
-def _mins(t: Tournament) -> tuple[int, int]:
+def mins(t: Tournament) -> tuple[int, int]:
     """(start, end) of one play day in minutes after the start day's midnight."""
     s = t.start_time.hour * 60 + t.start_time.minute
     return s, s + int(round(float(t.hours) * 60))
@@ -56,5 +58,5 @@ def calendar_days(t: Tournament) -> int:
     days between flights counted (5 consecutive calendar days from the first flight)."""
     if t.sessions:
         return (t.sessions[-1].minutes()[1] - 1) // (24 * 60) + 1
-    _, end = _mins(t)
+    _, end = mins(t)
     return t.days - 1 + (end - 1) // (24 * 60) + 1

@@ -23,24 +23,3 @@ below it:
 - :mod:`scheduler.check.schedule`: :class:`ReadSchedule`, :class:`ScheduleError` and how a
   message shows a cell or an event's text.
 """
-
-# COST_RULES, GAME_KINDS and DEADLINE_KINDS are the very objects of their one home (the
-# catalogue, scheduler.core.uid), re-exported as the single module check.py did
-from constraints.catalogue import COST_RULES
-from scheduler.check.auditing import (
-    audit,
-    check_records,
-    check_table,
-    violation_table,
-)
-from scheduler.check.ics import _years_later
-from scheduler.check.kinds import SINGLE_PROPERTIES, event_kind
-from scheduler.check.read import calendar_operator, read_schedule
-from scheduler.check.schedule import ReadSchedule, ScheduleError
-from scheduler.core.uid import DEADLINE_KINDS, GAME_KINDS
-
-__all__ = [
-    "COST_RULES", "DEADLINE_KINDS", "GAME_KINDS", "SINGLE_PROPERTIES", "ReadSchedule",
-    "ScheduleError", "_years_later", "audit", "calendar_operator", "check_records",
-    "check_table", "event_kind", "read_schedule", "violation_table",
-]

@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from scheduler.check.schedule import ScheduleError
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.fields import MT_TYPES
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing, day_span, days_touched, local, timing, tournament_tz
 from scheduler.core.uid import parse as parse_uid
 
 
-def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
+def match_event(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
            by_title: dict[str, list[Tournament]]) -> tuple[Tournament | None, int | None]:
     p = parse_uid(uid)
     if p is not None and p.kind == "occurrence" and p.tournament_id in by_id:
@@ -29,7 +31,7 @@ def _match(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
     return None, None
 
 
-def _session_of(ev: Any, uid: str) -> int | None:
+def session_of(ev: Any, uid: str) -> int | None:
     """The session number of an event of a tournament with ``sessions``: its
     X-TOURNEY-SESSION, else the one its UID names (:func:`scheduler.core.uid.session_uid`; the
     first session has the occurrence's own UID and no number there), else None."""
@@ -40,7 +42,7 @@ def _session_of(ev: Any, uid: str) -> int | None:
     return p.session if p is not None and p.kind == "occurrence" else None
 
 
-def _session_notes(path: Path, t: Tournament, occ: int,
+def session_notes(path: Path, t: Tournament, occ: int,
                    got: list[tuple[int, Timing, str]]) -> list[str]:
     """What does not match the scenario's ``sessions`` among the session events read of
     occurrence ``occ`` of ``t`` (session number, timing, the event in words): a session
@@ -66,7 +68,7 @@ def _session_notes(path: Path, t: Tournament, occ: int,
     return out
 
 
-def _joined(tms: list[Timing]) -> Timing:
+def joined(tms: list[Timing]) -> Timing:
     """One occurrence of the sessions read as events (flights and day 2s): from the first
     session's start to the last one's end, its days of play those the sessions touch."""
     tms = sorted(tms, key=lambda x: (x.start, x.end))
@@ -75,7 +77,7 @@ def _joined(tms: list[Timing]) -> Timing:
                   tuple((x.start, x.end) for x in tms))
 
 
-def _event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
+def event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
                   session: int | None = None) -> Timing | None:
     """The timing an event shows; an all-day Montana event is played from the start time
     (of its ``session``, 1-based, when the tournament has ``sessions``) for ``hours``."""

@@ -12,12 +12,13 @@ from typing import Any
 from icalendar import Calendar
 
 from constraints.base import Occurrence
-from scheduler.check.events import _event_timing, _joined, _match, _session_notes, _session_of
-from scheduler.check.kinds import _kind_contradiction, _kind_source, _repeated_property, event_kind
-from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut, _short
+from scheduler.check.events import event_timing, joined, match_event, session_notes, session_of
+from scheduler.check.kinds import event_kind, kind_contradiction, kind_source, repeated_property
+from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value, short
 from scheduler.core.calendar_limits import expand_events, read_calendar
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR, LimitError, max_calendar_events
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing, years_later
 from scheduler.core.uid import (
     DEADLINE_KINDS,
@@ -27,12 +28,8 @@ from scheduler.core.uid import (
     STATUS_PROPERTY,
 )
 
-# the same day N years later (Feb 29 -> Feb 28; how far around the horizon a calendar is read,
-# not a legal period): scheduler.core.timing's
-_years_later = years_later
 
-
-def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
+def read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     unmatched: list[str] = []
     not_checked: list[str] = []
     with warnings.catch_warnings():  # icalendar warns about guessed TZIDs on stderr
@@ -47,8 +44,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
         # expand RRULE/RDATE/EXDATE (a weekly series is many occurrences) over the horizon
         # and a year either side (an instance with a mistyped year is reported: HORIZON),
         # at most MAX_SERIES_INSTANCES per event (an hourly rule is cut and reported)
-        first = max(_years_later(scenario.horizon.start, -1), dt.date(FIRST_YEAR, 1, 1))
-        last = min(_years_later(scenario.horizon.end, 1), dt.date(LAST_YEAR, 12, 31))
+        first = max(years_later(scenario.horizon.start, -1), dt.date(FIRST_YEAR, 1, 1))
+        last = min(years_later(scenario.horizon.end, 1), dt.date(LAST_YEAR, 12, 31))
         budget = [max_calendar_events()]
         events = []
         seen: set[tuple[str, str, str]] = set()
@@ -72,7 +69,7 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                 if uid in masters and uid not in got and \
                         str(ev.get("STATUS", "")).upper() != "CANCELLED":
                     unmatched.append(f"{path}: recurring event {_summary(ev)} (UID "
-                                     f"{_short(uid) or '-'}) has no instance between {first} "
+                                     f"{short(uid) or '-'}) has no instance between {first} "
                                      f"and {last} (the horizon and a year either side): not "
                                      "checked")
                     got.add(uid)
@@ -102,38 +99,38 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     for ev in events:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
-        what = f"event {_summary(ev)} (UID {_short(uid) or '-'})"
-        repeated = _repeated_property(ev)
+        what = f"event {_summary(ev)} (UID {short(uid) or '-'})"
+        repeated = repeated_property(ev)
         if repeated:  # which of two kinds (or tournaments, UIDs) is meant cannot be told
             unmatched.append(f"{path}: {what} has {repeated}: not checked")
             continue
         kind = event_kind(ev)
-        forged = _kind_contradiction(ev, uid, kind)
+        forged = kind_contradiction(ev, uid, kind)
         if forged:  # a game dressed as a deadline is checked as a game, and reported
             unmatched.append(f"{path}: {what} says {KIND_PROPERTY} {kind}, but {forged}: "
                              "checked as a game")
             kind = None
         if kind in DEADLINE_KINDS:
             not_checked.append(f"{path}: {what}: a {kind} deadline, not a game "
-                               f"({_kind_source(ev)})")
+                               f"({kind_source(ev)})")
             continue
         if str(ev.get("STATUS", "")).upper() == "CANCELLED":
             not_checked.append(f"{path}: {what}: cancelled (STATUS:CANCELLED)")
             continue
         if kind is not None and kind not in GAME_KINDS:
-            unmatched.append(f"{path}: {what} has {KIND_PROPERTY} {_short(kind)}, which is not "
+            unmatched.append(f"{path}: {what} has {KIND_PROPERTY} {short(kind)}, which is not "
                              f"one of {', '.join(GAME_KINDS + DEADLINE_KINDS)}: not checked")
             continue
-        match, occ = _match(ev, uid, summary, by_id, by_title)
+        match, occ = match_event(ev, uid, summary, by_id, by_title)
         if match is None:
             unmatched.append(f"{path}: {what} matches no "
                              "tournament by UID, X-TOURNEY-TOURNAMENT or title")
             continue
         if uid_count.get(uid, 0) > 1:
             occ = None  # a recurring series: its occurrences are numbered by date
-        session = _session_of(ev, uid) if match.sessions else None
+        session = session_of(ev, uid) if match.sessions else None
         try:
-            tm = _event_timing(scenario, match, ev, path, session)
+            tm = event_timing(scenario, match, ev, path, session)
         except ScheduleError:
             raise
         except Exception as exc:
@@ -158,8 +155,8 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             continue
         found.append((match, occ, tm))
     for (tid, occ), sess in sorted(parts.items(), key=lambda x: x[0]):
-        unmatched += _session_notes(path, by_id[tid], occ, sess)
-        found.append((by_id[tid], occ, _joined([tm for _, tm, _ in sess])))
+        unmatched += session_notes(path, by_id[tid], occ, sess)
+        found.append((by_id[tid], occ, joined([tm for _, tm, _ in sess])))
     placed: list[Occurrence] = []
     for t in scenario.tournaments:
         mine = sorted((x for x in found if x[0].id == t.id), key=lambda x: x[2].start)
@@ -177,5 +174,5 @@ def _read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
 
 
 def _summary(ev: Any) -> str:
-    return _cut(str(ev.get("SUMMARY", "")))
+    return cut_value(str(ev.get("SUMMARY", "")))
 

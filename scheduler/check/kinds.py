@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scheduler.check.schedule import _short
+from scheduler.check.schedule import short
 from scheduler.core.uid import DEADLINE_KINDS, GAME_KINDS, KIND_PROPERTY, NOTICE, kind_of_uid
 from scheduler.core.uid import parse as parse_uid
 
@@ -36,20 +36,20 @@ SINGLE_PROPERTIES = (KIND_PROPERTY, "UID", "X-TOURNEY-TOURNAMENT", "X-TOURNEY-OC
 """Properties that ``check`` reads of an event and that it may hold only once."""
 
 
-def _repeated_property(ev: Any) -> str | None:
+def repeated_property(ev: Any) -> str | None:
     """``two X-TOURNEY-KIND values (occurrence, notice)`` for the first of
     :data:`SINGLE_PROPERTIES` that ``ev`` holds more than once, else None."""
     for name in SINGLE_PROPERTIES:
         value = ev.get(name)
         if isinstance(value, list) and len(value) > 1:
             count = "two" if len(value) == 2 else f"{len(value):,}"
-            shown = ", ".join(_short(str(v), 40) for v in value[:5])
+            shown = ", ".join(short(str(v), 40) for v in value[:5])
             more = ", ..." if len(value) > 5 else ""
             return f"{count} {name} values ({shown}{more})"
     return None
 
 
-def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
+def kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
     """Why an event whose kind is a deadline (``notice``, ``application``, ``report``) is a
     game dressed as one, else None: it has ``X-TOURNEY-PLAY`` (the hours of play, written on
     games only), its UID is that of one of the product's games (:func:`scheduler.core.uid.parse`),
@@ -62,14 +62,14 @@ def _kind_contradiction(ev: Any, uid: str, kind: str | None) -> str | None:
         return "it has X-TOURNEY-PLAY (the hours of play of a game)"
     parsed = parse_uid(uid)
     if parsed is not None and parsed.kind in GAME_KINDS:
-        return f"its UID is that of a game ({parsed.kind} of {_short(parsed.tournament_id or '-')})"
+        return f"its UID is that of a game ({parsed.kind} of {short(parsed.tournament_id or '-')})"
     if (ev.get(KIND_PROPERTY) is not None and ev.get("X-TOURNEY-DEADLINE") is None
             and str(ev.get("STATUS", "")).upper() != "CANCELLED"):
         return "it has no X-TOURNEY-DEADLINE"
     return None
 
 
-def _kind_source(ev: Any) -> str:
+def kind_source(ev: Any) -> str:
     if ev.get(KIND_PROPERTY):
         return KIND_PROPERTY
     return "X-TOURNEY-DEADLINE" if ev.get("X-TOURNEY-DEADLINE") else "its UID"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from icalendar import Calendar
 
-from scheduler.check.ics import _read_ics
+from scheduler.check.ics import read_ics
 from scheduler.check.schedule import ReadSchedule, ScheduleError
-from scheduler.check.schedule_csv import _read_csv, _read_licenses
+from scheduler.check.schedule_csv import read_licenses, read_schedule_csv
 from scheduler.check.schedule_xlsx import read_plan_xlsx
 from scheduler.core.calendar_limits import read_calendar
 from scheduler.core.limits import regular_file_problem
@@ -70,10 +70,10 @@ def read_schedule(scenario: Scenario, path: str | Path,
     if is_xlsx:  # plan.xlsx: its Schedule and Licences sheets
         read = read_plan_xlsx(scenario, p)
     else:
-        read = _read_ics(scenario, p) if is_ics else _read_csv(scenario, p)
+        read = read_ics(scenario, p) if is_ics else read_schedule_csv(scenario, p)
         lic = p.with_name("licenses.csv")
         if lic.is_file():
-            read.licenses = _read_licenses(lic)
+            read.licenses = read_licenses(lic)
     owner = operator or (calendar_operator(scenario, p) if is_ics else None)
     if owner is not None:
         read.operators = frozenset({owner})  # one operator's calendar

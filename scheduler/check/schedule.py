@@ -37,13 +37,13 @@ class ReadSchedule:
     MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b))."""
 
 
-def _cut(value: object) -> str:
+def cut_value(value: object) -> str:
     """A cell as shown in a message: ``repr``, cut to 80 characters."""
     text = str(value)
     return repr(text) if len(text) <= 80 else f"{text[:80]!r}... ({len(text):,} characters)"
 
 
-def _short(text: str, limit: int = 120) -> str:
+def short(text: str, limit: int = 120) -> str:
     """``text`` cut to ``limit`` characters, control characters escaped (a calendar's text
     reaches the terminal)."""
     shown = text if len(text) <= limit else text[:limit] + f"... ({len(text):,} characters)"

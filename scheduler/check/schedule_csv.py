@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from constraints.base import License, Occurrence
-from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
+from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
@@ -40,7 +40,7 @@ class At:
         return f"{self.path} {self.sheet}!{self.columns[column]}{line} ({column})"
 
 
-def _read_csv(scenario: Scenario, path: Path) -> ReadSchedule:
+def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     df = _csv(path)
     rows = [(int(str(i)) + 2, {str(k): str(v) for k, v in r.items()})
             for i, r in df.iterrows()]
@@ -82,7 +82,7 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
             continue
         status = str(row.get("status", "") or "").strip().lower()
         if status and status not in STATUSES:
-            raise ScheduleError(f"{at.row(line)}: status {_cut(status)} is not one of "
+            raise ScheduleError(f"{at.row(line)}: status {cut_value(status)} is not one of "
                                 f"{', '.join(STATUSES)}")
         if status == "cancelled":  # recorded as cancelled: not played, nothing to judge
             skipped.append(f"{at.row(line)}: {tid}#{row.get('occurrence', '')} is cancelled")
@@ -162,7 +162,7 @@ def _field(at: At, line: int, row: Any, column: str, parse: Any) -> Any:
     except (ValueError, InvalidOperation):
         value = None
     if isinstance(value, dt.date) and value.year not in _CSV_YEARS:
-        raise ScheduleError(f"{at.cell(line, column)} = {_cut(row[column])}: a date in "
+        raise ScheduleError(f"{at.cell(line, column)} = {cut_value(row[column])}: a date in "
                             f"the years {FIRST_YEAR} to {LAST_YEAR} is expected")
     if value is not None:
         return value
@@ -172,10 +172,10 @@ def _field(at: At, line: int, row: Any, column: str, parse: Any) -> Any:
             }.get(column, "a date YYYY-MM-DD")
     if at.sheet is not None and column in ("start", "end"):
         want = "a date and time, e.g. 2027-03-12 12:00"
-    raise ScheduleError(f"{at.cell(line, column)} = {_cut(row[column])} is not {want}")
+    raise ScheduleError(f"{at.cell(line, column)} = {cut_value(row[column])} is not {want}")
 
 
-def _read_licenses(path: Path) -> list[License]:
+def read_licenses(path: Path) -> list[License]:
     df = _csv(path)
     rows = [(int(str(i)) + 2, {str(k): str(v) for k, v in r.items()})
             for i, r in df.iterrows()]

@@ -18,13 +18,13 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from constraints.base import License
-from scheduler.check.schedule import ReadSchedule, ScheduleError, _cut
+from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
 from scheduler.check.schedule_csv import At, read_license_rows, read_rows
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import days_touched, tournament_tz
-from scheduler.core.workbook import WorkbookError, read_table
-from scheduler.core.workbook.cells import _letter
+from scheduler.core.workbook.cells import WorkbookError, letter
+from scheduler.core.workbook.shown import read_table
 
 _DAYS = ("first_day", "last_day", "notice_due", "permit_year", "valid_from", "valid_to")
 
@@ -49,7 +49,7 @@ def read_plan_xlsx(scenario: Scenario, path: Path) -> ReadSchedule:
         raise ScheduleError("; ".join(f"{path} {w}: {m}" for w, m in exc.problems)) from None
     if problems:
         raise ScheduleError("; ".join(f"{path} {w}: {m}" for w, m in problems))
-    at = At(path, "Schedule", {h: _letter(j) for j, h in enumerate(headers) if h})
+    at = At(path, "Schedule", {h: letter(j) for j, h in enumerate(headers) if h})
     texts = [(n, _texts(scenario, headers, values, at, n, epoch)) for n, values in rows]
     read = read_rows(scenario, [h for h in headers if h], texts, at)
     read.licenses = _licences(data, path)
@@ -63,7 +63,7 @@ def _licences(data: bytes, path: Path) -> list[License] | None:
         return None  # no Licences sheet: fees not checked (as without licenses.csv)
     if problems:
         raise ScheduleError("; ".join(f"{path} {w}: {m}" for w, m in problems))
-    at = At(path, "Licences", {h: _letter(j) for j, h in enumerate(headers) if h})
+    at = At(path, "Licences", {h: letter(j) for j, h in enumerate(headers) if h})
     texts = [(n, {h: _text(h, values[j] if j < len(values) else None, at, n, epoch)
                   for j, h in enumerate(headers) if h}) for n, values in rows]
     return read_license_rows([h for h in headers if h], texts, at)
@@ -103,7 +103,7 @@ def _zone(scenario: Scenario, row: dict[str, str], at: At, line: int) -> ZoneInf
         try:
             return ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError, OSError):
-            raise ScheduleError(f"{at.cell(line, 'time_zone')} = {_cut(name)} is not a time "
+            raise ScheduleError(f"{at.cell(line, 'time_zone')} = {cut_value(name)} is not a time "
                                 "zone (IANA name, e.g. America/Denver)") from None
     t = next((t for t in scenario.tournaments if t.id == row.get("tournament_id")), None)
     return tournament_tz(scenario, t) if t is not None else None

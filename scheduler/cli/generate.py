@@ -20,7 +20,8 @@ from scheduler.cli.errors import (
     writing,
 )
 from scheduler.cli.solve import load
-from scheduler.core.atomic import WriteRefused, lock, refuse_inputs, shown, unwritable, write_files
+from scheduler.core.atomic import lock
+from scheduler.core.atomic_files import WriteRefused, refuse_inputs, shown, unwritable, write_files
 from scheduler.core.limits import (
     MAX_MODEL_CELLS_DEFAULT,
     MAX_VARIANTS_CEILING,
@@ -70,8 +71,8 @@ def template(
     with an example, to fill in and give to `tourney solve`. Exit 0 written, 2 bad options,
     the file exists (without --force) or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.core.workbook import EXAMPLES  # start-up time: no engine in --help
-    from scheduler.inputs.load import load_scenario
+    from scheduler.core.workbook.layout import EXAMPLES  # start-up time: no engine in --help
+    from scheduler.inputs.load import load_scenario  # start-up time: no engine in --help
 
     if example not in EXAMPLES:
         raise CommandError(f"tourney: --example must be one of {', '.join(EXAMPLES)}, not "
@@ -168,8 +169,9 @@ def sweep(
     be solved."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.engine.decompose import check_model_size
-    from scheduler.studies.sweep import Sweep, read_vary  # start-up time: no engine in --help
     from scheduler.studies.sweep import sweep as run  # start-up time: no engine in --help
+    from scheduler.studies.sweep.table import Sweep  # start-up time: no engine in --help
+    from scheduler.studies.sweep.vary import read_vary  # start-up time: no engine in --help
 
     scenario, address = _scenario_and_address([str(scenario), *ctx.args], dask)
     tls = [str(p) if p is not None else None for p in (dask_ca, dask_cert, dask_key)]

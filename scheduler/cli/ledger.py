@@ -23,7 +23,7 @@ from scheduler.cli.errors import (
     say_data,
     writing,
 )
-from scheduler.core.atomic import write_files
+from scheduler.core.atomic_files import write_files
 from scheduler.core.text import csv_cells
 
 if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help

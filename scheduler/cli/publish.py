@@ -130,7 +130,8 @@ def publish(
     printed. Exit 0 done, 2 a problem (folder, URL, password, server, --timeout passed, or
     events of another plan lineage in the way)."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.export.caldav import PASSWORD_ENV, publish_to, summary, warnings
+    from scheduler.export.caldav.server import PASSWORD_ENV, publish_to
+    from scheduler.export.caldav.sync import summary, warnings  # start-up time: as above
 
     day = latest_today(("America/Denver", "America/New_York"),
                        date_opt(as_of, "--as-of") if as_of is not None else None)

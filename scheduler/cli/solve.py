@@ -25,14 +25,14 @@ from scheduler.cli.errors import (
     say_data,
     writing,
 )
-from scheduler.core.atomic import shown
+from scheduler.core.atomic_files import shown
 from scheduler.core.clock import source_date_epoch  # light: os and datetime only
 from scheduler.core.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.core.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.core.scenario import Scenario
-    from scheduler.engine.solver import Progress  # start-up time: as Scenario above
+    from scheduler.engine.parts import Progress  # start-up time: as Scenario above
 
 
 def load(path: Path) -> Scenario:
@@ -118,7 +118,7 @@ def solve(
     """Place the tournaments, choose the licences, write CSVs, calendars and a summary."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.engine.decompose import check_model_size
-    from scheduler.inputs.replan import read_previous  # start-up time: no engine in --help
+    from scheduler.inputs.replan.read import read_previous  # start-up time: no engine in --help
 
     if organization is not None and ledger is None and not use_ledger:
         raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
@@ -146,9 +146,9 @@ def solve(
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.engine.solver import solve as run  # start-up time: ortools only once read
     from scheduler.engine.solver import solve_alternatives  # start-up time: as solve above
-    from scheduler.export.summary import alternatives_text, summary_text
-    from scheduler.export.write import write_plan  # start-up time: as the summary above
-    from scheduler.inputs.replan import holds_plan  # start-up time: no engine in --help
+    from scheduler.export.summary import alternatives_text  # start-up time
+    from scheduler.export.write import SUMMARY_FILE, write_plan  # start-up time: as above
+    from scheduler.inputs.replan.read import holds_plan  # start-up time: no engine in --help
 
     show = _progress_printer() if sys.stderr.isatty() else None
     # not a re-plan into a folder holding a plan: a changed event must still not keep its
@@ -180,7 +180,8 @@ def solve(
             f"--previous {out} --out {out}")
     with writing(shown(out), "Nothing was changed."):
         where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
-    typer.echo(summary_text(plan), nl=False)
+    # the summary written into the folder, not computed a second time (issue #27)
+    typer.echo((where / SUMMARY_FILE).read_bytes().decode("utf-8"), nl=False)
     if alternatives > 1:
         typer.echo(alternatives_text(plan, others, alternatives, min_difference))
     typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, deadlines.csv, "
@@ -288,7 +289,8 @@ def check(
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
-    from scheduler.check import audit, calendar_operator, check_records, check_table, read_schedule
+    from scheduler.check.auditing import audit, check_records, check_table
+    from scheduler.check.read import calendar_operator, read_schedule  # start-up time
 
     if fmt not in ("table", "csv", "json"):
         raise CommandError(f"tourney: --format must be table, csv or json, not {fmt!r}")
@@ -395,7 +397,10 @@ def _check_ledger(sc: Scenario, ledger: str | None, as_of: str | None, fmt: str,
                   organization: str | None) -> None:
     """``check SCENARIO --ledger`` without a schedule: what was held, printed as `tourney
     check` prints violations; exit 1 when any."""
-    from scheduler.check import check_records, violation_table  # start-up time, as in check
+    from scheduler.check.auditing import (  # start-up time, as in check
+        check_records,
+        violation_table,
+    )
 
     violations, read = _ledger_audit(sc, ledger, as_of, organization)
     table = violation_table(violations)

@@ -38,27 +38,24 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import hashlib
 import os
 import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from scheduler.core.atomic_files import WriteRefused as WriteRefused
-from scheduler.core.atomic_files import _refuse_read_only_parent, _write_synced
 from scheduler.core.atomic_files import fsync_dir as fsync_dir
-from scheduler.core.atomic_files import refuse_inputs as refuse_inputs
-from scheduler.core.atomic_files import same_file as same_file
+from scheduler.core.atomic_files import refuse_read_only_parent, write_synced
 from scheduler.core.atomic_files import shown as shown
-from scheduler.core.atomic_files import unwritable as unwritable
-from scheduler.core.atomic_files import write_files as write_files
 from scheduler.core.manifest import MANIFEST as MANIFEST
 from scheduler.core.manifest import Names as Names
-from scheduler.core.manifest import _holding, _walk
 from scheduler.core.manifest import check_folder as check_folder
+from scheduler.core.manifest import holding, listed_text, walk
 from scheduler.core.manifest import manifest_text as manifest_text
-from scheduler.core.manifest import read_manifest as read_manifest
 from scheduler.core.manifest import unlisted as unlisted
 
 # --------------------------------------------------------------------------- folders
@@ -85,7 +82,7 @@ def lock(target: Path) -> Iterator[Path]:
         finally:
             _HELD[key] -= 1
         return
-    _refuse_read_only_parent(target)
+    refuse_read_only_parent(target)
     try:
         import fcntl  # optional: POSIX only (no lock on Windows)
     except ImportError:  # pragma: no cover - Windows
@@ -130,7 +127,7 @@ def claim(out: Path, *, legacy: Callable[[Path], list[str]], product: Names | No
 
     Raises :class:`WriteRefused` (nothing changed) or ``OSError``."""
     out = Path(out).resolve()
-    _refuse_read_only_parent(out)
+    refuse_read_only_parent(out)
     with lock(out):
         recover(out, legacy, product)
         check_folder(out, legacy=legacy, product=product, inputs=inputs, what=what)
@@ -186,7 +183,7 @@ def _discard(folder: Path, entries: Iterable[str]) -> None:
 
 
 def _snapshot(folder: Path) -> list[str]:
-    return [rel for rel, _ in _walk(folder)]
+    return [rel for rel, _ in walk(folder)]
 
 
 def recover(out: Path, legacy: Callable[[Path], list[str]],
@@ -209,12 +206,68 @@ def recover(out: Path, legacy: Callable[[Path], list[str]],
             _discard(p, entries)
 
 
-def replace_dir(out: Path, files: Mapping[str, bytes], *,
+class FolderSink:
+    """Where :func:`replace_dir` writes a folder's files one at a time (its ``files`` given
+    as a function of a sink): each file goes to disk as it is made (flushed, ``fsync``) and
+    is let go; its size and SHA-256 are kept for the :data:`MANIFEST`. Nothing is visible
+    at the folder's name until every file is written."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.listed: dict[str, tuple[int, str]] = {}
+        self.made: set[Path] = {root}
+
+    def _path(self, rel: str) -> Path:
+        if rel in self.listed or rel == MANIFEST:
+            raise ValueError(f"{rel} written twice into one folder")
+        path = self.root / rel
+        if path.parent not in self.made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.made |= {path.parent, *path.parent.parents}
+        return path
+
+    def write(self, rel: str, data: bytes | Iterable[bytes]) -> None:
+        """Write the file ``rel`` (a relative POSIX path) holding ``data``: bytes, or pieces
+        of bytes written one after another (never joined in memory)."""
+        path = self._path(rel)
+        digest, size = hashlib.sha256(), 0
+        with open(path, "wb") as fh:
+            for piece in (data,) if isinstance(data, bytes) else data:
+                fh.write(piece)
+                digest.update(piece)
+                size += len(piece)
+            fh.flush()
+            os.fsync(fh.fileno())
+        self.listed[rel] = (size, digest.hexdigest())
+
+    @contextlib.contextmanager
+    def open(self, rel: str) -> Iterator[BinaryIO]:
+        """The file ``rel`` open for a writer that writes it itself (a zip file); flushed
+        to disk and listed when the block ends."""
+        path = self._path(rel)
+        with open(path, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        digest, size = hashlib.sha256(), 0
+        with open(path, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+                size += len(block)
+        self.listed[rel] = (size, digest.hexdigest())
+
+
+Fill = Callable[[FolderSink], None]
+"""A function writing a folder's files into the :class:`FolderSink` it is given."""
+
+
+def replace_dir(out: Path, files: Mapping[str, bytes] | Fill, *,
                 legacy: Callable[[Path], list[str]], what: str = "folder",
                 product: Names | None = None,
                 inputs: Iterable[str | Path | None] = ()) -> Path:
-    """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes) and a
-    :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
+    """Make the folder ``out`` hold exactly ``files`` (relative POSIX path -> bytes, or a
+    function writing them into a :class:`FolderSink`, each file to disk as it is made) and
+    a :data:`MANIFEST` of them, atomically, under :func:`lock`. ``out`` must be new, empty, or
     hold only files tourney wrote there, unchanged, none of them read-only and none of
     ``inputs`` (:func:`check_folder`, with ``legacy`` judging a folder without a manifest
     and ``product`` the names listed in one); after the swap the previous folder is checked
@@ -224,12 +277,12 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
     Raises :class:`WriteRefused` (nothing changed) or ``OSError`` (nothing changed)."""
     out = Path(out).resolve()
     inputs = list(inputs)
-    _refuse_read_only_parent(out)
+    refuse_read_only_parent(out)
 
     def again(previous: Path) -> tuple[list[str], list[str]]:
         """The previous folder (moved to ``previous``): its entries, and what is wrong."""
         entries = _snapshot(previous)
-        held = _holding(previous, inputs)
+        held = holding(previous, inputs)
         return entries, ([f"{held} (an input of this command)"] if held else []) + unlisted(
             previous, legacy, product)
 
@@ -246,13 +299,14 @@ def replace_dir(out: Path, files: Mapping[str, bytes], *,
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
         ours: Path | None = tmp  # a folder holding only what this run wrote
         try:
-            made = {tmp}
-            for rel, data in sorted({**files, MANIFEST: manifest_text(files)}.items()):
-                path = tmp / rel
-                if path.parent not in made:
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    made |= {path.parent, *path.parent.parents}
-                _write_synced(path, data)
+            sink = FolderSink(tmp)
+            if callable(files):
+                files(sink)
+            else:
+                for rel, data in sorted(files.items()):
+                    sink.write(rel, data)
+            write_synced(tmp / MANIFEST, listed_text(sink.listed))
+            made = sink.made
             for d in sorted(made & {tmp, *(p for p in made if tmp in p.parents)},
                             key=lambda p: -len(p.parts)):
                 fsync_dir(d)

@@ -67,7 +67,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def _write_synced(path: Path, data: bytes) -> None:
+def write_synced(path: Path, data: bytes) -> None:
     with open(path, "wb") as fh:
         fh.write(data)
         fh.flush()
@@ -85,7 +85,7 @@ def write_files(files: Mapping[Path, bytes], *, mode: int = 0o644) -> list[Path]
     for out in targets:
         if out.is_dir():
             raise IsADirectoryError(f"{shown(out)} is a folder; give a file name")
-        _refuse_read_only_parent(out)
+        refuse_read_only_parent(out)
     temps: list[tuple[Path, Path]] = []
     try:
         for out, data in zip(targets, files.values(), strict=True):
@@ -93,7 +93,7 @@ def write_files(files: Mapping[Path, bytes], *, mode: int = 0o644) -> list[Path]
             fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
             os.close(fd)
             temps.append((Path(name), out))
-            _write_synced(Path(name), data)
+            write_synced(Path(name), data)
             os.chmod(name, mode)
         for tmp, out in temps:
             os.replace(tmp, out)
@@ -130,7 +130,7 @@ def refuse_inputs(outputs: Iterable[str | Path], inputs: Iterable[str | Path | N
                     "destroy it; give another --out")
 
 
-def _refuse_read_only_parent(target: Path) -> None:
+def refuse_read_only_parent(target: Path) -> None:
     """Raise :class:`WriteRefused` when the folder ``target`` would be written in (its
     nearest existing parent) has no write bit for its owner: by mode bits, so root is
     refused too."""

@@ -382,7 +382,7 @@ def _is_int_field(ann: Any) -> bool:
     return typing.get_origin(ann) in (typing.Union, types.UnionType) and int in ann.__args__
 
 
-class _Model(BaseModel):
+class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
     @classmethod
@@ -407,7 +407,7 @@ class _Model(BaseModel):
             cls.model_rebuild(force=True)
 
 
-class DateRange(_Model):
+class DateRange(StrictModel):
     """Inclusive range of days."""
 
     start: Date

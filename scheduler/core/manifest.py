@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
-from scheduler.core.atomic_files import WriteRefused, _refuse_read_only_parent, shown
+from scheduler.core.atomic_files import WriteRefused, refuse_read_only_parent, shown
 
 MANIFEST = ".tourney-plan"
 """The manifest a written folder holds: a comment line, then one line per file,
@@ -46,18 +46,24 @@ def read_manifest(folder: Path) -> dict[str, tuple[int, str]] | None:
 
 def manifest_text(files: Mapping[str, bytes]) -> bytes:
     """The :data:`MANIFEST` of a folder holding ``files`` (relative path -> bytes)."""
-    lines = [f"{hashlib.sha256(data).hexdigest()}  {len(data)}  {rel}\n"
-             for rel, data in sorted(files.items())]
+    return listed_text({rel: (len(data), hashlib.sha256(data).hexdigest())
+                        for rel, data in files.items()})
+
+
+def listed_text(listed: Mapping[str, tuple[int, str]]) -> bytes:
+    """The :data:`MANIFEST` of a folder holding files of ``listed`` (relative path -> (size
+    in bytes, SHA-256 hex)): :func:`manifest_text` of files already written."""
+    lines = [f"{digest}  {size}  {rel}\n" for rel, (size, digest) in sorted(listed.items())]
     return (_MANIFEST_HEAD + "".join(lines)).encode("utf-8")
 
 
-def _walk(folder: Path) -> Iterator[tuple[str, Path]]:
+def walk(folder: Path) -> Iterator[tuple[str, Path]]:
     """Every entry under ``folder`` (relative POSIX path, path), not following links."""
     for entry in sorted(folder.iterdir()):
         rel = entry.relative_to(folder).as_posix()
         yield rel, entry
         if entry.is_dir() and not entry.is_symlink():
-            for sub, p in _walk(entry):
+            for sub, p in walk(entry):
                 yield f"{rel}/{sub}", p
 
 
@@ -92,7 +98,7 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
     dirs = {str(Path(rel).parent.as_posix()) for rel in listed}
     dirs |= {d for rel in dirs for d in _parents(rel)}
     others = []
-    for rel, p in _walk(folder):
+    for rel, p in walk(folder):
         if rel == MANIFEST:
             continue
         if p.is_symlink():
@@ -119,7 +125,7 @@ def _parents(rel: str) -> Iterator[str]:
 def _read_only(folder: Path) -> str | None:
     """The first entry of ``folder`` (or the folder) a person made read-only (no write bit
     for its owner), or None. Checked by mode bits, so the same for root."""
-    for p in [folder, *(p for _, p in _walk(folder))]:
+    for p in [folder, *(p for _, p in walk(folder))]:
         if p.is_symlink():
             continue
         if not p.stat().st_mode & stat.S_IWUSR:
@@ -127,7 +133,7 @@ def _read_only(folder: Path) -> str | None:
     return None
 
 
-def _holding(folder: Path, inputs: Iterable[str | Path | None]) -> str | None:
+def holding(folder: Path, inputs: Iterable[str | Path | None]) -> str | None:
     """The first of ``inputs`` that lies in ``folder`` at any depth (by resolved path, or a
     file there that is the same inode: a hard link), or None."""
     real = folder.resolve()
@@ -142,7 +148,7 @@ def _holding(folder: Path, inputs: Iterable[str | Path | None]) -> str | None:
             st = os.stat(inp)
             ids[(st.st_dev, st.st_ino)] = inp
     if ids and folder.is_dir():
-        for _, p in _walk(folder):
+        for _, p in walk(folder):
             with contextlib.suppress(OSError):
                 st = p.lstat()
                 if stat.S_ISREG(st.st_mode) and (st.st_dev, st.st_ino) in ids:
@@ -162,15 +168,15 @@ def check_folder(out: Path, *, legacy: Callable[[Path], list[str]],
                  what: str = "folder") -> None:
     """Raise :class:`WriteRefused` unless ``out`` may be made or replaced: its parent is
     writable (mode bits), and ``out`` is missing, or a folder that holds none of
-    ``inputs`` (the command's own input files, at any depth: :func:`_holding`), only what
+    ``inputs`` (the command's own input files, at any depth: :func:`holding`), only what
     tourney wrote there unchanged (:func:`unlisted`), and nothing read-only."""
-    _refuse_read_only_parent(out)
+    refuse_read_only_parent(out)
     inputs = list(inputs)
     if not out.exists() and not out.is_symlink():
         return
     if out.is_symlink() or not out.is_dir():
         raise WriteRefused(f"{shown(out)} is a file; give a folder for the {what}")
-    held = _holding(out, inputs)
+    held = holding(out, inputs)
     if held:
         raise WriteRefused(f"{shown(out)} holds {held}, an input of this command: replacing "
                            "the folder would destroy it; give another --out")

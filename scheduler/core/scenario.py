@@ -29,36 +29,20 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from scheduler.core.clock import latest_today
-from scheduler.core.fields import ME_TYPES as ME_TYPES
-from scheduler.core.fields import MT_TYPES as MT_TYPES
-from scheduler.core.fields import WEEKDAYS as WEEKDAYS
-from scheduler.core.fields import Date, DateRange, OneLine, UidDomain, _Model
+from scheduler.core.fields import MT_TYPES, Date, DateRange, OneLine, StrictModel, UidDomain
 from scheduler.core.frames import frame_rows, relabel
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.problems import MISSING, InputProblem, ScenarioError, pydantic_problems
-from scheduler.core.scenario_types import DEFAULT_TIMEZONE as DEFAULT_TIMEZONE
-from scheduler.core.scenario_types import SESSION_REPLACES as SESSION_REPLACES
-from scheduler.core.scenario_types import HeldBefore as HeldBefore
-from scheduler.core.scenario_types import HeldInMonth as HeldInMonth
-from scheduler.core.scenario_types import Jurisdiction as Jurisdiction
-from scheduler.core.scenario_types import Operator as Operator
-from scheduler.core.scenario_types import OtherGame as OtherGame
-from scheduler.core.scenario_types import PerPeriod as PerPeriod
-from scheduler.core.scenario_types import PerPeriodField as PerPeriodField
-from scheduler.core.scenario_types import Satellite as Satellite
-from scheduler.core.scenario_types import Session as Session
-from scheduler.core.scenario_types import Settings as Settings
-from scheduler.core.scenario_types import Tour as Tour
-from scheduler.core.scenario_types import Tournament as Tournament
-from scheduler.core.scenario_types import TournamentType as TournamentType
-from scheduler.core.scenario_types import Weekday as Weekday
-from scheduler.core.workbook import SHEETS_READ, WorkbookError, read_workbook, write_workbook
+from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Settings, Tour, Tournament
+from scheduler.core.workbook.cells import WorkbookError
+from scheduler.core.workbook.reader import SHEETS_READ, read_workbook
+from scheduler.core.workbook.template import write_workbook
 
 if TYPE_CHECKING:
     import pandas as pd  # start-up time: only DataFrame input imports pandas
 
 
-class Scenario(_Model):
+class Scenario(StrictModel):
     """A validated scenario. Build it with :func:`scheduler.inputs.load.load_scenario` (a file),
     :meth:`from_frames` (tables) or :func:`parse_scenario` (a mapping)."""
 

@@ -32,11 +32,11 @@ from scheduler.core.fields import (
     Money,
     OneLine,
     Share,
+    StrictModel,
     Text,
     TimeOfDay,
     Title,
     UidDomain,
-    _Model,
 )
 from scheduler.core.frozen import FrozenDict
 from scheduler.core.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH
@@ -49,7 +49,7 @@ TournamentType = Literal[
 DEFAULT_TIMEZONE = {"MT": "America/Denver", "ME": "America/New_York"}
 
 
-class Settings(_Model):
+class Settings(StrictModel):
     """Readings of ambiguous clauses (RULES.md). Defaults are the conservative readings."""
 
     month_rule: Literal["touch", "start"] = "touch"
@@ -103,7 +103,7 @@ class Settings(_Model):
         return new
 
 
-class OtherGame(_Model):
+class OtherGame(StrictModel):
     """A weekly session of another game of chance on the premises (ME-OTHER-GAMES)."""
 
     weekday: Weekday
@@ -112,7 +112,7 @@ class OtherGame(_Model):
     """Local end; an end at or before ``start`` means the session runs past midnight."""
 
 
-class HeldBefore(_Model):
+class HeldBefore(StrictModel):
     """MT: tournaments already held in the current permit year, before ``horizon.start``,
     and permits already bought for it (MT-PERMIT-FEES: not bought again)."""
 
@@ -121,7 +121,7 @@ class HeldBefore(_Model):
     permits: tuple[Literal["large-stakes", "small-stakes"], ...] = ()
 
 
-class HeldInMonth(_Model):
+class HeldInMonth(StrictModel):
     """ME: licensed games already held before ``horizon.start`` that count in the calendar
     month containing it (ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: at most 2 a month, counting the
     games already held in that month)."""
@@ -132,7 +132,7 @@ class HeldInMonth(_Model):
     held from Sep 30 into Oct 1 counts in October with ``touch``."""
 
 
-class PerPeriod(_Model):
+class PerPeriod(StrictModel):
     """How many occurrences of a tournament may start in one calendar month (``per_month``,
     rule PER-MONTH) or one ISO week, Monday to Sunday (``per_week``, rule PER-WEEK); an
     occurrence counts in the month (week) of its first day. ``None``: no bound that way."""
@@ -154,7 +154,7 @@ def _per_period(v: Any) -> Any:
 PerPeriodField = Annotated[PerPeriod | None, BeforeValidator(_per_period)]
 
 
-class Operator(_Model):
+class Operator(StrictModel):
     """A Montana licensed operator (card room) or a Maine licensed organization."""
 
     id: Id
@@ -264,14 +264,14 @@ def _safe_date(year: int, month: int, day: int) -> dt.date:
         return dt.date(year, month, 28)
 
 
-class Satellite(_Model):
+class Satellite(StrictModel):
     """MT-SATELLITE: a seat in a higher-level tournament offered as a prize (USD)."""
 
     seat_value: Money
     expected_top_prize: Money
 
 
-class Session(_Model):
+class Session(StrictModel):
     """One session of a tournament played in flights (Day 1A, Day 1B, ..., Day 2): one
     tournament for the law (counted once, one notice, MT-DURATION from the first session's
     day to the last's), one calendar event per session."""
@@ -301,7 +301,7 @@ SESSION_REPLACES = ("days", "start_time", "hours")
 """The fields ``sessions`` replaces: a tournament gives either these or its sessions."""
 
 
-class Tournament(_Model):
+class Tournament(StrictModel):
     """A tournament the operator wants, possibly several times (``count``)."""
 
     id: Id
@@ -434,7 +434,7 @@ class Tournament(_Model):
         return max(self.required, len(self.fixed_dates))
 
 
-class Tour(_Model):
+class Tour(StrictModel):
     """A regional tour or a Montana progressive (MCA 23-5-317(1)(e)): stops (rounds) that
     are ordinary tournaments, each at its own venue(s) and counted there, planned together
     (TOUR-WHOLE, TOUR-ORDER, TOUR-SPACING; ``constraints/tours.py``)."""

@@ -23,7 +23,9 @@ import holidays
 from dateutil.relativedelta import relativedelta
 
 from scheduler.core.clock import latest_today
-from scheduler.core.scenario import MT_TYPES, Scenario, Tournament
+from scheduler.core.fields import MT_TYPES
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 
 UTC = dt.UTC
 MT_NOTICE_DAYS = 5

@@ -43,7 +43,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scheduler.core.scenario import WEEKDAYS, Scenario
+from scheduler.core.fields import WEEKDAYS
+from scheduler.core.scenario import Scenario
 
 DEFAULT_DOMAIN = "tourney.invalid"
 """The UID domain when neither the scenario nor the operator sets ``uid_domain``: the

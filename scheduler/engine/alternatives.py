@@ -13,13 +13,13 @@ from dataclasses import replace
 
 from ortools.sat.python import cp_model
 
+from constraints.modelling import ModelContext
 from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Options
 from scheduler.engine.decompose import components, merge, split_previous
-from scheduler.engine.model import ModelContext
 from scheduler.engine.objective import SolverError, weighted
 from scheduler.engine.parts import Progress, firsts, progress_of, solve_in_pool, solve_part
-from scheduler.inputs.replan import PublishedOccurrence
+from scheduler.inputs.replan.previous import PublishedOccurrence
 from scheduler.result.plan import Plan
 from scheduler.result.publishing import identify
 

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from scheduler.core.scenario import WEEKDAYS, Scenario
-from scheduler.inputs.replan import PublishedOccurrence
+from scheduler.core.fields import WEEKDAYS
+from scheduler.core.scenario import Scenario
+from scheduler.inputs.replan.previous import PublishedOccurrence
 from scheduler.result.plan import Plan, PlanStatus
 
 

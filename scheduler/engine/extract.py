@@ -16,10 +16,11 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Occurrence
+from constraints.modelling import ModelContext, Placement
 from constraints.montana import LargeItem, large_tally, progressive_starts
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import notice_due
-from scheduler.engine.model import ModelContext, Placement
 from scheduler.result.plan import OperatorOccurrence, Plan, PlanStatus
 from scheduler.result.usage import placed
 

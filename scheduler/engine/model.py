@@ -15,21 +15,13 @@ from __future__ import annotations
 import datetime as dt
 
 from constraints.catalogue import COST_RULES
-from constraints.modelling import (
-    Covers,
-    LicenseOption,
-    ModelContext,
-    Placement,
-    covers_occurrence,
-    covers_period,
-    sum_by,
-)
+from constraints.modelling import ModelContext, Placement
 from constraints.registry import RULES
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import UTC, Timing, days_touched, timing, tournament_tz
 
-__all__ = ["COST_RULES", "Placement", "Covers", "LicenseOption", "ModelContext", "build_domain",
-           "build_model", "covers_occurrence", "covers_period", "sum_by"]
+__all__ = ["build_domain", "build_model"]
 
 
 def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from constraints.modelling import ModelContext
 from constraints.requests import minimums
-from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
 from scheduler.engine.cpsat import Options, search
-from scheduler.engine.model import ModelContext
-from scheduler.inputs.replan import PublishedOccurrence
+from scheduler.inputs.replan.previous import PublishedOccurrence
 
 __all__ = ["STAGES", "Outcome", "SolverError", "Stage", "Stages", "add_terms", "lexicographic",
            "weighted"]

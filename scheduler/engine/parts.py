@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from constraints.common import forget_sessions
+from constraints.modelling import ModelContext
 from constraints.registry import RULES, check
 from constraints.requests import REQUESTED_MINIMUMS
 from scheduler.core.pool import pool_context, process_pool
@@ -26,10 +27,11 @@ from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Interrupted, Options
 from scheduler.engine.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.engine.extract import audit_of, extract
-from scheduler.engine.model import ModelContext, build_model
+from scheduler.engine.model import build_model
 from scheduler.engine.objective import add_terms, lexicographic
 from scheduler.engine.reasons import overasked, unscheduled
-from scheduler.inputs.replan import PublishedOccurrence, with_pins
+from scheduler.inputs.replan.assign import with_pins
+from scheduler.inputs.replan.previous import PublishedOccurrence
 from scheduler.result.plan import Plan, PlanStatus, Unscheduled
 
 __all__ = ["AuditError", "Progress", "not_reached", "progress_of", "solve_in_pool",

@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from constraints.base import Audit, Occurrence, Rule
 from constraints.catalogue import COST_RULES, cite
 from constraints.catalogue import RULES as CATALOGUE
+from constraints.modelling import ModelContext, Placement
 from constraints.registry import RULES, check
-from constraints.requests import MONTH, WEEK, Period, _Kind, first_days, periods
+from constraints.requests import MONTH, WEEK, Period, PeriodKind, first_days, periods
 from scheduler.core.fields import WEEKDAY_NAMES, WEEKDAYS
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import timing, tournament_tz
 from scheduler.engine.extract import placed_of
-from scheduler.engine.model import ModelContext, Placement
 from scheduler.result.plan import Plan, Unscheduled
 
 __all__ = ["overasked", "unscheduled"]
@@ -106,11 +107,11 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
 
 
 def _short_periods(sc: Scenario, t: Tournament, have: Sequence[Occurrence]
-                   ) -> list[tuple[_Kind, Period, int]]:
+                   ) -> list[tuple[PeriodKind, Period, int]]:
     """The months (ISO weeks) of ``t``'s window holding fewer first days than its
     ``per_month.min`` (``per_week.min``) asks (PER-MONTH-MIN, PER-WEEK-MIN): (kind, period,
     how many are missing), months first, in calendar order."""
-    out: list[tuple[_Kind, Period, int]] = []
+    out: list[tuple[PeriodKind, Period, int]] = []
     for kind in (MONTH, WEEK):
         pp = kind.of(t)
         if pp is None or not pp.min:
@@ -121,7 +122,7 @@ def _short_periods(sc: Scenario, t: Tournament, have: Sequence[Occurrence]
     return out
 
 
-def _minimum_row(sc: Scenario, t: Tournament, ctx: ModelContext, kind: _Kind, per: Period,
+def _minimum_row(sc: Scenario, t: Tournament, ctx: ModelContext, kind: PeriodKind, per: Period,
                  lack: int, related: list[Occurrence], starts: set[dt.date],
                  rules: list[Rule], occurrence: int) -> tuple[str, tuple[str, ...]]:
     """The reason and rule IDs of a per-period minimum not met: the period, its rule

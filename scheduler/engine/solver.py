@@ -26,20 +26,15 @@ from pathlib import Path
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import forget_timings, made_as_of
 from scheduler.engine.alternatives import alternatives
-from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options, solve_interruptibly
+from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options
 from scheduler.engine.decompose import components, merge, split_previous
-from scheduler.engine.extract import placed_of
-from scheduler.engine.objective import STAGES, SolverError
-from scheduler.engine.parts import AuditError, Progress, solve_parts
-from scheduler.engine.reasons import unscheduled
+from scheduler.engine.parts import Progress, solve_parts
 from scheduler.inputs.load import validate_scenario
-from scheduler.inputs.replan import Previous, read_previous
+from scheduler.inputs.replan.read import Previous, read_previous
 from scheduler.result.plan import Plan, PlanStatus
 from scheduler.result.publishing import identify, with_replaced
 
-__all__ = ["DETERMINISTIC_TIME", "STAGES", "AuditError", "Interrupted", "Options",
-           "PlanStatus", "Progress", "SolverError", "identify", "placed_of", "solve",
-           "solve_alternatives", "solve_interruptibly", "unscheduled"]
+__all__ = ["solve", "solve_alternatives"]
 
 
 def _options(seed: int, workers: int, jobs: int, time_limit: float | None,

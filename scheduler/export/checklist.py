@@ -18,10 +18,9 @@ from constraints.maine import (
     SURCHARGE_CAP,
 )
 from constraints.montana import ENTRY_CAP, LARGE_LIMIT
-from constraints.registry import checklist, checklist_rules
 from scheduler.core.scenario import Scenario
 
-__all__ = ["checklist", "checklist_rules", "readings"]
+__all__ = [ "readings"]
 
 
 def readings(scenario: Scenario, jurisdiction: str | None = None,

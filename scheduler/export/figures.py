@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 from constraints.base import STATEWIDE, UsageText
 from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
 from constraints.registry import RULES
-from scheduler.core.scenario import WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
 from scheduler.core.timing import day_span, month_end, months_between
 from scheduler.result.deadlines import Deadline, list_deadlines
 from scheduler.result.plan import OperatorOccurrence, Plan
-from scheduler.result.plan import limit_usage as usage
+from scheduler.result.usage import limit_usage as usage
 
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.axes import Axes

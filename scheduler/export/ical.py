@@ -28,37 +28,34 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from icalendar import Calendar, Event, Timezone
 
 from scheduler.core.timing import made_day
 from scheduler.core.uid import (
     HORIZON_PROPERTY,
-    KINDS,
     LINEAGE_PROPERTY,
     OPERATOR_NAME_PROPERTY,
     OPERATOR_PROPERTY,
     PLAY_PROPERTY,
     SESSION_PROPERTY,
 )
-from scheduler.export.ical_describe import _licence_items, _notice_items
+from scheduler.export.ical_describe import licence_items, notice_items
 from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
     PRODID,
-    _Item,
-    _midnight,
-    _text,
-    _utc,
-    fold,
+    CalendarItem,
     ical_bytes,
-    operators_value,
+    midnight,
     plan_lineage,
+    text_value,
+    utc,
 )
-from scheduler.inputs.replan import (
-    PreviousEvent,
+from scheduler.inputs.replan.cancel import (
     carried_deadlines,
     content_sequence,
     dropped,
@@ -68,11 +65,10 @@ from scheduler.inputs.replan import (
     session_sequence,
     vanished,
 )
+from scheduler.inputs.replan.previous import PreviousEvent, fingerprint
 from scheduler.result.plan import Plan
-from scheduler.result.publishing import fingerprint
 
-__all__ = ["CALENDAR_FILE", "KINDS", "PRODID", "Identity", "calendar_files", "fingerprint",
-           "fold", "ical_bytes", "operators_value", "plan_lineage", "render"]
+__all__ = ["Identity", "Pieces", "calendar_files", "render", "render_pieces"]
 
 
 def calendar_files(plan: Plan, dtstamp: dt.datetime) -> dict[str, bytes]:
@@ -93,17 +89,31 @@ Identity = dict[tuple[str, int], tuple[str, str, int]]
 def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity]:
     """:func:`calendar_files`, and the calendar identity of every occurrence (the UID, the
     RECURRENCE-ID of a night of a weekly series, the SEQUENCE) that schedule.csv shows."""
+    calendars, identity = render_pieces(plan, dtstamp)
+    return {name: b"".join(pieces()) for name, pieces in calendars}, identity
+
+
+Pieces = Callable[[], Iterator[bytes]]
+"""A calendar file's bytes, made piece by piece when called (its head, each VEVENT, its
+end), so that a writer puts each piece to disk without the whole file in memory."""
+
+
+def render_pieces(plan: Plan, dtstamp: dt.datetime
+                  ) -> tuple[list[tuple[str, Pieces]], Identity]:
+    """:func:`render` with each calendar file given as its :data:`Pieces` (file names in
+    :func:`calendar_files`' order): every VEVENT is serialized once, here, and shared by the
+    files; a file's head is made only when its pieces are asked for."""
     scenario = plan.scenario
-    stamp = _utc(dtstamp)
+    stamp = utc(dtstamp)
     lineage = plan_lineage(plan)
     made = itertools.chain(
         occurrence_items(plan, stamp),
-        _notice_items(plan, stamp),
-        _licence_items(plan, stamp),
+        notice_items(plan, stamp),
+        licence_items(plan, stamp),
         # what the re-plan policy cancels (scheduler.inputs.replan.cancel), rendered
         (cancellation_item(scenario, c, stamp) for c in dropped(
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
-    done: list[tuple[_Item, bytes, str, int]] = []
+    done: list[tuple[CalendarItem, bytes, str, int]] = []
     if plan.replaced_events:
         # solved again into an earlier plan's folder: the DTSTAMP depends on every event
         items = list(made)
@@ -123,25 +133,25 @@ def render(plan: Plan, dtstamp: dt.datetime) -> tuple[dict[str, bytes], Identity
     # each event is serialized once and shared by calendar.ics and its operators' calendars
     text = {id(i): b for i, b, _, _ in done}
     h = scenario.horizon
-    by_op: dict[str, list[_Item]] = {}
+    by_op: dict[str, list[CalendarItem]] = {}
     for i in items:
         for oid in dict.fromkeys(i.operators):
             by_op.setdefault(oid, []).append(i)
     # the venues that left keep their names (their calendars cancel their events)
     names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}
     whole = [i for i in items if i.whole]
-    files = {CALENDAR_FILE: _calendar(scenario.name, whole, text, lineage, (h.start, h.end),
-                                      named=[(o, names[o]) for o in sorted(
-                                          {o for i in whole for o in i.operators})
-                                             if o in names])}
+    files: list[tuple[str, Pieces]] = [(CALENDAR_FILE, functools.partial(
+        _calendar, scenario.name, whole, text, lineage, (h.start, h.end),
+        named=[(o, names[o]) for o in sorted({o for i in whole for o in i.operators})
+               if o in names]))]
     for oid in sorted(names):
         mine = by_op.get(oid)
         if mine:
-            files[f"calendars/{oid}.ics"] = _calendar(f"{scenario.name} — {names[oid]}", mine,
-                                                      text, lineage, (h.start, h.end), oid,
-                                                      [(o, names[o]) for o in sorted(
-                                                          {o for i in mine for o in i.operators})
-                                                       if o in names])
+            files.append((f"calendars/{oid}.ics", functools.partial(
+                _calendar, f"{scenario.name} — {names[oid]}", mine, text, lineage,
+                (h.start, h.end), oid,
+                [(o, names[o]) for o in sorted({o for i in mine for o in i.operators})
+                 if o in names])))
     identity: Identity = {}
     for i, _, uid, seq in done:
         series = len(i.members) > 1
@@ -154,8 +164,8 @@ _SPENT = Event()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
 
-def _final(i: _Item, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
-           ) -> tuple[_Item, bytes, str, int]:
+def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
+           ) -> tuple[CalendarItem, bytes, str, int]:
     """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
     without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
     ``old``, the event of its UID the previous calendars published: its SEQUENCE as
@@ -175,8 +185,8 @@ def _final(i: _Item, lineage: str, stamp: dt.datetime, old: PreviousEvent | None
     return dataclasses.replace(i, event=_SPENT), data, uid, seq
 
 
-def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.datetime
-               ) -> list[tuple[_Item, bytes, str, int]]:
+def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime
+               ) -> list[tuple[CalendarItem, bytes, str, int]]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
     and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
     decides across the previous calendars. Each event's SEQUENCE stays when its content is
@@ -191,10 +201,10 @@ def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.dateti
     # every past deadline, as if written: one the plan does not write is checked below
     carry = carried_deadlines(scenario, plan.previous_events, day,
                               {e.uid for e in plan.previous_events})
-    done: list[tuple[_Item, bytes, str, int]] = []
+    done: list[tuple[CalendarItem, bytes, str, int]] = []
     written: set[str] = set()
 
-    def add(i: _Item) -> None:
+    def add(i: CalendarItem) -> None:
         uid = str(i.event["UID"])
         written.add(uid)
         if uid in carry:  # a past deadline: as published
@@ -223,7 +233,7 @@ def _replanned(plan: Plan, made: Iterable[_Item], lineage: str, stamp: dt.dateti
 
 
 def _carried(old: PreviousEvent, operators: Iterable[str], whole: bool
-             ) -> tuple[_Item, bytes, str, int]:
+             ) -> tuple[CalendarItem, bytes, str, int]:
     """A published event carried exactly as published (its text, SEQUENCE and DTSTAMP)."""
     start = old.dtstart if old.dtstart is not None else old.day
     if isinstance(start, dt.datetime):
@@ -231,13 +241,13 @@ def _carried(old: PreviousEvent, operators: Iterable[str], whole: bool
         tzid = key if key and key != "UTC" else None
         sort = start.replace(tzinfo=None)
     else:
-        tzid, sort = None, _midnight(start)
-    item = _Item((sort, old.uid), frozenset(operators), _SPENT, tzid,
-                 (old.day, max(old.day, old.last_day)), whole=whole)
+        tzid, sort = None, midnight(start)
+    item = CalendarItem((sort, old.uid), frozenset(operators), _SPENT, tzid,
+                        (old.day, max(old.day, old.last_day)), whole=whole)
     return item, old.text.encode("utf-8"), old.uid, old.sequence
 
 
-def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime:
+def _replaced(plan: Plan, items: list[CalendarItem], stamp: dt.datetime) -> dt.datetime:
     """Solved again into the folder of an earlier plan of the same lineage (no re-plan): an
     event whose content changed gets SEQUENCE + 1 over the earlier one's (RFC 5545
     §3.8.7.4), the others keep at least the earlier SEQUENCE, and the calendars are stamped
@@ -259,7 +269,7 @@ def _replaced(plan: Plan, items: list[_Item], stamp: dt.datetime) -> dt.datetime
     return stamp
 
 
-def _never_lower(plan: Plan, items: list[_Item]) -> None:
+def _never_lower(plan: Plan, items: list[CalendarItem]) -> None:
     """RFC 5545 §3.8.7.4 across re-plans: each event's SEQUENCE as the re-plan policy floors
     it (:func:`scheduler.inputs.replan.cancel.sequence_floor`; a retimed session,
     `session_sequence`)."""
@@ -268,7 +278,7 @@ def _never_lower(plan: Plan, items: list[_Item]) -> None:
         _floor(item, before)
 
 
-def _floor(item: _Item, before: dict[str, PreviousEvent]) -> None:
+def _floor(item: CalendarItem, before: dict[str, PreviousEvent]) -> None:
     """:func:`_never_lower` of one event (``before``: the previous events by UID)."""
     seq = int(str(item.event["SEQUENCE"]))
     cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
@@ -283,11 +293,12 @@ def _floor(item: _Item, before: dict[str, PreviousEvent]) -> None:
         item.event["SEQUENCE"] = floor
 
 
-def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: str = "",
+def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
               operator_id: str | None = None,
-              named: Iterable[tuple[str, str]] = ()) -> bytes:
-    """The VCALENDAR of ``items``; ``text`` holds each item's serialized VEVENT. It names
+              named: Iterable[tuple[str, str]] = ()) -> Iterator[bytes]:
+    """The VCALENDAR of ``items``, piece by piece (its head, each VEVENT, its end); ``text``
+    holds each item's serialized VEVENT. It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
     of, ``named`` (id, name; every operator of its events, co-hosts too): one
@@ -299,12 +310,12 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
-    cal.add("name", _text(name))
-    cal.add("x-wr-calname", _text(name))
+    cal.add("name", text_value(name))
+    cal.add("x-wr-calname", text_value(name))
     if operator_id is not None:
         cal.add(OPERATOR_PROPERTY, operator_id)
     for oid, oname in named:
-        cal.add(OPERATOR_NAME_PROPERTY, _text(f"{oid} {oname}"))
+        cal.add(OPERATOR_NAME_PROPERTY, text_value(f"{oid} {oname}"))
     if lineage:
         cal.add(LINEAGE_PROPERTY, lineage)
     if horizon is not None:
@@ -322,4 +333,7 @@ def _calendar(name: str, items: list[_Item], text: dict[int, bytes], lineage: st
     head = ical_bytes(cal)  # the events go before its END:VCALENDAR line
     end = b"END:VCALENDAR\r\n"
     assert head.endswith(end)
-    return head[:-len(end)] + b"".join(text[id(i)] for i in items) + end
+    yield head[:-len(end)]
+    for i in items:
+        yield text[id(i)]
+    yield end

@@ -31,7 +31,9 @@ from constraints.maine import (
     report_text,
 )
 from constraints.montana import notice_note, notice_text, permit_held_before
-from scheduler.core.scenario import Operator, Scenario, Tournament
+from constraints.registry import checklist
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.uid import (
     DEADLINE_KIND,
     DEADLINE_PROPERTY,
@@ -43,20 +45,20 @@ from scheduler.core.uid import (
     notice_uid,
 )
 from scheduler.core.uid import licence_uid as new_licence_uid
-from scheduler.export.checklist import checklist, readings
+from scheduler.export.checklist import readings
 from scheduler.export.ical_text import (
-    _all_day,
-    _day,
-    _Item,
-    _midnight,
-    _new_event,
-    _operator,
-    _text,
-    _tournament,
+    CalendarItem,
+    all_day,
+    ical_day,
+    midnight,
+    new_event,
+    operator_of,
     operators_value,
     plan_lineage,
+    text_value,
+    tournament_of,
 )
-from scheduler.inputs.replan import licence_deadline_uids
+from scheduler.inputs.replan.assign import licence_deadline_uids
 from scheduler.result.deadlines import Deadline, list_deadlines
 from scheduler.result.plan import OperatorOccurrence, Plan
 
@@ -96,7 +98,7 @@ def licence_text(scenario: Scenario, row: OperatorOccurrence) -> str:
     or the ledger's history), else ``"none"``."""
     if row.license_id:
         return row.license_id
-    op = _operator(scenario, row.operator_id)
+    op = operator_of(scenario, row.operator_id)
     if (row.jurisdiction == "MT" and op is not None
             and row.type in ("large-stakes", "small-stakes")
             and permit_held_before(op, scenario, row.first_day, row.type == "large-stakes")):
@@ -120,12 +122,12 @@ def money_lines(t: Tournament) -> list[str]:
     return ["; ".join(parts) + "."]
 
 
-def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
+def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
                  licences: list[str]) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
     lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
     for r, licence in zip(rows, licences, strict=True):
-        op = _operator(scenario, r.operator_id)
+        op = operator_of(scenario, r.operator_id)
         place = _place(op) if op else r.operator_id
         if licence == "none" and r.type == "charitable-cribbage":  # ME-CRIBBAGE-REG: no
             line = f"- {place}"  # licence is bought for it, so none is named
@@ -139,14 +141,14 @@ def _venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     return lines
 
 
-def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+def describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
               venues: list[str], which: str) -> None:
     """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
     first = rows[0]
-    t = _tournament(scenario, tid)
-    ops = [_operator(scenario, r.operator_id) for r in rows]
-    ev.add("location", _text(" / ".join(_venue(op) if op else r.operator_id
-                                        for r, op in zip(rows, ops, strict=True))))
+    t = tournament_of(scenario, tid)
+    ops = [operator_of(scenario, r.operator_id) for r in rows]
+    ev.add("location", text_value(" / ".join(_venue(op) if op else r.operator_id
+                                             for r, op in zip(rows, ops, strict=True))))
     ev.add("categories", [first.type])
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
@@ -163,7 +165,7 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurr
         lines += ["Checklist:", *(f"- {c}" for c in items)]
     # only the readings of its own rules (its jurisdiction and type)
     lines += readings(scenario, first.jurisdiction, first.type)
-    ev.add("description", _text("\n".join(lines)))
+    ev.add("description", text_value("\n".join(lines)))
     ev.add(TOURNAMENT_PROPERTY, tid)
     ev.add(OPERATORS_PROPERTY,
            operators_value(dict.fromkeys(r.operator_id for r in rows)))
@@ -172,22 +174,22 @@ def _describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurr
 def _alarm(ev: Event, text: str, trigger: dt.timedelta) -> None:
     alarm = Alarm()
     alarm.add("action", "DISPLAY")
-    alarm.add("description", _text(text))
+    alarm.add("description", text_value(text))
     alarm.add("trigger", trigger)
     ev.add_component(alarm)
 
 
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
-              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> _Item:
-    ev = _new_event(uid, stamp, summary, sequence)
-    _all_day(ev, day, day)
+              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> CalendarItem:
+    ev = new_event(uid, stamp, summary, sequence)
+    all_day(ev, day, day)
     ev.add("transp", "TRANSPARENT")
     ev.add("categories", ["deadline"])
-    ev.add("description", _text(description + "\nNot legal advice."))
+    ev.add("description", text_value(description + "\nNot legal advice."))
     ev.add(DEADLINE_PROPERTY, kind)
     ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
-    return _Item((_midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
+    return CalendarItem((midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
 
 
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
@@ -196,14 +198,14 @@ def _plan_deadlines(plan: Plan) -> list[Deadline]:
                           closed=plan.scenario.settings.closed_days)
 
 
-def _notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
     notices = {(d.occurrence, d.operator_id): d for d in _plan_deadlines(plan)
                if d.rule == "MT-NOTICE"}
     for row in plan.rows:
         if row.jurisdiction != "MT" or row.notice_due is None:
             continue
-        op = _operator(plan.scenario, row.operator_id)
+        op = operator_of(plan.scenario, row.operator_id)
         who = op.name if op else row.operator_id
         summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
         due = notices[(row.ref, row.operator_id)].date
@@ -225,7 +227,7 @@ def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:
     return rows or every
 
 
-def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     lineage = plan_lineage(plan)
     announced = licence_deadline_uids(plan.previous_events)
     windows: dict[str, Deadline] = {}
@@ -249,11 +251,11 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
         titles = sorted({r.title for r in rows})
         label = f"Maine {LICENCE_LABELS[lic.kind]} licence {lic.license_id}"
         subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
-        games = "; ".join(f"{r.title} on {_day(r.first_day)}"
+        games = "; ".join(f"{r.title} on {ical_day(r.first_day)}"
                           for r in sorted({(r.first_day, r.ref): r for r in rows}.values(),
                                           key=lambda r: (r.first_day, r.ref))) or "none"
-        about = (f"{label}, tier {lic.tier}, valid {_day(lic.valid_from)} to "
-                 f"{_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
+        about = (f"{label}, tier {lic.tier}, valid {ical_day(lic.valid_from)} to "
+                 f"{ical_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
         w = windows[lic.license_id]
         opens, due = w.opens, w.date
         assert opens is not None and w.first_day is not None and w.earliest is not None
@@ -272,8 +274,8 @@ def _licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             end, due = report.period_end, report.date
             assert end is not None
             suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
-            period = (f"the month ending {_day(end)}" if lic.kind == "me-annual"
-                      else f"the licensed period ending {_day(end)}")
+            period = (f"the month ending {ical_day(end)}" if lic.kind == "me-annual"
+                      else f"the licensed period ending {ical_day(end)}")
             text = f"{about}\n{report_text(period, due)}"
             yield _deadline(licence_uid(plan.scenario, "report", lic.license_id,
                                         lic.operator_id, lineage, suffix), stamp,

@@ -44,24 +44,25 @@ from scheduler.core.uid import (
     TOURNAMENT_PROPERTY,
     session_uid,
 )
-from scheduler.export.ical_describe import PERMIT_HELD, _describe, _venue_lines, licence_text
-from scheduler.export.ical_series import _series_item
+from scheduler.export.ical_describe import PERMIT_HELD, describe, licence_text, venue_lines
+from scheduler.export.ical_series import series_item
 from scheduler.export.ical_text import (
-    _all_day,
-    _ambiguous,
-    _clock,
-    _day,
-    _Item,
-    _midnight,
-    _new_event,
-    _operator,
-    _play,
-    _text,
-    _tournament,
+    CalendarItem,
+    all_day,
+    ambiguous,
+    clock,
+    ical_day,
+    midnight,
+    new_event,
+    operator_of,
     operators_value,
     plan_lineage,
+    play,
+    text_value,
+    tournament_of,
 )
-from scheduler.inputs.replan import Cancellation, dropped_series, series_sequence, series_uids
+from scheduler.inputs.replan.assign import series_uids
+from scheduler.inputs.replan.cancel import Cancellation, dropped_series, series_sequence
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.publishing import occurrence_groups, timed_style, weekly_series
 
@@ -70,7 +71,7 @@ def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
     return occurrence_groups(plan.scenario, plan.rows)
 
 
-def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
+def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     """Every placed occurrence as its VEVENT, the weekly series as one each (UIDs of
     announced series kept, SEQUENCE raised when they change), and the series a re-plan
     drops, cancelled."""
@@ -89,7 +90,7 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
             yield from _session_items(plan.scenario, tid, occ, rows, stamp)
     before = {s.uid: s for s in plan.previous_series}
     for uid, members in series:
-        item = _series_item(plan.scenario, uid, members, stamp)
+        item = series_item(plan.scenario, uid, members, stamp)
         old = before.get(uid)
         if old is not None:
             # RFC 5545 §3.8.7.4: the re-plan policy raises it when the nights or the play
@@ -105,14 +106,14 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[_Item]:
 
 
 def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                   stamp: dt.datetime) -> Iterator[_Item]:
+                   stamp: dt.datetime) -> Iterator[CalendarItem]:
     """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
     tournament with ``sessions``, each rendered as an occurrence of that session's own start,
     end and days, titled ``<title> — <session name>`` (a single session without a ``name``:
     ``<title>``), UID :func:`scheduler.core.uid.session_uid`
     of the occurrence's, property :data:`SESSION_PROPERTY`. Only the first session's event
     stands for the occurrence in the plan's identity (its ``members``)."""
-    t = _tournament(scenario, tid)
+    t = tournament_of(scenario, tid)
     first = rows[0]
     tm = (read_timing(scenario, t, first.start, first.end)
           if t is not None and t.sessions else None)
@@ -132,38 +133,38 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                     stamp: dt.datetime) -> _Item:
+                     stamp: dt.datetime) -> CalendarItem:
     first = rows[0]
-    ev = _new_event(first.uid, stamp, first.title, first.sequence)
+    ev = new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
-    op0 = _operator(scenario, first.operator_id)
+    op0 = operator_of(scenario, first.operator_id)
     if first.jurisdiction == "MT" and not timed_style(scenario, rows):
-        _all_day(ev, first.first_day, first.last_day)
-        _play(ev, first)
-        key = _midnight(first.first_day)
-        dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} (all day, "
+        all_day(ev, first.first_day, first.last_day)
+        play(ev, first)
+        key = midnight(first.first_day)
+        dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} (all day, "
                  f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
-                 f"starts {_clock(first.start)} and ends {_clock(first.end)}.")
+                 f"starts {clock(first.start)} and ends {clock(first.end)}.")
     else:
         tz = op0.tz if op0 is not None else first.start.tzinfo
         start, end = first.start.astimezone(tz), first.end.astimezone(tz)
         # a local time in the repeated hour (clocks fall back) would be read as the first of
         # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
-        ev.add("dtstart", start if not _ambiguous(start) else start.astimezone(dt.UTC))
-        ev.add("dtend", end if not _ambiguous(end) else end.astimezone(dt.UTC))
+        ev.add("dtstart", start if not ambiguous(start) else start.astimezone(dt.UTC))
+        ev.add("dtend", end if not ambiguous(end) else end.astimezone(dt.UTC))
         tzid = str(getattr(start.tzinfo, "key", start.tzname()))
         key = start.replace(tzinfo=None)
         # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
-        dates = (f"Dates: starts {_clock(start)}, ends {_clock(end)} ({tzid}), "
+        dates = (f"Dates: starts {clock(start)}, ends {clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
         if first.jurisdiction == "MT":  # calendar_style: timed
-            dates = (f"Dates: {_day(first.first_day)} to {_day(first.last_day)} "
+            dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} "
                      f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
-                     f"starts {_clock(start)} and ends {_clock(end)} ({tzid}).")
+                     f"starts {clock(start)} and ends {clock(end)} ({tzid}).")
     licences = [licence_text(scenario, r) for r in rows]
-    venues = _venue_lines(scenario, rows, licences)
-    _describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
+    venues = venue_lines(scenario, rows, licences)
+    describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add(OCCURRENCE_PROPERTY, str(occ))
     ev.add(KIND_PROPERTY, OCCURRENCE)
     # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
@@ -172,8 +173,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     held = [r.operator_id for r, lic in zip(rows, licences, strict=True) if lic == PERMIT_HELD]
     if held:
         ev.add(PERMIT_HELD_PROPERTY, operators_value(dict.fromkeys(held)))
-    return _Item((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
-                 (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
+    return CalendarItem((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
+                        (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
 
 
 def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.date | None
@@ -181,7 +182,7 @@ def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.d
     """DTSTART, DTEND, TZID and sort key of a cancelled event written as it was published:
     a timed event stays timed (in its zone, or UTC), an all-day one all-day."""
     if isinstance(start, dt.datetime):
-        op = _operator(scenario, operator_id) if operator_id else None
+        op = operator_of(scenario, operator_id) if operator_id else None
         if start.tzinfo is None:  # floating: read in the operator's zone
             start = start.replace(tzinfo=op.tz if op else dt.UTC)
         if isinstance(end, dt.datetime) and end.tzinfo is None:
@@ -196,15 +197,15 @@ def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.d
             key = None
         return start, end, key, start.replace(tzinfo=None)
     return start, end if end is not None else start + dt.timedelta(days=1), None, \
-        _midnight(start)
+        midnight(start)
 
 
-def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -> _Item:
+def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -> CalendarItem:
     """The STATUS:CANCELLED VEVENT of ``c`` (decided by :mod:`scheduler.inputs.replan.cancel`), with
     the value type (DATE or DATE-TIME) it was published with, so that a client updates the
     event it holds rather than seeing another kind; ``stamp`` is its DTSTAMP (UTC)."""
     ops = tuple(dict.fromkeys(c.operators))
-    ev = _new_event(c.uid, stamp, c.summary, c.sequence)
+    ev = new_event(c.uid, stamp, c.summary, c.sequence)
     ev.add("status", "CANCELLED")
     first, last, tzid, key = _when(scenario, ops[0] if ops else None, c.start, c.end)
     ev.add("dtstart", first)
@@ -225,5 +226,5 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     if c.kind:
         ev.add(KIND_PROPERTY, c.kind)
     if c.description:  # carried as it was published, or new text
-        ev.add("description", c.description if c.carried else _text(c.description))
-    return _Item((key, c.uid), frozenset(ops), ev, tzid, span, whole=c.whole)
+        ev.add("description", c.description if c.carried else text_value(c.description))
+    return CalendarItem((key, c.uid), frozenset(ops), ev, tzid, span, whole=c.whole)

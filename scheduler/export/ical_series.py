@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import datetime as dt
 
+from scheduler.core.fields import WEEKDAY_NAMES
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import KIND_PROPERTY, SERIES
-from scheduler.export.ical_describe import _describe, _venue_lines, licence_text
+from scheduler.export.ical_describe import describe, licence_text, venue_lines
 from scheduler.export.ical_text import (
-    _BYDAY,
-    _WEEKDAY_NAMES,
-    _all_day,
-    _day,
-    _Item,
-    _midnight,
-    _new_event,
-    _operator,
-    _play,
+    BYDAY,
+    CalendarItem,
+    all_day,
+    ical_day,
+    midnight,
+    new_event,
+    operator_of,
+    play,
 )
 from scheduler.result.plan import OperatorOccurrence
 
@@ -55,12 +55,12 @@ def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence]) -> str:
             runs.append((lid, r.first_day, r.first_day))
     if len(runs) == 1:
         return runs[0][0]
-    return "; ".join(f"{lid} ({_day(a)} to {_day(b)})" if a != b else f"{lid} ({_day(a)})"
-                     for lid, a, b in runs)
+    return "; ".join(f"{lid} ({ical_day(a)} to {ical_day(b)})" if a != b
+                     else f"{lid} ({ical_day(a)})" for lid, a, b in runs)
 
 
-def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurrence]],
-                 stamp: dt.datetime) -> _Item:
+def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurrence]],
+                 stamp: dt.datetime) -> CalendarItem:
     rows = members[0]
     first = rows[0]
     tid = first.tournament_id
@@ -71,10 +71,10 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurr
     skipped = [d for k in range((until - start).days // 7 + 1)
                if (d := start + dt.timedelta(weeks=k)) not in placed]
     # the series changes when any of its nights moved in a re-plan
-    ev = _new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
-    _all_day(ev, first.first_day, first.last_day)
-    _play(ev, first)
-    ev.add("rrule", {"freq": "weekly", "until": until, "byday": _BYDAY[wd]})
+    ev = new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
+    all_day(ev, first.first_day, first.last_day)
+    play(ev, first)
+    ev.add("rrule", {"freq": "weekly", "until": until, "byday": BYDAY[wd]})
     for d in skipped:
         ev.add("exdate", d)
     length = (first.last_day - first.first_day).days + 1
@@ -82,23 +82,24 @@ def _series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurr
     later = (first.end.date() - first.start.date()).days
     ends = f"{first.end:%H:%M}" + ("" if not later else " the next day" if later == 1
                                    else f" {later} days later")
-    dates = (f"Dates: every {_WEEKDAY_NAMES[wd]} from {_day(start)} to {_day(until)}, "
+    dates = (f"Dates: every {WEEKDAY_NAMES[wd]} from {ical_day(start)} to {ical_day(until)}, "
              f"{n} occurrence{'s' if n != 1 else ''} (all day, {length} calendar day(s) "
              f"each); play starts {first.start:%H:%M} and ends {ends} (local time).")
     if skipped:
         blackout = {op.name: set(op.blackout) for r in rows
-                    if (op := _operator(scenario, r.operator_id)) is not None}
+                    if (op := operator_of(scenario, r.operator_id)) is not None}
         notes = []
         for d in skipped:
             closed = [name for name, days_off in blackout.items() if d in days_off]
-            notes.append(_day(d) + (f" (blackout day of {', '.join(closed)})" if closed else ""))
+            notes.append(ical_day(d)
+                         + (f" (blackout day of {', '.join(closed)})" if closed else ""))
         dates += f"\nNo occurrence in the week(s) of: {'; '.join(notes)}."
-    venues = _venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members])
-                                           for i in range(len(rows))])
-    _describe(ev, scenario, tid, rows, dates, venues,
-              f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
+    venues = venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members])
+                                          for i in range(len(rows))])
+    describe(ev, scenario, tid, rows, dates, venues,
+             f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
     ev.add(KIND_PROPERTY, SERIES)
-    return _Item((_midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
-                 (first.start.date(), members[-1][0].end.date()),
-                 tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)
-                       for rs in members))
+    return CalendarItem((midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
+                        (first.start.date(), members[-1][0].end.date()),
+                        tuple((rs[0].tournament_id, rs[0].occurrence, rs[0].first_day)
+                              for rs in members))

@@ -3,8 +3,8 @@
 Components are built with the ``icalendar`` library (escaping through :class:`_Text`, CRLF);
 lines are folded at 75 octets by :func:`fold`, a faster copy of icalendar 7.x's own folding
 that gives the same bytes. The helpers every VEVENT builder of :mod:`scheduler.export.ical`
-shares: :class:`_Item` (a VEVENT and whose calendars show it), :func:`_new_event`,
-:func:`_all_day`, day and clock texts, the scenario look-ups.
+shares: :class:`CalendarItem` (a VEVENT and whose calendars show it), :func:`new_event`,
+:func:`all_day`, day and clock texts, the scenario look-ups.
 """
 
 from __future__ import annotations
@@ -17,15 +17,14 @@ from typing import Any, cast
 
 from icalendar import Component, Event, vText
 
-from scheduler.core.fields import WEEKDAY_NAMES
-from scheduler.core.scenario import Operator, Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
 from scheduler.result.plan import OperatorOccurrence, Plan
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
-_BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-_WEEKDAY_NAMES = WEEKDAY_NAMES  # read by ical_series
+BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
 
 
@@ -42,13 +41,13 @@ class _Text(vText):
         return text.encode("utf-8")
 
 
-def _text(value: str) -> _Text:
+def text_value(value: str) -> _Text:
     """``value`` as a TEXT property value (:class:`_Text`)."""
     return _Text(value)
 
 
 @dataclass(frozen=True)
-class _Item:
+class CalendarItem:
     """One VEVENT and the operators whose per-operator file shows it."""
 
     sort_key: tuple[dt.datetime, str]
@@ -148,12 +147,12 @@ def operators_value(ops: Iterable[str]) -> str:
     return " ".join(ops)
 
 
-def _ambiguous(t: dt.datetime) -> bool:
+def ambiguous(t: dt.datetime) -> bool:
     """Whether the wall-clock time of ``t`` happens twice (the hour clocks fall back)."""
     return t.replace(fold=0).utcoffset() != t.replace(fold=1).utcoffset()
 
 
-def _utc(stamp: dt.datetime) -> dt.datetime:
+def utc(stamp: dt.datetime) -> dt.datetime:
     if stamp.tzinfo is None:
         stamp = stamp.replace(tzinfo=dt.UTC)
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
@@ -190,48 +189,48 @@ _KLASS: dict[str, type] = {}
 """A property name's value type when no VALUE parameter is given (``for_property``)."""
 
 
-def _new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
+def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
     ev = _Event()
     ev.add("uid", uid)
     ev.add("dtstamp", stamp)
     ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
-    ev.add("summary", _text(summary))
+    ev.add("summary", text_value(summary))
     return ev
 
 
-def _all_day(ev: Event, first: dt.date, last: dt.date) -> None:
+def all_day(ev: Event, first: dt.date, last: dt.date) -> None:
     """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
     ev.add("dtstart", first)
     ev.add("dtend", last + dt.timedelta(days=1))
 
 
-def _midnight(day: dt.date) -> dt.datetime:
+def midnight(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time())
 
 
-def _day(d: dt.date) -> str:
+def ical_day(d: dt.date) -> str:
     return f"{d:%a} {d.isoformat()}"
 
 
-def _clock(t: dt.datetime) -> str:
-    return f"{_day(t.date())} {t:%H:%M} {t.tzname()}"
+def clock(t: dt.datetime) -> str:
+    return f"{ical_day(t.date())} {t:%H:%M} {t.tzname()}"
 
 
-def _tournament(scenario: Scenario, tid: str) -> Tournament | None:
+def tournament_of(scenario: Scenario, tid: str) -> Tournament | None:
     try:
         return scenario.tournament(tid)
     except KeyError:
         return None
 
 
-def _operator(scenario: Scenario, oid: str) -> Operator | None:
+def operator_of(scenario: Scenario, oid: str) -> Operator | None:
     try:
         return scenario.operator(oid)
     except KeyError:
         return None
 
 
-def _play(ev: Event, row: OperatorOccurrence) -> None:
+def play(ev: Event, row: OperatorOccurrence) -> None:
     """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
     of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
     calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
-from scheduler.core.scenario import Tournament
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import filing_from, made_day
-from scheduler.inputs.replan import departure_lines
+from scheduler.inputs.replan.cancel import departure_lines
 from scheduler.result.plan import Plan, Unscheduled
-from scheduler.result.plan import limit_usage as usage
+from scheduler.result.usage import limit_usage as usage
 
 LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
     r.id: r.counts for r in RULES if r.counts is not None}
@@ -60,7 +60,7 @@ def _fee_key(t: Tournament) -> tuple[str, int]:
     return t.type, tier
 
 
-def displaced(plan: Plan) -> list[str]:
+def displaced(plan: Plan, use: Sequence[Usage] | None = None) -> list[str]:
     """The optional tournaments that gave way, at equal ``priority``, to others competing for
     the same limit: the plan then takes the cheaper set (the objective's fee stage,
     ``scheduler.engine.objective``), so a tournament with a dearer licence (a $75 super cribbage
@@ -74,6 +74,8 @@ def displaced(plan: Plan) -> list[str]:
     :data:`LIMIT_RULES`, and a tournament of the same priority counted under that limit at
     one of its operators (ME-SUPER-CRIBBAGE: statewide) with more occurrences placed than
     must be (``fixed_dates``, ``required``: those are placed first whatever the priority).
+    ``use``: :func:`scheduler.result.usage.limit_usage` of ``plan`` when the caller has it
+    (else computed here when needed).
     """
     sc = plan.scenario
     # a rival gives way only with an optional occurrence placed: one that must be placed
@@ -106,7 +108,8 @@ def displaced(plan: Plan) -> list[str]:
             rivals = known.get((t.id, rule))
             if rivals is None:
                 if statewide is None:
-                    statewide = {r.rule for r in usage(plan) if r.operator_id == STATEWIDE}
+                    statewide = {r.rule for r in (usage(plan) if use is None else use)
+                                 if r.operator_id == STATEWIDE}
                 if rule in statewide:  # ME-SUPER-CRIBBAGE
                     near = by_priority.get((rule, t.priority), [])
                 else:  # at one of its operators
@@ -212,7 +215,7 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
         by_t = Counter(u.tournament_id for u in plan.unscheduled_list)
         lines.append("Not placed (see unscheduled.csv for the reasons): " +
                      ", ".join(f"{t} x{n}" for t, n in sorted(by_t.items())))
-    lines.extend(f"  {line}" for line in displaced(plan))
+    lines.extend(f"  {line}" for line in displaced(plan, use))
     # venues that left the scenario or a shared tournament: their calendars cancel it
     lines.extend(departure_lines(sc, plan.previous_events, plan.departed_events,
                                  plan.departed, made_day(sc)))

@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures.process import BrokenProcessPool
+import io
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
-from constraints.base import Usage
-from scheduler.core.atomic import MANIFEST, WriteRefused, claim, replace_dir, write_files
+from scheduler.core.atomic import FolderSink, claim, replace_dir
+from scheduler.core.atomic_files import WriteRefused, write_files
 from scheduler.core.clock import source_date_epoch
-from scheduler.core.pool import pool_context, process_pool
+from scheduler.core.manifest import MANIFEST
 from scheduler.export.deadlines import deadlines_csv
-from scheduler.export.ical import PRODID, calendar_files, render
+from scheduler.export.ical import calendar_files, render_pieces
+from scheduler.export.ical_text import PRODID
 from scheduler.export.summary import summary_text
 from scheduler.export.tables import csv_files
-from scheduler.export.xlsx import plan_xlsx
-from scheduler.inputs.replan import holds_plan
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.export.xlsx import write_plan_xlsx
+from scheduler.inputs.replan.read import holds_plan
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 
 def dtstamp(plan: Plan) -> dt.datetime:
@@ -47,73 +49,77 @@ def dtstamp(plan: Plan) -> dt.datetime:
 
 XLSX_FILE = "plan.xlsx"
 """The plan as a workbook (:func:`scheduler.export.xlsx.plan_xlsx`), in every plan folder."""
+SUMMARY_FILE = "summary.txt"
+"""The plan's summary (:func:`scheduler.export.summary.summary_text`), in every plan folder;
+``tourney solve`` prints it as written."""
 REPORT_FILE = "report.html"
 """The report page ``tourney solve --report`` adds to a plan folder."""
+
+
+class Sink(Protocol):
+    """Where :func:`write_files_of` puts a plan's files (:class:`scheduler.core.atomic.FolderSink`
+    writes each to disk as it is made; :func:`plan_files` keeps them in memory)."""
+
+    def write(self, rel: str, data: bytes | Iterable[bytes]) -> None:
+        """The file ``rel`` (relative POSIX path) holding ``data`` (bytes, or its pieces)."""
+
+    def open(self, rel: str) -> contextlib.AbstractContextManager[BinaryIO]:
+        """The file ``rel`` open for writing, complete when the block ends."""
+
+
+class _Memory:
+    """A :class:`Sink` keeping every file's bytes (:func:`plan_files`)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def write(self, rel: str, data: bytes | Iterable[bytes]) -> None:
+        self.files[rel] = data if isinstance(data, bytes) else b"".join(data)
+
+    @contextlib.contextmanager
+    def open(self, rel: str) -> Iterator[BinaryIO]:
+        buf = io.BytesIO()
+        yield buf
+        self.files[rel] = buf.getvalue()
 
 
 def plan_files(plan: Plan, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None) -> dict[str, bytes]:
     """Every output file of a plan, by relative path (deadlines.csv among them);
     ``report.html`` too when ``report``
-    (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan)."""
+    (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan).
+    The bytes :func:`write_plan` writes (it writes each file as it is made, holding none)."""
+    sink = _Memory()
+    write_files_of(plan, sink, report=report, alternatives=alternatives)
+    return sink.files
+
+
+def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
+                   alternatives: Sequence[Plan] | None = None, prefix: str = "") -> None:
+    """Write every output file of a plan (:func:`plan_files`) into ``sink``, each as soon as
+    it is made, under ``prefix`` (``alternative-<k>/`` for an alternative)."""
     use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
-    with _beside(plan, source_date_epoch(), use) as xlsx:
-        calendars, identity = render(plan, dtstamp(plan))
-        files = csv_files(plan, identity)
-        files.update(calendars)
-        del calendars
-        files["summary.txt"] = summary_text(plan, use).encode("utf-8")
-        files[DEADLINES_FILE] = deadlines_csv(plan)
-        files[XLSX_FILE] = xlsx()
+    calendars, identity = render_pieces(plan, dtstamp(plan))
+    for rel, data in csv_files(plan, identity).items():
+        sink.write(prefix + rel, data)
+    del identity
+    for rel, pieces in calendars:  # every VEVENT held once, each file never whole
+        sink.write(prefix + rel, pieces())
+    del calendars
+    sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
+    sink.write(prefix + DEADLINES_FILE, deadlines_csv(plan))
+    with sink.open(prefix + XLSX_FILE) as fh:
+        write_plan_xlsx(plan, fh, source_date_epoch(), use)
+    del use
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
-        sub = plan_files(alt)
-        files.update({f"{ALTERNATIVE}{alt.rank}/{rel}": data for rel, data in sub.items()})
+        write_files_of(alt, sink, prefix=f"{prefix}{ALTERNATIVE}{alt.rank}/")
     if report:
         # start-up time: the report (and matplotlib) only when asked for
         from scheduler.export.report import report_html
 
-        files[REPORT_FILE] = report_html(plan, list(alternatives or [])).encode("utf-8")
-    return files
-
-
-_HELD: tuple[Plan, dt.datetime | None, Sequence[Usage] | None] | None = None
-"""The plan whose plan.xlsx a forked worker of :func:`_beside` writes (set in the worker)."""
-
-
-def _hold(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None) -> None:
-    global _HELD  # noqa: PLW0603 - the worker's one task, inherited through fork
-    _HELD = (plan, when, usage)
-
-
-def _held_xlsx() -> bytes:
-    assert _HELD is not None
-    return plan_xlsx(*_HELD)
-
-
-@contextlib.contextmanager
-def _beside(plan: Plan, when: dt.datetime | None, usage: Sequence[Usage] | None = None
-            ) -> Iterator[Callable[[], bytes]]:
-    """Yield a function returning plan.xlsx's bytes (:func:`plan_xlsx` of ``plan``, ``when``
-    and ``usage``, its limit usage when the caller has it). With ``fork`` and at least 2 CPU
-    cores, a worker process
-    (:func:`scheduler.core.pool.process_pool`, the plan inherited, not copied) writes the workbook
-    while this process renders the calendars and tables; elsewhere, or when the worker
-    dies, it is written here when asked for. The same bytes either way; an error in
-    :func:`plan_xlsx` is raised by the function."""
-    if (os.cpu_count() or 1) < 2 or pool_context().get_start_method() != "fork":
-        yield lambda: plan_xlsx(plan, when, usage)
-        return
-    with process_pool(1, 1, initializer=_hold, initargs=(plan, when, usage)) as pool:
-        future = pool.submit(_held_xlsx)
-
-        def result() -> bytes:
-            try:
-                return future.result()
-            except BrokenProcessPool:  # the worker was killed (e.g. out of memory): here
-                return plan_xlsx(plan, when, usage)
-
-        yield result
+        sink.write(prefix + REPORT_FILE,
+                   report_html(plan, list(alternatives or [])).encode("utf-8"))
 
 
 DEADLINES_FILE = "deadlines.csv"
@@ -124,7 +130,7 @@ ALTERNATIVE = "alternative-"
 """``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
 
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
-                          "calendars", "summary.txt", DEADLINES_FILE, REPORT_FILE,
+                          "calendars", SUMMARY_FILE, DEADLINES_FILE, REPORT_FILE,
                           XLSX_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
@@ -290,9 +296,12 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     """
     out = Path(out_dir).resolve()
     _refuse_unreplaced(out, [plan, *(alternatives or [])])
-    files = plan_files(plan, report=report, alternatives=alternatives)
     _refuse_unsafe(out)
-    return replace_dir(out, files, legacy=_legacy_unlisted, what="plan", product=plan_product,
+
+    def fill(sink: FolderSink) -> None:  # each file to disk as it is made (issue #27)
+        write_files_of(plan, sink, report=report, alternatives=alternatives)
+
+    return replace_dir(out, fill, legacy=_legacy_unlisted, what="plan", product=plan_product,
                        inputs=inputs)
 
 

@@ -5,27 +5,32 @@ by when: :func:`scheduler.result.deadlines.list_deadlines`, as deadlines.csv), *
 (unscheduled.csv) and *Limits* (:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates,
 times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
 sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
-fitting the page width. Deterministic: the same plan gives byte-identical bytes
-(:func:`scheduler.core.workbook.pinned_xlsx`).
+fitting the page width. Deterministic: the same plan gives byte-identical bytes (the
+document's date SOURCE_DATE_EPOCH's, else a fixed one; XlsxWriter's fixed zip dates).
+
+Written by XlsxWriter in constant-memory mode, straight into the file, row by row (issue
+#27: 0.1-0.2 of openpyxl's time, the same cells and number formats read back; see
+benchmarks/README.md).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
-from typing import Any, cast
+import io
+from collections.abc import Iterator, Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, BinaryIO
 
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import Cell
-from openpyxl.styles import Alignment, Font, PatternFill
-from openpyxl.utils import get_column_letter
+from xlsxwriter import Workbook
+from xlsxwriter.format import Format
 
 from constraints.base import Usage
 from constraints.catalogue import cite
-from scheduler.core.workbook import pinned_xlsx
+from scheduler.core.workbook.layout import FIXED_TIME
 from scheduler.result.deadlines import list_deadlines
-from scheduler.result.plan import Plan, limit_usage
+from scheduler.result.plan import Plan
+from scheduler.result.usage import limit_usage
 
 DATE, DATETIME, USD = "yyyy-mm-dd", "yyyy-mm-dd hh:mm", '"$"#,##0'
 
@@ -94,55 +99,61 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
 
 
 def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
-           rows: Sequence[Sequence[Any]]) -> None:
-    """One sheet of ``wb`` (write-only: each row goes to the file as it is added, no cell is
-    kept): the bold header, ``rows`` with each column's number format (on cells with a
-    value) and long texts wrapped, column widths, filter, frozen header, print setup."""
-    ws = wb.create_sheet(title)
-    last = f"{get_column_letter(len(columns))}{max(1, len(rows) + 1)}"
-    # <dimension>, which a write-only sheet leaves out when it does not know it
-    ws.calculate_dimension = lambda: f"A1:{last}"
-    for j, (_, _, width) in enumerate(columns, start=1):
-        ws.column_dimensions[get_column_letter(j)].width = width
-    ws.auto_filter.ref = f"A1:{last}"
-    ws.freeze_panes = "A2"
-    ws.print_title_rows = "1:1"
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    bold, fill = Font(bold=True), PatternFill("solid", fgColor="DDEBF7")
-    header = []
-    for head, _, _ in columns:
-        cell = WriteOnlyCell(ws, value=head)
-        cell.font, cell.fill = bold, fill
-        header.append(cell)
-    ws.append(header)
-    # a cell's style by (column, value type, number format set, wrapped): the first such cell
-    # is styled through openpyxl's setters (which register its number format and alignment
-    # with the workbook, in the same order as ever), the others copy its style (the same
-    # workbook bytes, without the setters' look-ups for each of 100,000s of cells)
-    styles: dict[tuple[int, type, bool, bool], Any] = {}  # a StyleArray, or None: unstyled
-    for row in rows:
-        out = []
-        for j, ((_, fmt, _), value) in enumerate(zip(columns, row, strict=True), start=1):
-            formatted = bool(fmt) and value is not None and value != ""
-            wrapped = isinstance(value, str) and len(value) > 60
-            key = (j, type(value), formatted, wrapped)
-            formula = isinstance(value, str) and value.startswith("=")
-            if key in styles and not formula:
-                out.append(Cell(ws, row=1, column=1, value=value, style_array=styles[key]))
-                continue
-            cell = WriteOnlyCell(ws, value=value)
-            if formula:  # text beginning with "=" stays text (scheduler.core.workbook.set_cell)
-                cell.data_type = "s"
-            if formatted:
-                cell.number_format = fmt
+           rows: Sequence[Sequence[Any]], formats: dict[tuple[str, bool], Format | None]
+           ) -> None:
+    """One sheet of ``wb`` (constant memory: each row goes to the file as the next one
+    starts, no cell is kept): the bold header, ``rows`` with each column's number format (on
+    cells with a value) and long texts wrapped, column widths, filter, frozen header, print
+    setup. ``formats`` holds the workbook's formats by (number format, wrapped)."""
+    ws = wb.add_worksheet(title)
+    for j, (_, _, width) in enumerate(columns):
+        # <col width=W>: XlsxWriter writes pixels // 7 (Calibri 11's digit width), so W
+        # characters are 7 W pixels (openpyxl's width=W wrote the same number)
+        ws.set_column_pixels(j, j, 7 * width)
+    ws.autofilter(0, 0, max(1, len(rows)), len(columns) - 1)
+    ws.freeze_panes(1, 0)
+    ws.repeat_rows(0)
+    ws.set_landscape()
+    ws.fit_to_pages(1, 0)
+    header = formats[("header", False)]
+    for j, (head, _, _) in enumerate(columns):
+        ws.write_string(0, j, head, header)
+    fmts = [fmt for _, fmt, _ in columns]
+    write_string, write_number = ws.write_string, ws.write_number
+    write_datetime, write_boolean = ws.write_datetime, ws.write_boolean
+    for i, row in enumerate(rows, start=1):
+        for j, value in enumerate(row):
+            if value is None or value == "":
+                continue  # an empty cell (openpyxl wrote it without a value: the same read)
+            kind = type(value)
+            if kind is str:
+                # text beginning with "=" stays text (scheduler.core.workbook.set_cell)
+                write_string(i, j, value, formats[(fmts[j], len(value) > 60)])
+            elif kind is bool:
+                write_boolean(i, j, value, formats[(fmts[j], False)])
+            elif kind is int or kind is float or kind is Decimal:
+                write_number(i, j, value, formats[(fmts[j], False)])
+            elif kind is dt.date or kind is dt.datetime:
+                write_datetime(i, j, value, formats[(fmts[j], False)])
+            elif isinstance(value, str):  # a str subclass: still text, never a formula
+                write_string(i, j, str(value), formats[(fmts[j], len(value) > 60)])
+            else:
+                ws.write(i, j, value, formats[(fmts[j], False)])
+
+
+def _formats(wb: Workbook) -> dict[tuple[str, bool], Format | None]:
+    """The workbook's cell formats by (number format or "", wrapped), and the header's
+    under ("header", False)."""
+    out: dict[tuple[str, bool], Format | None] = {
+        ("header", False): wb.add_format({"bold": True, "pattern": 1, "fg_color": "#DDEBF7"})}
+    for fmt in dict.fromkeys(f for cols in (SCHEDULE, LICENCES, DEADLINES, NOT_PLACED, LIMITS)
+                             for _, f, _ in cols):
+        for wrapped in (False, True):
+            props: dict[str, Any] = {"num_format": fmt} if fmt else {}
             if wrapped:
-                cell.alignment = Alignment(wrap_text=True, vertical="top")
-            styles[key] = cast(Any, cell)._style
-            out.append(cell)
-        ws.append(out)
+                props.update(text_wrap=True, valign="top")
+            out[(fmt, wrapped)] = wb.add_format(props) if props else None
+    return out
 
 
 def _local(t: dt.datetime) -> dt.datetime:
@@ -152,6 +163,45 @@ def _local(t: dt.datetime) -> dt.datetime:
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
+
+
+def plan_sheets(plan: Plan, usage: Sequence[Usage] | None = None
+                ) -> Iterator[tuple[str, Sequence[_Col], list[tuple[Any, ...]]]]:
+    """plan.xlsx's sheets, in order: ``(title, columns, rows)``, each sheet's rows made as it
+    is asked for (a sheet is written and let go before the next is made).
+
+    Parameters
+    ----------
+    plan
+        The plan.
+    usage
+        :func:`scheduler.result.plan.limit_usage` of ``plan`` when the caller has it.
+
+    Returns
+    -------
+    iterator of (str, columns, list of tuple)
+        The sheet's name, its columns (header, number format or "", width in characters)
+        and one tuple of cell values per row (None or "" an empty cell).
+    """
+    yield "Schedule", SCHEDULE, [
+        (r.tournament_id, r.occurrence, r.operator_id, r.jurisdiction, r.type,
+         _yes(r.charitable), r.title, _local(r.start), _local(r.end),
+         str(getattr(r.start.tzinfo, "key", r.start.tzinfo)), r.first_day, r.last_day,
+         r.notice_due, r.permit_year, _yes(r.counted), r.players, r.license_id)
+        for r in plan.rows]
+    yield "Licences", LICENCES, [
+        (lic.license_id, lic.operator_id, lic.jurisdiction, lic.kind, lic.tier,
+         lic.valid_from, lic.valid_to, lic.fee_usd, " ".join(lic.covers))
+        for lic in plan.license_list]
+    yield "Deadlines", DEADLINES, deadline_rows(plan)
+    yield "Not placed", NOT_PLACED, [
+        (u.tournament_id, u.occurrence, " ".join(u.operators), _yes(u.required), u.reason,
+         " ".join(u.rule_ids)) for u in plan.unscheduled_list]
+    # Plan.usage()'s rows, read from limit_usage without the DataFrame
+    yield "Limits", LIMITS, [
+        (u.operator_id, u.rule, u.period_start, u.period_end, u.used, u.limit, u.charitable,
+         u.held)  # held before the plan, counted in used
+        for u in (limit_usage(plan) if usage is None else usage)]
 
 
 def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
@@ -173,27 +223,31 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
     Returns
     -------
     bytes
-        The .xlsx file. Dates are dates, ``start``/``end`` local date-times (zone in
-        ``time_zone``), ``fee_usd`` USD; empty cells where schedule.csv has empty fields.
+        The .xlsx file (:func:`write_plan_xlsx`'s bytes). Dates are dates, ``start``/``end``
+        local date-times (zone in ``time_zone``), ``fee_usd`` USD; empty cells where
+        schedule.csv has empty fields.
     """
-    wb = Workbook(write_only=True)
-    schedule = [(r.tournament_id, r.occurrence, r.operator_id, r.jurisdiction, r.type,
-                 _yes(r.charitable), r.title, _local(r.start), _local(r.end),
-                 str(getattr(r.start.tzinfo, "key", r.start.tzinfo)), r.first_day, r.last_day,
-                 r.notice_due, r.permit_year, _yes(r.counted), r.players, r.license_id)
-                for r in plan.rows]
-    _sheet(wb, "Schedule", SCHEDULE, schedule)
-    licences = [(lic.license_id, lic.operator_id, lic.jurisdiction, lic.kind, lic.tier,
-                 lic.valid_from, lic.valid_to, lic.fee_usd, " ".join(lic.covers))
-                for lic in plan.license_list]
-    _sheet(wb, "Licences", LICENCES, licences)
-    _sheet(wb, "Deadlines", DEADLINES, deadline_rows(plan))
-    missing = [(u.tournament_id, u.occurrence, " ".join(u.operators), _yes(u.required),
-                u.reason, " ".join(u.rule_ids)) for u in plan.unscheduled_list]
-    _sheet(wb, "Not placed", NOT_PLACED, missing)
-    # Plan.usage()'s rows, read from limit_usage without the DataFrame
-    limits = [(u.operator_id, u.rule, u.period_start, u.period_end, u.used, u.limit,
-               u.charitable, u.held)  # held before the plan, counted in used
-              for u in (limit_usage(plan) if usage is None else usage)]
-    _sheet(wb, "Limits", LIMITS, limits)
-    return pinned_xlsx(wb, when)
+    buf = io.BytesIO()
+    write_plan_xlsx(plan, buf, when, usage)
+    return buf.getvalue()
+
+
+def write_plan_xlsx(plan: Plan, target: str | Path | BinaryIO,
+                    when: dt.datetime | None = None,
+                    usage: Sequence[Usage] | None = None) -> None:
+    """Write :func:`plan_xlsx` into ``target`` (a file path, or a binary file open for
+    writing), row by row (XlsxWriter in constant-memory mode: a sheet's rows go to a
+    temporary file as they are written, never all held). Same parameters as
+    :func:`plan_xlsx`; the same bytes whatever the target. Raises ``OSError`` when it
+    cannot be written."""
+    stamp = (when or FIXED_TIME).astimezone(dt.UTC).replace(tzinfo=None) \
+        if (when and when.tzinfo) else (when or FIXED_TIME)
+    # XlsxWriter stamps every zip entry 1980-01-31 (or 1980-01-01 in memory: never used
+    # here, so a file and bytes agree) and core.xml's created/modified with this date
+    wb = Workbook(target, {"constant_memory": True, "strings_to_numbers": False,
+                           "strings_to_formulas": False, "strings_to_urls": False})
+    wb.set_properties({"created": max(stamp, dt.datetime(1980, 1, 1))})
+    formats = _formats(wb)
+    for title, columns, rows in plan_sheets(plan, usage):
+        _sheet(wb, title, columns, rows, formats)
+    wb.close()

@@ -39,14 +39,13 @@ from scheduler.core.problems import (
     value_at,
 )
 from scheduler.core.scenario import (
-    Operator,
     Scenario,
-    Tournament,
     cell_problems_of,
     read_workbook_file,
     with_cell_problems,
 )
-from scheduler.core.workbook import SHEETS_READ
+from scheduler.core.scenario_types import Operator, Tournament
+from scheduler.core.workbook.reader import SHEETS_READ
 
 
 # --------------------------------------------------------------------------- loading
@@ -95,7 +94,7 @@ def load_scenario(
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(
             [InputProblem("<file>", MISSING, "SCENARIO", msg)], file))
-        loader = _Loader(text)
+        loader = Loader(text)
         node = None
         try:
             node = loader.get_single_node()
@@ -187,7 +186,7 @@ def read_yaml_text(source: str | Path, error: Any) -> str:
 
 
 class _LazyLines(dict[tuple[Any, ...], int]):
-    """The line of every field path (:func:`_line_index`), indexed only when an error needs
+    """The line of every field path (:func:`line_index`), indexed only when an error needs
     one (a valid statewide file has millions of nodes)."""
 
     def __init__(self, node: yaml.Node | None) -> None:
@@ -198,7 +197,7 @@ class _LazyLines(dict[tuple[Any, ...], int]):
     def _fill(self) -> None:
         if not self._done:
             self._done = True
-            self.update(_line_index(self._node))
+            self.update(line_index(self._node))
             self._node = None
 
     def __contains__(self, key: object) -> bool:
@@ -497,7 +496,7 @@ def _detabbed(text: str) -> tuple[yaml.Node | None, Any] | None:
         copy = "".join(
             r[:len(r) - len(r.lstrip(" \t"))].expandtabs(width) + r.lstrip(" \t")
             for r in rows)
-        loader = _Loader(copy)
+        loader = Loader(copy)
         try:
             node = loader.get_single_node()
             check_yaml_node(node)
@@ -510,7 +509,7 @@ def _detabbed(text: str) -> tuple[yaml.Node | None, Any] | None:
 
 
 # --------------------------------------------------------------------------- YAML with lines
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
     """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
     keeps ``18:00`` a string (YAML 1.1 would read it as 1080), and resolves each distinct
     scalar's tag once (a statewide file repeats the same values thousands of times; the
@@ -528,11 +527,11 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[mi
         return tag
 
 
-_Loader.yaml_implicit_resolvers = {
+Loader.yaml_implicit_resolvers = {
     k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
     for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
-_Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
+Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
     "tag:yaml.org,2002:int",
     re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
     list("-+0123456789"),
@@ -559,11 +558,11 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
     return yaml.SafeLoader.construct_yaml_map(loader, node)
 
 
-_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
-_Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
+Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
 
 
-def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
+def line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
     """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
     out: dict[tuple[Any, ...], int] = {}
     if node is None:
@@ -573,11 +572,11 @@ def _line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tupl
         for k, v in node.value:
             key = k.value
             out[(*path, key)] = k.start_mark.line + 1
-            out.update({p: ln for p, ln in _line_index(v, (*path, key)).items()
+            out.update({p: ln for p, ln in line_index(v, (*path, key)).items()
                         if p != (*path, key)})
     elif isinstance(node, yaml.SequenceNode):
         for i, v in enumerate(node.value):
-            out.update(_line_index(v, (*path, i)))
+            out.update(line_index(v, (*path, i)))
     return out
 
 

@@ -20,7 +20,7 @@ from scheduler.core.uid import parse
 from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
 from scheduler.ledger.frames import Ledger
-from scheduler.ledger.lookups import _entry, _organization
+from scheduler.ledger.lookups import entry_fields, organization_of
 from scheduler.ledger.models import (
     Lineage,
     Operator,
@@ -84,7 +84,7 @@ def init(ledger: Ledger, name: str | None = None,
                               "once, when the ledger is made (give --organization NAME "
                               "to adopt a plan for another one)")
         if not names:
-            _organization(s, name, by, create=True)
+            organization_of(s, name, by, create=True)
     return revisions
 
 
@@ -173,8 +173,8 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                 raise LedgerError(f"plan lineage {key} belongs to organization {org.name!r} "
                                   f"in the ledger, not {organization!r}")
         else:
-            org = _organization(s, organization, by, create=True)
-            lin = Lineage(organization_id=org.id, lineage=key, **_entry(by))
+            org = organization_of(s, organization, by, create=True)
+            lin = Lineage(organization_id=org.id, lineage=key, **entry_fields(by))
             s.add(lin)
             s.flush()
         same = s.scalar(select(PlanVersion).where(PlanVersion.lineage_id == lin.id,
@@ -184,7 +184,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         last = s.scalar(select(func.max(PlanVersion.version))
                         .where(PlanVersion.lineage_id == lin.id)) or 0
         version = PlanVersion(lineage_id=lin.id, version=last + 1, plan_dir=str(folder.resolve()),
-                              schedule_sha256=digest, **_entry(by))
+                              schedule_sha256=digest, **entry_fields(by))
         s.add(version)
         s.flush()
         known_ops = {o.operator_id: o for o in s.scalars(
@@ -203,7 +203,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                     charitable=r["charitable"].strip().lower() == "true", title=r["title"],
                     first_day=parse_date(r["first_day"], where),
                     last_day=parse_date(r["last_day"], where),
-                    license_id=r.get("license_id", ""), **_entry(by))
+                    license_id=r.get("license_id", ""), **entry_fields(by))
             except (KeyError, ValueError, AttributeError) as exc:
                 raise LedgerError(f"{where}: not a schedule.csv row of tourney ({exc})") from None
             ident = (ev.uid, oid, str(ev.recurrence_id or ""))
@@ -213,7 +213,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
             s.add(ev)
             if oid not in known_ops:
                 known_ops[oid] = Operator(organization_id=org.id, operator_id=oid,
-                                          jurisdiction=r["jurisdiction"], **_entry(by))
+                                          jurisdiction=r["jurisdiction"], **entry_fields(by))
                 s.add(known_ops[oid])
         n_cancelled = 0
         for tid, occ, oid, uid_, seq, day in cancelled:
@@ -231,7 +231,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                 jurisdiction=before.jurisdiction if before else (op.jurisdiction if op else ""),
                 type=before.type if before else "", charitable=bool(before and before.charitable),
                 title=before.title if before else tid, first_day=day,
-                last_day=before.last_day if before else day, license_id="", **_entry(by)))
+                last_day=before.last_day if before else day, license_id="", **entry_fields(by)))
             n_cancelled += 1
         for i, r in enumerate(licence_rows, start=2):
             where = f"{folder / 'licenses.csv'} line {i}"
@@ -242,13 +242,13 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                     kind=r["kind"], tier=r.get("tier") or None,
                     valid_from=parse_date(r["valid_from"], where),
                     valid_to=parse_date(r["valid_to"], where), fee_usd=Decimal(r["fee_usd"]),
-                    covers=r.get("covers", ""), **_entry(by)))
+                    covers=r.get("covers", ""), **entry_fields(by)))
             except (KeyError, InvalidOperation) as exc:
                 raise LedgerError(f"{where}: not a licenses.csv row of tourney ({exc})") from None
         for line in lines:
             s.add(PlanDeadline(
                 version_id=version.id, date=line.date, rule=line.rule, citation=line.citation,
                 operator_id=line.operator_id, what=line.what, occurrence=line.occurrence,
-                license_id=line.license_id, opens=line.opens, **_entry(by)))
+                license_id=line.license_id, opens=line.opens, **entry_fields(by)))
         return Adopted(org.name, key, version.version, len(rows), n_cancelled,
                        len(licence_rows), new=True)

@@ -16,6 +16,7 @@ lives in the module of its responsibility: :class:`Ledger` and the DataFrames in
 """
 
 from scheduler.ledger.adopt import Adopted, adopt, init, organization_name
+from scheduler.ledger.checks import FILING_KINDS
 from scheduler.ledger.frames import (
     FRAME_DTYPES,
     Ledger,
@@ -25,9 +26,9 @@ from scheduler.ledger.frames import (
     licences_frame,
     reports_frame,
 )
-from scheduler.ledger.lookups import DEFAULT_ORGANIZATION, find_event, find_licence
+from scheduler.ledger.lookups import find_event, find_licence
+from scheduler.ledger.models import DEFAULT_ORGANIZATION
 from scheduler.ledger.record import (
-    FILING_KINDS,
     record_cancelled,
     record_filed,
     record_held,

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from scheduler.core.clock import latest_today
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.core.text import control_character, describe_character, format_character
 from scheduler.core.timing import report_periods
 from scheduler.core.uid import unplanned_uid

@@ -30,7 +30,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from constraints.base import share_pct
-from scheduler.core.atomic import MANIFEST, same_file, shown
+from scheduler.core.atomic_files import same_file, shown
+from scheduler.core.manifest import MANIFEST
 from scheduler.core.text import csv_cells
 from scheduler.core.timing import report_due, report_periods
 from scheduler.ledger.models import (

@@ -52,8 +52,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from scheduler.core.scenario import InputProblem, Scenario, ScenarioError
-from scheduler.core.scenario import Operator as Operator_
+from scheduler.core.problems import InputProblem, ScenarioError
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator as Operator_
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import planned_like
 from scheduler.ledger.models import (

@@ -28,11 +28,11 @@ from scheduler.ledger.store import LedgerError, now, who
 _OCC = re.compile(r"^(?P<tid>[a-z0-9][a-z0-9-]*)#(?P<n>\d+)$")
 
 
-def _entry(by: str | None) -> dict[str, Any]:
+def entry_fields(by: str | None) -> dict[str, Any]:
     return {"key": uuid.uuid4().hex, "recorded_at": now(), "recorded_by": who(by)}
 
 
-def _organization(session: Session, name: str | None, by: str | None,
+def organization_of(session: Session, name: str | None, by: str | None,
                   create: bool) -> Organization:
     if name is not None:
         org = session.scalar(select(Organization).where(Organization.name == name))
@@ -42,7 +42,7 @@ def _organization(session: Session, name: str | None, by: str | None,
             problem = name_problem(name, f"--organization {name!r}")
             if problem:
                 raise LedgerError(problem)
-            org = Organization(name=name, **_entry(by))
+            org = Organization(name=name, **entry_fields(by))
             session.add(org)
             session.flush()
         return org
@@ -50,7 +50,7 @@ def _organization(session: Session, name: str | None, by: str | None,
     if len(orgs) == 1:
         return orgs[0]
     if not orgs and create:
-        return _organization(session, DEFAULT_ORGANIZATION, by, True)
+        return organization_of(session, DEFAULT_ORGANIZATION, by, True)
     if not orgs:
         raise LedgerError("the ledger has no organization yet: adopt a plan first "
                           "(tourney ledger adopt PLAN_DIR)")
@@ -133,7 +133,7 @@ def find_event(s: Session, occurrence: str, *, operator: str | None = None,
     return ev
 
 
-def _org_of(ev: PlanEvent) -> Organization:
+def org_of(ev: PlanEvent) -> Organization:
     return ev.version.lineage.organization
 
 

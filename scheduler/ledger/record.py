@@ -26,7 +26,7 @@ from scheduler.ledger.checks import (
     usd_problem,
 )
 from scheduler.ledger.frames import Ledger
-from scheduler.ledger.lookups import _entry, _org_of, _organization, find_event, find_licence
+from scheduler.ledger.lookups import entry_fields, find_event, find_licence, org_of, organization_of
 from scheduler.ledger.models import (
     Filing,
     Held,
@@ -247,7 +247,7 @@ def _record_unplanned(ledger: Ledger, tournament: str | None, operator: str | No
         entry = Held(organization_id=op.organization_id, operator_id=operator,
                      outcome="held", tournament_id=tournament, occurrence=0, uid=uid,
                      recurrence_id=None, supersedes_id=corrects, note=note,
-                     first_day=first_day, last_day=last_day, **figures, **_entry(by))
+                     first_day=first_day, last_day=last_day, **figures, **entry_fields(by))
         s.add(entry)
         s.flush()
         return entry
@@ -265,7 +265,7 @@ def record_cancelled(ledger: Ledger, occurrence: str, *, operator: str | None = 
 
 def _add_outcome(s: Session, ev: PlanEvent, outcome: str, corrects: int | None,
                  note: str | None, by: str | None, **figures: Any) -> Held:
-    org = _org_of(ev)
+    org = org_of(ev)
     same = {"organization_id": org.id, "uid": ev.uid, "recurrence_id": ev.recurrence_id,
             "operator_id": ev.operator_id}
     dup = s.scalar(select_current(Held).filter_by(**same).limit(1))
@@ -275,7 +275,7 @@ def _add_outcome(s: Session, ev: PlanEvent, outcome: str, corrects: int | None,
     entry = Held(organization_id=org.id, operator_id=ev.operator_id, outcome=outcome,
                  tournament_id=ev.tournament_id, occurrence=ev.occurrence, uid=ev.uid,
                  recurrence_id=ev.recurrence_id,
-                 supersedes_id=corrects, note=note, **figures, **_entry(by))
+                 supersedes_id=corrects, note=note, **figures, **entry_fields(by))
     s.add(entry)
     s.flush()
     return entry
@@ -312,7 +312,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                                   f"{STATES.get(ev.jurisdiction, ev.jurisdiction)} "
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
-            org = _org_of(ev)
+            org = org_of(ev)
             same: dict[str, Any] = {"organization_id": org.id, "kind": kind, "uid": ev.uid,
                                     "operator_id": ev.operator_id}
             what = f"the MT-NOTICE of {ev.tournament_id}#{ev.occurrence} at {ev.operator_id}"
@@ -334,7 +334,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
         _check_corrects(s, Filing, corrects, dup, same, what)
         entry = Filing(organization_id=org.id, kind=kind, filed_on=filed_on,
                        agency_number=agency_number or None, supersedes_id=corrects, note=note,
-                       **fields, **_entry(by))
+                       **fields, **entry_fields(by))
         s.add(entry)
         s.flush()
         return entry
@@ -361,7 +361,7 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
                           + ", ".join(LICENCE_KINDS) + " (as licenses.csv's kind)")
     fee = _usd(fee_usd, "--fee")
     with ledger.write() as s:
-        org = _organization(s, organization, by, create=False)
+        org = organization_of(s, organization, by, create=False)
         op = s.scalar(select(Operator).where(Operator.organization_id == org.id,
                                              Operator.operator_id == operator))
         if op is None:
@@ -380,7 +380,7 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
                               agency_number=agency_number, kind=kind, tier=tier or None,
                               fee_usd=fee, valid_from=valid_from, valid_to=valid_to,
                               license_ref=license_ref, supersedes_id=corrects, note=note,
-                              **_entry(by))
+                              **entry_fields(by))
         s.add(entry)
         s.flush()
         return entry
@@ -418,7 +418,8 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
                         f"the ME-REPORT of {license_ref} for the period ending {period_end}")
         entry = ReportFiled(organization_id=org.id, operator_id=lic.operator_id,
                             rule="ME-REPORT", license_ref=license_ref, period_end=period_end,
-                            filed_on=filed_on, supersedes_id=corrects, note=note, **_entry(by))
+                            filed_on=filed_on, supersedes_id=corrects, note=note,
+                            **entry_fields(by))
         s.add(entry)
         s.flush()
         return entry

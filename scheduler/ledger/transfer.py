@@ -19,7 +19,7 @@ from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, 
 
 from scheduler.core.clock import latest_today
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
-from scheduler.core.scenario import DEFAULT_TIMEZONE
+from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.core.text import csv_cells, uncell
 from scheduler.ledger.checks import duplicate_problems, entry_problems, reference_problems
 from scheduler.ledger.frames import Ledger
@@ -28,7 +28,7 @@ from scheduler.ledger.store import LedgerError
 
 
 # ------------------------------------------------------------------ export / import
-def _tables() -> list[Any]:
+def ledger_tables() -> list[Any]:
     """Every table, parents before children."""
     return list(Base.metadata.sorted_tables)
 
@@ -46,7 +46,7 @@ def export_columns() -> list[str]:
     """The columns of :func:`export_csv`'s header, in order: :data:`EXPORT_HEAD`, then the
     union of the tables' own columns (``id`` left out), parents first."""
     columns: list[str] = list(EXPORT_HEAD)
-    for t in _tables():
+    for t in ledger_tables():
         for c in t.columns:
             if c.name not in columns and c.name != "id":
                 columns.append(c.name)
@@ -59,7 +59,7 @@ def export_csv(ledger: Ledger, out: io.TextIOBase | Any) -> int:
     tables' own columns; references to other entries (``organization_id``, ``supersedes_id``,
     …) are written as the other entry's key, so :func:`import_csv` into any ledger rebuilds
     them. Dates ISO 8601, times UTC, USD with cents. Returns the number of entries."""
-    tables = _tables()
+    tables = ledger_tables()
     columns = export_columns()
     writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
@@ -190,7 +190,7 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
     ``locate(line, column)`` names where a value is for messages (``column`` None: the
     row), e.g. ``"ledger.csv line 7"`` or ``"ledger.xlsx Ledger!C7"``. Raises
     :class:`LedgerError` as :func:`import_csv`."""
-    by_name = {t.name: t for t in _tables()}
+    by_name = {t.name: t for t in ledger_tables()}
     added = skipped = 0
     with ledger.write() as s:
         conn = s.connection()
@@ -324,4 +324,4 @@ def all_entries(ledger: Ledger) -> dict[str, int]:
     with ledger.read() as s:
         conn = s.connection()
         return {t.name: int(conn.execute(select(func.count()).select_from(t)).scalar() or 0)
-                for t in _tables()}
+                for t in ledger_tables()}

@@ -20,13 +20,13 @@ from typing import Any
 
 from sqlalchemy import Date, DateTime
 
-from scheduler.core.atomic import same_file, shown
+from scheduler.core.atomic_files import same_file, shown
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.workbook.cells import WorkbookError
 from scheduler.core.workbook.scan import SheetScan, scan_xlsx
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.store import LedgerError
-from scheduler.ledger.transfer import EXPORT_HEAD, Imported, _tables, export_csv, import_rows
+from scheduler.ledger.transfer import EXPORT_HEAD, Imported, export_csv, import_rows, ledger_tables
 
 SHEET = "Ledger"
 """The name of the one sheet."""
@@ -93,8 +93,8 @@ def _fixed_zip(data: bytes) -> bytes:
 
 
 def _date_columns() -> tuple[set[str], set[str]]:
-    dates = {c.name for t in _tables() for c in t.columns if isinstance(c.type, Date)}
-    times = {c.name for t in _tables() for c in t.columns if isinstance(c.type, DateTime)}
+    dates = {c.name for t in ledger_tables() for c in t.columns if isinstance(c.type, Date)}
+    times = {c.name for t in ledger_tables() for c in t.columns if isinstance(c.type, DateTime)}
     return dates, times
 
 

@@ -32,11 +32,8 @@ from scheduler.core.frozen import (
     FrozenDict as FrozenDict,  # read as scheduler.result.plan.FrozenDict too
 )
 from scheduler.core.scenario import Scenario
-from scheduler.inputs.replan import Cancelled, PreviousEvent, PreviousSeries
+from scheduler.inputs.replan.previous import Cancelled, PreviousEvent, PreviousSeries
 from scheduler.result.conflict import Conflict
-from scheduler.result.usage import (
-    limit_usage as limit_usage,  # read as scheduler.result.plan.limit_usage too
-)
 from scheduler.result.usage import usage_table
 
 SCHEDULE_COLUMNS = [

@@ -27,24 +27,21 @@ from scheduler.core.uid import (
     occurrence_uid,
     series_uid,
 )
-from scheduler.inputs.replan import (
-    Previous,
+from scheduler.inputs.replan.assign import assign, deadline_passed, pinned, series_uids
+from scheduler.inputs.replan.cancel import sequence_floor, series_sequence
+from scheduler.inputs.replan.previous import (
     PreviousError,
     PublishedOccurrence,
-    assign,
-    deadline_passed,
     fingerprint,
-    holds_plan,
-    pinned,
     previous_dtstamp,
-    sequence_floor,
-    series_sequence,
-    series_uids,
 )
+from scheduler.inputs.replan.read import Previous, holds_plan
 from scheduler.result.plan import OperatorOccurrence, Plan
 
-__all__ = ["fingerprint", "identify", "occurrence_groups", "play_span", "replaced_events",
-           "status", "timed_style", "weekly_series", "with_replaced", "with_series"]
+__all__ = [
+    "identify", "occurrence_groups", "play_span", "replaced_events", "status", "timed_style",
+    "weekly_series", "with_replaced", "with_series",
+]
 
 
 def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence] | None) -> Plan:

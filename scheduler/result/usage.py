@@ -21,7 +21,6 @@ from typing import Protocol
 
 import pandas as pd
 
-from constraints.base import STATEWIDE as STATEWIDE  # read as scheduler.result.usage.STATEWIDE too
 from constraints.base import Audit, Occurrence, Usage
 from constraints.registry import RULES
 from scheduler.core.scenario import Scenario

@@ -22,33 +22,10 @@ drop-downs) > :mod:`.shown` (a sheet read as the spreadsheet shows it: :func:`ce
 :func:`read_table`) > :mod:`.scan` (a workbook measured before it is loaded) > :mod:`.cells`
 (:class:`WorkbookError`, :class:`Cells`) and :mod:`.layout` (:class:`Column`, the sheets'
 columns, :data:`EXAMPLES`).
-Every public name is re-exported here: ``from scheduler.core.workbook import read_workbook``.
+Import each name from the module that defines it
+(``from scheduler.core.workbook.reader import read_workbook``).
 """
 
-from scheduler.core.workbook.cells import Cells, WorkbookError
-from scheduler.core.workbook.layout import (
-    EXAMPLES,
-    FIXED_TIME,
-    HISTORY,
-    OPERATORS,
-    SESSIONS,
-    SETTINGS,
-    SHEETS,
-    TOURNAMENTS,
-    TOURS,
-    TYPE_CHOICES,
-    WEEKDAY_CHOICES,
-    Column,
-)
-from scheduler.core.workbook.reader import REQUIRED_SHEETS, SHEETS_READ, read_workbook
-from scheduler.core.workbook.shown import cell_value, read_table
-from scheduler.core.workbook.template import pinned_xlsx, write_workbook
-from scheduler.core.workbook.writing import set_cell
 
 __all__ = [
-    "EXAMPLES", "FIXED_TIME", "HISTORY", "OPERATORS", "REQUIRED_SHEETS", "SESSIONS", "SETTINGS",
-    "SHEETS", "SHEETS_READ", "TOURNAMENTS", "TOURS", "TYPE_CHOICES", "WEEKDAY_CHOICES",
-    "Cells", "Column", "WorkbookError", "cell_value", "pinned_xlsx", "read_table",
-    "read_workbook",
-    "set_cell", "write_workbook",
 ]

@@ -63,11 +63,11 @@ class Cells(dict[tuple[Any, ...], str]):
         return default if found is None else found
 
 
-def _hhmm(hours: int, minutes: int) -> str:
+def hhmm(hours: int, minutes: int) -> str:
     return f"{hours}:{minutes:02d}"
 
 
-def _letter(index: int) -> str:
+def letter(index: int) -> str:
     """0-based column index → Excel column letters (0 → A, 26 → AA)."""
     letters = ""
     index += 1

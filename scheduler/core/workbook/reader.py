@@ -11,19 +11,19 @@ import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from scheduler.core.workbook.cells import Cells, WorkbookError, _letter
+from scheduler.core.workbook.cells import Cells, WorkbookError, letter
 from scheduler.core.workbook.layout import SETTINGS, SHEETS, Column
 from scheduler.core.workbook.scan import SheetScan, scan_xlsx
 from scheduler.core.workbook.shown import (
-    _EMPTY,
-    _cell_at,
-    _first_row,
-    _grid,
-    _header,
-    _Judge,
-    _open,
-    _rows,
+    EMPTY,
+    Judge,
+    cell_at,
     cell_value,
+    first_row,
+    grid,
+    header_text,
+    open_workbook,
+    value_rows,
 )
 
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read
@@ -88,7 +88,7 @@ SHEETS_READ = ("Settings", "Operators", "Tournaments", "Sessions", "History", "T
 def _has_header(ws: Worksheet, scan: SheetScan, sheet: str) -> bool:
     """True when row 1 of the record sheet names at least one of its known columns."""
     known = {c.header for c in SHEETS[sheet][1]}
-    return any(_header(v) in known for v in _first_row(ws, scan))
+    return any(header_text(v) in known for v in first_row(ws, scan))
 
 
 MAX_BLANK_CELLS_SHOWN = 20
@@ -126,11 +126,11 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
             continue
         ws = wb[title]
         if sheet == "Settings":
-            heads = {k: _header(row[0]) for k, row in _grid(ws, scan, 1, None, 1)}
+            heads = {k: header_text(row[0]) for k, row in grid(ws, scan, 1, None, 1)}
             read_columns = {1, 2}
         else:
-            first = _first_row(ws, scan)
-            heads = {j + 1: _header(v) for j, v in enumerate(first)}
+            first = first_row(ws, scan)
+            heads = {j + 1: header_text(v) for j, v in enumerate(first)}
             read_columns = {j for j, h in heads.items() if h}
 
         def head_of(row: int, column: int, sheet: str = sheet,
@@ -143,15 +143,15 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
                              f"a formula with no computed value ({f.text}): open and save "
                              "the file in a spreadsheet application, or type the value"))
         for cell, text in scan.errors:
-            row, column = _cell_at(cell)
+            row, column = cell_at(cell)
             soft.append((f"{title}!{cell} ({head_of(row, column)})", None,
                          f"the cell shows the error {text or '#VALUE!'}: correct its formula, "
                          "or type the value"))
         for r0, c0, r1, c1 in scan.merged:
-            ref = f"{_letter(c0 - 1)}{r0}:{_letter(c1 - 1)}{r1}"
+            ref = f"{letter(c0 - 1)}{r0}:{letter(c1 - 1)}{r1}"
             over = sorted(c for c in read_columns if c0 <= c <= c1)
             if len(over) > 1:
-                fields = ", ".join(head_of(r0, c) or _letter(c - 1) for c in over) \
+                fields = ", ".join(head_of(r0, c) or letter(c - 1) for c in over) \
                     if sheet != "Settings" else "the field and its value"
                 out.append((f"{title}!{ref}", f"merged cells over {len(over)} columns "
                             f"({fields}): a value would be shown for several fields; "
@@ -170,7 +170,7 @@ def _shown_problems(wb: Any, scans: Mapping[str, SheetScan], names: Mapping[str,
                         "reads only what a person can see; unhide the row, or delete it"))
         for c in scan.hidden_columns:
             head = heads.get(c, "") if sheet != "Settings" else ""
-            out.append((f"{title} column {_letter(c - 1)}" + (f" ({head})" if head else ""),
+            out.append((f"{title} column {letter(c - 1)}" + (f" ({head})" if head else ""),
                         "the column is hidden and holds values: tourney reads only what a "
                         "person can see; unhide the column, or delete it"))
     return out, soft
@@ -199,7 +199,7 @@ def read_workbook(data: bytes) -> tuple[dict[str, Any], Cells]:
         operator of the Operators sheet, or an operator twice.
     """
     scans = scan_xlsx(data)  # bounded before openpyxl allocates anything
-    wb = _open(data)
+    wb = open_workbook(data)
     try:
         return _read(wb, scans)
     finally:
@@ -224,13 +224,13 @@ def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cell
     cells = Cells()
     cells.notes = notes
     cells.problems = soft
-    judge = _Judge(soft, getattr(wb, "epoch", None))
+    judge = Judge(soft, getattr(wb, "epoch", None))
     out: dict[str, Any] = {}
     cells[()] = "Settings"
     by_field = {c.header: c for c in SETTINGS}
     settings = names["Settings"]
-    for number, row in _grid(wb[settings], scan(settings), 2, None, 2):
-        key = _header(row[0]) if row else ""
+    for number, row in grid(wb[settings], scan(settings), 2, None, 2):
+        key = header_text(row[0]) if row else ""
         value = row[1] if len(row) > 1 else None
         if not key:
             continue
@@ -239,7 +239,7 @@ def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cell
         for k in range(1, len(column.path) + 1):
             cells.setdefault(column.path[:k], where)
         read = judge(column, value, where)
-        if read is not _EMPTY and not _put(out, column.path, read):
+        if read is not EMPTY and not _put(out, column.path, read):
             judge.problem(where, "given twice in the Settings sheet")
     for sheet, (key, _columns) in SHEETS.items():
         if key not in out and sheet in names and sheet not in ("History", "Sessions"):
@@ -258,8 +258,8 @@ def _read(wb: Any, scans: Mapping[str, SheetScan]) -> tuple[dict[str, Any], Cell
 def _columns_of(ws: Worksheet, scan: SheetScan, sheet: str) -> list[tuple[int, Column]]:
     known = {c.header: c for c in SHEETS[sheet][1]}
     out = []
-    for i, head in enumerate(_first_row(ws, scan)):
-        header = _header(head)
+    for i, head in enumerate(first_row(ws, scan)):
+        header = header_text(head)
         if header:
             out.append((i, known.get(header, Column(header, "text", ""))))
     return out
@@ -271,19 +271,19 @@ def _nearest(value: Any, ids: Iterable[str]) -> str:
 
 
 def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any],
-                  cells: Cells, judge: _Judge) -> None:
+                  cells: Cells, judge: Judge) -> None:
     key = SHEETS[sheet][0]
     columns = _columns_of(ws, scan, sheet)
     records: list[dict[str, Any]] = out.setdefault(key, [])
-    for number, row in _rows(ws, scan):
+    for number, row in value_rows(ws, scan):
         i = len(records)
         record: dict[str, Any] = {}
         cells[(key, i)] = f"{ws.title} row {number}"
         for j, column in columns:
-            where = f"{ws.title}!{_letter(j)}{number} ({column.header})"
+            where = f"{ws.title}!{letter(j)}{number} ({column.header})"
             raw = row[j] if j < len(row) else None
             if sheet == "Tournaments" and column.header == "sessions":
-                if cell_value(column, raw) is not _EMPTY:
+                if cell_value(column, raw) is not EMPTY:
                     judge.problem(where, "flights are rows of the Sessions sheet, not a "
                                   "column: one row a session (tournament, day, start, "
                                   "hours, name), e.g. main-event, 1, 11:00, 10, Day 1A")
@@ -291,30 +291,30 @@ def _read_records(ws: Worksheet, scan: SheetScan, sheet: str, out: dict[str, Any
             for k in range(1, len(column.path) + 1):
                 cells.setdefault((key, i, *column.path[:k]), where)
             value = judge(column, raw, where)
-            if value is not _EMPTY and not _put(record, column.path, value):
+            if value is not EMPTY and not _put(record, column.path, value):
                 judge.problem(where, "given twice (two columns of this name)")
         records.append(record)
 
 
 def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Cells,
-                  judge: _Judge) -> None:
+                  judge: Judge) -> None:
     columns = _columns_of(ws, scan, "History")
     operators = out.get("operators", [])
     index = {str(o.get("id")): i for i, o in enumerate(operators)}
     seen: dict[str, int] = {}
-    for number, row in _rows(ws, scan):
+    for number, row in value_rows(ws, scan):
         values = {c.header: (j, judge(c, row[j] if j < len(row) else None,
-                                      f"{ws.title}!{_letter(j)}{number} ({c.header})"))
+                                      f"{ws.title}!{letter(j)}{number} ({c.header})"))
                   for j, c in columns}
-        j, op = values.get("operator", (0, _EMPTY))
-        where = f"{ws.title}!{_letter(j)}{number} (operator)"
-        if op is _EMPTY or str(op) not in index:
+        j, op = values.get("operator", (0, EMPTY))
+        where = f"{ws.title}!{letter(j)}{number} (operator)"
+        if op is EMPTY or str(op) not in index:
             near = (f"; the Operators sheet has {', '.join(sorted(index)) or 'none'}"
-                    if op is _EMPTY or not _nearest(op, index) else _nearest(op, index))
+                    if op is EMPTY or not _nearest(op, index) else _nearest(op, index))
             judge.problem(where, "no operator given: a History row names an operator id of "
-                          f"the Operators sheet{near}" if op is _EMPTY else
+                          f"the Operators sheet{near}" if op is EMPTY else
                           f"not an operator id of the Operators sheet{near}",
-                          None if op is _EMPTY else op)
+                          None if op is EMPTY else op)
             continue
         if str(op) in seen:
             judge.problem(where, f"this operator has a History row already (row "
@@ -326,33 +326,33 @@ def _read_history(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Ce
             if header == "operator":
                 continue
             path = tuple(header.split("."))
-            where = f"{ws.title}!{_letter(j)}{number} ({header})"
+            where = f"{ws.title}!{letter(j)}{number} ({header})"
             for k in range(1, len(path) + 1):
                 cells[("operators", i, *path[:k])] = where
-            if value is not _EMPTY and not _put(operators[i], path, value):
+            if value is not EMPTY and not _put(operators[i], path, value):
                 judge.problem(where, "given twice (in the Operators and History sheets)")
 
 
 def _read_sessions(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: Cells,
-                   judge: _Judge) -> None:
+                   judge: Judge) -> None:
     """The Sessions sheet's rows as the ``sessions`` of the tournaments they name, in the
     order of the rows (rule SCENARIO sorts and checks them)."""
     columns = _columns_of(ws, scan, "Sessions")
     tournaments = out.get("tournaments", [])
     index = {str(t.get("id")): i for i, t in enumerate(tournaments)}
-    for number, row in _rows(ws, scan):
+    for number, row in value_rows(ws, scan):
         values = {c.header: (j, judge(c, row[j] if j < len(row) else None,
-                                      f"{ws.title}!{_letter(j)}{number} ({c.header})"))
+                                      f"{ws.title}!{letter(j)}{number} ({c.header})"))
                   for j, c in columns}
-        j, tid = values.get("tournament", (0, _EMPTY))
-        where = f"{ws.title}!{_letter(j)}{number} (tournament)"
-        if tid is _EMPTY or str(tid) not in index:
+        j, tid = values.get("tournament", (0, EMPTY))
+        where = f"{ws.title}!{letter(j)}{number} (tournament)"
+        if tid is EMPTY or str(tid) not in index:
             near = (f"; the Tournaments sheet has {', '.join(sorted(index)) or 'none'}"
-                    if tid is _EMPTY or not _nearest(tid, index) else _nearest(tid, index))
+                    if tid is EMPTY or not _nearest(tid, index) else _nearest(tid, index))
             judge.problem(where, "no tournament given: a session row names a tournament id "
-                          f"of the Tournaments sheet{near}" if tid is _EMPTY else
+                          f"of the Tournaments sheet{near}" if tid is EMPTY else
                           f"not a tournament id of the Tournaments sheet{near}",
-                          None if tid is _EMPTY else tid)
+                          None if tid is EMPTY else tid)
             continue
         i = index[str(tid)]
         sessions = tournaments[i].setdefault("sessions", [])
@@ -364,8 +364,8 @@ def _read_sessions(ws: Worksheet, scan: SheetScan, out: dict[str, Any], cells: C
             if header == "tournament":
                 continue
             cells[("tournaments", i, "sessions", k, header)] = \
-                f"{ws.title}!{_letter(j)}{number} ({header})"
-            if value is not _EMPTY:
+                f"{ws.title}!{letter(j)}{number} ({header})"
+            if value is not EMPTY:
                 session[header] = value
         sessions.append(session)
     for i, t in enumerate(tournaments):

@@ -18,7 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.core.workbook.cells import WorkbookError, _hhmm, _letter
+from scheduler.core.workbook.cells import WorkbookError, hhmm, letter
 from scheduler.core.workbook.layout import Column
 from scheduler.core.workbook.scan import SheetScan, scan_xlsx
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read
     from openpyxl.worksheet.worksheet import Worksheet
 
 
-_EMPTY = object()
+EMPTY = object()
 _GAME = re.compile(r"^([A-Za-z]+)\s+(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
 _YEAR = re.compile(r"^(\d{4})\s*:\s*(\d+)$")
 
@@ -50,7 +50,7 @@ def _share(value: Any) -> Any:
 
 
 def cell_value(column: Column, value: Any) -> Any:
-    """A cell of ``column`` as the YAML loader reads it; ``_EMPTY`` for an empty cell.
+    """A cell of ``column`` as the YAML loader reads it; ``EMPTY`` for an empty cell.
 
     Numbers: a whole float is an int, others Decimal; a share reads ``50%`` text as 0.5;
     dates: a date-time cell is its date; times (``start_time``): a time cell is kept, text
@@ -58,11 +58,11 @@ def cell_value(column: Column, value: Any) -> Any:
     (commas, or semicolons for ``names`` and ``games``). Anything not understood is passed on
     as it is, for the loader to name the problem."""
     if value is None:
-        return _EMPTY
+        return EMPTY
     if isinstance(value, str):
         value = value.strip()
         if not value:
-            return _EMPTY
+            return EMPTY
     if isinstance(value, float) and not isinstance(value, bool):
         value = _number(value)
     kind = column.kind
@@ -74,10 +74,10 @@ def cell_value(column: Column, value: Any) -> Any:
         return f"{value:%m-%d}"
     if kind == "hours":
         if isinstance(value, dt.time):
-            return _hhmm(value.hour, value.minute)
+            return hhmm(value.hour, value.minute)
         if isinstance(value, dt.timedelta):
             minutes = round(value.total_seconds() / 60)
-            return _hhmm(minutes // 60, minutes % 60)
+            return hhmm(minutes // 60, minutes % 60)
     if kind == "time" and isinstance(value, dt.datetime):
         return value.time()
     if kind in ("list", "days"):
@@ -101,11 +101,11 @@ def cell_value(column: Column, value: Any) -> Any:
     return value
 
 
-def _header(value: Any) -> str:
+def header_text(value: Any) -> str:
     return re.sub(r"\s*\.\s*", ".", str(value).strip()) if value is not None else ""
 
 
-def _open(data: bytes) -> Any:
+def open_workbook(data: bytes) -> Any:
     # start-up time: openpyxl only when a workbook is read
     from openpyxl import load_workbook
 
@@ -116,7 +116,7 @@ def _open(data: bytes) -> Any:
                                         f"{type(exc).__name__}: {str(exc)[:200]}")]) from None
 
 
-def _grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None = None,
+def grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None = None,
           max_col: int | None = None) -> Iterable[tuple[int, tuple[Any, ...]]]:
     """(row number, values) of rows ``min_row``.. of ``ws``, never past the last row and
     column :func:`scan_xlsx` found a value in (openpyxl alone would walk to the sheet's
@@ -128,7 +128,7 @@ def _grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None 
     if last_row < min_row or last_col < 1:
         return
     merges = [m for m in scan.merged if m[2] >= min_row and m[0] <= last_row]
-    errors = {_cell_at(c) for c, _text in scan.errors}
+    errors = {cell_at(c) for c, _text in scan.errors}
     first: dict[tuple[int, int], Any] = {}
     if any(r0 < min_row for r0, _c0, _r1, _c1 in merges):  # a merge begun above min_row
         top = min(r0 for r0, _c0, _r1, _c1 in merges)
@@ -159,7 +159,7 @@ def _grid(ws: Worksheet, scan: SheetScan, min_row: int = 1, max_row: int | None 
         yield k, tuple(row)
 
 
-def _cell_at(ref: str) -> tuple[int, int]:
+def cell_at(ref: str) -> tuple[int, int]:
     """``"M3"`` -> (3, 13): a cell reference as (row, column), 1-based."""
     m = re.match(r"^([A-Z]+)(\d+)$", ref)
     if not m:
@@ -170,11 +170,11 @@ def _cell_at(ref: str) -> tuple[int, int]:
     return int(m.group(2)), column
 
 
-def _first_row(ws: Worksheet, scan: SheetScan) -> tuple[Any, ...]:
-    return next((row for _k, row in _grid(ws, scan, 1, 1)), ())
+def first_row(ws: Worksheet, scan: SheetScan) -> tuple[Any, ...]:
+    return next((row for _k, row in grid(ws, scan, 1, 1)), ())
 
 
-class _Judge:
+class Judge:
     """A cell read as the sheet shows it (:func:`cell_value`), or left out with a problem of
     its own (``problems``: (where, value shown or None, message), rule SCENARIO) while the
     rest of the workbook is read: a number where a date or time of day is wanted (a cell in
@@ -189,17 +189,17 @@ class _Judge:
 
     def __call__(self, column: Column, raw: Any, where: str) -> Any:
         value = cell_value(column, raw)
-        if value is _EMPTY:
+        if value is EMPTY:
             return value
         if column.kind in ("date", "days"):
             items = value if isinstance(value, list) else [value]
             number = next((x for x in items if _is_number(x)), None)
             if number is not None:
                 self.problem(where, self._date_words(number), number)
-                return _EMPTY
+                return EMPTY
         if column.kind == "time" and _is_number(value):
             self.problem(where, self._time_words(value), value)
-            return _EMPTY
+            return EMPTY
         return value
 
     def _date_words(self, number: Any) -> str:
@@ -234,10 +234,10 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
 
 
-def _rows(ws: Worksheet, scan: SheetScan) -> Iterable[tuple[int, list[Any]]]:
+def value_rows(ws: Worksheet, scan: SheetScan) -> Iterable[tuple[int, list[Any]]]:
     """(row number, values) of every row below the header that holds a value (empty rows,
     trailing ones too, are skipped)."""
-    for number, row in _grid(ws, scan, 2):
+    for number, row in grid(ws, scan, 2):
         if any(v is not None and str(v).strip() for v in row):
             yield number, list(row)
 
@@ -271,7 +271,7 @@ def read_table(data: bytes, sheet: str) -> tuple[list[str], list[tuple[int, list
         (the message lists the sheets found).
     """
     scans = scan_xlsx(data)
-    wb = _open(data)
+    wb = open_workbook(data)
     try:
         found = [n for n in wb.sheetnames if n.strip().lower() == sheet.lower()]
         if not found:
@@ -281,12 +281,12 @@ def read_table(data: bytes, sheet: str) -> tuple[list[str], list[tuple[int, list
         title = found[0]
         scan = scans.get(title, SheetScan(title))
         ws = wb[title]
-        headers = [_header(v) for v in _first_row(ws, scan)]
+        headers = [header_text(v) for v in first_row(ws, scan)]
         problems: list[tuple[str, str]] = []
 
         def where(row: int, column: int) -> str:
             head = headers[column - 1] if 0 < column <= len(headers) else ""
-            return f"{title}!{_letter(column - 1)}{row}" + (f" ({head})" if head else "")
+            return f"{title}!{letter(column - 1)}{row}" + (f" ({head})" if head else "")
 
         for f in scan.formulas:
             if not f.has_value:
@@ -294,14 +294,14 @@ def read_table(data: bytes, sheet: str) -> tuple[list[str], list[tuple[int, list
                                  f"({f.text}): open and save the file in a spreadsheet "
                                  "application, or type the value"))
         for cell, text in scan.errors:
-            problems.append((where(*_cell_at(cell)), f"the cell shows the error "
+            problems.append((where(*cell_at(cell)), f"the cell shows the error "
                              f"{text or '#VALUE!'}: correct its formula, or type the value"))
         for r0, c0, r1, c1 in scan.merged:
             if c1 > c0 and any(headers[c - 1] for c in range(c0, min(c1, len(headers)) + 1)):
-                problems.append((f"{title}!{_letter(c0 - 1)}{r0}:{_letter(c1 - 1)}{r1}",
+                problems.append((f"{title}!{letter(c0 - 1)}{r0}:{letter(c1 - 1)}{r1}",
                                  f"merged cells over {c1 - c0 + 1} columns: a value would be "
                                  "shown for several fields; unmerge them"))
-        rows = list(_rows(ws, scan))
+        rows = list(value_rows(ws, scan))
         return headers, rows, problems, getattr(wb, "epoch", None)
     finally:
         wb.close()

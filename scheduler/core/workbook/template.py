@@ -14,7 +14,7 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scheduler.core.workbook.cells import _letter
+from scheduler.core.workbook.cells import letter
 from scheduler.core.workbook.layout import (
     FIXED_TIME,
     HISTORY,
@@ -25,7 +25,7 @@ from scheduler.core.workbook.layout import (
     TOURS,
     Column,
 )
-from scheduler.core.workbook.writing import _get, _style, _validation, _written, set_cell
+from scheduler.core.workbook.writing import set_cell, style, validation, value_at, written
 
 
 def _records_sheet(wb: Any, sheet: str, columns: Sequence[Column],
@@ -40,16 +40,16 @@ def _records_sheet(wb: Any, sheet: str, columns: Sequence[Column],
         head = ws.cell(row=1, column=j, value=column.header)
         head.font, head.fill = bold, fill
         head.comment = Comment(column.note, "tourney", width=320, height=140)
-        ws.column_dimensions[_letter(j - 1)].width = max(column.width, len(column.header) + 2)
+        ws.column_dimensions[letter(j - 1)].width = max(column.width, len(column.header) + 2)
         for i, record in enumerate(records, start=2):
-            value = _written(column, _get(record, column.path))
+            value = written(column, value_at(record, column.path))
             if value is not None:
-                _style(set_cell(ws, i, j, value), column, value)
+                style(set_cell(ws, i, j, value), column, value)
             else:  # an empty cell of the example's rows gets the column's format too
-                _style(ws.cell(row=i, column=j), column, None)
+                style(ws.cell(row=i, column=j), column, None)
         for i in range(len(records) + 2, rows + 2):
-            _style(ws.cell(row=i, column=j), column, None)
-        _validation(ws, column, f"{_letter(j - 1)}2:{_letter(j - 1)}{rows + 1}")
+            style(ws.cell(row=i, column=j), column, None)
+        validation(ws, column, f"{letter(j - 1)}2:{letter(j - 1)}{rows + 1}")
     ws.freeze_panes = "B2"
 
 
@@ -92,12 +92,12 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
         cell.font, cell.fill = bold, fill
     for i, column in enumerate(SETTINGS, start=2):
         ws.cell(row=i, column=1, value=column.header).font = bold
-        value = _written(column, _get(data, column.path))
+        value = written(column, value_at(data, column.path))
         cell = set_cell(ws, i, 2, value)
-        _style(cell, column, value)
+        style(cell, column, value)
         cell.comment = Comment(column.note, "tourney", width=320, height=140)
         ws.cell(row=i, column=3, value=column.note)
-        _validation(ws, column, f"B{i}")
+        validation(ws, column, f"B{i}")
     ws.column_dimensions["A"].width = 36
     ws.column_dimensions["B"].width = 32
     ws.column_dimensions["C"].width = 100

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
-from scheduler.core.workbook.cells import _hhmm
+from scheduler.core.workbook.cells import hhmm
 from scheduler.core.workbook.layout import Column
 
 if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is written
@@ -36,7 +36,7 @@ _FORMATS = {"date": "yyyy-mm-dd", "time": "hh:mm", "money": '"$"#,##0.00',
             "share": "0%", "hours": "0.##", "monthday": "@"}
 
 
-def _written(column: Column, value: Any) -> Any:
+def written(column: Column, value: Any) -> Any:
     """A field's value (as ``Scenario.model_dump()`` gives it) as a cell value."""
     kind = column.kind
     if value is None:
@@ -48,7 +48,7 @@ def _written(column: Column, value: Any) -> Any:
             return float(value)
         if kind == "hours" and (value * 60) == (value * 60).to_integral_value():
             whole = int(value)
-            return _hhmm(whole, int((value - whole) * 60))
+            return hhmm(whole, int((value - whole) * 60))
         return str(value)
     if kind == "days":
         return ", ".join(_ranges(list(value)))
@@ -79,7 +79,7 @@ def _ranges(days: list[dt.date]) -> list[str]:
     return out
 
 
-def _get(record: Mapping[str, Any], path: Sequence[str]) -> Any:
+def value_at(record: Mapping[str, Any], path: Sequence[str]) -> Any:
     node: Any = record
     for part in path:
         if not isinstance(node, Mapping) or part not in node:
@@ -88,7 +88,7 @@ def _get(record: Mapping[str, Any], path: Sequence[str]) -> Any:
     return node
 
 
-def _validation(ws: Worksheet, column: Column, ref: str) -> None:
+def validation(ws: Worksheet, column: Column, ref: str) -> None:
     # start-up time: openpyxl only when a workbook is written
     from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -133,7 +133,7 @@ def _validation(ws: Worksheet, column: Column, ref: str) -> None:
         dv.add(ref)
 
 
-def _style(cell: Any, column: Column, value: Any) -> None:
+def style(cell: Any, column: Column, value: Any) -> None:
     fmt = _FORMATS.get(column.kind)
     if fmt and (not isinstance(value, str) or fmt == "@"):
         cell.number_format = fmt

@@ -37,43 +37,6 @@ One module per responsibility, one way: ``server`` (the CalDAV client, :func:`pu
 ``redaction`` (:class:`PublishError`, :func:`redact`). This package names them all.
 """
 
-from scheduler.export.caldav.calendars import (
-    IGNORED_PROPERTIES,
-    PRODID,
-    OperatorCalendar,
-    operator_id_of,
-    read_calendar,
-    read_plan_calendars,
-    resource_name,
-    same_content,
-)
-from scheduler.export.caldav.redaction import PublishError, redact
-from scheduler.export.caldav.server import (
-    LOOPBACK_HOSTS,
-    PASSWORD_ENV,
-    TIMEOUT,
-    CalDAVServer,
-    check_url,
-    publish_to,
-)
-from scheduler.export.caldav.sync import (
-    CalendarServer,
-    Change,
-    LineageConflict,
-    OperatorResult,
-    ServerObject,
-    SyncPlan,
-    ours,
-    plan_sync,
-    publish,
-    summary,
-    warnings,
-)
 
 __all__ = [
-    "IGNORED_PROPERTIES", "LOOPBACK_HOSTS", "PASSWORD_ENV", "PRODID", "TIMEOUT",
-    "CalDAVServer", "CalendarServer", "Change", "LineageConflict", "OperatorCalendar",
-    "OperatorResult", "PublishError", "ServerObject", "SyncPlan", "check_url",
-    "operator_id_of", "ours", "plan_sync", "publish", "publish_to", "read_calendar",
-    "read_plan_calendars", "redact", "resource_name", "same_content", "summary", "warnings",
 ]

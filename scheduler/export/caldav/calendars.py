@@ -67,7 +67,7 @@ def resource_name(uid: str) -> str:
     return f"{safe}.ics"
 
 
-def _parse(data: bytes | str) -> Calendar:
+def parse_calendar(data: bytes | str) -> Calendar:
     cal = Calendar.from_ical(data)
     if not isinstance(cal, Calendar):  # several VCALENDARs in one file
         raise ValueError("not a single VCALENDAR")
@@ -98,7 +98,7 @@ def _is_cancelled(events: Sequence[Component]) -> bool:
 def read_calendar(operator_id: str, data: bytes) -> OperatorCalendar:
     """Split one operator's .ics into one resource per UID. Raises ValueError when the bytes
     are not one iCalendar object or a VEVENT has no UID."""
-    cal = _parse(data)
+    cal = parse_calendar(data)
     name = str(cal.get("X-WR-CALNAME") or cal.get("NAME") or operator_id)
     zones = {str(tz["TZID"]): tz for tz in cal.subcomponents
              if tz.name == "VTIMEZONE" and "TZID" in tz}
@@ -174,7 +174,7 @@ def same_content(a: bytes | str, b: bytes | str) -> bool:
     properties (PRODID, ...) and DTSTAMP, LAST-MODIFIED and CREATED are not compared. Data
     that does not parse is never the same."""
     try:
-        ca, cb = _parse(a), _parse(b)
+        ca, cb = parse_calendar(a), parse_calendar(b)
     except ValueError:
         return False
     return (sorted(_canon(c) for c in ca.subcomponents)

@@ -31,7 +31,7 @@ def _userinfo_end(rest: str) -> int:
     return rest.rfind("@")
 
 
-def _url_secrets(url: str) -> list[str]:
+def url_secrets(url: str) -> list[str]:
     """What in the URL ``url`` is a secret: its password (as parsed, when it parses) and
     everything between the user name and the ``@`` that ends its user information
     (:func:`_userinfo_end`)."""
@@ -48,7 +48,7 @@ def _url_secrets(url: str) -> list[str]:
     return found
 
 
-def _without_credentials(url: str) -> str:
+def without_credentials(url: str) -> str:
     """``url`` without its user information (``https://host/...``; an IPv6 host keeps its
     brackets): the user name and password go to the server separately."""
     scheme, sep, rest = url.partition("://")
@@ -76,7 +76,7 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     return out
 
 
-class _Redacting(logging.Filter):
+class Redacting(logging.Filter):
     """Redact the log records of the HTTP and CalDAV libraries (:func:`redact`)."""
 
     def __init__(self, secrets: Sequence[str | None]) -> None:

@@ -21,17 +21,17 @@ from scheduler.core.limits import MB, max_response_bytes
 from scheduler.export.caldav.calendars import read_plan_calendars
 from scheduler.export.caldav.redaction import (
     PublishError,
-    _Redacting,
-    _url_secrets,
-    _without_credentials,
+    Redacting,
     redact,
+    url_secrets,
+    without_credentials,
 )
 from scheduler.export.caldav.sync import (
     LineageConflict,
     OperatorResult,
     ServerObject,
-    _same_href,
     publish,
+    same_href,
 )
 
 PASSWORD_ENV = "TOURNEY_CALDAV_PASSWORD"
@@ -71,7 +71,7 @@ def check_url(url: str, *, allow_insecure_http: bool = False) -> str:
     :data:`LOOPBACK_HOSTS`, or anywhere with ``allow_insecure_http``); else PublishError
     (its message shows the URL without credentials)."""
     try:  # the host after the user information's last '@' (a password may hold '@', '/')
-        parts = urlsplit(_without_credentials(url))
+        parts = urlsplit(without_credentials(url))
         port_ok = parts.port is None or parts.port > 0
     except ValueError:
         port_ok = False
@@ -133,14 +133,14 @@ class CalDAVServer:
         self.timeout = timeout
         # without the URL's user information: given separately (an IPv6 host keeps its
         # brackets, which the library's own stripping loses)
-        self.client: Any = DAVClient(url=_without_credentials(url), username=user,
+        self.client: Any = DAVClient(url=without_credentials(url), username=user,
                                      password=password,
                                      timeout=max(1, math.ceil(timeout)),
                                      enable_rfc6764=False)
         session: Any = self.client.session  # every request of the library goes through it
         session.request = _bounded_body(session.request, self.url)
         self._principal: Any = None
-        self._origin = _origin(_without_credentials(url))
+        self._origin = _origin(without_credentials(url))
         # every request, a redirect's too, goes to the server given: never to another host
         self.client.session.hooks["pre_request"].append(self._same_server)
         for name in ("collection", "list_events", "put", "delete"):  # each one bounded
@@ -152,7 +152,7 @@ class CalDAVServer:
         events (and the requests of discovery) to a server the user did not name."""
         target = str(getattr(request, "url", "") or "")
         if _origin(target) != self._origin:
-            there = _without_credentials(target)
+            there = without_credentials(target)
             raise PublishError(
                 f"the server at {redact(self.url)} sent tourney to another server "
                 f"({request.method} {redact(there)}; a redirect or a calendar elsewhere), "
@@ -226,7 +226,7 @@ class CalDAVServer:
         out = []
         for href, props in found.items():
             data = props.get(cdav.CalendarData.tag)
-            if (not data or _same_href(self._url(href), collection_url)
+            if (not data or same_href(self._url(href), collection_url)
                     or not self._inside(self._url(href), collection_url)):
                 continue  # the collection itself, or not in it: never touched
             out.append(ServerObject(self._url(href), str(data),
@@ -281,7 +281,7 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
     ``allow_insecure_http`` (:func:`check_url`)."""
     # the password and the URL's are redacted from what the server or a library says before
     # it goes into tourney's own sentence (redact), never from tourney's words
-    secrets = [password, *_url_secrets(url)]
+    secrets = [password, *url_secrets(url)]
 
     def clean(text: object) -> str:
         return redact(str(text), secrets)
@@ -295,9 +295,9 @@ def publish_to(plan_dir: str | Path, url: str, user: str, password: str, *,
     from caldav.lib import error as dav_error
 
     logging.getLogger("caldav").setLevel(logging.CRITICAL)  # its warnings are not for operators
-    guard = _Redacting(secrets)
+    guard = Redacting(secrets)
     for name in ("caldav", "niquests", "urllib3", "urllib3_future", "requests"):
-        if not any(isinstance(f, _Redacting) for f in logging.getLogger(name).filters):
+        if not any(isinstance(f, Redacting) for f in logging.getLogger(name).filters):
             logging.getLogger(name).addFilter(guard)
     shown = redact(url)
     done: list[str] = []

@@ -17,11 +17,11 @@ from scheduler.core.uid import DEFAULT_DOMAIN, LINEAGE_PROPERTY, PROPERTY_PREFIX
 from scheduler.core.uid import parse as parse_uid
 from scheduler.export.caldav.calendars import (
     OperatorCalendar,
-    _parse,
+    parse_calendar,
     resource_name,
     same_content,
 )
-from scheduler.export.caldav.redaction import PublishError, _url_secrets, redact
+from scheduler.export.caldav.redaction import PublishError, redact, url_secrets
 
 _LINEAGE_VALUE = re.compile(r"([0-9a-fA-F]+)")
 _DTSTART_LINE = re.compile(r"^DTSTART[;:][^\r\n]*?(\d{8})", re.MULTILINE)
@@ -51,7 +51,7 @@ class ServerObject:
         """The X-TOURNEY- properties of its VEVENT(s) and of its VCALENDAR by name (upper
         case), their values as text; empty when the data does not parse."""
         try:
-            cal = _parse(self.data)
+            cal = parse_calendar(self.data)
         except ValueError:
             return {}
         out: dict[str, list[str]] = {}
@@ -73,7 +73,7 @@ class ServerObject:
     @property
     def uid(self) -> str | None:
         try:
-            cal = _parse(self.data)
+            cal = parse_calendar(self.data)
         except ValueError:
             return None
         uids = {str(e.get("UID", "")).strip() for e in cal.subcomponents if e.name == "VEVENT"}
@@ -105,7 +105,7 @@ class SyncPlan:
         return sum(1 for c in self.changes if c.action == action)
 
 
-def _same_href(a: str, b: str) -> bool:
+def same_href(a: str, b: str) -> bool:
     return unquote(urlsplit(a).path).rstrip("/") == unquote(urlsplit(b).path).rstrip("/")
 
 
@@ -138,7 +138,7 @@ def plan_sync(cal: OperatorCalendar, server: Iterable[ServerObject],
     for uid, data in sorted(cal.resources.items()):
         href = base + quote(resource_name(uid))
         have = sorted(by_uid.pop(uid, []),
-                      key=lambda o: (not _same_href(o.href, href), o.href))
+                      key=lambda o: (not same_href(o.href, href), o.href))
         if not have:
             plan.changes.append(Change("create", uid, href, data))
             continue
@@ -297,7 +297,7 @@ def summary(results: Sequence[OperatorResult], url: str,
             secrets: Iterable[str | None] = ()) -> str:
     """What ``tourney publish`` prints: one line per operator and a total (URLs without
     their credentials, and without ``secrets`` such as the password: :func:`redact`)."""
-    secrets = [*secrets, *_url_secrets(url)]
+    secrets = [*secrets, *url_secrets(url)]
     lines = []
     for r in results:
         new = ", new calendar" if r.calendar_created else ""

@@ -25,55 +25,6 @@ The package, one module per responsibility (docs/architecture.md):
   not decide).
 """
 
-from scheduler.inputs.replan.assign import (
-    Identity,
-    assign,
-    deadline_passed,
-    licence_deadline_uids,
-    pinned,
-    series_history,
-    series_tournament,
-    series_uids,
-    with_pins,
-)
-from scheduler.inputs.replan.cancel import (
-    DEADLINE_KIND,
-    Cancellation,
-    Carried,
-    carried_deadlines,
-    content_sequence,
-    departure_lines,
-    dropped,
-    dropped_series,
-    is_past,
-    left,
-    replaced_sequence,
-    sequence_floor,
-    series_sequence,
-    session_sequence,
-    vanished,
-)
-from scheduler.inputs.replan.previous import (
-    Cancelled,
-    PreviousError,
-    PreviousEvent,
-    PreviousSeries,
-    PublishedOccurrence,
-    fingerprint,
-    previous_dtstamp,
-    previous_events,
-    previous_operators,
-    previous_series,
-)
-from scheduler.inputs.replan.read import Previous, holds_plan, own_previous, read_previous
 
 __all__ = [
-    "DEADLINE_KIND", "Cancellation", "Cancelled", "Carried", "Identity", "Previous",
-    "PreviousError", "PreviousEvent", "PreviousSeries", "PublishedOccurrence", "assign",
-    "carried_deadlines", "content_sequence", "deadline_passed", "departure_lines",
-    "dropped", "dropped_series", "fingerprint", "holds_plan", "is_past", "left",
-    "licence_deadline_uids", "own_previous", "pinned", "previous_dtstamp", "previous_events",
-    "previous_operators", "previous_series", "read_previous", "replaced_sequence",
-    "sequence_floor", "series_history", "series_sequence", "series_tournament",
-    "series_uids", "session_sequence", "vanished", "with_pins",
 ]

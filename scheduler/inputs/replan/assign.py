@@ -7,7 +7,8 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scheduler.core.scenario import Scenario, Tournament
+from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import application_ok, filing_from, notice_ok
 from scheduler.core.uid import (
     inherited_lineage,

@@ -431,7 +431,7 @@ def _expand(cal: Any, budget: list[int] | None = None,
     return events
 
 
-def _from_ics(path: Path, notes: list[str] | None = None) -> list[PublishedOccurrence]:
+def from_ics(path: Path, notes: list[str] | None = None) -> list[PublishedOccurrence]:
     try:
         cals = _read_calendars(path)
         masters = {str(ev.get("UID", "")) for cal in cals for ev in cal.walk("VEVENT")

@@ -19,7 +19,7 @@ from scheduler.inputs.replan.previous import (
     PreviousEvent,
     PreviousSeries,
     PublishedOccurrence,
-    _from_ics,
+    from_ics,
     previous_dtstamp,
     previous_events,
     previous_operators,
@@ -101,7 +101,7 @@ def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
                ) -> list[PublishedOccurrence]:
     if p.is_dir():
         ics = p / "calendar.ics"
-        earlier = [a for a in _from_ics(ics, notes) if a.cancelled] if ics.is_file() else []
+        earlier = [a for a in from_ics(ics, notes) if a.cancelled] if ics.is_file() else []
         return sorted([*_announced(scenario, p / "schedule.csv"), *earlier],
                       key=lambda a: (a.tournament_id, a.first_day, a.uid))
     problem = regular_file_problem(p)  # missing, a device or FIFO (would block), too large
@@ -109,7 +109,7 @@ def _announced(scenario: Scenario, p: Path, notes: list[str] | None = None
         raise PreviousError(f"{p}: {problem.removeprefix('cannot read the file: ')} (give "
                             "the previous plan's folder, its schedule.csv or its calendar.ics)")
     if p.suffix.lower() == ".ics":
-        return _from_ics(p, notes)
+        return from_ics(p, notes)
     what = (f"{p}: not a plan folder, a schedule.csv or an .ics calendar (give the previous "
             "plan's folder, its schedule.csv or its calendar.ics)")
     try:

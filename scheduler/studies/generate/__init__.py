@@ -55,7 +55,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from scheduler.core.atomic import WriteRefused, write_files
+from scheduler.core.atomic_files import WriteRefused, write_files
 from scheduler.core.scenario import Scenario
 from scheduler.studies.generate.maine import Maine
 from scheduler.studies.generate.montana import Montana

@@ -56,36 +56,19 @@ from typing import Any, Literal
 
 from scheduler.core.pool import process_pool
 from scheduler.core.scenario import Scenario
-from scheduler.engine.solver import Interrupted, solve
+from scheduler.engine.cpsat import Interrupted
+from scheduler.engine.solver import solve
 from scheduler.export.comparison import Comparison, compare
 from scheduler.result.plan import Plan
-from scheduler.studies.sweep.cluster import (
-    DEFAULT_TIMEOUT,
-    POLL_SECONDS,
-    Progress,
-    _failed,
-    _run_dask,
-    _Task,
-)
-from scheduler.studies.sweep.table import Sweep, _spreadsheet_safe
-from scheduler.studies.sweep.variants import (
-    SCENARIO_FIELDS,
-    VARY_KEYS,
-    SweepError,
-    Variant,
-    VaryError,
-    apply_changes,
-    parse_key,
-    text,
-)
-from scheduler.studies.sweep.vary import grid, read_vary, variants_of
+from scheduler.studies.sweep.cluster import DEFAULT_TIMEOUT, Progress, SweepTask, failed, run_dask
+from scheduler.studies.sweep.table import Sweep
+from scheduler.studies.sweep.variants import Variant
+from scheduler.studies.sweep.vary import variants_of
 
-__all__ = ["DEFAULT_TIMEOUT", "POLL_SECONDS", "SCENARIO_FIELDS", "VARY_KEYS", "Progress", "Sweep",
-           "SweepError", "Variant", "VaryError", "_spreadsheet_safe", "apply_changes", "grid",
-           "parse_key", "read_vary", "sweep", "text", "variants_of"]
+__all__ = ["sweep"]
 
 
-def _solve_variant(scenario: Scenario, task: _Task, jobs: int = 1) -> Plan:
+def _solve_variant(scenario: Scenario, task: SweepTask, jobs: int = 1) -> Plan:
     """One variant, as every engine solves it (module level: pickled by reference)."""
     return solve(scenario, seed=task.seed, deterministic_time=task.deterministic_time,
                  workers=task.workers, jobs=jobs)
@@ -96,7 +79,7 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_local(variants: Sequence[Variant], task: _Task, jobs: int,
+def _run_local(variants: Sequence[Variant], task: SweepTask, jobs: int,
                progress: Progress | None) -> list[Plan]:
     if jobs <= 1 or len(variants) == 1:
         plans = []
@@ -106,7 +89,7 @@ def _run_local(variants: Sequence[Variant], task: _Task, jobs: int,
             except Interrupted:
                 raise KeyboardInterrupt from None
             except Exception as exc:
-                raise _failed(v.name, exc) from exc
+                raise failed(v.name, exc) from exc
             if plan.interrupted:  # Ctrl-C stopped the search: stop the sweep too
                 raise KeyboardInterrupt
             plans.append(plan)
@@ -127,7 +110,7 @@ def _run_local(variants: Sequence[Variant], task: _Task, jobs: int,
                 v = variants[futures[f]]
                 err = f.exception()
                 if err is not None:
-                    raise _failed(v.name, err) from err
+                    raise failed(v.name, err) from err
                 done += 1
                 if progress is not None:
                     progress(done, len(variants), v.name)
@@ -184,11 +167,11 @@ def sweep(scenario: Scenario, variants: Any, *, engine: Literal["local", "dask"]
     if not vs:
         raise ValueError("sweep() needs at least one variant")
     n = jobs or os.cpu_count() or 1
-    task = _Task(seed, deterministic_time, workers)
+    task = SweepTask(seed, deterministic_time, workers)
     if engine == "dask":
-        plans = _run_dask(vs, task, _solve_variant, address=address, client=client, jobs=n,
-                          timeout=timeout, cluster_kwargs=cluster_kwargs, progress=progress,
-                          security=security, allow_insecure=allow_insecure)
+        plans = run_dask(vs, task, _solve_variant, address=address, client=client, jobs=n,
+                         timeout=timeout, cluster_kwargs=cluster_kwargs, progress=progress,
+                         security=security, allow_insecure=allow_insecure)
     else:
         plans = _run_local(vs, task, n, progress)
     named = {v.name: p for v, p in zip(vs, plans, strict=True)}

@@ -18,7 +18,8 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from scheduler.engine.solver import AuditError, SolverError
+from scheduler.engine.objective import SolverError
+from scheduler.engine.parts import AuditError
 from scheduler.result.plan import Plan
 from scheduler.studies.sweep.variants import SweepError, Variant
 
@@ -30,13 +31,13 @@ Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
-class _Task:
+class SweepTask:
     seed: int
     deterministic_time: float | None
     workers: int
 
 
-def _failed(name: str, exc: BaseException) -> SweepError:
+def failed(name: str, exc: BaseException) -> SweepError:
     if isinstance(exc, SolverError):
         why = f"{exc}; try a larger deterministic time"
     elif isinstance(exc, AuditError):
@@ -113,7 +114,7 @@ def security(ca: str | None = None, cert: str | None = None, key: str | None = N
                     require_encryption=True)
 
 
-def _run_dask(variants: Sequence[Variant], task: _Task,
+def run_dask(variants: Sequence[Variant], task: SweepTask,
               solve_one: Callable[..., Plan], *, address: str | None,
               client: Any, jobs: int, timeout: float, cluster_kwargs: Mapping[str, Any] | None,
               progress: Progress | None, security: Any = None,
@@ -177,7 +178,7 @@ def _run_dask(variants: Sequence[Variant], task: _Task,
                 if f.status != "finished":
                     err = (f.exception() if f.status == "error" else
                            RuntimeError(f"the task was {f.status} by the cluster"))
-                    raise _failed(v.name, err)
+                    raise failed(v.name, err)
                 if progress is not None:
                     progress(done, len(variants), v.name)
             try:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from scheduler.core.atomic import write_files
+from scheduler.core.atomic_files import write_files
 from scheduler.core.text import csv_cells
 from scheduler.export.comparison import TOTAL_COLUMNS, Comparison
 from scheduler.result.plan import Plan
@@ -111,7 +111,7 @@ class Sweep(Comparison):
         targets = {out: self.table.reset_index(),
                    out.with_name(f"{stem}.usage.csv"): self.usage_long,
                    out.with_name(f"{stem}.moved.csv"): self.moved_long}
-        write_files({target: _spreadsheet_safe(df).to_csv(
+        write_files({target: spreadsheet_safe(df).to_csv(
             index=False, lineterminator="\n", date_format="%Y-%m-%d").encode("utf-8")
             for target, df in targets.items()})
         return list(targets)
@@ -120,7 +120,7 @@ class Sweep(Comparison):
         return self.table.to_html(escape=True)
 
 
-def _spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
+def spreadsheet_safe(df: pd.DataFrame) -> pd.DataFrame:
     """``df`` with every text cell passed through :func:`scheduler.core.text.cell` (variant names
     and values are the user's text)."""
     out = df.copy()

@@ -81,7 +81,7 @@ def text(value: Any) -> str:
     return str(value)
 
 
-def _labels(keys: Sequence[str]) -> dict[str, str]:
+def variant_labels(keys: Sequence[str]) -> dict[str, str]:
     """Short labels for names: ``settings.month_rule`` -> ``month_rule``,
     ``tournaments.sat.count`` -> ``sat.count``; the full keys when short ones would clash."""
     def short(key: str) -> str:
@@ -91,7 +91,7 @@ def _labels(keys: Sequence[str]) -> dict[str, str]:
     return shorts if len(set(shorts.values())) == len(shorts) else {k: k for k in keys}
 
 
-def _name(changes: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+def variant_name(changes: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     return ",".join(f"{labels.get(k, k)}={text(v)}" for k, v in changes.items()) or "baseline"
 
 

@@ -22,18 +22,19 @@ from scheduler.core.limits import (
     check_yaml_node,
     variants_count,
 )
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.core.text import control_character, describe_character, format_character
-from scheduler.inputs.load import _line_index, _Loader, read_yaml_text
+from scheduler.inputs.load import Loader, line_index, read_yaml_text
 from scheduler.studies.sweep.variants import (
     VARY_KEYS,
     Variant,
     VaryError,
-    _labels,
-    _name,
     apply_changes,
     parse_key,
     text,
+    variant_labels,
+    variant_name,
 )
 
 
@@ -100,7 +101,7 @@ def read_vary(path: str | Path, scenario: Scenario, *,
     """
     file = str(path)
     body = read_yaml_text(path, lambda msg: VaryError([f"{file}: {msg}"], file))
-    loader = _Loader(body)
+    loader = Loader(body)
     data: Any = None
     try:
         node = loader.get_single_node()
@@ -118,7 +119,7 @@ def read_vary(path: str | Path, scenario: Scenario, *,
                         file) from None
     finally:
         loader.dispose()
-    probs = _Problems(file, _line_index(node))
+    probs = _Problems(file, line_index(node))
     if not isinstance(data, dict):
         probs.add((), "expected a mapping with grid: (and/or variants:), e.g. "
                       "grid: {settings.month_rule: [touch, start]}")
@@ -195,7 +196,7 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
     probs = probs or _Problems(None, {})
     keys = [str(k) for _, values, _ in grids for k in values]
     keys += [str(k) for _, _, changes in singles for k in changes]
-    labels = _labels(list(dict.fromkeys(keys)))
+    labels = variant_labels(list(dict.fromkeys(keys)))
     # (where the variant is, its name if given, changes, where each change's value is)
     combos: list[tuple[tuple[Any, ...], str | None, dict[str, Any],
                        dict[str, tuple[Any, ...]]]] = []
@@ -244,7 +245,7 @@ def _build(scenario: Scenario, grids: Sequence[tuple[str, Mapping[str, Any], str
     out: list[Variant] = []
     seen: set[str] = set()
     for loc, name, changes, at in combos:
-        name = name or _name(changes, labels)
+        name = name or variant_name(changes, labels)
         if name in seen:
             probs.add(loc, f"two variants are named {name!r}: give each a different name "
                            "(or different values)")

@@ -1,4 +1,4 @@
-"""Hostile and careless input, round three (issue 24 re-probed): ways around the fixes.
+"""Hostile and careless input that tries ways around the refusals (issue 24 re-probed).
 
 Each finding of the re-probe has a test here, named by the behaviour that must hold:
 
@@ -34,17 +34,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-import test_ledger
-from test_ledger import ME_LICENCE, TODAY, d, write_plan
 
-from scheduler.core.scenario import ScenarioError
+from scheduler.core.problems import ScenarioError
 from scheduler.core.text import mask_credentials
-from scheduler.core.workbook import EXAMPLES
+from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
 
+from builders.caldav import ical, vevent
+from builders.commands import last_line, sweep
+from builders.plans import ME_LICENCE, TODAY, write_plan
+from builders.scenarios import d
+
 ROOT = Path(__file__).resolve().parents[1]
-plan, adopted = test_ledger.plan, test_ledger.adopted
 
 
 def _limits() -> None:  # in the child, before exec
@@ -348,11 +350,9 @@ def test_a_dask_scheme_that_does_not_encrypt_reaches_only_this_machine(
         tmp_path: Path, address: str) -> None:
     # ucx:// neither encrypts nor authenticates (nor does a scheme Dask does not know): only
     # tls:// and wss:// may reach another machine; 192.0.2.1 (TEST-NET-1) routes nowhere
-    from test_sweep_dask_trust import _last_line, _sweep
-
-    r, took = _sweep(tmp_path, "--dask", address, "--timeout", "20")
+    r, took = sweep(tmp_path, "--dask", address, "--timeout", "20")
     assert r.returncode == 2, r.stderr
-    assert "refused for a scheduler not on this machine" in _last_line(r), r.stderr
+    assert "refused for a scheduler not on this machine" in last_line(r), r.stderr
     assert took < 20
 
 
@@ -365,18 +365,16 @@ def test_publish_deletes_a_dropped_timed_event_whose_time_zone_begins_in_1970() 
     import datetime as dt
     from zoneinfo import ZoneInfo
 
-    from test_publish import _event, _ics
-
     from scheduler.export.caldav.calendars import OperatorCalendar
     from scheduler.export.caldav.sync import ServerObject, plan_sync
 
     lineage = {"x-tourney-lineage": "0123456789"}
-    kept = _event("kept-1@op", dt.date(2027, 1, 9), **lineage)
-    cal = OperatorCalendar("op", "Op", {"kept-1@op": _ics(kept)}, lineage="0123456789",
+    kept = vevent("kept-1@op", dt.date(2027, 1, 9), **lineage)
+    cal = OperatorCalendar("op", "Op", {"kept-1@op": ical(kept)}, lineage="0123456789",
                            horizon=("2027-01-01", "2027-12-31"))
     start = dt.datetime(2027, 3, 5, 19, tzinfo=ZoneInfo("America/New_York"))
-    dropped = _event("old-1@op", start, **lineage)
-    old = ServerObject("http://h/u/op/old.ics", _ics(dropped, tz=True).decode(), '"e1"')
+    dropped = vevent("old-1@op", start, **lineage)
+    old = ServerObject("http://h/u/op/old.ics", ical(dropped, tz=True).decode(), '"e1"')
     assert old.data.index("DTSTART:1970") < old.data.index("BEGIN:VEVENT")
     assert old.first_day == "20270305" and old.lineage == "0123456789"
     plan = plan_sync(cal, [old], "http://h/u/op")
@@ -438,12 +436,10 @@ def _fake_scheduler_announcing(size: int) -> tuple[object, int]:
     "defence in depth only"))
 def test_a_dask_endpoint_announcing_a_6_gib_frame_is_refused_by_its_size(
         tmp_path: Path) -> None:
-    from test_sweep_dask_trust import _last_line, _sweep
-
     srv, port = _fake_scheduler_announcing(6 << 30)
     try:
-        r, took = _sweep(tmp_path, "--dask", f"tcp://127.0.0.1:{port}", "--timeout", "10")
+        r, took = sweep(tmp_path, "--dask", f"tcp://127.0.0.1:{port}", "--timeout", "10")
     finally:
         srv.close()  # type: ignore[attr-defined]
     assert r.returncode == 2 and took < 30, r.stderr
-    assert "MemoryError" not in r.stderr and "6,442,450,944" in _last_line(r), r.stderr
+    assert "MemoryError" not in r.stderr and "6,442,450,944" in last_line(r), r.stderr

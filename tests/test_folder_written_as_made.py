@@ -1,0 +1,63 @@
+"""A folder written file by file as each is made (issue #27): the same files and manifest as
+written from bytes in memory, and a write that fails half-way changes nothing (the previous
+folder stays, no temporary folder is left)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scheduler.core.atomic import MANIFEST, FolderSink, manifest_text, replace_dir
+
+
+def _nothing_else(out: Path) -> list[str]:
+    return []
+
+
+FILES = {"a.txt": b"first\n", "sub/b.bin": bytes(range(256)) * 3, "sub/c.ics": b""}
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_files_written_as_made_make_the_folder_that_bytes_make(tmp_path: Path) -> None:
+    def fill(sink: FolderSink) -> None:
+        sink.write("sub/c.ics", b"")
+        sink.write("a.txt", [b"fir", b"st\n"])  # in pieces, never joined
+        with sink.open("sub/b.bin") as fh:
+            fh.write(FILES["sub/b.bin"])
+
+    made = replace_dir(tmp_path / "made", fill, legacy=_nothing_else)
+    given = replace_dir(tmp_path / "given", FILES, legacy=_nothing_else)
+    assert _tree(made) == _tree(given) == {**FILES, MANIFEST: manifest_text(FILES)}
+    # the manifest lists each file's size: a.txt 6 bytes, sub/b.bin 3 * 256 = 768, c.ics 0
+    sizes = {line.split("  ")[2]: int(line.split("  ")[1])
+             for line in (made / MANIFEST).read_text().splitlines()[1:]}
+    assert sizes == {"a.txt": 6, "sub/b.bin": 768, "sub/c.ics": 0}
+
+
+def test_a_write_failing_half_way_leaves_the_previous_folder(tmp_path: Path) -> None:
+    out = replace_dir(tmp_path / "plan", FILES, legacy=_nothing_else)
+    before = _tree(out)
+
+    def fill(sink: FolderSink) -> None:
+        sink.write("a.txt", b"second\n")  # on disk in the temporary folder
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        replace_dir(out, fill, legacy=_nothing_else)
+    assert _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # no .plan.tmp-* left
+
+
+def test_a_file_written_twice_is_refused(tmp_path: Path) -> None:
+    def fill(sink: FolderSink) -> None:
+        sink.write("a.txt", b"1")
+        sink.write("a.txt", b"2")
+
+    with pytest.raises(ValueError, match="a.txt written twice"):
+        replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
+    assert list(tmp_path.iterdir()) == []
