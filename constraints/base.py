@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from functools import cached_property
 
-from constraints.catalogue import RULES, cite
+from constraints.catalogue import RULES, RuleInfo, cite
 from constraints.modelling import ModelContext
 from scheduler.core.clock import today_in
 from scheduler.core.problems import TermProblem
@@ -369,8 +369,13 @@ class Rule:
     way to another it counts): whether an occurrence of a tournament counts toward it (read
     by ``scheduler.export.summary.displaced``)."""
 
+    info: RuleInfo | None = None
+    """A plug-in jurisdiction's rule: its own row of the catalogue (its ``Jurisdiction``'s
+    ``catalogue`` lists it, and registering the jurisdiction adds it); a bundled rule's row is
+    in :mod:`constraints.catalogue`."""
+
     def __post_init__(self) -> None:
-        if self.id not in RULES:
+        if self.id not in RULES and (self.info is None or self.info.id != self.id):
             raise KeyError(f"rule {self.id} is not in the catalogue")
 
     @property

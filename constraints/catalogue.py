@@ -174,3 +174,24 @@ def cite(rule_id: str) -> str:
     if info.citation == "scenario":
         return rule_id
     return f"{rule_id}, {info.citation}"
+
+
+def add_rows(rows: tuple[RuleInfo, ...]) -> None:
+    """Add a plug-in jurisdiction's rows to :data:`RULES` (``cite`` then finds them).
+
+    Raises
+    ------
+    ValueError
+        A row's ID is in the catalogue already.
+    """
+    for r in rows:
+        if r.id in RULES:
+            raise ValueError(f"rule {r.id} is in the catalogue already")
+    RULES.update((r.id, r) for r in rows)
+
+
+def remove_rows(rows: tuple[RuleInfo, ...]) -> None:
+    """Remove rows :func:`add_rows` added (a test's toy jurisdiction, once done)."""
+    for r in rows:
+        if RULES.get(r.id) is r:
+            del RULES[r.id]

@@ -105,19 +105,34 @@ class ModelContext:
     """(term, weight) of the objective: preferred weekdays (``scheduler.engine.objective``)."""
     licenses: list[LicenseOption] = field(default_factory=list)
     explain: bool = False
+    named: bool = False
+    """Name the model's variables and constraints (explain mode: conflicts are read from the
+    constraints' names); otherwise the hot encodings leave them unnamed."""
     """Explain mode: every day is a candidate; excluded days are guarded, not removed."""
     excluded: dict[tuple[str, str], list[cp_model.IntVar]] = field(default_factory=dict)
     """Explain mode: (tournament id, rule id) → the ``z`` of the days that rule excludes."""
     rule_of_constraint: list[str] = field(default_factory=list)
     """The rule ID that added each constraint of the model, by index."""
+    _starts: dict[str, tuple[list[Placement], int, list[tuple[Placement, cp_model.IntVar]]]] = (
+        field(default_factory=dict, repr=False))
+    """:meth:`starts` of each tournament (its candidate list and length when built)."""
     whole_demand: bool = False
     """Certificates (:func:`overfull`) count every tournament competing for the limit, not
     the smallest set that proves it (the summary's up-front "more is wanted" line)."""
 
     # ---------------------------------------------------------------- queries for rules
     def starts(self, t: Tournament) -> list[tuple[Placement, cp_model.IntVar]]:
-        """Allowed first days of ``t`` with their ``z`` literal, in date order."""
-        return [(c, self.z[(c.tid, c.first_day)]) for c in self.candidates.get(t.id, [])]
+        """Allowed first days of ``t`` with their ``z`` literal, in date order (a new list;
+        built once per tournament after the domain: the rules ask it many times)."""
+        cands = self.candidates.get(t.id)
+        if not cands:
+            return []
+        hit = self._starts.get(t.id)
+        if hit is None or hit[0] is not cands or hit[1] != len(cands):
+            z = self.z
+            hit = self._starts[t.id] = (cands, len(cands), [(c, z[(c.tid, c.first_day)])
+                                                           for c in cands])
+        return list(hit[2])
 
     def of_operator(self, operator_id: str) -> list[tuple[Placement, cp_model.IntVar]]:
         """Every candidate of every tournament held (also) by ``operator_id``."""

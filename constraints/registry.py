@@ -1,21 +1,51 @@
 """The one ordered list of rules. Order matters only for reading: scenario requests first
-(those of rhythm and resources after the others, then tours across venues), then Montana,
-then Maine; domain filters (``allows``) run before any encoding, and every ``encode`` adds
-constraints over the same ``z`` variables, so encodings are independent."""
+(those of rhythm and resources after the others, then tours across venues), then each
+jurisdiction's (:func:`scheduler.core.jurisdiction.installed`: Montana, Maine, then any
+:func:`register` adds); domain filters (``allows``) run before any encoding, and every
+``encode`` adds constraints over the same ``z`` variables, so encodings are independent."""
 
 from __future__ import annotations
 
-from constraints import common, maine, montana, requests, tours
+from constraints import common, requests, tours
 from constraints.base import Actuals, Audit, Rule, Violation
+from scheduler.core.jurisdiction import BUNDLED, Jurisdiction, install, installed, uninstall
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 
-RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES, *montana.RULES,
-                      *maine.RULES]
+RULES: list[Rule] = [*common.RULES, *requests.RULES, *tours.RULES,
+                     *(r for j in installed() for r in j.rules)]
 
 _seen = [r.id for r in RULES]
 assert len(_seen) == len(set(_seen)), "a rule is registered twice"
+
+
+def register(jurisdiction: Jurisdiction) -> None:
+    """Install a jurisdiction that is not bundled (a plug-in, e.g. a test's rule pack): its
+    code, types and catalogue rows (:func:`scheduler.core.jurisdiction.install`) and its rules,
+    appended to :data:`RULES`. Registering it again does nothing.
+
+    Raises
+    ------
+    ValueError
+        Its code, a type or a rule ID is taken already.
+    """
+    if any(jurisdiction is j for j in installed()):
+        return
+    taken = {r.id for r in RULES} & {r.id for r in jurisdiction.rules}
+    if taken:
+        raise ValueError(f"rule {sorted(taken)[0]} is registered already")
+    install(jurisdiction)
+    RULES.extend(jurisdiction.rules)
+
+
+def unregister(jurisdiction: Jurisdiction) -> None:
+    """Undo :func:`register`: the jurisdiction, its catalogue rows and its rules leave (a
+    test's toy jurisdiction, once the test is done). A bundled one stays."""
+    if any(jurisdiction is j for j in installed()[:len(BUNDLED)]):
+        return
+    uninstall(jurisdiction)
+    RULES[:] = [r for r in RULES if all(r is not own for own in jurisdiction.rules)]
 
 
 def validate_terms(scenario: Scenario) -> list[TermProblem]:

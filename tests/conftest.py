@@ -8,14 +8,12 @@ user of its own (``server``).
 
 from __future__ import annotations
 
-import dataclasses
-import itertools
 import os
 import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -26,7 +24,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.ledger import Ledger, api
 
-from builders.caldav import EXAMPLES, OPERATOR, Server, radicale_server
+from builders.caldav import EXAMPLES, OPERATOR, Server, new_user, radicale_server
 from builders.commands import march_room_scenario, write_tiny_plan
 from builders.plans import write_plan
 from builders.servers import free_port, new_database, require_postgres
@@ -78,16 +76,60 @@ def postgres() -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database: a SQLite file, or a new database on the PostgreSQL server."""
+    """An empty database: a SQLite file, or a new database on the PostgreSQL server (for a
+    test that asks for ``ledger`` too, the ledger's copy of the migrated one)."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'ledger.sqlite'}"
-    return new_database(request.getfixturevalue("postgres"))
+    # for the fixture ledger, a copy of the migrated template (ledger copies SQLite's)
+    template = (request.getfixturevalue("postgres_template")
+                if "ledger" in request.fixturenames else None)
+    return new_database(request.getfixturevalue("postgres"), template)
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite ledger file migrated to the newest schema revision, once per session."""
+    path = tmp_path_factory.mktemp("template") / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    lg.dispose()  # the last connection closed: the -wal file is folded in and removed
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres: str) -> str:
+    """The name of a PostgreSQL database migrated to the newest schema revision, once per
+    session; ``CREATE DATABASE ... TEMPLATE`` copies it."""
+    url = new_database(postgres)
+    lg = Ledger(url)
+    api.init(lg)
+    lg.dispose()  # a template must have no connection while it is copied
+    return url.rsplit("/", 1)[1]
 
 
 @pytest.fixture
-def ledger(url: str) -> Iterator[Ledger]:
+def migrated_sqlite(sqlite_template: Path) -> Callable[[Path], Ledger]:
+    """Make a SQLite ledger at a path, at the newest schema revision: a copy of
+    ``sqlite_template`` (what ``tourney ledger init`` makes there)."""
+    def make(path: Path) -> Ledger:
+        shutil.copyfile(sqlite_template, path)
+        lg = Ledger(path)
+        lg.ready()
+        return lg
+    return make
+
+
+@pytest.fixture
+def ledger(url: str, request: pytest.FixtureRequest) -> Iterator[Ledger]:
+    """A ledger at the newest schema revision in the database of ``url``: a copy of one
+    ``tourney ledger init`` made once per session (tests/test_ledger.py runs the migrations
+    themselves on empty databases)."""
+    if url.startswith("sqlite:///"):  # PostgreSQL: url made the copy
+        shutil.copyfile(request.getfixturevalue("sqlite_template"),
+                        url.removeprefix("sqlite:///"))
     lg = Ledger(url)
-    api.init(lg)
+    lg.ready()  # what api.init made: the newest revision
     yield lg
     lg.dispose()
 
@@ -120,18 +162,11 @@ def radicale(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
 
 
-_USERS = itertools.count(1)
-
-
 @pytest.fixture(scope="module")
 def server(radicale: Server) -> Server:
-    """A user of its own on the session's Radicale server, for one test module: with rights
-    ``owner_only`` it sees only its own collections, as on a server of its own (Radicale
-    reads its htpasswd file at each login)."""
-    user = f"user{next(_USERS)}"
-    with (radicale.storage.parent / "users").open("a", encoding="utf-8") as f:
-        f.write(f"{user}:{radicale.password}\n")
-    return dataclasses.replace(radicale, user=user)
+    """A user of its own on the session's Radicale server, for one test module
+    (:func:`builders.caldav.new_user`)."""
+    return new_user(radicale)
 
 
 @pytest.fixture(scope="module")

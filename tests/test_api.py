@@ -351,7 +351,7 @@ def test_repr_html_escapes() -> None:
     html = run(sc.replace(name="A <b>plan</b>"))._repr_html_()
     assert "&lt;Bar&gt; &amp; Grill" in html and "<Bar>" not in html
     assert "A &lt;b&gt;plan&lt;/b&gt;" in html and "<table" in html
-    assert "OPTIMAL plan, 1 occurrences placed, 0 not placed, fees $120" in html
+    assert "OPTIMAL plan, 1 occurrence placed, 0 not placed, fees $120" in html
 
 
 def test_plans_pickle_and_compare_equal() -> None:

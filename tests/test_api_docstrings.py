@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import inspect
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 import scheduler
-from scheduler.ledger import Ledger, LedgerError, api
+from scheduler.ledger import Ledger, LedgerError
 from scheduler.ledger.funds import refuse_funds_folder
 from scheduler.ledger.workbook import (
     earlier_export,
@@ -22,9 +22,8 @@ from scheduler.ledger.workbook import (
 
 
 @pytest.fixture
-def lg(tmp_path: Path) -> Iterator[Ledger]:
-    ledger = Ledger(tmp_path / "tourney-ledger.sqlite")
-    api.init(ledger)
+def lg(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Iterator[Ledger]:
+    ledger = migrated_sqlite(tmp_path / "tourney-ledger.sqlite")
     yield ledger
     ledger.dispose()
 

@@ -283,8 +283,9 @@ def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
 
 def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    # The search is stopped before the fee stage (as Ctrl-C would): the plan found by then is
-    # legal, written whole, and the summary and the exit code (130) say it was interrupted.
+    # The search is stopped before the preferred-weekday search (as Ctrl-C would): the plan
+    # of the first search (placed and fees) is legal, written whole, and the summary and the
+    # exit code (130) say it was interrupted.
     import scheduler.engine.parts as parts
 
     real = parts.solve_part
@@ -292,7 +293,7 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
     def stopped_after_first_stage(*args: object, **kw: object) -> object:
         began: list[str] = []
         kw["on_stage"] = began.append
-        kw["stop"] = lambda: "fees_usd" in began
+        kw["stop"] = lambda: "preferred" in began
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parts, "solve_part", stopped_after_first_stage)

@@ -1,5 +1,6 @@
-"""Each deadline rule words its own deadlines.csv line beside its calendar sentence
-(issue #12): scheduler/result/deadlines.py types none of them."""
+"""Each deadline rule words its own deadline line beside its calendar sentence (issue #12),
+in people's words and without ids (issue #28): scheduler/result/deadlines.py types none of
+them."""
 
 from __future__ import annotations
 
@@ -7,23 +8,35 @@ import datetime as dt
 from pathlib import Path
 
 from constraints.maine import application_line, report_line
-from constraints.montana import notice_line
+from constraints.montana import notice_line, permit_line
 
 
 def test_the_rules_own_lines() -> None:
-    assert notice_line("Spring Open", "spring#1", dt.date(2027, 3, 6)) == (
-        "notify the department of Spring Open (spring#1), first day 2027-03-06")
-    assert application_line("per-tournament", dt.date(2026, 12, 7), dt.date(2027, 2, 19),
-                             dt.date(2027, 3, 7)) == (
-        "the per-tournament licence application received between 2026-12-07 and 2027-02-19 "
-        "(first day covered 2027-03-07)")
-    assert report_line(dt.date(2027, 3, 31)) == (
-        "file the disposition-of-funds report for the licensed period ending 2027-03-31")
+    # MT-NOTICE: Sat 2027-03-06 - 5 days = Mon 2027-03-01, its own first day's notice
+    assert notice_line("Spring Open", dt.date(2027, 3, 6), dt.date(2027, 3, 1)) == (
+        "Notify the Montana Gambling Control Division of Spring Open, first day Sat, Mar 6, "
+        "2027")
+    # a round of a progressive whose first round is Sat Mar 6: due Mon Mar 1 for Mar 20
+    assert notice_line("Round 2", dt.date(2027, 3, 20), dt.date(2027, 3, 1)) == (
+        "Notify the Montana Gambling Control Division of Round 2, first day Sat, Mar 20, "
+        "2027, 5 days before the progressive's first round Sat, Mar 6, 2027")
+    assert permit_line("mt-small-stakes-permit", dt.date(2026, 7, 1),
+                       dt.date(2027, 6, 30)) == (
+        "Buy or renew the Montana small-stakes permit for the permit year Jul 1, 2026 – "
+        "Jun 30, 2027 ($500)")
+    licence = "Maine per-tournament licence (51–100 players) for Mar 7, 2027"
+    assert application_line(licence, dt.date(2026, 12, 7), dt.date(2027, 2, 19)) == (
+        "Apply for the Maine per-tournament licence (51–100 players) for Mar 7, 2027: the "
+        "Gambling Control Unit receives the application from Dec 7, 2026 to Fri, Feb 19, "
+        "2027")
+    assert report_line(licence, dt.date(2027, 3, 31)) == (
+        "File the disposition-of-funds report of the period ending Wed, Mar 31, 2027 with "
+        "the Gambling Control Unit (Maine per-tournament licence (51–100 players) for Mar 7, "
+        "2027)")
 
 
 def test_deadlines_module_words_no_rule() -> None:
-    code = (Path(__file__).resolve().parent.parent / "scheduler" / "deadlines.py").read_text(
-        "utf-8")
-    for words in ("notify the department", "licence application received",
-                  "disposition-of-funds report for"):
+    code = (Path(__file__).resolve().parent.parent / "scheduler" / "result"
+            / "deadlines.py").read_text("utf-8")
+    for words in ("Notify the Montana", "Gambling Control", "disposition-of-funds report of"):
         assert words not in code, words

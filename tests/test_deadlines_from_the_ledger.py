@@ -76,9 +76,15 @@ def test_deadlines_without_a_folder_list_every_adopted_plan(ledger: Ledger,
         ("2027-06-30", "due", "MT-PERMIT-FEES", "room-a"),
         ("2027-07-05", "due", "MT-NOTICE", "room-a"),
     ]
-    assert df["what"].iloc[4] == ("buy or renew the large stakes permit for the permit year "
-                                  "2027-07-01..2028-06-30 ($120, MCA 23-5-317(1)(b)) by "
-                                  "2027-06-30")
+    assert df["what"].iloc[4] == ("Buy or renew the Montana large-stakes permit for the "
+                                  "permit year Jul 1, 2027 – Jun 30, 2028 ($120)")
+    # closed days: Sun 2027-02-28 -> file by Fri Feb 26; Mon 2027-07-05, Independence Day
+    # observed (Jul 4 is a Sunday) -> Sat 3, Sun 4 closed too -> file by Fri Jul 2
+    assert [str(d) for d in df["file_by"]] == ["2027-02-05", "2027-02-26", "2027-03-04",
+                                               "2027-03-05", "2027-06-30", "2027-07-02"]
+    assert df["what"].iloc[5].endswith(
+        "; due Mon, Jul 5, 2027 — the office is closed (Independence Day (observed)): file "
+        "by Fri, Jul 2, 2027")
     # the CLI, no folder: the same lines, exit 1 (overdue ones)
     r = CliRunner().invoke(app, ["deadlines", "--as-of", "2027-03-01", "--ledger", ledger.url,
                                  "--format", "csv"])

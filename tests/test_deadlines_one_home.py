@@ -2,7 +2,7 @@
 Deadlines sheet and ``tourney deadlines`` all read
 :func:`scheduler.result.deadlines.list_deadlines`,
 and an ME-APPLICATION-WINDOW opens no earlier than the plan's ``notice_from``
-(:func:`scheduler.core.timing.application_window`), where deadlines.csv and the ledger used to
+(:func:`constraints.maine.application_window`), where deadlines.csv and the ledger used to
 show the day 90 days before.
 
 The scenario (tests/conftest.py): ``notice_from`` 2026-12-01; a Maine game on Sat 2027-02-13
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import html
 import io
 from pathlib import Path
 
@@ -71,13 +72,16 @@ def test_csv_xlsx_report_and_ledger_show_the_same_window(tmp_path: Path) -> None
     rows = list(csv.DictReader(io.StringIO(deadlines_csv(plan).decode("utf-8"))))
     assert (rows[0]["rule"], rows[0]["opens"], rows[0]["date"]) == \
         ("ME-APPLICATION-WINDOW", "2026-12-01", "2027-02-01")
-    assert rows[0]["what"] == ("the me-per-tournament licence application received between "
-                               "2026-12-01 and 2027-02-01 (first day covered 2027-02-13)")
-    sheet = [(r[0], r[1]) for r in deadline_rows(plan)]
-    assert sheet[:2] == [(D("2026-12-01"), "Maine licence application window opens"),
-                         (D("2027-02-01"), "Maine licence application due")]
-    # the report says the same window in words: Tue 2026-12-01 .. Mon 2027-02-01
-    assert "between Dec 1, 2026 and Mon, Feb 1, 2027" in report_html(plan)
+    what = ("Apply for the Maine per-tournament licence (51–100 players) for Feb 13, 2027: "
+            "the Gambling Control Unit receives the application from Dec 1, 2026 to Mon, "
+            "Feb 1, 2027")
+    assert rows[0]["what"] == what
+    # plan.xlsx's Deadlines sheet: the same columns, the same line, dates as dates
+    sheet = deadline_rows(plan)
+    assert sheet[0][:5] == (D("2027-02-01"), D("2027-02-01"), rows[0]["operator"], what,
+                            D("2026-12-01"))
+    # the report says the same window in the same words: Tue 2026-12-01 .. Mon 2027-02-01
+    assert html.escape(what, quote=False) in report_html(plan)
     folder = write_plan(plan, tmp_path / "plan")
     df = deadlines(folder, as_of=D("2027-01-01"))
     assert df["opens"].iloc[0] == D("2026-12-01")

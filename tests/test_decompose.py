@@ -111,20 +111,23 @@ def test_merged_optimum_on_parts_with_limits_that_bind() -> None:
 
 
 def test_a_stopped_search_returns_the_last_stages_plan_with_its_gap() -> None:
-    # Stop before the fee stage starts: the plan is stage 1's solution, legal (it passes the
-    # audit), FEASIBLE, marked interrupted; the fee bound is the trivial 0, so its gap is
-    # fees / fees = 1.0 unless the first solution happened to cost nothing.
+    # Stop before the preferred-weekday stage starts: the plan is the first search's
+    # solution (placed and fees at once), legal (it passes the audit), FEASIBLE, marked
+    # interrupted; "tue" is preferred, so the preferred bound is the trivial one: every
+    # Tuesday of the window counted, Mar 2, 9, 16, 23 and 30 = 5, its gap |5 - found| /
+    # max(1, found).
     sc = load(operators=[mt_room("a")],
-              tournaments=[mt_large("open", ("a",), count=3,
+              tournaments=[mt_large("open", ("a",), count=3, prefer_weekdays=["tue"],
                                     window={"start": "2027-03-01", "end": "2027-03-31"})])
     began: list[str] = []
     plan = solve_part(sc, Options(seed=0), on_stage=began.append,
-                       stop=lambda: "fees_usd" in began)
-    assert began == ["placed", "fees_usd"]
+                       stop=lambda: "preferred" in began)
+    assert began == ["placed and fees_usd", "preferred"]
     assert plan.interrupted and plan.status == "FEASIBLE"
     assert plan.objective["placed"] == whole_placed(sc)
-    assert plan.bound["fees_usd"] == 0.0
-    assert plan.gap["fees_usd"] == (1.0 if plan.objective["fees_usd"] else 0.0)
+    assert plan.bound["preferred"] == 5.0
+    found = plan.objective["preferred"]
+    assert plan.gap["preferred"] == abs(5 - found) / max(1, found)
     from constraints.registry import check
 
     assert check(audit_of(plan)) == []
@@ -194,7 +197,8 @@ def test_a_part_never_reached_lists_its_occurrences_with_trivial_bounds() -> Non
 
 
 def test_progress_reports_each_stage_and_each_part() -> None:
-    # two rooms without a shared tournament: 2 parts × 3 stages, then the part done
+    # two rooms without a shared tournament: 2 parts × 2 searches (placed and fees at once,
+    # then preferred weekdays), then the part done
     from scheduler.engine.parts import Progress
 
     sc = load(operators=[mt_room("a"), mt_room("b")],
@@ -202,8 +206,8 @@ def test_progress_reports_each_stage_and_each_part() -> None:
     seen: list[Progress] = []
     plan = solve(sc, seed=0, progress=seen.append)
     assert [(p.parts_done, p.stage) for p in seen] == [
-        (0, "placed"), (0, "fees_usd"), (0, "preferred"), (1, ""),
-        (1, "placed"), (1, "fees_usd"), (1, "preferred"), (2, "")]
+        (0, "placed and fees_usd"), (0, "preferred"), (1, ""),
+        (1, "placed and fees_usd"), (1, "preferred"), (2, "")]
     # each one-day occurrence earns its priority 1: placed 1, then 1 + 1 = 2
     assert [p.placed for p in seen if not p.stage] == [1, 2]
     assert seen[-1].gap == 0.0 and plan.objective["placed"] == 2

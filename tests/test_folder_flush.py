@@ -1,4 +1,4 @@
-"""Small fixes of the issue #12 review: a folder flush that fails is reported on POSIX."""
+"""A folder flush that fails is reported on POSIX (issue #12 review)."""
 
 from __future__ import annotations
 

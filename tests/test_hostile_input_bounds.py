@@ -1,5 +1,5 @@
-"""Hostile input, second round (issue 17 parts 1, 2 and 5, after a tester's review): rules that
-never match, calendars of a million dates, aliases of long strings, time zones that are
+"""Hostile input read within bounds (issue 17 parts 1, 2 and 5, after a tester's review):
+rules that never match, calendars of a million dates, aliases of long strings, time zones that are
 folders, sweeps of billions of variants, forged event kinds, format characters, CSV cells of
 ``check``, messages.
 

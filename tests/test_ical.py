@@ -262,8 +262,12 @@ def test_mt_notice_one_per_operator_with_alarm(files: dict[str, bytes]) -> None:
     events = _by_uid(files["calendar.ics"])
     for op in ("mt-elks", "mt-club"):
         ev = events[f"notice-{MT_UID}-{op}"]
+        # Sun Mar 7: the office is closed; the working day before it is Fri Mar 5
         assert str(ev["SUMMARY"]) == ("Notice due to the Montana Gambling Control Division: "
-                                      "Spring Classic")
+                                      "Spring Classic (office closed: file by Fri, Mar 5, "
+                                      "2027)")
+        assert ("Due Sun, Mar 7, 2027 — the office is closed (a Sunday): file by Fri, Mar 5, "
+                "2027.") in str(ev["DESCRIPTION"])
         assert type(ev["DTSTART"].dt) is dt.date and ev["DTSTART"].dt == dt.date(2027, 3, 7)
         assert ev["DTEND"].dt == dt.date(2027, 3, 8)
         (alarm,) = ev.walk("VALARM")

@@ -24,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,11 +61,10 @@ def _one_line(r: subprocess.CompletedProcess[str]) -> str:
 
 
 @pytest.fixture
-def sqlite_ledger(tmp_path: Path) -> Path:
+def sqlite_ledger(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Path:
     """A SQLite ledger with the plan of builders.plans.write_plan adopted, closed (checkpointed)."""
     path = tmp_path / "ledger.sqlite"
-    lg = Ledger(path)
-    api.init(lg)
+    lg = migrated_sqlite(path)
     plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
     api.adopt(lg, plan, organization="Big Sky Tour", by="ann")
     lg.dispose()

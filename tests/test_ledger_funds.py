@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -29,10 +28,8 @@ from builders.plans import ANNUAL, CRIB, TODAY, write_me_plan
 
 
 @pytest.fixture
-def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:
+def recorded(ledger: Ledger, tmp_path: Path) -> Ledger:
     """A ledger (SQLite, PostgreSQL) with the plan adopted and its year recorded."""
-    ledger = Ledger(url)
-    api.init(ledger)
     api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
     api.record_held(ledger, "holdem#1", first_day=_d("2027-01-16"), last_day=_d("2027-01-16"),
                     players=80, entries=80, entry_fees_usd="8000", prizes_usd="6400",
@@ -49,8 +46,7 @@ def recorded(url: str, tmp_path: Path) -> Iterator[Ledger]:
                        tier="51-100", license_ref=ANNUAL, by="ann")
     api.record_report(ledger, ANNUAL, period_end=_d("2027-01-31"), filed_on=_d("2027-02-10"),
                       by="ann", today=TODAY)
-    yield ledger
-    ledger.dispose()
+    return ledger
 
 
 def _d(text: str) -> dt.date:

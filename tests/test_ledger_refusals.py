@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -29,9 +29,8 @@ run = CliRunner().invoke
 
 
 @pytest.fixture
-def lg(tmp_path: Path) -> Iterator[Ledger]:
-    ledger = Ledger(tmp_path / "tourney-ledger.sqlite")
-    api.init(ledger)
+def lg(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Iterator[Ledger]:
+    ledger = migrated_sqlite(tmp_path / "tourney-ledger.sqlite")
     api.adopt(ledger, write_plan(tmp_path / "plan"), organization="Big Sky Tour", by="ann")
     yield ledger
     ledger.dispose()
@@ -127,9 +126,8 @@ def test_init_refuses_a_database_of_another_program(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------- 3. ME-PRIZES exactly, per game
 @pytest.fixture
-def me(tmp_path: Path) -> Iterator[Ledger]:
-    ledger = Ledger(tmp_path / "me.sqlite")
-    api.init(ledger)
+def me(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Iterator[Ledger]:
+    ledger = migrated_sqlite(tmp_path / "me.sqlite")
     api.adopt(ledger, write_me_plan(tmp_path / "plan"), by="ann")
     yield ledger
     ledger.dispose()

@@ -18,6 +18,7 @@ import os
 import pty
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,9 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def ledger_path(tmp_path: Path) -> Path:
+def ledger_path(tmp_path: Path, migrated_sqlite: Callable[[Path], Ledger]) -> Path:
     path = tmp_path / "ledger.sqlite"
-    lg = Ledger(path)
-    api.init(lg)
+    lg = migrated_sqlite(path)
     plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
     # an organization's name with an escape code is refused at adoption (next test); the
     # escape codes the ledger keeps are in who recorded and in notes

@@ -56,9 +56,11 @@ def test_every_venue_notice_is_due_5_days_before_round_1(tmp_path: Path) -> None
     assert [x[:3] for x in lines] == [
         ("room-a", "final#1", ROUND_1_NOTICE), ("room-a", "r1#1", ROUND_1_NOTICE),
         ("room-b", "r2#1", ROUND_1_NOTICE), ("room-c", "r3#1", ROUND_1_NOTICE)]
-    assert lines[2][3] == ("notify the department of r2 (r2#1), first day 2027-03-13, the "
-                           "progressive's first round 2027-03-06")
-    assert lines[1][3] == "notify the department of r1 (r1#1), first day 2027-03-06"
+    assert lines[2][3] == ("Notify the Montana Gambling Control Division of r2, first day "
+                           "Sat, Mar 13, 2027, 5 days before the progressive's first round "
+                           "Sat, Mar 6, 2027")
+    assert lines[1][3] == ("Notify the Montana Gambling Control Division of r1, first day "
+                           "Sat, Mar 6, 2027")
 
     out = write_plan(plan, tmp_path / "plan")
     cal = icalendar.Calendar.from_ical((out / "calendars" / "room-c.ics").read_bytes())

@@ -1,6 +1,7 @@
-"""One home for each thing (issue #12): the weekday and tournament-type spellings live in
-scheduler/core/fields.py; the scenario's Literal types, the workbook's choices, the UIDs and the
-rules read them, and no module spells the week again."""
+"""One home for each thing (issue #12): the weekday spellings live in scheduler/core/fields.py,
+each state's tournament types in its package (``MT_TYPES``, ``ME_TYPES``); the scenario's
+types, the workbook's choices, the UIDs and the rules read them, and no module spells the
+week again."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ import re
 from pathlib import Path
 from typing import get_args
 
-from scheduler.core.fields import ME_TYPES, MT_TYPES, WEEKDAYS
-from scheduler.core.scenario_types import TournamentType, Weekday
-from scheduler.core.workbook.layout import TYPE_CHOICES, WEEKDAY_CHOICES
+from constraints.maine.terms import ME_TYPES
+from constraints.montana.terms import MT_TYPES
+from scheduler.core.fields import WEEKDAYS
+from scheduler.core.jurisdiction import all_types
+from scheduler.core.scenario_types import Weekday
+from scheduler.core.workbook.layout import TOURNAMENTS, WEEKDAY_CHOICES
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_literals_spell_what_the_tuples_hold() -> None:
     # a pydantic Literal cannot be built from a tuple: the two spellings are kept equal here
     assert get_args(Weekday) == WEEKDAYS and len(WEEKDAYS) == 7 and WEEKDAYS[0] == "mon"
-    assert get_args(TournamentType) == MT_TYPES + ME_TYPES == TYPE_CHOICES
+    types = next(c for c in TOURNAMENTS if c.header == "type").choices
+    assert all_types() == MT_TYPES + ME_TYPES == types
     assert WEEKDAY_CHOICES == WEEKDAYS
 
 

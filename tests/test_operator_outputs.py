@@ -100,7 +100,9 @@ def test_permit_bought_in_the_plan_is_named_and_free_terms_say_none() -> None:
     plan = run(march_room(MT_ROOM, count=1, entry_fee=250))
     [lic] = plan.license_list
     [desc] = descriptions(plan)
-    assert f"- Room: licence/permit {lic.license_id}; notice to" in desc
+    # named in words, not by its id (room/large-stakes-permit/2026-07-01)
+    assert ("- Room: Montana large-stakes permit for the permit year from Jul 1, 2026; notice "
+            "to") in desc and lic.license_id not in desc
     assert "Entry fee: $250; re-entries: none; rebuys: none; add-on: none." in desc
 
 

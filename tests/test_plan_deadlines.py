@@ -70,11 +70,19 @@ def test_deadlines_csv_hand_computed_dates() -> None:
     assert [r["citation"] for r in rows] == ["16-633 CMR ch. 32 § 2", "MCA 23-5-317(1)(d)",
                                              "MCA 23-5-317(1)(b)",
                                              "16-633 CMR ch. 32 § 8"]
-    assert rows[1]["what"] == ("notify the department of =deep stack (deep#1), first day "
-                               "2027-03-06")  # mid-sentence: not a formula, no quote
+    assert rows[1]["what"] == ("Notify the Montana Gambling Control Division of =deep stack, "
+                               "first day Sat, Mar 6, 2027")  # mid-sentence: no quote
+    assert rows[1]["operator"] == "Room-A" and rows[1]["file_by"] == rows[1]["date"]
     assert rows[0]["license_id"] == rows[3]["license_id"] != ""
-    assert rows[2]["what"] == ("buy or renew the large stakes permit for the permit year "
-                               "2026-07-01..2027-06-30 ($120, MCA 23-5-317(1)(b)) by 2027-03-05")
+    assert rows[2]["what"] == ("Buy or renew the Montana large-stakes permit for the permit "
+                               "year Jul 1, 2026 – Jun 30, 2027 ($120)")
+    # the window: Sat Mar 13 - 90 days = Dec 13 (18 + 31 + 28 + 13 = 90) to Mon Mar 1
+    assert rows[0]["what"] == ("Apply for the Maine per-tournament licence (51–100 players) "
+                               "for Mar 13, 2027: the Gambling Control Unit receives the "
+                               "application from Dec 13, 2026 to Mon, Mar 1, 2027")
+    assert rows[3]["what"] == ("File the disposition-of-funds report of the period ending "
+                               "Sat, Mar 13, 2027 with the Gambling Control Unit (Maine "
+                               "per-tournament licence (51–100 players) for Mar 13, 2027)")
 
 
 def test_the_plan_folder_has_deadlines_csv_equal_to_tourney_deadlines(tmp_path: Path) -> None:
@@ -108,8 +116,8 @@ def test_a_small_stakes_plan_has_its_permit_line_only() -> None:
     rows = _rows(deadlines_csv(run(sc)))
     assert [(r["date"], r["rule"], r["license_id"]) for r in rows] == [
         ("2027-03-05", "MT-PERMIT-FEES", "room-a/small-stakes-permit/2026-07-01")]
-    assert rows[0]["what"] == ("buy or renew the small stakes permit for the permit year "
-                               "2026-07-01..2027-06-30 ($500, MCA 23-5-317(2)(b)) by 2027-03-05")
+    assert rows[0]["what"] == ("Buy or renew the Montana small-stakes permit for the permit "
+                               "year Jul 1, 2026 – Jun 30, 2027 ($500)")
 
 
 def test_report_has_the_deadlines_table() -> None:
@@ -117,11 +125,13 @@ def test_report_has_the_deadlines_table() -> None:
     section = page.split('<h2 id="deadlines">Deadlines</h2>')[1].split("<h2")[0]
     assert section.count("<tr><td>") == 4  # notice, permit, application, report
     # in words: the date with its weekday, the operator's and the tournament's names
-    assert ("<tr><td>Mon, Mar 1, 2027</td><td>MT-NOTICE, MCA 23-5-317(1)(d)</td>"
-            "<td>Room-A</td><td>Notify the Gambling Control Division of =deep stack, first "
-            'day Sat, Mar 6, 2027</td><td>=deep stack <code class="id">deep#1</code></td>'
-            "</tr>") in section
-    assert "Fri, Mar 26, 2027</td><td>ME-REPORT, 16-633 CMR ch. 32 § 8" in section
+    # deadlines.csv's columns in its order: date, file by (blank: the office is open),
+    # operator, what, opens, rule with its citation, the ids
+    assert ("<tr><td>Mon, Mar 1, 2027</td><td></td><td>Room-A</td><td>Notify the Montana "
+            "Gambling Control Division of =deep stack, first day Sat, Mar 6, 2027</td><td></td>"
+            '<td>MT-NOTICE, MCA 23-5-317(1)(d)</td><td><code class="id">room-a</code><br>'
+            '<code class="id">deep#1</code></td></tr>') in section
+    assert "<td></td><td>ME-REPORT, 16-633 CMR ch. 32 § 8</td>" in section
 
 
 def test_tourney_deadlines_exits_1_when_something_is_overdue(

@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.export.caldav.server import PASSWORD_ENV
 
-from builders.caldav import calendar_of, radicale_server
+from builders.caldav import Server, calendar_of
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 EXAMPLE_URL, EXAMPLE_USER = "https://cal.example.org/dav/", "alice"
@@ -69,40 +69,38 @@ def csv_rows(folder: Path) -> list[tuple[str, str, str]]:
         return [(r["occurrence"], r["first_day"], r["status"]) for r in csv.DictReader(f)]
 
 
-def test_the_readme_year_loop_runs_as_written(tmp_path: Path,
+def test_the_readme_year_loop_runs_as_written(tmp_path: Path, server: Server,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("TOURNEY_LEDGER", raising=False)
     (tmp_path / "my-year.yaml").write_text(_block("## A first plan", "yaml"), encoding="utf-8")
     runner = CliRunner()
-    (tmp_path / "radicale").mkdir()
-    with radicale_server(tmp_path / "radicale") as server:
-        monkeypatch.setenv(PASSWORD_ENV, server.password)
-        for words in readme_commands():
-            if words[0] == "publish":  # the only substitution: a local calendar server
-                words = [server.url if w == EXAMPLE_URL else
-                         server.user if w == EXAMPLE_USER else w for w in words]
-            res = runner.invoke(app, words)
-            assert res.exit_code == 0, f"tourney {' '.join(words)}:\n{res.output}"
-            assert "Traceback" not in res.output and "warning" not in res.stderr, res.output
-        # plan-v1: Fridays Jan 1, Jan 22, Feb 12, Mar 5 (by hand, above)
-        assert csv_rows(tmp_path / "plan-v1") == [
-            ("1", "2027-01-01", "new"), ("2", "2027-01-22", "new"),
-            ("3", "2027-02-12", "new"), ("4", "2027-03-05", "new")]
-        v2 = csv_rows(tmp_path / "plan-v2")
-        # #1 held as recorded; the cancelled Jan 22 is not back; Feb 12 (passed, not
-        # recorded) and Mar 5 (notice due Feb 28, before Mar 1) stay pinned; the 4th is new,
-        # on or after Mar 1 + 5 = Sat Mar 6, a Friday: Mar 12 at the earliest
-        assert v2[0] == ("1", "2027-01-01", "held")
-        assert "2027-01-22" not in {day for _, day, _ in v2}
-        assert [(day, st) for _, day, st in v2[1:3]] == [("2027-02-12", "filed"),
-                                                         ("2027-03-05", "filed")]
-        assert v2[3][2] == "new" and v2[3][1] >= "2027-03-12"
-        # the server holds the cancellation, as plan-v2's calendar does
-        ev = {str(o.icalendar_component["UID"]): o.icalendar_component
-              for o in calendar_of(server, "big-sky").search(event=True)}
-        want = {str(e["UID"]): e for e in icalendar.Calendar.from_ical(
-            (tmp_path / "plan-v2" / "calendars" / "big-sky.ics").read_bytes()).walk("VEVENT")}
-        assert set(ev) == set(want)
-        cancelled = [u for u, e in ev.items() if str(e.get("STATUS", "")) == "CANCELLED"]
-        assert any(u.startswith("spring-deepstack-2@") for u in cancelled), cancelled
+    monkeypatch.setenv(PASSWORD_ENV, server.password)
+    for words in readme_commands():
+        if words[0] == "publish":  # the only substitution: a local calendar server
+            words = [server.url if w == EXAMPLE_URL else
+                     server.user if w == EXAMPLE_USER else w for w in words]
+        res = runner.invoke(app, words)
+        assert res.exit_code == 0, f"tourney {' '.join(words)}:\n{res.output}"
+        assert "Traceback" not in res.output and "warning" not in res.stderr, res.output
+    # plan-v1: Fridays Jan 1, Jan 22, Feb 12, Mar 5 (by hand, above)
+    assert csv_rows(tmp_path / "plan-v1") == [
+        ("1", "2027-01-01", "new"), ("2", "2027-01-22", "new"),
+        ("3", "2027-02-12", "new"), ("4", "2027-03-05", "new")]
+    v2 = csv_rows(tmp_path / "plan-v2")
+    # #1 held as recorded; the cancelled Jan 22 is not back; Feb 12 (passed, not
+    # recorded) and Mar 5 (notice due Feb 28, before Mar 1) stay pinned; the 4th is new,
+    # on or after Mar 1 + 5 = Sat Mar 6, a Friday: Mar 12 at the earliest
+    assert v2[0] == ("1", "2027-01-01", "held")
+    assert "2027-01-22" not in {day for _, day, _ in v2}
+    assert [(day, st) for _, day, st in v2[1:3]] == [("2027-02-12", "filed"),
+                                                     ("2027-03-05", "filed")]
+    assert v2[3][2] == "new" and v2[3][1] >= "2027-03-12"
+    # the server holds the cancellation, as plan-v2's calendar does
+    ev = {str(o.icalendar_component["UID"]): o.icalendar_component
+          for o in calendar_of(server, "big-sky").search(event=True)}
+    want = {str(e["UID"]): e for e in icalendar.Calendar.from_ical(
+        (tmp_path / "plan-v2" / "calendars" / "big-sky.ics").read_bytes()).walk("VEVENT")}
+    assert set(ev) == set(want)
+    cancelled = [u for u, e in ev.items() if str(e.get("STATUS", "")) == "CANCELLED"]
+    assert any(u.startswith("spring-deepstack-2@") for u in cancelled), cancelled

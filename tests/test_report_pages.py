@@ -190,8 +190,17 @@ PROBE = r"""(() => {
     return k < 0 ? [] : Array.from(t.tBodies[0].rows)
       .filter(r => r.cells.length === heads.length).map(r => r.cells[k].textContent);
   }).flat();
+  const due = document.querySelector('#deadlines-section table');
+  const deadlines = due ? {
+    heads: Array.from(due.tHead.rows[0].cells, c => c.textContent),
+    rows: Array.from(due.tBodies[0].rows, r => Array.from(r.cells, c => {
+      const x = c.cloneNode(true); x.querySelectorAll('code').forEach(k => k.remove());
+      return x.textContent.trim(); })),
+    ids: Array.from(due.tBodies[0].rows, r => Array.from(r.querySelectorAll('code.id'),
+                                                         c => c.textContent))} : null;
   return {
     scrollWidth: root.scrollWidth, clientWidth: width, cut: cut.slice(0, 20),
+    deadlines: deadlines,
     pre: document.querySelectorAll('pre').length,
     h2: Array.from(document.querySelectorAll('h2'), h => h.id),
     text: (visible.textContent + ' ' + alts.join(' ')).replace(/\s+/g, ' '),
@@ -339,7 +348,9 @@ def test_report_opens_with_the_dates_of_every_placed_occurrence(
     deep = next(r["cells"] for r in room["rows"] if r["ref"] == "deepstack#1")
     assert deep[:4] == ["Mar 5, 2027", "Friday", "Big Sky Deepstack Series Main Event",
                         "Mar 5–7, 2027"]
-    assert deep[5:] == ["notify the Gambling Control Division by Sun, Feb 28, 2027",
+    # Sun Feb 28: the office is closed; the working day before it is Fri Feb 26
+    assert deep[5:] == ["notify the Gambling Control Division by Sun, Feb 28, 2027 (office "
+                        "closed: file by Fri, Feb 26, 2027)",
                         "large-stakes permit for the permit year from Jul 1, 2026"]
 
 
@@ -384,10 +395,35 @@ def test_report_shows_names_and_licences_in_words_not_ids(
         assert probe["operators"] and set(probe["operators"]) == {name}
     text = browser.open(maine[1] / "report.html", SCREEN, "screen").probe()["text"]
     assert "Maine per-tournament licence (51–100 players) for Jan 9, 2027" in text
-    assert "Apply for the per-tournament licence (1–50 players) for Jan 3, 2027" in text
+    assert "Apply for the Maine per-tournament licence (1–50 players) for Jan 3, 2027" in text
     text = browser.open(montana[1] / "report.html", SCREEN, "screen").probe()["text"]
     assert "Montana small-stakes permit for the permit year from Jul 1, 2026" in text
-    assert "Notify the Gambling Control Division of Big Sky Deepstack Series Main Event" in text
+    assert ("Notify the Montana Gambling Control Division of Big Sky Deepstack Series Main "
+            "Event") in text
+
+
+def test_report_deadlines_say_when_the_office_is_closed(
+        browser: DevTools, montana: tuple[Plan, Path], maine: tuple[Plan, Path]) -> None:
+    # deadlines.csv's columns, in its order (rule with its citation, the ids in one cell)
+    mt = browser.open(montana[1] / "report.html", SCREEN, "screen").probe()["deadlines"]
+    assert mt["heads"] == ["Date", "File by", "Operator", "What", "Opens", "Rule", "Ids"]
+    with (montana[1] / "deadlines.csv").open(encoding="utf-8", newline="") as f:
+        lines = list(csv.DictReader(f))
+    assert [r[3] for r in mt["rows"]] == [x["what"] for x in lines]  # the same words
+    # by hand: deepstack#1 Fri 2027-03-05 - 5 days = Sun 2027-02-28 (closed): file by Fri
+    # Feb 26. The small-stakes permit: the day before the first Wednesday night, a Tuesday
+    # (no Tuesday is a Montana holiday in Jan-Mar 2027: open, File by blank)
+    notice = next(r for r in mt["rows"] if "Big Sky Deepstack" in r[3])
+    assert notice[:3] == ["Sun, Feb 28, 2027", "Fri, Feb 26, 2027", ROOM]
+    assert notice[3].endswith("; due Sun, Feb 28, 2027 — the office is closed (a Sunday): "
+                              "file by Fri, Feb 26, 2027")
+    assert notice[5] == "MT-NOTICE, MCA 23-5-317(1)(d)"
+    permit = next(r for r in mt["rows"] if "small-stakes permit" in r[3])
+    assert permit[0].startswith("Tue, ") and permit[1] == "" and "closed" not in permit[3]
+    # Maine's deadlines are counted in Maine business days: never on a closed day
+    me = browser.open(maine[1] / "report.html", SCREEN, "screen").probe()["deadlines"]
+    assert me["rows"] and all(r[1] == "" and "closed" not in r[3] for r in me["rows"])
+    assert all(len(ids) >= 2 for ids in me["ids"])  # operator and licence, for commands
 
 
 # ------------------------------------------------------------------------- funds.html

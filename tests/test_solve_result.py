@@ -106,7 +106,7 @@ def test_a_plan_is_finished_and_immutable() -> None:
     assert isinstance(plan, Plan) and plan.status is PlanStatus.OPTIMAL
     # the status prints as before: "OPTIMAL" in the summary (byte-identical outputs)
     assert plan.status == "OPTIMAL" and f"{plan.status}" == "OPTIMAL"
-    assert summary_text(plan).startswith(f"{sc.name}: OPTIMAL plan, 1 occurrences placed")
+    assert summary_text(plan).startswith(f"{sc.name}: OPTIMAL plan, 1 occurrence placed")
     assert plan.runtime_s > 0
     with pytest.raises(dataclasses.FrozenInstanceError):
         plan.rank = 2  # type: ignore[misc]

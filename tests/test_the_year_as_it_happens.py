@@ -46,7 +46,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.export.caldav.server import PASSWORD_ENV
 
-from builders.caldav import Server, calendar_of, radicale_server
+from builders.caldav import Server, calendar_of, new_user
 from builders.servers import new_database
 
 D = dt.date.fromisoformat
@@ -167,27 +167,26 @@ def year(request: pytest.FixtureRequest,
     root = tmp_path_factory.mktemp(f"year-{request.param}")
     url = (f"sqlite:///{root / 'ledger.sqlite'}" if request.param == "sqlite"
            else new_database(request.getfixturevalue("postgres")))
-    (root / "radicale").mkdir()
-    with radicale_server(root / "radicale") as server:
-        y = Year(root, url, server)
-        v1, v2 = yaml_at(root / "v1.yaml", _V1), yaml_at(root / "v2.yaml", _V2)
-        lg = ["--ledger", url]
-        y.cli("init", "ledger", "init", "--name", "Big Sky and Post 212", *lg)
-        y.cli("solve v1", "solve", str(v1), "--out", str(root / "v1"), "--as-of",
-              "2026-12-20", "--jobs", "1")
-        y.cli("adopt v1", "ledger", "adopt", str(root / "v1"), *lg)
-        y.cli("publish v1", "publish", str(root / "v1"), "--caldav", server.url, "--user",
-              server.user)
-        for args, day in _RECORDS:
-            words = [a for a in args[:3] if not a.startswith("--")]  # "record held deep#2"
-            y.cli(" ".join(["record", *words]), "record", *args, *lg,
-                  *(("--as-of", day) if day else ()))
-        y.cli("solve v2", "solve", str(v2), "--previous", str(root / "v1"), *lg, "--out",
-              str(root / "v2"), "--as-of", AS_OF.isoformat(), "--jobs", "1")
-        y.cli("adopt v2", "ledger", "adopt", str(root / "v2"), *lg)
-        y.cli("publish v2", "publish", str(root / "v2"), "--caldav", server.url, "--user",
-              server.user)
-        yield y
+    server = new_user(request.getfixturevalue("radicale"))  # a user of its own
+    y = Year(root, url, server)
+    v1, v2 = yaml_at(root / "v1.yaml", _V1), yaml_at(root / "v2.yaml", _V2)
+    lg = ["--ledger", url]
+    y.cli("init", "ledger", "init", "--name", "Big Sky and Post 212", *lg)
+    y.cli("solve v1", "solve", str(v1), "--out", str(root / "v1"), "--as-of",
+          "2026-12-20", "--jobs", "1")
+    y.cli("adopt v1", "ledger", "adopt", str(root / "v1"), *lg)
+    y.cli("publish v1", "publish", str(root / "v1"), "--caldav", server.url, "--user",
+          server.user)
+    for args, day in _RECORDS:
+        words = [a for a in args[:3] if not a.startswith("--")]  # "record held deep#2"
+        y.cli(" ".join(["record", *words]), "record", *args, *lg,
+              *(("--as-of", day) if day else ()))
+    y.cli("solve v2", "solve", str(v2), "--previous", str(root / "v1"), *lg, "--out",
+          str(root / "v2"), "--as-of", AS_OF.isoformat(), "--jobs", "1")
+    y.cli("adopt v2", "ledger", "adopt", str(root / "v2"), *lg)
+    y.cli("publish v2", "publish", str(root / "v2"), "--caldav", server.url, "--user",
+          server.user)
+    yield y
 
 
 def csv_rows(folder: Path) -> list[dict[str, str]]:

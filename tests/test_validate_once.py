@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -38,3 +39,29 @@ def test_a_changed_copy_is_checked_again() -> None:
     with pytest.raises(ScenarioError, match="ME-PLAYER-CAP"):
         validate_scenario(over)
     assert _PASSED.get(id(over)) is None  # refused: not remembered as passed
+
+
+def test_a_loaded_scenario_made_as_of_another_day_is_not_checked_again() -> None:
+    # `tourney solve --as-of 2027-01-04` loads, sets the day (a copy), then solve() validates:
+    # no input rule reads the as-of day, so the copy of a passed scenario passes as it is
+    from scheduler.inputs.load import made_as_of_passed
+
+    sc = load_scenario(_data(100))
+    later = made_as_of_passed(sc, dt.date(2027, 1, 4))
+    assert later is not sc and later.as_of == dt.date(2027, 1, 4)
+    assert _PASSED.get(id(later)) is later
+    assert validate_scenario(later) is later
+
+
+def test_no_input_rule_reads_the_as_of_day() -> None:
+    # 101 players (ME-PLAYER-CAP) refused alike as of 2026-12-01 and as of 2027-12-31: the
+    # same problems whatever the day, which made_as_of_passed relies on
+    from scheduler.core.timing import made_as_of
+
+    over = load_scenario(_data(100)).with_tournament("g1", players=101)
+    found = []
+    for day in (dt.date(2026, 12, 1), dt.date(2027, 12, 31)):
+        with pytest.raises(ScenarioError) as err:
+            validate_scenario(made_as_of(over, day))
+        found.append([(p.path, p.rule, p.message) for p in err.value.problems])
+    assert found[0] == found[1] and found[0][0][1] == "ME-PLAYER-CAP"

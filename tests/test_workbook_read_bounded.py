@@ -162,20 +162,30 @@ def test_empty_formatted_cells_far_out_do_not_count() -> None:
 
 
 # ------------------------------------------------------------------- a million rows
-def test_a_million_rows_is_refused_within_memory(tmp_path: Path) -> None:
+# (the bound in cells, the last row written): the default bound against every row a sheet
+# has (slow); the same behaviour at a bound of 10,000 cells against 2,000 rows in every run
+ROWS = [pytest.param(None, 1_048_576, marks=pytest.mark.slow, id="1000000-cells"),
+        pytest.param(10_000, 2_000, id="10000-cells")]
+
+
+@pytest.mark.parametrize("bound, last", ROWS)
+def test_a_million_rows_is_refused_within_memory(tmp_path: Path, bound: int | None,
+                                                 last: int) -> None:
     rows = "".join(f'<row r="{r}"><c r="A{r}"><v>{r}</v></c></row>'
-                   for r in range(202, 1_048_577))
+                   for r in range(202, last + 1))
     base = montana_xlsx()
     columns = scan_xlsx(base)["Tournaments"].max_column  # the template's (47: A..AU)
     data = edit_sheet(base, "Tournaments", lambda x: add_cells(x, rows))
     (tmp_path / "rows.xlsx").write_bytes(data)
-    res = run(["solve", "rows.xlsx", "--out", "plan"], tmp_path)
+    env = {} if bound is None else {"TOURNEY_MAX_WORKBOOK_CELLS": str(bound)}
+    res = run(["solve", "rows.xlsx", "--out", "plan"], tmp_path, **env)
     assert res.returncode == 2, res.stderr
     # the first row over 1,000,000 cells: with 47 columns 21,277 (21,276 x 47 = 999,972;
-    # 21,277 x 47 = 1,000,019); the template gains a column now and then, so the row is
-    # derived from its width
-    first = 1_000_000 // columns + 1
-    assert (first - 1) * columns <= 1_000_000 < first * columns
+    # 21,277 x 47 = 1,000,019); over 10,000: 213 (212 x 47 = 9,964; 213 x 47 = 10,011);
+    # the template gains a column now and then, so the row is derived from its width
+    cells = bound or 1_000_000
+    first = cells // columns + 1
+    assert (first - 1) * columns <= cells < first * columns and 202 <= first <= last
     assert f"Tournaments!A{first}:" in res.stderr, res.stderr
 
 
@@ -204,15 +214,24 @@ def _bomb(data: bytes, part: str, size: int) -> bytes:
     return out.getvalue()
 
 
-def test_a_zip_bomb_is_refused_by_its_unzipped_size(tmp_path: Path) -> None:
+# (the bound in MB, the spaces in MB): the default bound, 100 MB, against 256 MB (slow);
+# the same behaviour at a bound of 4 MB against 16 MB in every run
+BOMBS = [pytest.param(None, 256, marks=pytest.mark.slow, id="100-of-256MB"),
+         pytest.param(4, 16, id="4-of-16MB")]
+
+
+@pytest.mark.parametrize("bound, size", BOMBS)
+def test_a_zip_bomb_is_refused_by_its_unzipped_size(tmp_path: Path, bound: int | None,
+                                                   size: int) -> None:
     data = montana_xlsx()
-    bomb = _bomb(data, _part_of(data, "Tournaments"), 256 * 1024 * 1024)
+    bomb = _bomb(data, _part_of(data, "Tournaments"), size * 1024 * 1024)
     assert len(bomb) < 1_000_000  # 256 MB of spaces deflate to about 250 KB
     (tmp_path / "bomb.xlsx").write_bytes(bomb)
-    res = run(["solve", "bomb.xlsx", "--out", "plan"], tmp_path)
+    env = {} if bound is None else {"TOURNEY_MAX_WORKBOOK_MB": str(bound)}
+    res = run(["solve", "bomb.xlsx", "--out", "plan"], tmp_path, **env)
     assert res.returncode == 2, res.stderr
-    # 256 MB of spaces and the rest of the workbook (0.3 MB, six sheets): 256.3 MB
-    assert "unzips to 256.3 MB, more than the 100 MB" in res.stderr, res.stderr
+    # 256 (16) MB of spaces and the rest of the workbook (0.3 MB, six sheets): 256.3 (16.3) MB
+    assert f"unzips to {size}.3 MB, more than the {bound or 100} MB" in res.stderr, res.stderr
     assert "TOURNEY_MAX_WORKBOOK_MB" in res.stderr
 
 
@@ -307,3 +326,16 @@ def test_a_dtd_in_a_part_is_refused() -> None:
     with pytest.raises(WorkbookError) as err:
         scan_xlsx(data)
     assert "DTD" in err.value.problems[0][1] or "Forbidden" in err.value.problems[0][1]
+
+
+def test_the_bounds_the_slow_cases_meet_are_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the twins above run at smaller bounds set by their variables; unset, the bounds are
+    # 1,000,000 cells, 100 MB unzipped and 64 MB a CalDAV reply (1 MB = 1,048,576 bytes)
+    from scheduler.core.limits import max_response_bytes, max_workbook_cells, max_workbook_unzipped
+
+    for var in ("TOURNEY_MAX_WORKBOOK_CELLS", "TOURNEY_MAX_WORKBOOK_MB",
+                "TOURNEY_MAX_RESPONSE_MB"):
+        monkeypatch.delenv(var, raising=False)
+    assert max_workbook_cells() == 1_000_000
+    assert max_workbook_unzipped() == 100 * 1_048_576
+    assert max_response_bytes() == 64 * 1_048_576

@@ -26,7 +26,6 @@ import csv
 import datetime as dt
 import itertools
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +47,7 @@ from typer.testing import CliRunner
 from scheduler.cli import app
 from scheduler.export.caldav.server import PASSWORD_ENV
 
-from builders.caldav import Server, calendar_of, radicale_server
+from builders.caldav import Server, calendar_of
 
 runner = CliRunner()
 D = dt.date.fromisoformat
@@ -231,23 +230,16 @@ class Year(RuleBasedStateMachine):
         pass  # the temporary folder is left to the system's tmp cleaning
 
 
-@pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    root = tmp_path_factory.mktemp("radicale")
-    with radicale_server(root) as srv:
-        yield srv
-
-
 def _run(server: Server, examples: int, steps: int) -> None:
     Year.server = server
     run_state_machine_as_test(Year, settings=settings(
         max_examples=examples, stateful_step_count=steps, deadline=None))
 
 
-def test_a_year_lived_in_any_order_keeps_faith_with_the_ledger(shared_server: Server) -> None:
-    _run(shared_server, examples=2, steps=6)
+def test_a_year_lived_in_any_order_keeps_faith_with_the_ledger(server: Server) -> None:
+    _run(server, examples=2, steps=6)
 
 
 @pytest.mark.slow
-def test_a_longer_year_lived_in_any_order(shared_server: Server) -> None:
-    _run(shared_server, examples=10, steps=12)
+def test_a_longer_year_lived_in_any_order(server: Server) -> None:
+    _run(server, examples=10, steps=12)

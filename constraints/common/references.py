@@ -10,13 +10,19 @@ import datetime as dt
 from collections.abc import Iterator
 
 from constraints.base import Rule
-from scheduler.core.fields import ME_TYPES, MT_TYPES
+from scheduler.core.jurisdiction import codes, installed, jurisdiction
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import local, years_end
 
 
 # ------------------------------------------------------------------ SCENARIO (cross references)
+def _either_types() -> str:
+    """``MT or ME types``: the jurisdictions' codes, for a tournament of several states."""
+    *first, last = codes()
+    return f"{', '.join(first)} or {last} types" if first else f"{last} types"
+
+
 def validate_references(sc: Scenario) -> Iterator[TermProblem]:
     """Unique ids, known operators, types that match the operators' state, dates in range."""
     seen: set[str] = set()
@@ -24,16 +30,13 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
         if o.id in seen:
             yield TermProblem(("operators", i, "id"), "SCENARIO", "operator id is used twice")
         seen.add(o.id)
-        wrong = (("live_tables", "permit_year_start", "held_in_current_permit_year",
-                  "late_hours_ordinance") if o.jurisdiction == "ME" else
-                 ("owns_premises", "local_approval", "beneficiaries", "other_games",
-                  "organization_type", "organized_on", "licensed_establishment",
-                  "held_in_current_month"))
-        for f in wrong:
-            if f in o.model_fields_set:
-                yield TermProblem(("operators", i, f), "SCENARIO",
-                                  f"field applies only to "
-                                  f"{'MT' if o.jurisdiction == 'ME' else 'ME'} operators")
+        for other in installed():
+            if other.code == o.jurisdiction:
+                continue
+            for f in other.operator_fields:
+                if f in o.model_fields_set:
+                    yield TermProblem(("operators", i, f), "SCENARIO",
+                                      f"field applies only to {other.code} operators")
     ops = {o.id: o for o in sc.operators}
     if sc.horizon.end < sc.horizon.start:
         yield TermProblem(("horizon", "end"), "SCENARIO", "horizon ends before it starts")
@@ -54,10 +57,10 @@ def validate_references(sc: Scenario) -> Iterator[TermProblem]:
         if len(set(t.operators)) != len(t.operators):
             yield TermProblem((*loc, "operators"), "SCENARIO", "an operator is listed twice")
         states = {ops[o].jurisdiction for o in t.operators if o in ops}
-        allowed = MT_TYPES if states == {"MT"} else ME_TYPES if states == {"ME"} else ()
+        allowed = jurisdiction(next(iter(states))).types if len(states) == 1 else ()
         if states and t.type not in allowed:
             yield TermProblem((*loc, "type"), "SCENARIO",
-                              f"type must be one of {', '.join(allowed) or 'MT or ME types'} "
+                              f"type must be one of {', '.join(allowed) or _either_types()} "
                               f"for {'/'.join(sorted(states))} operators")
         if t.count == "all" and not t.is_small:
             yield TermProblem((*loc, "count"), "SCENARIO",

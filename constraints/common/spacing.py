@@ -35,8 +35,10 @@ def _encode_min_gap(ctx: ModelContext) -> None:
             window = [by_day[d] for k in range(g)
                       if (d := c.first_day + dt.timedelta(days=k)) in by_day]
             if len(window) > 1:
-                ctx.model.add(sum(window) <= 1).with_name(
-                    f"MIN-GAP: {t.id} starts at most once in {g} days from {c.first_day}")
+                ct = ctx.model.add(sum(window) <= 1)
+                if ctx.named:
+                    ct.with_name(f"MIN-GAP: {t.id} starts at most once in {g} days from "
+                                 f"{c.first_day}")
 
 
 def _check_min_gap(a: Audit) -> Iterator[Violation]:
@@ -105,9 +107,10 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
             key = frozenset(v.index for v in lits)
             if len(lits) > op.max_concurrent and key not in done:
                 done.add(key)
-                ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
-                    f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once at "
-                    f"{_clock(at, op.tz)}")
+                ct = ctx.model.add(sum(lits) <= op.max_concurrent)
+                if ctx.named:
+                    ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} "
+                                 f"at once at {_clock(at, op.tz)}")
 
 
 _Sessions = list[tuple[dt.datetime, dt.datetime]]

@@ -21,12 +21,15 @@ registry's list of Maine rules, in its order; every public name of the modules i
 importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 """
 
+from constraints.catalogue import cite
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
+from constraints.maine.example import EXAMPLE
 from constraints.maine.fees import (
     LICENCE_KINDS,
     LICENCE_LABELS,
     LICENCE_RULES,
     ME_FEES,
+    licence_id_part,
     monthly_never_cheaper,
     per_tournament_usd,
     statute_fee,
@@ -61,9 +64,11 @@ from constraints.maine.organization import (
 )
 from constraints.maine.terms import (
     ANNUAL_FEE,
+    CODE,
     CRIBBAGE_ENTRY_CAP,
     ENTRY_CAP,
     MAX_HOURS,
+    ME_TYPES,
     MEMBER_YEARS,
     MONTHLY_FEE,
     MONTHLY_LIMIT,
@@ -84,6 +89,7 @@ from constraints.maine.terms import (
     covering_tiers,
     tier_index,
 )
+from scheduler.core.jurisdiction import Jurisdiction
 
 RULES = [
     ME_LOCAL_APPROVAL,
@@ -105,19 +111,40 @@ RULES = [
     *CHECKLIST,
 ]
 
+JURISDICTION = Jurisdiction(
+    code=CODE, name="Maine", timezone="America/New_York", types=ME_TYPES,
+    types_without_readings=("charitable-cribbage",),
+    operator_fields=("owns_premises", "local_approval", "beneficiaries", "other_games",
+                     "organization_type", "organized_on", "licensed_establishment",
+                     "held_in_current_month"),
+    rules=tuple(RULES),
+    statute="Maine 17 M.R.S. § 1836", agency="the Maine Gambling Control Unit",
+    filing="an application", licence_kinds=LICENCE_KINDS, one_licence_each=True,
+    words={
+        "statute_short": "17 M.R.S. § 1836", "agency_short": "Gambling Control Unit",
+        "filed_what": "Maine application", "filed_where": "the Gambling Control Unit",
+        "nothing_to_file": "Nothing to file: no Maine licence to apply for or report on.",
+        "nothing_filed": "no Maine licence",
+        "apply_by_note": "Apply by: the last day a Maine application can be received "
+                         f"({cite('ME-APPLICATION-WINDOW')}).",
+    },
+    hooks={"licence_id_part": licence_id_part},
+    example=EXAMPLE,
+)
+"""Maine as the engine and the outputs see it
+(:class:`scheduler.core.jurisdiction.Jurisdiction`)."""
+
 __all__ = [
-    "ANNUAL_FEE", "CHECKLIST", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "LICENCE_KINDS",
-    "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS",
-    "MEMBER_YEARS", "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION",
-    "ME_ELIGIBLE", "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND",
-    "ME_LOCAL_APPROVAL", "ME_MONTHLY", "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES",
-    "ME_RAFFLE", "ME_SUPER_CRIBBAGE", "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE",
-    "ORGANIZED_YEARS",
-    "PER_TOURNAMENT_FEE", "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP",
-    "RULES", "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT",
-    "SURCHARGE_CAP", "TIERS", "TIER_MAX", "annual_end",
-    "application_line", "application_window_text", "counted_months", "covering_tiers",
-    "earliest_first_day", "monthly_never_cheaper", "other_game_sessions",
-    "per_tournament_usd", "report_line", "report_text", "statute_fee", "super_cribbage_left",
-    "surcharge_cap", "tier_index",
+    "ANNUAL_FEE", "CHECKLIST", "CODE", "CRIBBAGE_ENTRY_CAP", "ENTRY_CAP", "JURISDICTION",
+    "LICENCE_KINDS", "LICENCE_LABELS", "LICENCE_RULES", "MAX_HOURS", "MEMBER_YEARS",
+    "ME_APPLICATION", "ME_BENEFICIARY", "ME_CRIBBAGE_REG", "ME_DURATION", "ME_ELIGIBLE",
+    "ME_ELIMINATION", "ME_ENTRY_CAP", "ME_FEES", "ME_HIGH_HAND", "ME_LOCAL_APPROVAL", "ME_MONTHLY",
+    "ME_OTHER_GAMES", "ME_PLAYER_CAP", "ME_PRIZES", "ME_RAFFLE", "ME_SUPER_CRIBBAGE", "ME_TYPES",
+    "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE", "ORGANIZED_YEARS", "PER_TOURNAMENT_FEE",
+    "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP", "RULES",
+    "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT", "SURCHARGE_CAP", "TIERS",
+    "TIER_MAX", "annual_end", "application_line", "application_window_text", "counted_months",
+    "covering_tiers", "earliest_first_day", "licence_id_part", "monthly_never_cheaper",
+    "other_game_sessions", "per_tournament_usd", "report_line", "report_text", "statute_fee",
+    "super_cribbage_left", "surcharge_cap", "tier_index",
 ]

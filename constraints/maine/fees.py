@@ -163,6 +163,14 @@ LICENCE_RULES = {"me-per-tournament": "ME-FEES", "me-monthly": "ME-FEES",
 ME-SUPER-CRIBBAGE, § 1836(4-A))."""
 
 
+def licence_id_part(kind: str, tier: str, tournament_id: str) -> str:
+    """What a Maine licence's id ends with (``post-1/per-tournament/2027-02-20/holdem``): a
+    per-tournament or super cribbage licence its tournament's id (the date is in the id, so
+    it stays while the game stays put, whatever number it has; deadline UIDs are made from
+    licence ids), a monthly or annual one its tier."""
+    return tournament_id if kind in ("me-per-tournament", "me-super-cribbage") else tier
+
+
 def statute_fee(kind: str, tier: str) -> int | None:
     """ME-FEES, 17 M.R.S. § 1836(3-A), (4-A): the fee (USD) of a licence of ``kind`` and
     ``tier`` (a :data:`TIERS` label); None when no such licence exists (e.g. an annual licence

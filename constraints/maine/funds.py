@@ -24,6 +24,7 @@ from constraints.base import (
 )
 from constraints.catalogue import cite
 from constraints.maine.terms import CRIBBAGE_ENTRY_CAP, PRIZE_SHARE, games, me, ops_of
+from scheduler.core.fields import dated_words
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -152,23 +153,26 @@ ME_CRIBBAGE_REG = Rule("ME-CRIBBAGE-REG", validate=_validate_cribbage_reg,
 def report_text(period: str, due: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline: the sentence saying the
     disposition-of-funds report for ``period`` (words, e.g. "the month ending ...") is due on
-    ``due`` (:func:`scheduler.core.timing.report_due`)."""
+    ``due`` (:func:`constraints.maine.report_due`)."""
     return (f"File the disposition-of-funds report for {period} by {day_text(due)}, "
             f"{ME_REPORT_BUSINESS_DAYS} business days after the period ends, also if the game "
             f"was cancelled ({cite('ME-REPORT')}).")
 
 
-def report_line(period_end: dt.date) -> str:
-    """ME-REPORT (16-633 CMR ch. 32 § 8) as a line of deadlines.csv (``what``,
-    :func:`scheduler.result.deadlines.list_deadlines`): the report of the licensed period ending
-    ``period_end`` (inclusive). The calendars word it :func:`report_text`."""
-    return f"file the disposition-of-funds report for the licensed period ending {period_end}"
+def report_line(licence: str, period_end: dt.date) -> str:
+    """ME-REPORT (16-633 CMR ch. 32 § 8) as a deadline's ``what`` (deadlines.csv,
+    plan.xlsx, the report, ``tourney deadlines``), in people's words and without ids: the
+    report of the licensed period ending ``period_end`` (inclusive) under ``licence`` (words,
+    ``Maine annual licence (51–100 players) from Jan 2, 2027``). The calendars word it
+    :func:`report_text`."""
+    return (f"File the disposition-of-funds report of the period ending "
+            f"{dated_words(period_end)} with the Gambling Control Unit ({licence})")
 
 
 def _held_report(a: Actuals) -> Iterator[Violation]:
     """ME-REPORT (16-633 CMR ch. 32 § 8): every disposition-of-funds report owed
     (:class:`~constraints.base.ReportOwed`, its due day from
-    :func:`scheduler.core.timing.report_due`) filed on or before its due day; one not filed is
+    :func:`constraints.maine.report_due`) filed on or before its due day; one not filed is
     late once its due day is before ``as_of``."""
     for r in a.reports:
         if r.filed_on is None and r.due < a.as_of:

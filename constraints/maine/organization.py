@@ -20,6 +20,7 @@ from constraints.maine.terms import (
     licensed,
     me,
 )
+from scheduler.core.fields import dated_words, day_words
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -110,15 +111,15 @@ ME_ELIGIBLE = Rule("ME-ELIGIBLE", validate=_validate_organization)
 def earliest_first_day(notice_from: dt.date, closed: Closed = ()) -> dt.date:
     """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the earliest first day whose application,
     received on ``notice_from`` or later, is on time: the first whose due date (the 10th
-    Maine business day before it, :func:`scheduler.core.timing.application_due`) is on or after
-    ``notice_from`` (:func:`scheduler.core.timing.application_earliest_first_day`; ``closed``:
+    Maine business day before it, :func:`constraints.maine.application_due`) is on or after
+    ``notice_from`` (:func:`constraints.maine.application_earliest_first_day`; ``closed``:
     ``settings.closed_days``). A Saturday, Sunday or holiday first day is possible."""
     return application_earliest_first_day(notice_from, closed)
 
 
 def _application_ok(sc: Scenario, t: Tournament, tm: Timing) -> bool:
     """ME-APPLICATION-WINDOW: a licensed game's first day is allowed iff
-    :func:`scheduler.core.timing.application_ok` (or the application is already filed,
+    :func:`constraints.maine.application_ok` (or the application is already filed,
     ``filed_dates``)."""
     return (not licensed(t) or tm.first_day in t.filed_dates
             or tm.first_day >= earliest_first_day_cached(filing_from(sc), sc.settings.closed_days))
@@ -154,8 +155,8 @@ def _held_application(a: Actuals) -> Iterator[Violation]:
     """ME-APPLICATION-WINDOW on what was held (16-633 CMR ch. 32 § 2): a licensed Maine game
     (tournament game, super cribbage) was held under a licence whose application was
     received at most 90 days and at least 10 Maine business days before the first day the
-    licence covers (:func:`scheduler.core.timing.application_opens` ..
-    :func:`scheduler.core.timing.application_due` of its ``valid_from``, or of the game's first
+    licence covers (:func:`constraints.maine.application_opens` ..
+    :func:`constraints.maine.application_due` of its ``valid_from``, or of the game's first
     day when that is earlier; ``settings.closed_days`` skipped), as ``tourney deadlines``
     judges it. No application recorded:
     a violation; a licence recorded bought without the day its application was received: a
@@ -197,8 +198,8 @@ def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
                             earliest: dt.date) -> str:
     """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a deadline: the
     sentence saying when the licence application for a game starting ``first_day`` must be
-    received, between ``opens`` and ``due`` (:func:`scheduler.core.timing.application_window`);
-    ``earliest`` is the day 90 days before (:func:`scheduler.core.timing.application_opens`),
+    received, between ``opens`` and ``due`` (:func:`constraints.maine.application_window`);
+    ``earliest`` is the day 90 days before (:func:`constraints.maine.application_opens`),
     noted when the window is shown from the plan's ``notice_from`` instead."""
     text = (f"The application must be received between {day_text(opens)} "
             f"and {day_text(due)}: at most {ME_APPLICATION_MAX_DAYS} days and at least "
@@ -210,10 +211,12 @@ def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,
     return text
 
 
-def application_line(kind: str, opens: dt.date, due: dt.date, first_day: dt.date) -> str:
-    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a line of
-    deadlines.csv (``what``, :func:`scheduler.result.deadlines.list_deadlines`): the ``kind``
-    licence's application received between ``opens`` and ``due`` (inclusive days) for a
-    first day covered ``first_day``. The calendars word it :func:`application_window_text`."""
-    return (f"the {kind} licence application received between {opens} and {due} "
-            f"(first day covered {first_day})")
+def application_line(licence: str, opens: dt.date, due: dt.date) -> str:
+    """ME-APPLICATION-WINDOW, 17 M.R.S. § 1836(4) / Chapter 32 § 4, as a deadline's
+    ``what`` (deadlines.csv, plan.xlsx, the report, ``tourney deadlines``), in people's words
+    and without ids: ``Apply for the <licence>: the Gambling Control Unit receives the
+    application from Dec 20, 2026 to Thu, Dec 24, 2026``; ``licence`` the licence in words
+    (``Maine per-tournament licence (51–100 players) for Jan 9, 2027``), ``opens``..``due``
+    the window (inclusive days). The calendars word it :func:`application_window_text`."""
+    return (f"Apply for the {licence}: the Gambling Control Unit receives the application "
+            f"from {day_words(opens)} to {dated_words(due)}")

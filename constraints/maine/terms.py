@@ -13,10 +13,14 @@ import datetime as dt
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.core.fields import ME_TYPES
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import years_end
+
+CODE = "ME"
+"""Maine's code, as a scenario's operators spell their ``jurisdiction``."""
+ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
+"""The Maine tournament types (17 M.R.S. § 1836)."""
 
 MONTHLY_LIMIT = 2
 """ME-MONTHLY-LIMIT, 17 M.R.S. § 1836: tournament games per organization per calendar month."""

@@ -20,7 +20,9 @@ modules is importable from here (``from constraints.montana import large_tally``
 """
 
 from constraints.base import License
+from constraints.catalogue import cite
 from constraints.montana.conduct import CHECKLIST
+from constraints.montana.example import EXAMPLE
 from constraints.montana.games import (
     MT_CHARITY_SHARE,
     MT_DURATION,
@@ -52,16 +54,20 @@ from constraints.montana.tally import (
 from constraints.montana.terms import (
     CHARITY_LIMIT,
     CHARITY_SHARE,
+    CODE,
     ENTRY_CAP,
     LARGE_LIMIT,
     LARGE_PERMIT_FEE,
     MAX_DAYS,
+    MT_TYPES,
     NO_PLAY_FROM,
     NO_PLAY_UNTIL,
     SMALL_ENTRY_CAP,
     SMALL_PERMIT_FEE,
     calendar_days,
 )
+from scheduler.core.jurisdiction import Jurisdiction
+from scheduler.core.timing import MT_NOTICE_DAYS
 
 RULES = [
     MT_PERMIT_PREREQ,
@@ -81,8 +87,31 @@ RULES = [
     *CHECKLIST,
 ]
 
+JURISDICTION = Jurisdiction(
+    code=CODE, name="Montana", timezone="America/Denver", types=MT_TYPES,
+    types_without_readings=("small-stakes",),
+    operator_fields=("live_tables", "permit_year_start", "held_in_current_permit_year",
+                     "late_hours_ordinance"),
+    wall_clock=True, permit_years=True, all_day_events=True, rules=tuple(RULES),
+    statute="Montana MCA 23-5-317", agency="the Montana Gambling Control Division",
+    filing="a notice", licence_kinds=tuple(PERMIT_KINDS),
+    words={
+        "statute_short": "MCA 23-5-317", "agency_short": "Gambling Control Division",
+        "filed_what": "Montana notice", "filed_where": "the Gambling Control Division",
+        "nothing_to_file": "Nothing to file: no large-stakes tournament, so no notice to the "
+                           "Gambling Control Division.",
+        "nothing_filed": "no Montana large-stakes tournament",
+        "licence_note": f"Montana notices are due {MT_NOTICE_DAYS} days before each "
+                        f"large-stakes tournament ({cite('MT-NOTICE')}); see the dates above.",
+    },
+    example=EXAMPLE,
+)
+"""Montana as the engine and the outputs see it
+(:class:`scheduler.core.jurisdiction.Jurisdiction`)."""
+
 __all__ = [
-    "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "ENTRY_CAP", "LARGE_LIMIT",
+    "CHARITY_LIMIT", "CHARITY_SHARE", "CHECKLIST", "CODE", "JURISDICTION", "MT_TYPES",
+    "ENTRY_CAP", "LARGE_LIMIT",
     "LARGE_PERMIT_FEE", "MAX_DAYS", "MT_CHARITY_LIMIT", "MT_CHARITY_SHARE", "MT_DURATION",
     "MT_ENTRY_CAP", "MT_LARGE_LIMIT", "MT_NOTICE", "MT_NO_RAKE", "MT_PERMIT_FEES",
     "MT_PERMIT_PREREQ", "MT_PLAY_HOURS", "MT_PROGRESSIVE", "MT_SATELLITE", "MT_SMALL_DAILY",

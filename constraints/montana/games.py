@@ -26,13 +26,13 @@ from constraints.montana.terms import (
     CHARITY_SHARE,
     ENTRY_CAP,
     MAX_DAYS,
+    MT_TYPES,
     NO_PLAY_FROM,
     NO_PLAY_UNTIL,
     calendar_days,
     mins,
     mt,
 )
-from scheduler.core.fields import MT_TYPES
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament

@@ -11,9 +11,17 @@ from collections.abc import Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
+from scheduler.core.fields import dated_words
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
-from scheduler.core.timing import MT_NOTICE_DAYS, Timing, filing_from, notice_due, notice_ok
+from scheduler.core.timing import (
+    MT_NOTICE_DAYS,
+    Timing,
+    closed_note,
+    filing_from,
+    notice_due,
+    notice_ok,
+)
 
 
 # ------------------------------------------------------------------ MT-NOTICE
@@ -85,21 +93,27 @@ def notice_text(who: str, title: str, first_day: dt.date, due: dt.date) -> str:
             f"held on several premises files its own notice.")
 
 
-def notice_line(title: str, ref: str, first_day: dt.date, due: dt.date | None = None) -> str:
-    """MT-NOTICE, MCA 23-5-317(1)(d), as a line of deadlines.csv (``what``,
-    :func:`scheduler.result.deadlines.list_deadlines`): ``notify the department of <title>
-    (<ref>), first day <YYYY-MM-DD>``; ``ref`` the occurrence, ``TOURNAMENT#N``. A round of
-    a progressive whose notice day ``due`` is 5 days before the progressive's first round
-    (MT-PROGRESSIVE) adds ``, the progressive's first round <YYYY-MM-DD>``. The calendars
-    word it :func:`notice_text`."""
-    line = f"notify the department of {title} ({ref}), first day {first_day}"
+def notice_line(title: str, first_day: dt.date, due: dt.date | None = None) -> str:
+    """MT-NOTICE, MCA 23-5-317(1)(d), as a deadline's ``what`` (deadlines.csv, plan.xlsx,
+    the report, ``tourney deadlines``: :func:`scheduler.result.deadlines.list_deadlines`), in
+    people's words and without ids: ``Notify the Montana Gambling Control Division of
+    <title>, first day Sat, Mar 6, 2027``. A round of a progressive whose notice day ``due``
+    is 5 days before the progressive's first round (MT-PROGRESSIVE) adds ``, 5 days before
+    the progressive's first round Sat, Mar 6, 2027``. The calendars word it
+    :func:`notice_text`."""
+    line = (f"Notify the Montana Gambling Control Division of {title}, first day "
+            f"{dated_words(first_day)}")
     start = due + dt.timedelta(days=MT_NOTICE_DAYS) if due is not None else first_day
     if start < first_day:
-        line += f", the progressive's first round {start}"
+        line += f", {MT_NOTICE_DAYS} days before the progressive's first round " \
+                f"{dated_words(start)}"
     return line
 
 
 def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
-    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`)."""
-    return f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
+    23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`); when the office is
+    closed that day (:func:`scheduler.core.timing.closed_note`), the day to file by after it."""
+    note = closed_note(due, "MT")
+    return (f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
+            + (f" — {note.partition(' — ')[2]}" if note else ""))

@@ -16,8 +16,8 @@ from ortools.sat.python import cp_model
 
 from constraints.base import Audit, License, Rule, Violation, day_span, licence_row_violation, usd
 from constraints.modelling import LicenseOption, ModelContext, covers_period
-from constraints.montana.terms import LARGE_PERMIT_FEE, SMALL_PERMIT_FEE, mt
-from scheduler.core.fields import MT_TYPES
+from constraints.montana.terms import LARGE_PERMIT_FEE, MT_TYPES, SMALL_PERMIT_FEE, mt
+from scheduler.core.fields import day_words
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator
@@ -78,13 +78,14 @@ def permit_due(valid_from: dt.date, first_play: dt.date | None,
     return max(valid_from, first_play) - dt.timedelta(days=1)
 
 
-def permit_line(kind: str, valid_from: dt.date, valid_to: dt.date, due: dt.date) -> str:
-    """MT-PERMIT-FEES as a line of ``tourney deadlines`` (``what``): buy or renew the
-    ``kind`` permit (licenses.csv) for the permit year ``valid_from``..``valid_to``, by
-    ``due`` (:func:`permit_due`)."""
+def permit_line(kind: str, valid_from: dt.date, valid_to: dt.date) -> str:
+    """MT-PERMIT-FEES as a deadline's ``what`` (deadlines.csv, plan.xlsx, the report,
+    ``tourney deadlines``), in people's words and without ids: ``Buy or renew the Montana
+    large-stakes permit for the permit year Jul 1, 2026 – Jun 30, 2027 ($120)``; the day
+    it is due by (:func:`permit_due`) is the line's date."""
     large, fee, clause = PERMIT_KINDS[kind]
-    return (f"buy or renew the {_permit_label(kind)} for the permit year "
-            f"{valid_from}..{valid_to} ({usd(fee)}, MCA 23-5-317{clause}) by {due}")
+    return (f"Buy or renew the Montana {_permit_label(kind)} for the permit year "
+            f"{day_words(valid_from)} – {day_words(valid_to)} ({usd(fee)})")
 
 
 def _permit_kinds() -> list[tuple[bool, str, int]]:
@@ -92,7 +93,8 @@ def _permit_kinds() -> list[tuple[bool, str, int]]:
 
 
 def _permit_label(kind: str) -> str:
-    return kind.removeprefix("mt-").replace("-", " ")
+    """``large-stakes permit`` of ``mt-large-stakes-permit``."""
+    return kind.removeprefix("mt-").replace("-stakes-", "-stakes ")
 
 
 def _encode_permits(ctx: ModelContext) -> None:

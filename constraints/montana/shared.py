@@ -15,8 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation
 from constraints.modelling import ModelContext
-from constraints.montana.terms import mt
-from scheduler.core.fields import MT_TYPES
+from constraints.montana.terms import MT_TYPES, mt
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tour

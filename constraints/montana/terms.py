@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from decimal import Decimal
 
-from scheduler.core.fields import MT_TYPES
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 
+CODE = "MT"
+"""Montana's code, as a scenario's operators spell their ``jurisdiction``."""
+MT_TYPES = ("large-stakes", "small-stakes")
+"""The Montana tournament types (MCA 23-5-317)."""
 LARGE_LIMIT = 16
 """MT-LARGE-LIMIT, MCA 23-5-317(1)(a): large-stakes tournaments per permit year."""
 CHARITY_LIMIT = 3

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from constraints import montana
 from constraints.base import Audit, Violation
 from constraints.catalogue import COST_RULES
 from constraints.catalogue import RULES as CATALOGUE
@@ -74,7 +75,7 @@ def with_settled(scenario: Scenario, settled: dict[str, set[dt.date]],
     ops = []
     for op in scenario.operators:
         extra = permits.get(op.id, set()) - set(op.held_in_current_permit_year.permits)
-        if op.jurisdiction == "MT" and extra:
+        if op.jurisdiction == montana.CODE and extra:
             h = op.held_in_current_permit_year
             op = op.model_copy(update={"held_in_current_permit_year": h.model_copy(
                 update={"permits": tuple(sorted({*h.permits, *extra}))})})

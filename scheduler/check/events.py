@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from scheduler.check.schedule import ScheduleError
-from scheduler.core.fields import MT_TYPES
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing, day_span, days_touched, local, timing, tournament_tz
@@ -111,12 +111,13 @@ def event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
         last = (end_v - dt.timedelta(days=1)) if end_v is not None else start
         last = max(last, start)
         s = local(start, t.start_time, tz) or dt.datetime.combine(start, t.start_time, tz)
-        own = timing(t, tz, start) if t.type in MT_TYPES else None
+        wall_clock = of_type(t.type).wall_clock  # Montana's play days
+        own = timing(t, tz, start) if wall_clock else None
         if own is not None and own.days[-1] == last:
             # the tournament as planned from its first day shows exactly these days: a
             # session past midnight shows its morning as one more day, not a play day
             return own
-        if t.type in MT_TYPES:
+        if wall_clock:
             # play days: each from the start time for `hours` (MT-PLAY-HOURS reads each
             # night), the last one's session ends `hours` after its start
             one = t.model_copy(update={"days": 1})
@@ -126,7 +127,8 @@ def event_timing(scenario: Scenario, t: Tournament, ev: object, path: Path,
                 return Timing(s, max(e, s), day_span(start, last),
                               tuple((x.start, x.end) for x in days if x is not None))
         else:
-            # a Maine game shown as all-day events: conducted until the end of its last day
+            # a game of elapsed hours (Maine's) shown as all-day events: conducted
+            # until the end of its last day
             e = dt.datetime.combine(last + dt.timedelta(days=1), dt.time(0), tz)
         return Timing(s, max(e, s), day_span(start, last))
     if start.tzinfo is None:

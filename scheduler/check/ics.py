@@ -111,7 +111,8 @@ def read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                              "checked as a game")
             kind = None
         if kind in DEADLINE_KINDS:
-            not_checked.append(f"{path}: {what}: a {kind} deadline, not a game "
+            article = "an" if kind[:1] in "aeiou" else "a"  # an application, a notice
+            not_checked.append(f"{path}: {what}: {article} {kind} deadline, not a game "
                                f"({kind_source(ev)})")
             continue
         if str(ev.get("STATUS", "")).upper() == "CANCELLED":

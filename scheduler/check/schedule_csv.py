@@ -11,6 +11,7 @@ from typing import Any
 
 import pandas as pd
 
+from constraints import montana
 from constraints.base import License, Occurrence
 from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
@@ -135,7 +136,7 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
         out.append(Occurrence(t, occ, tm))
         if status in ("held", "filed"):
             settled.setdefault(tid, set()).add(tm.first_day)
-        if (str(row.get("jurisdiction", "")) == "MT" and str(row.get("permit_year", ""))
+        if (str(row.get("jurisdiction", "")) == montana.CODE and str(row.get("permit_year", ""))
                 and "license_id" in row and not str(row["license_id"]).strip()):
             # the plan bought no permit for this row: one was held before the plan
             held.setdefault(str(row.get("operator_id", "")), set()).add(

@@ -152,7 +152,7 @@ def sweep(
         min=0.1)] = 10.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     deterministic_time: Annotated[float, typer.Option(
-        help="CP-SAT deterministic time per objective stage and part (the same results on "
+        help="CP-SAT deterministic time per search and part (the same results on "
              "every machine and engine).", min=0.1)] = 30.0,
     max_variants: Annotated[int, typer.Option(
         help="Refuse a vary file of more variants than this (counted before any is built; "

@@ -78,10 +78,10 @@ def solve(
         help="Scenario YAML file or .xlsx workbook (see docs/scenario.md).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")] = Path("plan"),
     time_limit: Annotated[float | None, typer.Option(
-        help="Wall-clock seconds per objective stage and part (default: none; results then "
+        help="Wall-clock seconds per CP-SAT search and part (default: none; results then "
              "do not depend on the machine's speed or load).", min=0.1)] = None,
     deterministic_time: Annotated[float, typer.Option(
-        help="CP-SAT deterministic time per objective stage and part (about seconds, but "
+        help="CP-SAT deterministic time per search and part (about seconds, but "
              "the same on every machine).", min=0.1)] = 30.0,
     seed: Annotated[int, typer.Option(help="CP-SAT random seed.", min=0, max=2**31 - 1)] = 0,
     workers: Annotated[int, typer.Option(help="CP-SAT search workers per part (1 to 64).",
@@ -125,9 +125,9 @@ def solve(
                            "or --use-ledger too")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     with reading_input():
-        from scheduler.core.timing import made_as_of  # start-up time: no engine in --help
+        from scheduler.inputs.load import made_as_of_passed  # start-up: no engine in --help
 
-        sc = made_as_of(load(scenario), day)
+        sc = made_as_of_passed(load(scenario), day)
         if ledger is not None or use_ledger:
             sc = _with_ledger(sc, ledger, organization)
         check_model_size(sc, max_model)

@@ -51,10 +51,21 @@ one spelling the scenario types, the workbook, the UIDs and the rules read."""
 WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 """The weekdays in words, in the order of :data:`WEEKDAYS` (what calendars and reasons
 print)."""
-MT_TYPES = ("large-stakes", "small-stakes")
-"""The Montana tournament types (MCA 23-5-317)."""
-ME_TYPES = ("tournament-game", "super-cribbage", "charitable-cribbage")
-"""The Maine tournament types (17 M.R.S. § 1836)."""
+MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                       "Nov", "Dec")
+"""English month abbreviations, January first."""
+
+
+def day_words(d: dt.date) -> str:
+    """A day as people write it, in English whatever the locale: ``Mar 7, 2027``."""
+    return f"{MONTH_ABBREVIATIONS[d.month - 1]} {d.day}, {d.year}"
+
+
+def dated_words(d: dt.date) -> str:
+    """:func:`day_words` with the weekday's three letters: ``Sun, Mar 7, 2027``."""
+    return f"{WEEKDAY_NAMES[d.weekday()][:3]}, {day_words(d)}"
+
+
 
 
 def _uid_domain(v: str) -> str:

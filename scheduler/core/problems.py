@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from constraints.catalogue import cite
+from scheduler.core.jurisdiction import installed
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN
 
 
@@ -283,12 +284,17 @@ _FIELD_HINTS: dict[tuple[Any, str], str] = {
 """(field name, pydantic error type) -> the message a field's own shape needs, in place of
 pydantic's (``tours[0].stops = [s1]``: ``a tour has at least 2 stops``)."""
 
-_SYNONYMS = {"montana": "MT", "maine": "ME"}
-"""Words an operator may write for a choice that no spelling distance finds."""
+def _synonym(word: str) -> str | None:
+    """The choice ``word`` names that no spelling distance finds: a state's name for its
+    code (``montana`` -> the code of the jurisdiction named Montana)."""
+    for j in installed():
+        if re.sub(r"[\s_]+", "-", j.name.lower()) == word:
+            return j.code
+    return None
 
 
 def _choices(expected: str) -> list[str]:
-    """The choices of pydantic's ``literal_error`` (``"'MT' or 'ME'"`` -> ``["MT", "ME"]``)."""
+    """The choices of pydantic's ``literal_error`` (``"'a' or 'b'"`` -> ``["a", "b"]``)."""
     return re.findall(r"'([^']*)'", expected)
 
 
@@ -304,8 +310,9 @@ def nearest_choice(value: str, choices: Sequence[str]) -> str | None:
     lower = {c.lower(): c for c in choices}
     if word in lower:
         return lower[word]
-    if _SYNONYMS.get(word) in choices:
-        return _SYNONYMS[word]
+    synonym = _synonym(word)
+    if synonym in choices:
+        return synonym
     starts = [c for c in choices if len(word) >= 2 and (
         word.startswith(c.lower()) or c.lower().startswith(word))]
     if len(starts) == 1:

@@ -29,8 +29,9 @@ import yaml
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from scheduler.core.clock import latest_today
-from scheduler.core.fields import MT_TYPES, Date, DateRange, OneLine, StrictModel, UidDomain
+from scheduler.core.fields import Date, DateRange, OneLine, StrictModel, UidDomain
 from scheduler.core.frames import frame_rows, relabel
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.problems import MISSING, InputProblem, ScenarioError, pydantic_problems
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Settings, Tour, Tournament
@@ -134,7 +135,8 @@ class Scenario(StrictModel):
         return self._t_index[tournament_id]
 
     def jurisdiction_of(self, t: Tournament) -> str:
-        return "MT" if t.type in MT_TYPES else "ME"
+        """The code of the jurisdiction whose type ``t`` has (``MT`` for large-stakes)."""
+        return of_type(t.type).code
 
     def to_yaml(self) -> str:
         """The scenario as YAML text that :func:`scheduler.inputs.load.load_scenario` reads back to

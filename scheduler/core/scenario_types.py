@@ -1,8 +1,9 @@
 """The parts a scenario is made of, as frozen, typed values: :class:`Settings` (the readings
 of ambiguous clauses), :class:`Operator` (with :class:`HeldBefore`, :class:`HeldInMonth` and
 :class:`OtherGame`), :class:`Tournament` (with :class:`Session`, :class:`Satellite` and
-:class:`PerPeriod`) and :class:`Tour`; the Literal spellings ``Weekday``, ``Jurisdiction``,
-``TournamentType``.
+:class:`PerPeriod`) and :class:`Tour`; the spellings ``Weekday`` (a Literal),
+``Jurisdiction`` and ``TournamentType`` (one of the installed jurisdictions' codes and types,
+:mod:`scheduler.core.jurisdiction`).
 
 :class:`scheduler.core.scenario.Scenario` holds them, and ``scheduler.core.scenario`` re-exports
 every
@@ -14,13 +15,14 @@ public name here (``from scheduler.core.scenario import Tournament``). Units as 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BeforeValidator, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from scheduler.core.fields import (
     Address,
@@ -39,14 +41,54 @@ from scheduler.core.fields import (
     UidDomain,
 )
 from scheduler.core.frozen import FrozenDict
+from scheduler.core.jurisdiction import all_types, codes, default_timezone
 from scheduler.core.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH
 
 Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-Jurisdiction = Literal["MT", "ME"]
-TournamentType = Literal[
-    "large-stakes", "small-stakes", "tournament-game", "super-cribbage", "charitable-cribbage"
-]
-DEFAULT_TIMEZONE = {"MT": "America/Denver", "ME": "America/New_York"}
+
+
+def _expected(choices: Sequence[str]) -> str:
+    """pydantic's wording of a Literal's choices (``'MT' or 'ME'``)."""
+    shown = [repr(c) for c in choices]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _one_of(choices: Callable[[], tuple[str, ...]]) -> BeforeValidator:
+    """A check that a value is one of ``choices()`` (the installed jurisdictions' codes or
+    types), failing as a ``Literal`` of them fails (pydantic's ``literal_error``)."""
+    def check(v: Any) -> Any:
+        allowed = choices()
+        if isinstance(v, str) and v in allowed:
+            return v
+        raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                  {"expected": _expected(allowed)})
+    return BeforeValidator(check)
+
+
+Jurisdiction = Annotated[str, _one_of(codes)]
+"""A jurisdiction's code, one of the installed ones (:mod:`scheduler.core.jurisdiction`)."""
+TournamentType = Annotated[str, _one_of(all_types)]
+"""A tournament type, one of the installed jurisdictions' types."""
+
+
+class _DefaultZones(Mapping[str, str]):
+    """Jurisdiction code -> the IANA zone of an operator who gives none, read from the
+    installed jurisdictions (:func:`scheduler.core.jurisdiction.installed`)."""
+
+    def __getitem__(self, code: str) -> str:
+        zone = default_timezone(code)
+        if zone is None:
+            raise KeyError(code)
+        return zone
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(codes())
+
+    def __len__(self) -> int:
+        return len(codes())
+
+
+DEFAULT_TIMEZONE: Mapping[str, str] = _DefaultZones()
 
 
 class Settings(StrictModel):
@@ -82,7 +124,7 @@ class Settings(StrictModel):
     """ME-APPLICATION-WINDOW, ME-REPORT (16-633 CMR ch. 32 §§ 2, 8): days the Governor closes
     Maine state offices by order, which are then not Maine business days (the State Government
     holidays, Thanksgiving Friday among them, are known:
-    :func:`scheduler.core.timing.maine_holidays`).
+    :func:`constraints.maine.maine_holidays`).
     Dates and ``"FIRST..LAST"`` ranges, read as a sorted tuple of distinct dates."""
 
     @field_validator("super_cribbage_licenses_issued")

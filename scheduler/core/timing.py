@@ -23,7 +23,8 @@ import holidays
 from dateutil.relativedelta import relativedelta
 
 from scheduler.core.clock import latest_today
-from scheduler.core.fields import MT_TYPES
+from scheduler.core.fields import dated_words
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 
@@ -126,15 +127,17 @@ def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
 def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
     """The timing of tournament ``t`` starting on ``first_day``; None if its start is in a gap.
 
-    MT: ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
+    A state whose hours are read on the wall clock (``Jurisdiction.wall_clock``, Montana):
+    ``t.days`` consecutive play days, each from ``start_time`` for ``hours`` on the wall
     clock ("play from noon to 2 a.m.", so a session is an hour shorter the night clocks spring
-    forward); the occurrence ends when the last play day's session ends. ME: one game of
-    ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
+    forward); the occurrence ends when the last play day's session ends. Otherwise (Maine):
+    one game of ``hours`` of real elapsed time (the 48-hour limit is elapsed time).
     """
+    wall_clock = of_type(t.type).wall_clock
     if t.sessions:
         return _flight_timing(tuple((x.day, x.start, x.hours) for x in t.sessions),
-                              t.type in MT_TYPES, tz, first_day)
-    return _timing(t.start_time, t.hours, t.days, t.type in MT_TYPES,
+                              wall_clock, tz, first_day)
+    return _timing(t.start_time, t.hours, t.days, wall_clock,
                    tz, first_day)
 
 
@@ -278,12 +281,80 @@ def maine_holidays(year: int) -> frozenset[dt.date]:
     return frozenset(days)
 
 
+@lru_cache(maxsize=32)
+def state_holidays(jurisdiction: str, year: int) -> dict[dt.date, str]:
+    """The days the state offices of ``jurisdiction`` are closed by law in calendar ``year``,
+    with their names: Maine's of :func:`maine_holidays` (Thanksgiving Friday named "the day
+    after Thanksgiving"); Montana's legal holidays (MCA 1-1-216: the ``holidays`` package,
+    US-MT: New Year's Day, Martin Luther King Jr. Day, Lincoln's and Washington's Birthdays,
+    Memorial Day, Independence Day, Labor Day, Columbus Day, Veterans Day, Thanksgiving Day,
+    Christmas Day, the general election day of an even year; one on a Saturday observed the
+    Friday before, one on a Sunday the Monday after; the package also names the federal
+    Juneteenth, kept: a deadline then reads one day earlier, never late). Empty for another
+    jurisdiction. E.g. Montana 2027: Mon Feb 15 (Lincoln's and Washington's Birthdays)."""
+    if jurisdiction not in ("MT", "ME"):
+        return {}
+    days = dict(holidays.country_holidays("US", subdiv=jurisdiction, years=[year]).items())
+    if jurisdiction == "ME":
+        days[thanksgiving_friday(year)] = "the day after Thanksgiving"
+    return days
+
+
+def office_closed(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
+    """Why the state office a deadline of ``jurisdiction`` is filed with is closed on ``day``:
+    ``"a Saturday"``, ``"a Sunday"``, the holiday's name (:func:`state_holidays`), ``"a day
+    the Governor closed state offices"`` (``closed``: Maine's ``settings.closed_days``); empty
+    when it is open (a Maine business day, :func:`is_maine_business_day`, is open). The one
+    home of "office closed" for every deadline, Montana's and Maine's."""
+    if day.weekday() >= 5:
+        return "a Saturday" if day.weekday() == 5 else "a Sunday"
+    name = state_holidays(jurisdiction, day.year).get(day)
+    if name:
+        return name
+    if jurisdiction == "ME" and day in closed:
+        return "a day the Governor closed state offices"
+    return ""
+
+
+def last_office_day(day: dt.date, jurisdiction: str, closed: Closed = ()) -> dt.date:
+    """The last day on or before ``day`` the state office of ``jurisdiction`` is open
+    (:func:`office_closed` empty): ``day`` itself when open, else the working day before it,
+    the day to file by. E.g. Montana, Sun 2027-03-07: Fri 2027-03-05; Mon 2027-02-15
+    (Lincoln's and Washington's Birthdays): Fri 2027-02-12."""
+    while office_closed(day, jurisdiction, closed):
+        day -= dt.timedelta(days=1)
+    return day
+
+
+def closed_note(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
+    """What a deadline due on ``day`` says when the state office of ``jurisdiction`` is
+    closed that day (:func:`office_closed`), with the day to file by
+    (:func:`last_office_day`): ``due Sun, Mar 7, 2027 — the office is closed (a Sunday):
+    file by Fri, Mar 5, 2027``; empty when the office is open. The one sentence of a closed
+    day in deadlines.csv, plan.xlsx, the report, the calendars and ``tourney deadlines``."""
+    why = office_closed(day, jurisdiction, closed)
+    if not why:
+        return ""
+    return (f"due {dated_words(day)} — the office is closed ({why}): file by "
+            f"{dated_words(last_office_day(day, jurisdiction, closed))}")
+
+
+def file_by_note(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
+    """The short form of :func:`closed_note`, after a day already shown (a calendar event's
+    SUMMARY, the report's dates table): `` (office closed: file by Fri, Mar 5, 2027)``;
+    empty when the office is open on ``day``."""
+    if not office_closed(day, jurisdiction, closed):
+        return ""
+    return f" (office closed: file by {dated_words(last_office_day(day, jurisdiction, closed))})"
+
+
 def is_maine_business_day(day: dt.date, closed: Closed = ()) -> bool:
     """A Maine business day (ME-APPLICATION-WINDOW, ME-REPORT; RULES.md "Maine business
     day"): Monday to Friday, not a Maine State Government holiday (:func:`maine_holidays`,
     Thanksgiving Friday included) and not one of ``closed`` (``settings.closed_days``). The
-    one home of the reading: every Maine deadline counts these days."""
-    return day.weekday() < 5 and day not in maine_holidays(day.year) and day not in closed
+    one home of the reading: every Maine deadline counts these days (:func:`office_closed`
+    empty for ``"ME"``)."""
+    return not office_closed(day, "ME", closed)
 
 
 def maine_business_days_before(day: dt.date, n: int, closed: Closed = ()) -> dt.date:
@@ -418,6 +489,7 @@ def months_between(first: dt.date, last: dt.date) -> list[tuple[int, int]]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_later(day: dt.date, years: int) -> dt.date:
     """The same calendar day ``years`` years later (earlier when ``years`` is negative).
 
@@ -439,7 +511,8 @@ def years_later(day: dt.date, years: int) -> dt.date:
     Returns
     -------
     datetime.date
-        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year.
+        The day with its year moved by ``years``, Feb 29 to Feb 28 in a common year
+        (computed once per (day, years): the ME-FEES encoding asks it of every candidate).
 
     Raises
     ------
@@ -450,6 +523,7 @@ def years_later(day: dt.date, years: int) -> dt.date:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def years_end(first_day: dt.date, years: int) -> dt.date:
     """The last day (inclusive) of a period of ``years`` years whose first day is
     ``first_day``: the day before its anniversary, ``years_later(first_day, years)`` - 1 day.

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 DETERMINISTIC_TIME = 30.0
-"""Default CP-SAT deterministic time limit per objective stage and part (about seconds on a
-typical machine, but the same on every machine and under any load)."""
+"""Default CP-SAT deterministic time limit per search (placed and fees are one) and part (about
+seconds on a typical machine, but the same on every machine and under any load)."""
 
 
 class Interrupted(RuntimeError):
@@ -66,8 +66,8 @@ def new_solver(*, time_limit: float | None, deterministic_time: float | None, se
 
 @dataclass(frozen=True)
 class Options:
-    """How to search: wall-clock ``time_limit`` (seconds, per stage and part; None: no wall
-    limit), ``deterministic_time`` (CP-SAT's deterministic time units per stage and part;
+    """How to search: wall-clock ``time_limit`` (seconds, per search and part; None: no wall
+    limit), ``deterministic_time`` (CP-SAT's deterministic time units per search and part;
     None: no such limit), CP-SAT ``seed`` and ``workers``."""
 
     time_limit: float | None = None

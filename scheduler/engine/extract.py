@@ -15,9 +15,11 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
+from constraints import montana
 from constraints.base import Audit, License, Occurrence
 from constraints.modelling import ModelContext, Placement
 from constraints.montana import LargeItem, large_tally, progressive_starts
+from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import notice_due
@@ -27,8 +29,9 @@ from scheduler.result.usage import placed
 __all__ = ["audit_of", "extract", "placed_of"]
 
 
-def _license_id(kind: str, operator_id: str, valid_from: dt.date, extra: str = "") -> str:
-    short = kind.removeprefix("mt-").removeprefix("me-")
+def _license_id(kind: str, code: str, operator_id: str, valid_from: dt.date,
+                extra: str = "") -> str:
+    short = kind.removeprefix(f"{code.lower()}-")  # mt-large-stakes-permit: large-stakes-permit
     return f"{operator_id}/{short}/{valid_from.isoformat()}" + (f"/{extra}" if extra else "")
 
 
@@ -54,9 +57,9 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                 if o.operator_id == oid and o.covers(t, c.timing):
                     covers[i].append(ref)
                     # every licence or permit it needs (MT: one per permit year it is played
-                    # in, MT-PERMIT-FEES), so schedule.csv names them all
+                    # in, MT-PERMIT-FEES), so schedule.csv names them all; ME: the first
                     license_of[(ref, oid)].append(str(i))
-                    if o.jurisdiction == "ME":
+                    if jurisdiction(o.jurisdiction).one_licence_each:
                         break
     licenses: list[License] = []
     ids: dict[str, str] = {}
@@ -64,15 +67,12 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
         refs = covers.get(i, [])
         if not refs:
             continue
-        if o.kind in ("me-per-tournament", "me-super-cribbage"):
-            # the tournament id (the date is in the id): stable while the game stays put,
-            # whatever number it has (deadline UIDs are made from licence ids)
-            extra = refs[0].split("#")[0]
-        elif o.jurisdiction == "ME":
-            extra = o.tier
-        else:
-            extra = ""
-        lid = _license_id(o.kind, o.operator_id, o.valid_from, extra)
+        # ME: a per-tournament licence ends with its tournament's id (the date is in the id:
+        # stable while the game stays put, whatever number it has; deadline UIDs are made
+        # from licence ids), another with its tier; MT: nothing
+        extra = jurisdiction(o.jurisdiction).hook("licence_id_part")(
+            o.kind, o.tier, refs[0].split("#")[0]) or ""
+        lid = _license_id(o.kind, o.jurisdiction, o.operator_id, o.valid_from, extra)
         ids[str(i)] = lid
         licenses.append(License(lid, o.operator_id, o.jurisdiction, o.kind, o.tier,
                                 o.valid_from, o.valid_to, o.fee_usd, tuple(refs)))
@@ -85,7 +85,7 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
         ref = f"{t.id}#{k}"
         for oid in t.operators:
             op = sc.operator(oid)
-            mt = op.jurisdiction == "MT"
+            permit_years = jurisdiction(op.jurisdiction).permit_years
             counted = (t.is_large and (ref, oid) not in free) or t.is_me_licensed_game
             rows.append(OperatorOccurrence(
                 tournament_id=t.id, occurrence=k, operator_id=oid,
@@ -94,7 +94,7 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                 first_day=c.first_day, last_day=c.timing.last_day,
                 notice_due=(notice_due(starts.get(t.id, c.first_day)) if t.is_large
                             else None),
-                permit_year=op.permit_year_of(c.first_day) if mt else None,
+                permit_year=op.permit_year_of(c.first_day) if permit_years else None,
                 counted=counted, players=t.players,
                 license_id=" ".join(ids[i] for i in license_of.get((ref, oid), ())
                                     if i in ids),
@@ -110,7 +110,7 @@ def _free_charitable(sc: Scenario, placed: list[tuple[Tournament, int, Placement
     :func:`constraints.montana.large_tally`)."""
     out: set[tuple[str, str]] = set()
     for op in sc.operators:
-        if op.jurisdiction != "MT":
+        if op.jurisdiction != montana.CODE:
             continue
         mine = [LargeItem(c.first_day, t.id, k, t.charitable, c.timing.days)
                 for t, k, c in placed if t.is_large and op.id in t.operators]

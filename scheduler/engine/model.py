@@ -147,20 +147,24 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
                     cands.append(Placement(t, day, tm))
         ctx.candidates[t.id] = cands
         for c in cands:
-            z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]")
+            z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]" if ctx.named else "")
             ctx.z[(t.id, c.first_day)] = z
             for rid in rej.get(c.first_day, ()):
                 ctx.excluded.setdefault((t.id, rid), []).append(z)
 
 
-def build_model(scenario: Scenario, *, explain: bool = False) -> ModelContext:
+def build_model(scenario: Scenario, *, explain: bool = False,
+                named: bool | None = None) -> ModelContext:
     """The full model of ``scenario``: domain, then every rule's encoding, in registry order.
 
     ``explain=True`` builds the model used to explain infeasibility: every day of the horizon
     is a candidate (days a rule excludes are listed in ``excluded`` for the caller to guard),
-    and cost rules are left out.
+    and cost rules are left out. ``named`` (default: as ``explain``) names the first-day
+    variables ``z[tournament,day]`` and the constraints of the hot encodings (their names
+    cost model-building time and are read only to explain).
     """
-    ctx = ModelContext(scenario, explain=explain)
+    ctx = ModelContext(scenario, explain=explain,
+                       named=explain if named is None else named)
     build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],
                  [(r.id, r.allows_day) for r in RULES if r.allows_day is not None])
     for rule in RULES:

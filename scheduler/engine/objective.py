@@ -18,13 +18,20 @@ occurrences kept on their day; then, with the kept ones fixed, ``days_moved``, t
 days moved (each new first day costs its distance to the nearest announced day of its
 tournament that was not kept), then earlier first days.
 
-Each stage is a fresh CP-SAT solve that keeps the previous stages' values (a constraint)
-and starts from the previous stage's solution (a complete hint).
+Stages 1 and 2 are one CP-SAT search (:data:`SEARCHES`): maximize
+``W · stage1 − fees`` with ``W`` one more than the widest span the fees can take (their
+largest total minus their smallest, :func:`fee_span`), so one more unit of ``stage1`` outweighs
+any fees and the order placed > fees holds exactly: the search's optimum is
+``W · placed* − fees*`` with the same ``placed*`` and ``fees*`` as two searches, one after the
+other (tests/test_objective_fused.py). Each later stage is a fresh CP-SAT search that keeps
+the previous stages' values (a constraint) and starts from the previous search's solution (a
+complete hint).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,11 +44,19 @@ from scheduler.core.fields import WEEKDAYS
 from scheduler.engine.cpsat import Options, search
 from scheduler.inputs.replan.previous import PublishedOccurrence
 
-__all__ = ["STAGES", "Outcome", "SolverError", "Stage", "Stages", "add_terms", "lexicographic",
-           "weighted"]
+__all__ = ["FUSED", "SEARCHES", "STAGES", "Outcome", "SolverError", "Stage", "Stages", "add_terms",
+           "fee_span", "lexicographic", "weighted"]
 
 STAGES = ("placed", "fees_usd", "preferred")
-"""The stages every solve runs, in order; a re-plan adds ``moved`` and ``days_moved``."""
+"""The stages every solve runs, in order (the objective's values); a re-plan adds ``moved``
+and ``days_moved``."""
+
+FUSED = "placed and fees_usd"
+"""The name of the first search, stages 1 and 2 at once (what progress shows)."""
+
+SEARCHES = (FUSED, "preferred")
+"""The CP-SAT searches every solve runs, in order; a re-plan adds ``moved`` and
+``days_moved``."""
 
 
 class SolverError(RuntimeError):
@@ -127,8 +142,8 @@ def _hint(ctx: ModelContext, solver: cp_model.CpSolver) -> None:
 
 
 class Stages:
-    """Runs lexicographic stages on one model: each stage is a fresh CP-SAT solve (hinted
-    with the previous stage's solution) whose value the next stages keep. Stops running
+    """Runs lexicographic searches on one model: each is a fresh CP-SAT solve (hinted
+    with the previous search's solution) whose value the next searches keep. Stops running
     stages once the search was stopped; ``best`` holds the latest solution."""
 
     def __init__(self, ctx: ModelContext, opts: Options, stop: Callable[[], bool] | None,
@@ -141,8 +156,14 @@ class Stages:
     def run(self, name: str, objective: cp_model.LinearExprT, *, maximize: bool) -> bool:
         """Optimize ``objective``; whether the stage found a solution and later stages may
         run (False once stopped). Raises :class:`SolverError` (see :func:`_run`)."""
+        return self.search(name, objective, maximize=maximize) is not None and not self.stopped
+
+    def search(self, name: str, objective: cp_model.LinearExprT, *, maximize: bool
+               ) -> Stage | None:
+        """Optimize ``objective`` under ``name`` (recorded in ``done``); the search's result,
+        None when it was not run or stopped before any solution."""
         if self.stopped:
-            return False
+            return None
         m = self.ctx.model
         if self.best is not None:
             _hint(self.ctx, self.best)
@@ -151,10 +172,10 @@ class Stages:
         solver = self.opts.solver()
         stage, self.stopped = _run(self.ctx, solver, name, self.stop)
         if stage is None:
-            return False
+            return None
         self.best = solver
         self.done[name] = stage
-        return not self.stopped
+        return stage
 
     def value(self, expr: cp_model.LinearExprT) -> int:
         assert self.best is not None
@@ -201,22 +222,22 @@ def lexicographic(ctx: ModelContext, opts: Options,
                         for (_, day), v in ctx.z.items()])
     weight = sum((day - scenario.horizon.start).days for _, day in ctx.z) + 1
 
-    if run.run("placed", stage1, maximize=True):
+    low, high = fee_span(ctx)
+    if _fused(run, stage1, fees, low, high):
         m.add(stage1 >= run.done["placed"].value)
-        if run.run("fees_usd", fees, maximize=False):
-            m.add(fees <= run.done["fees_usd"].value)
-            if previous is None:
-                run.run("preferred", prefs * weight - offsets, maximize=True)
-            elif run.run("preferred", prefs, maximize=True):
-                m.add(prefs >= run.done["preferred"].value)
-                kept = _kept(ctx, previous)
-                if run.run("moved", cp_model.LinearExpr.sum([v for _, v in kept]),
-                           maximize=True):
-                    for _, v in kept:
-                        m.add(v == run.value(v))
-                    left = [a for a, v in kept if not run.value(v)] + _unplaceable(ctx, previous)
-                    run.run("days_moved", weighted(_distance(ctx, left)) * weight + offsets,
-                            maximize=False)
+        m.add(fees <= run.done["fees_usd"].value)
+        if previous is None:
+            run.run("preferred", prefs * weight - offsets, maximize=True)
+        elif run.run("preferred", prefs, maximize=True):
+            m.add(prefs >= run.done["preferred"].value)
+            kept = _kept(ctx, previous)
+            if run.run("moved", cp_model.LinearExpr.sum([v for _, v in kept]),
+                       maximize=True):
+                for _, v in kept:
+                    m.add(v == run.value(v))
+                left = [a for a, v in kept if not run.value(v)] + _unplaceable(ctx, previous)
+                run.run("days_moved", weighted(_distance(ctx, left)) * weight + offsets,
+                        maximize=False)
     stages = run.done
     if run.best is None:  # stopped before the first stage found anything
         return Outcome(None, True, False, {}, {}, 0)
@@ -234,6 +255,47 @@ def lexicographic(ctx: ModelContext, opts: Options,
                       else sum(w for _, w in ctx.preference_terms)) + 0.0}
     shortfall = run.value(short) if ctx.required_terms else 0
     return Outcome(run.best, stopped, proven, objective, bound, shortfall)
+
+
+def fee_span(ctx: ModelContext) -> tuple[int, int]:
+    """(least, largest) total of the fee terms over their variables' domains, in USD: the
+    fees of any plan lie between them (0 and the sum of every fee, for licence Booleans of
+    non-negative fees)."""
+    variables = ctx.model.proto.variables
+    low = high = 0
+    for v, w in ctx.fee_terms:
+        domain = list(variables[v.index].domain)  # the proto's list has no [-1]
+        ends = (domain[0] * w, domain[-1] * w)
+        low, high = low + min(ends), high + max(ends)
+    return low, high
+
+
+def _fused(run: Stages, stage1: cp_model.LinearExpr, fees: cp_model.LinearExpr,
+           low: int, high: int) -> bool:
+    """Stages 1 and 2 in one search (:data:`FUSED`): maximize ``W · stage1 − fees``, ``W =
+    high − low + 1``. Records ``placed`` (stage 1) and ``fees_usd`` in ``run.done`` as two
+    searches would; whether later stages may run.
+
+    With fees in [low, high], an optimum ``V = W · s − f`` has exactly one ``s`` with ``W · s``
+    in [V + low, V + high] (W values in a row), ``s = ⌊(V + high) / W⌋``, and ``f = W · s −
+    V``; a solution with one unit less of stage 1 is worth at most ``W · (s − 1) − low < W · s
+    − high``, so ``s`` is stage 1's optimum and ``f`` the least fees among its optima. A proven
+    bound ``B`` of the search bounds stage 1 by ``⌊(B + high) / W⌋`` and, at the stage 1 value
+    found, the fees from below by ``W · s − B``.
+    """
+    scale = high - low + 1
+    found = run.search(FUSED, stage1 * scale - fees, maximize=True)
+    if found is None:
+        return False
+    value, bound = found.value, math.floor(found.bound + 1e-6)
+    placed = (value + high) // scale
+    fee = scale * placed - value
+    placed_bound = (bound + high) // scale
+    fees_bound = max(low, scale * placed - bound)
+    run.done.pop(FUSED)
+    run.done["placed"] = Stage(found.status, placed, float(placed_bound))
+    run.done["fees_usd"] = Stage(found.status, fee, float(fees_bound))
+    return not run.stopped
 
 
 # ---------------------------------------------------------------------------- re-plan terms

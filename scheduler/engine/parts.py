@@ -87,7 +87,8 @@ def solve_part(
     """The lexicographic solve of one part (or of a whole scenario), stages as
     :mod:`scheduler.engine.objective` says. ``previous`` (announced occurrences) pins and re-plans;
     ``extra`` adds constraints to the model before the search (alternatives); ``stop`` stops
-    the search (Ctrl-C), ``on_stage(name)`` is called as each stage begins.
+    the search (Ctrl-C), ``on_stage(name)`` is called as each search begins
+    (:data:`scheduler.engine.objective.SEARCHES`).
 
     Returns the Plan of the best solution found, without UIDs (:mod:`scheduler.result.publishing`
     sets them for the whole plan). Raises :class:`scheduler.engine.objective.SolverError` when no

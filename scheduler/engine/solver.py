@@ -24,12 +24,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import forget_timings, made_as_of
+from scheduler.core.timing import forget_timings
 from scheduler.engine.alternatives import alternatives
 from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options
 from scheduler.engine.decompose import components, merge, split_previous
 from scheduler.engine.parts import Progress, solve_parts
-from scheduler.inputs.load import validate_scenario
+from scheduler.inputs.load import made_as_of_passed, validate_scenario
 from scheduler.inputs.replan.read import Previous, read_previous
 from scheduler.result.plan import Plan, PlanStatus
 from scheduler.result.publishing import identify, with_replaced
@@ -93,7 +93,8 @@ def solve(
     alone, in ``jobs`` processes (1: in this process), and merged into one Plan; the merged
     plan is an optimum of the whole scenario. The stages, in order
     (:data:`scheduler.engine.objective.STAGES`): most priority-weighted occurrences placed, required
-    ones first; least licence and permit fees (USD); most on preferred weekdays. Same
+    ones first; least licence and permit fees (USD), both in one CP-SAT search
+    (:data:`scheduler.engine.objective.SEARCHES`); most on preferred weekdays. Same
     scenario, ``seed``, ``workers`` and ``deterministic_time`` give the same Plan, whatever
     ``jobs``.
 
@@ -103,10 +104,10 @@ def solve(
         The scenario (:func:`scheduler.inputs.load.load_scenario`, or built in Python). It is first
         checked against the input rules (:func:`scheduler.inputs.load.validate_scenario`).
     time_limit
-        Wall-clock limit per lexicographic stage and part, in seconds; None (default): no
+        Wall-clock limit per CP-SAT search and part, in seconds; None (default): no
         wall-clock limit, so the answer does not depend on the machine's load.
     deterministic_time
-        CP-SAT deterministic-time limit per stage and part (CP-SAT's own units, the same on
+        CP-SAT deterministic-time limit per search and part (CP-SAT's own units, the same on
         any machine and under any load); default 30. None: no limit.
     seed
         CP-SAT's random seed, at least 0.
@@ -180,7 +181,7 @@ def solve(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = made_as_of(scenario, as_of)
+    scenario = made_as_of_passed(scenario, as_of)  # a loaded scenario stays passed
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
@@ -248,7 +249,7 @@ def solve_alternatives(
     began = time.perf_counter()
     _previous(previous)  # before any work: a bare list would not publish as the CLI does
     opts = _options(seed, workers, jobs, time_limit, deterministic_time)
-    scenario = made_as_of(scenario, as_of)
+    scenario = made_as_of_passed(scenario, as_of)  # a loaded scenario stays passed
     validate_scenario(scenario)  # a scenario built in Python skips no input rule
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)

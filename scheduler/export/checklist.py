@@ -18,6 +18,7 @@ from constraints.maine import (
     SURCHARGE_CAP,
 )
 from constraints.montana import ENTRY_CAP, LARGE_LIMIT
+from scheduler.core.jurisdiction import jurisdiction as find_jurisdiction
 from scheduler.core.scenario import Scenario
 
 __all__ = [ "readings"]
@@ -31,7 +32,7 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
     ----------
     scenario : Scenario
         Whose ``settings`` were read.
-    jurisdiction : {"MT", "ME"} or None
+    jurisdiction : str or None
         Only the readings of that jurisdiction's rules (an event's description: Montana's
         ``reentry_counts_toward_cap``, MT-ENTRY-CAP, ``permit_year_count``,
         MT-LARGE-LIMIT, and, when the scenario has a progressive, ``progressive_count``,
@@ -97,31 +98,35 @@ def readings(scenario: Scenario, jurisdiction: str | None = None,
         rounds = (f"a Montana progressive counts once toward the {LARGE_LIMIT} of each "
                   "operator on whose premises one of its rounds is played, in each permit "
                   "year in which one is played there (progressive_count: once)")
-    lines = [
-        f"Reading: {month} ({cite('ME-MONTHLY-LIMIT')}).",
-        f"Reading: {tier} ({cite('ME-FEES')}).",
-        f"Reading: {reentry} ({cite('MT-ENTRY-CAP')}).",
-        f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')}).",
-        f"Reading: {years} ({cite('MT-LARGE-LIMIT')}).",
-        f"Reading: {rounds} ({cite('MT-PROGRESSIVE')}).",
+    cited = [
+        ("ME-MONTHLY-LIMIT", f"Reading: {month} ({cite('ME-MONTHLY-LIMIT')})."),
+        ("ME-FEES", f"Reading: {tier} ({cite('ME-FEES')})."),
+        ("MT-ENTRY-CAP", f"Reading: {reentry} ({cite('MT-ENTRY-CAP')})."),
+        ("ME-ENTRY-CAP", f"Reading: {surcharge} ({cite('ME-ENTRY-CAP')})."),
+        ("MT-LARGE-LIMIT", f"Reading: {years} ({cite('MT-LARGE-LIMIT')})."),
+        ("MT-PROGRESSIVE", f"Reading: {rounds} ({cite('MT-PROGRESSIVE')})."),
     ]
-    if (jurisdiction, tournament_type) in (("MT", "small-stakes"),
-                                           ("ME", "charitable-cribbage")):
-        return ["Not legal advice."]
-    if jurisdiction == "MT":
-        # the progressive's reading only where the scenario has a progressive
-        mt = lines[2:3] + lines[4:6 if any(x.progressive for x in scenario.tours) else 5]
-        return [*mt, "Not legal advice."]
-    if jurisdiction == "ME":
-        lines = [lines[0], lines[1], lines[3]]
     if s.super_cribbage_licenses_issued:
         given = ", ".join(f"{n} in {y}" for y, n in s.super_cribbage_licenses_issued.items())
-        lines.append(f"Given: super cribbage licences already issued statewide outside this "
-                     f"plan: {given}, counted toward the {SUPER_CRIBBAGE_LIMIT} a year "
-                     f"(super_cribbage_licenses_issued) ({cite('ME-SUPER-CRIBBAGE')}).")
+        cited.append(("ME-SUPER-CRIBBAGE",
+                      f"Given: super cribbage licences already issued statewide outside this "
+                      f"plan: {given}, counted toward the {SUPER_CRIBBAGE_LIMIT} a year "
+                      f"(super_cribbage_licenses_issued) ({cite('ME-SUPER-CRIBBAGE')})."))
     if s.closed_days:
-        lines.append(f"Given: days the Governor closed Maine state offices, not Maine business "
-                     f"days for the application and report due dates: "
-                     f"{', '.join(d.isoformat() for d in s.closed_days)} (closed_days) "
-                     f"({cite('ME-APPLICATION-WINDOW')}; {cite('ME-REPORT')}).")
+        cited.append(("ME-APPLICATION-WINDOW",
+                      f"Given: days the Governor closed Maine state offices, not Maine "
+                      f"business days for the application and report due dates: "
+                      f"{', '.join(d.isoformat() for d in s.closed_days)} (closed_days) "
+                      f"({cite('ME-APPLICATION-WINDOW')}; {cite('ME-REPORT')})."))
+    if jurisdiction is None:
+        lines = [line for _, line in cited]
+    else:
+        state = find_jurisdiction(jurisdiction)
+        if tournament_type in state.types_without_readings:
+            return ["Not legal advice."]
+        own = {r.id for r in state.rules}
+        # the progressive's reading only where the scenario has a progressive
+        progressive = any(x.progressive for x in scenario.tours)
+        lines = [line for rule, line in cited
+                 if rule in own and (rule != "MT-PROGRESSIVE" or progressive)]
     return [*lines, "Not legal advice."]

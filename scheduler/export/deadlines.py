@@ -4,29 +4,26 @@ One line per deadline of :func:`scheduler.result.deadlines.list_deadlines` (MT-N
 MT-PERMIT-FEES,
 ME-APPLICATION-WINDOW, ME-REPORT), the one list the report's table, plan.xlsx's *Deadlines*
 sheet and ``tourney deadlines`` (:mod:`scheduler.ledger.deadlines`, which reads this file)
-read too, so they cannot disagree.
+read too, so they cannot disagree; all four in the one shape
+:data:`scheduler.result.deadlines.DEADLINE_COLUMNS`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import asdict
 
 import pandas as pd
 
 from scheduler.core.text import cell
-from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.deadlines import (
+    DEADLINE_COLUMNS,
+    Deadline,
+    deadline_table,
+    list_deadlines,
+)
 from scheduler.result.plan import Plan
 
-DEADLINE_COLUMNS = ["date", "rule", "citation", "operator_id", "what", "occurrence",
-                    "license_id", "opens"]
-"""The columns of deadlines.csv: ``date`` the last day (inclusive) to do it (ISO 8601);
-``rule`` its rule ID and ``citation`` the law it comes from; ``operator_id`` who does it;
-``what`` a sentence; ``occurrence`` ``TOURNAMENT#N`` (MT-NOTICE) or the occurrences a Maine
-licence covers (shortened past three: ``a#1 … a#23 (23)``); ``license_id`` the Maine
-licence or Montana permit (licenses.csv) of an ME or MT-PERMIT-FEES line; ``opens`` the first day
-an ME application may be received (else empty)."""
-
+__all__ = ["DEADLINE_COLUMNS", "deadlines_csv", "plan_deadlines"]
 
 def plan_deadlines(plan: Plan) -> list[Deadline]:
     """The deadlines of ``plan``.
@@ -58,15 +55,17 @@ def deadlines_csv(plan: Plan) -> bytes:
     Returns
     -------
     bytes
-        UTF-8, ``\\n`` line ends, the columns :data:`DEADLINE_COLUMNS`, one line per
+        UTF-8, ``\\n`` line ends, the columns
+        :data:`scheduler.result.deadlines.DEADLINE_COLUMNS`, one line per
         :func:`plan_deadlines` (dates ISO 8601, ``opens`` empty but for
         ME-APPLICATION-WINDOW); text cells spreadsheet-safe as schedule.csv's
         (:func:`scheduler.core.text.cell`): titles are the user's. A plan with no deadline gives
         the header alone.
     """
+    names = {op.id: op.name for op in plan.scenario.operators}
     rows = [{k: ("" if v is None else v.isoformat() if isinstance(v, dt.date)
-                 else cell(str(v))) for k, v in asdict(d).items() if k in DEADLINE_COLUMNS}
-            for d in plan_deadlines(plan)]
+                 else cell(str(v))) for k, v in row.items()}
+            for row in deadline_table(plan_deadlines(plan), names)]
     text = pd.DataFrame(rows, columns=DEADLINE_COLUMNS).to_csv(index=False,
                                                                lineterminator="\n")
     return text.encode("utf-8")

@@ -18,15 +18,15 @@ with their reminders (VALARM).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
 from icalendar import Alarm, Event
 
+from constraints import maine, montana
 from constraints.base import License
 from constraints.maine import (
     LICENCE_KINDS,
-    LICENCE_LABELS,
     application_window_text,
     report_text,
 )
@@ -34,6 +34,7 @@ from constraints.montana import notice_note, notice_text, permit_held_before
 from constraints.registry import checklist
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
+from scheduler.core.timing import Closed, closed_note, file_by_note
 from scheduler.core.uid import (
     DEADLINE_KIND,
     DEADLINE_PROPERTY,
@@ -61,6 +62,7 @@ from scheduler.export.ical_text import (
 from scheduler.inputs.replan.assign import licence_deadline_uids
 from scheduler.result.deadlines import Deadline, list_deadlines
 from scheduler.result.plan import OperatorOccurrence, Plan
+from scheduler.result.words import licence_text as words_of_licence
 
 _TYPE_LABEL = {
     "large-stakes": "Montana large-stakes tournament",
@@ -91,15 +93,31 @@ PERMIT_HELD = "permit already held (bought before the plan)"
 the plan (MT-PERMIT-FEES: not bought again), instead of a licence id."""
 
 
-def licence_text(scenario: Scenario, row: OperatorOccurrence) -> str:
-    """The licence(s) or permit covering ``row`` as an event says it: the licence ids, else
-    :data:`PERMIT_HELD` when its Montana permit was bought before the plan
+def licence_words(licences: Iterable[License]) -> dict[str, str]:
+    """Licence id -> the licence in people's words (:func:`scheduler.result.words.licence_text`
+    with its state: ``Maine annual licence (51–100 players) from Jan 2, 2027``), what an
+    event says instead of the id."""
+    out = {}
+    for lic in licences:
+        words = words_of_licence(lic.kind, lic.tier, lic.valid_from, lic.valid_to, state=True)
+        if words != lic.kind:  # a kind the words know (else its id says more)
+            out[lic.license_id] = words
+    return out
+
+
+def licence_text(scenario: Scenario, row: OperatorOccurrence,
+                 words: Mapping[str, str] | None = None) -> str:
+    """The licence(s) or permit covering ``row`` as an event says it: in words (``words``:
+    :func:`licence_words` of the plan's licences; ``licence/permit <id>`` for one not in
+    it),
+    else :data:`PERMIT_HELD` when its Montana permit was bought before the plan
     (:func:`constraints.montana.permit_held_before`: ``held_in_current_permit_year.permits``
     or the ledger's history), else ``"none"``."""
     if row.license_id:
-        return row.license_id
+        known = (words or {}).get(row.license_id)
+        return known if known is not None else f"licence/permit {row.license_id}"
     op = operator_of(scenario, row.operator_id)
-    if (row.jurisdiction == "MT" and op is not None
+    if (row.jurisdiction == montana.CODE and op is not None
             and row.type in ("large-stakes", "small-stakes")
             and permit_held_before(op, scenario, row.first_day, row.type == "large-stakes")):
         return PERMIT_HELD
@@ -131,10 +149,10 @@ def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
         place = _place(op) if op else r.operator_id
         if licence == "none" and r.type == "charitable-cribbage":  # ME-CRIBBAGE-REG: no
             line = f"- {place}"  # licence is bought for it, so none is named
-        elif PERMIT_HELD in licence:  # "permit already held", not "licence/permit permit..."
+        elif licence == "none":
+            line = f"- {place}: licence/permit none"
+        else:  # in words (or an id not in the plan's licences), or PERMIT_HELD
             line = f"- {place}: {licence}"
-        else:
-            line = f"- {place}: licence/permit {licence}"
         if r.notice_due is not None:
             line += f"; {notice_note(r.notice_due)}"
         lines.append(line + ".")
@@ -192,6 +210,13 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     return CalendarItem((midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
 
 
+def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
+    """A deadline event's sentence when the state office is closed on ``due``
+    (:func:`scheduler.core.timing.closed_note`, as deadlines.csv says it), else empty."""
+    note = closed_note(due, jurisdiction, closed)
+    return f" {note[0].upper()}{note[1:]}." if note else ""
+
+
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
     """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
     return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
@@ -202,15 +227,18 @@ def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
     notices = {(d.occurrence, d.operator_id): d for d in _plan_deadlines(plan)
                if d.rule == "MT-NOTICE"}
+    words = licence_words(plan.license_list)
     for row in plan.rows:
-        if row.jurisdiction != "MT" or row.notice_due is None:
+        if row.jurisdiction != montana.CODE or row.notice_due is None:
             continue
         op = operator_of(plan.scenario, row.operator_id)
         who = op.name if op else row.operator_id
         summary = f"Notice due to the Montana Gambling Control Division: {row.title}"
         due = notices[(row.ref, row.operator_id)].date
         duty = notice_text(who, row.title, row.first_day, due)  # MT-NOTICE's own words
-        text = f"{duty} Permit: {licence_text(plan.scenario, row)}."
+        permit = licence_text(plan.scenario, row, words).removeprefix("licence/permit ")
+        text = f"{duty}{_closed(due, 'MT')} Permit: {permit}."
+        summary += file_by_note(due, montana.CODE)
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
@@ -229,6 +257,7 @@ def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:
 
 def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     lineage = plan_lineage(plan)
+    closed = plan.scenario.settings.closed_days
     announced = licence_deadline_uids(plan.previous_events)
     windows: dict[str, Deadline] = {}
     reports: dict[str, list[Deadline]] = {}
@@ -245,17 +274,17 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         return announced.get(local_part(fresh), fresh)
 
     for lic in plan.license_list:
-        if lic.jurisdiction != "ME" or lic.kind not in LICENCE_KINDS:
+        if lic.jurisdiction != maine.CODE or lic.kind not in LICENCE_KINDS:
             continue
         rows = _covered_rows(plan, lic)
         titles = sorted({r.title for r in rows})
-        label = f"Maine {LICENCE_LABELS[lic.kind]} licence {lic.license_id}"
-        subject = f"{label} ({titles[0]})" if len(titles) == 1 else label
+        label = words_of_licence(lic.kind, lic.tier, lic.valid_from, lic.valid_to, state=True)
+        subject = f"{label} — {titles[0]}" if len(titles) == 1 else label
         games = "; ".join(f"{r.title} on {ical_day(r.first_day)}"
                           for r in sorted({(r.first_day, r.ref): r for r in rows}.values(),
                                           key=lambda r: (r.first_day, r.ref))) or "none"
-        about = (f"{label}, tier {lic.tier}, valid {ical_day(lic.valid_from)} to "
-                 f"{ical_day(lic.valid_to)}, fee ${lic.fee_usd:,}. Covers: {games}.")
+        about = (f"{label}, valid {ical_day(lic.valid_from)} to {ical_day(lic.valid_to)}, fee "
+                 f"${lic.fee_usd:,}. Covers: {games}.")
         w = windows[lic.license_id]
         opens, due = w.opens, w.date
         assert opens is not None and w.first_day is not None and w.earliest is not None
@@ -267,8 +296,9 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
                         lic.operator_id)
         yield _deadline(licence_uid(plan.scenario, "application-due", lic.license_id,
                                     lic.operator_id, lineage), stamp,
-                        f"Application due: {subject}", due,
-                        f"{about}\n{window}", "me-application-due", DEADLINE_ALARM,
+                        f"Application due: {subject}{file_by_note(due, 'ME', closed)}", due,
+                        f"{about}\n{window}{_closed(due, 'ME', closed)}", "me-application-due",
+                        DEADLINE_ALARM,
                         lic.operator_id)
         for report in sorted(reports.get(lic.license_id, []), key=lambda d: d.date):
             end, due = report.period_end, report.date
@@ -276,9 +306,10 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
             suffix = f"-{end:%Y-%m}" if lic.kind == "me-annual" else ""
             period = (f"the month ending {ical_day(end)}" if lic.kind == "me-annual"
                       else f"the licensed period ending {ical_day(end)}")
-            text = f"{about}\n{report_text(period, due)}"
+            text = f"{about}\n{report_text(period, due)}{_closed(due, 'ME', closed)}"
             yield _deadline(licence_uid(plan.scenario, "report", lic.license_id,
                                         lic.operator_id, lineage, suffix), stamp,
                             f"Disposition-of-funds report due: {subject}"
-                            + (f", {end:%B %Y}" if lic.kind == "me-annual" else ""), due, text,
+                            + (f", {end:%B %Y}" if lic.kind == "me-annual" else "")
+                            + file_by_note(due, maine.CODE, closed), due, text,
                             "me-report", DEADLINE_ALARM, lic.operator_id)

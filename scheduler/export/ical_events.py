@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from icalendar.prop import vRecur
 
+from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import read_timing
 from scheduler.core.uid import (
@@ -44,7 +45,13 @@ from scheduler.core.uid import (
     TOURNAMENT_PROPERTY,
     session_uid,
 )
-from scheduler.export.ical_describe import PERMIT_HELD, describe, licence_text, venue_lines
+from scheduler.export.ical_describe import (
+    PERMIT_HELD,
+    describe,
+    licence_text,
+    licence_words,
+    venue_lines,
+)
 from scheduler.export.ical_series import series_item
 from scheduler.export.ical_text import (
     CalendarItem,
@@ -85,12 +92,13 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         series = [(u, m) for u, (_, m) in zip(uids, series, strict=True)]
     in_series = {(rows[0].tournament_id, rows[0].occurrence)
                  for _, members in series for rows in members}
+    words = licence_words(plan.license_list)  # each licence in words, not its id
     for (tid, occ), rows in sorted(groups.items()):
         if (tid, occ) not in in_series:
-            yield from _session_items(plan.scenario, tid, occ, rows, stamp)
+            yield from _session_items(plan.scenario, tid, occ, rows, stamp, words)
     before = {s.uid: s for s in plan.previous_series}
     for uid, members in series:
-        item = series_item(plan.scenario, uid, members, stamp)
+        item = series_item(plan.scenario, uid, members, stamp, words)
         old = before.get(uid)
         if old is not None:
             # RFC 5545 §3.8.7.4: the re-plan policy raises it when the nights or the play
@@ -106,7 +114,8 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
 
 
 def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                   stamp: dt.datetime) -> Iterator[CalendarItem]:
+                   stamp: dt.datetime, words: Mapping[str, str] | None = None
+                   ) -> Iterator[CalendarItem]:
     """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
     tournament with ``sessions``, each rendered as an occurrence of that session's own start,
     end and days, titled ``<title> — <session name>`` (a single session without a ``name``:
@@ -118,7 +127,7 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
     tm = (read_timing(scenario, t, first.start, first.end)
           if t is not None and t.sessions else None)
     if t is None or tm is None or not tm.sessions:
-        yield _occurrence_item(scenario, tid, occ, rows, stamp)
+        yield _occurrence_item(scenario, tid, occ, rows, stamp, words)
         return
     for k, ((a, b), x) in enumerate(zip(tm.sessions, t.sessions, strict=True), start=1):
         last = (b - dt.timedelta(microseconds=1)).date()
@@ -127,18 +136,20 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
         mine = [dataclasses.replace(r, uid=session_uid(r.uid, k), title=f"{r.title}{title}",
                                     start=a, end=b, first_day=a.date(), last_day=last)
                 for r in rows]
-        item = _occurrence_item(scenario, tid, occ, mine, stamp)
+        item = _occurrence_item(scenario, tid, occ, mine, stamp, words)
         item.event.add(SESSION_PROPERTY, str(k))
         yield item if k == 1 else dataclasses.replace(item, members=())
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                     stamp: dt.datetime) -> CalendarItem:
+                     stamp: dt.datetime, words: Mapping[str, str] | None = None
+                     ) -> CalendarItem:
     first = rows[0]
     ev = new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
     op0 = operator_of(scenario, first.operator_id)
-    if first.jurisdiction == "MT" and not timed_style(scenario, rows):
+    days_style = jurisdiction(first.jurisdiction).all_day_events  # Montana's
+    if days_style and not timed_style(scenario, rows):
         all_day(ev, first.first_day, first.last_day)
         play(ev, first)
         key = midnight(first.first_day)
@@ -158,11 +169,11 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         hours = (end.astimezone(dt.UTC) - start.astimezone(dt.UTC)).total_seconds() / 3600
         dates = (f"Dates: starts {clock(start)}, ends {clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
-        if first.jurisdiction == "MT":  # calendar_style: timed
+        if days_style:  # calendar_style: timed
             dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} "
                      f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
                      f"starts {clock(start)} and ends {clock(end)} ({tzid}).")
-    licences = [licence_text(scenario, r) for r in rows]
+    licences = [licence_text(scenario, r, words) for r in rows]
     venues = venue_lines(scenario, rows, licences)
     describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
     ev.add(OCCURRENCE_PROPERTY, str(occ))

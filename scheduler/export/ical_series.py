@@ -14,6 +14,7 @@ does). schedule.csv gives each night the series UID and its RECURRENCE-ID.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 from scheduler.core.fields import WEEKDAY_NAMES
 from scheduler.core.scenario import Scenario
@@ -43,12 +44,13 @@ def _numbers(occs: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence]) -> str:
+def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence],
+                  words: Mapping[str, str] | None = None) -> str:
     """One operator's licence over a series (``rows`` in date order): the licence, or each
     licence with the days it covers when it changes (e.g. a new permit year)."""
     runs: list[tuple[str, dt.date, dt.date]] = []
     for r in rows:
-        lid = licence_text(scenario, r)
+        lid = licence_text(scenario, r, words)
         if runs and runs[-1][0] == lid:
             runs[-1] = (lid, runs[-1][1], r.first_day)
         else:
@@ -60,7 +62,7 @@ def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence]) -> str:
 
 
 def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurrence]],
-                 stamp: dt.datetime) -> CalendarItem:
+                stamp: dt.datetime, words: Mapping[str, str] | None = None) -> CalendarItem:
     rows = members[0]
     first = rows[0]
     tid = first.tournament_id
@@ -94,8 +96,8 @@ def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurre
             notes.append(ical_day(d)
                          + (f" (blackout day of {', '.join(closed)})" if closed else ""))
         dates += f"\nNo occurrence in the week(s) of: {'; '.join(notes)}."
-    venues = venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members])
-                                          for i in range(len(rows))])
+    venues = venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members],
+                                                        words) for i in range(len(rows))])
     describe(ev, scenario, tid, rows, dates, venues,
              f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
     ev.add(KIND_PROPERTY, SERIES)

@@ -25,25 +25,24 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import functools
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from constraints import maine, montana
 from constraints.base import License
 from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
-from scheduler.core.timing import MT_NOTICE_DAYS
+from scheduler.core.jurisdiction import codes, installed, jurisdiction, state_name
+from scheduler.core.timing import file_by_note
 from scheduler.export import figures
-from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
-from scheduler.export.summary import summary_text
-from scheduler.result.deadlines import Deadline
+from scheduler.export.summary import state_readings, summary_text
+from scheduler.result.deadlines import Deadline, deadline_table
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
-    STATE_NAMES,
     dated_text,
     day_text,
     hours_text,
@@ -55,21 +54,16 @@ from scheduler.result.words import (
 if TYPE_CHECKING:  # start-up time: matplotlib only when a figure is drawn
     from matplotlib.figure import Figure
 
-_STATUTES = {"MT": "Montana MCA 23-5-317", "ME": "Maine 17 M.R.S. § 1836"}
-_AGENCIES = {"MT": "the Montana Gambling Control Division",
-             "ME": "the Maine Gambling Control Unit"}
-_FILINGS = {"MT": "a notice", "ME": "an application"}
-
-
-def not_legal_advice(states: Sequence[str] = ("MT", "ME")) -> str:
-    """The not-legal-advice note naming the statutes and agencies of ``states`` (``"MT"``,
-    ``"ME"``; both by default: :data:`NOT_LEGAL_ADVICE`)."""
-    mine = [s for s in ("MT", "ME") if s in states] or ["MT", "ME"]
+def not_legal_advice(states: Sequence[str] | None = None) -> str:
+    """The not-legal-advice note naming the statutes and agencies of ``states`` (codes, e.g.
+    ``[MT]``; every jurisdiction's by default: :data:`NOT_LEGAL_ADVICE`), each from its
+    :class:`~scheduler.core.jurisdiction.Jurisdiction` (``statute``, ``agency``, ``filing``)."""
+    mine = [j for j in installed() if states is None or j.code in states] or list(installed())
     law = ("the statutes (" if len(mine) > 1 else "the statute (") + \
-        ", ".join(_STATUTES[s] for s in mine) + ")"
+        ", ".join(j.statute for j in mine) + ")"
     return (f"Not legal advice. This plan records one reading of the scenario's licences and "
-            f"of {law}. Check every plan with {' or '.join(_AGENCIES[s] for s in mine)}, and "
-            f"with your own counsel, before filing {' or '.join(_FILINGS[s] for s in mine)}.")
+            f"of {law}. Check every plan with {' or '.join(j.agency for j in mine)}, and "
+            f"with your own counsel, before filing {' or '.join(j.filing for j in mine)}.")
 
 
 NOT_LEGAL_ADVICE = not_legal_advice()
@@ -82,33 +76,29 @@ _KIND_RULE = {
 }
 """Licence kind → the rule it is bought under (Maine: :data:`constraints.maine.LICENCE_RULES`)."""
 
-_WHERE_TO_FILE = {
-    ("MT",): "A Montana notice goes to the Gambling Control Division.",
-    ("ME",): "A Maine application goes to the Gambling Control Unit.",
-    ("MT", "ME"): "A Montana notice goes to the Gambling Control Division, a Maine "
-                  "application to the Gambling Control Unit.",
-}
-"""Where the notices and applications of the dates tables go, by the plan's states."""
 
-_NOTHING_TO_FILE = {
-    ("MT",): "Nothing to file: no large-stakes tournament, so no notice to the Gambling Control "
-             "Division.",
-    ("ME",): "Nothing to file: no Maine licence to apply for or report on.",
-    ("MT", "ME"): "Nothing to file: no Montana large-stakes tournament and no Maine licence.",
-}
-"""What the Deadlines section says when there is nothing to file, by the plan's states."""
+def _where_to_file(states: Sequence[str]) -> str:
+    """Where the notices and applications of the dates tables go, for the plan's states:
+    each state's ``words["filed_what"]`` and ``words["filed_where"]``, the first with
+    "goes"."""
+    parts = [(jurisdiction(c).words["filed_what"], jurisdiction(c).words["filed_where"])
+             for c in states if "filed_where" in jurisdiction(c).words]
+    if not parts:
+        return ""
+    return (f"A {parts[0][0]} goes to {parts[0][1]}"
+            + "".join(f", a {what} to {where}" for what, where in parts[1:]) + ".")
 
-_CITED_STATE = re.compile(r"\((MT|ME)-[A-Z0-9-]+, ")
-"""The state of the rule a reading line cites (``(ME-MONTHLY-LIMIT, 17 M.R.S. § 1836)``)."""
 
-_READ_SETTINGS = frozenset({
-    "reentry_counts_toward_cap", "permit_year_count", "progressive_count",  # Montana's
-    "month_rule", "tier_coverage", "surcharge_cap", "super_cribbage_licenses_issued",
-    "closed_days",  # Maine's
-})
-"""The settings the readings name: shown in the readings table only where
-:func:`scheduler.export.checklist.readings` of the plan's states names them (a setting not
-listed is always shown)."""
+def _nothing_to_file(states: Sequence[str]) -> str:
+    """What the Deadlines section says when there is nothing to file: a state's own sentence
+    (``words["nothing_to_file"]``) when it is the plan's only one, else each state's part
+    (``words["nothing_filed"]``) joined."""
+    if len(states) == 1:
+        return jurisdiction(states[0]).words.get("nothing_to_file", "Nothing to file.")
+    return ("Nothing to file: " + " and ".join(
+        jurisdiction(c).words["nothing_filed"] for c in states
+        if "nothing_filed" in jurisdiction(c).words) + ".")
+
 
 
 @functools.cache
@@ -130,9 +120,9 @@ def _labels(plans: Sequence[Plan]) -> list[str]:
 
 
 def _states(plan: Plan) -> list[str]:
-    """The plan's states (``MT``, ``ME``), in that order: those of its operators."""
+    """The plan's states (``MT``, ``ME``), in registry order: those of its operators."""
     have = {op.jurisdiction for op in plan.scenario.operators}
-    return [s for s in ("MT", "ME") if s in have]
+    return [s for s in codes() if s in have]
 
 
 def _plural(n: int, word: str) -> str:
@@ -249,7 +239,7 @@ def _summary_table(plans: Sequence[Plan]) -> dict[str, Any]:
             fees = sum(lic.fee_usd for lic in p.license_list if lic.operator_id == op.id)
             cells.append(f"{placed} of {wanted} placed, ${fees:,}")
         operators.append({"name": op.name, "id": op.id,
-                          "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+                          "state": state_name(op.jurisdiction),
                           "cells": cells})
     return {"rows": [{"label": k, "cells": v} for k, v in rows], "operators": operators}
 
@@ -313,13 +303,12 @@ def _licences(plan: Plan, deadlines: list[Deadline]) -> dict[str, Any]:
                      "valid": span_text(lic.valid_from, lic.valid_to),
                      "fee": f"${lic.fee_usd:,}", "apply_by": dated_text(due) if due else "",
                      "covers": _covers(lic, firsts), "why": cite(rule) if rule else ""})
-    notes = []  # only the jurisdictions this plan buys licences in
-    if any(lic.jurisdiction == "ME" for lic in plan.license_list):
-        notes.append("Apply by: the last day a Maine application can be received "
-                     f"({cite('ME-APPLICATION-WINDOW')}).")
-    if any(lic.jurisdiction == "MT" for lic in plan.license_list):
-        notes.append(f"Montana notices are due {MT_NOTICE_DAYS} days before each large-stakes "
-                     f"tournament ({cite('MT-NOTICE')}); see the dates above.")
+    # only the jurisdictions this plan buys licences in: what the Apply by column means, then
+    # each state's other note
+    buying = [j for j in installed() if any(lic.jurisdiction == j.code
+                                            for lic in plan.license_list)]
+    notes = [j.words[key] for key in ("apply_by_note", "licence_note") for j in buying
+             if key in j.words]
     return {"rows": rows, "total": f"${plan.total_fees_usd:,}", "notes": " ".join(notes)}
 
 
@@ -348,32 +337,22 @@ def _unscheduled(plan: Plan) -> dict[str, Any]:
 
 
 def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
-    """The Deadlines table: the lines of deadlines.csv
-    (:func:`scheduler.export.deadlines.plan_deadlines`), one row each, in date order, in
-    words: the date with its weekday, the rule, the operator's name, what to do (the licence
-    in words, the Gambling Control Division or Unit) and the tournaments concerned."""
+    """The Deadlines table: deadlines.csv's lines in its shape
+    (:func:`scheduler.result.deadlines.deadline_table`: the same columns in the same order,
+    the same ``what``), dates in words with their weekdays; the rule with its citation in
+    one cell, and the ids a command needs (operator, occurrence, licence) in the last."""
     names = {op.id: op.name for op in plan.scenario.operators}
-    lics = {lic.license_id: lic for lic in plan.license_list}
-    firsts = _firsts(plan)
     rows = []
-    for d in lines:
-        lic = lics.get(d.license_id)
-        what, ids = d.what, [d.occurrence] if d.rule == "MT-NOTICE" else []
-        tournaments = [d.title] if d.title else []
-        if d.rule == "MT-NOTICE" and d.first_day is not None:
-            what = (f"Notify the Gambling Control Division of {d.title}, first day "
-                    f"{dated_text(d.first_day)}")
-        elif lic is not None and d.rule == "ME-APPLICATION-WINDOW" and d.opens is not None:
-            what = (f"Apply for the {_licence_words(lic)}: the Gambling Control Unit receives "
-                    f"the application between {day_text(d.opens)} and {dated_text(d.date)}")
-        elif lic is not None and d.rule == "ME-REPORT" and d.period_end is not None:
-            what = (f"File the disposition-of-funds report of the period ending "
-                    f"{day_text(d.period_end)} under the {_licence_words(lic)}")
-        if lic is not None:
-            tournaments = _covers(lic, firsts)
-        rows.append({"date": dated_text(d.date), "rule": cite(d.rule),
-                     "operator": names.get(d.operator_id, d.operator_id), "what": what,
-                     "tournaments": tournaments, "ids": ids})
+    for row in deadline_table(lines, names):
+        date, file_by, opens = row["date"], row["file_by"], row["opens"]
+        assert isinstance(date, dt.date) and isinstance(file_by, dt.date)
+        rows.append({"date": dated_text(date),
+                     "file_by": "" if file_by == date else dated_text(file_by),
+                     "operator": row["operator"], "what": row["what"],
+                     "opens": dated_text(opens) if isinstance(opens, dt.date) else "",
+                     "rule": cite(str(row["rule"])),
+                     "ids": [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
+                             if row[k]]})
     return rows
 
 
@@ -381,10 +360,12 @@ def _due(r: OperatorOccurrence, windows: dict[str, Deadline]) -> str:
     """What is due before occurrence row ``r``: its MT notice (MT-NOTICE) or its Maine
     licence's application (ME-APPLICATION-WINDOW); empty when nothing is."""
     if r.notice_due is not None:
-        return f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+        return (f"notify the Gambling Control Division by {dated_text(r.notice_due)}"
+                + file_by_note(r.notice_due, montana.CODE))
     w = windows.get(r.license_id)
     if w is not None and w.opens is not None:
-        return f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+        return (f"application received {day_text(w.opens)} to {dated_text(w.date)}"
+                + file_by_note(w.date, maine.CODE))
     return ""
 
 
@@ -392,7 +373,7 @@ def _row_licence(r: OperatorOccurrence, lics: dict[str, License]) -> str:
     lic = lics.get(r.license_id)
     if lic is not None:
         return _licence_words(lic)
-    if r.jurisdiction == "MT" and r.permit_year is not None:
+    if r.permit_year is not None:  # a Montana permit (only Montana counts permit years)
         kind = "large" if r.type == "large-stakes" else "small"
         return (f"{kind}-stakes permit for the permit year from {day_text(r.permit_year)} "
                 "(already held)")
@@ -412,7 +393,7 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
         rows = sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref))
         out.append({
             "name": op.name, "id": op.id,
-            "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+            "state": state_name(op.jurisdiction),
             "rows": [{"date": day_text(r.first_day), "weekday": weekday_text(r.first_day),
                       "title": r.title, "ref": r.ref,
                       "days": span_text(r.first_day, r.last_day),
@@ -423,17 +404,9 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
 
 def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     sc = plan.scenario
-    # every switch of the plan's states (progressive_count without a progressive too); a
-    # line citing only the other state's rule is left out
-    items = [line for line in readings(sc)
-             if (m := _CITED_STATE.search(line)) is None or m.group(1) in states]
-    # closed_days (a fact, not a reading) only when given, its days one after the other
-    # each state's settings only where its readings are shown (progressive_count only with a
-    # progressive, as the readings); a setting this page does not know is always shown
-    said = " ".join(items)
+    items, shown = state_readings(sc, states)
     settings = [(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
-                for k, v in sc.settings.model_dump().items()
-                if v != () and v != {} and (k not in _READ_SETTINGS or f"({k}" in said)]
+                for k, v in shown]
     settings += [("horizon", f"{sc.horizon.start.isoformat()} to {sc.horizon.end.isoformat()}"),
                  ("notice_from", sc.notice_from.isoformat()), ("seed", str(plan.seed))]
     return {"items": items, "settings": settings}
@@ -453,14 +426,14 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         raise ValueError("alternatives must be plans of the same scenario")
     sc = plan.scenario
     labels = _labels(plans)
-    states = _states(plan) or ["MT", "ME"]
+    states = _states(plan) or list(codes())
     # each plan's deadlines once: every year calendar, the licences and the Deadlines table
     deadlines = [plan_deadlines(p) for p in plans]
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
     drawn = set(shown)
     years = [{"name": op.name, "id": op.id,
-              "state": STATE_NAMES.get(op.jurisdiction, op.jurisdiction),
+              "state": state_name(op.jurisdiction),
               "figures": _side(plans, labels, "calendar", f"The year of {op.name}",
                                operator_id=op.id, deadlines=deadlines)}
              for op in sc.operators if op.id in drawn]
@@ -476,7 +449,7 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
                f"{_plural(n_ops, 'operator')}, {_plural(n_t, 'tournament')}."),
         legal=not_legal_advice(states),
         dates=_dates(plan, deadlines[0]),
-        where_to_file=_WHERE_TO_FILE[tuple(states)],
+        where_to_file=_where_to_file(states),
         labels=labels,
         summary=_summary_table(plans),
         summary_lines=_summary_lines(plan),
@@ -489,7 +462,7 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
         years=years,
         usage=_side(plans, labels, "usage", usage_caption(plan, chosen), operators=chosen),
         deadlines=_deadline_rows(plan, deadlines[0]),
-        nothing_to_file=_NOTHING_TO_FILE[tuple(states)],
+        nothing_to_file=_nothing_to_file(states),
         fees=_side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
         plans=per_plan,
         readings=_readings(plan, states),

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from decimal import Decimal
+from typing import Any
 
 from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
+from scheduler.core.jurisdiction import codes, jurisdiction
+from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import filing_from, made_day
+from scheduler.export.checklist import readings
 from scheduler.inputs.replan.cancel import departure_lines
 from scheduler.result.plan import Plan, Unscheduled
 from scheduler.result.usage import limit_usage as usage
@@ -21,6 +27,65 @@ LIMIT_RULES: dict[str, Callable[[Tournament], bool]] = {
 MT-LARGE-LIMIT, MT-SMALL-DAILY, ME-MONTHLY-LIMIT, ME-SUPER-CRIBBAGE): a tournament left out
 under one of them may have given way to another tournament counted under the same limit
 (:func:`displaced`)."""
+
+
+_CITED_STATE = re.compile(r"\((MT|ME)-[A-Z0-9-]+, ")
+"""The state of the rule a reading line cites (``(ME-MONTHLY-LIMIT, 17 M.R.S. § 1836)``)."""
+
+_READ_SETTINGS = frozenset({
+    "reentry_counts_toward_cap", "permit_year_count", "progressive_count",  # Montana's
+    "month_rule", "tier_coverage", "surcharge_cap", "super_cribbage_licenses_issued",
+    "closed_days",  # Maine's
+})
+"""The settings the readings name: shown only where :func:`scheduler.export.checklist.readings`
+of the plan's states names them (a setting not listed is always shown)."""
+
+def _statute(code: str) -> str:
+    """The statute summary.txt names for a state (``words["statute_short"]``, else its
+    ``statute``)."""
+    j = jurisdiction(code)
+    return j.words.get("statute_short", j.statute)
+
+
+def _agency(code: str) -> str:
+    """The agency summary.txt names for a state (``words["agency_short"]``, else its
+    ``agency``)."""
+    j = jurisdiction(code)
+    return j.words.get("agency_short", j.agency)
+
+
+def plan_states(scenario: Scenario) -> list[str]:
+    """The states of ``scenario``'s operators (``MT``, ``ME``), in registry order."""
+    have = {op.jurisdiction for op in scenario.operators}
+    return [s for s in codes() if s in have]
+
+
+def state_readings(scenario: Scenario, states: Sequence[str]
+                   ) -> tuple[list[str], list[tuple[str, Any]]]:
+    """The readings of ``states``' rules a plan of ``scenario`` was made under.
+
+    Parameters
+    ----------
+    scenario
+        Whose ``settings`` were read.
+    states
+        The plan's states (:func:`plan_states`).
+
+    Returns
+    -------
+    (list of str, list of (str, value))
+        The lines of :func:`scheduler.export.checklist.readings` but those citing only
+        another state's rule; and the settings as ``(name, value)`` (scenario order), each
+        state's only where those lines name it (a Maine-only plan shows no
+        ``permit_year_count``, a Montana-only plan no ``month_rule``), a fact such as
+        ``closed_days`` only when given, a setting not known here always.
+    """
+    items = [line for line in readings(scenario)
+             if (m := _CITED_STATE.search(line)) is None or m.group(1) in states]
+    said = " ".join(items)
+    settings = [(k, v) for k, v in scenario.settings.model_dump().items()
+                if v != () and v != {} and (k not in _READ_SETTINGS or f"({k}" in said)]
+    return items, settings
 
 
 def usage_lines(records: list[Usage]) -> list[str]:
@@ -147,20 +212,37 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     Returns
     -------
     str
-        Lines, the last ending in a newline: the scenario's name, the plan's status,
-        occurrences placed and not placed, the fees (USD); the gap when the search was
-        interrupted or not proven optimal; per operator, occurrences placed of wanted and its
-        fees (USD), and its limits used (``MT-LARGE-LIMIT``, ``MT-CHARITY-LIMIT`` per permit
-        year, ``ME-MONTHLY-LIMIT`` months full: :func:`scheduler.result.usage.limit_usage`); what
-        is wanted beyond the law; the required occurrences that cannot be placed, with
-        their reasons and conflicts, else the tournaments with occurrences not placed; the
-        optional tournaments that gave way at equal priority (:func:`displaced`); the
-        readings (settings); the not-legal-advice line (MCA 23-5-317, 17 M.R.S. § 1836).
+        Lines, the last ending in a newline. First the reader's own: with several operators
+        planned together, one line per operator (scenario order) with its name, the plan's
+        status, its occurrences placed and not placed and its own fees (USD: the licences
+        and permits it buys), then the whole scenario's line (``NAME (N operators
+        together): ...``, every fee); with one operator the scenario's line alone. Then the
+        gap when the search was interrupted or not proven optimal; per operator (with one
+        operator, its occurrences placed of wanted and its fees) its limits used
+        (``MT-LARGE-LIMIT``, ``MT-CHARITY-LIMIT`` per permit year, ``ME-MONTHLY-LIMIT``
+        months full: :func:`scheduler.result.usage.limit_usage`); what is wanted beyond the
+        law; the required occurrences that cannot be placed, with their reasons and
+        conflicts, else the tournaments with occurrences not placed; the optional
+        tournaments that gave way at equal priority (:func:`displaced`); the readings of the
+        plan's own states (:func:`state_readings`); the not-legal-advice line naming the
+        statutes of those states (MCA 23-5-317, 17 M.R.S. § 1836).
     """
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
-    lines = [f"{sc.name}: {plan.status} plan, {placed} occurrences placed, "
-             f"{len(plan.unscheduled_list)} not placed, fees ${plan.total_fees_usd:,}"]
+    together = len(sc.operators) > 1
+    fees_of: dict[str, int | Decimal] = {}
+    for lic in plan.license_list:
+        fees_of[lic.operator_id] = fees_of.get(lic.operator_id, 0) + lic.fee_usd
+    lines = []
+    if together:  # each reader's own line first, the whole scenario's after
+        for op in sc.operators:
+            mine = {(r.tournament_id, r.occurrence) for r in plan.rows_of(op.id)}
+            n_missing = sum(op.id in u.operators for u in plan.unscheduled_list)
+            lines.append(f"{op.name}: {plan.status} plan, {_count(len(mine), 'occurrence')} "
+                         f"placed, {n_missing} not placed, fees ${fees_of.get(op.id, 0):,}")
+    lines.append(f"{sc.name}{f' ({len(sc.operators)} operators together)' if together else ''}"
+                 f": {plan.status} plan, {_count(placed, 'occurrence')} placed, "
+                 f"{len(plan.unscheduled_list)} not placed, fees ${plan.total_fees_usd:,}")
     gap = plan.gap
     gaps = f"placed {gap.get('placed', 0):.1%}, fees {gap.get('fees_usd', 0):.1%}"
     if plan.interrupted:
@@ -178,10 +260,14 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
     for op in sc.operators:
         rows = plan.rows_of(op.id)
         missing = [u for u in plan.unscheduled_list if op.id in u.operators]
-        fees = sum(lic.fee_usd for lic in plan.license_list if lic.operator_id == op.id)
-        lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
-                     f"{len(rows) + len(missing)} wanted; fees ${fees:,}")
-        lines.extend(f"    {line}" for line in usage_lines(use_of.get(op.id, [])))
+        used = usage_lines(use_of.get(op.id, []))
+        if together:  # its placed and fees are its line at the top
+            if used:
+                lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}), limits used:")
+        else:
+            lines.append(f"  {op.name} ({op.id}, {op.jurisdiction}): {len(rows)} placed of "
+                         f"{len(rows) + len(missing)} wanted; fees ${fees_of.get(op.id, 0):,}")
+        lines.extend(f"    {line}" for line in used)
     if plan.overasked:  # up front, before the per-occurrence reasons
         lines.extend(f"More is wanted than the law allows: {line}" for line in plan.overasked)
     required = [u for u in plan.unscheduled_list if u.required]
@@ -221,12 +307,19 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
                                  plan.departed, made_day(sc)))
     # the reading switches, and a fact such as super_cribbage_licenses_issued or closed_days
     # only when given (days as [YYYY-MM-DD, ...])
+    # of the plan's own states only (a Maine-only plan reads no Montana setting)
+    states = plan_states(sc) or list(codes())
     lines.append("Readings: " + ", ".join(
         f"{k}=[{', '.join(map(str, v))}]" if isinstance(v, tuple) else f"{k}={v}"
-        for k, v in sc.settings.model_dump().items() if v not in ({}, ())))
-    lines.append("Not legal advice: read MCA 23-5-317 and 17 M.R.S. § 1836 (and ask the "
-                 "Gambling Control Division / Unit) before filing.")
+        for k, v in state_readings(sc, states)[1]))
+    lines.append(f"Not legal advice: read {' and '.join(_statute(s) for s in states)} (and "
+                 f"ask the {' / '.join(_agency(s) for s in states)}) before filing.")
     return "\n".join(lines) + "\n"
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 occurrence``, ``2 occurrences``: ``n`` (thousands separated) and ``noun``."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def as_of_lines(plan: Plan) -> list[str]:

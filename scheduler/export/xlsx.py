@@ -1,7 +1,7 @@
 """plan.xlsx: a plan as a workbook to print and filter (issue #14).
 
 Sheets *Schedule* (schedule.csv's rows), *Licences* (licenses.csv), *Deadlines* (what to file
-by when: :func:`scheduler.result.deadlines.list_deadlines`, as deadlines.csv), *Not placed*
+by when: deadlines.csv's columns and lines), *Not placed*
 (unscheduled.csv) and *Limits* (:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates,
 times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
 sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
@@ -26,9 +26,8 @@ from xlsxwriter import Workbook
 from xlsxwriter.format import Format
 
 from constraints.base import Usage
-from constraints.catalogue import cite
 from scheduler.core.workbook.layout import FIXED_TIME
-from scheduler.result.deadlines import list_deadlines
+from scheduler.result.deadlines import deadline_table, list_deadlines
 from scheduler.result.plan import Plan
 from scheduler.result.usage import limit_usage
 
@@ -46,8 +45,11 @@ SCHEDULE = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operator_id", 
 LICENCES = [("license_id", "", 24), ("operator_id", "", 16), ("jurisdiction", "", 8),
             ("kind", "", 22), ("tier", "", 9), ("valid_from", DATE, 11), ("valid_to", DATE, 11),
             ("fee_usd", USD, 10), ("covers", "", 60)]
-DEADLINES = [("due", DATE, 11), ("deadline", "", 34), ("rule", "", 40), ("operator_id", "", 16),
-             ("for", "", 34), ("first_day", DATE, 11)]
+DEADLINES = [("date", DATE, 11), ("file_by", DATE, 11), ("operator", "", 22), ("what", "", 70),
+             ("opens", DATE, 11), ("rule", "", 22), ("citation", "", 22),
+             ("operator_id", "", 16), ("occurrence", "", 24), ("license_id", "", 30)]
+"""deadlines.csv's columns (:data:`scheduler.result.deadlines.DEADLINE_COLUMNS`), dates as
+dates."""
 NOT_PLACED = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operators", "", 22),
               ("required", "", 9), ("reason", "", 90), ("rule_ids", "", 30)]
 LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 12),
@@ -56,9 +58,9 @@ LIMITS = [("operator_id", "", 16), ("rule_id", "", 20), ("period_start", DATE, 1
 
 
 def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
-    """The *Deadlines* sheet: the deadlines of :func:`scheduler.result.deadlines.list_deadlines`
-    (the lines of deadlines.csv), an ME-APPLICATION-WINDOW as two rows (its window opens,
-    its application due).
+    """The *Deadlines* sheet: deadlines.csv's lines in its shape
+    (:func:`scheduler.result.deadlines.deadline_table` of
+    :func:`scheduler.result.deadlines.list_deadlines`), the same columns, order and words.
 
     Parameters
     ----------
@@ -68,34 +70,15 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
     Returns
     -------
     list of tuple
-        ``(due, deadline, rule, operator_id, for, first_day)`` per row, sorted by due day,
-        operator, ``for``, ``deadline``: ``due`` and ``first_day`` dates; ``rule`` the rule
-        ID with its citation; ``for`` the tournament (MT-NOTICE: ``TITLE (TOURNAMENT#N)``),
-        the licence (``licence LICENSE_ID``) or the permit (MT-PERMIT-FEES: ``permit
-        LICENSE_ID``, ``first_day`` its permit year's first day).
+        One per deadline, in :data:`DEADLINES`' order (``date``, ``file_by``, ``opens``
+        dates; ``opens`` None but for ME-APPLICATION-WINDOW), by date, rule, operator,
+        occurrence, licence, what.
     """
-    out: list[tuple[Any, ...]] = []
-    for d in list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                            closed=plan.scenario.settings.closed_days):
-        rule = cite(d.rule)
-        if d.rule == "MT-NOTICE":
-            out.append((d.date, "Notice to the Montana Gambling Control Division", rule,
-                        d.operator_id, f"{d.title} ({d.occurrence})", d.first_day))
-            continue
-        what = f"licence {d.license_id}"
-        if d.rule == "MT-PERMIT-FEES":
-            out.append((d.date, "Montana permit bought or renewed", rule, d.operator_id,
-                        f"permit {d.license_id}", d.first_day))
-        elif d.rule == "ME-APPLICATION-WINDOW":
-            out.append((d.opens, "Maine licence application window opens", rule,
-                        d.operator_id, what, d.first_day))
-            out.append((d.date, "Maine licence application due", rule, d.operator_id, what,
-                        d.first_day))
-        else:
-            end = d.period_end.isoformat() if d.period_end else ""
-            out.append((d.date, f"Disposition-of-funds report (period ending {end})", rule,
-                        d.operator_id, what, d.first_day))
-    return sorted(out, key=lambda d: (d[0], d[3], d[4], d[1]))
+    names = {op.id: op.name for op in plan.scenario.operators}
+    lines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                           closed=plan.scenario.settings.closed_days)
+    return [tuple(row[head] for head, _, _ in DEADLINES)
+            for row in deadline_table(lines, names)]
 
 
 def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],

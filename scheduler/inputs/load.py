@@ -45,6 +45,7 @@ from scheduler.core.scenario import (
     with_cell_problems,
 )
 from scheduler.core.scenario_types import Operator, Tournament
+from scheduler.core.timing import made_as_of
 from scheduler.core.workbook.reader import SHEETS_READ
 
 
@@ -250,6 +251,17 @@ _PASSED: weakref.WeakValueDictionary[int, Scenario] = weakref.WeakValueDictionar
 :func:`validate_scenario` of one the loader (or an earlier call) passed need not run the
 rules again (``tourney solve`` loads, then ``solve()`` validates). An entry goes when its
 scenario is collected, so a reused ``id`` never matches another object."""
+
+
+def made_as_of_passed(scenario: Scenario, as_of: dt.date | None = None) -> Scenario:
+    """:func:`scheduler.core.timing.made_as_of` of ``scenario``, its copy remembered as
+    passing the input rules when ``scenario`` passed them (no input rule reads the as-of
+    day, tests/test_validate_once.py), so :func:`validate_scenario` does not run them again
+    (``tourney solve --as-of`` loads, sets the day, then ``solve()`` validates)."""
+    copy = made_as_of(scenario, as_of)
+    if copy is not scenario and _PASSED.get(id(scenario)) is scenario:
+        _passed(copy)
+    return copy
 
 
 def _passed(scenario: Scenario) -> Scenario:

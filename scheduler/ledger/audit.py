@@ -29,6 +29,7 @@ from collections.abc import Collection
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from constraints import maine
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.registry import judge_actuals
 from scheduler.core.clock import env_as_of, latest_today, now, today_in
@@ -82,7 +83,7 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
     - ``reports``: one :class:`~constraints.base.ReportOwed` per licensed period of each Maine
       licence of an adopted plan that was applied for (a current ``me-application`` filing)
       or bought (a current ``licences`` entry naming it), due
-      :func:`scheduler.core.timing.report_due` of the period's last day (``settings.closed_days``
+      :func:`constraints.maine.report_due` of the period's last day (``settings.closed_days``
       skipped), as ``tourney deadlines`` computes it; ``filed_on`` from the current
       ``reports`` entry.
 
@@ -161,7 +162,7 @@ def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = 
         seen: set[str] = set()
         for lic in s.scalars(select(PlanLicence).where(
                 PlanLicence.license_id.in_(sorted(applied))).order_by(PlanLicence.id.desc())):
-            if (lic.license_id in seen or lic.jurisdiction != "ME"
+            if (lic.license_id in seen or lic.jurisdiction != maine.CODE
                     or lic.kind not in ME_LICENCE_KINDS):
                 continue
             seen.add(lic.license_id)
@@ -179,7 +180,7 @@ def _period_licence(s: Session, operator_id: str, first: dt.date, last: dt.date)
     ``operator_id`` valid on ``first``..``last`` (its ``license_id``; empty: none), the
     licence an occurrence held unplanned on those days was held under."""
     lic = s.scalar(select(PlanLicence).where(
-        PlanLicence.operator_id == operator_id, PlanLicence.jurisdiction == "ME",
+        PlanLicence.operator_id == operator_id, PlanLicence.jurisdiction == maine.CODE,
         PlanLicence.kind.in_(("me-annual", "me-monthly")), PlanLicence.valid_from <= first,
         PlanLicence.valid_to >= last).order_by(PlanLicence.id.desc()).limit(1))
     return lic.license_id if lic is not None else ""

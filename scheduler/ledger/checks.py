@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Date, Integer, Numeric, String, and_, func, select
 from sqlalchemy.engine import Connection
 
+from constraints import maine, montana
 from scheduler.core.clock import latest_today
 from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE
@@ -247,7 +248,7 @@ def reference_problems(conn: Connection, table: str, values: Mapping[str, Any], 
                      f"{values.get('uid')}) is not an occurrence of an adopted plan of its "
                      "organization")]
         if table == "filings":
-            if not any(e.jurisdiction == "MT" and e.type == "large-stakes" for e in events):
+            if not any(e.jurisdiction == montana.CODE and e.type == "large-stakes" for e in events):
                 return [("uid", f"{label('uid')}: {what} is not a Montana large-stakes "
                          "tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is for those")]
             return []
@@ -261,7 +262,7 @@ def reference_problems(conn: Connection, table: str, values: Mapping[str, Any], 
     if table in ("reports", "filings") and values.get("license_ref") is not None:
         ref = str(values.get("license_ref"))
         lic = _plan_licence(conn, org, ref)
-        if lic is None or lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+        if lic is None or lic.jurisdiction != maine.CODE or lic.kind not in ME_LICENCE_KINDS:
             return [("license_ref", f"{label('license_ref')}: {ref} is not a Maine licence of "
                      "an adopted plan of its organization")]
         end = values.get("period_end")

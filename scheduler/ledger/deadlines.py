@@ -37,18 +37,23 @@ from scheduler.ledger.models import (
 )
 from scheduler.ledger.plans import parse_date, read_csv
 from scheduler.ledger.store import LedgerError, Store
-from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.deadlines import (
+    DEADLINE_COLUMNS,
+    Deadline,
+    deadline_table,
+    list_deadlines,
+)
 
 DEADLINES_CSV = "deadlines.csv"
 """The plan folder's deadlines (``scheduler.export.write.DEADLINES_FILE``)."""
 
-COLUMNS = ["date", "state", "rule", "operator_id", "what", "occurrence", "license_id",
-           "opens", "done_on", "entry"]
-"""The columns of the deadlines table: ``date`` the last day (inclusive) to do it;
-``state`` (:data:`STATES`); ``rule`` its rule ID; ``what`` a sentence; ``occurrence``
-``TOURNAMENT#N`` (MT-NOTICE) or ``license_id`` (Maine licence rules); ``opens`` the first day
-an ME application may be received; ``done_on`` the day the ledger says it was filed and
-``entry`` that ledger entry's id."""
+COLUMNS = [*DEADLINE_COLUMNS, "state", "done_on", "entry"]
+"""The columns of the deadlines table: deadlines.csv's
+(:data:`scheduler.result.deadlines.DEADLINE_COLUMNS`: ``date``, ``file_by``, ``operator``,
+``what``, ``opens``, ``rule``, ``citation``, ``operator_id``, ``occurrence``,
+``license_id``, the same order and words), then the ledger's: ``state``
+(:data:`STATES`), ``done_on`` the day the ledger says it was filed and ``entry`` that ledger
+entry's id."""
 STATES = ("due", "overdue", "done", "done late", "filed too early", "not needed")
 # MT-PERMIT-FEES lines: ``done`` when the ledger records the permit bought (any day)
 """``due``: not done and ``date`` is on or after the as-of day; ``overdue``: not done and
@@ -64,7 +69,7 @@ cancelled (its ME-REPORT stays due: a report is owed also when the game is cance
 @dataclass(frozen=True)
 class _Licence:
     """The fields of a licenses.csv row the deadline rules read (``kind``, ``valid_from``,
-    ``valid_to``: what :func:`~scheduler.core.timing.report_periods` reads)."""
+    ``valid_to``: what :func:`~constraints.maine.report_periods` reads)."""
 
     license_id: str
     operator_id: str
@@ -137,7 +142,8 @@ def read_deadlines(path: Path) -> list[Deadline]:
     Raises :class:`LedgerError` for a missing or unreadable file, a missing column, a bad
     date (the message names the file and line)."""
     out = []
-    for i, r in enumerate(read_csv(path, _DEADLINES), start=2):
+    rows = read_csv(path, _DEADLINES)
+    for i, r in enumerate(rows, start=2):
         where = f"{path} line {i}"
         out.append(Deadline(
             date=parse_date(r["date"], where), rule=r["rule"], citation=r["citation"],
@@ -145,6 +151,13 @@ def read_deadlines(path: Path) -> list[Deadline]:
             occurrence=uncell(r["occurrence"]), license_id=r["license_id"],
             opens=parse_date(r["opens"], where) if r["opens"].strip() else None))
     return out
+
+
+def read_names(path: Path) -> dict[str, str]:
+    """Operator id -> name of a plan folder's deadlines.csv ``path`` (its ``operator``
+    column; empty for a file written before it had one)."""
+    return {r["operator_id"]: uncell(r["operator"]) for r in read_csv(path, _DEADLINES)
+            if r.get("operator")}
 
 
 def with_plan(lines: list[Deadline], rows: list[_Row], lics: list[_Licence]) -> list[Deadline]:
@@ -217,7 +230,7 @@ def _from_ledger(ledger: Store) -> tuple[list[_Row], list[_Licence], list[Deadli
 def _period_of(ends: list[dt.date], due: dt.date) -> dt.date | None:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of the licensed period (of ``ends``,
     in order) whose report is due on ``due`` (a deadlines.csv line's day): the latest period
-    end whose :func:`~scheduler.core.timing.report_due` is on or before ``due`` (the line's day is
+    end whose :func:`~constraints.maine.report_due` is on or before ``due`` (the line's day is
     later when the plan's ``settings.closed_days`` closed offices in between, which the
     folder does not hold); None when none is."""
     return max((end for end in ends if report_due(end) <= due), default=None)
@@ -336,9 +349,12 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
         uids = {(f"{r.tournament_id}#{r.occurrence}", r.operator_id): r.uid for r in rows}
         covered = {lic.license_id: [(uids.get((ref, lic.operator_id), ""), lic.operator_id)
                                     for ref in lic.covers] for lic in lics}
+        names: dict[str, str] = {}
     else:
         lines = _plan(Path(plan_dir))
         rows, lics = _plan_rows(Path(plan_dir))
+        names = (read_names(Path(plan_dir) / DEADLINES_CSV)
+                 if (Path(plan_dir) / DEADLINES_CSV).is_file() else {})
         covered = _covered(Path(plan_dir)) if ledger is not None else {}
     permits = {lic.license_id: lic for lic in lics}
     # the day each Maine licence's application window opens by law, 90 days before the
@@ -368,10 +384,8 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
             filed = done.get(("ME-REPORT", d.license_id, end))
         day = today_in(DEFAULT_TIMEZONE.get(d.rule[:2], "America/New_York"), as_of, at=at)
         opens = earliest.get(d.license_id) if d.rule == "ME-APPLICATION-WINDOW" else None
-        out.append({"date": d.date, "state": state or _state(d.date, filed, day, d.rule,
-                                                             opens),
-                    "rule": d.rule, "operator_id": d.operator_id, "what": d.what,
-                    "occurrence": d.occurrence, "license_id": d.license_id, "opens": d.opens,
+        out.append({**deadline_table([d], names)[0],
+                    "state": state or _state(d.date, filed, day, d.rule, opens),
                     "done_on": filed[0] if filed else None,
                     "entry": filed[1] if filed else None})
     df = pd.DataFrame(out, columns=COLUMNS)
@@ -382,13 +396,17 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
 
 
 def render(df: pd.DataFrame) -> str:
-    """The deadlines as lines for a terminal: ``DATE  STATE  RULE  OPERATOR  what``."""
+    """The deadlines as lines for a terminal, in the table's order: ``DATE  FILE_BY
+    OPERATOR  what  [state]`` (``FILE_BY`` blank when it is ``DATE``), then what the ledger
+    records as done."""
     lines = []
+    width = max((len(str(x)) for x in df["operator"]), default=0) if len(df) else 0
     for r in df.to_dict(orient="records"):
         filed = r["done_on"]
         done = f" (filed {filed}, entry #{r['entry']})" if isinstance(filed, dt.date) else ""
-        lines.append(f"{r['date']}  {r['state']:<10}  {r['rule']:<21}  "
-                     f"{r['operator_id']:<20}  {r['what']}{done}")
+        file_by = "" if r["file_by"] == r["date"] else str(r["file_by"])
+        lines.append(f"{r['date']}  {file_by:<10}  {str(r['operator']):<{width}}  "
+                     f"{r['what']}  [{r['state']}]{done}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 

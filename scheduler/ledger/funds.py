@@ -4,7 +4,7 @@ record held``, as a CSV and a printable HTML page (one page per period), ready t
 the Gambling Control Unit's form (``tourney ledger funds``).
 
 The licences and their periods are those of the newest adopted version of each plan lineage
-(:func:`scheduler.core.timing.report_periods`: each calendar month of an annual licence, else the
+(:func:`constraints.maine.report_periods`: each calendar month of an annual licence, else the
 licence's one period); the games of a licence are the occurrences its ``covers`` names at its
 operator; a game falls in the period holding its actual first day (held) or its planned first
 day (cancelled, not recorded yet). Amounts are USD (cents exact, ``Decimal``).
@@ -29,6 +29,7 @@ from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from constraints import maine
 from constraints.base import share_pct
 from scheduler.core.atomic_files import same_file, shown
 from scheduler.core.manifest import MANIFEST
@@ -151,7 +152,7 @@ REPORT_STATES = ("not due yet", "due", "overdue", "filed", "filed late")
 
 def report_state(p: Period, as_of: dt.date) -> str:
     """ME-REPORT (16-633 CMR ch. 32 § 8) of licensed period ``p`` as of ``as_of``:
-    ``filed`` (on or before its due day, :func:`~scheduler.core.timing.report_due`: the 10th
+    ``filed`` (on or before its due day, :func:`~constraints.maine.report_due`: the 10th
     Maine business day after the period), ``filed late``, ``not due yet`` (the period has not
     ended by ``as_of``: its last day is on or after it), ``due`` (ended, the due day is on
     or after ``as_of``) or ``overdue``. One of :data:`REPORT_STATES`."""
@@ -255,7 +256,7 @@ def funds(ledger: Store, *, period: str | None = None,
             lics = s.scalars(select(PlanLicence).where(PlanLicence.version_id == v.id)
                              .order_by(PlanLicence.license_id))
             for lic in lics:
-                if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+                if lic.jurisdiction != maine.CODE or lic.kind not in ME_LICENCE_KINDS:
                     continue
                 if license_ref is not None and lic.license_id != license_ref:
                     continue

@@ -52,6 +52,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from constraints import maine, montana
 from scheduler.core.problems import InputProblem, ScenarioError
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator as Operator_
@@ -161,7 +162,7 @@ def ledger_covers(s: Session, org: Organization, sc: Scenario) -> set[str]:
     start = sc.horizon.start
     out = set()
     for op in sc.operators:
-        if op.jurisdiction == "MT" and s.scalar(
+        if op.jurisdiction == montana.CODE and s.scalar(
                 select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
                 .join(Lineage, Lineage.id == PlanVersion.lineage_id)
                 .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
@@ -181,7 +182,7 @@ def ledger_covers_month(s: Session, org: Organization, sc: Scenario) -> set[str]
     month_first = start.replace(day=1)
     out = set()
     for op in sc.operators:
-        if op.jurisdiction == "ME" and s.scalar(
+        if op.jurisdiction == maine.CODE and s.scalar(
                 select(PlanEvent.id).join(PlanVersion, PlanVersion.id == PlanEvent.version_id)
                 .join(Lineage, Lineage.id == PlanVersion.lineage_id)
                 .where(Lineage.organization_id == org.id, PlanEvent.operator_id == op.id,
@@ -228,7 +229,7 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
         h.me_covered |= ledger_covers_month(s, org, sc)
         recorded = {(x.uid, x.operator_id) for x in held}
         for pe in events.values():
-            if (pe.jurisdiction == "ME" and pe.operator_id in known
+            if (pe.jurisdiction == maine.CODE and pe.operator_id in known
                     and pe.type in ME_LICENSED and pe.status == "CONFIRMED"
                     and (pe.uid, pe.operator_id) not in recorded
                     and _in_month(pe.first_day, pe.last_day, start, sc.settings.month_rule)):
@@ -254,18 +255,18 @@ def read_history(ledger: Ledger, scenario: Scenario, *,
                 # (first-day)
                 last = (x.first_day if x.last_day is None
                         or sc.settings.permit_year_count == "first-day" else x.last_day)
-                if (jur == "MT" and typ == "large-stakes"
+                if (jur == montana.CODE and typ == "large-stakes"
                         and op.permit_year_of(start) <= last):
                     counts = h.charitable if charitable else h.large_stakes
                     counts[op.id] = counts.get(op.id, 0) + 1
-                elif (jur == "MT" and typ == "large-stakes"
+                elif (jur == montana.CODE and typ == "large-stakes"
                         and op.permit_year_of(start) <= (x.last_day or x.first_day)):
                     # MT-PERMIT-FEES, (1)(b): not counted here (permit_year_count:
                     # first-day), but a day of play fell in this permit year, under its
                     # permit (Jun 29 - Jul 3 needed the permit of Jul 1 too): not bought again
                     h.permits.setdefault(op.id, set()).add("large-stakes")
                 # a Maine game held that no plan has (type unknown) counts: conservative
-                elif (jur == "ME" and typ != "charitable-cribbage"
+                elif (jur == maine.CODE and typ != "charitable-cribbage"
                       and _in_month(x.first_day, x.last_day or x.first_day, start,
                                     sc.settings.month_rule)):
                     h.me_held[op.id] = h.me_held.get(op.id, 0) + 1
@@ -357,7 +358,7 @@ def with_history(scenario: Scenario, history: History) -> Scenario:
     problems: list[InputProblem] = []
     ops = []
     for i, op in enumerate(sc.operators):
-        if op.jurisdiction == "ME":
+        if op.jurisdiction == maine.CODE:
             ops.append(_with_month(i, op, history, start, problems))
             continue
         typed = op.held_in_current_permit_year

@@ -11,15 +11,16 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
-from constraints import maine, montana
+from constraints import maine
+from scheduler.core.jurisdiction import installed
 from scheduler.core.limits import LimitError, read_csv_bounded
 from scheduler.ledger.store import LedgerError
 
 ME_LICENCE_KINDS = maine.LICENCE_KINDS
 """The Maine licence kinds of licenses.csv (ME-APPLICATION-WINDOW and ME-REPORT apply)."""
-LICENCE_KINDS = (*montana.PERMIT_KINDS, *maine.LICENCE_KINDS)
-"""Every kind of licenses.csv (``tourney record licence --kind``): the Montana permits
-(MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)) and the Maine licences."""
+LICENCE_KINDS = tuple(k for j in installed() for k in j.licence_kinds)
+"""Every kind of licenses.csv (``tourney record licence --kind``), state by state: the Montana
+permits (MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)) and the Maine licences."""
 
 
 def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:

@@ -14,6 +14,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from constraints import maine, montana
+from scheduler.core.jurisdiction import state_name
 from scheduler.core.timing import report_periods as licensed_periods
 from scheduler.core.uid import unplanned_uid
 from scheduler.ledger.checks import (
@@ -41,8 +43,6 @@ from scheduler.ledger.models import (
 from scheduler.ledger.plans import LICENCE_KINDS, ME_LICENCE_KINDS
 from scheduler.ledger.store import LedgerError
 
-STATES = {"MT": "Montana", "ME": "Maine"}
-"""A jurisdiction code as a sentence names it ("a Montana large-stakes tournament")."""
 MAX_COUNT = MAX_FIGURE_COUNT
 """The largest ``--players`` or ``--entries`` (as a scenario's whole-number fields; the
 checks' own, :data:`scheduler.ledger.checks.MAX_FIGURE_COUNT`)."""
@@ -307,9 +307,9 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                 raise LedgerError("filed mt-notice: give the occurrence (TOURNAMENT#N), "
                                   "not --licence")
             ev = find_event(s, occurrence, operator=operator, lineage=lineage)
-            if ev.jurisdiction != "MT" or ev.type != "large-stakes":
+            if ev.jurisdiction != montana.CODE or ev.type != "large-stakes":
                 raise LedgerError(f"{ev.tournament_id}#{ev.occurrence} is a "
-                                  f"{STATES.get(ev.jurisdiction, ev.jurisdiction)} "
+                                  f"{state_name(ev.jurisdiction)} "
                                   f"{ev.type} tournament: MT-NOTICE (MCA 23-5-317(1)(d)) is "
                                   "for Montana large-stakes tournaments")
             org = org_of(ev)
@@ -324,7 +324,7 @@ def record_filed(ledger: Ledger, kind: str, *, filed_on: dt.date, occurrence: st
                 raise LedgerError("filed me-application: give --licence LICENSE_ID (from "
                                   "licenses.csv), not an occurrence")
             lic, org = find_licence(s, license_ref)
-            if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+            if lic.jurisdiction != maine.CODE or lic.kind not in ME_LICENCE_KINDS:
                 raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: "
                                   "ME-APPLICATION-WINDOW is for Maine licences")
             same = {"organization_id": org.id, "kind": kind, "license_ref": license_ref}
@@ -389,7 +389,7 @@ def record_licence(ledger: Ledger, *, operator: str, agency_number: str, kind: s
 def report_periods(lic: PlanLicence) -> list[dt.date]:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day of each licensed period of ``lic``
     (each calendar month of an annual licence), exactly as the calendars emit them
-    (:func:`scheduler.core.timing.report_periods`)."""
+    (:func:`constraints.maine.report_periods`)."""
     return licensed_periods(lic.kind, lic.valid_from, lic.valid_to)
 
 
@@ -404,7 +404,7 @@ def record_report(ledger: Ledger, license_ref: str, *, period_end: dt.date, file
     _not_future(filed_on, "--on", today)
     with ledger.write() as s:
         lic, org = find_licence(s, license_ref)
-        if lic.jurisdiction != "ME" or lic.kind not in ME_LICENCE_KINDS:
+        if lic.jurisdiction != maine.CODE or lic.kind not in ME_LICENCE_KINDS:
             raise LedgerError(f"licence {license_ref} is of kind {lic.kind}: ME-REPORT is for "
                               "Maine licences")
         periods = report_periods(lic)

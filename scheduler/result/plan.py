@@ -396,10 +396,10 @@ class Plan:
 
     def _repr_html_(self) -> str:
         """The summary table for Jupyter (every text HTML-escaped)."""
+        placed = len({(r.tournament_id, r.occurrence) for r in self.rows})
         head = (f"<p><b>{html.escape(self.scenario.name)}</b>: {html.escape(self.status)} "
-                f"plan, {len({(r.tournament_id, r.occurrence) for r in self.rows})} "
-                f"occurrences placed, {len(self.unscheduled_list)} not placed, fees "
-                f"${self.total_fees_usd:,}</p>")
+                f"plan, {placed:,} occurrence{'' if placed == 1 else 's'} placed, "
+                f"{len(self.unscheduled_list)} not placed, fees ${self.total_fees_usd:,}</p>")
         return head + self.summary_table().to_html(index=False, escape=True)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import (
@@ -141,8 +142,8 @@ def weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scena
     by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
     for (tid, _), rows in sorted(groups.items()):
         r = rows[0]
-        if r.jurisdiction == "MT" and r.type == "small-stakes" and not timed_style(scenario,
-                                                                                    rows):
+        if (jurisdiction(r.jurisdiction).all_day_events and r.type == "small-stakes"
+                and not timed_style(scenario, rows)):
             by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
     out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
     for tid, by_wd in sorted(by_t.items()):

@@ -12,22 +12,15 @@ from __future__ import annotations
 import datetime as dt
 
 from constraints.maine import LICENCE_LABELS
-from scheduler.core.fields import WEEKDAY_NAMES
-
-MONTH_ABBREVIATIONS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
-                       "Nov", "Dec")
-"""English month abbreviations, January first."""
-
-STATE_NAMES = {"MT": "Montana", "ME": "Maine"}
-"""Jurisdiction code → the state's name."""
+from scheduler.core.fields import MONTH_ABBREVIATIONS, WEEKDAY_NAMES, dated_words, day_words
 
 _PERMITS = {"mt-large-stakes-permit": "large-stakes permit",
             "mt-small-stakes-permit": "small-stakes permit"}
 
 
 def day_text(d: dt.date) -> str:
-    """``Jan 2, 2027``."""
-    return f"{MONTH_ABBREVIATIONS[d.month - 1]} {d.day}, {d.year}"
+    """``Jan 2, 2027`` (:func:`scheduler.core.fields.day_words`)."""
+    return day_words(d)
 
 
 def weekday_text(d: dt.date) -> str:
@@ -36,8 +29,9 @@ def weekday_text(d: dt.date) -> str:
 
 
 def dated_text(d: dt.date) -> str:
-    """``Sat, Jan 2, 2027``: the weekday (three letters) and :func:`day_text`."""
-    return f"{weekday_text(d)[:3]}, {day_text(d)}"
+    """``Sat, Jan 2, 2027``: the weekday (three letters) and :func:`day_text`
+    (:func:`scheduler.core.fields.dated_words`)."""
+    return dated_words(d)
 
 
 def span_text(first: dt.date, last: dt.date) -> str:

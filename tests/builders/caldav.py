@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import datetime as dt
 import http.client
+import itertools
 import subprocess
 import sys
 import time
@@ -141,6 +143,19 @@ level = warning
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+_USERS = itertools.count(1)
+
+
+def new_user(radicale: Server) -> Server:
+    """A new htpasswd user (same password) on the Radicale server ``radicale``: with rights
+    ``owner_only`` it sees only its own collections, as on a server of its own (Radicale reads
+    its htpasswd file at each login)."""
+    user = f"user{next(_USERS)}"
+    with (radicale.storage.parent / "users").open("a", encoding="utf-8") as f:
+        f.write(f"{user}:{radicale.password}\n")
+    return dataclasses.replace(radicale, user=user)
 
 
 def publish(server: Server, plan: Path, monkeypatch: pytest.MonkeyPatch,

@@ -14,7 +14,8 @@ import pytest
 
 from constraints.base import Audit, License, Occurrence
 from constraints.registry import check
-from scheduler.core.scenario import Scenario, ScenarioError
+from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.core.timing import timing, tournament_tz
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario

@@ -53,5 +53,6 @@ def new_database(admin_url: str, template: str | None = None) -> str:
     name = f"ledger_{os.getpid()}_{next(_DB_COUNTER)}"
     plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(plain, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
+        conn.execute(f"CREATE DATABASE {name}"
+                     + (f" TEMPLATE {template} STRATEGY FILE_COPY" if template else ""))
     return admin_url.rsplit("/", 1)[0] + "/" + name

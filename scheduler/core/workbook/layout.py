@@ -8,14 +8,14 @@ columns, not the rules, and imports no scenario type.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scheduler.core.fields import ME_TYPES, MT_TYPES, WEEKDAYS
+from scheduler.core.fields import WEEKDAYS
+from scheduler.core.jurisdiction import all_types, codes, installed
 
 WEEKDAY_CHOICES = WEEKDAYS
-TYPE_CHOICES = MT_TYPES + ME_TYPES
 FIXED_TIME = dt.datetime(2000, 1, 1)
 """The time written into a workbook's document properties and zip entries when
 SOURCE_DATE_EPOCH is not set, so the same input gives a byte-identical file."""
@@ -37,8 +37,16 @@ class Column:
     header: str
     kind: str
     note: str
-    choices: tuple[str, ...] = ()
+    given_choices: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()
+    """The choices, or a function giving them when asked (the installed jurisdictions' codes
+    and types: :mod:`scheduler.core.jurisdiction`)."""
     width: int = 14
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The values a ``choice`` cell may hold (a ``list`` cell's items)."""
+        given = self.given_choices
+        return given() if callable(given) else given
 
     @property
     def path(self) -> tuple[str, ...]:
@@ -46,9 +54,9 @@ class Column:
         return tuple(self.header.split("."))
 
 
-def _c(header: str, kind: str, note: str, choices: Sequence[str] = (), width: int = 14
-       ) -> Column:
-    return Column(header, kind, note, tuple(choices), width)
+def _c(header: str, kind: str, note: str,
+       choices: Sequence[str] | Callable[[], tuple[str, ...]] = (), width: int = 14) -> Column:
+    return Column(header, kind, note, choices if callable(choices) else tuple(choices), width)
 
 
 SETTINGS = (
@@ -97,7 +105,7 @@ OPERATORS = (
        "tournaments name their operators by it."),
     _c("name", "text", "Required. Shown in reports and messages.", width=32),
     _c("jurisdiction", "choice", "Required. MT (MCA 23-5-317) or ME (17 M.R.S. § 1836).",
-       ("MT", "ME")),
+       codes),
     _c("timezone", "text", "IANA time zone of start times. Default America/Denver (MT), "
        "America/New_York (ME).", width=18),
     _c("address", "text", "The premises, printed as the event location.", width=32),
@@ -167,7 +175,7 @@ TOURNAMENTS = (
     _c("title", "text", "Required. Shown in the calendar and reports.", width=32),
     _c("type", "choice", "Required. MT: large-stakes (MCA 23-5-317(1)), small-stakes "
        "(23-5-317(2)); ME: tournament-game (17 M.R.S. § 1836), super-cribbage (§ 1836(4-A)), "
-       "charitable-cribbage (§ 1836(4-B)).", TYPE_CHOICES, width=20),
+       "charitable-cribbage (§ 1836(4-B)).", all_types, width=20),
     _c("operators", "list", "Required. Operator ids, comma list; more than one only for a "
        "Montana progressive (MT-PROGRESSIVE, MCA 23-5-317(1)(e)).", width=20),
     _c("charitable", "bool", "MT. TRUE for a charitable tournament (MT-CHARITY-LIMIT, "
@@ -295,72 +303,23 @@ SHEETS: dict[str, tuple[str, tuple[Column, ...]]] = {
 """Record sheets: name → (the scenario's list it fills, its columns). Sessions and History
 add fields to the Tournaments' and Operators' records (by ``tournament`` and ``operator``)."""
 
-EXAMPLES: dict[str, dict[str, Any]] = {
-    "montana": {
-        "name": "Bitterroot Card Room 2027",
-        "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
-        "notice_from": "2026-12-20",
-        "operators": [{
-            "id": "room-a", "name": "Bitterroot Card Room", "jurisdiction": "MT",
-            "address": "2815 Brooks St, Missoula, MT 59801", "live_tables": 6,
-            "blackout": ["2027-07-03..2027-07-05", "2027-12-24..2027-12-26"],
-            "held_in_current_permit_year": {"large_stakes": 9, "charitable": 1,
-                                            "permits": ["large-stakes", "small-stakes"]},
-        }],
-        "tournaments": [{
-            "id": "deepstack", "title": "Bitterroot Deepstack Series", "type": "large-stakes",
-            "operators": ["room-a"], "days": 3, "start_time": "12:00", "hours": 14,
-            "count": 4, "required": 2, "weekdays": ["fri"], "min_gap_days": 75,
-            "priority": 20, "players": 240, "entry_fee": 375, "reentries": 3,
-        }, {
-            "id": "food-share-classic", "title": "Five Valleys Food Share Classic",
-            "type": "large-stakes", "operators": ["room-a"], "charitable": True,
-            "charity_share": "0.5", "start_time": "12:00", "hours": 12,
-            "weekdays": ["fri", "sat"], "prefer_weekdays": ["sat"],
-            "window": {"start": "2027-02-01", "end": "2027-03-31"}, "priority": 40,
-            "players": 100, "entry_fee": 200, "reentries": 1,
-        }, {
-            "id": "wednesday-bounty", "title": "Wednesday Night Bounty", "type": "small-stakes",
-            "operators": ["room-a"], "count": "all", "weekdays": ["wed"],
-            "start_time": "19:00", "hours": 4, "players": 40, "entry_fee": 60,
-        }, {  # flights: the Sessions sheet's example rows
-            "id": "spring-main", "title": "Bitterroot Spring Main Event",
-            "type": "large-stakes", "operators": ["room-a"], "weekdays": ["thu"],
-            "window": {"start": "2027-04-01", "end": "2027-04-30"},
-            "sessions": [{"day": 1, "start": "11:00", "hours": 10, "name": "Day 1A"},
-                         {"day": 2, "start": "11:00", "hours": 10, "name": "Day 1B"},
-                         {"day": 4, "start": "12:00", "hours": 12, "name": "Day 2"}],
-            "priority": 30, "players": 300, "entry_fee": 600, "reentries": 1,
-        }],
-    },
-    "maine": {
-        "name": "American Legion Post 212 - 2027",
-        "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
-        "notice_from": "2026-12-20",
-        "operators": [{
-            "id": "post-212", "name": "American Legion Post 212, Sebasticook Valley",
-            "jurisdiction": "ME", "address": "48 Main St, Pittsfield, ME 04967",
-            "organized_on": "1946-05-12", "local_approval": True,
-            "beneficiaries": ["Sebasticook Valley Veterans Relief Fund",
-                              "Post 212 Scholarship Fund"],
-            "owns_premises": True,
-            "other_games": [{"weekday": "tue", "start": "18:00", "end": "22:00"}],
-            "blackout": ["2027-07-04", "2027-12-24..2027-12-26"],
-        }],
-        "tournaments": [{
-            "id": "saturday-holdem", "title": "Saturday Hold'em", "type": "tournament-game",
-            "operators": ["post-212"], "count": 12, "weekdays": ["sat"], "min_gap_days": 21,
-            "start_time": "12:00", "hours": 12, "priority": 10, "players": 100,
-            "entry_fee": 100, "prize_share": "0.8",
-        }, {
-            "id": "super-cribbage", "title": "Sebasticook Super Cribbage Weekend",
-            "type": "super-cribbage", "operators": ["post-212"], "weekdays": ["fri"],
-            "window": {"start": "2027-03-01", "end": "2027-03-31"}, "required": 1,
-            "start_time": "09:00", "hours": 30, "priority": 40, "players": 120,
-            "entry_fee": 60, "prize_share": "0.75", "charity_share": "0.5",
-            "organizer_member_years": 8,
-        }],
-    },
-}
+class _Examples(Mapping[str, Mapping[str, Any]]):
+    """The example scenarios of ``tourney template --example``, by the state's name in lower
+    case (``montana``): each jurisdiction's ``example`` (a raw mapping, as YAML gives it)."""
+
+    def _all(self) -> dict[str, Mapping[str, Any]]:
+        return {j.name.lower(): j.example for j in installed() if j.example is not None}
+
+    def __getitem__(self, name: str) -> Mapping[str, Any]:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+EXAMPLES: Mapping[str, Mapping[str, Any]] = _Examples()
 """The example scenarios of ``tourney template --example`` (raw mappings, as YAML gives
-them; shortened from data/examples/montana-card-room.yaml and maine-legion-post.yaml)."""
+them), one a jurisdiction, by its name in lower case (``montana``, ``maine``)."""

@@ -27,6 +27,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from scheduler.core.jurisdiction import of_type
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import made_day, notice_due
 from scheduler.core.uid import (
@@ -274,7 +275,7 @@ def dropped(scenario: Scenario, cancelled: Iterable[Cancelled],
         end: dt.date | None
         if old is not None and old.dtstart is not None:
             start, end = old.dtstart, old.dtend
-        elif span is not None and (t is None or scenario.jurisdiction_of(t) == "ME"):
+        elif span is not None and (t is None or not of_type(t.type).all_day_events):
             start, end = span
         else:
             start, end = c.first_day, c.first_day + dt.timedelta(days=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from constraints.maine import CODE
 from scheduler.studies.generate.draws import Draws
 from scheduler.studies.generate.tables import (
     ME_CAUSES,
@@ -61,8 +62,8 @@ class Maine(Draws):
             "lodge": (f"{town} Elks Lodge {number}", "nonprofit"),
         }[kind]
         owns = rng.random() < 0.55
-        op: Data = {"id": oid, "name": name, "jurisdiction": "ME",
-                    "address": self.address(town, zipcode, "ME"), **self.me_org_fields(org_type)}
+        op: Data = {"id": oid, "name": name, "jurisdiction": CODE,
+                    "address": self.address(town, zipcode, CODE), **self.me_org_fields(org_type)}
         single = rng.random() < 0.5  # one 24-game series, or two 12-game series
         days = rng.choice((["sat", "sun"], ["fri", "sat"])) if single else ["sat", "sun"]
         if owns:
@@ -128,8 +129,8 @@ class Maine(Draws):
         rng = self.rng
         town, zipcode = rng.choice(ME_TOWNS)
         self.operators.append({
-            "id": oid, "name": f"{town} Cribbage Club", "jurisdiction": "ME",
-            "address": self.address(town, zipcode, "ME"), **self.me_org_fields("nonprofit"),
+            "id": oid, "name": f"{town} Cribbage Club", "jurisdiction": CODE,
+            "address": self.address(town, zipcode, CODE), **self.me_org_fields("nonprofit"),
         })
         two = rng.random() < 0.5
         t: Data = {
@@ -156,7 +157,7 @@ class Maine(Draws):
         brewery = rng.random() < 0.3
         self.operators.append({
             "id": oid, "name": f"{town} {'Brewing Company' if brewery else 'Grille'}",
-            "jurisdiction": "ME", "address": self.address(town, zipcode, "ME"),
+            "jurisdiction": CODE, "address": self.address(town, zipcode, CODE),
             "licensed_establishment": "manufacturer" if brewery else "restaurant",
         })
         donated = rng.choice((10, 20, 25))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from constraints.montana import CODE
 from scheduler.core.timing import day_span
 from scheduler.studies.generate.draws import Draws
 from scheduler.studies.generate.tables import (
@@ -59,8 +60,8 @@ class Montana(Draws):
             held["permits"] = ["large-stakes", "small-stakes"] if rng.random() < 0.8 \
                 else ["large-stakes"]
         room: Data = {
-            "id": oid, "name": f"{short} {rng.choice(MT_ROOM_KINDS)}", "jurisdiction": "MT",
-            "address": self.address(town, zipcode, "MT"), "live_tables": tables,
+            "id": oid, "name": f"{short} {rng.choice(MT_ROOM_KINDS)}", "jurisdiction": CODE,
+            "address": self.address(town, zipcode, CODE), "live_tables": tables,
             "held_in_current_permit_year": held,
         }
         if tables >= 8 and rng.random() < 0.5:
