@@ -76,10 +76,10 @@ def template(
         "--ledger", help="With --results: the ledger (default: $TOURNEY_LEDGER, else "
                          "./tourney-ledger.sqlite).")] = None,
 ) -> None:
-    """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
-    to fill in and give to `tourney solve`; with --results, the results workbook of the
-    ledger. Exit 0 written, 2 bad options, the file exists (without --force) or not
-    writable."""
+    """Write a scenario workbook (Settings, Operators, Tournaments, Sessions, History, Tours)
+    with an example, to fill in and give to `tourney solve`; with --results, the results
+    workbook of the ledger. Exit 0 written, 2 bad options, the file exists (without --force)
+    or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.core.workbook.layout import EXAMPLES  # start-up time: no engine in --help
     from scheduler.inputs.load import load_scenario  # start-up time: no engine in --help

@@ -292,8 +292,9 @@ def diff(
 def check(
     scenario: Annotated[Path, typer.Argument(help="Scenario YAML file or .xlsx workbook.")],
     schedule: Annotated[Path | None, typer.Argument(
-        help="schedule.csv written by `tourney solve`, or an .ics calendar (also one edited "
-             "in a calendar application). Optional with --ledger.")] = None,
+        help="schedule.csv or plan.xlsx written by `tourney solve` (also one edited in a "
+             "spreadsheet), or an .ics calendar (also one edited in a calendar "
+             "application). Optional with --ledger.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
     operator: Annotated[str | None, typer.Option(
         "--operator", help="Audit the file as this operator's schedule (its operator id). "

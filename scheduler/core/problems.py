@@ -41,6 +41,9 @@ class InputProblem:
         where = file or "<scenario>"
         shown = "" if self.value is MISSING else f" = {show(self.value)}"
         if isinstance(self.line, str):  # a workbook: sheet, cell, column header
+            if isinstance(self.value, Mapping) or (isinstance(self.value, list | tuple) and any(
+                    isinstance(v, Mapping) for v in self.value)):
+                shown = ""  # a row or a sheet's rows: the cells say it, not a YAML dump
             return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
         if self.line is not None:
             where += f":{self.line}"

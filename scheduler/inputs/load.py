@@ -15,6 +15,7 @@ Python, which ``solve()`` and the check call (docs/architecture.md).
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 import warnings
 import weakref
@@ -37,8 +38,15 @@ from scheduler.core.problems import (
     pydantic_problems,
     value_at,
 )
-from scheduler.core.scenario import Scenario, read_workbook_file
+from scheduler.core.scenario import (
+    Scenario,
+    cell_problems_of,
+    read_workbook_file,
+    with_cell_problems,
+)
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import made_as_of
+from scheduler.core.workbook.reader import SHEETS_READ
 from scheduler.inputs.yaml_reader import NotYaml, line_index, parse_yaml, read_yaml_text
 
 
@@ -111,6 +119,21 @@ def load_scenario(
             node, data = detabbed  # the tab first, then the problems of the detabbed copy
             tab_problem = first
         lines = _LazyLines(node)
+    cell_problems = cell_problems_of(lines)
+    if not cell_problems:
+        return _validated(data, lines, file, tab_problem, today)
+    try:  # cells the workbook's reading left out: with the fields' problems, in one pass
+        _validated(data, lines, file, tab_problem, today)
+    except ScenarioError as found:
+        raise ScenarioError(by_position(with_cell_problems(cell_problems, found.problems)),
+                            file) from None
+    raise ScenarioError(by_position(cell_problems), file)
+
+
+def _validated(data: Any, lines: Mapping[tuple[Any, ...], int | str], file: str | None,
+               tab_problem: InputProblem | None, today: dt.date | None) -> Scenario:
+    """``data`` (a YAML document or a workbook's mapping) as a scenario that breaks no input
+    rule, or every problem in one :class:`ScenarioError` (``tab_problem`` first)."""
     tab_problem_list = [tab_problem] if tab_problem is not None else []
     if not isinstance(data, dict):
         raise ScenarioError([*tab_problem_list, InputProblem(
@@ -132,11 +155,13 @@ def load_scenario(
             raise ScenarioError([tab_problem], file)
         return _passed(checked)
     if sound is not None:
-        scenario, ops_at, ts_at = sound
+        scenario, ops_at, ts_at, mended = sound
         broken_ids = {str(o["id"]).strip() for i, o in enumerate(data["operators"])
                       if i not in ops_at and isinstance(o, Mapping)
                       and isinstance(o.get("id"), str)}
-        problems += _one_pass_terms(scenario, data, lines, ops_at, ts_at, broken_ids)
+        problems += [p for p in _one_pass_terms(scenario, data, lines, ops_at, ts_at,
+                                                broken_ids)
+                     if not _about_mended(p.path, mended)]
     problems += _duplicate_ids(data, lines)
     raise ScenarioError(tab_problem_list + by_position(problems), file)
 
@@ -240,28 +265,54 @@ def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int 
 # --------------------------------------------------------------------------- one pass
 _REFERENCE_RULES = frozenset(rule.id for rule in REFERENCES)
 _RECORDS = ("operators", "tournaments")
-_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "History")
+_SHEET_ORDER = SHEETS_READ
 """The sheets of a scenario workbook in the order ``tourney template`` writes them."""
 
 
 def _sound_part(data: Mapping[str, Any], err: ValidationError
-                ) -> tuple[Scenario, list[int], list[int]] | None:
+                ) -> tuple[Scenario, list[int], list[int], dict[tuple[str, int], set[str]]] | None:
     """The scenario of the records of ``data`` whose fields are all valid (pydantic's
     ``err`` names the others), with the original index of each kept operator and
     tournament; None when a field outside the records is wrong (the horizon, the notice
     date, a setting, the lists themselves), on which every input rule depends. A wrong
-    ``name``, ``uid_domain`` or unknown top-level key stands aside: no rule reads them."""
+    ``name``, ``uid_domain`` or unknown top-level key stands aside: no rule reads them.
+
+    A record whose wrong fields can be left out (an unknown key such as ``entry_fe``, a
+    value of the wrong type; not a required field) is kept without them, so that its other
+    fields are checked in the same pass (an unknown operator id beside a misspelt key): the
+    fourth item maps (records key, index) to the fields left out and the known fields their
+    unknown keys most likely meant, whose problems the caller drops (they are said
+    already)."""
     broken: dict[str, set[int]] = {key: set() for key in _RECORDS}
+    fields: dict[tuple[str, int], set[str]] = {}
     drop: set[str] = set()
     for e in err.errors():
         loc = tuple(e["loc"])
         if len(loc) >= 2 and loc[0] in broken and isinstance(loc[1], int):
             broken[loc[0]].add(loc[1])
+            bad = fields.setdefault((str(loc[0]), loc[1]), set())
+            bad.add(str(loc[2]) if len(loc) >= 3 else "")  # "": the record as a whole
         elif loc and (loc[0] in ("name", "uid_domain")
                       or (len(loc) == 1 and e["type"] == "extra_forbidden")):
             drop.add(str(loc[0]))
         elif not (loc == ("operators",) and e["type"] == "too_short"):
             return None  # e.g. the horizon: every rule reads it
+    mended: dict[tuple[str, int], set[str]] = {}
+    for (key, i), bad in fields.items():
+        record = data[key][i] if isinstance(data.get(key), list) else None
+        if "" in bad or not isinstance(record, Mapping):
+            continue
+        rest = {k: v for k, v in record.items() if k not in bad}
+        model = Operator if key == "operators" else Tournament
+        try:
+            model.model_validate(rest)
+        except ValidationError:
+            continue  # a required field is wrong: the record cannot be read without it
+        known = list(model.model_fields)
+        mended[(key, i)] = bad | {near for b in bad
+                                  for near in difflib.get_close_matches(b, known, n=1)}
+        broken[key].discard(i)
+        data = {**data, key: [rest if k == i else r for k, r in enumerate(data[key])]}
     kept = {key: [i for i in range(len(data.get(key) or ())) if i not in broken[key]]
             for key in _RECORDS}
     sound = {k: v for k, v in data.items() if k not in drop}
@@ -270,9 +321,18 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
         if key in data:
             sound[key] = [data[key][i] for i in kept[key]]
     try:
-        return Scenario.model_validate(sound), kept["operators"], kept["tournaments"]
+        return (Scenario.model_validate(sound), kept["operators"], kept["tournaments"],
+                mended)
     except ValidationError:  # e.g. no operator is valid: the rules have nothing to read
         return None
+
+
+def _about_mended(path: str, mended: Mapping[tuple[str, int], set[str]]) -> bool:
+    """True when ``path`` (``tournaments[2].entry_fee``) is a field :func:`_sound_part` left
+    out of its record, or one a misspelt key of it most likely meant: its problem is said."""
+    m = re.match(r"^(\w+)\[(\d+)\]\.(\w+)", path)
+    return bool(m) and m is not None and m.group(3) in mended.get(
+        (m.group(1), int(m.group(2))), set())
 
 
 def _one_pass_terms(scenario: Scenario, data: Any,
