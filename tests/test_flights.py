@@ -12,12 +12,14 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 
 from constraints.base import Occurrence
 from scheduler.check.auditing import audit
 from scheduler.check.read import read_schedule
 from scheduler.core.problems import ScenarioError
+from scheduler.core.scenario import Scenario
 from scheduler.core.timing import sessions, timing, tournament_tz
 from scheduler.core.uid import parse, session_uid
 from scheduler.export.write import to_ics, write_plan
@@ -231,13 +233,18 @@ def test_the_bundled_summer_series(tmp_path: Path) -> None:
     assert len(read.placed) == 5 and audit(sc, read) == []
 
 
-def test_a_workbook_cannot_hold_sessions_yet() -> None:
-    # written without them it would read back as another scenario: refused, named
+def test_a_workbook_holds_sessions_one_row_each(tmp_path: Path) -> None:
+    # summer-series: billings-main and missoula-main, 3 sessions each = 6 rows of Sessions
     sc = load_scenario(EXAMPLE)
-    with pytest.raises(ScenarioError) as exc:
-        sc.to_xlsx()
-    assert [p.path for p in exc.value.problems] == ["tournaments[0].sessions",
-                                                    "tournaments[2].sessions"]
+    path = tmp_path / "year.xlsx"
+    path.write_bytes(sc.to_xlsx())
+    ws = openpyxl.load_workbook(path)["Sessions"]
+    rows = [r for r in ws.iter_rows(min_row=2, values_only=True) if r[0]]
+    assert [r[:2] for r in rows] == [("billings-main", 1), ("billings-main", 2),
+                                     ("billings-main", 4), ("missoula-main", 1),
+                                     ("missoula-main", 2), ("missoula-main", 4)]
+    assert rows[0][2] == dt.time(11, 0) and rows[0][3] == 10 and rows[0][4] == "Day 1A"
+    assert Scenario.from_excel(path) == sc
 
 
 def test_concurrency_in_time_sees_each_session() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.core.atomic import MANIFEST, FolderSink, manifest_text, replace_dir
+from scheduler.core.atomic import FolderSink, replace_dir
+from scheduler.core.manifest import MANIFEST, manifest_text
 
 
 def _nothing_else(out: Path) -> list[str]:

@@ -11,16 +11,24 @@ from __future__ import annotations
 
 from constraints import maine, montana
 from constraints.base import usd
-from scheduler.core.workbook.layout import SETTINGS, SHEETS
+from scheduler.core.workbook.layout import SESSIONS, SETTINGS, SHEETS
 from scheduler.export.checklist import readings
 
 from builders.scenarios import load, mt_room
 
 
 def note(header: str) -> str:
-    """The header comment of the workbook column ``header`` (one sheet has it)."""
-    [text] = [c.note for columns in (SETTINGS, *(cs for _, cs in SHEETS.values()))
+    """The header comment of the workbook column ``header`` (one sheet has it; the Sessions
+    sheet's ``start``, ``hours`` and ``name`` are :func:`session_note`'s)."""
+    [text] = [c.note for columns in (SETTINGS, *(cs for name, (_, cs) in SHEETS.items()
+                                                 if name != "Sessions"))
               for c in columns if c.header == header]
+    return text
+
+
+def session_note(header: str) -> str:
+    """The header comment of the Sessions sheet's column ``header``."""
+    [text] = [c.note for c in SESSIONS if c.header == header]
     return text
 
 
@@ -62,6 +70,9 @@ def test_workbook_notes_say_the_constants() -> None:
     assert f">= {maine.PRIZE_SHARE * 100:.0f} %" in note("prize_share")
     assert (f"ME-DURATION (<= {maine.MAX_HOURS}), ME-SUPER-CRIBBAGE "
             f"(<= {maine.SUPER_CRIBBAGE_HOURS})") in note("hours")
+    assert (f"ME-DURATION (<= {maine.MAX_HOURS} from the first session's start to the last "
+            f"one's end), ME-SUPER-CRIBBAGE (<= {maine.SUPER_CRIBBAGE_HOURS})") in session_note(
+        "hours")
     assert (f"{usd(montana.ENTRY_CAP)} in all), MT-SMALL-ENTRY (<= "
             f"{usd(montana.SMALL_ENTRY_CAP)}), ME-ENTRY-CAP (<= {usd(maine.ENTRY_CAP)}), "
             f"ME-CRIBBAGE-REG (<= {usd(maine.CRIBBAGE_ENTRY_CAP)})") in note("entry_fee")

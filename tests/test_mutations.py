@@ -4,7 +4,7 @@ must name the rule that breaks.
 Plans come from ``scheduler.engine.solver.solve`` on two small fixed scenarios (solved once per
 run) and
 from the random scenarios of ``tests/builders/strategies.py``. Each mutation edits the placed
-occurrences (``scheduler.engine.solver.placed_of``) with ``dataclasses.replace`` and a new
+occurrences (``scheduler.engine.extract.placed_of``) with ``dataclasses.replace`` and a new
 ``Timing``,
 or drops a licence, and runs ``constraints.registry.check`` on an ``Audit``. Schedule mutations
 are audited without the cost rules (a moved Maine game leaves its per-tournament licence behind,

@@ -306,6 +306,7 @@ def test_workbook_mistakes_in_one_run_by_cell(tmp_path: Path) -> None:
     tours[f"{fee}2"] = 2000     # deepstack's entry fee
     tours[f"{share}3"] = 50     # food-share-classic's charity_share
     tours["M4"] = "Tues"       # wednesday-bounty's weekdays (column M)
+    wb["Sessions"].delete_rows(2, 3)  # spring-main's flights: row 5 is x5 below
     for row, (tid, kind, room) in enumerate([("x5", "large stakes", "room-a"),
                                              ("x6", "large-stakes", "room-z"),
                                              ("x7", "large-stakes", "room-a"),

@@ -24,10 +24,11 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.export.deadlines import DEADLINE_COLUMNS, deadlines_csv
+from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.report import report_html
 from scheduler.export.write import write_plan
 from scheduler.ledger.deadlines import deadlines
+from scheduler.result.deadlines import DEADLINE_COLUMNS
 from scheduler.result.plan import Plan
 
 from builders.scenarios import load, mt_large, mt_room, run

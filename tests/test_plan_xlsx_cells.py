@@ -121,7 +121,7 @@ def test_plan_xlsx_same_bytes_run_to_run_and_dated(plan: Plan, tmp_path: Path,
         assert {i.date_time for i in z.infolist()} == {(1980, 1, 31, 0, 0, 0)}
     assert "<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-01-01T00:00:00Z<" in core
     assert "<dcterms:modified xsi:type=\"dcterms:W3CDTF\">2026-01-01T00:00:00Z<" in core
-    # no SOURCE_DATE_EPOCH: the fixed date 2000-01-01 (scheduler.core.workbook.FIXED_TIME)
+    # no SOURCE_DATE_EPOCH: the fixed date 2000-01-01 (scheduler.core.workbook.layout.FIXED_TIME)
     with zipfile.ZipFile(io.BytesIO(plan_xlsx(plan))) as z:
         assert "2000-01-01T00:00:00Z" in z.read("docProps/core.xml").decode()
     # the plan folder's file is these bytes, written twice the same

@@ -194,12 +194,19 @@ class TestReferences:
 
 
 class TestStages:
-    """Errors of one record come in stages: format, then cross references, then the input
-    rules; a record's errors never hide another record's (issue #14, one pass)."""
+    """Every problem of a record in one pass: its fields' formats, its cross references and
+    the input rules on its other fields (issue #26); a record's errors never hide another
+    record's (issue #14, one pass)."""
 
-    def test_format_errors_hide_reference_errors(self) -> None:
+    def test_a_misspelt_key_and_an_unknown_operator_come_together(self) -> None:
         data = scenario(tournaments=[{**LARGE, "operators": ["room-z"], "entry_fe": 1}])
-        assert problems(data) == [("SCENARIO", "tournaments[0].entry_fe")]
+        assert problems(data) == [("SCENARIO", "tournaments[0].entry_fe"),
+                                  ("SCENARIO", "tournaments[0].operators[0]")]
+
+    def test_a_wrong_value_and_an_unknown_operator_come_together(self) -> None:
+        data = scenario(tournaments=[{**LARGE, "operators": ["room-z"], "priority": "high"}])
+        assert problems(data) == [("SCENARIO", "tournaments[0].priority"),
+                                  ("SCENARIO", "tournaments[0].operators[0]")]
 
     def test_reference_errors_do_not_hide_rule_errors_of_other_records(self) -> None:
         # issue #14 (one pass): the unknown operator of tournament 1 leaves tournament 1 out

@@ -54,12 +54,9 @@ def test_a_tcp_scheduler_of_another_machine_is_refused_before_any_connection(
     r, took = sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "20")
     assert r.returncode == 2
     assert last_line(r) == (
-        "tourney: --dask tcp://192.0.2.1:8786: a Dask scheduler can run any code in this "
-        "process (tourney trusts it with your files and account), and tcp:// is not "
-        "encrypted nor authenticated, so anyone on the network between could be it; refused "
-        "for a scheduler not on this machine. Use tls:// with --dask-ca, --dask-cert and "
-        "--dask-key, or add --allow-insecure-dask if you trust the scheduler and the network. "
-        "Nothing was written.")
+        "tourney: --dask tcp://192.0.2.1:8786: tcp:// to another machine is refused (a Dask "
+        "scheduler can run any code here); use tls:// with --dask-ca, --dask-cert and "
+        "--dask-key, or --allow-insecure-dask (docs/limits.md). Nothing was written.")
     assert took < 20  # refused at once, not after trying to connect for --timeout
     assert not (tmp_path / "out.csv").exists()
     for address in ("scheduler.example.org:8786", "tcp://[2001:db8::1]:8786",

@@ -63,9 +63,12 @@ def test_every_scenario_field_has_a_column() -> None:
             out |= {f"{name}.{s}" for s in sub} if sub else {name}
         return out
 
-    # sessions (flights, Day 2) have no workbook spelling yet: to_xlsx refuses a scenario
-    # with them, naming each tournament (test_flights.py)
+    # sessions (flights, Day 2): the Sessions sheet, one row a session
     assert flat(Tournament, {"sessions"}) == {c.header for c in TOURNAMENTS}
+    from scheduler.core.scenario_types import Session
+    from scheduler.core.workbook.layout import SESSIONS
+
+    assert flat(Session, set()) | {"tournament"} == {c.header for c in SESSIONS}
     # what was held before the plan: the History sheet's columns
     assert flat(Operator, {"held_in_current_permit_year", "held_in_current_month"}) == {
         c.header for c in OPERATORS}
@@ -84,19 +87,21 @@ def test_template_writes_a_workbook_that_reads_back(tmp_path: Path, example: str
     res = runner.invoke(app, ["template", str(out), "--example", example])
     assert res.exit_code == 0, res.output
     wb = openpyxl.load_workbook(out)
-    assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "History"]
+    assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "Sessions", "History",
+                             "Tours"]
     tours, ops = wb["Tournaments"], wb["Operators"]
     assert tours.freeze_panes == "B2" and ops.freeze_panes == "B2"
     # the header comment gives the unit and the rule
     fee = tours.cell(row=1, column=_column(tours, "entry_fee"))
     assert fee.comment is not None and "MT-ENTRY-CAP" in fee.comment.text
-    # drop-downs: jurisdiction, type, weekdays, readings
+    # drop-downs: jurisdiction, type, readings
     lists = {(ws.title, str(dv.sqref)): dv.formula1 for ws in wb
              for dv in ws.data_validations.dataValidation if dv.type == "list"}
     assert lists[("Operators", "C2:C201")] == '"MT,ME"'  # jurisdiction
     assert lists[("Tournaments", "C2:C201")] == \
         '"large-stakes,small-stakes,tournament-game,super-cribbage,charitable-cribbage"'
-    assert lists[("Tournaments", "M2:M201")] == '"mon,tue,wed,thu,fri,sat,sun"'  # weekdays
+    # weekdays take a comma list ("fri, sat"): an input message, no list that refuses it
+    assert ("Tournaments", "M2:M201") not in lists
     assert lists[("Settings", "B7")] == '"touch,start"'  # settings.month_rule
     # the example row: dates as dates, money as currency, shares as percentages
     sc = load_scenario(EXAMPLES[example])
@@ -123,11 +128,7 @@ def test_template_refuses_an_unknown_example_and_another_suffix(tmp_path: Path) 
 # --------------------------------------------------------------------------- round trip
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLE_DIR.glob("*.yaml")))
 def test_every_example_round_trips_through_a_workbook(tmp_path: Path, name: str) -> None:
-    sc = load_scenario(EXAMPLE_DIR / name)
-    if any(t.sessions for t in sc.tournaments):  # flights: no workbook column (yet), refused
-        with pytest.raises(ScenarioError):
-            sc.to_xlsx()
-        return
+    sc = load_scenario(EXAMPLE_DIR / name)  # flights and tours too: Sessions, Tours sheets
     data = sc.to_xlsx()
     assert data == sc.to_xlsx()  # byte-identical: pinned document and zip times
     path = tmp_path / "year.xlsx"
@@ -225,8 +226,12 @@ def test_history_names_operators_of_the_operators_sheet(
     assert hist["A2"].value == "room-a" and hist["B2"].value == 9
     hist["A2"] = "room-z"
     lines = _problems(_save(wb, path))
-    assert lines == [f"  {path}: History!A2 (operator): 'room-z': not an operator id of the "
-                     "Operators sheet; the Operators sheet has room-a (SCENARIO)"]
+    assert lines == [f"  {path}: History!A2 (operator) = 'room-z': not an operator id of "
+                     "the Operators sheet; did you mean 'room-a'? (SCENARIO)"]
+    hist["A2"] = "hall-9"  # nothing near: the ids are listed
+    lines = _problems(_save(wb, path))
+    assert lines == [f"  {path}: History!A2 (operator) = 'hall-9': not an operator id of "
+                     "the Operators sheet; the Operators sheet has room-a (SCENARIO)"]
     hist["A2"] = "room-a"
     hist["B2"] = 17  # more than the 16 of MT-LARGE-LIMIT held already
     lines = _problems(_save(wb, path))

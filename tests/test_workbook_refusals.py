@@ -56,8 +56,8 @@ def test_a_formula_with_no_computed_value_is_named(book: tuple[openpyxl.Workbook
     tours[f"{col}2"] = "=2000"  # openpyxl writes the formula, no cached value (a script)
     lines = _problems(wb, path)
     assert lines == [f"  {path}: Tournaments!{col}2 (entry_fee): a formula with no computed "
-                     "value (=2000): open and save the file in Excel, or type the value "
-                     "(SCENARIO)"], lines
+                     "value (=2000): open and save the file in a spreadsheet application, "
+                     "or type the value (SCENARIO)"], lines
     # the CLI: exit 2, the plan not written
     res = runner.invoke(app, ["check", str(path)])
     assert res.exit_code == 2, res.output
@@ -80,7 +80,7 @@ def test_a_renamed_tournaments_sheet_is_an_error(book: tuple[openpyxl.Workbook, 
     lines = _problems(wb, path)
     assert len(lines) == 1, lines
     assert f"sheet Tournaments: the workbook has no sheet of this name (its sheets: " \
-        f"'Settings', 'Operators', '{title}', 'History')" in lines[0]
+        f"'Settings', 'Operators', '{title}', 'Sessions', 'History', 'Tours')" in lines[0]
     hint = "rename 'Tournaments 2027' to Tournaments" if title != "Events" \
         else "tourney template writes one"
     assert hint in lines[0] and lines[0].endswith("(SCENARIO)")
@@ -102,19 +102,20 @@ def test_a_sheet_in_other_letter_case_is_read_with_a_note(
     wb["x"].title = "tournaments"
     wb.create_sheet("Notes")
     wb.save(path)
-    # the montana example: 3 tournaments (deepstack, food-share-classic, wednesday-bounty)
+    # the montana example: 4 tournaments (deepstack, food-share-classic, wednesday-bounty,
+    # spring-main)
     with pytest.warns(WorkbookNote) as notes:
         ids = [t.id for t in load_scenario(path).tournaments]
-    assert ids == ["deepstack", "food-share-classic", "wednesday-bounty"]
+    assert ids == ["deepstack", "food-share-classic", "wednesday-bounty", "spring-main"]
     assert [str(n.message) for n in notes] == [
         f"{path}: sheet 'tournaments' is read as the Tournaments sheet",
         f"{path}: sheet 'Notes' is not read (the sheets read are Settings, Operators, "
-        "Tournaments, History, Tours)"]
+        "Tournaments, Sessions, History, Tours)"]
     _, cells = read_workbook(path.read_bytes())
     assert list(cells.notes) == [
         "sheet 'tournaments' is read as the Tournaments sheet",
         "sheet 'Notes' is not read (the sheets read are Settings, Operators, Tournaments, "
-        "History, Tours)"]
+        "Sessions, History, Tours)"]
     assert cells[("tournaments", 0, "id")] == "tournaments!A2 (id)"
 
 
@@ -397,7 +398,7 @@ def test_the_cli_prints_the_sheet_notes_as_warnings(book: tuple[openpyxl.Workboo
     wb.save(path)
     res = runner.invoke(app, ["check", str(path)])  # loaded, then: no schedule given (exit 2)
     assert (f"tourney: warning: {path}: sheet 'Notes' is not read (the sheets read are "
-            "Settings, Operators, Tournaments, History, Tours)") in res.stderr
+            "Settings, Operators, Tournaments, Sessions, History, Tours)") in res.stderr
 
 
 def test_overasked_leaves_out_a_tournament_with_no_day() -> None:

@@ -10,13 +10,16 @@ The Maine plan: ``post`` holds a tournament game ``g`` (80 players, tier 51-100)
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from openpyxl import load_workbook
+from typer.testing import CliRunner
 
 from constraints.common import spacing
+from scheduler.cli import app
 from scheduler.core import timing
 from scheduler.core.limits import LimitError, _plain_tree, check_yaml_node
 from scheduler.export import figures
@@ -144,12 +147,25 @@ def test_the_limits_sheet_and_summary_from_the_usage_given(me_plan: Plan) -> Non
 
 
 # --------------------------------------------------------------------------- memory
-def test_a_solve_lets_go_of_the_parts_caches() -> None:
+def test_a_solve_lets_go_of_the_sessions_of_its_parts() -> None:
     plan = run(load(operators=[ME_POST], tournaments=[
         _game(fixed_dates=["2027-03-06", "2027-03-13"], count=2)], notice_from="2026-11-01"))
     assert len(plan.rows) == 2  # both dates placed
-    # the candidate days' timings (one per allowed first day while solving) and the sessions
-    # of the part's occurrences (the reasons' checks) are let go once the plan is made
+    # the sessions of the part's occurrences (the reasons' checks) are let go once the plan
+    # is made; the candidate days' timings stay cached for the next solve (the CLI lets go)
+    assert spacing._SESSIONS == {}
+
+
+def test_tourney_solve_lets_go_of_the_timings_before_writing(tmp_path: Path) -> None:
+    data = {"name": "Post", "horizon": {"start": "2027-01-01", "end": "2027-12-31"},
+            "notice_from": "2026-11-01", "operators": [ME_POST],
+            "tournaments": [_game(fixed_dates=["2027-03-06", "2027-03-13"], count=2)]}
+    scenario = tmp_path / "post.yaml"
+    scenario.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    res = CliRunner().invoke(app, ["solve", str(scenario), "--out", str(tmp_path / "plan")])
+    assert res.exit_code == 0, res.output
+    assert len((tmp_path / "plan" / "schedule.csv").read_text().splitlines()) == 1 + 2
+    # the candidate days' timings (one per allowed first day while solving) are let go once
+    # solved (issue #16: about 30 MB at 1,000 operators), before the plan is written
     assert timing._timing.cache_info().currsize == 0
     assert timing._flight_timing.cache_info().currsize == 0
-    assert spacing._SESSIONS == {}

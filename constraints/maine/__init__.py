@@ -42,9 +42,6 @@ from constraints.maine.business_days import (
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
 from constraints.maine.example import EXAMPLE
 from constraints.maine.fees import (
-    LICENCE_KINDS,
-    LICENCE_LABELS,
-    LICENCE_RULES,
     ME_FEES,
     licence_id_part,
     monthly_never_cheaper,
@@ -84,6 +81,9 @@ from constraints.maine.terms import (
     CODE,
     CRIBBAGE_ENTRY_CAP,
     ENTRY_CAP,
+    LICENCE_KINDS,
+    LICENCE_LABELS,
+    LICENCE_RULES,
     MAX_HOURS,
     ME_TYPES,
     MEMBER_YEARS,

@@ -33,5 +33,13 @@ EXAMPLE: dict[str, Any] = {
         "id": "wednesday-bounty", "title": "Wednesday Night Bounty", "type": "small-stakes",
         "operators": ["room-a"], "count": "all", "weekdays": ["wed"],
         "start_time": "19:00", "hours": 4, "players": 40, "entry_fee": 60,
+    }, {  # flights: the workbook's Sessions sheet shows them as example rows
+        "id": "spring-main", "title": "Bitterroot Spring Main Event",
+        "type": "large-stakes", "operators": ["room-a"], "weekdays": ["thu"],
+        "window": {"start": "2027-04-01", "end": "2027-04-30"},
+        "sessions": [{"day": 1, "start": "11:00", "hours": 10, "name": "Day 1A"},
+                     {"day": 2, "start": "11:00", "hours": 10, "name": "Day 1B"},
+                     {"day": 4, "start": "12:00", "hours": 12, "name": "Day 2"}],
+        "priority": 30, "players": 300, "entry_fee": 600, "reentries": 1,
     }],
 }

@@ -1,5 +1,5 @@
-"""``tourney check``'s reader: a ``schedule.csv`` or a calendar (``.ics``), the ``licenses.csv``
-beside it, and whose calendar it is."""
+"""``tourney check``'s reader: a ``schedule.csv``, a ``plan.xlsx`` or a calendar (``.ics``), the
+``licenses.csv`` beside a CSV, and whose calendar it is."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from icalendar import Calendar
 from scheduler.check.ics import read_ics
 from scheduler.check.schedule import ReadSchedule, ScheduleError
 from scheduler.check.schedule_csv import read_licenses, read_schedule_csv
+from scheduler.check.schedule_xlsx import read_plan_xlsx
 from scheduler.core.calendar_limits import read_calendar
 from scheduler.core.limits import regular_file_problem
 from scheduler.core.scenario import Scenario
@@ -25,8 +26,9 @@ def read_schedule(scenario: Scenario, path: str | Path,
         The scenario the schedule claims to follow (its tournaments are matched by id, or
         by title for calendar events).
     path
-        The file: ``schedule.csv`` (the columns tourney writes) or an ``.ics`` file; at most
-        :func:`scheduler.core.limits.max_input_bytes`.
+        The file: ``schedule.csv`` (the columns tourney writes), ``plan.xlsx`` (its Schedule
+        and Licences sheets, also after editing in a spreadsheet) or an ``.ics`` file; at
+        most :func:`scheduler.core.limits.max_input_bytes`.
     operator
         An operator id: the file is audited as that operator's schedule. None: an ``.ics``
         file says whose it is by its content (:func:`calendar_operator`), never by its file
@@ -37,7 +39,8 @@ def read_schedule(scenario: Scenario, path: str | Path,
     ReadSchedule
         ``placed``: the occurrences matched to tournaments; ``unmatched``: the events that
         matched none; ``licenses``: the licences of the ``licenses.csv`` in the same
-        folder (None: there is none, so the cost rules are not audited); ``operators``:
+        folder, or of plan.xlsx's Licences sheet (None: there is none, so the cost rules
+        are not audited); ``operators``:
         whose schedule it is (None: every operator's); ``not_checked``: events read but not
         checked, with the reason.
 
@@ -63,10 +66,14 @@ def read_schedule(scenario: Scenario, path: str | Path,
         raise ScheduleError(f"{p}: the file is empty")
     is_ics = p.suffix.lower() in (".ics", ".ical", ".icalendar") or head.startswith(
         b"BEGIN:VCALENDAR")
-    read = read_ics(scenario, p) if is_ics else read_schedule_csv(scenario, p)
-    lic = p.with_name("licenses.csv")
-    if lic.is_file():
-        read.licenses = read_licenses(lic)
+    is_xlsx = p.suffix.lower() == ".xlsx" or head.startswith(b"PK\x03\x04")
+    if is_xlsx:  # plan.xlsx: its Schedule and Licences sheets
+        read = read_plan_xlsx(scenario, p)
+    else:
+        read = read_ics(scenario, p) if is_ics else read_schedule_csv(scenario, p)
+        lic = p.with_name("licenses.csv")
+        if lic.is_file():
+            read.licenses = read_licenses(lic)
     owner = operator or (calendar_operator(scenario, p) if is_ics else None)
     if owner is not None:
         read.operators = frozenset({owner})  # one operator's calendar

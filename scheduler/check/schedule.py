@@ -8,9 +8,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from constraints.base import License, Occurrence
+from scheduler.core.errors import TourneyError
 
 
-class ScheduleError(ValueError):
+class ScheduleError(TourneyError, ValueError):
     """The schedule file cannot be read (exit 2): names the file, the row or event, the field."""
 
 

@@ -22,13 +22,50 @@ from scheduler.result.plan import LICENSE_COLUMNS, STATUSES
 _CSV_YEARS = range(FIRST_YEAR, LAST_YEAR + 1)
 
 
+class At:
+    """Where a row or cell of a schedule is, for the messages: ``schedule.csv:5`` and
+    ``schedule.csv:5: column start`` in a CSV file; ``plan.xlsx Schedule row 5`` and
+    ``plan.xlsx Schedule!H5 (start)`` in a workbook (``columns``: header -> letter)."""
+
+    def __init__(self, path: Path, sheet: str | None = None,
+                 columns: dict[str, str] | None = None):
+        self.path, self.sheet, self.columns = path, sheet, columns or {}
+
+    def row(self, line: int) -> str:
+        return f"{self.path}:{line}" if self.sheet is None else \
+            f"{self.path} {self.sheet} row {line}"
+
+    def cell(self, line: int, column: str) -> str:
+        if self.sheet is None or column not in self.columns:
+            return f"{self.row(line)}: column {column}"
+        return f"{self.path} {self.sheet}!{self.columns[column]}{line} ({column})"
+
+
 def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     df = _csv(path)
+    rows = [(int(str(i)) + 2, {str(k): str(v) for k, v in r.items()})
+            for i, r in df.iterrows()]
+    return read_rows(scenario, list(df.columns), rows, At(path))
+
+
+def _blank(row: dict[str, Any]) -> bool:
+    """A row of only empty cells (``,,,,`` as a spreadsheet saves the rows below a table)."""
+    return not any(str(v).strip() for v in row.values())
+
+
+def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict[str, Any]]],
+              at: At) -> ReadSchedule:
+    """The occurrences of a schedule's rows (schedule.csv's columns, each cell as text):
+    ``rows`` are (line or row number, header -> text); a row of empty cells is skipped."""
+    path = at.path
     need = {"tournament_id", "occurrence", "start", "end", "first_day", "last_day"}
-    missing = sorted(need - set(df.columns))
+    missing = sorted(need - set(columns))
     if missing:
-        raise ScheduleError(f"{path}: missing column(s) {', '.join(missing)}; expected the "
-                            "schedule.csv written by `tourney solve`")
+        where = str(path) if at.sheet is None else f"{path} {at.sheet}"
+        raise ScheduleError(f"{where}: missing column(s) {', '.join(missing)}; expected the "
+                            "schedule.csv written by `tourney solve`" if at.sheet is None else
+                            f"{where}: missing column(s) {', '.join(missing)}; expected the "
+                            "Schedule sheet of the plan.xlsx written by `tourney solve`")
     known = {t.id: t for t in scenario.tournaments}
     seen: dict[tuple[str, int], list[Timing]] = {}
     out: list[Occurrence] = []
@@ -37,26 +74,27 @@ def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     settled: dict[str, set[dt.date]] = {}
     held: dict[str, set[str]] = {}
     skipped: list[str] = []
-    for i, row in df.iterrows():
-        line = int(str(i)) + 2
+    for line, row in rows:
+        if _blank(row):
+            continue
         tid = row["tournament_id"]
         if tid not in known:
-            notes.append(f"{path}:{line}: tournament_id {tid!r} is not in the scenario")
+            notes.append(f"{at.row(line)}: tournament_id {tid!r} is not in the scenario")
             continue
         status = str(row.get("status", "") or "").strip().lower()
         if status and status not in STATUSES:
-            raise ScheduleError(f"{path}:{line}: status {cut_value(status)} is not one of "
+            raise ScheduleError(f"{at.row(line)}: status {cut_value(status)} is not one of "
                                 f"{', '.join(STATUSES)}")
         if status == "cancelled":  # recorded as cancelled: not played, nothing to judge
-            skipped.append(f"{path}:{line}: {tid}#{row.get('occurrence', '')} is cancelled")
+            skipped.append(f"{at.row(line)}: {tid}#{row.get('occurrence', '')} is cancelled")
             continue
-        occ = _field(path, line, row, "occurrence", int)
-        start = _field(path, line, row, "start", dt.datetime.fromisoformat)
-        end = _field(path, line, row, "end", dt.datetime.fromisoformat)
-        first = _field(path, line, row, "first_day", dt.date.fromisoformat)
-        last = _field(path, line, row, "last_day", dt.date.fromisoformat)
+        occ = _field(at, line, row, "occurrence", int)
+        start = _field(at, line, row, "start", dt.datetime.fromisoformat)
+        end = _field(at, line, row, "end", dt.datetime.fromisoformat)
+        first = _field(at, line, row, "first_day", dt.date.fromisoformat)
+        last = _field(at, line, row, "last_day", dt.date.fromisoformat)
         if start.tzinfo is None or end.tzinfo is None:
-            raise ScheduleError(f"{path}:{line}: start/end need a UTC offset "
+            raise ScheduleError(f"{at.row(line)}: start/end need a UTC offset "
                                 f"(e.g. 2027-03-12T12:00:00-07:00)")
         t = known[tid]
         tz = tournament_tz(scenario, t)
@@ -65,11 +103,13 @@ def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
         last_of_end = days_touched(start, end)[-1]  # read only when end > start
         if end <= start or first != start.date() or last != last_of_end:
             raise ScheduleError(
-                f"{path}:{line}: {tid}#{occ}: first_day {first} .. last_day {last} do not "
+                f"{at.row(line)}: {tid}#{occ}: first_day {first} .. last_day {last} do not "
                 f"match start {start.isoformat()} .. end {end.isoformat()} (the days from "
-                f"start to end, end exclusive, are {start.date()} .. {last_of_end})"
+                f"start to end, end exclusive, are {start.date()} .. {last_of_end})" + (
+                    "; to move it, change start and end, and first_day and last_day with "
+                    "them (or leave those two empty)" if at.sheet is not None else "")
                 if end > start else
-                f"{path}:{line}: {tid}#{occ}: end {end.isoformat()} is not after start "
+                f"{at.row(line)}: {tid}#{occ}: end {end.isoformat()} is not after start "
                 f"{start.isoformat()}")
         tm = (read_timing(scenario, t, start, end) if t.sessions  # flights: their sessions
               else Timing(start, end, day_span(first, last)))
@@ -77,7 +117,7 @@ def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
             want = timing(t, tz, start.date())
             if want is not None:
                 notes.append(
-                    f"{path}:{line}: {tid}#{occ}: start {start.isoformat()} .. end "
+                    f"{at.row(line)}: {tid}#{occ}: start {start.isoformat()} .. end "
                     f"{end.isoformat()} is not the span of its {len(t.sessions)} sessions "
                     f"({', '.join(x.label for x in t.sessions)}: {want.start.isoformat()} .. "
                     f"{want.end.isoformat()}); read as one session from start to end "
@@ -89,7 +129,7 @@ def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
             # another row says tid#occ is elsewhere: read it as one more occurrence
             n = extra_numbers.get(tid, max((o for (k, o) in seen if k == tid), default=0))
             extra_numbers[tid] = n + 1
-            notes.append(f"{path}:{line}: {tid}#{occ} appears again with other dates "
+            notes.append(f"{at.row(line)}: {tid}#{occ} appears again with other dates "
                          f"({first}..{last}); read as occurrence {n + 1}")
             occ = n + 1
         same.append(tm)
@@ -117,13 +157,13 @@ def _csv(path: Path) -> pd.DataFrame:
     raise ScheduleError(f"{path}: not a text file")
 
 
-def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> Any:
+def _field(at: At, line: int, row: Any, column: str, parse: Any) -> Any:
     try:
         value = parse(str(row[column]).strip())
     except (ValueError, InvalidOperation):
         value = None
     if isinstance(value, dt.date) and value.year not in _CSV_YEARS:
-        raise ScheduleError(f"{path}:{line}: column {column} = {cut_value(row[column])}: a date in "
+        raise ScheduleError(f"{at.cell(line, column)} = {cut_value(row[column])}: a date in "
                             f"the years {FIRST_YEAR} to {LAST_YEAR} is expected")
     if value is not None:
         return value
@@ -131,26 +171,40 @@ def _field(path: Path, line: int, row: pd.Series, column: str, parse: Any) -> An
             "end": "a date-time with UTC offset",
             "fee_usd": "an amount in USD, e.g. 120 or 40.00 (no $ sign)"
             }.get(column, "a date YYYY-MM-DD")
-    raise ScheduleError(f"{path}:{line}: column {column} = {cut_value(row[column])} is not {want}")
+    if at.sheet is not None and column in ("start", "end"):
+        want = "a date and time, e.g. 2027-03-12 12:00"
+    raise ScheduleError(f"{at.cell(line, column)} = {cut_value(row[column])} is not {want}")
 
 
 def read_licenses(path: Path) -> list[License]:
     df = _csv(path)
-    if set(LICENSE_COLUMNS) - set(df.columns):
-        raise ScheduleError(f"{path}: expected the columns {', '.join(LICENSE_COLUMNS)}")
+    rows = [(int(str(i)) + 2, {str(k): str(v) for k, v in r.items()})
+            for i, r in df.iterrows()]
+    return read_license_rows(list(df.columns), rows, At(path))
+
+
+def read_license_rows(columns: list[str], rows: list[tuple[int, dict[str, Any]]], at: At
+                      ) -> list[License]:
+    """The licences of licenses.csv's rows (or plan.xlsx's Licences sheet): ``rows`` are
+    (line or row number, header -> text); a row of empty cells is skipped."""
+    if set(LICENSE_COLUMNS) - set(columns):
+        where = str(at.path) if at.sheet is None else f"{at.path} {at.sheet}"
+        raise ScheduleError(f"{where}: expected the columns {', '.join(LICENSE_COLUMNS)}")
     out = []
     seen: dict[str, int] = {}
-    for i, r in df.iterrows():
-        line = int(str(i)) + 2
-        fee = _field(path, line, r, "fee_usd", _usd)
+    for line, r in rows:
+        if _blank(r):
+            continue
+        fee = _field(at, line, r, "fee_usd", _usd)
         lid = r["license_id"]
         if lid in seen:
-            raise ScheduleError(f"{path}:{line}: license_id {lid!r} is listed twice (also on "
-                                f"line {seen[lid]}): each licence or permit is one row")
+            raise ScheduleError(f"{at.row(line)}: license_id {lid!r} is listed twice (also on "
+                                f"{'line' if at.sheet is None else 'row'} {seen[lid]}): each "
+                                "licence or permit is one row")
         seen[lid] = line
         out.append(License(lid, r["operator_id"], r["jurisdiction"], r["kind"],
-                           r["tier"], _field(path, line, r, "valid_from", dt.date.fromisoformat),
-                           _field(path, line, r, "valid_to", dt.date.fromisoformat), fee,
+                           r["tier"], _field(at, line, r, "valid_from", dt.date.fromisoformat),
+                           _field(at, line, r, "valid_to", dt.date.fromisoformat), fee,
                            tuple(r["covers"].split())))
     return out
 

@@ -4,7 +4,7 @@ One module per group of commands, each parsing its options and calling the engin
 :mod:`~scheduler.cli.solve` (solve, diff, check), :mod:`~scheduler.cli.publish`,
 :mod:`~scheduler.cli.generate` (generate, template, sweep), :mod:`~scheduler.cli.ledger` (deadlines,
 ledger, record). How a failure ends a command (exit code, message) is one table,
-:data:`scheduler.cli.errors.ERRORS`, applied by one wrapper.
+:func:`scheduler.cli.errors.outcome`, applied by one wrapper.
 
 Exit codes of ``tourney solve``: 0 every required occurrence placed; 1 a required occurrence
 cannot be placed (the rules and requests in conflict are printed; the best legal plan is still
@@ -28,7 +28,7 @@ from scheduler.cli import errors, generate, ledger, publish, solve
 class _RedactingGroup(TyperGroup):
     """The command group whose usage errors (which echo the command line: "Got unexpected
     extra argument(s) (https://alice:secret@...)", "Invalid value ...") show URLs without
-    their credentials (:func:`scheduler.export.caldav.redact`), for every command: with a
+    their credentials (:func:`scheduler.export.caldav.redaction.redact`), for every command: with a
     scheme or without (``alice:secret@host``), a ``?password=`` parameter."""
 
     @staticmethod
@@ -81,7 +81,7 @@ app.add_typer(ledger.record_app, name="record")
 
 def main() -> None:
     """Console entry point (``tourney``). A failure outside a command (while typer reads the
-    command line) ends as :data:`scheduler.cli.errors.ERRORS` says, in one line, never as a
+    command line) ends as :func:`scheduler.cli.errors.outcome` says, in one line, never as a
     traceback (an unexpected one: exit 3); set TOURNEY_DEBUG=1 to see the traceback."""
     try:
         app()  # usage errors and typer.Exit end here as SystemExit with their code

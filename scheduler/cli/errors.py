@@ -1,4 +1,4 @@
-"""One table from exception to exit code and message (:data:`ERRORS`), applied by one wrapper
+"""From exception to exit code and message (:func:`outcome`), applied by one wrapper
 (:func:`handled`) around every command and by :func:`scheduler.cli.main`.
 
 Exit codes (README.md): **0** done; **1** a required occurrence cannot be placed (``solve``)
@@ -9,9 +9,10 @@ nothing in time, the plan failed its own audit, a bug; nothing written); **130**
 written stays written, quietly, as a command killed by SIGPIPE). An operator never sees a
 traceback (``TOURNEY_DEBUG=1`` shows one for a bug).
 
-The table names exception classes by module and name, so that ``tourney --help`` imports no
-engine: an exception is matched by the first class of its MRO the table names (the most
-specific one).
+Every failure tourney reports is a :class:`scheduler.core.errors.TourneyError`: it carries
+its exit code and its message (``format_message()``), as click's ``ClickException`` does; the
+builtin ones (Ctrl-C, a closed standard output, a bug) are in :data:`BUILTINS`. An exception is
+matched by the first class of its MRO named (the most specific one).
 """
 
 from __future__ import annotations
@@ -27,28 +28,25 @@ from typing import Any, TypeVar
 
 import typer
 
+from scheduler.core.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, TourneyError
 from scheduler.core.limits import cap_message, for_terminal
 
-EXIT_INPUT = 2
-"""Invalid input or an output that cannot be written; nothing written."""
-EXIT_INTERNAL = 3
-"""An internal failure; nothing written."""
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (128 + SIGINT)."""
 EXIT_CLOSED = 141
 """Standard output closed by its reader (128 + SIGPIPE), e.g. ``| head -1``."""
 
-Entry = tuple[int | None, Callable[[Any], str]]
-"""An exit code (None: the exception's own ``exit_code``) and the message of an exception."""
+Message = Callable[[Any], str]
+Entry = tuple[int | None, Message]
+"""An exit code (None: the exception's own :attr:`~scheduler.core.errors.TourneyError.exit_code`)
+and the message of an exception."""
+Table = Mapping[type[BaseException], Entry]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_INTERNAL = "builtins.Exception"
 _SECRETS: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
     "tourney_secrets", default=())
 """What the running command keeps out of a bug's message (:func:`keep_secret`)."""
 
 
-class CommandError(Exception):
+class CommandError(TourneyError):
     """A failure a command found itself (an option's value, a file it cannot write): the
     message as printed and the exit code (2 unless said)."""
 
@@ -56,6 +54,9 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.exit_code = exit_code
+
+    def format_message(self) -> str:
+        return self.message
 
 
 def date_opt(value: str, option: str) -> dt.date:
@@ -89,74 +90,46 @@ def _output_closed(exc: BaseException) -> str:
     return ""
 
 
-def _redacted(exc: BaseException) -> str:
-    """A publishing error: the server's words without the URL's credentials."""
-    from scheduler.export.caldav.redaction import redact  # start-up time: --help imports none
-
-    return redact(f"tourney: {exc}")
-
-
-def _said(exc: BaseException) -> str:
-    return f"tourney: {exc}"
-
-
-def _then(sentence: str) -> Callable[[BaseException], str]:
-    return lambda exc: f"tourney: {exc}. {sentence}"
-
-
-ERRORS: dict[str, Entry] = {
-    "scheduler.cli.errors.CommandError": (None, lambda e: e.message),
-    # invalid input: exit 2, nothing written
-    "scheduler.core.problems.ScenarioError": (EXIT_INPUT, lambda e: e.render()),
-    "scheduler.studies.sweep.variants.VaryError": (
-        EXIT_INPUT, lambda e: e.render() + "\nNothing was solved or written."),
-    "scheduler.engine.decompose.ModelTooLarge": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.inputs.replan.previous.PreviousError": (EXIT_INPUT, _then("Nothing was written.")),
-    "scheduler.export.diff.DiffError": (EXIT_INPUT, _said),
-    "scheduler.check.schedule.ScheduleError": (EXIT_INPUT, _said),
-    "scheduler.core.atomic_files.WriteRefused": (
-        EXIT_INPUT, _then("Nothing was solved or written.")),
-    "scheduler.export.caldav.redaction.PublishError": (EXIT_INPUT, _redacted),
-    "scheduler.ledger.store.LedgerError": (None, _then("Nothing was recorded.")),
-    # 2 when the engine (Dask) cannot be used, 3 when a variant cannot be solved
-    "scheduler.studies.sweep.variants.SweepError": (None, _then("Nothing was written.")),
-    # internal failures: exit 3, nothing written
-    "scheduler.engine.objective.SolverError": (
-        EXIT_INTERNAL, _then("Try a longer --time-limit. Nothing was written.")),
-    "scheduler.engine.parts.AuditError": (
-        EXIT_INTERNAL, lambda e: f"tourney: {e}\nNothing was written. Please report this."),
+BUILTINS: dict[type[BaseException], Entry] = {
     # Ctrl-C: the writers are atomic, so nothing half written
-    "scheduler.engine.cpsat.Interrupted": (
-        EXIT_INTERRUPTED,
-        lambda e: "tourney: interrupted before any plan was found; nothing was written."),
-    "builtins.KeyboardInterrupt": (
-        EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+    KeyboardInterrupt: (EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
     # the reader of standard output went away (| head): quiet, nothing claimed either way
-    "builtins.BrokenPipeError": (EXIT_CLOSED, _output_closed),
+    BrokenPipeError: (EXIT_CLOSED, _output_closed),
     # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
-    _INTERNAL: (EXIT_INTERNAL, _internal),
+    Exception: (EXIT_INTERNAL, _internal),
 }
-"""Exception class (``module.QualName``) -> (exit code, message). The one place that says how
-a failure ends a command."""
+"""How a failure other than a :class:`~scheduler.core.errors.TourneyError` ends a command:
+builtin class -> (exit code, message). A TourneyError ends with its own ``exit_code`` and
+``format_message()`` (click's ``ClickException`` pattern): invalid input exit 2, nothing
+written; an internal failure exit 3; Ctrl-C during a solve 130."""
 
 
-def _name(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
+def loaded_error(module: str, name: str) -> type[BaseException] | None:
+    """The exception class ``name`` of ``module`` when that module is loaded, else None (it
+    cannot have been raised): a command's own wording is keyed by class without importing
+    its module (start-up time: no sqlalchemy or engine to word a failure)."""
+    found = getattr(sys.modules.get(module), name, None)
+    return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
-def outcome(exc: BaseException, overrides: Mapping[str, Entry] | None = None
-            ) -> tuple[str, int, str] | None:
-    """How ``exc`` ends a command: ``(class named, exit code, message)`` from ``overrides``
-    (a command's own wording), else :data:`ERRORS`; None for an exception not in them
-    (SystemExit, typer's usage errors and exits: click handles those)."""
+def outcome(exc: BaseException, overrides: Callable[[], Table] | None = None
+            ) -> tuple[type[BaseException], int, str] | None:
+    """How ``exc`` ends a command: ``(class matched, exit code, message)``, by the first class
+    of its MRO that ``overrides()`` (a command's own wording) names, that is a
+    :class:`~scheduler.core.errors.TourneyError` (its ``exit_code`` and ``format_message()``),
+    or that :data:`BUILTINS` names; None for an exception not in them (SystemExit, typer's
+    usage errors and exits: click handles those)."""
+    own = overrides() if overrides is not None else {}
     for cls in type(exc).__mro__:
-        name = _name(cls)
-        entry = (overrides or {}).get(name) or ERRORS.get(name)
+        entry = own.get(cls)
+        if entry is None and isinstance(exc, TourneyError) and issubclass(cls, TourneyError):
+            return cls, exc.exit_code, exc.format_message()
+        entry = entry or BUILTINS.get(cls)
         if entry is not None:
             code, message = entry
-            if code is None:  # SweepError, LedgerError, CommandError: their own exit code
+            if code is None:  # a TourneyError worded by the command: its own exit code
                 code = int(exc.exit_code)  # type: ignore[attr-defined]
-            return name, code, message(exc)
+            return cls, code, message(exc)
     return None
 
 
@@ -180,16 +153,16 @@ def say_data(text: str, nl: bool = True) -> None:
     typer.echo(for_terminal(text) if sys.stdout.isatty() else text, nl=nl)
 
 
-def report(exc: BaseException, overrides: Mapping[str, Entry] | None = None,
+def report(exc: BaseException, overrides: Callable[[], Table] | None = None,
            secrets: tuple[str, ...] = ()) -> int:
     """Print how ``exc`` ends the command (its message) and return the exit code. A bug's
     message (whose text no one checked) is printed without ``secrets``. Re-raises ``exc``
     when it is not in the table, or is a bug and ``TOURNEY_DEBUG`` is set."""
     found = outcome(exc, overrides)
-    if found is None or (found[0] == _INTERNAL and os.environ.get("TOURNEY_DEBUG")):
+    if found is None or (found[0] is Exception and os.environ.get("TOURNEY_DEBUG")):
         raise exc
-    name, code, message = found
-    if secrets and name == _INTERNAL:
+    matched, code, message = found
+    if secrets and matched is Exception:
         from scheduler.export.caldav.redaction import redact  # start-up time, as above
 
         message = redact(message, secrets)
@@ -203,9 +176,9 @@ def keep_secret(secret: str) -> None:
     _SECRETS.set((*_SECRETS.get(), secret))
 
 
-def handled(overrides: Mapping[str, Entry] | None = None) -> Callable[[_F], _F]:
+def handled(overrides: Callable[[], Table] | None = None) -> Callable[[_F], _F]:
     """Wrap a command: an exception it raises ends it with the exit code and message of
-    :data:`ERRORS` (or of ``overrides``, the command's own wording of an entry); typer's
+    :func:`outcome` (or of ``overrides()``, the command's own wording of an entry); typer's
     exits and usage errors pass through."""
     def wrap(command: _F) -> _F:
         @functools.wraps(command)
@@ -232,7 +205,7 @@ def reading_input() -> Iterator[None]:
         yield
     except ValueError as exc:
         found = outcome(exc)
-        if found is not None and found[0] != _INTERNAL:
+        if found is not None and found[0] is not Exception:
             raise
         raise CommandError(f"tourney: {exc}") from None
 

@@ -11,17 +11,19 @@ from typing import Annotated
 import typer
 
 from scheduler.cli.errors import (
-    EXIT_INTERRUPTED,
     CommandError,
     Entry,
+    Table,
     err,
     handled,
+    loaded_error,
     reading_input,
     writing,
 )
 from scheduler.cli.solve import load
 from scheduler.core.atomic import lock
 from scheduler.core.atomic_files import WriteRefused, refuse_inputs, shown, unwritable, write_files
+from scheduler.core.errors import EXIT_INTERRUPTED
 from scheduler.core.limits import (
     MAX_MODEL_CELLS_DEFAULT,
     MAX_VARIANTS_CEILING,
@@ -74,10 +76,10 @@ def template(
         "--ledger", help="With --results: the ledger (default: $TOURNEY_LEDGER, else "
                          "./tourney-ledger.sqlite).")] = None,
 ) -> None:
-    """Write a scenario workbook (Settings, Operators, Tournaments, History) with an example,
-    to fill in and give to `tourney solve`; with --results, the results workbook of the
-    ledger. Exit 0 written, 2 bad options, the file exists (without --force) or not
-    writable."""
+    """Write a scenario workbook (Settings, Operators, Tournaments, Sessions, History, Tours)
+    with an example, to fill in and give to `tourney solve`; with --results, the results
+    workbook of the ledger. Exit 0 written, 2 bad options, the file exists (without --force)
+    or not writable."""
     # start-up time: tourney --help imports no engine (tests/test_cli.py keeps it so)
     from scheduler.core.workbook.layout import EXAMPLES  # start-up time: no engine in --help
     from scheduler.inputs.load import load_scenario  # start-up time: no engine in --help
@@ -112,17 +114,19 @@ def _progress_line() -> str:
     return "\n" if sys.stderr.isatty() else ""
 
 
-_SWEEPING: dict[str, Entry] = {
-    "scheduler.studies.sweep.variants.SweepError": (
-        None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written."),
-    "builtins.KeyboardInterrupt": (
+def _sweeping() -> Table:
+    """How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
+    table: dict[type[BaseException], Entry] = {KeyboardInterrupt: (
         EXIT_INTERRUPTED,
-        lambda e: f"{_progress_line()}tourney: interrupted; nothing was written."),
-}
-"""How a failure ends ``tourney sweep``: after the progress line, on a line of its own."""
+        lambda e: f"{_progress_line()}tourney: interrupted; nothing was written.")}
+    error = loaded_error("scheduler.studies.sweep.variants", "SweepError")
+    if error is not None:  # else not loaded: not raised
+        table[error] = (
+            None, lambda e: f"{_progress_line()}tourney: {e}. Nothing was written.")
+    return table
 
 
-@handled(_SWEEPING)
+@handled(_sweeping)
 def sweep(
     ctx: typer.Context,
     scenario: Annotated[Path, typer.Argument(

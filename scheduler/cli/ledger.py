@@ -15,10 +15,11 @@ import typer
 
 from scheduler.cli.errors import (
     CommandError,
-    Entry,
+    Table,
     date_opt,
     err,
     handled,
+    loaded_error,
     say,
     say_data,
     writing,
@@ -32,15 +33,21 @@ if TYPE_CHECKING:  # start-up time: no sqlalchemy in --help
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
     from scheduler.ledger.models import Held  # start-up time: no sqlalchemy in --help
 
-_READING: dict[str, Entry] = {
-    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}"),
-}
-"""``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
-_WRITING: dict[str, Entry] = {
-    "scheduler.ledger.store.LedgerError": (None, lambda e: f"tourney: {e}. Nothing was "
-                                                           "written."),
-}
-"""``tourney ledger export|funds`` read the ledger and write files: nothing recorded ever."""
+def _reading() -> Table:
+    """``tourney deadlines`` only reads the ledger: its errors say nothing of recording."""
+    error = loaded_error("scheduler.ledger.store", "LedgerError")
+    if error is None:  # not loaded: not raised
+        return {}
+    return {error: (None, lambda e: f"tourney: {e}")}
+
+
+def _writing() -> Table:
+    """``tourney ledger export|funds`` read the ledger and write files: nothing recorded
+    ever."""
+    error = loaded_error("scheduler.ledger.store", "LedgerError")
+    if error is None:  # not loaded: not raised
+        return {}
+    return {error: (None, lambda e: f"tourney: {e}. Nothing was written.")}
 
 ledger_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None,
                          help="The operating year's ledger: what was announced, filed, bought, "
@@ -70,7 +77,7 @@ AsOfOpt = Annotated[str | None, typer.Option(
 
 def _ledger_run(ledger: str | None, action: Callable[..., object]) -> object:
     """Open the ledger and run ``action(ledger)`` (a LedgerError: one line, exit 2, as
-    :data:`scheduler.cli.errors.ERRORS` says)."""
+    :func:`scheduler.cli.errors.outcome` says)."""
     from scheduler.ledger import Ledger  # start-up time: no sqlalchemy in --help
 
     lg = Ledger(ledger)
@@ -119,7 +126,7 @@ def ledger_init(
 
 
 @ledger_app.command("backup")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_backup(
     file: Annotated[Path, typer.Argument(help="The new SQLite file to write (never replaced).")],
     ledger: LedgerOpt = None,
@@ -159,7 +166,7 @@ def ledger_adopt(
 
 
 @ledger_app.command("export")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_export(
     out: Annotated[Path | None, typer.Option(
         "--out", help="CSV file to write, or FILE.xlsx for a workbook (default: the "
@@ -231,7 +238,7 @@ def ledger_import(
 
 
 @ledger_app.command("funds")
-@handled(_WRITING)
+@handled(_writing)
 def ledger_funds(
     out: Annotated[Path, typer.Option(
         "--out", help="Folder to write funds.csv and funds.html (printable) into.")],
@@ -518,7 +525,7 @@ def record_report(
         today=today), lg))
 
 
-@handled(_READING)
+@handled(_reading)
 def deadlines_command(
     plan_dir: Annotated[Path | None, typer.Argument(
         help="A plan folder written by `tourney solve`; none: every plan the ledger has "

@@ -13,29 +13,28 @@ from typing import Annotated
 import typer
 
 from scheduler.cli.errors import (
-    EXIT_INTERNAL,
-    EXIT_INTERRUPTED,
     CommandError,
-    Entry,
+    Table,
     date_opt,
     err,
     handled,
     keep_secret,
 )
 from scheduler.core.clock import latest_today
+from scheduler.core.errors import EXIT_INTERNAL, EXIT_INTERRUPTED
 
-_PUBLISHING: dict[str, Entry] = {
-    "builtins.KeyboardInterrupt": (
+_PUBLISHING: Table = {
+    KeyboardInterrupt: (
         EXIT_INTERRUPTED,
         lambda e: "tourney: interrupted; the server may hold part of the changes: publish "
                   "again."),
-    "builtins.Exception": (  # never a traceback, never a credential
+    Exception: (  # never a traceback, never a credential
         EXIT_INTERNAL,
         lambda e: f"tourney: internal error while publishing ({type(e).__name__}: {e}). "
                   "Please report this; TOURNEY_DEBUG=1 shows details."),
 }
 """How a failure ends ``tourney publish`` where it is worded otherwise than
-:data:`scheduler.cli.errors.ERRORS`: Ctrl-C may leave part of the changes on the server."""
+:func:`scheduler.cli.errors.outcome`: Ctrl-C may leave part of the changes on the server."""
 
 
 _PROMPT_INTERRUPTED = "tourney: interrupted at the password prompt; nothing was published."
@@ -98,7 +97,7 @@ def stale_lines(plan_dir: Path, day: dt.date) -> list[str]:
     return out
 
 
-@handled(_PUBLISHING)
+@handled(lambda: _PUBLISHING)
 def publish(
     plan_dir: Annotated[Path, typer.Argument(help="A plan folder written by `tourney solve`.")],
     url: Annotated[str, typer.Option("--caldav", help="The CalDAV server's URL, e.g. "

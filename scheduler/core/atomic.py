@@ -30,7 +30,7 @@ case.
 This module writes the folders (:func:`lock`, :func:`claim`, :func:`recover`,
 :func:`replace_dir`); the files and the refusals every writer shares are in
 :mod:`scheduler.core.atomic_files`, the manifest and the checks of a folder in
-:mod:`scheduler.core.manifest`; their public names are re-exported here.
+:mod:`scheduler.core.manifest`.
 """
 
 from __future__ import annotations
@@ -42,79 +42,58 @@ import hashlib
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-from scheduler.core.atomic_files import WriteRefused as WriteRefused
-from scheduler.core.atomic_files import fsync_dir as fsync_dir
-from scheduler.core.atomic_files import refuse_read_only_parent, write_synced
-from scheduler.core.atomic_files import shown as shown
-from scheduler.core.manifest import MANIFEST as MANIFEST
-from scheduler.core.manifest import Names as Names
-from scheduler.core.manifest import check_folder as check_folder
-from scheduler.core.manifest import holding, listed_text, walk
-from scheduler.core.manifest import manifest_text as manifest_text
-from scheduler.core.manifest import unlisted as unlisted
+from filelock import FileLock, Timeout
+
+from scheduler.core.atomic_files import (
+    WriteRefused,
+    fsync_dir,
+    refuse_read_only_parent,
+    shown,
+    write_synced,
+)
+from scheduler.core.manifest import (
+    MANIFEST,
+    Names,
+    check_folder,
+    holding,
+    listed_text,
+    unlisted,
+    walk,
+)
 
 # --------------------------------------------------------------------------- folders
-_HELD: dict[tuple[Path, int], int] = {}
-"""Lock files this process holds (with the thread holding each), with how many :func:`lock`
-blocks hold each."""
 
 
 @contextlib.contextmanager
 def lock(target: Path) -> Iterator[Path]:
-    """Hold ``.<name>.lock`` beside ``target`` (an exclusive ``flock``, released when the
-    process ends, even by kill -9; the file is removed when done) while writing ``target``;
-    missing parent folders are created. Re-entrant within one thread (a write under
-    :func:`claim` takes it again). Raises :class:`WriteRefused` at once when another process
-    or thread holds it, or when the folder it goes in is read-only (mode bits: root too).
-    Where ``fcntl`` is missing (Windows), no lock."""
-
+    """Hold ``.<name>.lock`` beside ``target`` (a :class:`filelock.FileLock`: an exclusive
+    ``flock`` on POSIX, released when the process ends, even by kill -9; the file is removed
+    when done) while writing ``target``; missing parent folders are created. Re-entrant within
+    one thread (a write under :func:`claim` takes it again). Raises :class:`WriteRefused` at
+    once when another process or thread holds it, or when the folder it goes in is read-only
+    (mode bits: root too)."""
     path = target.parent / f".{target.name}.lock"
-    key = (path, threading.get_ident())
-    if key in _HELD:
-        _HELD[key] += 1
-        try:
-            yield path
-        finally:
-            _HELD[key] -= 1
-        return
     refuse_read_only_parent(target)
-    try:
-        import fcntl  # optional: POSIX only (no lock on Windows)
-    except ImportError:  # pragma: no cover - Windows
-        yield path
-        return
     target.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(100):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise WriteRefused(
-                f"another tourney command is writing {shown(target)} (it holds "
-                f"{shown(path)}); wait for it to finish, or give another --out") from None
-        try:  # the holder before us may have removed the file: lock the one at the path
-            same = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:
-            break
-        os.close(fd)
-    else:  # pragma: no cover - a hundred writers in a row
-        raise WriteRefused(f"cannot lock {path}; try again")
-    _HELD[key] = 1
+    # one instance per path (re-entrant in its thread; another thread's hold is its own)
+    held = FileLock(path, timeout=0, is_singleton=True)
+    try:
+        held.acquire()
+    except Timeout:
+        raise WriteRefused(
+            f"another tourney command is writing {shown(target)} (it holds "
+            f"{shown(path)}); wait for it to finish, or give another --out") from None
     try:
         yield path
     finally:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            path.unlink()  # before the lock goes: a newcomer then locks a new file
-        os.close(fd)  # releases the lock
+        if held.lock_counter == 1:  # the outermost hold: the file goes before the lock
+            with contextlib.suppress(OSError):
+                path.unlink()  # a newcomer then locks a new file (filelock checks)
+        held.release()
 
 
 @contextlib.contextmanager

@@ -2,8 +2,8 @@
 :class:`WriteRefused`, an output that is one of the command's inputs (:func:`refuse_inputs`),
 a read-only folder; :func:`shown`, a path as a message prints it.
 
-:mod:`scheduler.core.atomic` re-exports every public name here (``from scheduler.core.atomic import
-write_files``); its docstring says what the writers promise.
+Import each name from here (``from scheduler.core.atomic_files import write_files``);
+:mod:`scheduler.core.atomic`'s docstring says what the writers promise.
 """
 
 from __future__ import annotations
@@ -14,10 +14,15 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from scheduler.core.errors import TourneyError
 
-class WriteRefused(OSError):
+
+class WriteRefused(TourneyError, OSError):
     """An output that would lose a file (an input, a folder holding other files, a read-only
     folder, a folder another tourney command is writing). Nothing was changed."""
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was solved or written."
 
 
 def unwritable(out: str | Path) -> str | None:

@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from constraints.catalogue import cite
+from scheduler.core.errors import TourneyError
 from scheduler.core.jurisdiction import installed
 from scheduler.core.limits import MAX_PROBLEMS_SHOWN
 
@@ -40,6 +41,9 @@ class InputProblem:
         where = file or "<scenario>"
         shown = "" if self.value is MISSING else f" = {show(self.value)}"
         if isinstance(self.line, str):  # a workbook: sheet, cell, column header
+            if isinstance(self.value, Mapping) or (isinstance(self.value, list | tuple) and any(
+                    isinstance(v, Mapping) for v in self.value)):
+                shown = ""  # a row or a sheet's rows: the cells say it, not a YAML dump
             return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
         if self.line is not None:
             where += f":{self.line}"
@@ -77,7 +81,7 @@ def show(value: Any) -> str:
     return text if len(text) <= 80 else f"{text[:80]}... ({len(text):,} characters)"
 
 
-class ScenarioError(ValueError):
+class ScenarioError(TourneyError, ValueError):
     """Invalid scenario input: every problem found, all in one run (exit 2 in the CLI).
 
     Parameters
@@ -97,6 +101,9 @@ class ScenarioError(ValueError):
     file : str or None
         As given.
     """
+
+    def format_message(self) -> str:
+        return self.render()
 
     def __init__(self, problems: Sequence[InputProblem], file: str | None = None):
         self.problems = list(problems)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.problems import MISSING, InputProblem, ScenarioError, pydantic_problems
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Settings, Tour, Tournament
 from scheduler.core.workbook.cells import WorkbookError
-from scheduler.core.workbook.reader import read_workbook
+from scheduler.core.workbook.reader import SHEETS_READ, read_workbook
 from scheduler.core.workbook.template import write_workbook
 
 if TYPE_CHECKING:
@@ -148,30 +149,18 @@ class Scenario(StrictModel):
 
     def to_xlsx(self) -> bytes:
         """The scenario as an Excel workbook (the layout of ``tourney template``,
-        :func:`scheduler.core.workbook.write_workbook`) that
+        :func:`scheduler.core.workbook.template.write_workbook`) that
         :func:`scheduler.inputs.load.load_scenario`
         reads back to an equal Scenario.
 
         Returns
         -------
         bytes
-            An .xlsx file (sheets Settings, Operators, Tournaments, History, and Tours when
-            the scenario has tours; money in USD, shares as percentages, hours as ``H:MM``);
-            the same scenario gives byte-identical bytes. Write it with
-            ``Path("year.xlsx").write_bytes(sc.to_xlsx())``.
-
-        Raises
-        ------
-        ScenarioError
-            A tournament has ``sessions`` (flights), which the workbook has no column for:
-            written without them it would read back as another scenario (rule ``SCENARIO``).
+            An .xlsx file (sheets Settings, Operators, Tournaments, Sessions (flights: one
+            session a row), History and Tours; money in USD, shares as percentages, hours as
+            numbers or ``H:MM``); the same scenario gives byte-identical bytes. Write it
+            with ``Path("year.xlsx").write_bytes(sc.to_xlsx())``.
         """
-        flights = [InputProblem(f"tournaments[{i}].sessions", MISSING, "SCENARIO",
-                                f"{t.id} has sessions (flights), which a workbook cannot hold "
-                                "yet; keep this scenario in YAML")
-                   for i, t in enumerate(self.tournaments) if t.sessions]
-        if flights:
-            raise ScenarioError(flights)
         return write_workbook(self._plain_data())
 
     @classmethod
@@ -202,7 +191,17 @@ class Scenario(StrictModel):
             ``.xlsx`` workbook, cannot be read or is too large (``<file>``).
         """
         data, cells = read_workbook_file(path)
-        return parse_scenario(data, lines=cells, file=str(path))
+        left_out = cell_problems_of(cells)
+        try:
+            scenario = parse_scenario(data, lines=cells, file=str(path))
+        except ScenarioError as found:
+            if not left_out:
+                raise
+            raise ScenarioError(with_cell_problems(left_out, found.problems),
+                                str(path)) from None
+        if left_out:
+            raise ScenarioError(left_out, str(path))
+        return scenario
 
     # ------------------------------------------------------------------ DataFrames, what-if
     @classmethod
@@ -389,6 +388,39 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in value.items()}
     return value
 
+
+
+def cell_problems_of(lines: Any) -> list[InputProblem]:
+    """The problems of the cells a workbook's reading left out (:class:`Cells`' ``problems``:
+    a Sessions row naming no tournament, a date cell showing a number, a formula with no
+    saved value, ...), rule SCENARIO; [] for a YAML file's lines."""
+    return [InputProblem("<file>", MISSING if value is None else value, "SCENARIO", message,
+                         where)
+            for where, value, message in getattr(lines, "problems", ())]
+
+
+def with_cell_problems(cells: list[InputProblem], found: Sequence[InputProblem]
+                       ) -> list[InputProblem]:
+    """``cells`` (:func:`cell_problems_of`) and the fields' problems ``found``, but those of
+    a cell ``cells`` names already (its value was left out: a "required field is missing" of
+    it would say less), in the order of the sheets, rows and columns."""
+    named = {p.line for p in cells}
+    return sorted([*cells, *(p for p in found if p.line not in named)],
+                  key=_position)
+
+
+def _position(p: InputProblem) -> tuple[int, int, int, int]:
+    """A problem's place in a workbook: (sheet in the template's order, row, column)."""
+    order = SHEETS_READ
+    line = p.line if isinstance(p.line, str) else ""
+    m = re.match(r"^(\w+)(?:!([A-Z]+)(\d+)| row (\d+))?", line)
+    if not m:
+        return (-1, 0, 0, 0)
+    column = 0
+    for ch in m.group(2) or "":
+        column = column * 26 + ord(ch) - ord("A") + 1
+    return (order.index(m.group(1)) if m.group(1) in order else len(order),
+            int(m.group(3) or m.group(4) or 0), column, 0)
 
 
 def read_workbook_file(path: str | Path) -> tuple[dict[str, Any], dict[tuple[Any, ...], str]]:

@@ -200,7 +200,8 @@ def filing_from(scenario: Scenario) -> dt.date:
     (``scenario.as_of``; ``notice_from`` alone when not given). MT-NOTICE and
     ME-APPLICATION-WINDOW allow a first day not yet filed only when its deadline is on or
     after it; an occurrence of a previous plan whose deadline is before it is filed (pinned,
-    :func:`scheduler.inputs.replan.deadline_passed`). A re-plan on 2027-09-15 with ``notice_from``
+    :func:`scheduler.inputs.replan.assign.deadline_passed`). A re-plan on 2027-09-15 with
+    ``notice_from``
     2026-12-20 places nothing new before 2027-09-20 in Montana (MT-NOTICE, 5 days)."""
     if scenario.as_of is None:
         return scenario.notice_from

@@ -15,13 +15,20 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from scheduler.core.errors import EXIT_INTERRUPTED, TourneyError
+
 DETERMINISTIC_TIME = 30.0
 """Default CP-SAT deterministic time limit per search (placed and fees are one) and part (about
 seconds on a typical machine, but the same on every machine and under any load)."""
 
 
-class Interrupted(RuntimeError):
+class Interrupted(TourneyError, RuntimeError):
     """The user pressed Ctrl-C during a solve; the search was stopped."""
+
+    exit_code = EXIT_INTERRUPTED
+
+    def format_message(self) -> str:
+        return "tourney: interrupted before any plan was found; nothing was written."
 
 
 def new_solver(*, time_limit: float | None, deterministic_time: float | None, seed: int,

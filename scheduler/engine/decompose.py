@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from scheduler.core.errors import TourneyError
 from scheduler.core.fields import WEEKDAYS
 from scheduler.core.scenario import Scenario
 from scheduler.inputs.replan.previous import PublishedOccurrence
@@ -160,9 +161,12 @@ def _candidate_days(scenario: Scenario, t: Any) -> int:
     return days
 
 
-class ModelTooLarge(ValueError):
+class ModelTooLarge(TourneyError, ValueError):
     """A scenario whose model would be larger than allowed (see docs/limits.md); the message
     says its size, where, and what to change."""
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
 
 
 def check_model_size(scenario: Scenario, limit: int, what: str = "") -> None:

@@ -40,6 +40,7 @@ from ortools.sat.python import cp_model
 
 from constraints.modelling import ModelContext
 from constraints.requests import minimums
+from scheduler.core.errors import EXIT_INTERNAL, TourneyError
 from scheduler.core.fields import WEEKDAYS
 from scheduler.engine.cpsat import Options, search
 from scheduler.inputs.replan.previous import PublishedOccurrence
@@ -59,8 +60,13 @@ SEARCHES = (FUSED, "preferred")
 ``days_moved``."""
 
 
-class SolverError(RuntimeError):
+class SolverError(TourneyError, RuntimeError):
     """The solver returned no usable answer (MODEL_INVALID, or UNKNOWN at the time limit)."""
+
+    exit_code = EXIT_INTERNAL
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Try a longer --time-limit. Nothing was written."
 
 
 def add_terms(ctx: ModelContext) -> None:

@@ -22,6 +22,7 @@ from constraints.common import forget_sessions
 from constraints.modelling import ModelContext
 from constraints.registry import RULES, check
 from constraints.requests import REQUESTED_MINIMUMS
+from scheduler.core.errors import EXIT_INTERNAL, TourneyError
 from scheduler.core.pool import pool_context, process_pool
 from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Interrupted, Options
@@ -38,8 +39,13 @@ __all__ = ["AuditError", "Progress", "not_reached", "progress_of", "solve_in_poo
            "solve_part", "solve_parts"]
 
 
-class AuditError(RuntimeError):
+class AuditError(TourneyError, RuntimeError):
     """The solver's own plan fails the independent check: a bug, never a user error."""
+
+    exit_code = EXIT_INTERNAL
+
+    def format_message(self) -> str:
+        return f"tourney: {self}\nNothing was written. Please report this."
 
     def __init__(self, violations: list) -> None:
         self.violations = violations

@@ -15,8 +15,6 @@ in afterwards.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -24,7 +22,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import forget_timings
 from scheduler.engine.alternatives import alternatives
 from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options
 from scheduler.engine.decompose import components, merge, split_previous
@@ -48,34 +45,15 @@ def _options(seed: int, workers: int, jobs: int, time_limit: float | None,
 def _previous(previous: object) -> None:
     """Refuse a ``previous`` that would not give the calendars ``tourney solve --previous``
     writes: anything but None, a path (``str`` or ``Path``) or a
-    :class:`scheduler.inputs.replan.Previous`. Raises ``TypeError`` naming what to give."""
+    :class:`scheduler.inputs.replan.read.Previous`. Raises ``TypeError`` naming what to give."""
     if previous is None or isinstance(previous, str | Path | Previous):
         return
-    base = ("previous= takes the previous plan's folder, its schedule.csv or calendar.ics (a "
-            "str or Path), or what scheduler.inputs.replan.read_previous(scenario, path) returns")
+    base = "previous= takes the previous plan's folder, schedule.csv or calendar.ics, or a Previous"
     if not isinstance(previous, list | tuple):
         raise TypeError(f"{base}; not a value of type {type(previous).__name__} "
                         f"({previous!r:.60})")
-    raise TypeError(
-        f"{base}; not a bare list: a list of PublishedOccurrence carries nothing of what the "
-        f"previous calendars published (their notice and licence events, their DTSTAMP), so "
-        f"the new calendars would leave a dropped occurrence's MT notice live and be stamped "
-        f"differently from `tourney solve --previous`. To re-plan from hand-made occurrences "
-        f"alone, wrap them: scheduler.inputs.replan.Previous(occurrences)")
-
-
-def _trim_heap() -> None:
-    """Give the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing
-    elsewhere): the CP-SAT models of the parts solved leave them free but resident, and
-    the writing of the plan does not reuse them (issue #16: about 13 MB after 15 parts of
-    a statewide scenario)."""
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):  # not glibc
-        return
-    if trim is not None:
-        trim(0)
+    raise TypeError(f"{base}; not a bare list: wrap hand-made occurrences as "
+                    "Previous(occurrences) (docs/api.md)")
 
 
 def solve(
@@ -118,15 +96,17 @@ def solve(
         Processes solving parts at once, at least 1 (1: in this process).
     previous
         Re-plan: the previous plan's folder, its schedule.csv or calendar.ics (a ``str`` or
-        ``Path``, read with :func:`scheduler.inputs.replan.read_previous`), or what that function
-        returns (a :class:`scheduler.inputs.replan.Previous`), as ``tourney solve --previous``
+        ``Path``, read with :func:`scheduler.inputs.replan.read.read_previous`), or what that
+        function
+        returns (a :class:`scheduler.inputs.replan.read.Previous`), as ``tourney solve --previous``
         passes it. Announced occurrences keep their UID; those past their filing deadline,
         or ``locked``, are pinned; after the three stages the fewest occurrences move, then
         the fewest days. The plan carries the previous plan's publishing state
         (:func:`scheduler.result.publishing.identify`), so ``write_plan(plan, dir)`` writes the
         calendars ``tourney solve --previous`` writes, cancellations of dropped events (their
         MT notices too) and a later DTSTAMP included. A bare list of
-        :class:`scheduler.inputs.replan.PublishedOccurrence` is refused (``TypeError``): it holds
+        :class:`scheduler.inputs.replan.previous.PublishedOccurrence` is refused (``TypeError``):
+        it holds
         none of what the previous calendars published. A ``Previous(occurrences)`` made by
         hand re-plans from those occurrences and publishes no cancellation of events it
         does not hold.
@@ -165,10 +145,12 @@ def solve(
     ValueError
         ``seed`` below 0, or ``workers`` or ``jobs`` below 1.
     TypeError
-        ``previous`` is not None, a path or a :class:`~scheduler.inputs.replan.Previous` (a bare
+        ``previous`` is not None, a path or a :class:`~scheduler.inputs.replan.read.Previous` (a
+        bare
         list).
     PreviousError
-        (:class:`scheduler.inputs.replan.PreviousError`) ``previous`` is a path that cannot be
+        (:class:`scheduler.inputs.replan.previous.PreviousError`) ``previous`` is a path that
+        cannot be
         read, or ``replacing``'s calendar is not iCalendar.
     SolverError
         No solution was found in time (or CP-SAT found the model invalid).
@@ -187,8 +169,6 @@ def solve(
         previous = read_previous(scenario, previous)
     parts = components(scenario)
     plans = solve_parts(parts, split_previous(parts, previous), opts, jobs, progress)
-    forget_timings()  # the candidate days' timings: not needed to write the plan
-    _trim_heap()
     if all(p.status == PlanStatus.NOT_REACHED for p in plans):
         raise Interrupted("interrupted")  # no part found any plan
     plan = identify(merge(scenario, plans), scenario, previous)
@@ -230,7 +210,7 @@ def solve_alternatives(
     time_limit, deterministic_time, seed, workers, jobs, previous, replacing, progress,
     as_of
         As :func:`solve` (the limits are per stage and part of each plan; ``previous``: a
-        folder, a file or a :class:`scheduler.inputs.replan.Previous`, a bare list raises
+        folder, a file or a :class:`scheduler.inputs.replan.read.Previous`, a bare list raises
         ``TypeError``).
 
     Returns

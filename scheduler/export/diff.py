@@ -16,11 +16,12 @@ import pandas as pd
 from icalendar import Calendar
 
 from scheduler.core.calendar_limits import read_calendar
+from scheduler.core.errors import TourneyError
 from scheduler.core.text import uncell
 from scheduler.core.uid import PLAY_PROPERTY, SESSION_PROPERTY, session_occurrence
 
 
-class DiffError(ValueError):
+class DiffError(TourneyError, ValueError):
     """A plan folder cannot be read."""
 
 

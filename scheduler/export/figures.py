@@ -350,13 +350,13 @@ def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
 def usage_bars(plan: Plan, operators: Collection[str] | None = None
                ) -> dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]]:
     """What :func:`plot_usage` draws, by rule: ``(periods, operator ids, {(operator, period):
-    used})``, for each rule with :func:`scheduler.result.plan.limit_usage` records of an operator
+    used})``, for each rule with :func:`scheduler.result.usage.limit_usage` records of an operator
     (registry order; a statewide limit, ME-SUPER-CRIBBAGE, is not drawn): today
     MT-LARGE-LIMIT / MT-CHARITY-LIMIT per permit year (first day, ISO) for each Montana
     operator; ME-MONTHLY-LIMIT per month (``YYYY-MM``) of the horizon, 0 where none is
     counted, for each Maine operator with a counted game (a rule whose
     :attr:`constraints.base.UsageText.chart_omits_unused`). Counts as in
-    :func:`scheduler.result.plan.limit_usage` (held tournaments included). ``operators``: only
+    :func:`scheduler.result.usage.limit_usage` (held tournaments included). ``operators``: only
     these operator ids (a statewide report's selection); default every operator."""
     out: dict[str, tuple[list[str], list[str], dict[tuple[str, str], int]]] = {}
     rows = [r for r in usage(plan) if r.operator_id != STATEWIDE]
@@ -396,7 +396,7 @@ def plot_usage(plan: Plan, operators: Collection[str] | None = None) -> Figure:
     - ME-MONTHLY-LIMIT (17 M.R.S. § 1836): Maine licensed games per operator and calendar month
       against 2 (under the scenario's ``month_rule``).
 
-    Bar heights are the ``used`` counts of :func:`scheduler.result.plan.limit_usage` (tournaments
+    Bar heights are the ``used`` counts of :func:`scheduler.result.usage.limit_usage` (tournaments
     held before the horizon included, dotted at the foot of the bar, gid ``usage-held:...``;
     the rest is planned); see :func:`usage_bars`. With no counted rule the figure
     says so.

@@ -304,7 +304,7 @@ def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], line
     of, ``named`` (id, name; every operator of its events, co-hosts too): one
     :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as TEXT, so that ``--previous``
     can tell another organization's plan that uses the same operator ids
-    (:func:`scheduler.inputs.replan.previous_operators`)."""
+    (:func:`scheduler.inputs.replan.previous.previous_operators`)."""
     cal = Calendar()
     cal.add("prodid", PRODID)
     cal.add("version", "2.0")

@@ -96,7 +96,7 @@ def usage_lines(records: list[Usage]) -> list[str]:
     Parameters
     ----------
     records : list of constraints.base.Usage
-        The :func:`scheduler.result.plan.limit_usage` records of one operator.
+        The :func:`scheduler.result.usage.limit_usage` records of one operator.
 
     Returns
     -------

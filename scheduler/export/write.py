@@ -225,14 +225,9 @@ def _refuse_unreplaced(out: Path, plans: Sequence[Plan]) -> None:
         if not p.replanned and p.replaced_folder != str(out):
             which = "this plan" if p.rank == 1 else f"alternative {p.rank}"
             raise WriteRefused(
-                f"{out} holds an earlier plan, and {which} was not solved to replace it: its "
-                f"calendars would restart every event at SEQUENCE 0, stamped no later than "
-                f"the earlier ones, so subscribers would keep the earlier copies of changed "
-                f"events (RFC 5545 §3.8.7.4). Solve with replacing={str(out)!r} (as "
-                f"`tourney solve --out` does), or re-plan from it with "
-                f"previous={str(out)!r}, or write to another folder (a plan solved with "
-                f"replacing= a folder that held no plan yet is written there once: solve "
-                f"again to replace what it wrote). Nothing was written")
+                f"{out} holds an earlier plan, and {which} was not solved to replace it: "
+                f"solve with replacing={str(out)!r} or previous={str(out)!r}, or write to "
+                f"another folder (docs/api.md). Nothing was written")
 
 
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
@@ -255,7 +250,8 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     killed mid-way, read-only folders and parents left alone). A previous plan's report.html
     is replaced (or dropped when ``report`` is false) with the rest of the folder.
 
-    A folder that holds a plan (:func:`scheduler.inputs.replan.holds_plan`) is written only with a
+    A folder that holds a plan (:func:`scheduler.inputs.replan.read.holds_plan`) is written only
+    with a
     re-plan (``solve(..., previous=...)``) or a plan solved to replace that plan
     (``solve(..., replacing=out_dir)``, as ``tourney solve --out`` does; the same for each of
     ``alternatives``): another plan's calendars would restart every event's SEQUENCE and

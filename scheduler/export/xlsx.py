@@ -110,7 +110,7 @@ def _sheet(wb: Workbook, title: str, columns: Sequence[_Col],
                 continue  # an empty cell (openpyxl wrote it without a value: the same read)
             kind = type(value)
             if kind is str:
-                # text beginning with "=" stays text (scheduler.core.workbook.set_cell)
+                # text beginning with "=" stays text (writing.set_cell)
                 write_string(i, j, value, formats[(fmts[j], len(value) > 60)])
             elif kind is bool:
                 write_boolean(i, j, value, formats[(fmts[j], False)])
@@ -158,7 +158,7 @@ def plan_sheets(plan: Plan, usage: Sequence[Usage] | None = None
     plan
         The plan.
     usage
-        :func:`scheduler.result.plan.limit_usage` of ``plan`` when the caller has it.
+        :func:`scheduler.result.usage.limit_usage` of ``plan`` when the caller has it.
 
     Returns
     -------
@@ -199,7 +199,7 @@ def plan_xlsx(plan: Plan, when: dt.datetime | None = None,
         The document's created/modified time (SOURCE_DATE_EPOCH's when set); default a fixed
         date, so the same plan gives byte-identical bytes.
     usage
-        :func:`scheduler.result.plan.limit_usage` of ``plan`` when the caller has it (the Limits
+        :func:`scheduler.result.usage.limit_usage` of ``plan`` when the caller has it (the Limits
         sheet; the plan folder's writer computes it once for the summary too); default
         computed here.
 

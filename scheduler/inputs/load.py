@@ -15,6 +15,7 @@ Python, which ``solve()`` and the check call (docs/architecture.md).
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 import warnings
 import weakref
@@ -27,7 +28,7 @@ from pydantic import ValidationError
 
 from constraints.common import REFERENCES
 from constraints.registry import validate_terms
-from scheduler.core.limits import LimitError, check_yaml_node, read_bounded
+from scheduler.core.limits import LimitError
 from scheduler.core.problems import (
     MISSING,
     InputProblem,
@@ -37,8 +38,16 @@ from scheduler.core.problems import (
     pydantic_problems,
     value_at,
 )
-from scheduler.core.scenario import Scenario, read_workbook_file
+from scheduler.core.scenario import (
+    Scenario,
+    cell_problems_of,
+    read_workbook_file,
+    with_cell_problems,
+)
+from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import made_as_of
+from scheduler.core.workbook.reader import SHEETS_READ
+from scheduler.inputs.yaml_reader import NotYaml, line_index, parse_yaml, read_yaml_text
 
 
 # --------------------------------------------------------------------------- loading
@@ -87,12 +96,9 @@ def load_scenario(
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(
             [InputProblem("<file>", MISSING, "SCENARIO", msg)], file))
-        loader = Loader(text)
         node = None
         try:
-            node = loader.get_single_node()
-            check_yaml_node(node)
-            data = loader.construct_document(node) if node is not None else None
+            node, data = parse_yaml(text)
         except LimitError as exc:
             raise ScenarioError([InputProblem("<yaml>", MISSING, "SCENARIO",
                                               f"refused: {exc}")], file) from None
@@ -101,22 +107,33 @@ def load_scenario(
                                               "a value cannot be read: "
                                               f"{str(exc).split(';')[0][:200]}")],
                                 file) from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = _path_of_mark(node, mark) if mark is not None else None
-            tab = _tab_indented(text, mark.line) if mark is not None else None
+        except NotYaml as exc:
+            tab = _tab_indented(text, exc.line) if exc.line is not None else None
             first = InputProblem(
-                path_str(where) if where else "<yaml>", MISSING, "SCENARIO",
-                tab or f"not valid YAML: {getattr(exc, 'problem', exc)}",
-                mark.line + 1 if mark else None)
+                path_str(exc.path) if exc.path else "<yaml>", MISSING, "SCENARIO",
+                tab or f"not valid YAML: {exc.problem}",
+                exc.line + 1 if exc.line is not None else None)
             detabbed = _detabbed(text) if tab else None
             if detabbed is None:
                 raise ScenarioError([first], file) from None
             node, data = detabbed  # the tab first, then the problems of the detabbed copy
             tab_problem = first
-        finally:
-            loader.dispose()
         lines = _LazyLines(node)
+    cell_problems = cell_problems_of(lines)
+    if not cell_problems:
+        return _validated(data, lines, file, tab_problem, today)
+    try:  # cells the workbook's reading left out: with the fields' problems, in one pass
+        _validated(data, lines, file, tab_problem, today)
+    except ScenarioError as found:
+        raise ScenarioError(by_position(with_cell_problems(cell_problems, found.problems)),
+                            file) from None
+    raise ScenarioError(by_position(cell_problems), file)
+
+
+def _validated(data: Any, lines: Mapping[tuple[Any, ...], int | str], file: str | None,
+               tab_problem: InputProblem | None, today: dt.date | None) -> Scenario:
+    """``data`` (a YAML document or a workbook's mapping) as a scenario that breaks no input
+    rule, or every problem in one :class:`ScenarioError` (``tab_problem`` first)."""
     tab_problem_list = [tab_problem] if tab_problem is not None else []
     if not isinstance(data, dict):
         raise ScenarioError([*tab_problem_list, InputProblem(
@@ -138,27 +155,15 @@ def load_scenario(
             raise ScenarioError([tab_problem], file)
         return _passed(checked)
     if sound is not None:
-        scenario, ops_at, ts_at = sound
+        scenario, ops_at, ts_at, mended = sound
         broken_ids = {str(o["id"]).strip() for i, o in enumerate(data["operators"])
                       if i not in ops_at and isinstance(o, Mapping)
                       and isinstance(o.get("id"), str)}
-        problems += _one_pass_terms(scenario, data, lines, ops_at, ts_at, broken_ids)
+        problems += [p for p in _one_pass_terms(scenario, data, lines, ops_at, ts_at,
+                                                broken_ids)
+                     if not _about_mended(p.path, mended)]
     problems += _duplicate_ids(data, lines)
     raise ScenarioError(tab_problem_list + by_position(problems), file)
-
-
-def read_yaml_text(source: str | Path, error: Any) -> str:
-    """The text of a YAML input file (a scenario or vary file), read within the limits of
-    :func:`scheduler.core.limits.read_bounded`; ``error(message)`` builds the exception raised
-    when it cannot be read (missing, a folder or device, too large, not UTF-8)."""
-    try:
-        raw = read_bounded(source)
-    except LimitError as exc:
-        raise error(str(exc)) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise error("the file is not UTF-8 text") from None
 
 
 class _LazyLines(dict[tuple[Any, ...], int]):
@@ -195,7 +200,8 @@ def validate_scenario(scenario: Scenario) -> Scenario:
 
     A scenario built in Python (:meth:`~scheduler.core.scenario.Scenario.from_frames`,
     ``replace``, ``with_*``, ``Scenario.model_validate``) has had its fields checked only;
-    ``solve()``, the check (:func:`scheduler.check.audit`) and the sweep's variants run this
+    ``solve()``, the check (:func:`scheduler.check.auditing.audit`) and the sweep's variants run
+    this
     first, so no such scenario skips the legal input rules. A scenario that passed once (the
     same object) is not checked again.
 
@@ -259,28 +265,54 @@ def _checked(scenario: Scenario, data: Any, lines: Mapping[tuple[Any, ...], int 
 # --------------------------------------------------------------------------- one pass
 _REFERENCE_RULES = frozenset(rule.id for rule in REFERENCES)
 _RECORDS = ("operators", "tournaments")
-_SHEET_ORDER = ("Settings", "Operators", "Tournaments", "History")
+_SHEET_ORDER = SHEETS_READ
 """The sheets of a scenario workbook in the order ``tourney template`` writes them."""
 
 
 def _sound_part(data: Mapping[str, Any], err: ValidationError
-                ) -> tuple[Scenario, list[int], list[int]] | None:
+                ) -> tuple[Scenario, list[int], list[int], dict[tuple[str, int], set[str]]] | None:
     """The scenario of the records of ``data`` whose fields are all valid (pydantic's
     ``err`` names the others), with the original index of each kept operator and
     tournament; None when a field outside the records is wrong (the horizon, the notice
     date, a setting, the lists themselves), on which every input rule depends. A wrong
-    ``name``, ``uid_domain`` or unknown top-level key stands aside: no rule reads them."""
+    ``name``, ``uid_domain`` or unknown top-level key stands aside: no rule reads them.
+
+    A record whose wrong fields can be left out (an unknown key such as ``entry_fe``, a
+    value of the wrong type; not a required field) is kept without them, so that its other
+    fields are checked in the same pass (an unknown operator id beside a misspelt key): the
+    fourth item maps (records key, index) to the fields left out and the known fields their
+    unknown keys most likely meant, whose problems the caller drops (they are said
+    already)."""
     broken: dict[str, set[int]] = {key: set() for key in _RECORDS}
+    fields: dict[tuple[str, int], set[str]] = {}
     drop: set[str] = set()
     for e in err.errors():
         loc = tuple(e["loc"])
         if len(loc) >= 2 and loc[0] in broken and isinstance(loc[1], int):
             broken[loc[0]].add(loc[1])
+            bad = fields.setdefault((str(loc[0]), loc[1]), set())
+            bad.add(str(loc[2]) if len(loc) >= 3 else "")  # "": the record as a whole
         elif loc and (loc[0] in ("name", "uid_domain")
                       or (len(loc) == 1 and e["type"] == "extra_forbidden")):
             drop.add(str(loc[0]))
         elif not (loc == ("operators",) and e["type"] == "too_short"):
             return None  # e.g. the horizon: every rule reads it
+    mended: dict[tuple[str, int], set[str]] = {}
+    for (key, i), bad in fields.items():
+        record = data[key][i] if isinstance(data.get(key), list) else None
+        if "" in bad or not isinstance(record, Mapping):
+            continue
+        rest = {k: v for k, v in record.items() if k not in bad}
+        model = Operator if key == "operators" else Tournament
+        try:
+            model.model_validate(rest)
+        except ValidationError:
+            continue  # a required field is wrong: the record cannot be read without it
+        known = list(model.model_fields)
+        mended[(key, i)] = bad | {near for b in bad
+                                  for near in difflib.get_close_matches(b, known, n=1)}
+        broken[key].discard(i)
+        data = {**data, key: [rest if k == i else r for k, r in enumerate(data[key])]}
     kept = {key: [i for i in range(len(data.get(key) or ())) if i not in broken[key]]
             for key in _RECORDS}
     sound = {k: v for k, v in data.items() if k not in drop}
@@ -289,9 +321,18 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
         if key in data:
             sound[key] = [data[key][i] for i in kept[key]]
     try:
-        return Scenario.model_validate(sound), kept["operators"], kept["tournaments"]
+        return (Scenario.model_validate(sound), kept["operators"], kept["tournaments"],
+                mended)
     except ValidationError:  # e.g. no operator is valid: the rules have nothing to read
         return None
+
+
+def _about_mended(path: str, mended: Mapping[tuple[str, int], set[str]]) -> bool:
+    """True when ``path`` (``tournaments[2].entry_fee``) is a field :func:`_sound_part` left
+    out of its record, or one a misspelt key of it most likely meant: its problem is said."""
+    m = re.match(r"^(\w+)\[(\d+)\]\.(\w+)", path)
+    return bool(m) and m is not None and m.group(3) in mended.get(
+        (m.group(1), int(m.group(2))), set())
 
 
 def _one_pass_terms(scenario: Scenario, data: Any,
@@ -448,105 +489,8 @@ def _detabbed(text: str) -> tuple[yaml.Node | None, Any] | None:
         copy = "".join(
             r[:len(r) - len(r.lstrip(" \t"))].expandtabs(width) + r.lstrip(" \t")
             for r in rows)
-        loader = Loader(copy)
         try:
-            node = loader.get_single_node()
-            check_yaml_node(node)
-            return node, (loader.construct_document(node) if node is not None else None)
-        except (yaml.YAMLError, LimitError, ValueError, RecursionError):
+            return parse_yaml(copy)
+        except (NotYaml, LimitError, ValueError, RecursionError):
             continue
-        finally:
-            loader.dispose()
     return None
-
-
-# --------------------------------------------------------------------------- YAML with lines
-class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
-    keeps ``18:00`` a string (YAML 1.1 would read it as 1080), and resolves each distinct
-    scalar's tag once (a statewide file repeats the same values thousands of times; the
-    resolvers depend on nothing else: no path resolvers)."""
-
-    def __init__(self, stream: Any) -> None:
-        super().__init__(stream)
-        self._resolved: dict[tuple[Any, ...], str] = {}
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        key = (kind, value, implicit)
-        tag = self._resolved.get(key)
-        if tag is None:
-            tag = self._resolved[key] = super().resolve(kind, value, implicit)
-        return tag
-
-
-Loader.yaml_implicit_resolvers = {
-    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
-    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
-    "tag:yaml.org,2002:int",
-    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
-    list("-+0123456789"),
-)
-
-
-def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
-    try:
-        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-    except ValueError:  # e.g. 2027-02-30: keep the text; validation names it with the rest
-        return str(node.value)
-
-
-def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
-    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
-    seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
-                key_node.start_mark)
-        seen[key] = key_node.start_mark.line + 1
-    return yaml.SafeLoader.construct_yaml_map(loader, node)
-
-
-Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
-Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
-
-
-def line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
-    """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
-    out: dict[tuple[Any, ...], int] = {}
-    if node is None:
-        return out
-    out[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            key = k.value
-            out[(*path, key)] = k.start_mark.line + 1
-            out.update({p: ln for p, ln in line_index(v, (*path, key)).items()
-                        if p != (*path, key)})
-    elif isinstance(node, yaml.SequenceNode):
-        for i, v in enumerate(node.value):
-            out.update(line_index(v, (*path, i)))
-    return out
-
-
-def _path_of_mark(node: yaml.Node | None, mark: Any,
-                  path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
-    """The field path of the node that starts at ``mark`` (where a value failed to load)."""
-    if node is None:
-        return None
-    if (node.start_mark.line, node.start_mark.column) == (mark.line, mark.column):
-        return path
-    children: list[tuple[Any, yaml.Node]] = []
-    if isinstance(node, yaml.MappingNode):
-        children = [(k.value, v) for k, v in node.value]
-    elif isinstance(node, yaml.SequenceNode):
-        children = list(enumerate(node.value))
-    for key, child in children:
-        found = _path_of_mark(child, mark, (*path, key))
-        if found is not None:
-            return found
-    return None
-

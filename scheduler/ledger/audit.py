@@ -325,7 +325,7 @@ def settled_days(ledger: Ledger | str | None, scenario: Scenario) -> dict[str, s
     (MT-NOTICE, MCA 23-5-317(1)(d)) or ME licence application (ME-APPLICATION-WINDOW,
     16-633 CMR ch. 32 § 2) is recorded filed, or which are recorded held (the planned day,
     and the actual first day when recorded). Their notice or application is not judged
-    again from ``notice_from`` or the as-of day (:func:`scheduler.check.with_settled`).
+    again from ``notice_from`` or the as-of day (:func:`scheduler.check.auditing.with_settled`).
     The planned day is the one the newest adopted version holding the UID gives. Only
     tournaments of ``scenario``; ``ledger`` None: ``$TOURNEY_LEDGER`` or the default file.
     Raises LedgerError when the ledger cannot be read."""

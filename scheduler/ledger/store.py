@@ -32,6 +32,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from scheduler.core.errors import TourneyError
 from scheduler.core.text import MASK, credentials_in, mask_credentials
 
 ENV_LEDGER = "TOURNEY_LEDGER"
@@ -51,11 +52,12 @@ _PG_LOCK = 7_013_013_013
 """The PostgreSQL advisory lock key that serializes the ledger's writers."""
 
 
-class LedgerError(Exception):
+class LedgerError(TourneyError):
     """A problem an operator can fix (unknown occurrence, duplicate, no ledger, bad value).
     ``exit_code`` is 2 (invalid input: nothing was written); the message names the value."""
 
-    exit_code = 2
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was recorded."
 
 
 def resolve(ledger: str | os.PathLike[str] | None = None) -> str:

@@ -52,7 +52,8 @@ def identify(plan: Plan, scenario: Scenario, previous: list[PublishedOccurrence]
     (:func:`scheduler.core.uid.lineage_key`); without ``previous`` occurrence ``n`` of a
     tournament is UID ``<tournament>-<n>@<first operator>.<lineage>.<domain>``, SEQUENCE 0.
 
-    With a :class:`scheduler.inputs.replan.Previous` (what ``read_previous`` returns) the plan also
+    With a :class:`scheduler.inputs.replan.read.Previous` (what ``read_previous`` returns) the plan
+    also
     gets the previous plan's publishing state (``previous_series``, ``previous_events``,
     ``previous_dtstamp``, the venues that left: ``departed``, ``departed_events``): its
     calendars update or cancel what the previous ones published;
@@ -138,7 +139,7 @@ def weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scena
     One series per tournament and weekday with at least two occurrences, all with the same
     venues and length; anything else, and the nights of an operator whose ``calendar_style``
     is ``timed``, stays one VEVENT per occurrence. A re-plan's series keep the UIDs they
-    were published with (:func:`scheduler.inputs.replan.series_uids`)."""
+    were published with (:func:`scheduler.inputs.replan.assign.series_uids`)."""
     by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
     for (tid, _), rows in sorted(groups.items()):
         r = rows[0]
@@ -167,10 +168,11 @@ def play_span(row: OperatorOccurrence) -> str:
 def with_series(plan: Plan) -> Plan:
     """``plan`` with each night of a weekly series (:func:`weekly_series`) given its
     calendar identity, as schedule.csv and calendar.ics show it: the series' UID (a
-    re-plan's as published, :func:`scheduler.inputs.replan.series_uids`), its RECURRENCE-ID day
+    re-plan's as published, :func:`scheduler.inputs.replan.assign.series_uids`), its RECURRENCE-ID
+    day
     (``recurrence_id``) and the series' SEQUENCE (raised when its nights or play time
-    changed, :func:`scheduler.inputs.replan.series_sequence`; never lower than published,
-    :func:`scheduler.inputs.replan.sequence_floor`). So ``plan.schedule`` joins
+    changed, :func:`scheduler.inputs.replan.cancel.series_sequence`; never lower than published,
+    :func:`scheduler.inputs.replan.cancel.sequence_floor`). So ``plan.schedule`` joins
     ``Ledger.events()`` on ``uid`` as schedule.csv does."""
     sc = plan.scenario
     lineage = plan.lineage or lineage_key(sc)
@@ -209,7 +211,8 @@ def status(scenario: Scenario, tournament_id: str, first_day: dt.date,
     ``filed`` when in ``filed_dates`` (its MT notice or ME application filed: MT-NOTICE,
     ME-APPLICATION-WINDOW) or in ``filed`` (a re-plan's announced occurrences whose
     deadline is before the day the plan is made as of, pinned as filed,
-    :func:`scheduler.inputs.replan.with_pins`); ``announced`` when a previous plan published it
+    :func:`scheduler.inputs.replan.assign.with_pins`); ``announced`` when a previous plan published
+    it
     (``announced``: its UID is the previous plan's); else ``new``."""
     t = scenario.tournament(tournament_id)
     if first_day in t.held_dates:
@@ -242,10 +245,11 @@ def replaced_events(folder: str | Path, lineage: str
 
     Raises
     ------
-    scheduler.inputs.replan.PreviousError
+    scheduler.inputs.replan.previous.PreviousError
         When calendar.ics cannot be read (too large, unreadable), is not UTF-8 (RFC 5545
         §3.1.4; the message names the file, the line and the byte) or is not iCalendar (from
-        :func:`scheduler.inputs.replan.previous_dtstamp`): its events would otherwise be taken as
+        :func:`scheduler.inputs.replan.previous.previous_dtstamp`): its events would otherwise be
+        taken as
         none, and a changed event would keep its SEQUENCE.
     """
     ics = Path(folder) / "calendar.ics"
@@ -288,8 +292,9 @@ def with_replaced(plan: Plan, folder: str | Path | None) -> Plan:
     higher SEQUENCE and a later DTSTAMP, and ``replaced_folder`` the folder resolved
     (``scheduler.export.write.write_plan`` refuses a folder holding a plan for a plan
     without it). ``plan`` itself when ``folder`` is None or holds no plan
-    (:func:`scheduler.inputs.replan.holds_plan`). Raises
-    :class:`scheduler.inputs.replan.PreviousError` when the folder's calendar.ics cannot be read, is
+    (:func:`scheduler.inputs.replan.read.holds_plan`). Raises
+    :class:`scheduler.inputs.replan.previous.PreviousError` when the folder's calendar.ics cannot
+    be read, is
     not UTF-8 or is not iCalendar (:func:`replaced_events`).
     """
     if folder is None or not holds_plan(folder):

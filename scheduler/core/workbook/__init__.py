@@ -2,7 +2,8 @@
 
 An operator keeps the year in a spreadsheet: ``tourney template year.xlsx`` writes a workbook
 with the sheets *Settings* (one field a row), *Operators* and *Tournaments* (one record a
-row, one column a field) and *History* (the tournaments held before the plan, per operator);
+row, one column a field), *Sessions* (flights: one session a row), *History* (the
+tournaments held before the plan, per operator) and *Tours*;
 ``tourney solve year.xlsx`` reads it back. The spelling of every field is in
 ``docs/scenario.md`` ("The workbook").
 
@@ -16,10 +17,13 @@ This package sits below the scenario types (it imports none of them): it knows t
 not the rules. openpyxl is imported when a workbook is read or written (start-up time). Its
 modules, one way (``lint-imports``, contract ``workbook-layers``): :mod:`.template` (the
 template writer, :func:`write_workbook`, :func:`pinned_xlsx`) > :mod:`.reader`
-(:func:`read_workbook`, :func:`cell_value`) and :mod:`.writing` (writer helpers:
-:func:`set_cell`, formats, drop-downs) > :mod:`.cells` (:class:`WorkbookError`,
-:class:`Cells`) and :mod:`.layout` (:class:`Column`, the sheets' columns, :data:`EXAMPLES`).
-Every public name is re-exported here: ``from scheduler.core.workbook import read_workbook``.
+(:func:`read_workbook`) and :mod:`.writing` (writer helpers: :func:`set_cell`, formats,
+drop-downs) > :mod:`.shown` (a sheet read as the spreadsheet shows it: :func:`cell_value`,
+:func:`read_table`) > :mod:`.scan` (a workbook measured before it is loaded) > :mod:`.cells`
+(:class:`WorkbookError`, :class:`Cells`) and :mod:`.layout` (:class:`Column`, the sheets'
+columns, :data:`EXAMPLES`).
+Import each name from the module that defines it
+(``from scheduler.core.workbook.reader import read_workbook``).
 """
 
 

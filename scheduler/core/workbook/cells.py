@@ -27,10 +27,15 @@ class Cells(dict[tuple[Any, ...], str]):
     Used by the loader in place of YAML line numbers. A path deeper than any cell (an item
     of a comma list, a field of a column that does not exist) is found at its nearest
     enclosing cell or row, the rest of the path added (``Tournaments!M7 (weekdays), item 2``;
-    ``Tournaments row 7, title``). ``notes`` lists what the reading accepted but an operator
+    ``Tournaments row 7, title``). ``problems`` lists the cells left out (see below);
+    ``notes`` lists what the reading accepted but an operator
     should know (a sheet read under another letter case, a sheet not read)."""
 
     notes: Sequence[str] = ()
+    problems: Sequence[tuple[str, Any, str]] = ()
+    """Problems of single cells the reading left out, the rest read: (where, the value as
+    the cell shows it or None, message), rule SCENARIO; the loader reports them with the
+    fields' problems, in one pass."""
 
     def _find(self, key: tuple[Any, ...]) -> str | None:
         for k in range(len(key), -1, -1):

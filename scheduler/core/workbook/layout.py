@@ -272,15 +272,36 @@ TOURS = (
     _c("progressive", "bool", "TRUE: a progressive large-stakes tournament (MT-PROGRESSIVE, "
        "MCA 23-5-317(1)(e)): large-stakes rounds of at least two rooms, a final."),
 )
-"""The Tours sheet (written only for a scenario with tours): one tour a row."""
+"""The Tours sheet: one tour a row."""
+
+SESSIONS = (
+    _c("tournament", "text", "Required. The id of the tournament played in flights "
+       "(Tournaments sheet); one row a session, e.g. main-event, 1, 11:00, 10, Day 1A. A "
+       "tournament with sessions leaves days, start_time and hours empty: its sessions "
+       "replace them.", width=20),
+    _c("day", "int", "Required. The day of play of this session, counted from the "
+       "tournament's first day: 1, 2, ...; days between sessions may be empty (MT-DURATION: "
+       "day 1 to the last session's day, at most 5 calendar days)."),
+    _c("start", "time", "Required. Local time of day HH:MM the session starts (the "
+       "operator's time zone), e.g. 11:00."),
+    _c("hours", "hours", "Required. Elapsed hours of the session (a number, or H:MM as "
+       "text), e.g. 10. MT-PLAY-HOURS (no play 2-8 a.m.), ME-DURATION (<= 48 from the "
+       "first session's start to the last one's end), ME-SUPER-CRIBBAGE (<= 72)."),
+    _c("name", "text", "The session's name in the calendar (Main Event - Day 1A); "
+       "default Day <day>.", width=20),
+)
+"""The Sessions sheet: one session (flight, day 2) of a tournament a row; a tournament's
+rows, in the order given, are its ``sessions``."""
 
 SHEETS: dict[str, tuple[str, tuple[Column, ...]]] = {
     "Operators": ("operators", OPERATORS),
     "Tournaments": ("tournaments", TOURNAMENTS),
+    "Sessions": ("tournaments", SESSIONS),
     "History": ("operators", HISTORY),
     "Tours": ("tours", TOURS),
 }
-"""Record sheets: name → (the scenario's list it fills, its columns)."""
+"""Record sheets: name → (the scenario's list it fills, its columns). Sessions and History
+add fields to the Tournaments' and Operators' records (by ``tournament`` and ``operator``)."""
 
 class _Examples(Mapping[str, Mapping[str, Any]]):
     """The example scenarios of ``tourney template --example``, by the state's name in lower

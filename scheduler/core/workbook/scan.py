@@ -80,6 +80,11 @@ class SheetScan:
     hidden_columns: list[int] = field(default_factory=list)
     blank_cells: list[str] = field(default_factory=list)
     """Cells holding a value whose number format shows nothing (``;;;``)."""
+    merged: list[tuple[int, int, int, int]] = field(default_factory=list)
+    """Merged ranges as (first row, first column, last row, last column), 1-based; the
+    extent (``max_row``, ``max_column``) covers those whose first cell holds a value."""
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    """Cells that show an error (``#DIV/0!``, ``#REF!``): (cell, the error's text)."""
 
 
 def _local(tag: str) -> str:
@@ -121,6 +126,9 @@ def _sheets(z: zipfile.ZipFile) -> list[tuple[str, str, str]]:
             part = rels.get(_attr(elem, "id") or "", "")
             out.append((elem.get("name") or "", elem.get("state") or "visible", part))
     return out
+
+
+_RANGE = re.compile(r"^([A-Za-z]{1,3})([0-9]{1,7}):([A-Za-z]{1,3})([0-9]{1,7})$")
 
 
 def _has_value(cell: Any) -> tuple[bool, Any | None, bool]:
@@ -188,6 +196,7 @@ def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int,
     parent: Any = None
     hidden_rows: set[int] = set()
     hidden_columns: set[int] = set()
+    valued_rows: dict[int, set[int]] = {}  # row -> columns holding a value (merges' first)
     for event, elem in _read_part(z, part):
         name = _local(elem.tag)
         if event == "start":
@@ -242,8 +251,13 @@ def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int,
                     hidden_rows.add(row)
                 if any(lo <= column <= hi for lo, hi in hidden_cols):
                     hidden_columns.add(column)
+                valued_rows.setdefault(row, set()).add(column)
                 if elem.get("s") in blank:
                     scan.blank_cells.append(f"{_letters(column)}{row}")
+                if elem.get("t") == "e":
+                    scan.errors.append((f"{_letters(column)}{row}",
+                                        next((c.text or "" for c in elem
+                                              if _local(c.tag) == "v"), "")))
                 if formula is not None:
                     text = formula.text or ("(shared formula)" if formula.get("t") == "shared"
                                             else "")
@@ -254,6 +268,25 @@ def _scan_sheet(z: zipfile.ZipFile, part: str, scan: SheetScan, cap: int,
             elem.clear()
             if parent is not None:
                 parent.remove(elem)  # keep no row once read
+        elif name == "mergeCell":
+            ref = elem.get("ref") or ""
+            m = _RANGE.match(ref)
+            if not m:
+                continue  # a one-cell "merge" (A1) merges nothing
+            r0, c0 = int(m.group(2)), _column_number(m.group(1).upper())
+            r1, c1 = int(m.group(4)), _column_number(m.group(3).upper())
+            r0, r1, c0, c1 = min(r0, r1), max(r0, r1), min(c0, c1), max(c0, c1)
+            scan.merged.append((r0, c0, r1, c1))
+            if c0 in valued_rows.get(r0, ()):  # its value is shown over the whole range
+                if r1 > _MAX_ROW or c1 > _MAX_COLUMN:
+                    return ref[:20], "not a range of a spreadsheet (beyond XFD1048576)"
+                scan.max_row = max(scan.max_row, r1)
+                scan.max_column = max(scan.max_column, c1)
+                if scan.max_row * scan.max_column > cap:
+                    return (f"{_letters(c0)}{r0}", f"the merged range {ref} makes "
+                            f"the sheet {scan.max_row:,} rows by {scan.max_column:,} columns, "
+                            f"more than the {cap:,} cells a sheet may span (unmerge it; or set "
+                            "TOURNEY_MAX_WORKBOOK_CELLS; see docs/limits.md)")
     scan.hidden_rows = sorted(hidden_rows)
     scan.hidden_columns = sorted(hidden_columns)
     return None

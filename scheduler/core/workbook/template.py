@@ -19,6 +19,7 @@ from scheduler.core.workbook.layout import (
     FIXED_TIME,
     HISTORY,
     OPERATORS,
+    SESSIONS,
     SETTINGS,
     TOURNAMENTS,
     TOURS,
@@ -72,9 +73,9 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     Returns
     -------
     bytes
-        An .xlsx file with the sheets Settings, Operators, Tournaments and History (and
-        Tours when ``data`` has tours), header comments (unit and rule of each field),
-        drop-downs, frozen headers.
+        An .xlsx file with the sheets Settings, Operators, Tournaments, Sessions (the
+        flights of the tournaments played in sessions), History and Tours, header comments
+        (unit and rule of each field), drop-downs, frozen headers.
     """
     # start-up time: openpyxl only when a workbook is written
     from openpyxl import Workbook
@@ -105,14 +106,16 @@ def write_workbook(data: Mapping[str, Any], *, rows: int = 200,
     rows = max(rows, len(operators), len(data.get("tournaments", ())))
     _records_sheet(wb, "Operators", OPERATORS, operators, rows)
     _records_sheet(wb, "Tournaments", TOURNAMENTS, list(data.get("tournaments", ())), rows)
+    sessions = [{"tournament": t["id"], **s} for t in data.get("tournaments", ())
+                for s in t.get("sessions", ())]
+    _records_sheet(wb, "Sessions", SESSIONS, sessions, max(rows, len(sessions)))
     history = [{"operator": o["id"],
                 **{k: o[k] for k in ("held_in_current_permit_year", "held_in_current_month")
                    if o.get(k)}}
                for o in operators
                if o.get("held_in_current_permit_year") or o.get("held_in_current_month")]
     _records_sheet(wb, "History", HISTORY, history, rows)
-    if data.get("tours"):  # TOUR-ORDER: a Tours sheet only when the scenario has tours
-        _records_sheet(wb, "Tours", TOURS, list(data["tours"]), rows)
+    _records_sheet(wb, "Tours", TOURS, list(data.get("tours", ())), rows)
     return pinned_xlsx(wb, when)
 
 

@@ -97,10 +97,18 @@ def validation(ws: Worksheet, column: Column, ref: str) -> None:
     if kind == "choice":
         dv = DataValidation(type="list", formula1='"' + ",".join(column.choices) + '"',
                             allow_blank=True)
-    elif kind == "list" and column.choices:  # one weekday from the list, or type a comma list
-        dv = DataValidation(type="list", formula1='"' + ",".join(column.choices) + '"',
-                            allow_blank=True, errorStyle="information",
-                            error="For several weekdays type a comma list: fri, sat")
+    elif kind == "list" and column.choices:
+        # a comma list of weekdays ("fri, sat"): a list validation would refuse it (or pop up
+        # a box for each); an input message says the choices when the cell is selected, and
+        # the reading names a wrong one (rule SCENARIO)
+        dv = DataValidation(allow_blank=True, showInputMessage=True,
+                            promptTitle=column.header[:32],
+                            prompt=("One or more of " + ", ".join(column.choices) +
+                                    ", separated by commas, e.g. fri, sat")[:255])
+        dv.showErrorMessage = False
+        ws.add_data_validation(dv)
+        dv.add(ref)
+        return
     elif kind == "bool":
         dv = DataValidation(type="list", formula1='"TRUE,FALSE"', allow_blank=True)
     elif kind == "date":

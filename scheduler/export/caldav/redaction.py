@@ -10,11 +10,16 @@ import re
 from collections.abc import Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
+from scheduler.core.errors import TourneyError
 from scheduler.core.text import credentials_in, mask_credentials
 
 
-class PublishError(Exception):
+class PublishError(TourneyError):
     """A problem the user can fix (bad folder, URL, password, server); one line, no traceback."""
+
+    def format_message(self) -> str:
+        """The server's words without the URL's credentials."""
+        return redact(f"tourney: {self}")
 
 
 _CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")

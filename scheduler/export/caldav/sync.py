@@ -252,10 +252,8 @@ def publish(calendars: Sequence[OperatorCalendar], server: CalendarServer, *,
                                              if len(conflicts) > 10 else "")
         raise LineageConflict(
             f"{len(conflicts)} event(s) on the server were published by another plan "
-            f"lineage (another year's, scenario's or organization's plan), and this plan "
-            f"would overwrite or delete them: {shown}. Nothing was changed. Set uid_domain "
-            f"in the scenario (docs/scenario.md) so that plans do not share UIDs, or publish "
-            f"with --take-over to replace them")
+            f"lineage: {shown}. Nothing was changed. Set uid_domain in the scenario, or "
+            f"publish with --take-over (docs/scenario.md)")
     results = []
     for cal, url, made, plan in planned:
         for ch in plan.changes:

@@ -406,7 +406,8 @@ def content_sequence(old: PreviousEvent | None, sequence: int, content: str) -> 
     """RFC 5545 §3.8.7.4 across re-plans, on the event as written: ``sequence`` (as the other
     policies computed it) for an event the previous calendars did not publish (``old``
     None, or its content unknown); the previous SEQUENCE when the content (``content``, its
-    :func:`scheduler.inputs.replan.fingerprint`) is the same; else at least one more than the
+    :func:`scheduler.inputs.replan.previous.fingerprint`) is the same; else at least one more than
+    the
     previous SEQUENCE (a renamed event, another description or place, a time, a status)."""
     if old is None or not old.fingerprint:
         return sequence

@@ -20,6 +20,7 @@ from typing import Any
 from icalendar import Calendar
 
 from scheduler.core.calendar_limits import expand_events, read_calendar
+from scheduler.core.errors import TourneyError
 from scheduler.core.limits import (
     FIRST_YEAR,
     LAST_YEAR,
@@ -43,8 +44,11 @@ from scheduler.core.uid import (
 from scheduler.core.uid import parse as parse_uid
 
 
-class PreviousError(ValueError):
+class PreviousError(TourneyError, ValueError):
     """The previous plan cannot be read (names the file and what is wrong)."""
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
 
 
 def _unreadable(path: Path, why: object) -> PreviousError:

@@ -163,10 +163,8 @@ def own_previous(scenario: Scenario, path: str | Path, previous: list[PublishedO
 
         raise PreviousError(
             f"{path} is a plan of other operators ({show(theirs)}) than this scenario's "
-            f"({show(dict(mine))}): not an earlier plan of this organization, so it cannot "
-            f"be re-planned from (that would take over its calendar identity and cancel its "
-            f"events). Give the previous plan of this scenario's organization, or none (if "
-            f"the operators were only renamed, re-plan with their earlier names first)")
+            f"({show(dict(mine))}): give this organization's previous plan, or none "
+            f"(docs/planning.md)")
     gone = sorted(o for o in theirs if o not in mine)
     kept = [a for a in previous if not a.operators or set(a.operators) & mine.keys()]
     return kept, gone

@@ -89,12 +89,9 @@ def check_address(address: str, *, allow_insecure: bool = False,
     if _local_host(host):
         return
     raise SweepError(
-        f"--dask {address}: a Dask scheduler can run any code in this process (tourney "
-        f"trusts it with your files and account), and {scheme or 'tcp'}:// is not encrypted "
-        "nor authenticated, so anyone on the network between could be it; refused for a "
-        "scheduler not on this machine. Use tls:// with --dask-ca, --dask-cert and "
-        "--dask-key, or add --allow-insecure-dask if you trust the scheduler and the "
-        "network", exit_code=2)
+        f"--dask {address}: {scheme or 'tcp'}:// to another machine is refused (a Dask "
+        "scheduler can run any code here); use tls:// with --dask-ca, --dask-cert and "
+        "--dask-key, or --allow-insecure-dask (docs/limits.md)", exit_code=2)
 
 
 def security(ca: str | None = None, cert: str | None = None, key: str | None = None) -> Any:

@@ -98,7 +98,8 @@ class Sweep(Comparison):
         and ``moved_long`` to ``STEM.moved.csv`` (UTF-8, ``\\n`` line ends, dates
         YYYY-MM-DD): the same sweep gives the same bytes. A text cell a spreadsheet would run
         as a formula (``=``, ``+``, ``-``, ``@``...) starts with ``'``
-        (:func:`scheduler.core.text.cell`). Atomic (:func:`scheduler.core.atomic.write_files`): each
+        (:func:`scheduler.core.text.cell`). Atomic
+        (:func:`scheduler.core.atomic_files.write_files`): each
         file is complete or not there; when one cannot be written none is replaced. Returns
         the paths. :meth:`outputs` names them beforehand.
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from scheduler.core.errors import TourneyError
 from scheduler.core.limits import (
     MAX_PROBLEMS_SHOWN,
 )
@@ -23,9 +24,12 @@ VARY_KEYS = ("grid", "variants", "combine", "baseline")
 SCENARIO_FIELDS = ("name", "horizon", "notice_from", "settings", "operators", "tournaments")
 
 
-class VaryError(ValueError):
+class VaryError(TourneyError, ValueError):
     """A vary file or variant that cannot be used. ``problems`` lists every problem, each a
     line ``FILE:LINE: WHERE: KEY = VALUE: what is wrong (RULE)``; nothing was solved."""
+
+    def format_message(self) -> str:
+        return self.render() + "\nNothing was solved or written."
 
     def __init__(self, problems: Sequence[str], file: str | None = None) -> None:
         self.problems = list(problems)
@@ -42,10 +46,13 @@ class VaryError(ValueError):
         return "\n".join([head, *shown])
 
 
-class SweepError(RuntimeError):
+class SweepError(TourneyError, RuntimeError):
     """A sweep that could not run to the end. ``exit_code``: 2 when the engine cannot be used
     (Dask not installed, scheduler unreachable, no workers), 3 when a variant failed to solve
     (no solution in the time limit, a failed audit, a worker lost); ``variant`` names it."""
+
+    def format_message(self) -> str:
+        return f"tourney: {self}. Nothing was written."
 
     def __init__(self, message: str, *, exit_code: int = 3, variant: str | None = None) -> None:
         super().__init__(message)

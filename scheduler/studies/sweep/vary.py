@@ -11,21 +11,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
-
 from constraints.catalogue import cite
 from scheduler.core.limits import (
     MAX_NAME_LENGTH,
     MAX_VARIANTS_CEILING,
     MAX_VARIANTS_DEFAULT,
     LimitError,
-    check_yaml_node,
     variants_count,
 )
 from scheduler.core.problems import ScenarioError
 from scheduler.core.scenario import Scenario
 from scheduler.core.text import control_character, describe_character, format_character
-from scheduler.inputs.load import Loader, line_index, read_yaml_text
+from scheduler.inputs.yaml_reader import NotYaml, line_index, parse_yaml, read_yaml_text
 from scheduler.studies.sweep.variants import (
     VARY_KEYS,
     Variant,
@@ -101,24 +98,16 @@ def read_vary(path: str | Path, scenario: Scenario, *,
     """
     file = str(path)
     body = read_yaml_text(path, lambda msg: VaryError([f"{file}: {msg}"], file))
-    loader = Loader(body)
-    data: Any = None
     try:
-        node = loader.get_single_node()
-        check_yaml_node(node)
-        data = loader.construct_document(node) if node is not None else None
+        node, data = parse_yaml(body)
     except LimitError as exc:
         raise VaryError([f"{file}: refused: {exc}"], file) from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
         raise VaryError([f"{file}: a value cannot be read: {str(exc).split(';')[0][:200]}"],
                         file) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{file}:{mark.line + 1}" if mark is not None else file
-        raise VaryError([f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}"],
-                        file) from None
-    finally:
-        loader.dispose()
+    except NotYaml as exc:
+        where = f"{file}:{exc.line + 1}" if exc.line is not None else file
+        raise VaryError([f"{where}: not valid YAML: {exc.problem}"], file) from None
     probs = _Problems(file, line_index(node))
     if not isinstance(data, dict):
         probs.add((), "expected a mapping with grid: (and/or variants:), e.g. "

@@ -1,0 +1,163 @@
+"""The one YAML reader of tourney's input files (a scenario, a vary file), with the line of
+every field for the messages.
+
+- :func:`read_yaml_text`: the file's text, within the limits of
+  :func:`scheduler.core.limits.read_bounded` (size, not a regular file, not UTF-8);
+- :func:`parse_yaml`: the document's node tree (for lines) and its data, within the limits of
+  :func:`scheduler.core.limits.check_yaml_node` (nodes, aliases, depth), by :class:`Loader`:
+  PyYAML's safe loader (libyaml's parser when PyYAML has it) that keeps ``18:00`` text, reads
+  only decimal integers and refuses a key given twice;
+- :func:`line_index` and :func:`path_of_mark`: from a field path to its line, and back.
+
+The scenario's loader (:mod:`scheduler.inputs.load`) and the sweep's vary files
+(:mod:`scheduler.studies.sweep.vary`) word the errors their own way.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from scheduler.core.limits import LimitError, check_yaml_node, read_bounded
+
+
+class NotYaml(Exception):
+    """The text is not valid YAML: ``problem`` (PyYAML's words), ``line`` (0-based, None when
+    unknown) and ``path`` (the field path of the value that failed to load, when known)."""
+
+    def __init__(self, problem: object, line: int | None, path: tuple[Any, ...] | None) -> None:
+        super().__init__(problem)
+        self.problem, self.line, self.path = problem, line, path
+
+
+def read_yaml_text(source: str | Path, error: Any) -> str:
+    """The text of a YAML input file (a scenario or vary file), read within the limits of
+    :func:`scheduler.core.limits.read_bounded`; ``error(message)`` builds the exception raised
+    when it cannot be read (missing, a folder or device, too large, not UTF-8)."""
+    try:
+        raw = read_bounded(source)
+    except LimitError as exc:
+        raise error(str(exc)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise error("the file is not UTF-8 text") from None
+
+
+class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """SafeLoader (libyaml's parser when PyYAML has it: statewide files are megabytes) that
+    keeps ``18:00`` a string (YAML 1.1 would read it as 1080), and resolves each distinct
+    scalar's tag once (a statewide file repeats the same values thousands of times; the
+    resolvers depend on nothing else: no path resolvers)."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._resolved: dict[tuple[Any, ...], str] = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        key = (kind, value, implicit)
+        tag = self._resolved.get(key)
+        if tag is None:
+            tag = self._resolved[key] = super().resolve(kind, value, implicit)
+        return tag
+
+
+Loader.yaml_implicit_resolvers = {
+    k: [(tag, rx) for tag, rx in v if tag != "tag:yaml.org,2002:int"]
+    for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+Loader.add_implicit_resolver(  # decimal only: 0x10, 0b11 and 017 (octal 15) stay text
+    "tag:yaml.org,2002:int",
+    re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"),
+    list("-+0123456789"),
+)
+
+
+def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError:  # e.g. 2027-02-30: keep the text; validation names it with the rest
+        return str(node.value)
+
+
+def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
+    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
+                key_node.start_mark)
+        seen[key] = key_node.start_mark.line + 1
+    return yaml.SafeLoader.construct_yaml_map(loader, node)
+
+
+Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
+
+
+def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
+    """The document of ``text``: its node tree (None when empty) and its data.
+
+    Raises
+    ------
+    LimitError
+        Too many nodes or aliases, or nested too deep (docs/limits.md).
+    ValueError, RecursionError
+        A value that cannot be built (e.g. an integer of 5,000 digits).
+    NotYaml
+        Not valid YAML (a syntax error, a key given twice), with its line and field path.
+    """
+    loader = Loader(text)
+    node = None
+    try:
+        node = loader.get_single_node()
+        check_yaml_node(node)
+        return node, (loader.construct_document(node) if node is not None else None)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise NotYaml(getattr(exc, "problem", exc), mark.line if mark is not None else None,
+                      path_of_mark(node, mark) if mark is not None else None) from None
+    finally:
+        loader.dispose()
+
+
+def line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
+    """Map every field path (keys and list indices) to its 1-based line in the YAML text."""
+    out: dict[tuple[Any, ...], int] = {}
+    if node is None:
+        return out
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            key = k.value
+            out[(*path, key)] = k.start_mark.line + 1
+            out.update({p: ln for p, ln in line_index(v, (*path, key)).items()
+                        if p != (*path, key)})
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            out.update(line_index(v, (*path, i)))
+    return out
+
+
+def path_of_mark(node: yaml.Node | None, mark: Any,
+                  path: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The field path of the node that starts at ``mark`` (where a value failed to load)."""
+    if node is None:
+        return None
+    if (node.start_mark.line, node.start_mark.column) == (mark.line, mark.column):
+        return path
+    children: list[tuple[Any, yaml.Node]] = []
+    if isinstance(node, yaml.MappingNode):
+        children = [(k.value, v) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        children = list(enumerate(node.value))
+    for key, child in children:
+        found = path_of_mark(child, mark, (*path, key))
+        if found is not None:
+            return found
+    return None
