@@ -183,6 +183,22 @@ def test_cli_lists_the_edit_exit_2_then_applies_it(year: Ledger, tmp_path: Path)
     assert year.held()["prizes_usd"].iloc[-1] == 84500.0
 
 
+
+def test_import_as_of_judges_the_recorded_days_on_that_day(year: Ledger, tmp_path: Path
+                                                           ) -> None:
+    # deep#1 was held Mar 5-7, 2027; the tests' today is 2026-12-01 (conftest), before it
+    path = _export(year, tmp_path / "year.xlsx")
+    cell = _set(path, "Held", "prizes_usd", 84500)
+    base = ["ledger", "import", str(path), "--ledger", year.url, "--apply-edits"]
+    r = CliRunner().invoke(app, base)
+    assert r.exit_code == 2, r.output
+    assert "2027-03-07 is in the future (today is 2026-12-01)" in r.output, cell
+    # --as-of the day after the last day: Mar 8 is past Mar 7, the correction is recorded
+    r = CliRunner().invoke(app, [*base, "--as-of", "2027-03-08"])
+    assert r.exit_code == 0, r.output
+    assert "0 entries added, 1 corrected" in r.stdout
+    assert year.held()["prizes_usd"].iloc[-1] == 84500.0
+
 # ------------------------------------------------------------ CSV as spreadsheets write it
 def test_a_csv_with_bom_true_false_and_rows_of_commas_is_no_difference(
         year: Ledger, tmp_path: Path) -> None:

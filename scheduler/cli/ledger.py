@@ -215,20 +215,23 @@ def ledger_import(
                               "export) as a correction of its entry (--corrects); without "
                               "it such rows are listed and nothing is imported (exit 2).")
     ] = False,
-    ledger: LedgerOpt = None, by: ByOpt = None,
+    ledger: LedgerOpt = None, by: ByOpt = None, as_of: AsOfOpt = None,
 ) -> None:
     """Add the entries of an exported CSV or workbook (those already in the ledger with the
     same values are skipped), all or nothing; a row edited since the export is listed
-    (which field, old → new) and, with --apply-edits, recorded as a correction."""
+    (which field, old → new) and, with --apply-edits, recorded as a correction. --as-of: the
+    day no recorded day may be after (default today)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    today = date_opt(as_of, "--as-of") if as_of is not None else None
 
     def run(lg: Ledger) -> None:
         if file.suffix.lower() == ".xlsx":
             from scheduler.ledger.workbook import import_xlsx  # start-up time: openpyxl
 
-            res = import_xlsx(lg, file, apply_edits=apply_edits, by=by)
+            res = import_xlsx(lg, file, today=today, apply_edits=apply_edits, by=by)
         else:
-            res = api.import_csv(lg, file, apply_edits=apply_edits, by=by)
+            res = api.import_csv(lg, file, today=today, apply_edits=apply_edits, by=by)
         for e in res.edits:
             say(e.render())
         corrected = f", {res.corrected} corrected" if res.corrected else ""
