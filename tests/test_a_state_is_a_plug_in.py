@@ -121,11 +121,10 @@ def test_toyland_plans_at_most_two_games_a_month(folder: Path, tmp_path: Path) -
 
 
 def test_no_module_of_the_scheduler_names_a_state() -> None:
-    # a state's code or type tuple lives in its own package, constraints/<state>/; one
-    # module is left: scheduler/core/timing.py (Maine's business days, and the state offices'
-    # holidays that a deadline on a closed day names), to move into the Maine and Montana
-    # packages (their Jurisdiction's holidays)
+    # a state's code or type tuple lives in its own package, constraints/<state>/; the state
+    # offices' holidays a deadline on a closed day names are its Jurisdiction's
+    # office_holidays (constraints/montana/legal_holidays.py, constraints/maine/business_days.py)
     literal = re.compile(r'"MT"|"ME"|MT_TYPES|ME_TYPES')
     found = sorted({str(p.relative_to(ROOT)) for p in (ROOT / "scheduler").rglob("*.py")
                     if literal.search(p.read_text("utf-8"))})
-    assert found == ["scheduler/core/timing.py"]
+    assert found == []

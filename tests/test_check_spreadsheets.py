@@ -13,28 +13,10 @@ from typer.testing import CliRunner
 
 from scheduler.cli import app
 
+from builders.scenarios import FRIDAY_NIGHTS_YAML
+
 runner = CliRunner()
 
-SCENARIO = """\
-name: Friday nights
-horizon: {start: 2027-01-01, end: 2027-12-31}
-notice_from: 2026-12-01
-operators:
-  - {id: room-a, name: Room A, jurisdiction: MT, live_tables: 2}
-tournaments:
-  - id: friday
-    title: Friday Stack
-    type: large-stakes
-    operators: [room-a]
-    weekdays: [fri]
-    window: {start: 2027-01-01, end: 2027-01-31}
-    count: 3
-    required: 3
-    min_gap_days: 7
-    start_time: "12:00"
-    hours: 10
-    entry_fee: 100
-"""
 # January 2027's Fridays: 1, 8, 15, 22, 29; three at least 7 days apart are placed
 
 
@@ -42,7 +24,7 @@ tournaments:
 def plan(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("plan")
     scenario = root / "year.yaml"
-    scenario.write_text(SCENARIO)
+    scenario.write_text(FRIDAY_NIGHTS_YAML)
     res = runner.invoke(app, ["solve", str(scenario), "--out", str(root / "plan"),
                               "--seed", "0"])
     assert res.exit_code == 0, res.output

@@ -25,22 +25,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from constraints.base import Audit, License, Occurrence
-from constraints.maine import ME_APPLICATION, earliest_first_day
-from constraints.montana import MT_NOTICE
-from scheduler.core.scenario import Scenario
-from scheduler.core.timing import (
+from constraints.maine import (
+    ME_APPLICATION,
     application_due,
     application_earliest_first_day,
     application_ok,
     application_opens,
     application_window,
+    earliest_first_day,
     is_maine_business_day,
-    notice_due,
-    notice_ok,
     report_due,
-    timing,
-    tournament_tz,
 )
+from constraints.montana import MT_NOTICE
+from scheduler.core.scenario import Scenario
+from scheduler.core.timing import notice_due, notice_ok, timing, tournament_tz
 from scheduler.export import figures
 from scheduler.export.ical import calendar_files
 from scheduler.export.report import report_html

@@ -22,15 +22,9 @@ import icalendar
 import openpyxl
 from typer.testing import CliRunner
 
+from constraints.maine import application_due, is_maine_business_day, report_due
 from scheduler.cli import app
-from scheduler.core.timing import (
-    application_due,
-    closed_note,
-    is_maine_business_day,
-    last_office_day,
-    office_closed,
-    report_due,
-)
+from scheduler.core.timing import closed_note, last_office_day, office_closed
 from scheduler.export.deadlines import deadlines_csv
 from scheduler.export.write import write_plan
 from scheduler.export.xlsx import plan_xlsx

@@ -20,9 +20,10 @@ from constraints.common.filters import (
     days_on_weekday,
 )
 from constraints.common.spacing import sessions_of
+from constraints.maine import application_ok
 from constraints.maine.organization import earliest_first_day_cached
 from constraints.registry import RULES
-from scheduler.core.timing import application_ok, sessions, timing, tournament_tz
+from scheduler.core.timing import sessions, timing, tournament_tz
 from scheduler.engine.model import build_model
 
 from builders.scenarios import d, load, mt_large, mt_room
@@ -106,8 +107,8 @@ def test_rejections_are_the_plain_reading_and_the_candidates_complement() -> Non
 
 def test_application_window_earliest_day_is_application_ok() -> None:
     # notice_from Mon 2027-01-04: the 10 Maine business days from it are Jan 4-8, 11-15 ->
-    # Sat 2027-01-16, due Jan 4 (timing.application_earliest_first_day's example); Fri Jan 15
-    # is due Thu 2026-12-31 (Jan 1 a holiday), before notice_from
+    # Sat 2027-01-16, due Jan 4 (constraints.maine.application_earliest_first_day's example);
+    # Fri Jan 15 is due Thu 2026-12-31 (Jan 1 a holiday), before notice_from
     assert earliest_first_day_cached(d("2027-01-04"), ()) == d("2027-01-16")
     assert not application_ok(d("2027-01-15"), d("2027-01-04"))
     assert application_ok(d("2027-01-16"), d("2027-01-04"))

@@ -24,10 +24,10 @@ import yaml
 from typer.testing import CliRunner
 
 from constraints.base import Actual, Actuals, ReportOwed
+from constraints.maine import report_due
 from constraints.registry import check_actuals
 from scheduler.cli import app
 from scheduler.core.problems import ScenarioError
-from scheduler.core.timing import report_due
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api

@@ -26,30 +26,11 @@ from scheduler.core.workbook.layout import EXAMPLES
 from scheduler.inputs.load import load_scenario
 
 from builders.calc import soffice
+from builders.scenarios import FRIDAY_NIGHTS_YAML
 
 EXAMPLE_DIR = Path(__file__).resolve().parent.parent / "data" / "examples"
 runner = CliRunner()
 
-SCENARIO = """\
-name: Friday nights
-horizon: {start: 2027-01-01, end: 2027-12-31}
-notice_from: 2026-12-01
-operators:
-  - {id: room-a, name: Room A, jurisdiction: MT, live_tables: 2}
-tournaments:
-  - id: friday
-    title: Friday Stack
-    type: large-stakes
-    operators: [room-a]
-    weekdays: [fri]
-    window: {start: 2027-01-01, end: 2027-01-31}
-    count: 3
-    required: 3
-    min_gap_days: 7
-    start_time: "12:00"
-    hours: 10
-    entry_fee: 100
-"""
 
 
 def _convert(profile: Path, files: list[Path], to: str, out: Path) -> None:
@@ -93,7 +74,7 @@ def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     wb.save(src / "edited.xlsx")
     # 4. a plan, and 5. a copy with its first occurrence moved to the Saturday
     scenario = root / "year.yaml"
-    scenario.write_text(SCENARIO)
+    scenario.write_text(FRIDAY_NIGHTS_YAML)
     res = runner.invoke(app, ["solve", str(scenario), "--out", str(root / "plan"),
                               "--seed", "0"])
     assert res.exit_code == 0, res.output

@@ -25,11 +25,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from constraints.base import Audit, License, Occurrence
-from constraints.maine import monthly_never_cheaper
+from constraints.maine import is_maine_business_day, monthly_never_cheaper
 from constraints.registry import check
 from scheduler.core.problems import ScenarioError
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import is_maine_business_day, timing, tournament_tz
+from scheduler.core.timing import timing, tournament_tz
 from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan

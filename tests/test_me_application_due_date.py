@@ -23,9 +23,14 @@ from typing import Any
 import icalendar
 
 from constraints.base import Audit
-from constraints.maine import ME_APPLICATION, earliest_first_day
+from constraints.maine import (
+    ME_APPLICATION,
+    application_due,
+    application_ok,
+    application_window,
+    earliest_first_day,
+)
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import application_due, application_ok, application_window
 from scheduler.export.write import write_plan
 from scheduler.inputs.replan.assign import deadline_passed
 

@@ -26,9 +26,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from scheduler.cli import app
-from scheduler.core.problems import ScenarioError
-from scheduler.core.timing import (
+from constraints.maine import (
     application_due,
     application_earliest_first_day,
     application_ok,
@@ -37,6 +35,8 @@ from scheduler.core.timing import (
     report_due,
     thanksgiving_friday,
 )
+from scheduler.cli import app
+from scheduler.core.problems import ScenarioError
 from scheduler.export.checklist import readings
 from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, api

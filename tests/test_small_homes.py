@@ -24,9 +24,9 @@ def test_session_uid_read_back() -> None:
 
 def test_property_names_only_in_uid() -> None:
     root = Path(__file__).resolve().parent.parent / "scheduler"
-    for name in ("replan/previous.py", "export/ical_events.py", "export/caldav/sync.py",
+    for name in ("inputs/replan/previous.py", "export/ical_events.py", "export/caldav/sync.py",
                  "export/ical_describe.py", "export/ical.py", "export/ical_text.py",
-                 "diff.py"):
+                 "export/diff.py"):
         text = (root / name).read_text("utf-8").lower().replace('"""x-tourney-', "")
         assert '"x-tourney-' not in text, name  # a docstring may name one
 

@@ -14,20 +14,34 @@ in one module of this package, by responsibility:
 - :mod:`constraints.maine.fees`: the licences and their fees (ME-FEES);
 - :mod:`constraints.maine.funds`: prizes, charity and reports (ME-PRIZES, ME-CRIBBAGE-REG,
   ME-REPORT) and the other duties of a licensed game (list kind);
+- :mod:`constraints.maine.business_days`: Maine business days, the State Government
+  holidays (``JURISDICTION.office_holidays``) and the deadlines counted in business days
+  (ME-APPLICATION-WINDOW's due date, ME-REPORT's);
 - :mod:`constraints.maine.terms`: the statute's numbers and tiers all of them read.
 
-Imports run one way: organization, games, limits, fees, funds > terms. ``RULES`` is the
-registry's list of Maine rules, in its order; every public name of the modules is
-importable from here (``from constraints.maine import MONTHLY_LIMIT``).
+Imports run one way: organization, games, limits, fees, funds > business_days > terms.
+``RULES`` is the registry's list of Maine rules, in its order; every public name of the
+modules is importable from here (``from constraints.maine import MONTHLY_LIMIT``).
 """
 
 from constraints.catalogue import cite
+from constraints.maine.business_days import (
+    application_due,
+    application_earliest_first_day,
+    application_ok,
+    application_opens,
+    application_window,
+    is_maine_business_day,
+    maine_business_days_after,
+    maine_business_days_before,
+    maine_holidays,
+    office_holidays,
+    report_due,
+    thanksgiving_friday,
+)
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
 from constraints.maine.example import EXAMPLE
 from constraints.maine.fees import (
-    LICENCE_KINDS,
-    LICENCE_LABELS,
-    LICENCE_RULES,
     ME_FEES,
     licence_id_part,
     monthly_never_cheaper,
@@ -67,6 +81,9 @@ from constraints.maine.terms import (
     CODE,
     CRIBBAGE_ENTRY_CAP,
     ENTRY_CAP,
+    LICENCE_KINDS,
+    LICENCE_LABELS,
+    LICENCE_RULES,
     MAX_HOURS,
     ME_TYPES,
     MEMBER_YEARS,
@@ -128,6 +145,7 @@ JURISDICTION = Jurisdiction(
         "apply_by_note": "Apply by: the last day a Maine application can be received "
                          f"({cite('ME-APPLICATION-WINDOW')}).",
     },
+    office_holidays=office_holidays, governor_closed_days=True,
     hooks={"licence_id_part": licence_id_part},
     example=EXAMPLE,
 )
@@ -143,8 +161,11 @@ __all__ = [
     "MONTHLY_FEE", "MONTHLY_LIMIT", "NATIONAL_CRIBBAGE", "ORGANIZED_YEARS", "PER_TOURNAMENT_FEE",
     "PLAYER_CAP", "PLAYER_CAP_OWNED", "PRIZE_SHARE", "RAFFLE_PRIZE_CAP", "RULES",
     "SUPER_CRIBBAGE_FEE", "SUPER_CRIBBAGE_HOURS", "SUPER_CRIBBAGE_LIMIT", "SURCHARGE_CAP", "TIERS",
-    "TIER_MAX", "annual_end", "application_line", "application_window_text", "counted_months",
-    "covering_tiers", "earliest_first_day", "licence_id_part", "monthly_never_cheaper",
-    "other_game_sessions", "per_tournament_usd", "report_line", "report_text", "statute_fee",
-    "super_cribbage_left", "surcharge_cap", "tier_index",
+    "TIER_MAX", "annual_end", "application_due", "application_earliest_first_day",
+    "application_line", "application_ok", "application_opens", "application_window",
+    "application_window_text", "counted_months", "covering_tiers", "earliest_first_day",
+    "is_maine_business_day", "licence_id_part", "maine_business_days_after",
+    "maine_business_days_before", "maine_holidays", "monthly_never_cheaper", "office_holidays",
+    "other_game_sessions", "per_tournament_usd", "report_due", "report_line", "report_text",
+    "statute_fee", "super_cribbage_left", "surcharge_cap", "thanksgiving_friday", "tier_index",
 ]

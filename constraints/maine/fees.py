@@ -29,6 +29,8 @@ from constraints.base import (
 )
 from constraints.maine.terms import (
     ANNUAL_FEE,
+    LICENCE_KINDS,
+    LICENCE_LABELS,
     MONTHLY_FEE,
     MONTHLY_LIMIT,
     PER_TOURNAMENT_FEE,
@@ -148,19 +150,6 @@ def _encode_fees(ctx: ModelContext) -> None:
                 if hi > lo:
                     cover = cover + prefix[hi] - prefix[lo]
             m.add(cover >= v)
-
-
-LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
-"""ME-FEES, ME-SUPER-CRIBBAGE: the Maine licences.csv ``kind`` values."""
-LICENCE_LABELS = {"me-per-tournament": "per-tournament", "me-monthly": "monthly",
-                  "me-annual": "annual", "me-super-cribbage": "super cribbage"}
-"""Each of :data:`LICENCE_KINDS` in words (``per-tournament``: "a per-tournament licence",
-"ME per-tournament"), the one wording the checks, the calendars, the charts and the report
-use."""
-LICENCE_RULES = {"me-per-tournament": "ME-FEES", "me-monthly": "ME-FEES",
-                 "me-annual": "ME-FEES", "me-super-cribbage": "ME-SUPER-CRIBBAGE"}
-"""The rule each of :data:`LICENCE_KINDS` is bought under (ME-FEES, 17 M.R.S. § 1836(3-A);
-ME-SUPER-CRIBBAGE, § 1836(4-A))."""
 
 
 def licence_id_part(kind: str, tier: str, tournament_id: str) -> str:

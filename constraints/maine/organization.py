@@ -13,6 +13,12 @@ from functools import lru_cache
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text, unrecorded
 from constraints.catalogue import cite
+from constraints.maine.business_days import (
+    application_due,
+    application_earliest_first_day,
+    application_ok,
+    application_opens,
+)
 from constraints.maine.terms import (
     NATIONAL_CRIBBAGE,
     ORGANIZED_YEARS,
@@ -29,10 +35,6 @@ from scheduler.core.timing import (
     ME_APPLICATION_MAX_DAYS,
     Closed,
     Timing,
-    application_due,
-    application_earliest_first_day,
-    application_ok,
-    application_opens,
     filing_from,
     years_later,
 )

@@ -129,3 +129,16 @@ def sessions_span(t: Tournament) -> Decimal:
     flights), the hours between sessions counted (wall clock; the check and the model read
     the real elapsed time)."""
     return Decimal(t.sessions[-1].minutes()[1] - t.sessions[0].minutes()[0]) / 60
+
+
+LICENCE_KINDS = ("me-per-tournament", "me-monthly", "me-annual", "me-super-cribbage")
+"""ME-FEES, ME-SUPER-CRIBBAGE: the Maine licences.csv ``kind`` values."""
+LICENCE_LABELS = {"me-per-tournament": "per-tournament", "me-monthly": "monthly",
+                  "me-annual": "annual", "me-super-cribbage": "super cribbage"}
+"""Each of :data:`LICENCE_KINDS` in words (``per-tournament``: "a per-tournament licence",
+"ME per-tournament"), the one wording the checks, the calendars, the charts and the report
+use."""
+LICENCE_RULES = {"me-per-tournament": "ME-FEES", "me-monthly": "ME-FEES",
+                 "me-annual": "ME-FEES", "me-super-cribbage": "ME-SUPER-CRIBBAGE"}
+"""The rule each of :data:`LICENCE_KINDS` is bought under (ME-FEES, 17 M.R.S. § 1836(3-A);
+ME-SUPER-CRIBBAGE, § 1836(4-A))."""

@@ -12,7 +12,9 @@ in one module of this package, by responsibility:
 - :mod:`constraints.montana.games`: a tournament's terms (MT-ENTRY-CAP, MT-SATELLITE,
   MT-CHARITY-SHARE, MT-NO-RAKE, MT-DURATION, MT-PLAY-HOURS);
 - :mod:`constraints.montana.conduct`: the duties (list kind) and the dealers (MT-DEALER);
-- :mod:`constraints.montana.terms`: the statute's numbers all of them read.
+- :mod:`constraints.montana.terms`: the statute's numbers all of them read;
+- :mod:`constraints.montana.legal_holidays`: the days its state offices are closed by law
+  (``JURISDICTION.office_holidays``).
 
 Imports run one way: limits, notice, permits, small, shared, games, conduct > tally > terms.
 ``RULES`` is the registry's list of Montana rules, in its order; every public name of the
@@ -32,6 +34,7 @@ from constraints.montana.games import (
     MT_SATELLITE,
     most_paid,
 )
+from constraints.montana.legal_holidays import office_holidays
 from constraints.montana.limits import MT_CHARITY_LIMIT, MT_LARGE_LIMIT
 from constraints.montana.notice import MT_NOTICE, notice_line, notice_note, notice_text
 from constraints.montana.permits import (
@@ -92,6 +95,7 @@ JURISDICTION = Jurisdiction(
     types_without_readings=("small-stakes",),
     operator_fields=("live_tables", "permit_year_start", "held_in_current_permit_year",
                      "late_hours_ordinance"),
+    office_holidays=office_holidays,
     wall_clock=True, permit_years=True, all_day_events=True, rules=tuple(RULES),
     statute="Montana MCA 23-5-317", agency="the Montana Gambling Control Division",
     filing="a notice", licence_kinds=tuple(PERMIT_KINDS),
@@ -118,7 +122,8 @@ __all__ = [
     "MT_SMALL_ENTRY", "NO_PLAY_FROM", "NO_PLAY_UNTIL", "PERMIT_KINDS", "RULES",
     "SMALL_ENTRY_CAP", "SMALL_PERMIT_FEE", "LargeItem", "LargeTally", "License",
     "calendar_days", "counted_once", "counted_years", "large_tally", "most_paid",
-    "notice_line", "notice_note", "notice_text", "permit_due", "permit_held_before",
+    "notice_line", "notice_note", "notice_text", "office_holidays", "permit_due",
+    "permit_held_before",
     "permit_line", "progressive_rounds",
     "progressive_starts",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
+from constraints.montana.terms import CODE
 from scheduler.core.fields import dated_words
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -114,6 +115,6 @@ def notice_note(due: dt.date) -> str:
     """MT-NOTICE in one venue line of an event: ``notice ... due <day> (MT-NOTICE, MCA
     23-5-317(1)(d))``, ``due`` the notice day (:func:`notice_text`); when the office is
     closed that day (:func:`scheduler.core.timing.closed_note`), the day to file by after it."""
-    note = closed_note(due, "MT")
+    note = closed_note(due, CODE)
     return (f"notice to the Gambling Control Division due {day_text(due)} ({cite('MT-NOTICE')})"
             + (f" — {note.partition(' — ')[2]}" if note else ""))

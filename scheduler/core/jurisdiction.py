@@ -13,6 +13,7 @@ adds its rules to the registry.
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -95,6 +96,13 @@ class Jurisdiction:
     - ``apply_by_note``: what the licence table's Apply by column means for its licences;
       ``licence_note``: another note below that table when the plan buys its licences.
     """
+    office_holidays: Callable[[int], Mapping[dt.date, str]] | None = None
+    """The days its state offices are closed by law in a calendar year, by name (the year ->
+    ``{day: name}``; :func:`scheduler.core.timing.office_closed`: a deadline due on one is
+    filed the open day before, and names it); None: only Saturdays and Sundays close them."""
+    governor_closed_days: bool = False
+    """The days the Governor closes state offices by order (``settings.closed_days``) close
+    its offices (Maine: they are not Maine business days); otherwise they are ignored."""
     hooks: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Functions the outputs call for this state, by key; :meth:`hook` gives a missing one as
     a function returning None:

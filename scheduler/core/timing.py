@@ -13,17 +13,17 @@ scenario), so the type cannot call it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-import holidays
 from dateutil.relativedelta import relativedelta
 
 from scheduler.core.clock import latest_today
 from scheduler.core.fields import dated_words
+from scheduler.core.jurisdiction import jurisdiction as find_jurisdiction
 from scheduler.core.jurisdiction import of_type
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -250,69 +250,48 @@ def notice_ok(first_day: dt.date, notice_from: dt.date) -> bool:
 
 
 Closed = Collection[dt.date]
-"""Days the Governor closes Maine state offices by order (``settings.closed_days``): not
-Maine business days. Any collection of dates (a tuple, a frozenset); empty by default."""
+"""Days the Governor closes state offices by order (``settings.closed_days``): closed days
+of a jurisdiction whose ``governor_closed_days`` is set (Maine: not Maine business days).
+Any collection of dates (a tuple, a frozenset); empty by default."""
 
 
-def thanksgiving_friday(year: int) -> dt.date:
-    """The Friday after Thanksgiving Day (the fourth Thursday of November) of ``year``: a
-    Maine State Government holiday (the Bureau of Human Resources' holiday policy; state
-    offices are closed) that the ``holidays`` package's US-ME calendar lacks. E.g. 2027:
-    Thanksgiving Thu Nov 25, so Fri 2027-11-26. Never on a weekend, so never observed on
-    another day."""
-    nov1 = dt.date(year, 11, 1)
-    first_thursday = nov1 + dt.timedelta(days=(3 - nov1.weekday()) % 7)
-    return first_thursday + dt.timedelta(days=22)
-
-
-@lru_cache(maxsize=16)
-def maine_holidays(year: int) -> frozenset[dt.date]:
-    """The Maine State Government holidays observed in calendar ``year`` (the days state
-    offices are closed by law, every year).
-
-    Those of 4 M.R.S. § 1051 (the ``holidays`` package, US-ME: New Year's Day, Martin Luther
-    King Jr. Day, Washington's Birthday, Patriots' Day, Memorial Day, Juneteenth,
-    Independence Day, Labor Day, Indigenous Peoples' Day, Veterans Day, Thanksgiving Day,
-    Christmas Day; one on a Saturday observed the Friday before, one on a Sunday the Monday
-    after, so a Saturday New Year's Day is observed on Dec 31 of the year before) and
-    :func:`thanksgiving_friday`. Days the Governor closes offices by order are not here
-    (``settings.closed_days``, :data:`Closed`)."""
-    days = set(holidays.country_holidays("US", subdiv="ME", years=[year]).keys())
-    days.add(thanksgiving_friday(year))
-    return frozenset(days)
-
-
-@lru_cache(maxsize=32)
-def state_holidays(jurisdiction: str, year: int) -> dict[dt.date, str]:
-    """The days the state offices of ``jurisdiction`` are closed by law in calendar ``year``,
-    with their names: Maine's of :func:`maine_holidays` (Thanksgiving Friday named "the day
-    after Thanksgiving"); Montana's legal holidays (MCA 1-1-216: the ``holidays`` package,
-    US-MT: New Year's Day, Martin Luther King Jr. Day, Lincoln's and Washington's Birthdays,
-    Memorial Day, Independence Day, Labor Day, Columbus Day, Veterans Day, Thanksgiving Day,
-    Christmas Day, the general election day of an even year; one on a Saturday observed the
-    Friday before, one on a Sunday the Monday after; the package also names the federal
-    Juneteenth, kept: a deadline then reads one day earlier, never late). Empty for another
-    jurisdiction. E.g. Montana 2027: Mon Feb 15 (Lincoln's and Washington's Birthdays)."""
-    if jurisdiction not in ("MT", "ME"):
+def state_holidays(code: str, year: int) -> Mapping[dt.date, str]:
+    """The days the state offices of jurisdiction ``code`` are closed by law in calendar
+    ``year``, with their names: its ``Jurisdiction.office_holidays`` (Montana's legal holidays,
+    ``constraints.montana.legal_holidays``; Maine's State Government holidays, Thanksgiving
+    Friday named "the day after Thanksgiving", ``constraints.maine.business_days``). Empty
+    for a jurisdiction without them or an unknown code. E.g. Montana 2027: Mon Feb 15
+    (Lincoln's and Washington's Birthdays)."""
+    try:
+        holidays_of = find_jurisdiction(code).office_holidays
+    except KeyError:
         return {}
-    days = dict(holidays.country_holidays("US", subdiv=jurisdiction, years=[year]).items())
-    if jurisdiction == "ME":
-        days[thanksgiving_friday(year)] = "the day after Thanksgiving"
-    return days
+    return holidays_of(year) if holidays_of is not None else {}
+
+
+def _governor_closes(code: str) -> bool:
+    """Whether the days the Governor closes state offices by order (``settings.closed_days``)
+    close the offices of jurisdiction ``code`` (``Jurisdiction.governor_closed_days``: Maine);
+    False for an unknown code."""
+    try:
+        return find_jurisdiction(code).governor_closed_days
+    except KeyError:
+        return False
 
 
 def office_closed(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
     """Why the state office a deadline of ``jurisdiction`` is filed with is closed on ``day``:
     ``"a Saturday"``, ``"a Sunday"``, the holiday's name (:func:`state_holidays`), ``"a day
     the Governor closed state offices"`` (``closed``: Maine's ``settings.closed_days``); empty
-    when it is open (a Maine business day, :func:`is_maine_business_day`, is open). The one
+    when it is open (a Maine business day,
+    :func:`constraints.maine.is_maine_business_day`, is open). The one
     home of "office closed" for every deadline, Montana's and Maine's."""
     if day.weekday() >= 5:
         return "a Saturday" if day.weekday() == 5 else "a Sunday"
     name = state_holidays(jurisdiction, day.year).get(day)
     if name:
         return name
-    if jurisdiction == "ME" and day in closed:
+    if day in closed and _governor_closes(jurisdiction):
         return "a day the Governor closed state offices"
     return ""
 
@@ -349,111 +328,13 @@ def file_by_note(day: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
     return f" (office closed: file by {dated_words(last_office_day(day, jurisdiction, closed))})"
 
 
-def is_maine_business_day(day: dt.date, closed: Closed = ()) -> bool:
-    """A Maine business day (ME-APPLICATION-WINDOW, ME-REPORT; RULES.md "Maine business
-    day"): Monday to Friday, not a Maine State Government holiday (:func:`maine_holidays`,
-    Thanksgiving Friday included) and not one of ``closed`` (``settings.closed_days``). The
-    one home of the reading: every Maine deadline counts these days (:func:`office_closed`
-    empty for ``"ME"``)."""
-    return not office_closed(day, "ME", closed)
-
-
-def maine_business_days_before(day: dt.date, n: int, closed: Closed = ()) -> dt.date:
-    """The Maine business day (:func:`is_maine_business_day`) that lies ``n`` (≥ 1) business
-    days before ``day`` (``day`` itself not counted, whatever it is)."""
-    d = day
-    left = n
-    while left:
-        d -= dt.timedelta(days=1)
-        if is_maine_business_day(d, closed):
-            left -= 1
-    return d
-
-
-def maine_business_days_after(day: dt.date, n: int, closed: Closed = ()) -> dt.date:
-    """The ``n``-th (≥ 1) Maine business day (:func:`is_maine_business_day`) after ``day``
-    (``day`` itself not counted)."""
-    d = day
-    left = n
-    while left:
-        d += dt.timedelta(days=1)
-        if is_maine_business_day(d, closed):
-            left -= 1
-    return d
-
-
-def application_due(first_day: dt.date, closed: Closed = ()) -> dt.date:
-    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2: the licence application's due date, the
-    last day it can be received: the 10th Maine business day before ``first_day``
-    (``first_day`` not counted; Saturdays, Sundays, State Government holidays with
-    Thanksgiving Friday, and ``closed`` days skipped). Always a business day. E.g. first day
-    Sat 2027-04-17: Apr 16, 15, 14, 13, 12, 9, 8, 7, 6, 5 -> Mon 2027-04-05."""
-    return maine_business_days_before(first_day, ME_APPLICATION_BUSINESS_DAYS, closed)
-
-
-def application_opens(first_day: dt.date) -> dt.date:
-    """ME-APPLICATION-WINDOW: the first day the application can be received by the rule,
-    90 calendar days before ``first_day`` (may be before ``notice_from``: see
-    :func:`application_window`)."""
-    return first_day - dt.timedelta(days=ME_APPLICATION_MAX_DAYS)
-
-
-def application_ok(first_day: dt.date, notice_from: dt.date, closed: Closed = ()) -> bool:
-    """ME-APPLICATION-WINDOW, 16-633 CMR ch. 32 § 2 (RULES.md reading): whether an application
-    received on ``notice_from`` or later can still be on time for ``first_day``: its due date
-    (:func:`application_due`, the 10th Maine business day before ``first_day``) is not before
-    ``notice_from``. Any first day is possible by this rule, a Saturday, Sunday or holiday
-    included. Monotone in ``first_day``: true exactly from
-    :func:`application_earliest_first_day` on."""
-    return application_due(first_day, closed) >= notice_from
-
-
-def application_earliest_first_day(notice_from: dt.date, closed: Closed = ()) -> dt.date:
-    """ME-APPLICATION-WINDOW: the earliest first day :func:`application_ok` allows: the day
-    after the 10th Maine business day on or after ``notice_from`` (then exactly 10 business
-    days, from ``notice_from``'s on, lie before it, so its due date is the first business day
-    on or after ``notice_from``).
-
-    E.g. ``notice_from`` Mon 2027-04-05: Apr 5, 6, 7, 8, 9, 12, 13, 14, 15, 16 -> Sat
-    2027-04-17 (due Apr 5; Fri Apr 16 would be due Fri Apr 2). ``notice_from`` Mon 2027-01-04:
-    Jan 4-8, 11-15 -> Sat 2027-01-16 (due Jan 4). ``notice_from`` Sun 2026-12-20: Dec 21, 22,
-    23, 24, 28, 29, 30, 31, Jan 4, 5 (Dec 25 and Jan 1 holidays) -> Wed 2027-01-06 (due Mon
-    Dec 21)."""
-    return (maine_business_days_after(notice_from - dt.timedelta(days=1),
-                                      ME_APPLICATION_BUSINESS_DAYS, closed)
-            + dt.timedelta(days=1))
-
-
-def application_window(first_day: dt.date, notice_from: dt.date,
-                       closed: Closed = ()) -> tuple[dt.date, dt.date]:
-    """ME-APPLICATION-WINDOW: ``(opens, due)``, the days between which the application for a
-    licence whose first covered day is ``first_day`` is to be received, as the calendars show
-    them. ``due`` is :func:`application_due`. ``opens`` is :func:`application_opens` (90 days
-    before), moved forward to ``notice_from`` when that is later and the window is still open
-    on ``notice_from`` (nothing is emitted before the day the plan is made as of). When
-    ``due`` is already before ``notice_from`` (an occurrence whose application is filed,
-    ``filed_dates``), both are the historical dates, unchanged."""
-    opens, due = application_opens(first_day), application_due(first_day, closed)
-    if opens < notice_from <= due:
-        opens = notice_from
-    return opens, due
-
-
-def report_due(period_end: dt.date, closed: Closed = ()) -> dt.date:
-    """ME-REPORT, 16-633 CMR ch. 32 § 8: the disposition-of-funds report for a licensed
-    period ending on ``period_end`` (inclusive) is due on the 10th Maine business day after
-    it (:func:`is_maine_business_day`, ``closed`` days skipped). Always a business day, after
-    ``period_end``. E.g. October 2027 (ends Sun Oct 31): Nov 1-5, 8, 9, 10, (Veterans Day
-    Nov 11), 12, 15 -> Mon 2027-11-15."""
-    return maine_business_days_after(period_end, ME_REPORT_BUSINESS_DAYS, closed)
-
-
 def report_periods(kind: str, valid_from: dt.date, valid_to: dt.date) -> list[dt.date]:
     """ME-REPORT, 16-633 CMR ch. 32 § 8: the last day (inclusive) of each licensed period of
     a Maine licence of ``kind`` valid ``valid_from``..``valid_to`` (inclusive), in order: each
     calendar month of an ``me-annual`` licence (the last one cut at ``valid_to``), else the
-    one period ending ``valid_to``. Each report is due :func:`report_due` of its day. The
-    one home of the periods: the calendars and the ledger's deadlines both read them here."""
+    one period ending ``valid_to``. Each report is due :func:`constraints.maine.report_due` of
+    its day. The one home of the periods: the calendars and the ledger's deadlines both read
+    them here."""
     if kind != "me-annual":
         return [valid_to]
     return [min(month_end(y, m), valid_to) for y, m in months_between(valid_from, valid_to)]

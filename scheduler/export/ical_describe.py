@@ -296,7 +296,7 @@ def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
                         lic.operator_id)
         yield _deadline(licence_uid(plan.scenario, "application-due", lic.license_id,
                                     lic.operator_id, lineage), stamp,
-                        f"Application due: {subject}{file_by_note(due, 'ME', closed)}", due,
+                        f"Application due: {subject}{file_by_note(due, maine.CODE, closed)}", due,
                         f"{about}\n{window}{_closed(due, 'ME', closed)}", "me-application-due",
                         DEADLINE_ALARM,
                         lic.operator_id)

@@ -31,12 +31,12 @@ from sqlalchemy.orm import Session
 
 from constraints import maine
 from constraints.base import Actual, Actuals, ReportOwed, Violation
+from constraints.maine import report_due
 from constraints.registry import judge_actuals
 from scheduler.core.clock import env_as_of, latest_today, now, today_in
 from scheduler.core.limits import MAX_HORIZON_DAYS, for_terminal
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE
-from scheduler.core.timing import report_due
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.history import ledger_covers, ledger_covers_month, organization_of
 from scheduler.ledger.lookups import planned_like

@@ -20,10 +20,11 @@ import pandas as pd
 from sqlalchemy import func, select
 
 from constraints import montana
+from constraints.maine import report_due
 from scheduler.core.clock import env_as_of, now, today_in
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.core.text import uncell
-from scheduler.core.timing import report_due, report_periods
+from scheduler.core.timing import report_periods
 from scheduler.ledger.models import (
     Filing,
     Held,

@@ -31,10 +31,11 @@ from sqlalchemy.orm import Session
 
 from constraints import maine
 from constraints.base import share_pct
+from constraints.maine import report_due
 from scheduler.core.atomic_files import same_file, shown
 from scheduler.core.manifest import MANIFEST
 from scheduler.core.text import csv_cells
-from scheduler.core.timing import report_due, report_periods
+from scheduler.core.timing import report_periods
 from scheduler.ledger.models import (
     DEFAULT_ORGANIZATION,
     Held,

@@ -41,18 +41,22 @@ from typing import Protocol
 
 from constraints import maine, montana
 from constraints.catalogue import RULES
-from constraints.maine import LICENCE_KINDS, application_line, report_line
+from constraints.maine import (
+    LICENCE_KINDS,
+    application_due,
+    application_line,
+    application_opens,
+    application_window,
+    report_due,
+    report_line,
+)
 from constraints.montana import PERMIT_KINDS, notice_line, permit_due, permit_line
 from scheduler.core.timing import (
     Closed,
-    application_due,
-    application_opens,
-    application_window,
     closed_note,
     last_office_day,
     notice_due,
     office_closed,
-    report_due,
     report_periods,
 )
 from scheduler.result.words import licence_text

@@ -157,3 +157,27 @@ def progressive(*, notice_from: str = "2027-02-24", settings: dict[str, Any] | N
                 tournaments=tournaments,
                 tours=[{"id": "tsp", "title": "Progressive", "progressive": True,
                         "stops": list(ROUNDS), "min_days_between": 7, "final": "final"}])
+
+
+# Three Friday large-stakes nights in January 2027 at one Montana room, as YAML: the
+# spreadsheet tests' scenario (Fridays Jan 1, 8, 15, 22, 29; 3 required, 7 days apart).
+FRIDAY_NIGHTS_YAML = """\
+name: Friday nights
+horizon: {start: 2027-01-01, end: 2027-12-31}
+notice_from: 2026-12-01
+operators:
+  - {id: room-a, name: Room A, jurisdiction: MT, live_tables: 2}
+tournaments:
+  - id: friday
+    title: Friday Stack
+    type: large-stakes
+    operators: [room-a]
+    weekdays: [fri]
+    window: {start: 2027-01-01, end: 2027-01-31}
+    count: 3
+    required: 3
+    min_gap_days: 7
+    start_time: "12:00"
+    hours: 10
+    entry_fee: 100
+"""

@@ -7,9 +7,10 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from constraints.maine import application_ok
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
-from scheduler.core.timing import application_ok, filing_from, notice_ok
+from scheduler.core.timing import filing_from, notice_ok
 from scheduler.core.uid import (
     inherited_lineage,
     lineage_key,
