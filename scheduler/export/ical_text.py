@@ -1,10 +1,10 @@
 """The iCalendar text of a plan's calendars: values, lines, bare VEVENTs (RFC 5545).
 
-Components are built with the ``icalendar`` library (escaping through :class:`_Text`, CRLF);
-lines are folded at 75 octets by :func:`fold`, a faster copy of icalendar 7.x's own folding
-that gives the same bytes. The helpers every VEVENT builder of :mod:`scheduler.export.ical`
-shares: :class:`CalendarItem` (a VEVENT and whose calendars show it), :func:`new_event`,
-:func:`all_day`, day and clock texts, the scenario look-ups.
+Components are built with the ``icalendar`` library (escaping through :class:`_Text`); their
+content lines are formatted and folded directly by :mod:`scheduler.export.ical_direct`
+(the same bytes as icalendar 7.x's ``to_ical``, faster). The helpers every VEVENT builder
+of :mod:`scheduler.export.ical` shares: :class:`CalendarItem` (a VEVENT and whose calendars
+show it), :func:`new_event`, :func:`all_day`, day and clock texts, the scenario look-ups.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ from icalendar import Component, Event, vText
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
+from scheduler.export.ical_direct import (
+    escape_text,
+    fold_line,
+    name_text,
+    params_text,
+    value_text,
+)
 from scheduler.result.plan import OperatorOccurrence, Plan
 
 PRODID = "-//tourney//tourney 0.1//EN"
@@ -36,9 +43,7 @@ class _Text(vText):
     and X-WR-CALNAME at all, so "Post 88, Saco Bay" was read back as "Post 88".)"""
 
     def to_ical(self) -> bytes:
-        text = (str(self).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-                .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
-        return text.encode("utf-8")
+        return escape_text(self).encode("utf-8")
 
 
 def text_value(value: str) -> _Text:
@@ -63,47 +68,23 @@ class CalendarItem:
 
 
 def fold(line: str) -> str:
-    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``:
-    segments of at most 74 octets, never splitting a character or after a ``\\`` or ``^``
-    escape), but a slice at a time where icalendar goes a character at a time (calendars of
-    a statewide plan hold millions of characters). ``tests/test_ical.py`` checks the two
-    agree."""
-    if len(line) < 75 and line.isascii():  # one segment: most lines of a calendar
-        return line
-    parts = []
-    pos = 0
-    while True:
-        seg = line[pos:pos + 74]
-        if seg.isascii():
-            n = len(seg)
-        else:  # count octets: a character that would reach the 75th starts the next line
-            n = count = 0
-            for ch in seg:
-                size = len(ch.encode("utf-8"))
-                if n and count + size >= 75:
-                    break
-                count += size
-                n += 1
-        if pos + n >= len(line):
-            parts.append(line[pos:])
-            return "\r\n ".join(parts)
-        if n > 1 and line[pos + n - 1] in "\\^":  # an escape goes on with what it escapes
-            n -= 1
-        parts.append(line[pos:pos + n])
-        pos += n
+    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
+    without the final CRLF: :func:`scheduler.export.ical_direct.fold_line` as text.
+    ``tests/test_ical.py`` checks the two agree."""
+    return fold_line(line)[:-2].decode("utf-8")
 
 
 def ical_bytes(component: Component) -> bytes:
-    """``component.to_ical()``, byte for byte, with :func:`fold`'s faster folding and
-    :func:`content_lines`' faster lines."""
-    return "".join([fold(line) + "\r\n" for line in content_lines(component)]).encode("utf-8")
+    """``component.to_ical()``, byte for byte, its lines formatted directly
+    (:func:`content_lines`) and folded by :func:`scheduler.export.ical_direct.fold_line`."""
+    return b"".join([fold_line(line) for line in content_lines(component)])
 
 
 def content_lines(component: Component) -> list[str]:
     """The unfolded lines of ``component`` (and its subcomponents), properties sorted, as
     ``component.content_lines()`` gives them (icalendar 7.x ``Contentline.from_parts``),
-    without an icalendar ``Contentline`` and an empty ``Parameters`` built per property
-    (a statewide plan's calendars hold hundreds of thousands of lines).
+    formatted directly (:mod:`scheduler.export.ical_direct`) for the value types a plan's
+    VEVENTs hold, by icalendar for the others.
     ``tests/test_ical_lines.py`` checks the two agree."""
     out: list[str] = []
     _lines(component, out)
@@ -114,15 +95,25 @@ def _lines(component: Component, out: list[str]) -> None:
     """:func:`content_lines` of one component into ``out``: BEGIN, its properties in
     ``sorted_keys`` order (a list value one line each), its subcomponents, END, as
     ``Component.property_items`` walks them."""
-    begin_end = vText(cast("str", component.name)).to_ical().decode("utf-8")
+    begin_end = name_text(cast("str", component.name))
     out.append(f"BEGIN:{begin_end}")
+    props = dict(component.items())  # its keys upper case (CaselessDict), read once
     for name in component.sorted_keys():
-        values = component[name]
+        values = props[name]
         for value in values if isinstance(values, list) else (values,):
             kind = type(value)
-            if (kind is _Text or kind is vText) and not value.params:
-                out.append(f"{name}:{cast('bytes', value.to_ical()).decode('utf-8')}")
-                continue
+            if kind is _Text:
+                if not value.params:
+                    out.append(f"{name}:{escape_text(value)}")
+                    continue
+            else:
+                text = value_text(value)
+                if text is not None:
+                    params = getattr(value, "params", None)
+                    head = params_text(params)
+                    if head is not None:
+                        out.append(f"{name}{head}:{text}")
+                        continue
             to_ical = getattr(value, "to_ical", None)
             raw = to_ical() if to_ical else vText(cast("str | bytes", value)).to_ical()
             text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
