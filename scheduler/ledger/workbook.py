@@ -334,8 +334,11 @@ def _unseen(path: Path, scan: SheetScan | None, sheet: str = SHEET) -> str | Non
     found += [f"{sheet} column {_column_letter(c)} is hidden" for c in scan.hidden_columns[:5]]
     if not found:
         return None
-    return (f"{path}: " + "; ".join(found) + ": the import reads only typed values a person "
-            "can see; unhide them, or replace each formula by its value")
+    todo = ", ".join(x for x, y in (("unhide what is hidden", scan.hidden_rows
+                                     or scan.hidden_columns or scan.state != "visible"),
+                                    ("replace each formula by its value", formulas)) if y)
+    return (f"{path}: " + "; ".join(found) + ": the import reads only values typed in and "
+            f"shown: {todo}")
 
 
 _CONSTANTS = {"=TRUE()": True, "=FALSE()": False}
