@@ -132,5 +132,7 @@ def test_calendars_and_tourney_deadlines_say_the_day_to_file_by(tmp_path: Path) 
         ("2027-03-07", "2027-03-05", SPRING, "due")]
     r = CliRunner().invoke(app, ["deadlines", str(folder), "--as-of", "2027-01-01"])
     assert r.exit_code == 0, r.output
-    assert r.stdout.splitlines()[0] == f"2027-02-15  2027-02-12  Room A  {WINTER}  [due]"
-    assert r.stdout.splitlines()[1] == f"2027-02-19              Room A  {PERMIT}  [due]"
+    assert r.stdout.splitlines()[0] == (f"2027-02-15  2027-02-12  Room A  {WINTER}  [due]  "
+                                        "MT-NOTICE")
+    assert r.stdout.splitlines()[1] == (f"2027-02-19              Room A  {PERMIT}  [due]  "
+                                        "MT-PERMIT-FEES")

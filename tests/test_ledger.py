@@ -615,7 +615,7 @@ def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
     # deadlines.csv's order: date, file by (Sun Feb 28: the office is closed, Fri Feb 26),
     # operator, what; then the ledger's state
     assert lines[1].split()[:2] == ["2027-02-28", "2027-02-26"]
-    assert lines[1].endswith("file by Fri, Feb 26, 2027  [not needed]")
+    assert lines[1].endswith("file by Fri, Feb 26, 2027  [not needed]  MT-NOTICE")
     # as of 2027-03-01: overdue the ME application (due 2027-02-05); due room-a's permit
     # (2027-03-04), the ME report (2027-03-05) and the 2 notices of prog#1 (2027-04-05)
     assert lines[-1].startswith("4 due, 1 overdue, 1 not needed (done from the ledger")

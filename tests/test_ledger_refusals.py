@@ -204,7 +204,7 @@ def test_a_licence_whose_games_are_all_cancelled_needs_no_application(
     r = run(app, ["deadlines", str(tmp_path / "plan"), "--as-of", "2027-12-31",
                   "--ledger", me.url])
     assert r.exit_code == 1, r.output  # the reports stay overdue
-    assert "not needed  ME-APPLICATION-WINDOW" in r.output
+    assert "[not needed]  ME-APPLICATION-WINDOW" in r.output
 
 
 # ------------------------------------------------------- 5. an occurrence number too large

@@ -249,7 +249,7 @@ def test_a_single_session_keeps_the_title() -> None:
     plan = run(sc)
     ics = calendar_files(plan, dt.datetime(2027, 1, 1, tzinfo=dt.UTC))["calendar.ics"].decode()
     titles = [x for x in re.findall(r"SUMMARY:(.*?)\r?\n", ics) if not x.startswith("Notice")]
-    assert titles == ["C", "N — Final"]
+    assert sorted(titles) == ["C", "N — Final"]  # which comes first is a tie of the days
 
 
 # ----------------------------------------------------------------- 8. the files written

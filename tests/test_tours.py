@@ -466,7 +466,8 @@ class TestExample:
         path = tmp_path / "year.xlsx"
         path.write_bytes(sc.to_xlsx())
         wb = openpyxl.load_workbook(path)
-        assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "History", "Tours"]
+        assert wb.sheetnames == ["Settings", "Operators", "Tournaments", "Sessions", "History",
+                                 "Tours"]
         assert wb["Tours"]["C2"].value == "tsp-round-1, tsp-round-2, tsp-final"
         assert load_scenario(path) == sc
         # a wrong stop id is named by its cell
@@ -475,6 +476,6 @@ class TestExample:
         with pytest.raises(ScenarioError) as exc:
             load_scenario(path)
         assert "Tours!C2 (stops)" in str(exc.value) and "(TOUR-ORDER)" in str(exc.value)
-        # a scenario without tours has no Tours sheet (the template's four sheets)
+        # a scenario without tours keeps the Tours sheet, its header row alone, to fill in
         path.write_bytes(sc.replace(tours=[]).to_xlsx())
-        assert "Tours" not in openpyxl.load_workbook(path).sheetnames
+        assert openpyxl.load_workbook(path)["Tours"].max_row == 1

@@ -130,6 +130,7 @@ def _text(header: str, value: Any, at: At, line: int, epoch: dt.datetime | None)
         if isinstance(value, dt.date):
             return value.isoformat()
         if isinstance(value, int | float | Decimal):
+            # start-up time: openpyxl only for a workbook
             from openpyxl.utils.datetime import CALENDAR_WINDOWS_1900, from_excel
 
             try:

@@ -148,7 +148,7 @@ def solve(
                            "or --use-ledger too")
     day = date_opt(as_of, "--as-of") if as_of is not None else None
     with reading_input():
-        from scheduler.inputs.load import made_as_of_passed  # start-up: no engine in --help
+        from scheduler.inputs.load import made_as_of_passed  # start-up time: no engine in --help
 
         sc = made_as_of_passed(load(scenario), day)
         if ledger is not None or use_ledger:

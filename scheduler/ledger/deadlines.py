@@ -398,8 +398,8 @@ def deadlines(plan_dir: str | os.PathLike[str] | None, *, as_of: dt.date | None 
 
 def render(df: pd.DataFrame) -> str:
     """The deadlines as lines for a terminal, in the table's order: ``DATE  FILE_BY
-    OPERATOR  what  [state]`` (``FILE_BY`` blank when it is ``DATE``), then what the ledger
-    records as done."""
+    OPERATOR  what  [state]  RULE`` (``FILE_BY`` blank when it is ``DATE``), then what the
+    ledger records as done."""
     lines = []
     width = max((len(str(x)) for x in df["operator"]), default=0) if len(df) else 0
     for r in df.to_dict(orient="records"):
@@ -407,7 +407,7 @@ def render(df: pd.DataFrame) -> str:
         done = f" (filed {filed}, entry #{r['entry']})" if isinstance(filed, dt.date) else ""
         file_by = "" if r["file_by"] == r["date"] else str(r["file_by"])
         lines.append(f"{r['date']}  {file_by:<10}  {str(r['operator']):<{width}}  "
-                     f"{r['what']}  [{r['state']}]{done}")
+                     f"{r['what']}  [{r['state']}]  {r['rule']}{done}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 

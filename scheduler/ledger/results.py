@@ -143,12 +143,12 @@ def results_xlsx(ledger: Ledger) -> tuple[bytes, int]:
     """
     # start-up time: openpyxl only when a workbook is written
     from openpyxl import Workbook
-    from openpyxl.comments import Comment
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.datavalidation import DataValidation
+    from openpyxl.comments import Comment  # start-up time: openpyxl
+    from openpyxl.styles import Font  # start-up time: openpyxl
+    from openpyxl.utils import get_column_letter  # start-up time: openpyxl
+    from openpyxl.worksheet.datavalidation import DataValidation  # start-up time: openpyxl
 
-    from scheduler.ledger.workbook import FIXED_TIME, fixed_zip
+    from scheduler.ledger.workbook import FIXED_TIME, fixed_zip  # start-up time: openpyxl
 
     rows = results_rows(ledger)
     if not rows:
@@ -222,6 +222,7 @@ def read_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, str]], Lo
     if path.suffix.lower() == ".xlsx":
         from openpyxl.utils import get_column_letter  # start-up time: openpyxl
 
+        # start-up time: openpyxl
         from scheduler.ledger.workbook import open_workbook, read_sheet, sheet_text
 
         wb, scans = open_workbook(path)

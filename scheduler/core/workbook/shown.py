@@ -203,6 +203,7 @@ class Judge:
         return value
 
     def _date_words(self, number: Any) -> str:
+        # start-up time: openpyxl
         from openpyxl.utils.datetime import CALENDAR_WINDOWS_1900, from_excel
 
         try:
