@@ -32,8 +32,6 @@ import functools
 import itertools
 from collections.abc import Callable, Iterable, Iterator
 
-from icalendar import Calendar, Event, Timezone
-
 from scheduler.core.timing import made_day
 from scheduler.core.uid import (
     HORIZON_PROPERTY,
@@ -47,13 +45,17 @@ from scheduler.export.ical_describe import licence_items, notice_items
 from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
+    CALENDAR_ORDER,
     PRODID,
     CalendarItem,
-    ical_bytes,
+    VEvent,
+    content_line,
+    fold_lines,
     midnight,
     plan_lineage,
     text_value,
     utc,
+    vtimezone_lines,
 )
 from scheduler.inputs.replan.cancel import (
     carried_deadlines,
@@ -117,7 +119,7 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
     if plan.replaced_events:
         # solved again into an earlier plan's folder: the DTSTAMP depends on every event
         items = list(made)
-        written = {str(i.event["UID"]) for i in items}
+        written = {i.event.uid for i in items}
         items.extend(cancellation_item(scenario, c, stamp)
                      for c in vanished(scenario, plan.previous_events, written))
         _never_lower(plan, items)
@@ -160,7 +162,7 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
     return files, identity
 
 
-_SPENT = Event()
+_SPENT = VEvent()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
 
@@ -170,18 +172,20 @@ def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent
     without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
     ``old``, the event of its UID the previous calendars published: its SEQUENCE as
     :func:`content_sequence` says (the same content keeps it, a change raises it)."""
-    i.event[LINEAGE_PROPERTY] = lineage  # who may update or delete it (tourney publish)
-    if i.event.decoded("DTSTAMP") != stamp:
-        del i.event["DTSTAMP"]
-        i.event.add("dtstamp", stamp)
-    uid, seq = str(i.event["UID"]), int(str(i.event["SEQUENCE"]))
-    data = ical_bytes(i.event)
+    ev = i.event
+    # who may update or delete it (tourney publish); a TEXT value, a literal \N read as a
+    # line break, as the events were first written (icalendar's vText of a plain str)
+    ev.set(LINEAGE_PROPERTY, text_value(lineage.replace("\\N", "\n")))
+    if ev.get("DTSTAMP") != stamp:
+        ev.set("DTSTAMP", stamp)
+    uid, seq = ev.uid, ev.sequence
+    data = ev.to_ical()
     if old is not None and old.fingerprint:
         want = content_sequence(old, seq, fingerprint(data))
         if want != seq:
             seq = want
-            i.event["SEQUENCE"] = want
-            data = ical_bytes(i.event)
+            ev.set("SEQUENCE", want)
+            data = ev.to_ical()
     return dataclasses.replace(i, event=_SPENT), data, uid, seq
 
 
@@ -205,7 +209,7 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
     written: set[str] = set()
 
     def add(i: CalendarItem) -> None:
-        uid = str(i.event["UID"])
+        uid = i.event.uid
         written.add(uid)
         if uid in carry:  # a past deadline: as published
             done.append(_carried(carry.pop(uid), i.operators, i.whole))
@@ -256,13 +260,12 @@ def _replaced(plan: Plan, items: list[CalendarItem], stamp: dt.datetime) -> dt.d
         return stamp
     changed = False
     for i in items:
-        old = plan.replaced_events.get(str(i.event["UID"]))
+        old = plan.replaced_events.get(i.event.uid)
         if old is None:
             continue
-        unchanged = fingerprint(ical_bytes(i.event)) == old[1]
+        unchanged = fingerprint(i.event.to_ical()) == old[1]
         changed = changed or not unchanged
-        i.event["SEQUENCE"] = replaced_sequence(int(str(i.event["SEQUENCE"])), old[0],
-                                                unchanged)
+        i.event.set("SEQUENCE", replaced_sequence(i.event.sequence, old[0], unchanged))
     before = plan.replaced_dtstamp
     if changed and before is not None and stamp <= before:
         return before.astimezone(dt.UTC) + dt.timedelta(seconds=1)
@@ -280,17 +283,17 @@ def _never_lower(plan: Plan, items: list[CalendarItem]) -> None:
 
 def _floor(item: CalendarItem, before: dict[str, PreviousEvent]) -> None:
     """:func:`_never_lower` of one event (``before``: the previous events by UID)."""
-    seq = int(str(item.event["SEQUENCE"]))
-    cancelled_now = str(item.event.get("STATUS", "")).upper() == "CANCELLED"
-    old = before.get(str(item.event["UID"]))
+    ev = item.event
+    seq = ev.sequence
+    cancelled_now = str(ev.get("STATUS", "")).upper() == "CANCELLED"
+    old = before.get(ev.uid)
     floor = sequence_floor(old, seq, cancelled_now)
-    if item.event.get(SESSION_PROPERTY) is not None and not cancelled_now:
+    if ev.get(SESSION_PROPERTY) is not None and not cancelled_now:
         # a session retimed while its occurrence keeps its span (issue #15 fix 2)
-        floor = session_sequence(old, floor, item.event.decoded("DTSTART"),
-                                 item.event.decoded("DTEND", None),
-                                 str(item.event.get(PLAY_PROPERTY, "")))
+        floor = session_sequence(old, floor, ev.get("DTSTART"), ev.get("DTEND"),
+                                 str(ev.get(PLAY_PROPERTY, "")))
     if floor != seq:
-        item.event["SEQUENCE"] = floor
+        ev.set("SEQUENCE", floor)
 
 
 def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], lineage: str = "",
@@ -305,35 +308,40 @@ def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], line
     :data:`OPERATOR_NAME_PROPERTY` each, ``<id> <name>`` as TEXT, so that ``--previous``
     can tell another organization's plan that uses the same operator ids
     (:func:`scheduler.inputs.replan.previous.previous_operators`)."""
-    cal = Calendar()
-    cal.add("prodid", PRODID)
-    cal.add("version", "2.0")
-    cal.add("calscale", "GREGORIAN")
-    cal.add("method", "PUBLISH")
-    cal.add("name", text_value(name))
-    cal.add("x-wr-calname", text_value(name))
+    props: dict[str, list[str]] = {}
+
+    def add(prop: str, value: object, params: dict[str, str] | None = None) -> None:
+        props.setdefault(prop, []).append(content_line(prop, value, params))
+
+    add("PRODID", PRODID)
+    add("VERSION", "2.0")
+    add("CALSCALE", "GREGORIAN")
+    add("METHOD", "PUBLISH")
+    add("NAME", text_value(name))
+    add("X-WR-CALNAME", text_value(name))
     if operator_id is not None:
-        cal.add(OPERATOR_PROPERTY, operator_id)
+        add(OPERATOR_PROPERTY, operator_id)
     for oid, oname in named:
-        cal.add(OPERATOR_NAME_PROPERTY, text_value(f"{oid} {oname}"))
+        add(OPERATOR_NAME_PROPERTY, text_value(f"{oid} {oname}"))
     if lineage:
-        cal.add(LINEAGE_PROPERTY, lineage)
+        add(LINEAGE_PROPERTY, lineage)
     if horizon is not None:
-        cal.add(HORIZON_PROPERTY, f"{horizon[0].isoformat()}/{horizon[1].isoformat()}")
+        add(HORIZON_PROPERTY, f"{horizon[0].isoformat()}/{horizon[1].isoformat()}")
     tzids = sorted({i.tzid for i in items if i.tzid})
     if len(tzids) == 1:
-        cal.add("x-wr-timezone", tzids[0])
-    cal.add("refresh-interval", dt.timedelta(days=1), parameters={"VALUE": "DURATION"})
-    cal.add("x-published-ttl", "P1D")  # Outlook's refresh hint
+        add("X-WR-TIMEZONE", tzids[0])
+    add("REFRESH-INTERVAL", dt.timedelta(days=1), {"VALUE": "DURATION"})
+    add("X-PUBLISHED-TTL", "P1D")  # Outlook's refresh hint
+    lines = ["BEGIN:VCALENDAR"]
+    lines.extend(line for key in CALENDAR_ORDER for line in props.get(key, ()))
+    lines.extend(line for key in sorted(props) if key not in CALENDAR_ORDER
+                 for line in props[key])
     for tzid in tzids:
         spans = [i.span for i in items if i.tzid == tzid]
         first = dt.date(min(a for a, _ in spans).year, 1, 1)
         last = dt.date(max(b for _, b in spans).year + 2, 1, 1)
-        cal.add_component(Timezone.from_tzid(tzid, first_date=first, last_date=last))
-    head = ical_bytes(cal)  # the events go before its END:VCALENDAR line
-    end = b"END:VCALENDAR\r\n"
-    assert head.endswith(end)
-    yield head[:-len(end)]
+        lines.extend(vtimezone_lines(tzid, first, last))
+    yield fold_lines(lines)  # the events go before its END:VCALENDAR line
     for i in items:
         yield text[id(i)]
-    yield end
+    yield b"END:VCALENDAR\r\n"

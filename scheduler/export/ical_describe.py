@@ -21,8 +21,6 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 
-from icalendar import Alarm, Event
-
 from constraints import maine, montana
 from constraints.base import License
 from constraints.maine import (
@@ -49,6 +47,7 @@ from scheduler.core.uid import licence_uid as new_licence_uid
 from scheduler.export.checklist import readings
 from scheduler.export.ical_text import (
     CalendarItem,
+    VEvent,
     all_day,
     ical_day,
     midnight,
@@ -159,7 +158,7 @@ def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     return lines
 
 
-def describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
               venues: list[str], which: str) -> None:
     """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
     first = rows[0]
@@ -189,12 +188,12 @@ def describe(ev: Event, scenario: Scenario, tid: str, rows: list[OperatorOccurre
            operators_value(dict.fromkeys(r.operator_id for r in rows)))
 
 
-def _alarm(ev: Event, text: str, trigger: dt.timedelta) -> None:
-    alarm = Alarm()
+def _alarm(ev: VEvent, text: str, trigger: dt.timedelta) -> None:
+    alarm = VEvent("VALARM")
     alarm.add("action", "DISPLAY")
     alarm.add("description", text_value(text))
     alarm.add("trigger", trigger)
-    ev.add_component(alarm)
+    ev.subcomponents.append(alarm)
 
 
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,

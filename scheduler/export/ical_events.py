@@ -27,8 +27,6 @@ import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Iterator, Mapping
 
-from icalendar.prop import vRecur
-
 from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import read_timing
@@ -103,10 +101,10 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         if old is not None:
             # RFC 5545 §3.8.7.4: the re-plan policy raises it when the nights or the play
             # time changed
-            item.event["SEQUENCE"] = series_sequence(
+            item.event.set("SEQUENCE", series_sequence(
                 old, tuple(sorted(rs[0].first_day for rs in members)),
                 str(item.event.get(PLAY_PROPERTY, "")),
-                max(rs[0].sequence for rs in members))
+                max(rs[0].sequence for rs in members)))
         yield item
     # the series the new plan no longer writes, as the re-plan policy cancels them
     for c in dropped_series(plan.scenario, plan.previous_series, {uid for uid, _ in series}):
@@ -228,7 +226,7 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
     span = (a, max(a, b))
     if c.rrule:
-        ev.add("rrule", vRecur.from_ical(c.rrule))
+        ev.add("rrule", c.rrule)  # as published (icalendar's RECUR text of it)
         span = (a, max(span[1], c.last_day or span[1]))
     if c.tournament_id:
         ev.add(TOURNAMENT_PROPERTY, c.tournament_id)

@@ -24,6 +24,7 @@ from scheduler.export.ical_text import (
     BYDAY,
     CalendarItem,
     all_day,
+    date_text,
     ical_day,
     midnight,
     new_event,
@@ -76,7 +77,7 @@ def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurre
     ev = new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
     all_day(ev, first.first_day, first.last_day)
     play(ev, first)
-    ev.add("rrule", {"freq": "weekly", "until": until, "byday": BYDAY[wd]})
+    ev.add("rrule", f"FREQ=WEEKLY;UNTIL={date_text(until)};BYDAY={BYDAY[wd]}")
     for d in skipped:
         ev.add("exdate", d)
     length = (first.last_day - first.first_day).days + 1

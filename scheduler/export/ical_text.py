@@ -1,54 +1,347 @@
-"""The iCalendar text of a plan's calendars: values, lines, bare VEVENTs (RFC 5545).
+"""The iCalendar text of a plan's calendars: values, content lines, VEVENTs (RFC 5545).
 
-Components are built with the ``icalendar`` library (escaping through :class:`_Text`); their
-content lines are formatted and folded directly by :mod:`scheduler.export.ical_direct`
-(the same bytes as icalendar 7.x's ``to_ical``, faster). The helpers every VEVENT builder
-of :mod:`scheduler.export.ical` shares: :class:`CalendarItem` (a VEVENT and whose calendars
-show it), :func:`new_event`, :func:`all_day`, day and clock texts, the scenario look-ups.
+Every calendar is written directly as content lines: :class:`VEvent` holds a VEVENT's
+properties as their unfolded lines (and the values the re-plan logic reads back), and
+:meth:`VEvent.to_ical` sorts and folds them. The bytes are those icalendar 7.x's
+``Component.to_ical`` gives for the same ``Event.add`` calls (the calendars were first
+written that way; ``tests/test_ical_lines.py`` builds each kind of line both ways and
+compares them, and reads them back with icalendar):
+
+- properties in icalendar's order: the component's ``canonical_order``, then the others by
+  name; a property added twice, one line per value in the order added;
+- TEXT values escaped as RFC 5545 §3.3.11 says (:func:`escape_text`: ``\\``, ``\\;``,
+  ``\\,``, line breaks as ``\\n``); a TEXT value given as a plain ``str`` as icalendar's
+  ``vText`` escapes it (a literal ``\\N`` first read as a line break); an X- property's
+  ``str`` verbatim;
+- a DATE with ``VALUE=DATE``, a DATE-TIME in UTC with ``Z``, one in a zone with its TZID;
+- folding at 75 octets on the UTF-8 bytes (:func:`fold_line`), as icalendar folds.
+
+The helpers every VEVENT builder of :mod:`scheduler.export.ical` shares are here too:
+:class:`CalendarItem` (a VEVENT and whose calendars show it), :func:`new_event`,
+:func:`all_day`, day and clock texts, the scenario look-ups; and :func:`vtimezone_lines`
+(a zone's VTIMEZONE, as icalendar's ``Timezone.from_tzid`` makes it).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import OrderedDict
-from collections.abc import Iterable
+import functools
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from zoneinfo import ZoneInfo
 
-from icalendar import Component, Event, vText
+from icalendar.parser import param_value
+from icalendar.timezone.tzid import tzid_from_tzinfo
 
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.uid import PLAY_PROPERTY, inherited_lineage, lineage_key
-from scheduler.export.ical_direct import (
-    escape_text,
-    fold_line,
-    name_text,
-    params_text,
-    value_text,
-)
 from scheduler.result.plan import OperatorOccurrence, Plan
 
 PRODID = "-//tourney//tourney 0.1//EN"
 CALENDAR_FILE = "calendar.ics"
 BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 
+EVENT_ORDER = ("SUMMARY", "DTSTART", "DTEND", "DURATION", "DTSTAMP", "UID", "RECURRENCE-ID",
+               "SEQUENCE", "RRULE", "RDATE", "EXDATE")
+"""A VEVENT's first properties, in this order (icalendar's ``Event.canonical_order``)."""
+CALENDAR_ORDER = ("VERSION", "PRODID", "CALSCALE", "METHOD", "DESCRIPTION", "X-WR-CALDESC",
+                  "NAME", "X-WR-CALNAME")
+"""A VCALENDAR's first properties (icalendar's ``Calendar.canonical_order``)."""
+
+_TEXT = frozenset({"UID", "SUMMARY", "DESCRIPTION", "LOCATION", "STATUS", "TRANSP", "ACTION",
+                   "VERSION", "PRODID", "CALSCALE", "METHOD", "TZID", "COMMENT", "TZNAME"})
+"""The properties of TEXT value (icalendar's ``vText``) a calendar's ``str`` values go to."""
+
+_PLAIN = re.compile(r"[A-Za-z0-9_/+\-.]*\Z")
+"""A parameter value written as it is (no quoting, no RFC 6868 escape)."""
 
 
+class Text(str):
+    """A TEXT value to escape exactly as RFC 5545 §3.3.11 says (:func:`escape_text`), not
+    as icalendar's ``vText`` does (it first turns a literal ``\\N`` into a line break, so a
+    title holding ``\\N`` would show two lines; and NAME and X-WR-CALNAME, of no TEXT type to
+    icalendar, would not be escaped at all: "Post 88, Saco Bay" read back as "Post 88")."""
 
-class _Text(vText):
-    r"""A TEXT value escaped exactly as RFC 5545 §3.3.11 says: ``\\``, ``\;``, ``\,`` and
-    line breaks as ``\n``. (icalendar's own escaping first turns a literal ``\N`` into a
-    line break, so a title holding ``\N`` would show two lines; and it does not escape NAME
-    and X-WR-CALNAME at all, so "Post 88, Saco Bay" was read back as "Post 88".)"""
+    __slots__ = ()
+
+
+def text_value(value: str) -> Text:
+    """``value`` as a TEXT property value (:class:`Text`)."""
+    return Text(value)
+
+
+def escape_text(value: str) -> str:
+    r"""``value`` as an escaped TEXT value (RFC 5545 §3.3.11): ``\\``, ``\;``, ``\,``, and each
+    line break (CRLF, CR or LF) as ``\n``."""
+    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+            .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
+
+
+def vtext(value: str) -> str:
+    r"""``value`` escaped as icalendar's ``vText`` escapes a plain ``str``: a literal ``\N``
+    first read as a line break, then :func:`escape_text`."""
+    return escape_text(value.replace("\\N", "\n"))
+
+
+def fold_line(line: str) -> bytes:
+    """``line`` folded (RFC 5545 §3.1) and ended by CRLF, as UTF-8 bytes: segments of at most
+    74 octets joined by CRLF and a space, a character never split, a ``\\`` or ``^`` never
+    the last octet of a segment that is not the line's last (it escapes what follows), as
+    ``icalendar.parser._foldline`` folds."""
+    data = line.encode("utf-8")
+    size = len(data)
+    if size <= 74:
+        return data + b"\r\n"
+    parts = []
+    pos = 0
+    while size - pos > 74:
+        cut = pos + 74
+        while data[cut] & 0xC0 == 0x80:  # the next segment starts at a character's start
+            cut -= 1
+        if data[cut - 1] in b"\\^":  # an escape goes on with what it escapes
+            cut -= 1
+        parts.append(data[pos:cut])
+        pos = cut
+    parts.append(data[pos:])
+    return b"\r\n ".join(parts) + b"\r\n"
+
+
+def fold(line: str) -> str:
+    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
+    without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` checks the two
+    agree."""
+    return fold_line(line)[:-2].decode("utf-8")
+
+
+def fold_lines(lines: Iterable[str]) -> bytes:
+    """``lines`` (unfolded content lines) folded, each ended by CRLF (:func:`fold_line`)."""
+    return b"".join([fold_line(line) for line in lines])
+
+
+def _param(value: str) -> str:
+    """A parameter value as icalendar writes it: as it is when plain, else quoted and RFC
+    6868-escaped (``icalendar.parser.param_value``)."""
+    return value if _PLAIN.match(value) else param_value(value)
+
+
+@functools.lru_cache(maxsize=256)
+def _zone_id(tz: dt.tzinfo) -> str | None:
+    """The TZID icalendar names ``tz`` by (``icalendar.timezone.tzid.tzid_from_tzinfo``:
+    ``"UTC"`` for a zone equal to UTC, written with ``Z``); None for a zone it cannot name
+    (a date-time in it is named by its ``tzname``)."""
+    return tzid_from_tzinfo(tz)
+
+
+def date_time_text(value: dt.datetime) -> tuple[str, str]:
+    """A DATE-TIME as icalendar writes it: (``;TZID=<zone>`` or ``""``, the value: UTC with
+    ``Z``, a zone's local time, a floating time as it is); seconds kept, microseconds not."""
+    s = (f"{value.year:04}{value.month:02}{value.day:02}"
+         f"T{value.hour:02}{value.minute:02}{value.second:02}")
+    tz = value.tzinfo
+    if tz is None:
+        return "", s
+    tzid = "UTC" if tz is dt.UTC else _zone_id(tz)
+    if tzid is None:
+        tzid = value.tzname() or ""
+    if tzid == "UTC":
+        return "", s + "Z"
+    return f";TZID={_param(tzid)}", s
+
+
+def date_text(value: dt.date) -> str:
+    """A DATE's value (``YYYYMMDD``)."""
+    return f"{value.year:04}{value.month:02}{value.day:02}"
+
+
+def duration_text(value: dt.timedelta) -> str:
+    """A DURATION as icalendar's ``vDuration`` writes it (``P1D``, ``-P7D``, ``PT1H30M``)."""
+    sign = ""
+    if value.days < 0:
+        sign, value = "-", -value
+    time = ""
+    if value.seconds:
+        hours, minutes, seconds = (value.seconds // 3600, value.seconds % 3600 // 60,
+                                   value.seconds % 60)
+        time = "T" + (f"{hours}H" if hours else "") + (
+            f"{minutes}M" if minutes or (hours and seconds) else "") + (
+            f"{seconds}S" if seconds else "")
+    if value.days == 0 and time:
+        return f"{sign}P{time}"
+    return f"{sign}P{value.days}D{time}"
+
+
+def utc_offset_text(value: dt.timedelta) -> str:
+    """A UTC-OFFSET as icalendar's ``vUTCOffset`` writes it (``-0500``, ``+0530``, ``+0000``)."""
+    sign = "+"
+    if value < dt.timedelta(0):
+        sign, value = "-", -value
+    hours = abs(value.days * 24 + value.seconds // 3600)
+    minutes, seconds = value.seconds % 3600 // 60, value.seconds % 60
+    return f"{sign}{hours:02}{minutes:02}{seconds:02}" if seconds else \
+        f"{sign}{hours:02}{minutes:02}"
+
+
+def content_line(name: str, value: object, params: Mapping[str, str] | None = None) -> str:
+    """The unfolded content line of property ``name`` (upper case) with ``value``, as icalendar
+    writes ``Component.add(name, value, parameters=params)``: a :class:`Text` escaped
+    (:func:`escape_text`); a ``str`` of a TEXT property as ``vText`` escapes it, of an X-
+    property or RRULE (a RECUR text) verbatim; an ``int``; a DATE (``VALUE=DATE``); a
+    DATE-TIME (:func:`date_time_text`); a duration; a list of CATEGORIES. ``params``: plain
+    parameters (written with the value's own, sorted by name). Raises ``TypeError`` for
+    any other value."""
+    if params:
+        line = content_line(name, value)
+        head, _, text = line.partition(":")
+        own = dict(p.split("=", 1) for p in head.split(";")[1:])
+        every = {**own, **{k.upper(): _param(v) for k, v in params.items()}}
+        return f"{name}{''.join(f';{k}={v}' for k, v in sorted(every.items()))}:{text}"
+    kind = type(value)
+    if kind is Text:
+        return f"{name}:{escape_text(value)}"  # type: ignore[arg-type]
+    if kind is str:
+        if name.startswith("X-") or name == "RRULE":
+            return f"{name}:{value}"
+        if name in _TEXT:
+            return f"{name}:{vtext(value)}"  # type: ignore[arg-type]
+    elif kind is int:
+        return f"{name}:{value}"
+    elif kind is dt.date:
+        return f"{name};VALUE=DATE:{date_text(value)}"  # type: ignore[arg-type]
+    elif kind is dt.datetime:
+        tz, text = date_time_text(value)  # type: ignore[arg-type]
+        return f"{name}{tz}:{text}"
+    elif kind is dt.timedelta:
+        return f"{name}:{duration_text(value)}"  # type: ignore[arg-type]
+    elif kind is list and name == "CATEGORIES":
+        return f"{name}:{','.join([vtext(c) for c in value])}"  # type: ignore[attr-defined]
+    raise TypeError(f"no content line for {name} = {value!r}")
+
+
+class VEvent:
+    """A VEVENT (or VALARM) being built: each property as its unfolded content lines
+    (:func:`content_line`) and the last value given, by name (upper case)."""
+
+    __slots__ = ("_lines", "_values", "name", "subcomponents")
+
+    def __init__(self, name: str = "VEVENT") -> None:
+        self.name = name
+        self._lines: dict[str, list[str]] = {}
+        self._values: dict[str, object] = {}
+        self.subcomponents: list[VEvent] = []
+
+    def add(self, name: str, value: object, params: Mapping[str, str] | None = None) -> None:
+        """Add a property (a value of a property already there goes on its own line after
+        the others, as ``Component.add`` lists it)."""
+        key = name.upper()
+        line = content_line(key, value, params)
+        lines = self._lines.get(key)
+        if lines is None:
+            self._lines[key] = [line]
+            self._values[key] = value
+        else:
+            lines.append(line)
+
+    def set(self, name: str, value: object) -> None:
+        """Replace a property's value(s) by ``value``."""
+        key = name.upper()
+        self._lines[key] = [content_line(key, value)]
+        self._values[key] = value
+
+    def get(self, name: str, default: object = None) -> object:
+        """The (first) value given to property ``name``, else ``default``."""
+        return self._values.get(name.upper(), default)
+
+    @property
+    def uid(self) -> str:
+        return str(self._values["UID"])
+
+    @property
+    def sequence(self) -> int:
+        return int(self._values["SEQUENCE"])  # type: ignore[call-overload]
+
+    def lines(self, order: tuple[str, ...] = EVENT_ORDER) -> list[str]:
+        """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
+        subcomponent's lines (its properties by name), END."""
+        out = [f"BEGIN:{self.name}"]
+        props = self._lines
+        rest = sorted(props)
+        if order:
+            for key in order:
+                if key in props:
+                    out.extend(props[key])
+            rest = [k for k in rest if k not in order]
+        for key in rest:
+            out.extend(props[key])
+        for sub in self.subcomponents:
+            out.extend(sub.lines(()))
+        out.append(f"END:{self.name}")
+        return out
 
     def to_ical(self) -> bytes:
-        return escape_text(self).encode("utf-8")
+        """The folded bytes of :meth:`lines`."""
+        return fold_lines(self.lines())
 
 
-def text_value(value: str) -> _Text:
-    """``value`` as a TEXT property value (:class:`_Text`)."""
-    return _Text(value)
+@functools.lru_cache(maxsize=64)
+def vtimezone_lines(tzid: str, first: dt.date, last: dt.date) -> tuple[str, ...]:
+    """The VTIMEZONE of zone ``tzid`` for ``first`` to ``last``: icalendar's
+    ``Timezone.from_tzid(tzid, first_date=first, last_date=last)`` as content lines (its
+    search for the zone's transitions, a STANDARD or DAYLIGHT for each kind of transition,
+    the later ones as RDATE). ``tests/test_ical_lines.py`` compares the two."""
+    tz = ZoneInfo(tzid)
+    start = dt.datetime(first.year, first.month, first.day, tzinfo=tz)
+    end_of = dt.datetime(last.year, last.month, last.day, tzinfo=tz)
+    offsets: dict[tuple[dt.timedelta | None, dt.timedelta | None, str, bool],
+                  list[dt.datetime]] = defaultdict(list)
+    offset_to: dt.timedelta | None = None
+    while start < end_of:
+        offset_from = offset_to
+        end = start
+        offset_to = end.utcoffset()
+        for step in _SKIP:
+            last_end = end
+            end = end + step
+            try:
+                while end.utcoffset() == offset_to:
+                    last_end = end
+                    end = end + step
+            except OverflowError:
+                break
+            end = last_end
+        standard = start.dst() == dt.timedelta()
+        name = start.tzname()
+        offsets[(offset_from, offset_to, name if name is not None else str(offset_to),
+                 standard)].append(start.replace(tzinfo=None))
+        start = end + _SKIP[-1]
+    out = ["BEGIN:VTIMEZONE", content_line("TZID", tzid),
+           content_line("COMMENT", f"This timezone only works from {first} to {last}.")]
+    for (off_from, off_to, tzname, standard), starts in offsets.items():
+        first_start = min(starts)
+        starts.remove(first_start)
+        if first_start.date() == last:
+            first_start = dt.datetime(last.year, last.month, last.day)
+        kind = "STANDARD" if standard else "DAYLIGHT"
+        assert off_to is not None
+        out.append(f"BEGIN:{kind}")
+        out.append(content_line("DTSTART", first_start))
+        if starts:
+            out.append("RDATE:" + ",".join(date_time_text(s)[1] for s in starts))
+        out.append(content_line("TZNAME", tzname))
+        out.append(f"TZOFFSETFROM:{utc_offset_text(off_from if off_from is not None else off_to)}")
+        out.append(f"TZOFFSETTO:{utc_offset_text(off_to)}")
+        out.append(f"END:{kind}")
+    out.append("END:VTIMEZONE")
+    return tuple(out)
+
+
+_SKIP = [dt.timedelta(days=d) for d in (64, 32, 16, 8, 4, 2, 1)] + [
+    dt.timedelta(hours=4), dt.timedelta(hours=1), dt.timedelta(minutes=20),
+    dt.timedelta(minutes=5), dt.timedelta(minutes=1), dt.timedelta(seconds=20),
+    dt.timedelta(seconds=5), dt.timedelta(seconds=1)]
+"""The steps of icalendar's search for a zone's transitions (``_from_tzinfo_skip_search``)."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +350,7 @@ class CalendarItem:
 
     sort_key: tuple[dt.datetime, str]
     operators: frozenset[str]
-    event: Event
+    event: VEvent
     tzid: str | None
     span: tuple[dt.date, dt.date]
     members: tuple[tuple[str, int, dt.date], ...] = ()
@@ -65,67 +358,6 @@ class CalendarItem:
     nights."""
     whole: bool = True
     """Shown in ``calendar.ics`` too; False: only in its operators' own calendars."""
-
-
-def fold(line: str) -> str:
-    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
-    without the final CRLF: :func:`scheduler.export.ical_direct.fold_line` as text.
-    ``tests/test_ical.py`` checks the two agree."""
-    return fold_line(line)[:-2].decode("utf-8")
-
-
-def ical_bytes(component: Component) -> bytes:
-    """``component.to_ical()``, byte for byte, its lines formatted directly
-    (:func:`content_lines`) and folded by :func:`scheduler.export.ical_direct.fold_line`."""
-    return b"".join([fold_line(line) for line in content_lines(component)])
-
-
-def content_lines(component: Component) -> list[str]:
-    """The unfolded lines of ``component`` (and its subcomponents), properties sorted, as
-    ``component.content_lines()`` gives them (icalendar 7.x ``Contentline.from_parts``),
-    formatted directly (:mod:`scheduler.export.ical_direct`) for the value types a plan's
-    VEVENTs hold, by icalendar for the others.
-    ``tests/test_ical_lines.py`` checks the two agree."""
-    out: list[str] = []
-    _lines(component, out)
-    return out
-
-
-def _lines(component: Component, out: list[str]) -> None:
-    """:func:`content_lines` of one component into ``out``: BEGIN, its properties in
-    ``sorted_keys`` order (a list value one line each), its subcomponents, END, as
-    ``Component.property_items`` walks them."""
-    begin_end = name_text(cast("str", component.name))
-    out.append(f"BEGIN:{begin_end}")
-    props = dict(component.items())  # its keys upper case (CaselessDict), read once
-    for name in component.sorted_keys():
-        values = props[name]
-        for value in values if isinstance(values, list) else (values,):
-            kind = type(value)
-            if kind is _Text:
-                if not value.params:
-                    out.append(f"{name}:{escape_text(value)}")
-                    continue
-            else:
-                text = value_text(value)
-                if text is not None:
-                    params = getattr(value, "params", None)
-                    head = params_text(params)
-                    if head is not None:
-                        out.append(f"{name}{head}:{text}")
-                        continue
-            to_ical = getattr(value, "to_ical", None)
-            raw = to_ical() if to_ical else vText(cast("str | bytes", value)).to_ical()
-            text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
-            params = getattr(value, "params", None)
-            p = params.to_ical(sorted=True) if params else b""
-            if p:
-                out.append(f"{name};{p.decode('utf-8') if isinstance(p, bytes) else p}:{text}")
-            else:
-                out.append(f"{name}:{text}")
-    for sub in component.subcomponents:
-        _lines(sub, out)
-    out.append(f"END:{begin_end}")
 
 
 def operators_value(ops: Iterable[str]) -> str:
@@ -149,39 +381,8 @@ def utc(stamp: dt.datetime) -> dt.datetime:
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
 
 
-class _Event(Event):
-    """An icalendar ``Event`` whose :meth:`add` takes a shortcut for the values most of a
-    statewide plan's properties hold (a ``str`` or ``int`` without parameters, an already
-    escaped :class:`_Text`, a property not yet set): the same value object as
-    ``Component.add`` makes (the property's type from ``types_factory``, no VALUE to infer
-    for these types), without its per-call inference and parameter copies. Everything else
-    (dates, date-times, parameters, repeated properties) goes through ``Component.add``.
-    ``tests/test_vevent_bytes.py`` checks the two give the same bytes."""
-
-    def add(self, name: str, value: Any, parameters: Any = None,
-            encode: bool = True) -> None:
-        kind = type(value)
-        if parameters is None and encode and (kind is str or kind is int or kind is _Text):
-            key = name.upper()
-            if not dict.__contains__(self, key):
-                if kind is _Text:
-                    obj = value
-                else:
-                    klass = _KLASS.get(name)
-                    if klass is None:
-                        klass = _KLASS[name] = Event.types_factory.for_property(name, None)
-                    obj = klass(value)
-                OrderedDict.__setitem__(self, key, obj)  # CaselessDict's, key upper
-                return
-        super().add(name, value, parameters, encode)
-
-
-_KLASS: dict[str, type] = {}
-"""A property name's value type when no VALUE parameter is given (``for_property``)."""
-
-
-def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> Event:
-    ev = _Event()
+def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> VEvent:
+    ev = VEvent()
     ev.add("uid", uid)
     ev.add("dtstamp", stamp)
     ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
@@ -189,7 +390,7 @@ def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> 
     return ev
 
 
-def all_day(ev: Event, first: dt.date, last: dt.date) -> None:
+def all_day(ev: VEvent, first: dt.date, last: dt.date) -> None:
     """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
     ev.add("dtstart", first)
     ev.add("dtend", last + dt.timedelta(days=1))
@@ -221,7 +422,7 @@ def operator_of(scenario: Scenario, oid: str) -> Operator | None:
         return None
 
 
-def play(ev: Event, row: OperatorOccurrence) -> None:
+def play(ev: VEvent, row: OperatorOccurrence) -> None:
     """X-TOURNEY-PLAY: when play starts and ends (``start/end``, ISO 8601 with UTC offset)
     of an all-day (Montana) event, which DTSTART/DTEND do not say: a re-plan from the
     calendar alone sees a time change (SEQUENCE + 1) as it does from schedule.csv."""
