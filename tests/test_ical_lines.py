@@ -43,19 +43,20 @@ def _twins(adds: list[tuple[str, Any]], alarm: list[tuple[str, Any]] | None = No
     :class:`Text` as :class:`_Escaped`), and a VALARM with ``alarm`` in each."""
     mine, theirs = VEvent(), icalendar.Event()
     for name, value in adds:
-        mine.add(name, value)
+        mine.add(name.upper(), value)
         theirs.add(name, _Escaped(value) if type(value) is Text else value)
     if alarm is not None:
         sub, ref = VEvent("VALARM"), icalendar.Alarm()
         for name, value in alarm:
-            sub.add(name, value)
+            sub.add(name.upper(), value)
             ref.add(name, _Escaped(value) if type(value) is Text else value)
         mine.subcomponents.append(sub)
         theirs.add_component(ref)
     return mine, theirs
 
 
-def _read(data: bytes) -> icalendar.Event:
+def _read(data: bytes) -> Any:
+    """The one VEVENT of ``data`` read back by icalendar."""
     (ev,) = icalendar.Calendar.from_ical(
         b"BEGIN:VCALENDAR\r\n" + data + b"END:VCALENDAR\r\n").walk("VEVENT")
     return ev
@@ -104,7 +105,7 @@ def test_an_events_lines_are_icalendars() -> None:
 def test_a_property_set_again_is_one_line() -> None:
     ev = new_event("a@b", dt.datetime(2027, 1, 1, tzinfo=dt.UTC), "T", 2)
     ev.set("SEQUENCE", 5)
-    ev.set("dtstamp", dt.datetime(2027, 1, 2, 3, 4, 5, tzinfo=dt.UTC))
+    ev.set("DTSTAMP", dt.datetime(2027, 1, 2, 3, 4, 5, tzinfo=dt.UTC))
     assert ev.sequence == 5 and ev.uid == "a@b"
     assert ev.lines() == ["BEGIN:VEVENT", "SUMMARY:T", "DTSTAMP:20270102T030405Z", "UID:a@b",
                           "SEQUENCE:5", "END:VEVENT"]
@@ -112,9 +113,9 @@ def test_a_property_set_again_is_one_line() -> None:
 
 def test_a_value_of_no_known_type_is_refused() -> None:
     with pytest.raises(TypeError):
-        VEvent().add("geo", (1.0, 2.0))
+        VEvent().add("GEO", (1.0, 2.0))
     with pytest.raises(TypeError):
-        VEvent().add("url", "https://example.invalid")  # a str of no TEXT property
+        VEvent().add("URL", "https://example.invalid")  # a str of no TEXT property
 
 
 def test_the_weekly_rrule_is_icalendars_own_text() -> None:

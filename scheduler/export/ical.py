@@ -26,7 +26,6 @@ is decided below, by :mod:`scheduler.inputs.replan.cancel`; the writer renders i
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 import itertools
@@ -41,7 +40,7 @@ from scheduler.core.uid import (
     PLAY_PROPERTY,
     SESSION_PROPERTY,
 )
-from scheduler.export.ical_describe import licence_items, notice_items
+from scheduler.export.ical_describe import deadline_items
 from scheduler.export.ical_events import cancellation_item, occurrence_items
 from scheduler.export.ical_text import (
     CALENDAR_FILE,
@@ -110,8 +109,7 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
     lineage = plan_lineage(plan)
     made = itertools.chain(
         occurrence_items(plan, stamp),
-        notice_items(plan, stamp),
-        licence_items(plan, stamp),
+        deadline_items(plan, stamp),
         # what the re-plan policy cancels (scheduler.inputs.replan.cancel), rendered
         (cancellation_item(scenario, c, stamp) for c in dropped(
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
@@ -186,7 +184,8 @@ def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent
             seq = want
             ev.set("SEQUENCE", want)
             data = ev.to_ical()
-    return dataclasses.replace(i, event=_SPENT), data, uid, seq
+    spent = CalendarItem(i.sort_key, i.operators, _SPENT, i.tzid, i.span, i.members, i.whole)
+    return spent, data, uid, seq
 
 
 def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime

@@ -18,7 +18,8 @@ with their reminders (VALARM).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal
 
 from constraints import maine, montana
@@ -92,11 +93,37 @@ PERMIT_HELD = "permit already held (bought before the plan)"
 the plan (MT-PERMIT-FEES: not bought again), instead of a licence id."""
 
 
-def licence_words(licences: Iterable[License]) -> dict[str, str]:
+class Words(dict[str, str]):
+    """Licence id -> the licence in people's words (:func:`licence_words`), and what the
+    events of one plan say again and again, each made once: a tournament's checklist
+    (:func:`constraints.registry.checklist`), the readings of a jurisdiction and type
+    (:func:`scheduler.export.checklist.readings`)."""
+
+    def __init__(self, words: Mapping[str, str] | None = None) -> None:
+        super().__init__(words or {})
+        self._checklists: dict[str, list[str]] = {}
+        self._readings: dict[tuple[str, str], list[str]] = {}
+
+    def checklist(self, scenario: Scenario, t: Tournament) -> list[str]:
+        """``checklist(scenario, t)``, once per tournament."""
+        got = self._checklists.get(t.id)
+        if got is None:
+            got = self._checklists[t.id] = checklist(scenario, t)
+        return got
+
+    def readings(self, scenario: Scenario, jurisdiction: str, kind: str) -> list[str]:
+        """``readings(scenario, jurisdiction, kind)``, once per jurisdiction and type."""
+        got = self._readings.get((jurisdiction, kind))
+        if got is None:
+            got = self._readings[(jurisdiction, kind)] = readings(scenario, jurisdiction, kind)
+        return got
+
+
+def licence_words(licences: Iterable[License]) -> Words:
     """Licence id -> the licence in people's words (:func:`scheduler.result.words.licence_text`
     with its state: ``Maine annual licence (51–100 players) from Jan 2, 2027``), what an
     event says instead of the id."""
-    out = {}
+    out = Words()
     for lic in licences:
         words = words_of_licence(lic.kind, lic.tier, lic.valid_from, lic.valid_to, state=True)
         if words != lic.kind:  # a kind the words know (else its id says more)
@@ -139,6 +166,10 @@ def money_lines(t: Tournament) -> list[str]:
     return ["; ".join(parts) + "."]
 
 
+_notice_note = functools.lru_cache(maxsize=4096)(notice_note)
+"""``notice_note`` of a day, made once (a function of the day alone)."""
+
+
 def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
                  licences: list[str]) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
@@ -153,20 +184,23 @@ def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
         else:  # in words (or an id not in the plan's licences), or PERMIT_HELD
             line = f"- {place}: {licence}"
         if r.notice_due is not None:
-            line += f"; {notice_note(r.notice_due)}"
+            line += f"; {_notice_note(r.notice_due)}"
         lines.append(line + ".")
     return lines
 
 
 def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
-              venues: list[str], which: str) -> None:
-    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series."""
+             venues: list[str], which: str, words: Words | None = None) -> None:
+    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series
+    (``words``: the plan's :class:`Words`, made once for all its events)."""
+    if words is None:
+        words = Words()
     first = rows[0]
     t = tournament_of(scenario, tid)
     ops = [operator_of(scenario, r.operator_id) for r in rows]
-    ev.add("location", text_value(" / ".join(_venue(op) if op else r.operator_id
+    ev.add("LOCATION", text_value(" / ".join(_venue(op) if op else r.operator_id
                                              for r, op in zip(rows, ops, strict=True))))
-    ev.add("categories", [first.type])
+    ev.add("CATEGORIES", [first.type])
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
         first.title,
@@ -177,12 +211,12 @@ def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurr
         *venues,
         f"Tournament {tid}, {which}.",
     ]
-    items = checklist(scenario, t) if t is not None else []
+    items = words.checklist(scenario, t) if t is not None else []
     if items:
         lines += ["Checklist:", *(f"- {c}" for c in items)]
     # only the readings of its own rules (its jurisdiction and type)
-    lines += readings(scenario, first.jurisdiction, first.type)
-    ev.add("description", text_value("\n".join(lines)))
+    lines += words.readings(scenario, first.jurisdiction, first.type)
+    ev.add("DESCRIPTION", text_value("\n".join(lines)))
     ev.add(TOURNAMENT_PROPERTY, tid)
     ev.add(OPERATORS_PROPERTY,
            operators_value(dict.fromkeys(r.operator_id for r in rows)))
@@ -190,9 +224,9 @@ def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurr
 
 def _alarm(ev: VEvent, text: str, trigger: dt.timedelta) -> None:
     alarm = VEvent("VALARM")
-    alarm.add("action", "DISPLAY")
-    alarm.add("description", text_value(text))
-    alarm.add("trigger", trigger)
+    alarm.add("ACTION", "DISPLAY")
+    alarm.add("DESCRIPTION", text_value(text))
+    alarm.add("TRIGGER", trigger)
     ev.subcomponents.append(alarm)
 
 
@@ -200,9 +234,9 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
               kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> CalendarItem:
     ev = new_event(uid, stamp, summary, sequence)
     all_day(ev, day, day)
-    ev.add("transp", "TRANSPARENT")
-    ev.add("categories", ["deadline"])
-    ev.add("description", text_value(description + "\nNot legal advice."))
+    ev.add("TRANSP", "TRANSPARENT")
+    ev.add("CATEGORIES", ["deadline"])
+    ev.add("DESCRIPTION", text_value(description + "\nNot legal advice."))
     ev.add(DEADLINE_PROPERTY, kind)
     ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
     _alarm(ev, summary, alarm)
@@ -216,15 +250,38 @@ def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
     return f" {note[0].upper()}{note[1:]}." if note else ""
 
 
+@functools.lru_cache(maxsize=4096)
+def _mt_closed(due: dt.date) -> str:
+    """``_closed(due, "MT")``, once per day (Montana has no ``closed_days`` of a scenario)."""
+    return _closed(due, montana.CODE)
+
+
+@functools.lru_cache(maxsize=4096)
+def _mt_file_by(due: dt.date) -> str:
+    """``file_by_note(due, "MT")``, once per day."""
+    return file_by_note(due, montana.CODE)
+
+
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
     """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
     return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
                           closed=plan.scenario.settings.closed_days)
 
 
-def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
-    """MT-NOTICE: each operator of a large-stakes tournament notifies the department."""
-    notices = {(d.occurrence, d.operator_id): d for d in _plan_deadlines(plan)
+def deadline_items(plan: Plan, stamp: dt.datetime) -> Iterator[CalendarItem]:
+    """The deadline events of a plan: :func:`notice_items`, then :func:`licence_items`, of
+    its deadlines (:func:`scheduler.result.deadlines.list_deadlines`, listed once)."""
+    deadlines = _plan_deadlines(plan)
+    yield from notice_items(plan, stamp, deadlines)
+    yield from licence_items(plan, stamp, deadlines)
+
+
+def notice_items(plan: Plan, stamp: dt.datetime, deadlines: list[Deadline] | None = None
+                 ) -> Iterable[CalendarItem]:
+    """MT-NOTICE: each operator of a large-stakes tournament notifies the department
+    (``deadlines``: the plan's, else listed here)."""
+    notices = {(d.occurrence, d.operator_id): d
+               for d in (_plan_deadlines(plan) if deadlines is None else deadlines)
                if d.rule == "MT-NOTICE"}
     words = licence_words(plan.license_list)
     for row in plan.rows:
@@ -236,8 +293,8 @@ def notice_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
         due = notices[(row.ref, row.operator_id)].date
         duty = notice_text(who, row.title, row.first_day, due)  # MT-NOTICE's own words
         permit = licence_text(plan.scenario, row, words).removeprefix("licence/permit ")
-        text = f"{duty}{_closed(due, 'MT')} Permit: {permit}."
-        summary += file_by_note(due, montana.CODE)
+        text = f"{duty}{_mt_closed(due)} Permit: {permit}."
+        summary += _mt_file_by(due)
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
         item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
                          text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
@@ -254,13 +311,16 @@ def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:
     return rows or every
 
 
-def licence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
+def licence_items(plan: Plan, stamp: dt.datetime, deadlines: list[Deadline] | None = None
+                  ) -> Iterable[CalendarItem]:
+    """ME-APPLICATION-WINDOW and ME-REPORT: each Maine licence's window opening, application
+    due day and disposition-of-funds reports (``deadlines``: the plan's, else listed here)."""
     lineage = plan_lineage(plan)
     closed = plan.scenario.settings.closed_days
     announced = licence_deadline_uids(plan.previous_events)
     windows: dict[str, Deadline] = {}
     reports: dict[str, list[Deadline]] = {}
-    for d in _plan_deadlines(plan):
+    for d in _plan_deadlines(plan) if deadlines is None else deadlines:
         if d.rule == "ME-APPLICATION-WINDOW":
             windows[d.license_id] = d
         elif d.rule == "ME-REPORT":

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 
 from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
@@ -45,6 +45,7 @@ from scheduler.core.uid import (
 )
 from scheduler.export.ical_describe import (
     PERMIT_HELD,
+    Words,
     describe,
     licence_text,
     licence_words,
@@ -112,7 +113,7 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
 
 
 def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                   stamp: dt.datetime, words: Mapping[str, str] | None = None
+                   stamp: dt.datetime, words: Words | None = None
                    ) -> Iterator[CalendarItem]:
     """The VEVENTs of one occurrence: one (:func:`_occurrence_item`), or one per session of a
     tournament with ``sessions``, each rendered as an occurrence of that session's own start,
@@ -140,7 +141,7 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
 
 
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
-                     stamp: dt.datetime, words: Mapping[str, str] | None = None
+                     stamp: dt.datetime, words: Words | None = None
                      ) -> CalendarItem:
     first = rows[0]
     ev = new_event(first.uid, stamp, first.title, first.sequence)
@@ -159,8 +160,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         start, end = first.start.astimezone(tz), first.end.astimezone(tz)
         # a local time in the repeated hour (clocks fall back) would be read as the first of
         # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
-        ev.add("dtstart", start if not ambiguous(start) else start.astimezone(dt.UTC))
-        ev.add("dtend", end if not ambiguous(end) else end.astimezone(dt.UTC))
+        ev.add("DTSTART", start if not ambiguous(start) else start.astimezone(dt.UTC))
+        ev.add("DTEND", end if not ambiguous(end) else end.astimezone(dt.UTC))
         tzid = str(getattr(start.tzinfo, "key", start.tzname()))
         key = start.replace(tzinfo=None)
         # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
@@ -173,7 +174,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
                      f"starts {clock(start)} and ends {clock(end)} ({tzid}).")
     licences = [licence_text(scenario, r, words) for r in rows]
     venues = venue_lines(scenario, rows, licences)
-    describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}")
+    describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}", words)
     ev.add(OCCURRENCE_PROPERTY, str(occ))
     ev.add(KIND_PROPERTY, OCCURRENCE)
     # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
@@ -215,18 +216,18 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     event it holds rather than seeing another kind; ``stamp`` is its DTSTAMP (UTC)."""
     ops = tuple(dict.fromkeys(c.operators))
     ev = new_event(c.uid, stamp, c.summary, c.sequence)
-    ev.add("status", "CANCELLED")
+    ev.add("STATUS", "CANCELLED")
     first, last, tzid, key = _when(scenario, ops[0] if ops else None, c.start, c.end)
-    ev.add("dtstart", first)
+    ev.add("DTSTART", first)
     if last is not None:
-        ev.add("dtend", last)
+        ev.add("DTEND", last)
     if ops and c.operators_property:
         ev.add(OPERATORS_PROPERTY, operators_value(ops))
     a = first.date() if isinstance(first, dt.datetime) else first
     b = (last.date() if isinstance(last, dt.datetime) else last) if last is not None else a
     span = (a, max(a, b))
     if c.rrule:
-        ev.add("rrule", c.rrule)  # as published (icalendar's RECUR text of it)
+        ev.add("RRULE", c.rrule)  # as published (icalendar's RECUR text of it)
         span = (a, max(span[1], c.last_day or span[1]))
     if c.tournament_id:
         ev.add(TOURNAMENT_PROPERTY, c.tournament_id)
@@ -235,5 +236,5 @@ def cancellation_item(scenario: Scenario, c: Cancellation, stamp: dt.datetime) -
     if c.kind:
         ev.add(KIND_PROPERTY, c.kind)
     if c.description:  # carried as it was published, or new text
-        ev.add("description", c.description if c.carried else text_value(c.description))
+        ev.add("DESCRIPTION", c.description if c.carried else text_value(c.description))
     return CalendarItem((key, c.uid), frozenset(ops), ev, tzid, span, whole=c.whole)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from scheduler.core.fields import WEEKDAY_NAMES
 from scheduler.core.scenario import Scenario
 from scheduler.core.uid import KIND_PROPERTY, SERIES
-from scheduler.export.ical_describe import describe, licence_text, venue_lines
+from scheduler.export.ical_describe import Words, describe, licence_text, venue_lines
 from scheduler.export.ical_text import (
     BYDAY,
     CalendarItem,
@@ -63,7 +63,7 @@ def _licence_runs(scenario: Scenario, rows: list[OperatorOccurrence],
 
 
 def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurrence]],
-                stamp: dt.datetime, words: Mapping[str, str] | None = None) -> CalendarItem:
+                stamp: dt.datetime, words: Words | None = None) -> CalendarItem:
     rows = members[0]
     first = rows[0]
     tid = first.tournament_id
@@ -77,9 +77,9 @@ def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurre
     ev = new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
     all_day(ev, first.first_day, first.last_day)
     play(ev, first)
-    ev.add("rrule", f"FREQ=WEEKLY;UNTIL={date_text(until)};BYDAY={BYDAY[wd]}")
+    ev.add("RRULE", f"FREQ=WEEKLY;UNTIL={date_text(until)};BYDAY={BYDAY[wd]}")
     for d in skipped:
-        ev.add("exdate", d)
+        ev.add("EXDATE", d)
     length = (first.last_day - first.first_day).days + 1
     n = len(members)
     later = (first.end.date() - first.start.date()).days
@@ -100,7 +100,8 @@ def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurre
     venues = venue_lines(scenario, rows, [_licence_runs(scenario, [rs[i] for rs in members],
                                                         words) for i in range(len(rows))])
     describe(ev, scenario, tid, rows, dates, venues,
-             f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}")
+             f"occurrence{'s' if n != 1 else ''} {_numbers([rs[0].occurrence for rs in members])}",
+             words)
     ev.add(KIND_PROPERTY, SERIES)
     return CalendarItem((midnight(start), uid), frozenset(r.operator_id for r in rows), ev, None,
                         (first.start.date(), members[-1][0].end.date()),

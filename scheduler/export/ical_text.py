@@ -76,8 +76,10 @@ def text_value(value: str) -> Text:
 def escape_text(value: str) -> str:
     r"""``value`` as an escaped TEXT value (RFC 5545 §3.3.11): ``\\``, ``\;``, ``\,``, and each
     line break (CRLF, CR or LF) as ``\n``."""
-    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
+    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    if "\r" in value:
+        value = value.replace("\r\n", "\n").replace("\r", "\n")
+    return value.replace("\n", "\\n")
 
 
 def vtext(value: str) -> str:
@@ -91,10 +93,34 @@ def fold_line(line: str) -> bytes:
     74 octets joined by CRLF and a space, a character never split, a ``\\`` or ``^`` never
     the last octet of a segment that is not the line's last (it escapes what follows), as
     ``icalendar.parser._foldline`` folds."""
+    return (_folded(line) + "\r\n").encode("utf-8")
+
+
+def _folded(line: str) -> str:
+    """:func:`fold_line` as text, without the final CRLF."""
+    size = len(line)
+    if size <= 18 or (size <= 74 and line.isascii()):  # at most 74 octets: as it is
+        return line
+    if not line.isascii():
+        return _folded_octets(line)
+    parts = []
+    pos = 0
+    while size - pos > 74:  # a character is an octet
+        cut = pos + 74
+        if line[cut - 1] in "\\^":  # an escape goes on with what it escapes
+            cut -= 1
+        parts.append(line[pos:cut])
+        pos = cut
+    parts.append(line[pos:])
+    return "\r\n ".join(parts)
+
+
+def _folded_octets(line: str) -> str:
+    """:func:`_folded` of a line that is not ASCII: cut on its UTF-8 octets."""
     data = line.encode("utf-8")
     size = len(data)
     if size <= 74:
-        return data + b"\r\n"
+        return line
     parts = []
     pos = 0
     while size - pos > 74:
@@ -106,19 +132,20 @@ def fold_line(line: str) -> bytes:
         parts.append(data[pos:cut])
         pos = cut
     parts.append(data[pos:])
-    return b"\r\n ".join(parts) + b"\r\n"
+    return b"\r\n ".join(parts).decode("utf-8")
 
 
 def fold(line: str) -> str:
     """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
     without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` checks the two
     agree."""
-    return fold_line(line)[:-2].decode("utf-8")
+    return _folded(line)
 
 
 def fold_lines(lines: Iterable[str]) -> bytes:
     """``lines`` (unfolded content lines) folded, each ended by CRLF (:func:`fold_line`)."""
-    return b"".join([fold_line(line) for line in lines])
+    return ("\r\n".join([line if len(line) <= 74 and line.isascii() else _folded(line)
+                          for line in lines]) + "\r\n").encode("utf-8")
 
 
 def _param(value: str) -> str:
@@ -220,9 +247,13 @@ def content_line(name: str, value: object, params: Mapping[str, str] | None = No
     raise TypeError(f"no content line for {name} = {value!r}")
 
 
+_SORTED: dict[tuple[object, ...], list[str]] = {}
+"""(canonical order, the property names as added) -> the names in the order written."""
+
+
 class VEvent:
     """A VEVENT (or VALARM) being built: each property as its unfolded content lines
-    (:func:`content_line`) and the last value given, by name (upper case)."""
+    (:func:`content_line`) and the first value given, by name (upper case)."""
 
     __slots__ = ("_lines", "_values", "name", "subcomponents")
 
@@ -233,26 +264,31 @@ class VEvent:
         self.subcomponents: list[VEvent] = []
 
     def add(self, name: str, value: object, params: Mapping[str, str] | None = None) -> None:
-        """Add a property (a value of a property already there goes on its own line after
-        the others, as ``Component.add`` lists it)."""
-        key = name.upper()
-        line = content_line(key, value, params)
-        lines = self._lines.get(key)
+        """Add property ``name`` (upper case) with ``value`` (:func:`content_line`); a value of
+        a property already there goes on its own line after the others, as
+        ``Component.add`` lists it."""
+        kind = type(value)
+        if params is None and kind is Text:  # the most frequent kinds, without a call
+            line = f"{name}:{escape_text(value)}"  # type: ignore[arg-type]
+        elif params is None and kind is str and name[:2] == "X-":
+            line = f"{name}:{value}"
+        else:
+            line = content_line(name, value, params)
+        lines = self._lines.get(name)
         if lines is None:
-            self._lines[key] = [line]
-            self._values[key] = value
+            self._lines[name] = [line]
+            self._values[name] = value
         else:
             lines.append(line)
 
     def set(self, name: str, value: object) -> None:
-        """Replace a property's value(s) by ``value``."""
-        key = name.upper()
-        self._lines[key] = [content_line(key, value)]
-        self._values[key] = value
+        """Replace the value(s) of property ``name`` (upper case) by ``value``."""
+        self._lines[name] = [content_line(name, value)]
+        self._values[name] = value
 
     def get(self, name: str, default: object = None) -> object:
-        """The (first) value given to property ``name``, else ``default``."""
-        return self._values.get(name.upper(), default)
+        """The (first) value given to property ``name`` (upper case), else ``default``."""
+        return self._values.get(name, default)
 
     @property
     def uid(self) -> str:
@@ -267,16 +303,16 @@ class VEvent:
         subcomponent's lines (its properties by name), END."""
         out = [f"BEGIN:{self.name}"]
         props = self._lines
-        rest = sorted(props)
-        if order:
-            for key in order:
-                if key in props:
-                    out.extend(props[key])
-            rest = [k for k in rest if k not in order]
-        for key in rest:
-            out.extend(props[key])
+        shape = (order, *props)  # the events of one kind have the same properties
+        keys = _SORTED.get(shape)
+        if keys is None:
+            keys = [k for k in order if k in props] + sorted(props.keys() - set(order))
+            if len(_SORTED) < 4096:
+                _SORTED[shape] = keys
+        for key in keys:
+            out += props[key]
         for sub in self.subcomponents:
-            out.extend(sub.lines(()))
+            out += sub.lines(())
         out.append(f"END:{self.name}")
         return out
 
@@ -383,25 +419,29 @@ def utc(stamp: dt.datetime) -> dt.datetime:
 
 def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> VEvent:
     ev = VEvent()
-    ev.add("uid", uid)
-    ev.add("dtstamp", stamp)
-    ev.add("sequence", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
-    ev.add("summary", text_value(summary))
+    ev.add("UID", uid)
+    ev.add("DTSTAMP", stamp)
+    ev.add("SEQUENCE", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
+    ev.add("SUMMARY", text_value(summary))
     return ev
 
 
 def all_day(ev: VEvent, first: dt.date, last: dt.date) -> None:
     """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
-    ev.add("dtstart", first)
-    ev.add("dtend", last + dt.timedelta(days=1))
+    ev.add("DTSTART", first)
+    ev.add("DTEND", last + dt.timedelta(days=1))
 
 
 def midnight(day: dt.date) -> dt.datetime:
     return dt.datetime.combine(day, dt.time())
 
 
+_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
 def ical_day(d: dt.date) -> str:
-    return f"{d:%a} {d.isoformat()}"
+    """``Mon 2027-03-01`` (``%a`` in the C locale tourney runs in, and the ISO day)."""
+    return f"{_WEEKDAYS[d.weekday()]} {d.isoformat()}"
 
 
 def clock(t: dt.datetime) -> str:

@@ -107,6 +107,8 @@ def occurrence_groups(scenario: Scenario, rows: Iterable[OperatorOccurrence]
         groups.setdefault((row.tournament_id, row.occurrence), []).append(row)
     known = {t.id: t for t in scenario.tournaments}
     for (tid, _), mine in groups.items():
+        if len(mine) == 1:  # one venue: nothing to order
+            continue
         t = known.get(tid)
         order = {o: i for i, o in enumerate(t.operators)} if t else {}
         mine.sort(key=lambda r: (order.get(r.operator_id, len(order)), r.operator_id))
