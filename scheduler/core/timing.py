@@ -109,6 +109,7 @@ def days_touched(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
     return day_span(start.date(), last)
 
 
+@lru_cache(maxsize=1 << 12)
 def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
     """Every calendar day from ``first`` to ``last``, both included, in order.
 
@@ -120,7 +121,8 @@ def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
     Returns
     -------
     tuple of datetime.date
-        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``.
+        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``
+        (computed once per (first, last): the timings of every first day ask it).
     """
     return tuple(first + dt.timedelta(days=i) for i in range((last - first).days + 1))
 

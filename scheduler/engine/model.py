@@ -23,7 +23,15 @@ from constraints.modelling import ModelContext, Placement
 from constraints.registry import RULES
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
-from scheduler.core.timing import UTC, Timing, days_touched, timing, timings, tournament_tz
+from scheduler.core.timing import (
+    UTC,
+    Timing,
+    day_span,
+    days_touched,
+    timing,
+    timings,
+    tournament_tz,
+)
 
 __all__ = ["build_domain", "build_model"]
 
@@ -166,7 +174,7 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
     rejecting rules of each are listed in ``excluded``.
     """
     sc = ctx.scenario
-    days = list(sc.horizon.days())
+    days = list(day_span(sc.horizon.start, sc.horizon.end))
     ctx.rejected = _Rejections(ctx, allows, allows_day)
     new_bool, z = ctx.new_bool, ctx.z
     for t in sc.tournaments:
