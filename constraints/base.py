@@ -230,6 +230,7 @@ Validate = Callable[["Scenario"], Iterable["TermProblem"]]
 Allows = Callable[["Scenario", "Tournament", "Timing"], bool]
 AllowsDay = Callable[["Scenario", "Tournament", dt.date], bool]
 AllowsDays = Callable[["Scenario", "Tournament", Sequence[dt.date]], list[bool]]
+AllowsMany = Callable[["Scenario", "Tournament", Sequence["Timing"]], list[bool]]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
 CheckActuals = Callable[[Actuals], Iterable[Violation]]
@@ -350,6 +351,10 @@ class Rule:
     """``allows_day`` over many days at once: one answer per day, in order, the same as
     ``allows_day`` gives each (the model judges a tournament's whole horizon with it when
     listing the days rules reject, ``ModelContext.rejected``)."""
+    allows_many: AllowsMany | None = None
+    """``allows`` over many timings of one tournament at once: one answer per timing, in
+    order, the same as ``allows`` gives each (the model judges a tournament's candidate days
+    with it, :func:`scheduler.engine.model.build_domain`)."""
     actuals: CheckActuals | None = None
     """The rule read against what was actually held (:class:`Actuals`), in plain Python."""
     certificate: Certify | None = None

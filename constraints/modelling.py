@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ortools.sat.python import cp_model
+from ortools.util.python.sorted_interval_list import Domain
 
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import Timing
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placement:
     """One allowed first day of a tournament, with its timing."""
 
@@ -38,6 +39,7 @@ class Placement:
 
 
 Covers = Callable[[Tournament, Timing], bool]
+_BOOL = Domain(0, 1)
 
 
 def covers_occurrence(tournament_id: str, first_day: dt.date) -> Covers:
@@ -119,6 +121,18 @@ class ModelContext:
     whole_demand: bool = False
     """Certificates (:func:`overfull`) count every tournament competing for the limit, not
     the smallest set that proves it (the summary's up-front "more is wanted" line)."""
+
+    def new_bool(self, name: str = "") -> cp_model.IntVar:
+        """``model.new_bool_var(name)``: a new 0-1 variable; an unnamed one (the hot
+        encodings' variables, named only in explain mode) without the naming call."""
+        if name:
+            return self.model.new_bool_var(name)
+        return cp_model.IntVar(self.model.proto).with_domain(_BOOL)
+
+    def new_bools(self, n: int) -> list[cp_model.IntVar]:
+        """``n`` new unnamed 0-1 variables, in order (:meth:`new_bool` ``n`` times)."""
+        proto, var = self.model.proto, cp_model.IntVar
+        return [var(proto).with_domain(_BOOL) for _ in range(n)]
 
     # ---------------------------------------------------------------- queries for rules
     def starts(self, t: Tournament) -> list[tuple[Placement, cp_model.IntVar]]:

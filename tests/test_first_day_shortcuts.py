@@ -23,10 +23,18 @@ from constraints.common.spacing import sessions_of
 from constraints.maine import application_ok
 from constraints.maine.organization import earliest_first_day_cached
 from constraints.registry import RULES
-from scheduler.core.timing import sessions, timing, tournament_tz
+from scheduler.core.timing import (
+    days_touched,
+    local,
+    sessions,
+    sessions_each,
+    timing,
+    timings,
+    tournament_tz,
+)
 from scheduler.engine.model import build_model
 
-from builders.scenarios import d, load, mt_large, mt_room
+from builders.scenarios import d, load, me_game, me_post, mt_large, mt_room
 
 MARCH = [d("2027-02-28") + dt.timedelta(n) for n in range(33)]  # Feb 28 .. Apr 1
 
@@ -135,3 +143,104 @@ def test_sessions_once_per_occurrence() -> None:
     # another occurrence with an equal timing object is computed for itself
     again = Occurrence(t, 2, timing(t, tournament_tz(sc, t), d("2027-06-07")))  # type: ignore[arg-type]
     assert sessions_of(sc, again) == first
+
+
+# ------------------------------------------------------------------ whole lists of timings
+def _mixed():  # type: ignore[no-untyped-def]
+    """Montana and Maine, with what each ``allows`` reads: a blackout range, a filed and a
+    cancelled day, a notice day (notice_from 2027-03-01), other games (Tuesdays 18-22)."""
+    return load(
+        notice_from="2027-03-01",
+        operators=[mt_room(blackout=["2027-07-01..2027-07-10"]), me_post()],
+        tournaments=[
+            mt_large("one", filed_dates=["2027-02-10"], cancelled_dates=["2027-08-02"]),
+            mt_large("three", days=3, hours=6, window={"start": "2027-06-01",
+                                                       "end": "2027-07-31"}),
+            mt_large("late", start_time="20:00", hours=6, days=2),
+            me_game(start_time="17:00", hours=4),
+        ])
+
+
+def test_each_rule_judges_a_list_of_timings_as_it_judges_each() -> None:
+    sc = _mixed()
+    many = [r for r in RULES if r.allows is not None and r.allows_many is not None]
+    # every rule that filters timings has the list reading
+    assert [r.id for r in RULES if r.allows is not None and r.allows_many is None] == []
+    rejected: dict[tuple[str, str], int] = {}
+    for t in sc.tournaments:
+        tz = tournament_tz(sc, t)
+        tms = [tm for day in sc.horizon.days() if (tm := timing(t, tz, day)) is not None]
+        for r in many:
+            ok = r.allows_many(sc, t, tms)  # type: ignore[misc]
+            assert ok == [r.allows(sc, t, tm) for tm in tms], (r.id, t.id)  # type: ignore[misc]
+            rejected[(r.id, t.id)] = ok.count(False)
+    # BLACKOUT Jul 1..10: 10 first days of "one"; "three" (3 days) also from Jun 29 and 30
+    assert rejected[("BLACKOUT", "one")] == 10
+    assert rejected[("BLACKOUT", "three")] == 12
+    # MT-NOTICE: first days before Mar 6 (Mar 6 - 5 = Mar 1), 31 + 28 + 5 = 64, less Feb 10
+    # filed
+    assert rejected[("MT-NOTICE", "one")] == 63
+    # CANCELLED: Aug 2 alone
+    assert rejected[("CANCELLED", "one")] == 1
+    # ME-OTHER-GAMES: 17:00-21:00 meets the Tuesday 18-22 beano night: the 52 Tuesdays
+    assert rejected[("ME-OTHER-GAMES", "g")] == 52
+    # MT-DURATION: "late" plays two nights, 20:00 + 6 h: 3 calendar days, allowed
+    assert rejected[("MT-DURATION", "late")] == 0
+
+
+def _plain_timing(t, tz, day):  # type: ignore[no-untyped-def]
+    """The instant-by-instant reading of scheduler.core.timing.timing (a one-session
+    tournament): the start and the last play day's start must exist; Montana's end is the
+    wall clock moved on, Maine's the elapsed hours."""
+    start = local(day, t.start_time, tz)
+    last = day + dt.timedelta(days=t.days - 1)
+    last_start = local(last, t.start_time, tz)
+    if start is None or last_start is None:
+        return None
+    hours = dt.timedelta(hours=float(t.hours))
+    if t.type == "large-stakes":
+        naive = dt.datetime.combine(last, t.start_time) + hours
+        end = naive.replace(tzinfo=tz).astimezone(dt.UTC).astimezone(tz)
+    else:
+        end = (last_start.astimezone(dt.UTC) + hours).astimezone(tz)
+    return start, end, days_touched(start, end)
+
+
+def test_timings_are_the_instant_by_instant_reading_on_every_day() -> None:
+    # 2027 in Denver and New York: clocks forward Sun Mar 14, back Sun Nov 7 (02:00); Montana
+    # play days (wall clock) and Maine games (elapsed time) through both, a Maine start in
+    # the gap (02:30) and one in the repeated hour (01:30)
+    for zone in ("America/Denver", "America/New_York"):
+        sc = load(operators=[mt_room(timezone=zone), me_post(timezone=zone, other_games=[])],
+                  tournaments=[
+                      mt_large("a", hours=10, days=3),
+                      mt_large("c", start_time="23:30", hours="2.5", days=2),
+                      me_game(id="g", start_time="20:00", hours=10),
+                      me_game(id="h", start_time="01:30", hours="2.5"),
+                      me_game(id="k", start_time="02:30", hours=3)])
+        gaps = 0
+        for t in sc.tournaments:
+            tz = tournament_tz(sc, t)
+            days = list(sc.horizon.days())
+            for day, tm in zip(days, timings(t, tz, days), strict=True):
+                plain = _plain_timing(t, tz, day)
+                assert (tm is None) == (plain is None), (zone, t.id, day)
+                if tm is None:
+                    gaps += 1
+                    continue
+                assert tm == timing(t, tz, day)
+                got = [(x.replace(tzinfo=None), x.tzinfo, x.fold) for x in (tm.start, tm.end)]
+                assert got == [(x.replace(tzinfo=None), x.tzinfo, x.fold)
+                               for x in plain[:2]], (zone, t.id, day)
+                assert tm.days == plain[2]
+        # 02:30 does not exist on Mar 14: "k" cannot start then; no other start is in a gap
+        assert gaps == 1
+
+
+def test_sessions_of_a_list_of_timings_are_each_ones() -> None:
+    sc = _mixed()
+    for t in sc.tournaments:
+        tz = tournament_tz(sc, t)
+        tms = [tm for day in sc.horizon.days() if (tm := timing(t, tz, day)) is not None]
+        assert [list(s) for s in sessions_each(sc, t, tms)] == [
+            sessions(sc, t, tm) for tm in tms]

@@ -9,6 +9,7 @@ cancelled (``CANCELLED``, unless ``reuse_cancelled_days``). Each rule: ``allows`
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 
 from constraints.base import Audit, Rule, Violation
@@ -37,7 +38,14 @@ def _check_horizon(a: Audit) -> Iterator[Violation]:
                             f"outside the horizon {h.start}..{h.end}")
 
 
-HORIZON = Rule("HORIZON", allows=_in_horizon, check=_check_horizon)
+def _in_horizon_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_in_horizon` of each of ``tms`` (HORIZON), in one pass."""
+    start, end = sc.horizon.start, sc.horizon.end
+    return [start <= tm.days[0] and tm.days[-1] <= end for tm in tms]
+
+
+HORIZON = Rule("HORIZON", allows=_in_horizon, check=_check_horizon,
+               allows_many=_in_horizon_many)
 
 
 # ------------------------------------------------------------------ WINDOW
@@ -66,8 +74,13 @@ def days_in_window(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> list
     return [start <= d <= end for d in days]
 
 
+def _in_window_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_in_window` of each of ``tms`` (WINDOW), in one pass."""
+    return days_in_window(sc, t, [tm.days[0] for tm in tms])
+
+
 WINDOW = Rule("WINDOW", allows=_in_window, check=_check_window, allows_day=day_in_window,
-              allows_days=days_in_window)
+              allows_days=days_in_window, allows_many=_in_window_many)
 
 
 # ------------------------------------------------------------------ WEEKDAYS
@@ -96,8 +109,14 @@ def days_on_weekday(sc: Scenario, t: Tournament, days: Sequence[dt.date]) -> lis
     return [ok[d.weekday()] for d in days]
 
 
+def _on_weekday_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_on_weekday` of each of ``tms`` (WEEKDAYS), in one pass."""
+    return days_on_weekday(sc, t, [tm.days[0] for tm in tms])
+
+
 WEEKDAY_RULE = Rule("WEEKDAYS", allows=_on_weekday, check=_check_weekdays,
-                    allows_day=day_on_weekday, allows_days=days_on_weekday)
+                    allows_day=day_on_weekday, allows_days=days_on_weekday,
+                    allows_many=_on_weekday_many)
 
 
 # ------------------------------------------------------------------ BLACKOUT
@@ -123,7 +142,24 @@ def _check_blackout(a: Audit) -> Iterator[Violation]:
                             f"{a.scenario.operator(oid).name}")
 
 
-BLACKOUT = Rule("BLACKOUT", allows=_no_blackout, check=_check_blackout)
+def _no_blackout_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_no_blackout` of each of ``tms`` (BLACKOUT), in one pass: the blackout days of
+    ``t``'s operators (each a sorted tuple) from the first day of ``tms`` to the last, as
+    one set."""
+    if not tms:
+        return []
+    first, last = min(tm.days[0] for tm in tms), max(tm.days[-1] for tm in tms)
+    out: set[dt.date] = set()
+    for oid in t.operators:
+        bl = sc.operator(oid).blackout
+        out.update(bl[bisect_left(bl, first):bisect_right(bl, last)])
+    if not out:
+        return [True] * len(tms)
+    return [out.isdisjoint(tm.days) for tm in tms]
+
+
+BLACKOUT = Rule("BLACKOUT", allows=_no_blackout, check=_check_blackout,
+                allows_many=_no_blackout_many)
 
 
 # ------------------------------------------------------------------ CANCELLED
@@ -168,6 +204,11 @@ def _validate_cancelled(sc: Scenario) -> Iterable[TermProblem]:
                               "set reuse_cancelled_days: true to hold it there again")
 
 
+def _not_cancelled_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_not_cancelled` of each of ``tms`` (CANCELLED), in one pass."""
+    return _not_cancelled_days(sc, t, [tm.days[0] for tm in tms])
+
+
 CANCELLED = Rule("CANCELLED", validate=_validate_cancelled, allows=_not_cancelled,
                  check=_check_cancelled, allows_day=_not_cancelled_day,
-                 allows_days=_not_cancelled_days)
+                 allows_days=_not_cancelled_days, allows_many=_not_cancelled_many)

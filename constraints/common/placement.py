@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from ortools.sat.python.cp_model import LinearExpr
+
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext
 
@@ -20,17 +22,21 @@ def _encode_count(ctx: ModelContext) -> None:
     (:func:`scheduler.engine.objective.add_terms`), not constraints."""
     m = ctx.model
     for t in ctx.scenario.tournaments:
-        lits = [v for _, v in ctx.starts(t)]
-        if isinstance(t.count, int) and len(lits) > t.count:
-            m.add(sum(lits) <= t.count).with_name(
-                f"COUNT: at most {t.count} occurrences of {t.id}")
-        if isinstance(t.count, int) and t.fixed_dates:
+        if not isinstance(t.count, int):
+            continue
+        starts = ctx.starts(t)
+        if len(starts) > t.count:
+            ct = m.add(LinearExpr.sum([v for _, v in starts]) <= t.count)
+            if ctx.named:
+                ct.with_name(f"COUNT: at most {t.count} occurrences of {t.id}")
+        if t.fixed_dates:
             # fixed dates are among the `count` occurrences: the others may not take their place
-            free = [v for c, v in ctx.starts(t) if c.first_day not in t.fixed_dates]
+            free = [v for c, v in starts if c.first_day not in t.fixed_dates]
             if len(free) > t.count - len(t.fixed_dates):
-                m.add(sum(free) <= t.count - len(t.fixed_dates)).with_name(
-                    f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among its "
-                    f"{t.count} occurrences")
+                ct = m.add(sum(free) <= t.count - len(t.fixed_dates))
+                if ctx.named:
+                    ct.with_name(f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among "
+                                 f"its {t.count} occurrences")
 
 
 def _check_count(a: Audit) -> Iterator[Violation]:

@@ -14,28 +14,37 @@ from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import TypeVar
 
+from ortools.sat.python import cp_model
+from ortools.sat.python.cp_model import LinearExpr
+
 from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.common.violations import violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
-from scheduler.core.timing import Timing, sessions
+from scheduler.core.timing import Timing, sessions, sessions_each
 
 
 # ------------------------------------------------------------------ MIN-GAP
 def _encode_min_gap(ctx: ModelContext) -> None:
-    """At most one first day in every run of ``min_gap_days`` consecutive days."""
+    """At most one first day in every run of ``min_gap_days`` consecutive days: from each
+    candidate, it and the candidates of the ``min_gap_days`` - 1 days after it (the
+    candidates are in date order, so a run is a slice of them)."""
+    add = ctx.model.add
     for t in ctx.scenario.tournaments:
         g = t.min_gap_days
         if g <= 1:
             continue
         starts = ctx.starts(t)
-        by_day = {c.first_day: v for c, v in starts}
-        for c, _ in starts:
-            window = [by_day[d] for k in range(g)
-                      if (d := c.first_day + dt.timedelta(days=k)) in by_day]
-            if len(window) > 1:
-                ct = ctx.model.add(sum(window) <= 1)
+        ordinals = [c.first_day.toordinal() for c, _ in starts]
+        lits = [v for _, v in starts]
+        end = 0
+        for i, (c, _) in enumerate(starts):
+            end = max(end, i)
+            while end < len(ordinals) and ordinals[end] < ordinals[i] + g:
+                end += 1
+            if end - i > 1:
+                ct = add(LinearExpr.sum(lits[i:end]) <= 1)
                 if ctx.named:
                     ct.with_name(f"MIN-GAP: {t.id} starts at most once in {g} days from "
                                  f"{c.first_day}")
@@ -66,20 +75,22 @@ def _counts_concurrency(t: Tournament) -> bool:
 _K = TypeVar("_K")
 
 
-def _in_play(items: Sequence[tuple[dt.datetime, dt.datetime, _K]]
+def _in_play(items: Sequence[tuple[dt.datetime, dt.datetime, _K]], more_than: int = -1
              ) -> Iterator[tuple[dt.datetime, list[tuple[dt.datetime, dt.datetime, _K]]]]:
     """For each distinct session start (in time order), the sessions in play then (start ≤
-    that instant < end). The most sessions in play at once is reached at some session's
+    that instant < end), in (start, end) order; only the instants with more than
+    ``more_than`` of them. The most sessions in play at once is reached at some session's
     start, so these instants are the only ones to count."""
-    todo = sorted(items, key=lambda x: (x[0], x[1]))
+    todo = sorted(items, key=itemgetter(0, 1))
     active: list[tuple[dt.datetime, dt.datetime, _K]] = []
-    i = 0
+    i, n = 0, len(todo)
     for at in sorted({x[0] for x in todo}):
-        while i < len(todo) and todo[i][0] <= at:
+        while i < n and todo[i][0] <= at:
             active.append(todo[i])
             i += 1
         active = [x for x in active if x[1] > at]
-        yield at, list(active)
+        if len(active) > more_than:
+            yield at, list(active)
 
 
 def _clock(x: dt.datetime, tz: object, day: dt.date | None = None) -> str:
@@ -91,25 +102,39 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
     """At most ``max_concurrent`` of the operator's tournaments (small-stakes excluded) are
     conducted at once: with ``concurrency: time`` (the default), at every session start the
     tournaments whose sessions are in play; with ``day``, on each calendar day they touch."""
-    for op in ctx.scenario.operators:
+    sc, add = ctx.scenario, ctx.model.add
+    for op in sc.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
+        most = op.max_concurrent
         if op.concurrency == "day":
             for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
-                if len(lits) > op.max_concurrent:
-                    ctx.model.add(sum(lits) <= op.max_concurrent).with_name(
-                        f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} at once on "
-                        f"{day}")
+                if len(lits) > most:
+                    ct = add(LinearExpr.sum(lits) <= most)
+                    if ctx.named:
+                        ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {most} at once on "
+                                     f"{day}")
             continue
+        if len(items) <= most:  # never more in play than there are candidates
+            continue
+        # the sessions of of_operator's candidates, in its order (tournament by tournament)
+        played: list[tuple[dt.datetime, dt.datetime, cp_model.IntVar]] = []
+        for t in sc.tournaments:
+            if op.id in t.operators and _counts_concurrency(t):
+                starts = ctx.starts(t)
+                for (_, v), each in zip(starts, sessions_each(sc, t, [c.timing for c, _ in starts]),
+                                        strict=True):
+                    played.extend([(a, b, v) for a, b in each])
         done: set[frozenset[int]] = set()
-        for at, act in _in_play([(a, b, v) for c, v in items
-                                 for a, b in sessions(ctx.scenario, c.tournament, c.timing)]):
-            lits = list({v.index: v for _, _, v in act}.values())
-            key = frozenset(v.index for v in lits)
-            if len(lits) > op.max_concurrent and key not in done:
+        for at, act in _in_play(played, most):
+            lit_of = {v.index: v for _, _, v in act}
+            if len(lit_of) <= most:
+                continue
+            key = frozenset(lit_of)
+            if key not in done:
                 done.add(key)
-                ct = ctx.model.add(sum(lits) <= op.max_concurrent)
+                ct = add(LinearExpr.sum(list(lit_of.values())) <= most)
                 if ctx.named:
-                    ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {op.max_concurrent} "
+                    ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {most} "
                                  f"at once at {_clock(at, op.tz)}")
 
 

@@ -79,6 +79,7 @@ def _encode_fees(ctx: ModelContext) -> None:
     :func:`monthly_never_cheaper`)."""
     sc = ctx.scenario
     m = ctx.model
+    named = ctx.named
     cov = sc.settings.tier_coverage
     for op in sc.operators:
         if op.jurisdiction != "ME":
@@ -92,20 +93,25 @@ def _encode_fees(ctx: ModelContext) -> None:
         # licences bought among the first k start days, so the licences starting in a range
         # of days are prefix[j] - prefix[i]: each game's cover is a 3-term sum, not a sum over
         # the 365 possible starts of the year before it.
-        annual: dict[int, tuple[list[dt.date], list[cp_model.LinearExpr]]] = {}
+        annual: dict[int, tuple[list[dt.date], list[cp_model.LinearExpr], list[dt.date]]] = {}
+        tiers_of: dict[int, list[int]] = {}  # covering_tiers of each player cap
+        for c, _ in games:
+            players = c.tournament.players or 1
+            if players not in tiers_of:
+                tiers_of[players] = covering_tiers(players, cov)
         for tier in (0, 1):
             on_day: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
             span = 0  # the most calendar days after its first day a game of the tier runs into
             for c, v in games:
-                if tier in covering_tiers(c.tournament.players or 1, cov):
+                if tier in tiers_of[c.tournament.players or 1]:
                     on_day[c.first_day].append(v)
                     span = max(span, (c.timing.last_day - c.first_day).days)
             days = sorted(on_day)
+            ends = [annual_end(d) for d in days]
             lits = []
-            for d in days:
-                var = m.new_bool_var(f"me-annual[{op.id},{TIERS[tier]},{d}]")
+            for d, end in zip(days, ends, strict=True):
+                var = ctx.new_bool(f"me-annual[{op.id},{TIERS[tier]},{d}]" if named else "")
                 lits.append(var)
-                end = annual_end(d)
                 ctx.add_license(LicenseOption(
                     var, op.id, "ME", "me-annual", TIERS[tier], d, end,
                     ANNUAL_FEE[tier], rank=3 + tier,
@@ -121,30 +127,32 @@ def _encode_fees(ctx: ModelContext) -> None:
                 m.add(sum(on_day[d]) >= var)
             prefix: list[cp_model.LinearExpr] = [cp_model.LinearExpr.constant(0)]
             for k, var in enumerate(lits):
-                total = m.new_int_var(0, k + 1, f"me-annual-bought[{op.id},{TIERS[tier]},{k}]")
+                total = m.new_int_var(0, k + 1, f"me-annual-bought[{op.id},{TIERS[tier]},{k}]"
+                                      if named else "")
                 m.add(total == prefix[-1] + var)
                 prefix.append(total)
-            for i, d in enumerate(days):
-                j = bisect_right(days, annual_end(d) - dt.timedelta(days=span))
+            for i, end in enumerate(ends):
+                j = bisect_right(days, end - dt.timedelta(days=span))
                 if j - i > 1:
                     m.add(prefix[j] - prefix[i] <= 1)
-            annual[tier] = (days, prefix)
+            annual[tier] = (days, prefix, ends)
         for c, v in games:
             t = c.tournament
             ti = tier_index(t.players or 1)
-            per = m.new_bool_var(f"me-per-tournament[{t.id},{c.first_day}]")
+            per = ctx.new_bool(f"me-per-tournament[{t.id},{c.first_day}]" if named else "")
             m.add_implication(per, v)
             ctx.add_license(LicenseOption(
                 per, op.id, "ME", "me-per-tournament", TIERS[ti], c.first_day,
                 c.timing.last_day, PER_TOURNAMENT_FEE[ti], rank=0,
                 covers=covers_occurrence(t.id, c.first_day)))
             cover: cp_model.LinearExpr = cp_model.LinearExpr.sum([per])
-            for k in covering_tiers(t.players or 1, cov):
-                days, prefix = annual[k]
+            last_day = c.timing.last_day
+            for k in tiers_of[t.players or 1]:
+                days, prefix, ends = annual[k]
                 # starts a with a <= first day and last day <= annual_end(a): the licence is
                 # valid on every day the game is conducted (annual_end never decreases in a)
-                lo = bisect_left(days, c.timing.last_day - dt.timedelta(days=366))
-                while lo < len(days) and annual_end(days[lo]) < c.timing.last_day:
+                lo = bisect_left(days, last_day - dt.timedelta(days=366))
+                while lo < len(days) and ends[lo] < last_day:
                     lo += 1
                 hi = bisect_right(days, c.first_day)
                 if hi > lo:

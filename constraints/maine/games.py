@@ -7,7 +7,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 
 from constraints.base import Actuals, Audit, Rule, Violation, per_person_over, unrecorded, usd
@@ -292,8 +292,17 @@ def _held_duration(a: Actuals) -> Iterator[Violation]:
                             f"completed within {limit} hours")
 
 
+def _duration_ok_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_duration_ok` of each of ``tms`` (ME-DURATION), in one pass."""
+    if not licensed(t):
+        return [True] * len(tms)
+    limit = _hours_limit(t)
+    return [tm.elapsed_hours <= limit for tm in tms]
+
+
 ME_DURATION = Rule("ME-DURATION", validate=_validate_game_terms, allows=_duration_ok,
-                   check=_check_duration, actuals=_held_duration)
+                   check=_check_duration, actuals=_held_duration,
+                   allows_many=_duration_ok_many)
 
 
 # ------------------------------------------------------------------ ME-OTHER-GAMES
@@ -338,4 +347,13 @@ def _check_other_games(a: Audit) -> Iterator[Violation]:
                                 f"game session {s:%a %Y-%m-%d %H:%M}-{e:%H:%M}")
 
 
-ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_other_games)
+def _no_other_games_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_no_other_games` of each of ``tms`` (ME-OTHER-GAMES), in one pass: nothing to
+    ask when no operator of ``t`` has other games."""
+    if not licensed(t) or not any(sc.operator(o).other_games for o in t.operators):
+        return [True] * len(tms)
+    return [_no_other_games(sc, t, tm) for tm in tms]
+
+
+ME_OTHER_GAMES = Rule("ME-OTHER-GAMES", allows=_no_other_games, check=_check_other_games,
+                      allows_many=_no_other_games_many)

@@ -8,7 +8,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text, unrecorded
@@ -192,8 +192,17 @@ def _held_application(a: Actuals) -> Iterator[Violation]:
                             f"most {ME_APPLICATION_MAX_DAYS} (from {opens})")
 
 
+def _application_ok_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_application_ok` of each of ``tms`` (ME-APPLICATION-WINDOW), in one pass."""
+    if not licensed(t):
+        return [True] * len(tms)
+    earliest = earliest_first_day_cached(filing_from(sc), sc.settings.closed_days)
+    filed = frozenset(t.filed_dates)
+    return [tm.days[0] >= earliest or tm.days[0] in filed for tm in tms]
+
+
 ME_APPLICATION = Rule("ME-APPLICATION-WINDOW", allows=_application_ok, check=_check_application,
-                      actuals=_held_application)
+                      actuals=_held_application, allows_many=_application_ok_many)
 
 
 def application_window_text(opens: dt.date, due: dt.date, first_day: dt.date,

@@ -8,7 +8,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import ROUND_UP, Decimal
 from zoneinfo import ZoneInfo
 
@@ -204,8 +204,16 @@ def _held_duration(a: Actuals) -> Iterator[Violation]:
                             f"{MAX_DAYS} consecutive days")
 
 
+def _duration_ok_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_duration_ok` of each of ``tms`` (MT-DURATION), in one pass."""
+    if not t.is_large:
+        return [True] * len(tms)
+    return [(tm.days[-1] - tm.days[0]).days + 1 <= MAX_DAYS for tm in tms]
+
+
 MT_DURATION = Rule("MT-DURATION", validate=_validate_duration, allows=_duration_ok,
-                   check=_check_duration, actuals=_held_duration)
+                   check=_check_duration, actuals=_held_duration,
+                   allows_many=_duration_ok_many)
 
 
 # ------------------------------------------------------------------ MT-PLAY-HOURS

@@ -152,18 +152,23 @@ def _encode_large_limit(ctx: ModelContext) -> None:
             t = c.tournament
             if not t.is_large:
                 continue
-            for py in counted_years(sc, op, c.timing.days):
+            days = c.timing.days  # in order: one permit year when the first and last share it
+            first = op.permit_year_of(days[0])
+            one = first == op.permit_year_of(days[-1])
+            for py in (first,) if one else counted_years(sc, op, days):
                 if t.id in once:
                     rounds[(py, once[t.id].id)].append(v)
                 else:
                     per_py[py][int(t.charitable)].append(v)
         for (py, tour_id), vs in sorted(rounds.items(), key=lambda x: x[0]):
             tour = next(x for x in sc.tours if x.id == tour_id)
-            y = ctx.model.new_bool_var(f"MT-LARGE-LIMIT[{op.id},{tour_id},{py}]")
+            y = ctx.model.new_bool_var(f"MT-LARGE-LIMIT[{op.id},{tour_id},{py}]"
+                                       if ctx.named else "")
             for v in vs:
-                ctx.model.add(v <= y).with_name(
-                    f"MT-LARGE-LIMIT: the progressive {tour_id} counts once for {op.id} in "
-                    f"the {py} permit year (progressive_count: once)")
+                ct = ctx.model.add(v <= y)
+                if ctx.named:
+                    ct.with_name(f"MT-LARGE-LIMIT: the progressive {tour_id} counts once for "
+                                 f"{op.id} in the {py} permit year (progressive_count: once)")
             per_py[py][int(once_charitable(sc, tour))].append(y)
         for py in sorted(per_py):
             non, char = per_py[py]
@@ -175,16 +180,19 @@ def _encode_large_limit(ctx: ModelContext) -> None:
                 if beyond else "") + ")") if held_counted else ""
             room = LARGE_LIMIT - held_counted
             if len(non) > room:
-                ctx.model.add(sum(non) <= max(room, 0)).with_name(
-                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
-                    f"tournaments in the {py} permit year{held}")
+                ct = ctx.model.add(sum(non) <= max(room, 0))
+                if ctx.named:
+                    ct.with_name(f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
+                                 f"large-stakes tournaments in the {py} permit year{held}")
             room_all = LARGE_LIMIT + CHARITY_LIMIT - hl - hc
             if char and len(non) + len(char) > room_all:
                 free = f" ({hc} held before the plan)" if hc else ""
-                ctx.model.add(sum(non) + sum(char) <= max(room_all, 0)).with_name(
-                    f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted large-stakes "
-                    f"tournaments in the {py} permit year{held}; only the first "
-                    f"{CHARITY_LIMIT} charitable ones{free} are not counted (MT-CHARITY-LIMIT)")
+                ct = ctx.model.add(sum(non) + sum(char) <= max(room_all, 0))
+                if ctx.named:
+                    ct.with_name(f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
+                                 f"large-stakes tournaments in the {py} permit year{held}; only "
+                                 f"the first {CHARITY_LIMIT} charitable ones{free} are not counted "
+                                 "(MT-CHARITY-LIMIT)")
 
 
 def _free_text(tally: LargeTally) -> str:

@@ -7,7 +7,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from constraints.base import Actuals, Audit, Rule, Violation, day_text
 from constraints.catalogue import cite
@@ -64,7 +64,22 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
                             f"due ({due}, {MT_NOTICE_DAYS} days before the first day)")
 
 
-MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice)
+def _notice_ok_many(sc: Scenario, t: Tournament, tms: Sequence[Timing]) -> list[bool]:
+    """:func:`_notice_ok` of each of ``tms`` (MT-NOTICE), in one pass."""
+    if not t.is_large:
+        return [True] * len(tms)
+    since, filed = filing_from(sc), frozenset(t.filed_dates)
+    # notice_ok is monotone in the first day: true from the first day it holds on
+    earliest = since + dt.timedelta(days=MT_NOTICE_DAYS)
+    while not notice_ok(earliest, since):
+        earliest += dt.timedelta(days=1)
+    while notice_ok(earliest - dt.timedelta(days=1), since):
+        earliest -= dt.timedelta(days=1)
+    return [tm.days[0] >= earliest or tm.days[0] in filed for tm in tms]
+
+
+MT_NOTICE = Rule("MT-NOTICE", allows=_notice_ok, check=_check_notice, actuals=_held_notice,
+                 allows_many=_notice_ok_many)
 
 
 def _progressive_words(first_day: dt.date, due: dt.date) -> str | None:

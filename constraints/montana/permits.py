@@ -106,16 +106,25 @@ def _encode_permits(ctx: ModelContext) -> None:
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
+        # the permit years of each candidate, large-stakes and not (its days are in order:
+        # when the first and the last lie in one permit year, every day does)
+        years: dict[bool, dict[dt.date, list[cp_model.IntVar]]] = {
+            True: defaultdict(list), False: defaultdict(list)}
+        for c, v in ctx.of_operator(op.id):
+            days = c.timing.days
+            py = op.permit_year_of(days[0])
+            per_py = years[c.tournament.is_large]
+            if py == op.permit_year_of(days[-1]):
+                per_py[py].append(v)
+            else:
+                for py in op.permit_years_of(days):
+                    per_py[py].append(v)
         for large, kind, fee in _permit_kinds():
-            per_py: dict[dt.date, list[cp_model.IntVar]] = defaultdict(list)
-            for c, v in ctx.of_operator(op.id):
-                if c.tournament.is_large == large:
-                    for py in op.permit_years_of(c.timing.days):
-                        per_py[py].append(v)
+            per_py = years[large]
             for py in sorted(per_py):
                 if _permit_already_held(op, sc, py, large):
                     continue
-                permit = ctx.model.new_bool_var(f"{kind}[{op.id},{py}]")
+                permit = ctx.new_bool(f"{kind}[{op.id},{py}]" if ctx.named else "")
                 for v in per_py[py]:
                     ctx.model.add_implication(v, permit)
                 end = op.permit_year_end(py)

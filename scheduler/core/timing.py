@@ -13,7 +13,8 @@ scenario), so the type cannot call it.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -108,6 +109,7 @@ def days_touched(start: dt.datetime, end: dt.datetime) -> tuple[dt.date, ...]:
     return day_span(start.date(), last)
 
 
+@lru_cache(maxsize=1 << 12)
 def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
     """Every calendar day from ``first`` to ``last``, both included, in order.
 
@@ -119,7 +121,8 @@ def day_span(first: dt.date, last: dt.date) -> tuple[dt.date, ...]:
     Returns
     -------
     tuple of datetime.date
-        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``.
+        ``(last - first).days + 1`` days; empty when ``last`` is before ``first``
+        (computed once per (first, last): the timings of every first day ask it).
     """
     return tuple(first + dt.timedelta(days=i) for i in range((last - first).days + 1))
 
@@ -139,6 +142,17 @@ def timing(t: Tournament, tz: ZoneInfo, first_day: dt.date) -> Timing | None:
                               wall_clock, tz, first_day)
     return _timing(t.start_time, t.hours, t.days, wall_clock,
                    tz, first_day)
+
+
+def timings(t: Tournament, tz: ZoneInfo, first_days: Iterable[dt.date]) -> list[Timing | None]:
+    """:func:`timing` of ``t`` from each of ``first_days``, in order (None where the start
+    is in a gap): the same answers, the tournament read once."""
+    wall_clock = of_type(t.type).wall_clock
+    if t.sessions:
+        plan = tuple((x.day, x.start, x.hours) for x in t.sessions)
+        return [_flight_timing(plan, wall_clock, tz, d) for d in first_days]
+    start_time, hours, days = t.start_time, t.hours, t.days
+    return [_timing(start_time, hours, days, wall_clock, tz, d) for d in first_days]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -161,7 +175,49 @@ def _flight_timing(sessions: tuple[tuple[int, dt.time, Decimal], ...], wall_cloc
 @lru_cache(maxsize=1 << 16)
 def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, tz: ZoneInfo,
             first_day: dt.date) -> Timing | None:
-    """:func:`timing` of what it depends on (tournaments that start alike share it)."""
+    """:func:`timing` of what it depends on (tournaments that start alike share it): away
+    from a change of ``tz``'s UTC offset (the day before the first day to the day after the
+    last wall-clock end), wall clock and elapsed time agree and every start exists, so the
+    end is the start's wall clock moved on (:func:`_steady`); near one, :func:`_exact_timing`."""
+    last_day = first_day + dt.timedelta(days=days - 1)
+    hours = dt.timedelta(hours=float(hours_))
+    end_wall = dt.datetime.combine(last_day, start_time) + hours
+    if not _steady(tz, first_day - dt.timedelta(days=1), end_wall.date() + dt.timedelta(days=1)):
+        return _exact_timing(start_time, hours_, days, wall_clock, tz, first_day)
+    start = dt.datetime.combine(first_day, start_time).replace(tzinfo=tz, fold=0)
+    end = end_wall.replace(tzinfo=tz, fold=0)
+    return Timing(start, end, days_touched(start, end))
+
+
+def _steady(tz: ZoneInfo, first: dt.date, last: dt.date) -> bool:
+    """Whether ``tz``'s UTC offset is the same from ``first`` 00:00 to the end of ``last``:
+    no day from ``first`` to ``last`` is one of :func:`_offset_changes` (an offset changes at
+    most once a day)."""
+    for year in range(first.year, last.year + 1):
+        changes = _offset_changes(tz, year)
+        if changes and bisect_left(changes, first) != bisect_right(changes, last):
+            return False
+    return True
+
+
+@lru_cache(maxsize=256)
+def _offset_changes(tz: ZoneInfo, year: int) -> tuple[dt.date, ...]:
+    """The days of ``year`` whose 00:00 in ``tz`` has another UTC offset than the next
+    day's 00:00 (the days the clocks change, in order): what :func:`_steady` avoids."""
+    day = dt.date(year, 1, 1)
+    out = []
+    offset = dt.datetime.combine(day, dt.time(), tz).utcoffset()
+    while day.year == year:
+        after = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tz).utcoffset()
+        if after != offset:
+            out.append(day)
+        day, offset = day + dt.timedelta(days=1), after
+    return tuple(out)
+
+
+def _exact_timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool,
+                  tz: ZoneInfo, first_day: dt.date) -> Timing | None:
+    """:func:`_timing` read instant by instant (any day, a change of UTC offset near or not)."""
     start = local(first_day, start_time, tz)
     if start is None:
         return None
@@ -185,6 +241,7 @@ def forget_timings() -> None:
     written (issue #16: about 30 MB at 1,000 operators)."""
     _timing.cache_clear()
     _flight_timing.cache_clear()
+    _play_days.cache_clear()
 
 
 # ------------------------------------------------------------------ deadlines
@@ -481,9 +538,38 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
     if t.days <= 1:
         return [(start, end)]
-    tz = tournament_tz(sc, t)
-    wall = tm.start.astimezone(tz).replace(tzinfo=None)
-    hours = dt.timedelta(hours=float(t.hours))
+    return list(_play_days(start, end, t.days, t.hours, tournament_tz(sc, t)))
+
+
+def sessions_each(sc: Scenario, t: Tournament, tms: Sequence[Timing]
+                  ) -> list[Sequence[tuple[dt.datetime, dt.datetime]]]:
+    """:func:`sessions` of an occurrence of ``t`` timed by each of ``tms``, in order: the
+    same sessions, ``t`` read once (the model asks it of every candidate day; the sequences
+    may be shared: not to be changed)."""
+    out: list[Sequence[tuple[dt.datetime, dt.datetime]]] = []
+    several, tz = t.days > 1, None
+    for tm in tms:
+        if tm.sessions:
+            out.append([(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions])
+            continue
+        start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
+        if not several:
+            out.append(((start, end),))
+            continue
+        if tz is None:
+            tz = tournament_tz(sc, t)
+        out.append(_play_days(start, end, t.days, t.hours, tz))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_days(start: dt.datetime, end: dt.datetime, days: int, hours_: Decimal,
+               tz: ZoneInfo) -> tuple[tuple[dt.datetime, dt.datetime], ...]:
+    """:func:`sessions` of a Montana tournament of several ``days`` (``hours`` each) from
+    ``start`` to ``end`` (instants in UTC, so equal keys are equal instants), each computed
+    once: tournaments that start alike share them."""
+    wall = start.astimezone(tz).replace(tzinfo=None)
+    hours = dt.timedelta(hours=float(hours_))
     out = []
     k = 0
     while True:  # ends: each session starts a day later, and `end` is finite
@@ -495,9 +581,9 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
         b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
         # the planned last day, or a further one, is the last unless another day's session
         # starts after it and before `end` (sessions of 24 h or more never repeat)
-        last = k >= t.days - 1 and (following >= end or following < b)
+        last = k >= days - 1 and (following >= end or following < b)
         out.append((a, end if last else b))
         if last:
             break
         k += 1
-    return out
+    return tuple(out)

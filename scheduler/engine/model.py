@@ -12,14 +12,26 @@ period; fees are Booleans of licences/permits with their USD fee.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
+from collections.abc import Iterator
+from itertools import compress
 
 from constraints.catalogue import COST_RULES
 from constraints.modelling import ModelContext, Placement
 from constraints.registry import RULES
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
-from scheduler.core.timing import UTC, Timing, days_touched, timing, tournament_tz
+from scheduler.core.timing import (
+    UTC,
+    Timing,
+    day_span,
+    days_touched,
+    timing,
+    timings,
+    tournament_tz,
+)
 
 __all__ = ["build_domain", "build_model"]
 
@@ -80,6 +92,8 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
 
 _VECTORIZED = {r.allows_day: r.allows_days for r in RULES
                if r.allows_day is not None and r.allows_days is not None}
+_MANY = {r.allows: r.allows_many for r in RULES
+         if r.allows is not None and r.allows_many is not None}
 
 
 def _by_days(sc: Scenario, t: Tournament, days: list[dt.date],
@@ -106,6 +120,50 @@ def _by_days(sc: Scenario, t: Tournament, days: list[dt.date],
     return out
 
 
+def _first_days_ok(sc: Scenario, t: Tournament, days: list[dt.date],
+                   allows_day: list[_Allow]) -> list[bool]:
+    """For each of ``days``: whether every ``allows_day`` rule accepts it as a first day of
+    ``t`` (each rule's ``allows_days`` when it has one: the same answers, in one pass)."""
+    ok = [True] * len(days)
+    for _, fn in allows_day:
+        many = _VECTORIZED.get(fn)  # type: ignore[call-overload]
+        flags = (many(sc, t, days) if many is not None
+                 else [fn(sc, t, d) for d in days])  # type: ignore[operator]
+        if not all(flags):
+            ok = [a and b for a, b in zip(ok, flags, strict=True)]
+    return ok
+
+
+def _candidates(sc: Scenario, t: Tournament, days: list[dt.date], allows: list[_Allow],
+                allows_day: list[_Allow]) -> list[Placement]:
+    """The first days of ``t`` among ``days`` that every rule allows, with their timing:
+    the first-day tests over all of them at once, then the timing of each day left (none
+    in the daylight-saving gap), then each rule's ``allows`` over the timings the rules
+    before it left (its ``allows_many`` when it has one: the same answers, in one pass)."""
+    if t.window is not None:  # WINDOW rejects every day outside the window: never visited
+        origin = sc.horizon.start
+        days = days[max(0, (t.window.start - origin).days):
+                    max(0, (t.window.end - origin).days + 1)]
+    ok = _first_days_ok(sc, t, days, allows_day)
+    if not all(ok):
+        days = list(compress(days, ok))
+    found = timings(t, tournament_tz(sc, t), days)
+    ok = [tm is not None for tm in found]
+    if not all(ok):  # a start in the daylight-saving gap (CLOCK-CHANGE)
+        days = list(compress(days, ok))
+    tms = [tm for tm in found if tm is not None]
+    many = _MANY
+    for _, fn in allows:
+        if not tms:
+            break
+        vec = many.get(fn)  # type: ignore[call-overload]
+        ok = (vec(sc, t, tms) if vec is not None
+              else [fn(sc, t, tm) for tm in tms])  # type: ignore[operator]
+        if not all(ok):
+            days, tms = list(compress(days, ok)), list(compress(tms, ok))
+    return [Placement(t, d, tm) for d, tm in zip(days, tms, strict=True)]
+
+
 def build_domain(ctx: ModelContext, allows: list[_Allow],
                  allows_day: list[_Allow] | None = None) -> None:
     """Create ``z`` for every (tournament, day) that no rule's ``allows`` rejects.
@@ -116,41 +174,45 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
     rejecting rules of each are listed in ``excluded``.
     """
     sc = ctx.scenario
-    days = list(sc.horizon.days())
-    tests = [fn for _, fn in allows]
+    days = list(day_span(sc.horizon.start, sc.horizon.end))
     ctx.rejected = _Rejections(ctx, allows, allows_day)
+    new_bool, z = ctx.new_bool, ctx.z
     for t in sc.tournaments:
+        if not ctx.explain:
+            cands = ctx.candidates[t.id] = _candidates(sc, t, days, allows, allows_day or [])
+            tid = t.id
+            if ctx.named:
+                for c in cands:
+                    z[(tid, c.first_day)] = new_bool(f"z[{tid},{c.first_day}]")
+            else:
+                z.update(zip([(tid, c.first_day) for c in cands], ctx.new_bools(len(cands)),
+                             strict=True))
+            continue
         tz = tournament_tz(sc, t)
-        cands: list[Placement] = []
-        if ctx.explain:
-            rej = ctx.rejected[t.id]
-            for day in days:
-                tm = timing(t, tz, day)
-                # a day in the daylight-saving gap is a day like any other, excluded by
-                # CLOCK-CHANGE
-                cands.append(Placement(t, day, tm if tm is not None else
-                                       _gap_timing(t, tz, day)))
-        else:
-            rej = {}
-            # WINDOW rejects every day outside the window: do not even visit those
-            tdays = days if t.window is None else [
-                d for d in (t.window.start + dt.timedelta(n)
-                            for n in range((t.window.end - t.window.start).days + 1))
-                if sc.horizon.start <= d <= sc.horizon.end]
-            # the first-day-only tests over all of them at once (_by_days)
-            for day, by_day in zip(tdays, _by_days(sc, t, tdays, allows_day or []),
-                                   strict=True):
-                if by_day:
-                    continue
-                tm = timing(t, tz, day)
-                if tm is not None and all(f(sc, t, tm) for f in tests):  # type: ignore[operator]
-                    cands.append(Placement(t, day, tm))
-        ctx.candidates[t.id] = cands
+        rej = ctx.rejected[t.id]
+        # a day in the daylight-saving gap is a day like any other, excluded by CLOCK-CHANGE
+        cands = ctx.candidates[t.id] = [
+            Placement(t, day, tm if tm is not None else _gap_timing(t, tz, day))
+            for day, tm in zip(days, timings(t, tz, days), strict=True)]
         for c in cands:
-            z = ctx.model.new_bool_var(f"z[{t.id},{c.first_day}]" if ctx.named else "")
-            ctx.z[(t.id, c.first_day)] = z
+            v = new_bool(f"z[{t.id},{c.first_day}]" if ctx.named else "")
+            z[(t.id, c.first_day)] = v
             for rid in rej.get(c.first_day, ()):
-                ctx.excluded.setdefault((t.id, rid), []).append(z)
+                ctx.excluded.setdefault((t.id, rid), []).append(v)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside: building a model allocates some hundred thousand
+    objects that all live as long as the model, and the collector would scan the whole heap
+    again and again for nothing (a sixth of the model's CPU at N = 200, issue #27)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def build_model(scenario: Scenario, *, explain: bool = False,
@@ -165,11 +227,12 @@ def build_model(scenario: Scenario, *, explain: bool = False,
     """
     ctx = ModelContext(scenario, explain=explain,
                        named=explain if named is None else named)
-    build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],
-                 [(r.id, r.allows_day) for r in RULES if r.allows_day is not None])
-    for rule in RULES:
-        if rule.encode is not None and not (explain and rule.id in COST_RULES):
-            rule.encode(ctx)
-            added = len(ctx.model.proto.constraints) - len(ctx.rule_of_constraint)
-            ctx.rule_of_constraint.extend([rule.id] * added)
+    with _gc_paused():
+        build_domain(ctx, [(r.id, r.allows) for r in RULES if r.allows is not None],
+                     [(r.id, r.allows_day) for r in RULES if r.allows_day is not None])
+        for rule in RULES:
+            if rule.encode is not None and not (explain and rule.id in COST_RULES):
+                rule.encode(ctx)
+                added = len(ctx.model.proto.constraints) - len(ctx.rule_of_constraint)
+                ctx.rule_of_constraint.extend([rule.id] * added)
     return ctx
