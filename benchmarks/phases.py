@@ -1,7 +1,7 @@
 """Where ``tourney solve`` spends its CPU, phase by phase, measured in one process.
 
     .venv/bin/python benchmarks/phases.py [--n N ...] [--seed S] [--as-of DAY] [--out DIR]
-                                          [--no-write]
+                                          [--no-write] [--floor] [--json FILE]
 
 For each N (default 10, 200 and 1,000 operators) the scenario of ``tourney generate --seed S
 -n N`` (default seed 7) is written to a file, then run as ``tourney solve FILE --jobs 1``
@@ -15,7 +15,24 @@ The phases are timed by wrapping the functions the solve calls (no copy of its c
 ``audit``    the independent check of each part's plan and the plan's extraction;
 ``reasons``  why what was not placed was not (``unscheduled``, ``overasked``), every part;
 ``other``    the rest of ``solve()`` (split into parts, merge, UIDs, conflicts);
-``writing``  ``write_plan`` (plan.xlsx is written in a forked worker: its CPU is counted).
+``tables``   schedule/licenses/unscheduled/deadlines CSVs (``csv_files``, ``deadlines_csv``);
+``summary``  the limit usage (once) and summary.txt (``limit_usage``, ``summary_text``);
+``xlsx``     plan.xlsx (``write_plan_xlsx``);
+``calendars`` the rest of ``write_plan``: the iCalendar files (``render_pieces`` and the
+           pieces it yields as they are written) and the folder's files on disk.
+
+With ``--floor``, each phase is set beside a floor, and the table gives the ratio to it:
+
+- ``cpsat``, measured in this run: every part's searches run a second time on a fresh model
+  whose first search is hinted with the part's final solution (presolve, LP and the proof of
+  optimality only: no search is left to do);
+- the others, issue #27's measurements at N = 200 on the machine it was filed from, scaled
+  linearly with N (:data:`FLOORS_N200`): reading = a native YAML parser and the validation,
+  model = the same protos built in C++, reasons = tallies proportional to days, calendars = the
+  same content lines formatted directly, xlsx = SpreadsheetML written directly, summary =
+  once. Those were measured on a machine about 1.7 times as fast as this 2-core one (its
+  CP-SAT phase 7.43 s against about 12.8 s here, the same scenario), so read those ratios
+  against 1.7, not 1.
 
 Each figure is CPU seconds (``time.process_time`` of this process, CP-SAT's thread
 included, plus the CPU of finished child processes), so the machine's other load changes
@@ -29,6 +46,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import json
 import resource
 import sys
 import tempfile
@@ -42,7 +60,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-PHASES = ("reading", "model", "cpsat", "audit", "reasons", "other", "writing")
+PHASES = ("reading", "model", "cpsat", "audit", "reasons", "other", "tables", "summary",
+          "xlsx", "calendars")
+
+FLOORS_N200 = {"reading": 0.16, "model": 0.27, "reasons": 0.05, "calendars": 0.15,
+               "xlsx": 0.27, "summary": 0.42}
+"""Issue #27's floors at N = 200, CPU seconds (see the module docstring); ``cpsat``'s is
+measured in the run (``--floor``)."""
 
 
 def _cpu() -> float:
@@ -57,6 +81,8 @@ class _Clock:
     def __init__(self) -> None:
         self.spent: dict[str, float] = defaultdict(float)
         self._stack: list[str] = []
+        self.floor = 0.0  # CPU of the hinted second searches (``--floor``)
+        self.aside = self.aside_wall = 0.0  # CPU and wall of the floor's whole work
 
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
@@ -83,13 +109,42 @@ class _Clock:
         return lambda: setattr(module, name, inner)
 
 
-def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = True
-            ) -> dict[str, Any]:
+def _hinted_again(clock: _Clock, build: Callable[..., Any], terms: Callable[..., Any],
+                  inner: Callable[..., Any]) -> Callable[..., Any]:
+    """``lexicographic`` that, after the part's searches, runs them again on a fresh model
+    hinted with the final solution, timed as ``cpsat_floor``."""
+
+    def twice(ctx: Any, opts: Any, previous: Any = None, **kw: Any) -> Any:
+        out = inner(ctx, opts, previous, **kw)
+        if out.best is not None:
+            began, wall = _cpu(), time.perf_counter()
+            again = build(ctx.scenario)
+            terms(again)
+            values = out.best.response_proto.solution
+            hint = again.model.proto.solution_hint
+            hint.vars.extend(range(len(values)))
+            hint.values.extend(values)
+            spent = _cpu()
+            inner(again, opts, previous)
+            clock.floor += _cpu() - spent
+            clock.aside += _cpu() - began
+            clock.aside_wall += time.perf_counter() - wall
+        return out
+
+    return twice
+
+
+def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = True,
+            floor: bool = False) -> dict[str, Any]:
     """The phases of one N (see the module docstring): CPU seconds per phase, ``wall`` and
-    ``cpu`` of the whole, ``peak_mb``, ``parts``, ``placed`` and ``fees_usd``."""
+    ``cpu`` of the whole, ``peak_mb``, ``parts``, ``placed`` and ``fees_usd``; with ``floor``,
+    ``floor_<phase>`` for each phase that has one (CPU seconds)."""
     from scheduler.engine import parts as parts_module
     from scheduler.engine import solver as solver_module
+    from scheduler.export import write as write_module
     from scheduler.export.write import write_plan
+
+    build, terms = parts_module.build_model, parts_module.add_terms
     from scheduler.inputs.load import load_scenario
     from scheduler.studies.generate import scenario_text
 
@@ -102,7 +157,17 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
             clock.wrap(parts_module, "extract", "audit"),
             clock.wrap(parts_module, "check", "audit"),
             clock.wrap(parts_module, "unscheduled", "reasons"),
-            clock.wrap(parts_module, "overasked", "reasons")]
+            clock.wrap(parts_module, "overasked", "reasons"),
+            clock.wrap(write_module, "csv_files", "tables"),
+            clock.wrap(write_module, "deadlines_csv", "tables"),
+            clock.wrap(write_module, "limit_usage", "summary"),
+            clock.wrap(write_module, "summary_text", "summary"),
+            clock.wrap(write_module, "write_plan_xlsx", "xlsx")]
+    if floor:
+        # the floor's own time is taken out of every phase (and of the whole)
+        timed = parts_module.lexicographic
+        parts_module.lexicographic = _hinted_again(clock, build, terms, timed)
+        undo.append(lambda: setattr(parts_module, "lexicographic", timed))
     wall, cpu = time.perf_counter(), _cpu()
     try:
         with clock.phase("reading"):
@@ -110,28 +175,44 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
         with clock.phase("other"):
             plan = solver_module.solve(scenario, jobs=1, as_of=as_of)
         if write:
-            with clock.phase("writing"):
+            with clock.phase("calendars"):
                 write_plan(plan, out / f"plan-{operators}")
     finally:
-        for u in undo:
+        for u in reversed(undo):
             u()
-    return {**{p: clock.spent.get(p, 0.0) for p in PHASES},
-            "cpu": _cpu() - cpu, "wall": time.perf_counter() - wall,
+    spent = dict(clock.spent)
+    spent["cpsat"] = spent.get("cpsat", 0.0) - clock.aside
+    floors = {}
+    if floor and operators >= 200:  # issue #27's floors: measured at N = 200 and 1,000
+        floors = {f"floor_{k}": v * operators / 200 for k, v in FLOORS_N200.items()}
+    if floor:
+        floors["floor_cpsat"] = clock.floor
+    return {**{p: spent.get(p, 0.0) for p in PHASES}, **floors,
+            "cpu": _cpu() - cpu - clock.aside,
+            "wall": time.perf_counter() - wall - clock.aside_wall,
             "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "parts": plan.components, "placed": plan.objective["placed"],
             "fees_usd": plan.objective["fees_usd"]}
 
 
 def table(rows: dict[int, dict[str, Any]]) -> str:
-    """The Markdown table of :func:`measure`'s rows, one column per N."""
+    """The Markdown table of :func:`measure`'s rows: one column per N, and with floors a
+    floor and a ratio column per N (measured CPU / floor)."""
     ns = sorted(rows)
-    head = "| phase, CPU s | " + " | ".join(f"N = {n:,}" for n in ns) + " |"
-    lines = [head, "|---|" + "---:|" * len(ns)]
+    floors = any(k.startswith("floor_") for n in ns for k in rows[n])
+    head = "| phase, CPU s | " + " | ".join(
+        f"N = {n:,} | floor | × floor" if floors else f"N = {n:,}" for n in ns) + " |"
+    lines = [head, "|---|" + "---:|" * (len(ns) * (3 if floors else 1))]
     for key in (*PHASES, "cpu", "wall", "peak_mb", "parts", "placed", "fees_usd"):
         label = {"cpu": "whole, CPU s", "wall": "whole, wall s", "peak_mb": "peak MB",
                  "fees_usd": "fees USD"}.get(key, key)
-        cells = [f"{rows[n][key]:,.2f}" if isinstance(rows[n][key], float)
-                 else f"{rows[n][key]:,}" for n in ns]
+        cells = []
+        for n in ns:
+            value = rows[n][key]
+            cells.append(f"{value:,.2f}" if isinstance(value, float) else f"{value:,}")
+            if floors:
+                low = rows[n].get(f"floor_{key}")
+                cells += ([f"{low:,.2f}", f"{value / low:,.1f}"] if low else ["", ""])
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -144,11 +225,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=None,
                     help="folder for the scenarios and plans (default: a temporary one)")
     ap.add_argument("--no-write", action="store_true", help="leave out write_plan")
+    ap.add_argument("--floor", action="store_true",
+                    help="set each phase beside its floor (CP-SAT's measured: the searches "
+                         "run again with perfect hints)")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="also write the rows as JSON into this file (benchmarks/run.py)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
-        rows = {n: measure(n, args.seed, args.as_of, out, not args.no_write) for n in args.n}
+        rows = {n: measure(n, args.seed, args.as_of, out, not args.no_write, args.floor)
+                for n in args.n}
+    if args.json:
+        args.json.write_text(json.dumps(rows), encoding="utf-8")
     print(table(rows))
 
 

@@ -35,6 +35,9 @@ group is killed if it has not answered 30 s later. The methods:
            processes like the product; ``highs_s`` is the wall time including ``build_model`` and
            the translation; ``highs_translate_s`` (translation, Python) and ``highs_solve_s``
            (HiGHS itself) are sums over parts of per-process times;
+``phases`` ``benchmarks/phases.py --floor`` in a child process per N: where ``tourney solve
+           --jobs 1`` spends its CPU, phase by phase, each beside its floor and the ratio to
+           it (printed as a Markdown table at the end, and written to ``DIR/phases.md``);
 ``mip``    ``benchmarks/mip.py``: the native MIP a MIP modeller would write (the same ``z[t, d]``
            candidates from ``build_model``, aggregated counting rows, coverage rows for
            permits and licences, no big-M), solved the same way, parts in J processes;
@@ -573,6 +576,30 @@ def print_table(rows: list[dict[str, Any]]) -> None:
         print("  ".join(x.rjust(w) for x, w in zip(c, widths, strict=True)))
 
 
+def phase_table(sizes: dict[int, int], out: Path) -> str:
+    """``benchmarks/phases.py --floor`` for each N of ``sizes`` (N to the instance's seed;
+    a fresh process each, so each
+    peak is its own), as one Markdown table, also written to ``out/phases.md``. A size whose
+    run fails is left out (its error printed)."""
+    from benchmarks.phases import table
+
+    rows: dict[int, dict[str, Any]] = {}
+    for n, seed in sizes.items():
+        dump = out / f"phases-{n}.json"
+        done = subprocess.run([sys.executable, str(Path(__file__).with_name("phases.py")),
+                               "--n", str(n), "--seed", str(seed), "--floor", "--json", str(dump)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0 or not dump.exists():
+            print(f"  N={n}: phases failed: {done.stderr.strip()[-500:]}", file=sys.stderr)
+            continue
+        rows[n] = {int(k) if k.isdigit() else k: v
+                   for k, v in json.loads(dump.read_text(encoding="utf-8"))[str(n)].items()}
+        print(f"  N={n}: phases measured", flush=True)
+    text = table(rows) if rows else "(no phase measured)"
+    (out / "phases.md").write_text(text + "\n", encoding="utf-8")
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.instances import INSTANCES
 
@@ -598,6 +625,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-highs", action="store_true",
                     help="skip the translated-model HiGHS peer")
     ap.add_argument("--no-mip", action="store_true", help="skip the native MIP peer")
+    ap.add_argument("--no-phases", action="store_true",
+                    help="skip the phase table (benchmarks/phases.py --floor per N)")
     ap.add_argument("--no-e2e", action="store_true",
                     help="skip timing the whole `tourney solve` command")
     # the child side (internal)
@@ -639,6 +668,8 @@ def main(argv: list[str] | None = None) -> int:
         pd.DataFrame(rows, columns=COLUMNS).to_csv(args.out / "benchmark.csv", index=False)
     plot(rows, args.out / "benchmark.png")
     print_table(rows)
+    if not args.no_phases:
+        print(phase_table({n: sizes[n] for n in wanted}, args.out), flush=True)
     print(f"written: {args.out / 'benchmark.csv'}, {args.out / 'benchmark.png'}")
     for f in failures:
         print("FAILED:", f, file=sys.stderr)

@@ -4,7 +4,9 @@ folder stays, no temporary folder is left)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 
@@ -60,5 +62,55 @@ def test_a_file_written_twice_is_refused(tmp_path: Path) -> None:
         sink.write("a.txt", b"2")
 
     with pytest.raises(ValueError, match="a.txt written twice"):
+        replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
+    assert list(tmp_path.iterdir()) == []
+
+
+def _writes_b(fh: BinaryIO) -> None:
+    fh.write(FILES["sub/b.bin"])
+
+
+def test_a_file_written_beside_by_a_forked_process_is_the_file_written_here(
+        tmp_path: Path) -> None:
+    def fill(fork: bool) -> Callable[[FolderSink], None]:
+        def files(sink: FolderSink) -> None:
+            with sink.beside("sub/b.bin", _writes_b, fork=fork):
+                sink.write("a.txt", FILES["a.txt"])
+                sink.write("sub/c.ics", b"")
+        return files
+
+    forked = replace_dir(tmp_path / "forked", fill(True), legacy=_nothing_else)
+    here = replace_dir(tmp_path / "here", fill(False), legacy=_nothing_else)
+    assert _tree(forked) == _tree(here) == {**FILES, MANIFEST: manifest_text(FILES)}
+
+
+def _fails(fh: BinaryIO) -> None:
+    fh.write(b"half")
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("fork", [True, False], ids=["forked", "here"])
+def test_a_file_whose_writer_fails_beside_leaves_the_previous_folder(
+        tmp_path: Path, fork: bool) -> None:
+    out = replace_dir(tmp_path / "plan", FILES, legacy=_nothing_else)
+    before = _tree(out)
+
+    def fill(sink: FolderSink) -> None:
+        with sink.beside("sub/b.bin", _fails, fork=fork):
+            sink.write("a.txt", b"second\n")
+
+    # forked: the words come back from the other process, which prints nothing itself
+    with pytest.raises(OSError, match="No space left on device"):
+        replace_dir(out, fill, legacy=_nothing_else)
+    assert _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # no .plan.tmp-* left
+
+
+def test_the_forked_writer_is_stopped_when_the_rest_fails(tmp_path: Path) -> None:
+    def fill(sink: FolderSink) -> None:
+        with sink.beside("sub/b.bin", _writes_b, fork=True):
+            raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
         replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
     assert list(tmp_path.iterdir()) == []

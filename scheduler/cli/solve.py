@@ -203,7 +203,8 @@ def solve(
             f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
             f"--previous {out} --out {out}")
     with writing(shown(out), "Nothing was changed."):
-        where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario])
+        where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario],
+                           jobs=jobs or os.cpu_count() or 1)
     # the summary written into the folder, not computed a second time (issue #27)
     typer.echo((where / SUMMARY_FILE).read_bytes().decode("utf-8"), nl=False)
     if alternatives > 1:

@@ -39,12 +39,13 @@ import contextlib
 import ctypes
 import errno
 import hashlib
+import multiprocessing
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from filelock import FileLock, Timeout
 
@@ -228,12 +229,64 @@ class FolderSink:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        self._list(rel, path)
+
+    def _list(self, rel: str, path: Path) -> None:
         digest, size = hashlib.sha256(), 0
         with open(path, "rb") as fh:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
                 size += len(block)
         self.listed[rel] = (size, digest.hexdigest())
+
+    @contextlib.contextmanager
+    def beside(self, rel: str, writer: Callable[[BinaryIO], None], *, fork: bool
+               ) -> Iterator[None]:
+        """Write the file ``rel`` by ``writer(file)`` while the block writes the others: in a
+        forked process when ``fork`` (and the system forks; the same bytes), else in this
+        process when the block ends. Listed when the block ends. The forked writer is
+        stopped when the block raises (Ctrl-C included); its failure raises ``OSError``
+        naming the file and the writer's words (no traceback)."""
+        if not fork or "fork" not in multiprocessing.get_all_start_methods():
+            yield
+            with self.open(rel) as fh:
+                writer(fh)
+            return
+        path = self._path(rel)
+        context = multiprocessing.get_context("fork")
+        words, told = context.Pipe(duplex=False)
+        proc = context.Process(target=_write_forked, args=(path, writer, told), daemon=True)
+        proc.start()
+        told.close()
+        try:
+            yield
+        except BaseException:
+            proc.terminate()
+            proc.join()
+            raise
+        proc.join()
+        said = ""
+        with contextlib.suppress(EOFError, OSError):  # nothing said: the writer succeeded
+            said = words.recv() if words.poll() else ""
+        words.close()
+        if proc.exitcode != 0:
+            raise OSError(f"{rel} could not be written: "
+                          f"{said or f'its writer stopped (exit code {proc.exitcode})'}")
+        self._list(rel, path)
+
+
+def _write_forked(path: Path, writer: Callable[[BinaryIO], None], told: Any) -> None:
+    """The forked side of :meth:`FolderSink.beside`: write, flush, fsync; a failure is sent
+    back as words and the process exits 1 (never a traceback on the terminal)."""
+    try:
+        with open(path, "wb") as fh:
+            writer(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException as exc:  # Ctrl-C too: the parent stops and reports it
+        with contextlib.suppress(BaseException):
+            told.send(str(exc) or type(exc).__name__)
+        os._exit(1)
 
 
 Fill = Callable[[FolderSink], None]

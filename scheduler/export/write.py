@@ -95,25 +95,36 @@ def plan_files(plan: Plan, *, report: bool = False,
 
 
 def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
-                   alternatives: Sequence[Plan] | None = None, prefix: str = "") -> None:
+                   alternatives: Sequence[Plan] | None = None, prefix: str = "",
+                   jobs: int = 1) -> None:
     """Write every output file of a plan (:func:`plan_files`) into ``sink``, each as soon as
-    it is made, under ``prefix`` (``alternative-<k>/`` for an alternative)."""
+    it is made, under ``prefix`` (``alternative-<k>/`` for an alternative). With ``jobs``
+    above 1 and a :class:`scheduler.core.atomic.FolderSink`, plan.xlsx is written by a forked
+    process while this one writes the rest (the same bytes)."""
     use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
-    calendars, identity = render_pieces(plan, dtstamp(plan))
-    for rel, data in csv_files(plan, identity).items():
-        sink.write(prefix + rel, data)
-    del identity
-    for rel, pieces in calendars:  # every VEVENT held once, each file never whole
-        sink.write(prefix + rel, pieces())
-    del calendars
-    sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
-    sink.write(prefix + DEADLINES_FILE, deadlines_csv(plan))
-    with sink.open(prefix + XLSX_FILE) as fh:
-        write_plan_xlsx(plan, fh, source_date_epoch(), use)
-    del use
+    stamp = source_date_epoch()
+
+    def xlsx(fh: BinaryIO) -> None:
+        write_plan_xlsx(plan, fh, stamp, use)
+
+    beside = sink.beside(prefix + XLSX_FILE, xlsx, fork=jobs > 1) \
+        if isinstance(sink, FolderSink) else contextlib.nullcontext()
+    with beside:
+        calendars, identity = render_pieces(plan, dtstamp(plan))
+        for rel, data in csv_files(plan, identity).items():
+            sink.write(prefix + rel, data)
+        del identity
+        for rel, pieces in calendars:  # every VEVENT held once, each file never whole
+            sink.write(prefix + rel, pieces())
+        del calendars
+        sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
+        sink.write(prefix + DEADLINES_FILE, deadlines_csv(plan))
+    if not isinstance(sink, FolderSink):
+        with sink.open(prefix + XLSX_FILE) as fh:
+            xlsx(fh)
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
-        write_files_of(alt, sink, prefix=f"{prefix}{ALTERNATIVE}{alt.rank}/")
+        write_files_of(alt, sink, prefix=f"{prefix}{ALTERNATIVE}{alt.rank}/", jobs=jobs)
     if report:
         # start-up time: the report (and matplotlib) only when asked for
         from scheduler.export.report import report_html
@@ -232,7 +243,7 @@ def _refuse_unreplaced(out: Path, plans: Sequence[Plan]) -> None:
 
 def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None,
-               inputs: Iterable[str | Path | None] = ()) -> Path:
+               inputs: Iterable[str | Path | None] = (), jobs: int = 1) -> Path:
     """Write ``plan`` into the folder ``out_dir``, atomically: all of it or nothing.
 
     The files (:func:`plan_files`): schedule.csv, licenses.csv, unscheduled.csv,
@@ -272,6 +283,9 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
         each written into ``alternative-<rank>/``.
     inputs
         Files the folder must not hold (the scenario, a vary file, ...; None is skipped).
+    jobs
+        Processes writing at once: above 1, plan.xlsx is written by a forked process while
+        this one writes the rest (``tourney solve`` passes its ``--jobs``); the same bytes.
 
     Returns
     -------
@@ -295,7 +309,7 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     _refuse_unsafe(out)
 
     def fill(sink: FolderSink) -> None:  # each file to disk as it is made (issue #27)
-        write_files_of(plan, sink, report=report, alternatives=alternatives)
+        write_files_of(plan, sink, report=report, alternatives=alternatives, jobs=jobs)
 
     return replace_dir(out, fill, legacy=_legacy_unlisted, what="plan", product=plan_product,
                        inputs=inputs)

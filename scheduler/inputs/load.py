@@ -19,7 +19,7 @@ import difflib
 import re
 import warnings
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,13 @@ from scheduler.core.scenario import (
 from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import made_as_of
 from scheduler.core.workbook.reader import SHEETS_READ
-from scheduler.inputs.yaml_reader import NotYaml, line_index, parse_yaml, read_yaml_text
+from scheduler.inputs.yaml_reader import (
+    NotYaml,
+    line_index,
+    parse_yaml,
+    parse_yaml_data,
+    read_yaml_text,
+)
 
 
 # --------------------------------------------------------------------------- loading
@@ -96,9 +102,9 @@ def load_scenario(
         file = str(source)
         text = read_yaml_text(source, lambda msg: ScenarioError(
             [InputProblem("<file>", MISSING, "SCENARIO", msg)], file))
-        node = None
+        node_of: Callable[[], yaml.Node | None] = lambda: None  # noqa: E731
         try:
-            node, data = parse_yaml(text)
+            data, node_of = parse_yaml_data(text)
         except LimitError as exc:
             raise ScenarioError([InputProblem("<yaml>", MISSING, "SCENARIO",
                                               f"refused: {exc}")], file) from None
@@ -117,8 +123,9 @@ def load_scenario(
             if detabbed is None:
                 raise ScenarioError([first], file) from None
             node, data = detabbed  # the tab first, then the problems of the detabbed copy
+            node_of = lambda: node  # noqa: E731
             tab_problem = first
-        lines = _LazyLines(node)
+        lines = _LazyLines(node_of)
     cell_problems = cell_problems_of(lines)
     if not cell_problems:
         return _validated(data, lines, file, tab_problem, today)
@@ -168,18 +175,19 @@ def _validated(data: Any, lines: Mapping[tuple[Any, ...], int | str], file: str 
 
 class _LazyLines(dict[tuple[Any, ...], int]):
     """The line of every field path (:func:`line_index`), indexed only when an error needs
-    one (a valid statewide file has millions of nodes)."""
+    one (a valid statewide file has millions of nodes): ``node_of()`` gives the node tree
+    (:func:`scheduler.inputs.yaml_reader.parse_yaml_data`: composed only then)."""
 
-    def __init__(self, node: yaml.Node | None) -> None:
+    def __init__(self, node_of: Callable[[], yaml.Node | None]) -> None:
         super().__init__()
-        self._node: yaml.Node | None = node
+        self._node_of: Callable[[], yaml.Node | None] | None = node_of
         self._done = False
 
     def _fill(self) -> None:
-        if not self._done:
+        if not self._done and self._node_of is not None:
             self._done = True
-            self.update(line_index(self._node))
-            self._node = None
+            self.update(line_index(self._node_of()))
+            self._node_of = None
 
     def __contains__(self, key: object) -> bool:
         self._fill()

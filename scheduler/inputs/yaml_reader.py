@@ -7,6 +7,10 @@ every field for the messages.
   :func:`scheduler.core.limits.check_yaml_node` (nodes, aliases, depth), by :class:`Loader`:
   PyYAML's safe loader (libyaml's parser when PyYAML has it) that keeps ``18:00`` text, reads
   only decimal integers and refuses a key given twice;
+- :func:`parse_yaml_data`: the same data, straight from libyaml's events when the document is
+  a plain tree (no anchor, alias, explicit tag or key given twice: every scenario tourney
+  writes), the node tree composed only when a message needs a line (a statewide file's node
+  tree is 40 times the file: 240 MB for N = 1,000);
 - :func:`line_index` and :func:`path_of_mark`: from a field path to its line, and back.
 
 The scenario's loader (:mod:`scheduler.inputs.load`) and the sweep's vary files
@@ -16,12 +20,13 @@ The scenario's loader (:mod:`scheduler.inputs.load`) and the sweep's vary files
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from scheduler.core.limits import LimitError, check_yaml_node, read_bounded
+from scheduler.core.limits import MAX_YAML_DEPTH, LimitError, check_yaml_node, read_bounded
 
 
 class NotYaml(Exception):
@@ -124,6 +129,91 @@ def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:
                       path_of_mark(node, mark) if mark is not None else None) from None
     finally:
         loader.dispose()
+
+
+_STR, _MERGE = "tag:yaml.org,2002:str", "tag:yaml.org,2002:merge"
+_NO_KEY = object()
+
+
+def _plain_data(text: str) -> tuple[bool, Any]:
+    """(True, the data) of a document that is a plain tree, read from libyaml's events
+    with the same resolvers and constructors as :class:`Loader` (so the same values); (False,
+    None) for anything else (an anchor, alias, explicit tag, merge key, a key given twice or
+    that is a mapping or list, nested :data:`~scheduler.core.limits.MAX_YAML_DEPTH` deep,
+    more than one document, a YAML error, a value that cannot be built): :func:`parse_yaml`
+    reads those and says what is wrong."""
+    loader = Loader(text)
+    try:
+        get, resolve, build = loader.get_event, loader.resolve, loader.yaml_constructors
+        scalar, mapping = yaml.ScalarEvent, yaml.MappingStartEvent
+        sequence = yaml.SequenceStartEvent
+        get()  # StreamStart
+        event = get()
+        if isinstance(event, yaml.StreamEndEvent):
+            return True, None  # an empty document (parse_yaml: no node, None)
+        if not isinstance(event, yaml.DocumentStartEvent):
+            return False, None
+        stack: list[list[Any]] = []  # [container, its pending key or _NO_KEY]
+        root: Any = None
+        while True:
+            event = get()
+            kind = event.__class__
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                stack.pop()
+                if not stack:
+                    break
+                continue
+            if kind is not scalar and kind is not mapping and kind is not sequence:
+                return False, None  # an alias
+            if event.anchor is not None or event.tag not in (None, "!"):
+                return False, None
+            if kind is scalar:
+                value = event.value
+                tag = resolve(yaml.ScalarNode, value, event.implicit)
+                if tag != _STR:
+                    if tag == _MERGE or tag not in build:
+                        return False, None
+                    value = build[tag](loader, yaml.ScalarNode(
+                        tag, value, event.start_mark, event.end_mark, event.style))
+            else:
+                value = {} if kind is mapping else []
+            if not stack:
+                root = value
+            elif stack[-1][0].__class__ is list:
+                stack[-1][0].append(value)
+            elif stack[-1][1] is _NO_KEY:
+                if kind is not scalar or value.__hash__ is None or value in stack[-1][0]:
+                    return False, None  # a key that is a mapping or list, or given twice
+                stack[-1][1] = value
+            else:
+                stack[-1][0][stack[-1][1]] = value
+                stack[-1][1] = _NO_KEY
+            if kind is not scalar:
+                if len(stack) + 1 >= MAX_YAML_DEPTH:  # parse_yaml's count says if too deep
+                    return False, None
+                stack.append([value, _NO_KEY])
+            elif not stack:
+                break  # a document that is one scalar
+        if not isinstance(get(), yaml.DocumentEndEvent) or \
+                not isinstance(get(), yaml.StreamEndEvent):
+            return False, None
+        return True, root
+    except (yaml.YAMLError, ValueError, RecursionError, TypeError):
+        return False, None
+    finally:
+        loader.dispose()
+
+
+def parse_yaml_data(text: str) -> tuple[Any, Callable[[], yaml.Node | None]]:
+    """The document of ``text``: its data, and a function that returns its node tree (for
+    :func:`line_index`), composed only when called for a plain tree (:func:`_plain_data`).
+    The same data as :func:`parse_yaml`, which reads any other document (and raises what it
+    raises: ``LimitError``, ``ValueError``, ``RecursionError``, :class:`NotYaml`)."""
+    plain, data = _plain_data(text)
+    if plain:
+        return data, lambda: parse_yaml(text)[0]
+    node, data = parse_yaml(text)
+    return data, lambda: node
 
 
 def line_index(node: yaml.Node | None, path: tuple[Any, ...] = ()) -> dict[tuple[Any, ...], int]:
