@@ -2,18 +2,22 @@
 
 For each allowed first day the occurrence is added to the plan and the independent check says
 which rules it would break (against the placements already made); days no occurrence may
-take at all are put down to the rules that excluded them (``ModelContext.rejected``).
+take at all are put down to the rules that excluded them (``ModelContext.rejected``). The
+check of the placements already made is read once; each day then costs only the groups the
+occurrence joins (its tournament, operators, days, months: each rule's
+:attr:`~constraints.base.Rule.added`), not a check of the whole plan.
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from constraints.base import Audit, Occurrence, Rule
+from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.catalogue import COST_RULES, cite
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.modelling import ModelContext, Placement
@@ -229,12 +233,11 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
     example: dict[str, str] = {}
     # what the placements already made break on their own (a partial view: another tour's
     # stops at other rooms are not among ``related``) is not what one more occurrence breaks
-    before = {(v.rule, v.message) for v in check(Audit(sc, list(related), []), rules=rules)}
+    base = Audit(sc, list(related), [])
     for c in days:
         if c.first_day in starts:
             continue
-        trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
-        found = [v for v in check(trial, rules=rules) if (v.rule, v.message) not in before]
+        found = _new(base, Occurrence(t, occurrence, c.timing), rules)
         # in the checker's (the registry's) order, not a set's: ties in most_common keep
         # the first counted, and a set of strings iterates by the process's hash seed
         broken = dict.fromkeys(v.rule for v in found)
@@ -244,6 +247,36 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
         for v in found:
             example.setdefault(v.rule, v.message)
     return tally, example
+
+
+def _new(base: Audit, one: Occurrence, rules: list[Rule]) -> list[Violation]:
+    """What ``check(base.with_one(one), rules=rules)`` finds that ``check(base)`` does not
+    (compared by rule and sentence), rule by rule in the checker's order. A rule with
+    :attr:`~constraints.base.Rule.added` reads only the groups ``one`` joins (what else it
+    finds, ``check(base)`` finds too); ``check(base)`` is read once per rule (``base.memo``),
+    and only for a rule that finds something with ``one`` (each rule's check names only its
+    own rule ID, so what one finds is compared with what it found before)."""
+    trial: Audit | None = None
+    out: list[Violation] = []
+    for rule in rules:
+        if rule.check is None:
+            continue
+        if rule.added is not None:
+            found = list(rule.added(base, one))
+        else:
+            trial = trial or base.with_one(one)
+            found = list(rule.check(trial))
+        if found:
+            before = base.memo(f"before {rule.id}", functools.partial(_pairs, rule, base))
+            out.extend(v for v in found if (v.rule, v.message) not in before)
+    return out
+
+
+def _pairs(rule: Rule, a: Audit) -> set[tuple[str, str]]:
+    """The (rule ID, sentence) of every violation ``rule`` finds in ``a`` (its own ID: no
+    rule's check names another's)."""
+    assert rule.check is not None
+    return {(v.rule, v.message) for v in rule.check(a)}
 
 
 def _days(n: int) -> str:
