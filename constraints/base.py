@@ -39,7 +39,7 @@ from scheduler.core.clock import today_in
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Tournament
-from scheduler.core.timing import Timing
+from scheduler.core.timing import Timing, sessions
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,37 @@ class Occurrence:
     @property
     def ref(self) -> str:
         return f"{self.tournament.id}#{self.occurrence}"
+
+
+_Sessions = list[tuple[dt.datetime, dt.datetime]]
+_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
+_SESSIONS_MAX = 20_000
+
+
+def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
+    """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
+    computed once: MAX-CONCURRENT and MT-PLAY-HOURS read the same ones, and the reasons of
+    occurrences not placed check the same placed ones against each candidate day
+    (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry holds them, so
+    an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept. The list returned
+    is shared: not to be changed."""
+    t, tm = p.tournament, p.timing
+    key = (id(sc), id(t), id(tm))
+    hit = _SESSIONS.get(key)
+    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
+        return hit[3]
+    if len(_SESSIONS) >= _SESSIONS_MAX:
+        _SESSIONS.clear()
+    out = sessions(sc, t, tm)
+    _SESSIONS[key] = (sc, t, tm, out)
+    return out
+
+
+def forget_sessions() -> None:
+    """Let go of what :func:`sessions_of` keeps (each entry holds its scenario, tournament
+    and timing): called when a part of a scenario is solved, since the next part checks
+    other objects (issue #16: a statewide solve held every part's scenario through it)."""
+    _SESSIONS.clear()
 
 
 @dataclass(frozen=True)

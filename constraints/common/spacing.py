@@ -14,14 +14,16 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
-from constraints.base import Audit, Occurrence, Rule, Violation
+__all__ = ["MAX_CONCURRENT", "MIN_GAP", "forget_sessions", "sessions_of"]
+
+from constraints.base import Audit, Occurrence, Rule, Violation, forget_sessions, sessions_of
 from constraints.common.violations import violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
-from scheduler.core.timing import Timing, sessions
+from scheduler.core.timing import sessions
 
 
 # ------------------------------------------------------------------ MIN-GAP
@@ -149,36 +151,6 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
                                  f"at once at {_clock(at, op.tz)}")
 
 
-_Sessions = list[tuple[dt.datetime, dt.datetime]]
-_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
-_SESSIONS_MAX = 20_000
-
-
-def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
-    """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
-    computed once: the reasons of occurrences not placed check the same placed ones against
-    each candidate day (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry
-    holds them, so an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept.
-    The list returned is shared: not to be changed."""
-    t, tm = p.tournament, p.timing
-    key = (id(sc), id(t), id(tm))
-    hit = _SESSIONS.get(key)
-    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
-        return hit[3]
-    if len(_SESSIONS) >= _SESSIONS_MAX:
-        _SESSIONS.clear()
-    out = sessions(sc, t, tm)
-    _SESSIONS[key] = (sc, t, tm, out)
-    return out
-
-
-def forget_sessions() -> None:
-    """Let go of what :func:`sessions_of` keeps (each entry holds its scenario, tournament
-    and timing): called when a part of a scenario is solved, since the next part checks
-    other objects (issue #16: a statewide solve held every part's scenario through it)."""
-    _SESSIONS.clear()
-
-
 _SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
 
 
@@ -205,8 +177,35 @@ def _items(sc: Scenario, p: Occurrence) -> list[_Item]:
 
 def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
     """MAX-CONCURRENT, ``concurrency: time``: :func:`_sweep` of the operator's sessions."""
-    return _sweep(op, sorted([x for p in a.of_operator(op) for x in _items(a.scenario, p)],
-                             key=itemgetter(0, 1)))
+    return iter(_swept(a, op).found)
+
+
+class _Swept(NamedTuple):
+    """One operator's sessions in a schedule, swept (:func:`_sweep`)."""
+
+    todo: list[_Item]
+    """Its sessions as the sweep reads them: by (start, end), those of one instant as
+    placed."""
+    starts: list[dt.datetime]
+    """Their starts, in that order."""
+    found: list[Violation]
+    """What the sweep finds."""
+    longest: dt.timedelta | None
+    """The longest session, when nothing is found and every session lasts (None
+    otherwise)."""
+
+
+def _swept(a: Audit, op: Operator) -> _Swept:
+    """The operator's sessions in ``a``, swept once per audit (:meth:`Audit.memo`)."""
+    def build() -> _Swept:
+        todo = sorted([x for q in a.of_operator(op) for x in _items(a.scenario, q)],
+                      key=itemgetter(0, 1))
+        found = list(_sweep(op, todo))
+        lengths = [e - s for s, e, _, _ in todo]
+        clean = not found and all(d > _ZERO for d in lengths)
+        return _Swept(todo, [x[0] for x in todo], found,
+                      max(lengths, default=_ZERO) if clean else None)
+    return a.memo(f"MAX-CONCURRENT {op.id}", build)
 
 
 def _sweep(op: Operator, todo: Sequence[_Item]) -> Iterator[Violation]:
@@ -266,14 +265,7 @@ def _added_in_time(a: Audit, op: Operator, p: Occurrence) -> list[Violation]:
     check), only the instants while ``p`` is in play can be, and no run over the limit began
     before them: the sweep of the sessions in play between ``p``'s first start and last end
     gives the same violations as the sweep of them all. Otherwise all are swept."""
-    def build() -> tuple[list[_Item], list[dt.datetime], dt.timedelta | None]:
-        todo = sorted([x for q in a.of_operator(op) for x in _items(a.scenario, q)],
-                      key=itemgetter(0, 1))
-        lengths = [e - s for s, e, _, _ in todo]
-        clean = next(_sweep(op, todo), None) is None and all(d > _ZERO for d in lengths)
-        return todo, [x[0] for x in todo], max(lengths, default=_ZERO) if clean else None
-
-    todo, starts, longest = a.memo(f"MAX-CONCURRENT {op.id}", build)
+    todo, starts, _, longest = _swept(a, op)
     mine = sorted(_items(a.scenario, p), key=itemgetter(0, 1))
     if not mine:
         return []

@@ -222,8 +222,11 @@ def _added_large_limit(a: Audit, p: Occurrence) -> list[Violation]:
     for op in a.operators_of(p):
         if op.jurisdiction != "MT":
             continue
-        mine, by_year = a.memo(f"MT-LARGE-LIMIT {op.id}", functools.partial(_by_year, a, op))
+        mine, by_year, used = a.memo(f"MT-LARGE-LIMIT {op.id}",
+                                     functools.partial(_by_year, a, op))
         years = counted_years(sc, op, p.timing.days)
+        if all(used.get(y, 0) < LARGE_LIMIT for y in years):
+            continue  # one more counts at most once more: none is the 17th
         items: dict[str, LargeItem] = {}
         for y in years:
             items.update(by_year.get(y, {}))
@@ -233,16 +236,21 @@ def _added_large_limit(a: Audit, p: Occurrence) -> list[Violation]:
     return out
 
 
-def _by_year(a: Audit, op: Operator
-             ) -> tuple[dict[str, Occurrence], dict[dt.date, dict[str, LargeItem]]]:
-    """The large-stakes occurrences ``op`` holds by ref, and as :func:`large_tally` counts
-    them by the permit years they count in (:func:`counted_years`)."""
+def _by_year(a: Audit, op: Operator) -> tuple[dict[str, Occurrence],
+                                              dict[dt.date, dict[str, LargeItem]],
+                                              dict[dt.date, int]]:
+    """The large-stakes occurrences ``op`` holds by ref; them as :func:`large_tally` counts
+    them by the permit years they count in (:func:`counted_years`); and how many are
+    counted in each permit year (:attr:`LargeTally.counted`)."""
     mine = _large_of(a, op)
     by_year: dict[dt.date, dict[str, LargeItem]] = defaultdict(dict)
     for ref, p in mine.items():
+        item = _item(p)
         for y in counted_years(a.scenario, op, p.timing.days):
-            by_year[y][ref] = _item(p)
-    return mine, by_year
+            by_year[y][ref] = item
+    used = {py: tally.counted for py, tally in large_tally(
+        a.scenario, op, [_item(p) for p in mine.values()]).items()}
+    return mine, by_year, used
 
 
 def _over_large_limit(sc: Scenario, op: Operator, mine: Mapping[str, Occurrence],

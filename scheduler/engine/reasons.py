@@ -52,8 +52,17 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
     sched_rules = [r for r in RULES if r.check is not None and r.encode is not None
                    and r.id not in (*COST_RULES, "COUNT", "FIXED-DATES")]
     by_t: dict[str, list[Occurrence]] = defaultdict(list)
-    for p in placed:
+    # the placed occurrences (their indices) at each operator, and of super cribbage (ME's
+    # statewide limit): those of one operator of a tournament, or of super cribbage for one
+    # of super cribbage, are the ones one more occurrence of it is checked against
+    at_operator: dict[str, list[int]] = defaultdict(list)
+    cribbage: set[int] = set()
+    for i, p in enumerate(placed):
         by_t[p.tid].append(p)
+        for o in p.tournament.operators:
+            at_operator[o].append(i)
+        if p.tournament.type == "super-cribbage":
+            cribbage.add(i)
     out: list[Unscheduled] = []
     for t in sc.tournaments:
         have = by_t.get(t.id, [])
@@ -64,8 +73,9 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         short = _short_periods(sc, t, have) if reasons else []
         if len(have) >= wanted and not missing_fixed and not short:
             continue
-        related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
-                   or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
+        related = [placed[i] for i in sorted({i for o in t.operators for i in at_operator[o]}
+                                             | (cribbage if t.type == "super-cribbage"
+                                                else set()))]
 
         n = len(have)
         if not reasons:
@@ -295,7 +305,8 @@ def _first_of(sets: Sequence[Sequence[str] | set[str]], order: Counter[str]) -> 
     """Each day's rules counted once, under the first of them in ``order`` (most days
     first, ties by rule ID): counts that add up to the days counted."""
     rank = {r: i for i, (r, _) in enumerate(sorted(order.items(), key=lambda x: (-x[1], x[0])))}
-    return Counter(min(rs, key=lambda r: rank[r]) for rs in sets if rs)
+    return Counter(next(iter(rs)) if len(rs) == 1 else min(rs, key=rank.__getitem__)
+                   for rs in sets if rs)
 
 
 def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],
