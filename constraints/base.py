@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from functools import cached_property
 from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from constraints.catalogue import RULES, RuleInfo, cite
 from constraints.modelling import ModelContext
@@ -39,7 +40,7 @@ from scheduler.core.clock import today_in
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Tournament
-from scheduler.core.timing import Timing, sessions
+from scheduler.core.timing import Timing, sessions, tournament_tz
 
 
 @dataclass(frozen=True)
@@ -64,33 +65,37 @@ class Occurrence:
 
 
 _Sessions = list[tuple[dt.datetime, dt.datetime]]
-_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
+_Shape = tuple[int, Decimal, ZoneInfo] | None
+_SESSIONS: dict[tuple[int, _Shape], tuple[Timing, _Sessions]] = {}
 _SESSIONS_MAX = 20_000
 
 
 def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
-    """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
-    computed once: MAX-CONCURRENT and MT-PLAY-HOURS read the same ones, and the reasons of
-    occurrences not placed check the same placed ones against each candidate day
-    (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry holds them, so
-    an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept. The list returned
-    is shared: not to be changed."""
+    """:func:`scheduler.core.timing.sessions` of ``p``, computed once per timing and what
+    else they depend on (a tournament of several ``days``: its days, hours and zone; any
+    other: nothing): MAX-CONCURRENT and MT-PLAY-HOURS read the same ones, tournaments that
+    start alike on one day share them, and the reasons of occurrences not placed check the
+    same placed ones against each candidate day (``scheduler.engine.reasons``). Keyed by the
+    timing's identity (the entry holds it, so an id is not reused while it is kept); at most
+    ``_SESSIONS_MAX`` kept. The list returned is shared: not to be changed."""
     t, tm = p.tournament, p.timing
-    key = (id(sc), id(t), id(tm))
+    shape: _Shape = None if tm.sessions or t.days <= 1 else (
+        t.days, t.hours, tournament_tz(sc, t))
+    key = (id(tm), shape)
     hit = _SESSIONS.get(key)
-    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
-        return hit[3]
+    if hit is not None and hit[0] is tm:
+        return hit[1]
     if len(_SESSIONS) >= _SESSIONS_MAX:
         _SESSIONS.clear()
     out = sessions(sc, t, tm)
-    _SESSIONS[key] = (sc, t, tm, out)
+    _SESSIONS[key] = (tm, out)
     return out
 
 
 def forget_sessions() -> None:
-    """Let go of what :func:`sessions_of` keeps (each entry holds its scenario, tournament
-    and timing): called when a part of a scenario is solved, since the next part checks
-    other objects (issue #16: a statewide solve held every part's scenario through it)."""
+    """Let go of what :func:`sessions_of` keeps (each entry holds its timing): called when a
+    part of a scenario is solved, since the next part checks other objects (issue #16: a
+    statewide solve held every part's scenario through it)."""
     _SESSIONS.clear()
 
 

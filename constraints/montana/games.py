@@ -254,7 +254,8 @@ def quiet_hours_played(start: dt.datetime, end: dt.datetime, tz: ZoneInfo) -> dt
     datetime.date or None
         The local day of that morning.
     """
-    return _quiet_hours_played(start.astimezone(dt.UTC), end.astimezone(dt.UTC), tz)
+    return _quiet_hours_played(start if start.tzinfo is dt.UTC else start.astimezone(dt.UTC),
+                               end if end.tzinfo is dt.UTC else end.astimezone(dt.UTC), tz)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -280,12 +281,16 @@ def _check_play_hours(a: Audit) -> Iterator[Violation]:
     hours from Saturday noon break Sunday's 2-8 a.m.); not when every operator has
     ``late_hours_ordinance``."""
     sc = a.scenario
+    zone: dict[str, ZoneInfo | None] = {}  # each tournament's zone; None: not judged
     for p in a.placed:
         t = p.tournament
-        if t.type not in MT_TYPES or all(
-                sc.operator(o).late_hours_ordinance for o in t.operators):
+        if t.id not in zone:
+            zone[t.id] = None if t.type not in MT_TYPES or all(
+                sc.operator(o).late_hours_ordinance for o in t.operators) else \
+                tournament_tz(sc, t)
+        tz = zone[t.id]
+        if tz is None:
             continue
-        tz = tournament_tz(sc, t)
         for start, end in sessions_of(sc, p):
             morning = quiet_hours_played(start, end, tz)
             if morning is None:
