@@ -8,6 +8,9 @@ A rule contributes any of:
 - ``encode(ctx)`` → constraints / fee terms on the CP-SAT model (*sched* and *cost* rules);
 - ``check(audit)`` → violations found in a finished schedule, in plain Python, without the
   solver (the independent second reading of the clause);
+- ``added(audit, occurrence)`` → the violations ``check`` would find with one occurrence
+  more, read from the groups it joins only (:attr:`Rule.added`: the reasons of what was not
+  placed try every allowed first day);
 - ``actuals(held)`` → violations in what was actually held, filed and reported, as the
   ledger records it (:class:`Actuals`; ``tourney check --ledger``).
 - ``certificate(ctx, tournament_ids)`` → counting arguments (:class:`Certificate`) that the
@@ -28,6 +31,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from functools import cached_property
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo
 
 from constraints.catalogue import RULES, RuleInfo, cite
 from constraints.modelling import ModelContext
@@ -35,7 +40,7 @@ from scheduler.core.clock import today_in
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE, Operator, Tournament
-from scheduler.core.timing import Timing
+from scheduler.core.timing import Timing, sessions, tournament_tz
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,41 @@ class Occurrence:
         return f"{self.tournament.id}#{self.occurrence}"
 
 
+_Sessions = list[tuple[dt.datetime, dt.datetime]]
+_Shape = tuple[int, Decimal, ZoneInfo] | None
+_SESSIONS: dict[tuple[int, _Shape], tuple[Timing, _Sessions]] = {}
+_SESSIONS_MAX = 20_000
+
+
+def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
+    """:func:`scheduler.core.timing.sessions` of ``p``, computed once per timing and what
+    else they depend on (a tournament of several ``days``: its days, hours and zone; any
+    other: nothing): MAX-CONCURRENT and MT-PLAY-HOURS read the same ones, tournaments that
+    start alike on one day share them, and the reasons of occurrences not placed check the
+    same placed ones against each candidate day (``scheduler.engine.reasons``). Keyed by the
+    timing's identity (the entry holds it, so an id is not reused while it is kept); at most
+    ``_SESSIONS_MAX`` kept. The list returned is shared: not to be changed."""
+    t, tm = p.tournament, p.timing
+    shape: _Shape = None if tm.sessions or t.days <= 1 else (
+        t.days, t.hours, tournament_tz(sc, t))
+    key = (id(tm), shape)
+    hit = _SESSIONS.get(key)
+    if hit is not None and hit[0] is tm:
+        return hit[1]
+    if len(_SESSIONS) >= _SESSIONS_MAX:
+        _SESSIONS.clear()
+    out = sessions(sc, t, tm)
+    _SESSIONS[key] = (tm, out)
+    return out
+
+
+def forget_sessions() -> None:
+    """Let go of what :func:`sessions_of` keeps (each entry holds its timing): called when a
+    part of a scenario is solved, since the next part checks other objects (issue #16: a
+    statewide solve held every part's scenario through it)."""
+    _SESSIONS.clear()
+
+
 @dataclass(frozen=True)
 class License:
     """One licence or permit to buy (a row of licenses.csv). Fees in USD."""
@@ -75,6 +115,9 @@ class License:
     covers: tuple[str, ...]  # "tournament_id#occurrence"
 
 
+_T = TypeVar("_T")
+
+
 @dataclass
 class Audit:
     """A schedule to check: the scenario, the placed occurrences and the licences bought."""
@@ -84,6 +127,29 @@ class Audit:
     licenses: list[License] = field(default_factory=list)
     operators: frozenset[str] | None = None
     """The operators the schedule covers (one operator's calendar); None: all of them."""
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
+                                  compare=False)
+
+    def memo(self, key: str, build: Callable[[], _T]) -> _T:
+        """``build()``, computed once per audit and ``key``: what a rule's
+        :attr:`Rule.added` reads of the placed occurrences again for each occurrence added
+        (e.g. an operator's sessions in time order). The audit's ``placed`` is not to change
+        once it is read."""
+        if key not in self._memo:
+            self._memo[key] = build()
+        out: _T = self._memo[key]
+        return out
+
+    def operators_of(self, p: Occurrence) -> list[Operator]:
+        """The operators of the scenario that hold ``p`` (alone or shared), in the scenario's
+        order (the order the rules check them in)."""
+        pos = self.memo("operators", lambda: {
+            o.id: (i, o) for i, o in enumerate(self.scenario.operators)})
+        return [o for _, o in sorted(pos[x] for x in p.tournament.operators if x in pos)]
+
+    def with_one(self, p: Occurrence) -> Audit:
+        """This schedule with ``p`` placed too (last), the same licences and operators."""
+        return Audit(self.scenario, [*self.placed, p], self.licenses, self.operators)
 
     def covers(self, t: Tournament) -> bool:
         """Whether the schedule is expected to hold ``t`` (for rules about what is missing)."""
@@ -233,6 +299,7 @@ AllowsDays = Callable[["Scenario", "Tournament", Sequence[dt.date]], list[bool]]
 AllowsMany = Callable[["Scenario", "Tournament", Sequence["Timing"]], list[bool]]
 Encode = Callable[["ModelContext"], None]
 Check = Callable[[Audit], Iterable[Violation]]
+Added = Callable[[Audit, Occurrence], Iterable[Violation]]
 CheckActuals = Callable[[Actuals], Iterable[Violation]]
 
 
@@ -355,6 +422,16 @@ class Rule:
     """``allows`` over many timings of one tournament at once: one answer per timing, in
     order, the same as ``allows`` gives each (the model judges a tournament's candidate days
     with it, :func:`scheduler.engine.model.build_domain`)."""
+    added: Added | None = None
+    """``check`` of a schedule with one occurrence more, read incrementally:
+    ``added(base, p)`` gives the violations of ``check(base.with_one(p))`` in the groups
+    ``p`` joins (its tournament, operator, day, month...), in ``check``'s order; the others
+    are those ``check(base)`` gives already. So ``[v for v in added(base, p) if v not in
+    check(base)]`` equals ``[v for v in check(base.with_one(p)) if v not in check(base)]``
+    (violations compared by rule and message), at the cost of ``p``'s groups only, whatever
+    the size of ``base`` (what ``base`` gives is built once, :meth:`Audit.memo`). The
+    reasons of what was not placed (``scheduler.engine.reasons``) try every allowed first day
+    this way. None: the full ``check`` of the schedule with ``p`` is read."""
     actuals: CheckActuals | None = None
     """The rule read against what was actually held (:class:`Actuals`), in plain Python."""
     certificate: Certify | None = None

@@ -26,6 +26,7 @@ Rules (each with its ``encode`` and its independent ``check`` side by side):
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 
@@ -187,20 +188,48 @@ def _encode_max(k: PeriodKind) -> Callable[[ModelContext], None]:
 
 def _check_max(k: PeriodKind) -> Callable[[Audit], Iterator[Violation]]:
     def check(a: Audit) -> Iterator[Violation]:
-        by: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
-        for p in a.placed:
-            if k.of(p.tournament) is not None:
-                by[(p.tid, k.key(p.first_day))].append(p)
-        for (tid, per), ps in sorted(by.items()):
-            t = ps[0].tournament
-            pp = k.of(t)
-            assert pp is not None
-            if pp.max is not None and len(ps) > pp.max:
-                yield Violation(k.rule, t.operators[0], tuple(p.ref for p in ps), k.dates(per),
-                                f"{tid} starts {_times(len(ps))} in {k.label(per)} "
-                                f"({', '.join(f'{p.ref} {p.first_day}' for p in ps)}); "
-                                f"{k.field}.max allows at most {pp.max}")
+        for (tid, per), ps in sorted(_by_tournament_period(a, k).items()):
+            v = _over_max(k, tid, per, ps)
+            if v is not None:
+                yield v
     return check
+
+
+def _by_tournament_period(a: Audit, k: PeriodKind
+                          ) -> dict[tuple[str, Period], list[Occurrence]]:
+    """The occurrences of each tournament with a ``k`` request, by (tournament id, period of
+    the first day), as placed."""
+    by: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
+    for p in a.placed:
+        if k.of(p.tournament) is not None:
+            by[(p.tid, k.key(p.first_day))].append(p)
+    return by
+
+
+def _over_max(k: PeriodKind, tid: str, per: Period, ps: list[Occurrence]) -> Violation | None:
+    """PER-MONTH / PER-WEEK: the violation when ``ps`` (tournament ``tid``'s first days in
+    period ``per``) are more than its ``max``."""
+    t = ps[0].tournament
+    pp = k.of(t)
+    assert pp is not None
+    if pp.max is None or len(ps) <= pp.max:
+        return None
+    return Violation(k.rule, t.operators[0], tuple(p.ref for p in ps), k.dates(per),
+                     f"{tid} starts {_times(len(ps))} in {k.label(per)} "
+                     f"({', '.join(f'{p.ref} {p.first_day}' for p in ps)}); "
+                     f"{k.field}.max allows at most {pp.max}")
+
+
+def _added_max(k: PeriodKind) -> Callable[[Audit, Occurrence], list[Violation]]:
+    def added(a: Audit, p: Occurrence) -> list[Violation]:
+        """PER-MONTH / PER-WEEK with ``p`` added (:attr:`Rule.added`): its period only."""
+        if k.of(p.tournament) is None:
+            return []
+        key = (p.tid, k.key(p.first_day))
+        by = a.memo(k.rule, lambda: _by_tournament_period(a, k))
+        v = _over_max(k, *key, [*by.get(key, ()), p])
+        return [] if v is None else [v]
+    return added
 
 
 def minimums(ctx: ModelContext) -> Iterator[tuple[cp_model.LinearExpr, int, str]]:
@@ -240,8 +269,10 @@ def _check_min(k: PeriodKind) -> Callable[[Audit], Iterator[Violation]]:
 # (scheduler/engine/objective.py, from :func:`minimums`), and their rules only check: a plan that
 # cannot meet them is still a plan (its conflicts say why), and adding an occurrence never
 # breaks them (so the reasons for an unplaced one do not name them).
-PER_MONTH = Rule("PER-MONTH", encode=_encode_max(MONTH), check=_check_max(MONTH))
-PER_WEEK = Rule("PER-WEEK", encode=_encode_max(WEEK), check=_check_max(WEEK))
+PER_MONTH = Rule("PER-MONTH", encode=_encode_max(MONTH), check=_check_max(MONTH),
+                 added=_added_max(MONTH))
+PER_WEEK = Rule("PER-WEEK", encode=_encode_max(WEEK), check=_check_max(WEEK),
+                added=_added_max(WEEK))
 PER_MONTH_MIN = Rule("PER-MONTH-MIN", validate=_validate_min(MONTH), check=_check_min(MONTH))
 PER_WEEK_MIN = Rule("PER-WEEK-MIN", validate=_validate_min(WEEK), check=_check_min(WEEK))
 REQUESTED_MINIMUMS = ("PER-MONTH-MIN", "PER-WEEK-MIN")
@@ -282,21 +313,51 @@ def _check_spread(a: Audit) -> Iterator[Violation]:
         if t.spread != "even" or not a.covers(t):
             continue
         months = periods(a.scenario, t, month_of)
-        if not months:
-            continue
-        counts = {p: len(n[(t.id, p)]) for p in months}
-        most = max(months, key=lambda p: (counts[p], p))
-        least = min(months, key=lambda p: (counts[p], p))
-        if counts[most] - counts[least] > 1:
-            yield Violation("SPREAD", t.operators[0], tuple(p.ref for p in n[(t.id, most)]),
-                            day_span(*first_days(a.scenario, t)),
-                            f"{t.id} starts {_times(counts[most])} in {month_label(most)} but "
-                            f"{_times(counts[least]) if counts[least] else 'never'} in "
-                            f"{month_label(least)}; spread: even allows a difference of at "
-                            "most 1 between the months of its window")
+        v = _uneven(a.scenario, t, {m: n.get((t.id, m), []) for m in months})
+        if v is not None:
+            yield v
 
 
-SPREAD = Rule("SPREAD", encode=_encode_spread, check=_check_spread)
+def _uneven(sc: Scenario, t: Tournament, n: dict[Period, list[Occurrence]]
+            ) -> Violation | None:
+    """SPREAD: the violation when the numbers of ``t``'s first days in the months of its
+    window (``n``: each month's occurrences, as placed, in calendar order) differ by more
+    than 1."""
+    if not n:
+        return None
+    counts = {p: len(ps) for p, ps in n.items()}
+    most = max(counts, key=lambda p: (counts[p], p))
+    least = min(counts, key=lambda p: (counts[p], p))
+    if counts[most] - counts[least] <= 1:
+        return None
+    return Violation("SPREAD", t.operators[0], tuple(p.ref for p in n[most]),
+                     day_span(*first_days(sc, t)),
+                     f"{t.id} starts {_times(counts[most])} in {month_label(most)} but "
+                     f"{_times(counts[least]) if counts[least] else 'never'} in "
+                     f"{month_label(least)}; spread: even allows a difference of at "
+                     "most 1 between the months of its window")
+
+
+def _added_spread(a: Audit, p: Occurrence) -> list[Violation]:
+    """SPREAD with ``p`` added (:attr:`Rule.added`): its tournament only, the months of its
+    window counted once."""
+    def build() -> dict[str, tuple[Tournament, dict[Period, list[Occurrence]]]]:
+        n: dict[tuple[str, Period], list[Occurrence]] = defaultdict(list)
+        for q in a.placed:
+            n[(q.tid, month_of(q.first_day))].append(q)
+        return {t.id: (t, {m: n.get((t.id, m), []) for m in periods(a.scenario, t, month_of)})
+                for t in a.scenario.tournaments if t.spread == "even" and a.covers(t)}
+
+    hit = a.memo("SPREAD", build).get(p.tid)
+    if hit is None:
+        return []
+    t, n = hit
+    m = month_of(p.first_day)
+    v = _uneven(a.scenario, t, {**n, m: [*n[m], p]} if m in n else n)
+    return [] if v is None else [v]
+
+
+SPREAD = Rule("SPREAD", encode=_encode_spread, check=_check_spread, added=_added_spread)
 
 
 # ------------------------------------------------------------------ TABLES, capacities
@@ -351,24 +412,60 @@ def capacity(rule: str, cap: str, need: str) -> tuple[Callable[[ModelContext], N
             c = have(op)
             if c is None:
                 continue
-            per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
-            for p in a.of_operator(op):
-                if getattr(p.tournament, need):
-                    for d in p.timing.days:
-                        per_day[d].append(p)
+            per_day = _needing(a, op, need)
             for d in sorted(per_day):
-                ps = per_day[d]
-                total = sum(getattr(p.tournament, need) for p in ps)
-                if total > c:
-                    parts = " + ".join(f"{p.ref} {getattr(p.tournament, need)}" for p in ps)
-                    yield Violation(rule, op.id, tuple(p.ref for p in ps), d.isoformat(),
-                                    f"{op.name}'s tournaments on {d} need {total} {cap} "
-                                    f"({parts}); it has {c}")
+                v = _over(rule, cap, need, op, c, d, per_day[d])
+                if v is not None:
+                    yield v
 
     return encode, check
 
 
+def capacity_added(rule: str, cap: str, need: str) -> Callable[[Audit, Occurrence],
+                                                               list[Violation]]:
+    """The :attr:`Rule.added` of :func:`capacity`'s ``check`` (same arguments): with one
+    occurrence more, only its operators' days it touches can go over."""
+    def added(a: Audit, p: Occurrence) -> list[Violation]:
+        if not getattr(p.tournament, need):
+            return []
+        out: list[Violation] = []
+        for op in a.operators_of(p):
+            c: int | None = getattr(op, cap)
+            if c is None:
+                continue
+            per_day = a.memo(f"{rule} {op.id}", functools.partial(_needing, a, op, need))
+            out.extend(v for d in p.timing.days
+                       if (v := _over(rule, cap, need, op, c, d, [*per_day.get(d, ()), p]))
+                       is not None)
+        return out
+    return added
+
+
+def _needing(a: Audit, op: Operator, need: str) -> dict[dt.date, list[Occurrence]]:
+    """The operator's occurrences that need some of ``need``, on each day they touch, as
+    placed."""
+    per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+    for p in a.of_operator(op):
+        if getattr(p.tournament, need):
+            for d in p.timing.days:
+                per_day[d].append(p)
+    return per_day
+
+
+def _over(rule: str, cap: str, need: str, op: Operator, c: int, d: dt.date,
+          ps: list[Occurrence]) -> Violation | None:
+    """The violation of ``rule`` when ``ps`` (the operator's occurrences on day ``d``) need
+    more than its ``c`` of ``cap``."""
+    total = sum(getattr(p.tournament, need) for p in ps)
+    if total <= c:
+        return None
+    parts = " + ".join(f"{p.ref} {getattr(p.tournament, need)}" for p in ps)
+    return Violation(rule, op.id, tuple(p.ref for p in ps), d.isoformat(),
+                     f"{op.name}'s tournaments on {d} need {total} {cap} ({parts}); it has {c}")
+
+
 _tables = capacity("TABLES", "tables", "tables_needed")
-TABLES = Rule("TABLES", validate=_validate_tables, encode=_tables[0], check=_tables[1])
+TABLES = Rule("TABLES", validate=_validate_tables, encode=_tables[0], check=_tables[1],
+              added=capacity_added("TABLES", "tables", "tables_needed"))
 
 RULES = [PER_MONTH, PER_MONTH_MIN, PER_WEEK, PER_WEEK_MIN, SPREAD, TABLES]

@@ -26,7 +26,7 @@ horizon cannot hold) are ``validate``; the progressive's own terms are MT-PROGRE
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -333,10 +333,22 @@ def _check_spacing(a: Audit) -> Iterator[Violation]:
                                 f"({y.first_day}) start {gap} days apart; {want} wanted")
 
 
-TOUR_WHOLE = Rule("TOUR-WHOLE", encode=_encode_whole, check=_check_whole)
+def _added(check: Callable[[Audit], Iterator[Violation]]
+           ) -> Callable[[Audit, Occurrence], list[Violation]]:
+    """A tour rule's :attr:`Rule.added`: nothing new unless the occurrence added is of a stop
+    of a tour (the rules read only the stops' first occurrences); then the whole check."""
+    def added(a: Audit, p: Occurrence) -> list[Violation]:
+        stops = a.memo("tour stops", lambda: {s for tour in a.scenario.tours
+                                              for s in tour.stops})
+        return list(check(a.with_one(p))) if p.tid in stops else []
+    return added
+
+
+TOUR_WHOLE = Rule("TOUR-WHOLE", encode=_encode_whole, check=_check_whole,
+                  added=_added(_check_whole))
 TOUR_ORDER = Rule("TOUR-ORDER", validate=_validate_references, encode=_encode_order,
-                  check=_check_order)
+                  check=_check_order, added=_added(_check_order))
 TOUR_SPACING = Rule("TOUR-SPACING", validate=_validate_spacing, encode=_encode_spacing,
-                    check=_check_spacing)
+                    check=_check_spacing, added=_added(_check_spacing))
 
 RULES = [TOUR_WHOLE, TOUR_ORDER, TOUR_SPACING]

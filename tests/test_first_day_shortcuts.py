@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from constraints.base import Occurrence
+from constraints.base import Occurrence, sessions_of
 from constraints.common.filters import (
     day_in_window,
     day_on_weekday,
     days_in_window,
     days_on_weekday,
 )
-from constraints.common.spacing import sessions_of
 from constraints.maine import application_ok
 from constraints.maine.organization import earliest_first_day_cached
 from constraints.registry import RULES

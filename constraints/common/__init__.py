@@ -29,6 +29,7 @@ registry's list of the scenario's requests, in its order; every name importers u
 importable from here (``from constraints.common import REFERENCES``).
 """
 
+from constraints.base import forget_sessions
 from constraints.common.filters import BLACKOUT, CANCELLED, HORIZON, WEEKDAY_RULE, WINDOW
 from constraints.common.placement import COUNT, FIXED_DATES, REQUIRED
 from constraints.common.references import (
@@ -38,7 +39,7 @@ from constraints.common.references import (
     validate_clock_change,
     validate_references,
 )
-from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP, forget_sessions
+from constraints.common.spacing import MAX_CONCURRENT, MIN_GAP
 
 RULES = [SCENARIO, CLOCK_CHANGE, HORIZON, WINDOW, WEEKDAY_RULE, BLACKOUT, CANCELLED, COUNT,
          REQUIRED, FIXED_DATES, MIN_GAP, MAX_CONCURRENT]

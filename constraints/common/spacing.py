@@ -6,23 +6,25 @@ day with ``concurrency: day``; small-stakes tournaments not counted).
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import functools
 import heapq
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ortools.sat.python import cp_model
 from ortools.sat.python.cp_model import LinearExpr
 
-from constraints.base import Audit, Occurrence, Rule, Violation
+from constraints.base import Audit, Occurrence, Rule, Violation, sessions_of
 from constraints.common.violations import violation
 from constraints.modelling import ModelContext, sum_by
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
-from scheduler.core.timing import Timing, sessions, sessions_each
+from scheduler.core.timing import sessions_each
 
 
 # ------------------------------------------------------------------ MIN-GAP
@@ -55,16 +57,50 @@ def _check_min_gap(a: Audit) -> Iterator[Violation]:
     for p in a.placed:
         by_t[p.tid].append(p)
     for ps in by_t.values():
-        ps.sort(key=lambda p: p.first_day)
+        ps.sort(key=_first_day)
         g = ps[0].tournament.min_gap_days
-        for x, y in zip(ps, ps[1:], strict=False):
-            gap = (y.first_day - x.first_day).days
-            if gap < g:
-                yield violation("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} "
-                                f"({y.first_day}) start {gap} days apart; at least {g} wanted")
+        for x, y in itertools.pairwise(ps):
+            v = _too_close(x, y, g)
+            if v is not None:
+                yield v
 
 
-MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap)
+def _first_day(p: Occurrence) -> dt.date:
+    return p.timing.days[0]
+
+
+def _too_close(x: Occurrence, y: Occurrence, g: int) -> Violation | None:
+    """MIN-GAP of two first days next to each other (``x`` first): the violation when they
+    are less than ``g`` days apart."""
+    gap = (y.first_day - x.first_day).days
+    if gap >= g:
+        return None
+    return violation("MIN-GAP", y, f"{x.ref} ({x.first_day}) and {y.ref} ({y.first_day}) "
+                     f"start {gap} days apart; at least {g} wanted")
+
+
+def _added_min_gap(a: Audit, p: Occurrence) -> list[Violation]:
+    """MIN-GAP with ``p`` added (:attr:`Rule.added`): only the first days next to ``p``'s
+    among its tournament's (in the checker's order: by first day, then as placed) can be
+    new pairs."""
+    def build() -> dict[str, tuple[list[dt.date], list[Occurrence]]]:
+        by_t: dict[str, list[Occurrence]] = defaultdict(list)
+        for q in a.placed:
+            by_t[q.tid].append(q)
+        out = {}
+        for tid, ps in by_t.items():
+            ps.sort(key=_first_day)
+            out[tid] = ([q.first_day for q in ps], ps)
+        return out
+
+    days, ps = a.memo("MIN-GAP", build).get(p.tid, ([], []))
+    i = bisect.bisect_right(days, p.first_day)  # after those of the same day: placed last
+    g = (ps[0] if i else p).tournament.min_gap_days
+    pairs = ([(ps[i - 1], p)] if i else []) + ([(p, ps[i])] if i < len(ps) else [])
+    return [v for x, y in pairs if (v := _too_close(x, y, g)) is not None]
+
+
+MIN_GAP = Rule("MIN-GAP", encode=_encode_min_gap, check=_check_min_gap, added=_added_min_gap)
 
 
 # ------------------------------------------------------------------ MAX-CONCURRENT
@@ -138,36 +174,6 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
                                  f"at once at {_clock(at, op.tz)}")
 
 
-_Sessions = list[tuple[dt.datetime, dt.datetime]]
-_SESSIONS: dict[tuple[int, int, int], tuple[Scenario, Tournament, Timing, _Sessions]] = {}
-_SESSIONS_MAX = 20_000
-
-
-def sessions_of(sc: Scenario, p: Occurrence) -> _Sessions:
-    """:func:`scheduler.core.timing.sessions` of ``p``, each (scenario, tournament, timing)
-    computed once: the reasons of occurrences not placed check the same placed ones against
-    each candidate day (``scheduler.engine.reasons``). Keyed by the objects' identity (the entry
-    holds them, so an id is not reused while it is kept); at most ``_SESSIONS_MAX`` kept.
-    The list returned is shared: not to be changed."""
-    t, tm = p.tournament, p.timing
-    key = (id(sc), id(t), id(tm))
-    hit = _SESSIONS.get(key)
-    if hit is not None and hit[0] is sc and hit[1] is t and hit[2] is tm:
-        return hit[3]
-    if len(_SESSIONS) >= _SESSIONS_MAX:
-        _SESSIONS.clear()
-    out = sessions(sc, t, tm)
-    _SESSIONS[key] = (sc, t, tm, out)
-    return out
-
-
-def forget_sessions() -> None:
-    """Let go of what :func:`sessions_of` keeps (each entry holds its scenario, tournament
-    and timing): called when a part of a scenario is solved, since the next part checks
-    other objects (issue #16: a statewide solve held every part's scenario through it)."""
-    _SESSIONS.clear()
-
-
 _SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted
 
 
@@ -179,18 +185,61 @@ def _check_max_concurrent(a: Audit) -> Iterator[Violation]:
             yield from _check_in_time(a, op)
 
 
+_Item = tuple[dt.datetime, dt.datetime, str, Occurrence]
+"""A session of an occurrence: its start and end (UTC), the occurrence's ref and itself."""
+
+
+def _items(sc: Scenario, p: Occurrence) -> list[_Item]:
+    """The sessions of ``p`` as :func:`_sweep` reads them (none for a tournament not counted,
+    small-stakes)."""
+    if not _counts_concurrency(p.tournament):
+        return []
+    ref = p.ref
+    return [(s, e, ref, p) for s, e in sessions_of(sc, p)]
+
+
 def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
-    """MAX-CONCURRENT, ``concurrency: time``: at each session start (in time order), the
+    """MAX-CONCURRENT, ``concurrency: time``: :func:`_sweep` of the operator's sessions."""
+    return iter(_swept(a, op).found)
+
+
+class _Swept(NamedTuple):
+    """One operator's sessions in a schedule, swept (:func:`_sweep`)."""
+
+    todo: list[_Item]
+    """Its sessions as the sweep reads them: by (start, end), those of one instant as
+    placed."""
+    starts: list[dt.datetime]
+    """Their starts, in that order."""
+    found: list[Violation]
+    """What the sweep finds."""
+    longest: dt.timedelta | None
+    """The longest session, when nothing is found and every session lasts (None
+    otherwise)."""
+
+
+def _swept(a: Audit, op: Operator) -> _Swept:
+    """The operator's sessions in ``a``, swept once per audit (:meth:`Audit.memo`)."""
+    def build() -> _Swept:
+        todo = sorted([x for q in a.of_operator(op) for x in _items(a.scenario, q)],
+                      key=itemgetter(0, 1))
+        found = list(_sweep(op, todo))
+        lengths = [e - s for s, e, _, _ in todo]
+        clean = not found and all(d > _ZERO for d in lengths)
+        return _Swept(todo, [x[0] for x in todo], found,
+                      max(lengths, default=_ZERO) if clean else None)
+    return a.memo(f"MAX-CONCURRENT {op.id}", build)
+
+
+def _sweep(op: Operator, todo: Sequence[_Item]) -> Iterator[Violation]:
+    """MAX-CONCURRENT, ``concurrency: time``, over the sessions ``todo`` (sorted by start and
+    end; those of one instant as placed): at each session start (in time order), the
     tournaments in play then (start ≤ that instant < end). One violation per run of time
     over the limit (it ends when sessions ending leave at most ``max_concurrent`` in play),
     at the run's first session start whose set of tournaments was not already reported.
     Counted as sessions come and go, so a calendar repeating every second (5,000 sessions
     in play at once) costs one pass."""
-    todo = sorted([(s, e, ref, p) for p in a.of_operator(op)
-                   if _counts_concurrency(p.tournament)
-                   for ref in (p.ref,) for s, e in sessions_of(a.scenario, p)],
-                  key=itemgetter(0, 1))
-    active: dict[int, tuple[dt.datetime, dt.datetime, str, Occurrence]] = {}
+    active: dict[int, _Item] = {}
     ends: list[tuple[dt.datetime, int]] = []  # a heap of (end, index in todo)
     per_ref: Counter[str] = Counter()  # sessions in play of each ref
 
@@ -232,6 +281,31 @@ def _check_in_time(a: Audit, op: Operator) -> Iterator[Violation]:
         yield _concurrent(op, at, first)
 
 
+def _added_in_time(a: Audit, op: Operator, p: Occurrence) -> list[Violation]:
+    """MAX-CONCURRENT, ``concurrency: time``, of ``op`` with ``p`` added (:attr:`Rule.added`).
+
+    When the operator's sessions in ``a`` are never over the limit (a plan that passed the
+    check), only the instants while ``p`` is in play can be, and no run over the limit began
+    before them: the sweep of the sessions in play between ``p``'s first start and last end
+    gives the same violations as the sweep of them all. Otherwise all are swept."""
+    todo, starts, _, longest = _swept(a, op)
+    mine = sorted(_items(a.scenario, p), key=itemgetter(0, 1))
+    if not mine:
+        return []
+    first, last = mine[0][0], max(e for _, e, _, _ in mine)
+    if longest is None or any(e <= s for s, e, _, _ in mine):
+        window: Sequence[_Item] = todo
+    else:  # those in play at some instant of [first, last): start < last, end > first
+        lo = bisect.bisect_left(starts, first - longest)
+        hi = bisect.bisect_left(starts, last)
+        window = [x for x in todo[lo:hi] if x[1] > first]
+    # as the checker sorts them: by (start, end), those of one instant as placed (p last)
+    return list(_sweep(op, sorted([*window, *mine], key=itemgetter(0, 1))))
+
+
+_ZERO = dt.timedelta(0)
+
+
 def _concurrent(op: Operator, at: dt.datetime,
                 first: dict[str, tuple[dt.datetime, dt.datetime, Occurrence]]) -> Violation:
     """The MAX-CONCURRENT violation at ``at``: every ref in ``refs``, the first
@@ -248,20 +322,51 @@ def _concurrent(op: Operator, at: dt.datetime,
                      f"{op.max_concurrent} at once")
 
 
-def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:
+def _by_day(a: Audit, op: Operator) -> dict[dt.date, list[Occurrence]]:
+    """The operator's occurrences counted (small-stakes not) on each day they touch, as
+    placed."""
     per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
     for p in a.of_operator(op):
         if _counts_concurrency(p.tournament):
             for d in p.timing.days:
                 per_day[d].append(p)
+    return per_day
+
+
+def _check_per_day(a: Audit, op: Operator) -> Iterator[Violation]:
+    per_day = _by_day(a, op)
     for d in sorted(per_day):
-        ps = per_day[d]
-        if len(ps) > op.max_concurrent:
-            yield Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
-                            f"{op.name} would conduct {len(ps)} tournaments on {d} "
-                            f"({', '.join(p.ref for p in ps)}); at most "
-                            f"{op.max_concurrent} at once (concurrency: day)")
+        v = _on_day(op, d, per_day[d])
+        if v is not None:
+            yield v
+
+
+def _on_day(op: Operator, d: dt.date, ps: Sequence[Occurrence]) -> Violation | None:
+    """MAX-CONCURRENT, ``concurrency: day``: the violation when more than ``max_concurrent``
+    of ``ps`` (the operator's on day ``d``) are conducted that day."""
+    if len(ps) <= op.max_concurrent:
+        return None
+    return Violation("MAX-CONCURRENT", op.id, tuple(p.ref for p in ps), d.isoformat(),
+                     f"{op.name} would conduct {len(ps)} tournaments on {d} "
+                     f"({', '.join(p.ref for p in ps)}); at most "
+                     f"{op.max_concurrent} at once (concurrency: day)")
+
+
+def _added_max_concurrent(a: Audit, p: Occurrence) -> list[Violation]:
+    """MAX-CONCURRENT with ``p`` added (:attr:`Rule.added`): the operators of ``p`` only, in
+    the scenario's order; per day, the days ``p`` touches."""
+    if not _counts_concurrency(p.tournament):
+        return []
+    out: list[Violation] = []
+    for op in a.operators_of(p):
+        if op.concurrency == "day":
+            per_day = a.memo(f"MAX-CONCURRENT day {op.id}", functools.partial(_by_day, a, op))
+            out.extend(v for d in p.timing.days
+                       if (v := _on_day(op, d, [*per_day.get(d, ()), p])) is not None)
+        else:
+            out.extend(_added_in_time(a, op, p))
+    return out
 
 
 MAX_CONCURRENT = Rule("MAX-CONCURRENT", encode=_encode_max_concurrent,
-                      check=_check_max_concurrent)
+                      check=_check_max_concurrent, added=_added_max_concurrent)

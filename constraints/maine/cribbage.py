@@ -119,23 +119,43 @@ def _encode_super_cribbage(ctx: ModelContext) -> None:
 
 
 def _check_super_cribbage(a: Audit) -> Iterator[Violation]:
+    per_year = _super_by_year(a)
+    for y in sorted(per_year):
+        yield from _over_super(a.scenario, y, per_year[y])
+
+
+def _super_by_year(a: Audit) -> dict[int, list[Occurrence]]:
+    """The super cribbage occurrences by the calendar year of their first day, as placed."""
     per_year: dict[int, list[Occurrence]] = defaultdict(list)
     for p in a.placed:
         if p.tournament.type == "super-cribbage":
             per_year[p.first_day.year].append(p)
-    issued_by_year = a.scenario.settings.super_cribbage_licenses_issued
-    for y in sorted(per_year):
-        ps = sorted(per_year[y], key=lambda p: (p.first_day, p.ref))
-        issued = issued_by_year.get(y, 0)
-        for n, p in enumerate(ps, start=issued + 1):
-            if n > SUPER_CRIBBAGE_LIMIT:
-                yield Violation("ME-SUPER-CRIBBAGE", p.tournament.operators[0], (p.ref,),
-                                p.first_day.isoformat(),
-                                f"{p.ref} would need the {nth(n)} super cribbage licence of {y} "
-                                f"statewide"
-                                + (f" ({issued} already issued outside the plan: "
-                                   f"settings.super_cribbage_licenses_issued)" if issued else "")
-                                + f"; at most {SUPER_CRIBBAGE_LIMIT}")
+    return per_year
+
+
+def _over_super(sc: Scenario, y: int, games: list[Occurrence]) -> Iterator[Violation]:
+    """ME-SUPER-CRIBBAGE: each of ``games`` (the year ``y``'s, statewide) beyond the licences
+    a year allows, counting those issued outside the plan."""
+    issued = sc.settings.super_cribbage_licenses_issued.get(y, 0)
+    ps = sorted(games, key=lambda p: (p.first_day, p.ref))
+    for n, p in enumerate(ps, start=issued + 1):
+        if n > SUPER_CRIBBAGE_LIMIT:
+            yield Violation("ME-SUPER-CRIBBAGE", p.tournament.operators[0], (p.ref,),
+                            p.first_day.isoformat(),
+                            f"{p.ref} would need the {nth(n)} super cribbage licence of {y} "
+                            f"statewide"
+                            + (f" ({issued} already issued outside the plan: "
+                               f"settings.super_cribbage_licenses_issued)" if issued else "")
+                            + f"; at most {SUPER_CRIBBAGE_LIMIT}")
+
+
+def _added_super_cribbage(a: Audit, p: Occurrence) -> list[Violation]:
+    """ME-SUPER-CRIBBAGE with ``p`` added (:attr:`Rule.added`): the year of its first day."""
+    if p.tournament.type != "super-cribbage":
+        return []
+    y = p.first_day.year
+    per_year = a.memo("ME-SUPER-CRIBBAGE", lambda: _super_by_year(a))
+    return list(_over_super(a.scenario, y, [*per_year.get(y, ()), p]))
 
 
 def _is_licensee(sc: Scenario, x: Actual) -> bool | None:
@@ -234,5 +254,6 @@ def _super_cribbage_usage(a: Audit) -> Iterator[Usage]:
 
 ME_SUPER_CRIBBAGE = Rule("ME-SUPER-CRIBBAGE", validate=_validate_super_cribbage,
                          encode=_encode_super_cribbage, check=_check_super_cribbage,
+                         added=_added_super_cribbage,
                          actuals=_held_super_cribbage, usage=_super_cribbage_usage,
                          counts=lambda t: t.type == "super-cribbage")

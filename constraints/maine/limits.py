@@ -7,6 +7,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import cast
@@ -96,23 +97,55 @@ def _check_monthly(a: Audit) -> Iterator[Violation]:
     for op in sc.operators:
         if op.jurisdiction != "ME":
             continue
-        per_month: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
-        for p in a.of_operator(op):
-            if licensed(p.tournament):
-                for ym in counted_months(sc, p.timing):
-                    per_month[ym].append(p)
+        per_month = _games_by_month(a, op)
         for ym in sorted(per_month):
-            ps = sorted(per_month[ym], key=lambda p: (p.first_day, p.ref))
-            held = held_in_month(sc, op, ym)
-            if len(ps) + held > MONTHLY_LIMIT:
-                refs = tuple(p.ref for p in ps)
-                games = (f"{held} held before the plan + {len(ps)} planned = {held + len(ps)}"
-                         if held else f"{len(ps)}")
-                yield Violation("ME-MONTHLY-LIMIT", op.id, refs, f"{ym[0]}-{ym[1]:02d}",
-                                f"{op.name} would conduct {games} tournament games in "
-                                f"{ym[0]}-{ym[1]:02d} ({', '.join(refs)}); at most "
-                                f"{MONTHLY_LIMIT} a month (month_rule: "
-                                f"{sc.settings.month_rule})")
+            v = _over_month(sc, op, ym, per_month[ym])
+            if v is not None:
+                yield v
+
+
+def _games_by_month(a: Audit, op: Operator) -> dict[tuple[int, int], list[Occurrence]]:
+    """The licensed games ``op`` holds by the months they count in, as placed."""
+    per_month: dict[tuple[int, int], list[Occurrence]] = defaultdict(list)
+    for p in a.of_operator(op):
+        if licensed(p.tournament):
+            for ym in counted_months(a.scenario, p.timing):
+                per_month[ym].append(p)
+    return per_month
+
+
+def _over_month(sc: Scenario, op: Operator, ym: tuple[int, int], games: list[Occurrence]
+                ) -> Violation | None:
+    """ME-MONTHLY-LIMIT: the violation when ``games`` (``op``'s counted in month ``ym``) and
+    those held before the plan are more than 2."""
+    ps = sorted(games, key=lambda p: (p.first_day, p.ref))
+    held = held_in_month(sc, op, ym)
+    if len(ps) + held <= MONTHLY_LIMIT:
+        return None
+    refs = tuple(p.ref for p in ps)
+    games_ = (f"{held} held before the plan + {len(ps)} planned = {held + len(ps)}"
+              if held else f"{len(ps)}")
+    return Violation("ME-MONTHLY-LIMIT", op.id, refs, f"{ym[0]}-{ym[1]:02d}",
+                     f"{op.name} would conduct {games_} tournament games in "
+                     f"{ym[0]}-{ym[1]:02d} ({', '.join(refs)}); at most "
+                     f"{MONTHLY_LIMIT} a month (month_rule: {sc.settings.month_rule})")
+
+
+def _added_monthly(a: Audit, p: Occurrence) -> list[Violation]:
+    """ME-MONTHLY-LIMIT with ``p`` added (:attr:`Rule.added`): the months it counts in, at
+    each of its Maine operators."""
+    if not licensed(p.tournament):
+        return []
+    out: list[Violation] = []
+    for op in a.operators_of(p):
+        if op.jurisdiction != "ME":
+            continue
+        per_month = a.memo(f"ME-MONTHLY-LIMIT {op.id}",
+                           functools.partial(_games_by_month, a, op))
+        out.extend(v for ym in sorted(counted_months(a.scenario, p.timing))
+                   if (v := _over_month(a.scenario, op, ym, [*per_month.get(ym, ()), p]))
+                   is not None)
+    return out
 
 
 def _certify_monthly(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
@@ -226,7 +259,8 @@ def _held_monthly(a: Actuals) -> Iterator[Violation]:
 
 
 ME_MONTHLY = Rule("ME-MONTHLY-LIMIT", validate=_validate_held_in_month,
-                  encode=_encode_monthly, check=_check_monthly, actuals=_held_monthly,
+                  encode=_encode_monthly, check=_check_monthly, added=_added_monthly,
+                  actuals=_held_monthly,
                   certificate=_certify_monthly, usage=_monthly_usage,
                   usage_text=UsageText(f"ME-MONTHLY-LIMIT: Maine games per month (limit "
                                        f"{MONTHLY_LIMIT})", _monthly_lines,

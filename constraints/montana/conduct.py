@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from constraints.base import Rule, duty
-from constraints.requests import capacity, over_capacity
+from constraints.requests import capacity, capacity_added, over_capacity
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
@@ -60,6 +60,7 @@ CHECKLIST = [
     # MCA 23-5-317(6): the sentence for every Montana tournament, and the room's licensed
     # dealers per day as an optional capacity (operators[].dealers, dealers_needed)
     Rule("MT-DEALER", validate=_validate_dealers, encode=_DEALERS[0], check=_DEALERS[1],
+         added=capacity_added("MT-DEALER", "dealers", "dealers_needed"),
          checklist=duty(
              "MT-DEALER", "Only dealers licensed under MCA 23-5-308 may deal", _in_mt)),
     Rule("MT-CHIP-VALUE", checklist=duty(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator, Sequence
 from decimal import ROUND_UP, Decimal
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from constraints.base import (
@@ -18,6 +19,7 @@ from constraints.base import (
     Rule,
     Violation,
     per_person_over,
+    sessions_of,
     share_text,
     unrecorded,
     usd,
@@ -36,7 +38,7 @@ from constraints.montana.terms import (
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
-from scheduler.core.timing import Timing, sessions, tournament_tz
+from scheduler.core.timing import Timing, tournament_tz
 
 # ------------------------------------------------------------------ MT-ENTRY-CAP
 
@@ -260,8 +262,15 @@ def quiet_hours_played(start: dt.datetime, end: dt.datetime, tz: ZoneInfo) -> dt
     datetime.date or None
         The local day of that morning.
     """
-    a, b = start.astimezone(dt.UTC), end.astimezone(dt.UTC)
-    day = start.astimezone(tz).date()
+    return _quiet_hours_played(start if start.tzinfo is dt.UTC else start.astimezone(dt.UTC),
+                               end if end.tzinfo is dt.UTC else end.astimezone(dt.UTC), tz)
+
+
+@lru_cache(maxsize=1 << 14)
+def _quiet_hours_played(a: dt.datetime, b: dt.datetime, tz: ZoneInfo) -> dt.date | None:
+    """:func:`quiet_hours_played` of the UTC instants ``a`` to ``b``, each (instants, zone)
+    computed once: tournaments that start alike on one day have the same sessions."""
+    day = a.astimezone(tz).date()
     while True:
         quiet_from = dt.datetime.combine(day, dt.time(NO_PLAY_FROM // 60), tz).astimezone(dt.UTC)
         if quiet_from >= b:
@@ -280,13 +289,17 @@ def _check_play_hours(a: Audit) -> Iterator[Violation]:
     hours from Saturday noon break Sunday's 2-8 a.m.); not when every operator has
     ``late_hours_ordinance``."""
     sc = a.scenario
+    zone: dict[str, ZoneInfo | None] = {}  # each tournament's zone; None: not judged
     for p in a.placed:
         t = p.tournament
-        if t.type not in MT_TYPES or all(
-                sc.operator(o).late_hours_ordinance for o in t.operators):
+        if t.id not in zone:
+            zone[t.id] = None if t.type not in MT_TYPES or all(
+                sc.operator(o).late_hours_ordinance for o in t.operators) else \
+                tournament_tz(sc, t)
+        tz = zone[t.id]
+        if tz is None:
             continue
-        tz = tournament_tz(sc, t)
-        for start, end in sessions(sc, t, p.timing):
+        for start, end in sessions_of(sc, p):
             morning = quiet_hours_played(start, end, tz)
             if morning is None:
                 continue

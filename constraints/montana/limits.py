@@ -8,8 +8,9 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+import functools
+from collections import ChainMap, defaultdict
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from ortools.sat.python import cp_model
 
@@ -211,39 +212,97 @@ def _check_large_limit(a: Audit) -> Iterator[Violation]:
     for op in sc.operators:
         if op.jurisdiction != "MT":
             continue
-        mine = {p.ref: p for p in a.of_operator(op) if p.tournament.is_large}
-        tallies = large_tally(sc, op, [_item(p) for p in mine.values()])
-        for py, tally in tallies.items():
-            for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
-                if n <= LARGE_LIMIT:
-                    continue
-                p = mine[ref]
-                free = _free_text(tally)
-                span = counted_because(sc, op, p.timing.days, tally.counted_with(ref))
-                if p.tournament.charitable:
-                    k = tally.held_charitable + len(tally.free) + \
-                        tally.counted_charitable.index(ref) + 1
-                    why = (f"; it is its {_ordinal(k)} charitable one, and only the first "
-                           f"{CHARITY_LIMIT} ({free}) are not counted (MT-CHARITY-LIMIT, "
-                           "MCA 23-5-317(1)(f))")
-                elif free:
-                    why = f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
-                else:
-                    why = ""
-                held = []
-                if tally.held_counted:
-                    beyond = tally.held_counted - tally.held_large
-                    held.append(f"{tally.held_counted} held before the plan" + (
-                        f" ({beyond} of them charitable beyond the first {CHARITY_LIMIT})"
-                        if beyond else ""))
-                before = tally.counted_order[:max(0, LARGE_LIMIT - tally.held_counted)]
-                if before:
-                    held.append(", ".join(before))
-                yield Violation(
-                    "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
-                    f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
-                    f"of the {py} permit year on {p.first_day} ({ref}){span}{why}; all "
-                    f"{LARGE_LIMIT} are used by {' and '.join(held)}")
+        yield from _over_large_limit(sc, op, _large_of(a, op))
+
+
+def _large_of(a: Audit, op: Operator) -> dict[str, Occurrence]:
+    """The large-stakes occurrences ``op`` holds, by ref, as placed."""
+    return {p.ref: p for p in a.of_operator(op) if p.tournament.is_large}
+
+
+def _added_large_limit(a: Audit, p: Occurrence) -> list[Violation]:
+    """MT-LARGE-LIMIT with ``p`` added (:attr:`Rule.added`): the tallies of the permit years
+    it counts in, at its Montana operators only."""
+    if not p.tournament.is_large:
+        return []
+    sc = a.scenario
+    out: list[Violation] = []
+    for op in a.operators_of(p):
+        if op.jurisdiction != "MT":
+            continue
+        mine, by_year, used = a.memo(f"MT-LARGE-LIMIT {op.id}",
+                                     functools.partial(_by_year, a, op))
+        years = counted_years(sc, op, p.timing.days)
+        if all(used.get(y, 0) < LARGE_LIMIT for y in years):
+            continue  # one more counts at most once more: none is the 17th
+        items: dict[str, LargeItem] = {}
+        for y in years:
+            items.update(by_year.get(y, {}))
+        items[p.ref] = _item(p)
+        out.extend(_over_large_limit(sc, op, ChainMap({p.ref: p}, mine), list(items.values()),
+                                     years))
+    return out
+
+
+def _by_year(a: Audit, op: Operator) -> tuple[dict[str, Occurrence],
+                                              dict[dt.date, dict[str, LargeItem]],
+                                              dict[dt.date, int]]:
+    """The large-stakes occurrences ``op`` holds by ref; them as :func:`large_tally` counts
+    them by the permit years they count in (:func:`counted_years`); and how many are
+    counted in each permit year (:attr:`LargeTally.counted`)."""
+    mine = _large_of(a, op)
+    by_year: dict[dt.date, dict[str, LargeItem]] = defaultdict(dict)
+    for ref, p in mine.items():
+        item = _item(p)
+        for y in counted_years(a.scenario, op, p.timing.days):
+            by_year[y][ref] = item
+    used = {py: tally.counted for py, tally in large_tally(
+        a.scenario, op, [_item(p) for p in mine.values()]).items()}
+    return mine, by_year, used
+
+
+def _over_large_limit(sc: Scenario, op: Operator, mine: Mapping[str, Occurrence],
+                      items: list[LargeItem] | None = None,
+                      years: Collection[dt.date] | None = None) -> Iterator[Violation]:
+    """MT-LARGE-LIMIT of Montana operator ``op`` holding the large-stakes occurrences
+    ``mine`` (by ref, as placed; ``items``: them as :func:`large_tally` counts them, when
+    known): the 17th and every later counted one of a permit year (of ``years`` only, when
+    given)."""
+    tallies = large_tally(sc, op, [_item(p) for p in mine.values()] if items is None
+                          else items)
+    for py, tally in tallies.items():
+        if years is not None and py not in years:
+            continue
+        for n, ref in enumerate(tally.counted_order, start=tally.held_counted + 1):
+            if n <= LARGE_LIMIT:
+                continue
+            p = mine[ref]
+            free = _free_text(tally)
+            span = counted_because(sc, op, p.timing.days, tally.counted_with(ref))
+            if p.tournament.charitable:
+                k = tally.held_charitable + len(tally.free) + \
+                    tally.counted_charitable.index(ref) + 1
+                why = (f"; it is its {_ordinal(k)} charitable one, and only the first "
+                       f"{CHARITY_LIMIT} ({free}) are not counted (MT-CHARITY-LIMIT, "
+                       "MCA 23-5-317(1)(f))")
+            elif free:
+                why = f"; not counted: the charitable {free} (MT-CHARITY-LIMIT)"
+            else:
+                why = ""
+            held = []
+            if tally.held_counted:
+                beyond = tally.held_counted - tally.held_large
+                held.append(f"{tally.held_counted} held before the plan" + (
+                    f" ({beyond} of them charitable beyond the first {CHARITY_LIMIT})"
+                    if beyond else ""))
+            before = tally.counted_order[:max(0, LARGE_LIMIT - tally.held_counted)]
+            if before:
+                held.append(", ".join(before))
+            yield Violation(
+                "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
+                f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
+                f"of the {py} permit year on {p.first_day} ({ref}){span}{why}; all "
+                f"{LARGE_LIMIT} are used by {' and '.join(held)}")
 
 
 def _held_large_limit(a: Actuals) -> Iterator[Violation]:
@@ -360,7 +419,7 @@ def _large_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
 
 
 MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_large_limit,
-                      check=_check_large_limit, actuals=_held_large_limit,
+                      check=_check_large_limit, added=_added_large_limit, actuals=_held_large_limit,
                       certificate=_certify_large_limit, usage=_large_usage,
                       usage_text=UsageText(
                           f"MT-LARGE-LIMIT: counted large-stakes per permit year "

@@ -213,7 +213,8 @@ def _check_permits(a: Audit) -> Iterator[Violation]:
         if op.jurisdiction != "MT":
             continue
         for large, kind, fee in _permit_kinds():
-            mine = [lic for lic in a.licenses if lic.operator_id == op.id and lic.kind == kind]
+            mine = [(lic.valid_from, _effective_end(op, lic)) for lic in a.licenses
+                    if lic.operator_id == op.id and lic.kind == kind]
             for p in a.of_operator(op):
                 if p.tournament.is_large != large:
                     continue
@@ -222,7 +223,7 @@ def _check_permits(a: Audit) -> Iterator[Violation]:
                         continue
                     days = [d for d in p.timing.days if op.permit_year_of(d) == py]
                     missing = [d for d in days if not any(
-                        lic.valid_from <= d <= _effective_end(op, lic) for lic in mine)]
+                        valid_from <= d <= end for valid_from, end in mine)]
                     if missing:
                         yield Violation(
                             "MT-PERMIT-FEES", op.id, (p.ref,), day_span(missing[0], missing[-1]),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator
 
-from constraints.base import Actuals, Audit, Rule, Violation
+from constraints.base import Actuals, Audit, Occurrence, Rule, Violation
 from constraints.modelling import ModelContext
 from constraints.montana.terms import MT_TYPES, mt
 from scheduler.core.problems import TermProblem
@@ -148,6 +148,14 @@ def _check_notice(a: Audit) -> Iterator[Violation]:
                             f"before the earliest filing day {filing_from(sc)}")
 
 
+def _added_notice(a: Audit, p: Occurrence) -> list[Violation]:
+    """MT-PROGRESSIVE with ``p`` added (:attr:`Rule.added`): nothing new unless ``p`` is a
+    round of a progressive (it may start it earlier); then the whole check."""
+    if p.tid not in a.memo("MT-PROGRESSIVE", lambda: progressive_rounds(a.scenario)):
+        return []
+    return list(_check_notice(a.with_one(p)))
+
+
 def _held_notice(a: Actuals) -> Iterator[Violation]:
     """MT-PROGRESSIVE on what was held, (1)(d): a round held at an operator whose notice was
     filed later than 5 days before the progressive's first round (the earliest actual
@@ -171,4 +179,5 @@ def _held_notice(a: Actuals) -> Iterator[Violation]:
 
 
 MT_PROGRESSIVE = Rule("MT-PROGRESSIVE", validate=_validate_progressive, encode=_encode_notice,
-                      check=_check_notice, actuals=_held_notice)
+                      check=_check_notice, added=_added_notice,
+                      actuals=_held_notice)

@@ -7,6 +7,7 @@ Each rule: its ID and citation, its model encoding, and its independent check, s
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import defaultdict
 from collections.abc import Iterator
 
@@ -27,6 +28,7 @@ from constraints.modelling import ModelContext, overfull, sum_by
 from constraints.montana.terms import SMALL_ENTRY_CAP, calendar_days, mins, mt
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
+from scheduler.core.scenario_types import Operator
 
 # ------------------------------------------------------------------ MT-SMALL-ENTRY
 
@@ -99,14 +101,51 @@ def _check_small_daily(a: Audit) -> Iterator[Violation]:
                 for d in p.timing.days:
                     per_day[d].append(p)
                 if len(p.timing.days) > 1:
-                    yield Violation("MT-SMALL-DAILY", op.id, (p.ref,), p.first_day.isoformat(),
-                                    f"{p.ref} is not played within one calendar day")
+                    yield _not_one_day(op, p)
         for d in sorted(per_day):
-            if len(per_day[d]) > 1:
-                refs = tuple(p.ref for p in per_day[d])
-                yield Violation("MT-SMALL-DAILY", op.id, refs, d.isoformat(),
-                                f"{op.name} would conduct {len(refs)} small-stakes tournaments "
-                                f"on {d} ({', '.join(refs)}); at most one a day")
+            v = _small_on(op, d, per_day[d])
+            if v is not None:
+                yield v
+
+
+def _not_one_day(op: Operator, p: Occurrence) -> Violation:
+    return Violation("MT-SMALL-DAILY", op.id, (p.ref,), p.first_day.isoformat(),
+                     f"{p.ref} is not played within one calendar day")
+
+
+def _small_on(op: Operator, d: dt.date, ps: list[Occurrence]) -> Violation | None:
+    """MT-SMALL-DAILY: the violation when ``ps`` (the operator's small-stakes occurrences on
+    day ``d``, as placed) are more than one."""
+    if len(ps) <= 1:
+        return None
+    refs = tuple(p.ref for p in ps)
+    return Violation("MT-SMALL-DAILY", op.id, refs, d.isoformat(),
+                     f"{op.name} would conduct {len(refs)} small-stakes tournaments "
+                     f"on {d} ({', '.join(refs)}); at most one a day")
+
+
+def _small_by_day(a: Audit, op: Operator) -> dict[dt.date, list[Occurrence]]:
+    per_day: dict[dt.date, list[Occurrence]] = defaultdict(list)
+    for p in a.of_operator(op):
+        if p.tournament.is_small:
+            for d in p.timing.days:
+                per_day[d].append(p)
+    return per_day
+
+
+def _added_small_daily(a: Audit, p: Occurrence) -> list[Violation]:
+    """MT-SMALL-DAILY with ``p`` added (:attr:`Rule.added`): ``p`` itself and the days it
+    touches, at each of its operators."""
+    if not p.tournament.is_small:
+        return []
+    out: list[Violation] = []
+    for op in a.operators_of(p):
+        if len(p.timing.days) > 1:
+            out.append(_not_one_day(op, p))
+        per_day = a.memo(f"MT-SMALL-DAILY {op.id}", functools.partial(_small_by_day, a, op))
+        out.extend(v for d in p.timing.days
+                   if (v := _small_on(op, d, [*per_day.get(d, ()), p])) is not None)
+    return out
 
 
 def _certify_small_daily(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Certificate]:
@@ -179,5 +218,6 @@ def _held_small_daily(a: Actuals) -> Iterator[Violation]:
 
 MT_SMALL_DAILY = Rule("MT-SMALL-DAILY", validate=_validate_small_daily,
                       encode=_encode_small_daily, check=_check_small_daily,
+                      added=_added_small_daily,
                       actuals=_held_small_daily,
                       certificate=_certify_small_daily, counts=lambda t: t.is_small)

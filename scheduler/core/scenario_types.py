@@ -287,7 +287,14 @@ class Operator(StrictModel):
         """MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b): first days of every permit year that one
         of ``days`` falls in (e.g. the ``Timing.days`` of an occurrence), sorted. A tournament
         played Jun 30 - Jul 2 falls in two permit years (Jul 1 - Jun 30) and needs both permits."""
-        return tuple(sorted({self.permit_year_of(d) for d in days}))
+        return _permit_years_of(self.permit_year_start, tuple(days))
+
+
+@lru_cache(maxsize=1 << 14)
+def _permit_years_of(permit_year_start: str, days: tuple[dt.date, ...]) -> tuple[dt.date, ...]:
+    """:meth:`Operator.permit_years_of`, each (start, days) computed once: the checker and
+    the reasons count every occurrence's permit years (MT-LARGE-LIMIT) again and again."""
+    return tuple(sorted({_permit_year_of(permit_year_start, d) for d in days}))
 
 
 @lru_cache(maxsize=8192)

@@ -235,13 +235,31 @@ def _exact_timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: b
     return Timing(start, end, days_touched(start, end))
 
 
+def span_timing(start: dt.datetime, end: dt.datetime) -> Timing:
+    """``Timing(start, end, days_touched(start, end))``: an occurrence read back as one span
+    (a plan's row), one object for the same instants in the same zone, so that what is
+    computed once per timing (``constraints.base.sessions_of``) is reused when a plan's
+    rows are read again (its check, then the reasons of what was not placed). The last
+    16,384 are kept."""
+    return _span_timing(start, end, start.tzinfo, end.tzinfo, start.fold, end.fold)
+
+
+@lru_cache(maxsize=1 << 14)
+def _span_timing(start: dt.datetime, end: dt.datetime, _tz_start: object, _tz_end: object,
+                 _fold_start: int, _fold_end: int) -> Timing:
+    """:func:`span_timing`, keyed by the zones and folds too (two aware datetimes of one
+    zone compare by wall clock, their folds aside)."""
+    return Timing(start, end, days_touched(start, end))
+
+
 def forget_timings() -> None:
     """Empty the caches of :func:`timing` (up to 65,536 first days each, shared by the parts
-    of a scenario while they are solved): called when the solve is done, before the plan is
-    written (issue #16: about 30 MB at 1,000 operators)."""
+    of a scenario while they are solved) and :func:`span_timing`: called when the solve is
+    done, before the plan is written (issue #16: about 30 MB at 1,000 operators)."""
     _timing.cache_clear()
     _flight_timing.cache_clear()
     _play_days.cache_clear()
+    _span_timing.cache_clear()
 
 
 # ------------------------------------------------------------------ deadlines

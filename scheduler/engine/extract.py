@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from constraints import montana
 from constraints.base import Audit, License, Occurrence
-from constraints.modelling import ModelContext, Placement
+from constraints.modelling import LicenseOption, ModelContext, Placement
 from constraints.montana import LargeItem, large_tally, progressive_starts
 from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
@@ -50,11 +50,14 @@ def extract(ctx: ModelContext, solver: cp_model.CpSolver, status: PlanStatus, se
                     key=lambda o: (o.operator_id, o.rank, o.valid_from, o.kind, o.tier))
     covers: dict[int, list[str]] = defaultdict(list)
     license_of: dict[tuple[str, str], list[str]] = defaultdict(list)
+    of_operator: dict[str, list[tuple[int, LicenseOption]]] = defaultdict(list)
+    for i, o in enumerate(bought):
+        of_operator[o.operator_id].append((i, o))
     for t, k, c in placed:
         ref = f"{t.id}#{k}"
         for oid in t.operators:
-            for i, o in enumerate(bought):
-                if o.operator_id == oid and o.covers(t, c.timing):
+            for i, o in of_operator.get(oid, ()):
+                if o.covers(t, c.timing):
                     covers[i].append(ref)
                     # every licence or permit it needs (MT: one per permit year it is played
                     # in, MT-PERMIT-FEES), so schedule.csv names them all; ME: the first

@@ -2,18 +2,22 @@
 
 For each allowed first day the occurrence is added to the plan and the independent check says
 which rules it would break (against the placements already made); days no occurrence may
-take at all are put down to the rules that excluded them (``ModelContext.rejected``).
+take at all are put down to the rules that excluded them (``ModelContext.rejected``). The
+check of the placements already made is read once; each day then costs only the groups the
+occurrence joins (its tournament, operators, days, months: each rule's
+:attr:`~constraints.base.Rule.added`), not a check of the whole plan.
 """
 
 from __future__ import annotations
 
 import copy
 import datetime as dt
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from constraints.base import Audit, Occurrence, Rule
+from constraints.base import Audit, Occurrence, Rule, Violation
 from constraints.catalogue import COST_RULES, cite
 from constraints.catalogue import RULES as CATALOGUE
 from constraints.modelling import ModelContext, Placement
@@ -48,8 +52,17 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
     sched_rules = [r for r in RULES if r.check is not None and r.encode is not None
                    and r.id not in (*COST_RULES, "COUNT", "FIXED-DATES")]
     by_t: dict[str, list[Occurrence]] = defaultdict(list)
-    for p in placed:
+    # the placed occurrences (their indices) at each operator, and of super cribbage (ME's
+    # statewide limit): those of one operator of a tournament, or of super cribbage for one
+    # of super cribbage, are the ones one more occurrence of it is checked against
+    at_operator: dict[str, list[int]] = defaultdict(list)
+    cribbage: set[int] = set()
+    for i, p in enumerate(placed):
         by_t[p.tid].append(p)
+        for o in p.tournament.operators:
+            at_operator[o].append(i)
+        if p.tournament.type == "super-cribbage":
+            cribbage.add(i)
     out: list[Unscheduled] = []
     for t in sc.tournaments:
         have = by_t.get(t.id, [])
@@ -60,8 +73,9 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         short = _short_periods(sc, t, have) if reasons else []
         if len(have) >= wanted and not missing_fixed and not short:
             continue
-        related = [p for p in placed if set(p.tournament.operators) & set(t.operators)
-                   or (t.type == "super-cribbage" and p.tournament.type == "super-cribbage")]
+        related = [placed[i] for i in sorted({i for o in t.operators for i in at_operator[o]}
+                                             | (cribbage if t.type == "super-cribbage"
+                                                else set()))]
 
         n = len(have)
         if not reasons:
@@ -229,12 +243,11 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
     example: dict[str, str] = {}
     # what the placements already made break on their own (a partial view: another tour's
     # stops at other rooms are not among ``related``) is not what one more occurrence breaks
-    before = {(v.rule, v.message) for v in check(Audit(sc, list(related), []), rules=rules)}
+    base = Audit(sc, list(related), [])
     for c in days:
         if c.first_day in starts:
             continue
-        trial = Audit(sc, [*related, Occurrence(t, occurrence, c.timing)], [])
-        found = [v for v in check(trial, rules=rules) if (v.rule, v.message) not in before]
+        found = _new(base, Occurrence(t, occurrence, c.timing), rules)
         # in the checker's (the registry's) order, not a set's: ties in most_common keep
         # the first counted, and a set of strings iterates by the process's hash seed
         broken = dict.fromkeys(v.rule for v in found)
@@ -244,6 +257,36 @@ def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set
         for v in found:
             example.setdefault(v.rule, v.message)
     return tally, example
+
+
+def _new(base: Audit, one: Occurrence, rules: list[Rule]) -> list[Violation]:
+    """What ``check(base.with_one(one), rules=rules)`` finds that ``check(base)`` does not
+    (compared by rule and sentence), rule by rule in the checker's order. A rule with
+    :attr:`~constraints.base.Rule.added` reads only the groups ``one`` joins (what else it
+    finds, ``check(base)`` finds too); ``check(base)`` is read once per rule (``base.memo``),
+    and only for a rule that finds something with ``one`` (each rule's check names only its
+    own rule ID, so what one finds is compared with what it found before)."""
+    trial: Audit | None = None
+    out: list[Violation] = []
+    for rule in rules:
+        if rule.check is None:
+            continue
+        if rule.added is not None:
+            found = list(rule.added(base, one))
+        else:
+            trial = trial or base.with_one(one)
+            found = list(rule.check(trial))
+        if found:
+            before = base.memo(f"before {rule.id}", functools.partial(_pairs, rule, base))
+            out.extend(v for v in found if (v.rule, v.message) not in before)
+    return out
+
+
+def _pairs(rule: Rule, a: Audit) -> set[tuple[str, str]]:
+    """The (rule ID, sentence) of every violation ``rule`` finds in ``a`` (its own ID: no
+    rule's check names another's)."""
+    assert rule.check is not None
+    return {(v.rule, v.message) for v in rule.check(a)}
 
 
 def _days(n: int) -> str:
@@ -262,7 +305,8 @@ def _first_of(sets: Sequence[Sequence[str] | set[str]], order: Counter[str]) -> 
     """Each day's rules counted once, under the first of them in ``order`` (most days
     first, ties by rule ID): counts that add up to the days counted."""
     rank = {r: i for i, (r, _) in enumerate(sorted(order.items(), key=lambda x: (-x[1], x[0])))}
-    return Counter(min(rs, key=lambda r: rank[r]) for rs in sets if rs)
+    return Counter(next(iter(rs)) if len(rs) == 1 else min(rs, key=rank.__getitem__)
+                   for rs in sets if rs)
 
 
 def _explain(t: Tournament, ctx: ModelContext, tally: Counter[str], example: dict[str, str],

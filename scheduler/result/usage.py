@@ -24,7 +24,7 @@ import pandas as pd
 from constraints.base import Audit, Occurrence, Usage
 from constraints.registry import RULES
 from scheduler.core.scenario import Scenario
-from scheduler.core.timing import Timing, days_touched, read_timing
+from scheduler.core.timing import read_timing, span_timing
 
 
 class UsageRow(Protocol):
@@ -65,7 +65,7 @@ def placed(plan: UsagePlan) -> list[Occurrence]:
             seen[(r.tournament_id, r.occurrence)] = Occurrence(
                 t, r.occurrence,
                 read_timing(plan.scenario, t, r.start, r.end) if t.sessions  # flights
-                else Timing(r.start, r.end, days_touched(r.start, r.end)))
+                else span_timing(r.start, r.end))
     return list(seen.values())
 
 
