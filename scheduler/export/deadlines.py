@@ -11,6 +11,8 @@ read too, so they cannot disagree; all four in the one shape
 from __future__ import annotations
 
 import datetime as dt
+import weakref
+from typing import Any
 
 import pandas as pd
 
@@ -38,10 +40,21 @@ def plan_deadlines(plan: Plan) -> list[Deadline]:
     list of scheduler.result.deadlines.Deadline
         :func:`scheduler.result.deadlines.list_deadlines` of its rows and licences, ME application
         windows (ME-APPLICATION-WINDOW) opening no earlier than ``scenario.notice_from``;
-        sorted by date, rule, operator, occurrence, licence, what.
+        sorted by date, rule, operator, occurrence, licence, what. Listed once per plan
+        (the same list again for the same plan): do not change it.
     """
-    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                          closed=plan.scenario.settings.closed_days)
+    held = _listed[0]() if _listed else None
+    if held is plan:
+        return _listed[1]
+    deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
+                               closed=plan.scenario.settings.closed_days)
+    _listed[:] = [weakref.ref(plan), deadlines]
+    return deadlines
+
+
+_listed: list[Any] = []
+"""The last plan :func:`plan_deadlines` listed (a weak reference) and its list: deadlines.csv,
+the calendars and plan.xlsx of one plan share one list (issue #27)."""
 
 
 def deadlines_csv(plan: Plan) -> bytes:

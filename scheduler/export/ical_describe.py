@@ -46,6 +46,7 @@ from scheduler.core.uid import (
 )
 from scheduler.core.uid import licence_uid as new_licence_uid
 from scheduler.export.checklist import readings
+from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.ical_text import (
     CalendarItem,
     VEvent,
@@ -60,7 +61,7 @@ from scheduler.export.ical_text import (
     tournament_of,
 )
 from scheduler.inputs.replan.assign import licence_deadline_uids
-from scheduler.result.deadlines import Deadline, list_deadlines
+from scheduler.result.deadlines import Deadline
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import licence_text as words_of_licence
 
@@ -263,9 +264,9 @@ def _mt_file_by(due: dt.date) -> str:
 
 
 def _plan_deadlines(plan: Plan) -> list[Deadline]:
-    """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines)."""
-    return list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                          closed=plan.scenario.settings.closed_days)
+    """:func:`scheduler.result.deadlines.list_deadlines` of ``plan`` (deadlines.csv's lines,
+    listed once per plan: :func:`scheduler.export.deadlines.plan_deadlines`)."""
+    return plan_deadlines(plan)
 
 
 def deadline_items(plan: Plan, stamp: dt.datetime) -> Iterator[CalendarItem]:

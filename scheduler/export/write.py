@@ -20,7 +20,7 @@ from scheduler.core.atomic import FolderSink, claim, replace_dir
 from scheduler.core.atomic_files import WriteRefused, write_files
 from scheduler.core.clock import source_date_epoch
 from scheduler.core.manifest import MANIFEST
-from scheduler.export.deadlines import deadlines_csv
+from scheduler.export.deadlines import deadlines_csv, plan_deadlines
 from scheduler.export.ical import calendar_files, render_pieces
 from scheduler.export.ical_text import PRODID
 from scheduler.export.summary import summary_text
@@ -102,6 +102,7 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
     above 1 and a :class:`scheduler.core.atomic.FolderSink`, plan.xlsx is written by a forked
     process while this one writes the rest (the same bytes)."""
     use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
+    plan_deadlines(plan)  # once, for deadlines.csv, the calendars and plan.xlsx (a fork too)
     stamp = source_date_epoch()
 
     def xlsx(fh: BinaryIO) -> None:

@@ -27,7 +27,8 @@ from xlsxwriter.format import Format
 
 from constraints.base import Usage
 from scheduler.core.workbook.layout import FIXED_TIME
-from scheduler.result.deadlines import deadline_table, list_deadlines
+from scheduler.export.deadlines import plan_deadlines
+from scheduler.result.deadlines import deadline_table
 from scheduler.result.plan import Plan
 from scheduler.result.usage import limit_usage
 
@@ -75,8 +76,7 @@ def deadline_rows(plan: Plan) -> list[tuple[Any, ...]]:
         occurrence, licence, what.
     """
     names = {op.id: op.name for op in plan.scenario.operators}
-    lines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                           closed=plan.scenario.settings.closed_days)
+    lines = plan_deadlines(plan)  # deadlines.csv's list, listed once per plan
     return [tuple(row[head] for head, _, _ in DEADLINES)
             for row in deadline_table(lines, names)]
 
