@@ -161,3 +161,12 @@ def test_run_script_smoke(tmp_path: Path) -> None:
     assert r["product_not_worse"] == "True" and r["optima_agree"] == "True"
     assert int(r["highs_placed"]) == int(r["placed"])
     assert (out / "benchmark.png").stat().st_size > 0
+    # the phase table (benchmarks/phases.py --floor): one row per phase, CP-SAT beside the
+    # floor measured in the run (N = 10 has no issue #27 floor for the other phases)
+    table = (out / "phases.md").read_text(encoding="utf-8").splitlines()
+    assert table[0] == "| phase, CPU s | N = 10 | floor | × floor |"
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table[2:]}
+    assert list(rows)[:10] == ["reading", "model", "cpsat", "audit", "reasons", "other",
+                               "tables", "summary", "xlsx", "calendars"]
+    assert rows["cpsat"].count("|") == 5 and rows["cpsat"].split(" | ")[2].strip()
+    assert rows["placed"].split(" | ")[1].replace(",", "") == r["placed"]

@@ -18,7 +18,7 @@ import yaml
 from openpyxl import load_workbook
 from typer.testing import CliRunner
 
-from constraints.common import spacing
+from constraints import base
 from scheduler.cli import app
 from scheduler.core import timing
 from scheduler.core.limits import LimitError, _plain_tree, check_yaml_node
@@ -153,7 +153,7 @@ def test_a_solve_lets_go_of_the_sessions_of_its_parts() -> None:
     assert len(plan.rows) == 2  # both dates placed
     # the sessions of the part's occurrences (the reasons' checks) are let go once the plan
     # is made; the candidate days' timings stay cached for the next solve (the CLI lets go)
-    assert spacing._SESSIONS == {}
+    assert base._SESSIONS == {}
 
 
 def test_tourney_solve_lets_go_of_the_timings_before_writing(tmp_path: Path) -> None:

@@ -41,13 +41,7 @@ from constraints.maine.business_days import (
 )
 from constraints.maine.cribbage import ME_SUPER_CRIBBAGE, super_cribbage_left
 from constraints.maine.example import EXAMPLE
-from constraints.maine.fees import (
-    ME_FEES,
-    licence_id_part,
-    monthly_never_cheaper,
-    per_tournament_usd,
-    statute_fee,
-)
+from constraints.maine.fees import ME_FEES, licence_id_part, monthly_never_cheaper
 from constraints.maine.funds import (
     CHECKLIST,
     ME_CRIBBAGE_REG,
@@ -104,6 +98,8 @@ from constraints.maine.terms import (
     TIERS,
     annual_end,
     covering_tiers,
+    per_tournament_usd,
+    statute_fee,
     tier_index,
 )
 from scheduler.core.jurisdiction import Jurisdiction

@@ -1,6 +1,7 @@
 """Maine, the licences and their fees: ME-FEES (17 M.R.S. § 1836(3-A)): per-tournament,
 monthly and annual licences by player tier, the model's choice among them, the check of
-licences.csv and what per-tournament licences would cost.
+licences.csv (the fee tables and what per-tournament licences would cost:
+:mod:`constraints.maine.terms`).
 
 Each rule: its ID and citation, its model encoding, and its independent check, side by side.
 """
@@ -34,15 +35,14 @@ from constraints.maine.terms import (
     MONTHLY_FEE,
     MONTHLY_LIMIT,
     PER_TOURNAMENT_FEE,
-    SUPER_CRIBBAGE_FEE,
     TIER_MAX,
     TIERS,
     annual_end,
     covering_tiers,
+    statute_fee,
     tier_index,
 )
 from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, covers_period
-from scheduler.core.scenario import Scenario
 from scheduler.core.timing import month_end
 
 
@@ -166,22 +166,6 @@ def licence_id_part(kind: str, tier: str, tournament_id: str) -> str:
     it stays while the game stays put, whatever number it has; deadline UIDs are made from
     licence ids), a monthly or annual one its tier."""
     return tournament_id if kind in ("me-per-tournament", "me-super-cribbage") else tier
-
-
-def statute_fee(kind: str, tier: str) -> int | None:
-    """ME-FEES, 17 M.R.S. § 1836(3-A), (4-A): the fee (USD) of a licence of ``kind`` and
-    ``tier`` (a :data:`TIERS` label); None when no such licence exists (e.g. an annual licence
-    over 100 players)."""
-    if kind == "me-super-cribbage":
-        return SUPER_CRIBBAGE_FEE
-    if tier not in TIERS:
-        return None
-    k = TIERS.index(tier)
-    if kind == "me-per-tournament":
-        return PER_TOURNAMENT_FEE[k]
-    if kind in ("me-monthly", "me-annual") and k < 2:
-        return (MONTHLY_FEE if kind == "me-monthly" else ANNUAL_FEE)[k]
-    return None
 
 
 def _label(kind: str) -> str:
@@ -372,32 +356,3 @@ def _held_tier(a: Actuals) -> Iterator[Violation]:
 
 
 ME_FEES = Rule("ME-FEES", encode=_encode_fees, check=_check_fees, actuals=_held_tier)
-
-
-def per_tournament_usd(sc: Scenario, covers: tuple[str, ...]) -> int:
-    """ME-FEES, 17 M.R.S. § 1836(3-A): what per-tournament licences would cost for the
-    occurrences ``covers``, each at :data:`PER_TOURNAMENT_FEE` of its game's own tier
-    (:func:`tier_index` of its ``players``; a game without a cap as tier 1-50).
-
-    Parameters
-    ----------
-    sc : Scenario
-        The scenario the occurrences' tournaments belong to.
-    covers : tuple of str
-        Occurrences ``tournament_id#k``, e.g. an annual licence's
-        :attr:`constraints.base.License.covers`.
-
-    Returns
-    -------
-    int
-        USD, the sum over ``covers`` (0 for none).
-
-    Raises
-    ------
-    KeyError
-        For a tournament id not in ``sc``.
-    ValueError
-        For a player cap over every tier (over 300).
-    """
-    return sum(PER_TOURNAMENT_FEE[tier_index(sc.tournament(ref.split("#")[0]).players or 1)]
-               for ref in covers)

@@ -142,3 +142,48 @@ LICENCE_RULES = {"me-per-tournament": "ME-FEES", "me-monthly": "ME-FEES",
                  "me-annual": "ME-FEES", "me-super-cribbage": "ME-SUPER-CRIBBAGE"}
 """The rule each of :data:`LICENCE_KINDS` is bought under (ME-FEES, 17 M.R.S. § 1836(3-A);
 ME-SUPER-CRIBBAGE, § 1836(4-A))."""
+
+
+def statute_fee(kind: str, tier: str) -> int | None:
+    """ME-FEES, 17 M.R.S. § 1836(3-A), (4-A): the fee (USD) of a licence of ``kind`` and
+    ``tier`` (a :data:`TIERS` label); None when no such licence exists (e.g. an annual licence
+    over 100 players)."""
+    if kind == "me-super-cribbage":
+        return SUPER_CRIBBAGE_FEE
+    if tier not in TIERS:
+        return None
+    k = TIERS.index(tier)
+    if kind == "me-per-tournament":
+        return PER_TOURNAMENT_FEE[k]
+    if kind in ("me-monthly", "me-annual") and k < 2:
+        return (MONTHLY_FEE if kind == "me-monthly" else ANNUAL_FEE)[k]
+    return None
+
+
+def per_tournament_usd(sc: Scenario, covers: tuple[str, ...]) -> int:
+    """ME-FEES, 17 M.R.S. § 1836(3-A): what per-tournament licences would cost for the
+    occurrences ``covers``, each at :data:`PER_TOURNAMENT_FEE` of its game's own tier
+    (:func:`tier_index` of its ``players``; a game without a cap as tier 1-50).
+
+    Parameters
+    ----------
+    sc : Scenario
+        The scenario the occurrences' tournaments belong to.
+    covers : tuple of str
+        Occurrences ``tournament_id#k``, e.g. an annual licence's
+        :attr:`constraints.base.License.covers`.
+
+    Returns
+    -------
+    int
+        USD, the sum over ``covers`` (0 for none).
+
+    Raises
+    ------
+    KeyError
+        For a tournament id not in ``sc``.
+    ValueError
+        For a player cap over every tier (over 300).
+    """
+    return sum(PER_TOURNAMENT_FEE[tier_index(sc.tournament(ref.split("#")[0]).players or 1)]
+               for ref in covers)

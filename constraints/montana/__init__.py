@@ -23,6 +23,7 @@ modules is importable from here (``from constraints.montana import large_tally``
 
 from constraints.base import License
 from constraints.catalogue import cite
+from constraints.montana.charity import MT_CHARITY_LIMIT
 from constraints.montana.conduct import CHECKLIST
 from constraints.montana.example import EXAMPLE
 from constraints.montana.games import (
@@ -35,7 +36,7 @@ from constraints.montana.games import (
     most_paid,
 )
 from constraints.montana.legal_holidays import office_holidays
-from constraints.montana.limits import MT_CHARITY_LIMIT, MT_LARGE_LIMIT
+from constraints.montana.limits import MT_LARGE_LIMIT
 from constraints.montana.notice import MT_NOTICE, notice_line, notice_note, notice_text
 from constraints.montana.permits import (
     MT_PERMIT_FEES,

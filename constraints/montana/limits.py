@@ -1,6 +1,6 @@
-"""Montana, the large-stakes limits: MT-LARGE-LIMIT (MCA 23-5-317(1)(a): 16 counted a
-permit year) and MT-CHARITY-LIMIT (23-5-317(1)(f): the first 3 charitable ones not counted),
-counted by :func:`constraints.montana.tally.large_tally`.
+"""Montana, the large-stakes limit: MT-LARGE-LIMIT (MCA 23-5-317(1)(a): 16 counted a
+permit year; the first 3 charitable ones not counted, MT-CHARITY-LIMIT,
+:mod:`constraints.montana.charity`), counted by :func:`constraints.montana.tally.large_tally`.
 
 Each rule: its ID and citation, its model encoding, and its independent check, side by side.
 """
@@ -29,33 +29,24 @@ from constraints.modelling import ModelContext
 from constraints.montana.tally import (
     LargeItem,
     LargeTally,
+    audit_tallies,
     counted_because,
     counted_once,
     counted_years,
     held_count,
+    held_from_year_start,
     large_tally,
     once_charitable,
+    placed_item,
 )
 from constraints.montana.terms import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import HeldBefore, Operator, Tournament
+from scheduler.core.text import ordinal
 from scheduler.core.timing import day_span
 
 # ------------------------------------------------------------------ MT-LARGE-LIMIT / CHARITY
-
-
-def _held_from_year_start(sc: Scenario, op: Operator) -> str | None:
-    """Why ``held_in_current_permit_year`` must be 0 when ``horizon.start`` is the first day
-    of its permit year (the history counts what was held before it in that permit year);
-    None when the horizon starts later in the permit year."""
-    start = sc.horizon.start
-    if op.permit_year_of(start) != start:
-        return None
-    return (f"counts what was held before horizon.start ({start}) in the permit year "
-            f"that contains it; that permit year begins on {start} (permit_year_start "
-            f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
-            "be 0 (tournaments of the previous permit year do not count)")
 
 
 def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
@@ -69,7 +60,7 @@ def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
             continue
         h = op.held_in_current_permit_year
         loc = ("operators", i, "held_in_current_permit_year")
-        why = _held_from_year_start(sc, op)
+        why = held_from_year_start(sc, op)
         if why is not None:
             if h.large_stakes:
                 yield TermProblem((*loc, "large_stakes"), "MT-LARGE-LIMIT", why)
@@ -89,46 +80,15 @@ def _validate_held(sc: Scenario) -> Iterator[TermProblem]:
                               "have been held in a permit year")
 
 
-def _item(p: Occurrence) -> LargeItem:
-    """A placed occurrence as :func:`large_tally` counts it (its days of play)."""
-    return LargeItem(p.first_day, p.tid, p.occurrence, p.tournament.charitable,
-                     p.timing.days)
-
-
-def _tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
-    """Every Montana operator's :func:`large_tally` of a schedule, in scenario and permit-year
-    order: the permit years of the horizon's start and of every occurrence it holds (of any
-    type), ``held_in_current_permit_year`` counted."""
-    sc = a.scenario
-    for op in sc.operators:
-        if op.jurisdiction != "MT":
-            continue
-        mine = a.of_operator(op)
-        items = [_item(p) for p in mine if p.tournament.is_large]
-        years = {op.permit_year_of(p.first_day) for p in mine}
-        for tally in large_tally(sc, op, items, years).values():
-            yield op, tally
-
-
 def _large_usage(a: Audit) -> Iterator[Usage]:
     """MT-LARGE-LIMIT usage, MCA 23-5-317(1)(a),(d): per Montana operator and permit year
     (MT-PERMIT-YEAR), ``used`` = the counted large-stakes tournaments (non-charitable, plus
     charitable beyond the first 3: :attr:`LargeTally.counted`) of 16, ``charitable`` how many
     of them are charitable, ``held`` how many were held before the plan."""
-    for op, tally in _tallies(a):
+    for op, tally in audit_tallies(a):
         py = tally.permit_year
         yield Usage("MT-LARGE-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
                     tally.counted, LARGE_LIMIT, tally.charitable_counted, tally.held_counted)
-
-
-def _charity_usage(a: Audit) -> Iterator[Usage]:
-    """MT-CHARITY-LIMIT usage, MCA 23-5-317(1)(f): per Montana operator and permit year, the
-    charitable large-stakes tournaments not counted toward the 16 (:attr:`LargeTally.free_used`,
-    at most 3), all of them ``charitable``; ``held`` those held before the plan."""
-    for op, tally in _tallies(a):
-        py = tally.permit_year
-        yield Usage("MT-CHARITY-LIMIT", op.id, py.isoformat(), py, op.permit_year_end(py),
-                    tally.free_used, CHARITY_LIMIT, tally.free_used, tally.held_free)
 
 
 def _encode_large_limit(ctx: ModelContext) -> None:
@@ -238,7 +198,7 @@ def _added_large_limit(a: Audit, p: Occurrence) -> list[Violation]:
         items: dict[str, LargeItem] = {}
         for y in years:
             items.update(by_year.get(y, {}))
-        items[p.ref] = _item(p)
+        items[p.ref] = placed_item(p)
         out.extend(_over_large_limit(sc, op, ChainMap({p.ref: p}, mine), list(items.values()),
                                      years))
     return out
@@ -253,11 +213,11 @@ def _by_year(a: Audit, op: Operator) -> tuple[dict[str, Occurrence],
     mine = _large_of(a, op)
     by_year: dict[dt.date, dict[str, LargeItem]] = defaultdict(dict)
     for ref, p in mine.items():
-        item = _item(p)
+        item = placed_item(p)
         for y in counted_years(a.scenario, op, p.timing.days):
             by_year[y][ref] = item
     used = {py: tally.counted for py, tally in large_tally(
-        a.scenario, op, [_item(p) for p in mine.values()]).items()}
+        a.scenario, op, [placed_item(p) for p in mine.values()]).items()}
     return mine, by_year, used
 
 
@@ -268,7 +228,7 @@ def _over_large_limit(sc: Scenario, op: Operator, mine: Mapping[str, Occurrence]
     ``mine`` (by ref, as placed; ``items``: them as :func:`large_tally` counts them, when
     known): the 17th and every later counted one of a permit year (of ``years`` only, when
     given)."""
-    tallies = large_tally(sc, op, [_item(p) for p in mine.values()] if items is None
+    tallies = large_tally(sc, op, [placed_item(p) for p in mine.values()] if items is None
                           else items)
     for py, tally in tallies.items():
         if years is not None and py not in years:
@@ -282,7 +242,7 @@ def _over_large_limit(sc: Scenario, op: Operator, mine: Mapping[str, Occurrence]
             if p.tournament.charitable:
                 k = tally.held_charitable + len(tally.free) + \
                     tally.counted_charitable.index(ref) + 1
-                why = (f"; it is its {_ordinal(k)} charitable one, and only the first "
+                why = (f"; it is its {ordinal(k)} charitable one, and only the first "
                        f"{CHARITY_LIMIT} ({free}) are not counted (MT-CHARITY-LIMIT, "
                        "MCA 23-5-317(1)(f))")
             elif free:
@@ -300,7 +260,7 @@ def _over_large_limit(sc: Scenario, op: Operator, mine: Mapping[str, Occurrence]
                 held.append(", ".join(before))
             yield Violation(
                 "MT-LARGE-LIMIT", op.id, (ref,), p.first_day.isoformat(),
-                f"{op.name} would hold its {_ordinal(n)} counted large-stakes tournament "
+                f"{op.name} would hold its {ordinal(n)} counted large-stakes tournament "
                 f"of the {py} permit year on {p.first_day} ({ref}){span}{why}; all "
                 f"{LARGE_LIMIT} are used by {' and '.join(held)}")
 
@@ -342,7 +302,7 @@ def _held_large_limit(a: Actuals) -> Iterator[Violation]:
                                        tally.counted_with(ref))
                 yield Violation(
                     "MT-LARGE-LIMIT", op.id, (ref,), x.first_day.isoformat(),
-                    f"{op.name} held its {_ordinal(n)} counted large-stakes tournament of the "
+                    f"{op.name} held its {ordinal(n)} counted large-stakes tournament of the "
                     f"{py} permit year on {x.first_day} ({ref}){span}{before}{why}; at most "
                     f"{LARGE_LIMIT}")
 
@@ -426,40 +386,3 @@ MT_LARGE_LIMIT = Rule("MT-LARGE-LIMIT", validate=_validate_held, encode=_encode_
                           f"(limit {LARGE_LIMIT})", _large_lines, "permit year from {}",
                           f"hatched: charitable\nbeyond the first {CHARITY_LIMIT}"),
                       counts=lambda t: t.is_large)
-
-
-def _validate_held_charitable(sc: Scenario) -> Iterator[TermProblem]:
-    """MT-CHARITY-LIMIT, MCA 23-5-317(1)(f): the charitable ones of
-    ``held_in_current_permit_year`` are 0 when ``horizon.start`` is the first day of its
-    permit year (nothing can have been held in it yet); those beyond the first 3 count toward
-    MT-LARGE-LIMIT's 16 (:func:`_validate_held`)."""
-    for i, op in enumerate(sc.operators):
-        if op.jurisdiction != "MT":
-            continue
-        why = _held_from_year_start(sc, op)
-        if why is not None and op.held_in_current_permit_year.charitable:
-            yield TermProblem(("operators", i, "held_in_current_permit_year", "charitable"),
-                              "MT-CHARITY-LIMIT", why)
-
-
-def _charity_lines(records: Sequence[Usage]) -> Iterator[tuple[dt.date, str]]:
-    """MT-CHARITY-LIMIT's summary lines: one per permit year, the charitable ones not
-    counted of the first 3."""
-    for u in records:
-        yield u.period_start, (f"MT-CHARITY-LIMIT permit year {u.period}: {u.used}/{u.limit} "
-                               f"charitable not counted" + u.held_split)
-
-
-MT_CHARITY_LIMIT = Rule("MT-CHARITY-LIMIT", validate=_validate_held_charitable,
-                        usage=_charity_usage,
-                        usage_text=UsageText(
-                            f"MT-CHARITY-LIMIT: charitable not counted per permit year "
-                            f"(first {CHARITY_LIMIT})", _charity_lines, "permit year from {}"))
-"""MT-CHARITY-LIMIT sets no cap of its own: which charitable ones are not counted is
-:func:`large_tally`, and MT-LARGE-LIMIT's encoding and check apply it; its usage is the
-free ones of each permit year."""
-
-
-def _ordinal(n: int) -> str:
-    suf = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suf}"

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from constraints.base import Audit, Occurrence
 from constraints.montana.terms import CHARITY_LIMIT
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tour
@@ -206,3 +207,37 @@ def large_tally(sc: Scenario, op: Operator, occurrences: Iterable[LargeItem | tu
         out[py] = LargeTally(py, hl, hc, tuple(non), tuple(free), tuple(counted_ch),
                              tuple(order), tuple((r, tuple(v)) for r, v in rounds.items() if v))
     return out
+
+
+def held_from_year_start(sc: Scenario, op: Operator) -> str | None:
+    """Why ``held_in_current_permit_year`` must be 0 when ``horizon.start`` is the first day
+    of its permit year (the history counts what was held before it in that permit year);
+    None when the horizon starts later in the permit year."""
+    start = sc.horizon.start
+    if op.permit_year_of(start) != start:
+        return None
+    return (f"counts what was held before horizon.start ({start}) in the permit year "
+            f"that contains it; that permit year begins on {start} (permit_year_start "
+            f"{op.permit_year_start}), so nothing can have been held in it yet: it must "
+            "be 0 (tournaments of the previous permit year do not count)")
+
+
+def placed_item(p: Occurrence) -> LargeItem:
+    """A placed occurrence as :func:`large_tally` counts it (its days of play)."""
+    return LargeItem(p.first_day, p.tid, p.occurrence, p.tournament.charitable,
+                     p.timing.days)
+
+
+def audit_tallies(a: Audit) -> Iterator[tuple[Operator, LargeTally]]:
+    """Every Montana operator's :func:`large_tally` of a schedule, in scenario and permit-year
+    order: the permit years of the horizon's start and of every occurrence it holds (of any
+    type), ``held_in_current_permit_year`` counted."""
+    sc = a.scenario
+    for op in sc.operators:
+        if op.jurisdiction != "MT":
+            continue
+        mine = a.of_operator(op)
+        items = [placed_item(p) for p in mine if p.tournament.is_large]
+        years = {op.permit_year_of(p.first_day) for p in mine}
+        for tally in large_tally(sc, op, items, years).values():
+            yield op, tally

@@ -185,3 +185,8 @@ def mask_credentials(text: str, mask: str = MASK) -> str:
     out.append(text[last:])
     return "".join(out)
 
+
+def ordinal(n: int) -> str:
+    """``n`` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 112th."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -253,13 +253,13 @@ def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _mt_closed(due: dt.date) -> str:
-    """``_closed(due, "MT")``, once per day (Montana has no ``closed_days`` of a scenario)."""
+    """``_closed(due, montana.CODE)``, once per day (Montana has no scenario ``closed_days``)."""
     return _closed(due, montana.CODE)
 
 
 @functools.lru_cache(maxsize=4096)
 def _mt_file_by(due: dt.date) -> str:
-    """``file_by_note(due, "MT")``, once per day."""
+    """``file_by_note(due, montana.CODE)``, once per day."""
     return file_by_note(due, montana.CODE)
 
 
