@@ -36,7 +36,7 @@ With ``--floor``, each phase is set beside a floor, and the table gives the rati
 
 Each figure is CPU seconds (``time.process_time`` of this process, CP-SAT's thread
 included, plus the CPU of finished child processes), so the machine's other load changes
-it little; ``peak MB`` is this process's high-water resident set after the N (a new process
+it little; ``peak MB`` is this process's high-water resident set (VmHWM) after the N (a new process
 per N is not used: run one N per call to read each peak alone). The table is printed as
 Markdown, with the stage values (placed, fees) to compare runs.
 """
@@ -82,7 +82,7 @@ class _Clock:
         self.spent: dict[str, float] = defaultdict(float)
         self._stack: list[str] = []
         self.floor = 0.0  # CPU of the hinted second searches (``--floor``)
-        self.aside = self.aside_wall = 0.0  # CPU and wall of the floor's whole work
+        self.aside_wall = 0.0  # wall seconds of the floor's whole work (phase "aside")
 
     @contextlib.contextmanager
     def phase(self, name: str) -> Iterator[None]:
@@ -110,28 +110,39 @@ class _Clock:
 
 
 def _hinted_again(clock: _Clock, build: Callable[..., Any], terms: Callable[..., Any],
-                  inner: Callable[..., Any]) -> Callable[..., Any]:
-    """``lexicographic`` that, after the part's searches, runs them again on a fresh model
-    hinted with the final solution, timed as ``cpsat_floor``."""
+                  raw: Callable[..., Any], timed: Callable[..., Any]) -> Callable[..., Any]:
+    """``lexicographic`` (``timed``: the phase ``cpsat``) that, after the part's searches,
+    builds the part again and runs its searches (``raw``: untimed) from the final solution as
+    a complete hint: the phase ``aside`` (left out of every row and of the whole), its
+    searches' CPU kept as the CP-SAT floor."""
 
     def twice(ctx: Any, opts: Any, previous: Any = None, **kw: Any) -> Any:
-        out = inner(ctx, opts, previous, **kw)
+        out = timed(ctx, opts, previous, **kw)
         if out.best is not None:
-            began, wall = _cpu(), time.perf_counter()
-            again = build(ctx.scenario)
-            terms(again)
-            values = out.best.response_proto.solution
-            hint = again.model.proto.solution_hint
-            hint.vars.extend(range(len(values)))
-            hint.values.extend(values)
-            spent = _cpu()
-            inner(again, opts, previous)
-            clock.floor += _cpu() - spent
-            clock.aside += _cpu() - began
+            wall = time.perf_counter()
+            with clock.phase("aside"):
+                again = build(ctx.scenario)
+                terms(again)
+                values = out.best.response_proto.solution
+                hint = again.model.proto.solution_hint
+                hint.vars.extend(range(len(values)))
+                hint.values.extend(values)
+                began = _cpu()
+                raw(again, opts, previous)
+                clock.floor += _cpu() - began
             clock.aside_wall += time.perf_counter() - wall
         return out
 
     return twice
+
+
+def _peak_mb() -> float:
+    """This process's resident high-water mark, MB (``VmHWM``: since its own start; a
+    child's ``ru_maxrss`` would keep the peak of the process it was forked from)."""
+    for line in Path("/proc/self/status").read_text(encoding="ascii").splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = True,
@@ -145,6 +156,7 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
     from scheduler.export.write import write_plan
 
     build, terms = parts_module.build_model, parts_module.add_terms
+    raw = parts_module.lexicographic
     from scheduler.inputs.load import load_scenario
     from scheduler.studies.generate import scenario_text
 
@@ -166,7 +178,7 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
     if floor:
         # the floor's own time is taken out of every phase (and of the whole)
         timed = parts_module.lexicographic
-        parts_module.lexicographic = _hinted_again(clock, build, terms, timed)
+        parts_module.lexicographic = _hinted_again(clock, build, terms, raw, timed)
         undo.append(lambda: setattr(parts_module, "lexicographic", timed))
     wall, cpu = time.perf_counter(), _cpu()
     try:
@@ -181,16 +193,15 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
         for u in reversed(undo):
             u()
     spent = dict(clock.spent)
-    spent["cpsat"] = spent.get("cpsat", 0.0) - clock.aside
     floors = {}
     if floor and operators >= 200:  # issue #27's floors: measured at N = 200 and 1,000
         floors = {f"floor_{k}": v * operators / 200 for k, v in FLOORS_N200.items()}
     if floor:
         floors["floor_cpsat"] = clock.floor
     return {**{p: spent.get(p, 0.0) for p in PHASES}, **floors,
-            "cpu": _cpu() - cpu - clock.aside,
+            "cpu": _cpu() - cpu - spent.get("aside", 0.0),
             "wall": time.perf_counter() - wall - clock.aside_wall,
-            "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_mb": _peak_mb(),
             "parts": plan.components, "placed": plan.objective["placed"],
             "fees_usd": plan.objective["fees_usd"]}
 
