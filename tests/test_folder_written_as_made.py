@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import pytest
 
-from scheduler.core.atomic import FolderSink, replace_dir
+from scheduler.core.atomic import FolderSink, ForkedWriterError, replace_dir
 from scheduler.core.manifest import MANIFEST, manifest_text
 
 
@@ -114,3 +114,27 @@ def test_the_forked_writer_is_stopped_when_the_rest_fails(tmp_path: Path) -> Non
     with pytest.raises(OSError, match="No space left"):
         replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
     assert list(tmp_path.iterdir()) == []
+
+
+def _bug(fh: BinaryIO) -> None:
+    raise ValueError("boom in the writer")
+
+
+def test_a_writer_bug_beside_is_not_taken_for_a_disk_refusal(tmp_path: Path) -> None:
+    # a bug is an internal error (the CLI: exit 3), a disk's refusal an OSError (exit 2)
+    out = replace_dir(tmp_path / "plan", FILES, legacy=_nothing_else)
+    before = _tree(out)
+
+    def fill(fork: bool) -> Callable[[FolderSink], None]:
+        def files(sink: FolderSink) -> None:
+            with sink.beside("sub/b.bin", _bug, fork=fork):
+                sink.write("a.txt", b"second\n")
+        return files
+
+    with pytest.raises(ForkedWriterError, match="sub/b.bin: ValueError: boom in the writer"):
+        replace_dir(out, fill(True), legacy=_nothing_else)
+    with pytest.raises(ValueError, match="boom in the writer"):
+        replace_dir(out, fill(False), legacy=_nothing_else)
+    assert not issubclass(ForkedWriterError, OSError)
+    assert _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]

@@ -123,3 +123,20 @@ def test_a_problem_in_a_plain_file_still_names_its_line(tmp_path: Path) -> None:
     assert [p.line for p in caught.value.problems] == [at + 1, at + 2]
     assert [p.path for p in caught.value.problems] == ["tournaments[0].count",
                                                        "tournaments[0].required"]
+
+
+@pytest.mark.parametrize("key", ["? [a, b]\n    : 12", "{[a]: 1}: 12", "? {a: 1}\n    : 12"],
+                         ids=["list", "flow", "mapping"])
+def test_a_key_that_is_a_list_or_mapping_is_bad_input_with_its_line(
+        tmp_path: Path, key: str) -> None:
+    text = (ROOT / "data" / "examples" / "maine-legion-post.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("count:"))
+    lines[at] = "    " + key + "\n"
+    path = tmp_path / "key.yaml"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    [problem] = caught.value.problems
+    assert problem.line == at + 1  # the key's own line (0-based index + 1)
+    assert "a key must be a name or a number" in problem.message

@@ -245,8 +245,9 @@ class FolderSink:
         """Write the file ``rel`` by ``writer(file)`` while the block writes the others: in a
         forked process when ``fork`` (and the system forks; the same bytes), else in this
         process when the block ends. Listed when the block ends. The forked writer is
-        stopped when the block raises (Ctrl-C included); its failure raises ``OSError``
-        naming the file and the writer's words (no traceback)."""
+        stopped when the block raises (Ctrl-C included); its ``OSError`` raises ``OSError``
+        naming the file and the writer's words (no traceback), anything else
+        :class:`ForkedWriterError`."""
         if not fork or "fork" not in multiprocessing.get_all_start_methods():
             yield
             with self.open(rel) as fh:
@@ -265,14 +266,23 @@ class FolderSink:
             proc.join()
             raise
         proc.join()
-        said = ""
+        said: tuple[bool, str] = (True, "")
         with contextlib.suppress(EOFError, OSError):  # nothing said: the writer succeeded
-            said = words.recv() if words.poll() else ""
+            said = words.recv() if words.poll() else said
         words.close()
         if proc.exitcode != 0:
+            disk, what = said
+            if not disk:  # a bug of the writer, not the disk's refusal: as if raised here
+                raise ForkedWriterError(f"{rel}: {what}")
             raise OSError(f"{rel} could not be written: "
-                          f"{said or f'its writer stopped (exit code {proc.exitcode})'}")
+                          f"{what or f'its writer stopped (exit code {proc.exitcode})'}")
         self._list(rel, path)
+
+
+class ForkedWriterError(RuntimeError):
+    """The writer of :meth:`FolderSink.beside` failed in the forked process with anything but
+    ``OSError`` (a bug: the CLI says "internal error", exit 3); its words are the exception's
+    type and message."""
 
 
 def _write_forked(path: Path, writer: Callable[[BinaryIO], None], told: Any) -> None:
@@ -285,7 +295,8 @@ def _write_forked(path: Path, writer: Callable[[BinaryIO], None], told: Any) -> 
             os.fsync(fh.fileno())
     except BaseException as exc:  # Ctrl-C too: the parent stops and reports it
         with contextlib.suppress(BaseException):
-            told.send(str(exc) or type(exc).__name__)
+            told.send((True, str(exc) or type(exc).__name__) if isinstance(exc, OSError)
+                      else (False, f"{type(exc).__name__}: {exc}"))
         os._exit(1)
 
 

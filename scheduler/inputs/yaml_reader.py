@@ -93,6 +93,10 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+        if getattr(key, "__hash__", None) is None:  # a list or mapping as a key
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a key must be a name or a number, not {key!r}",
+                key_node.start_mark)
         if key in seen:
             raise yaml.constructor.ConstructorError(
                 None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
