@@ -187,9 +187,9 @@ def _monthly_usage(a: Audit) -> Iterator[Usage]:
     while dt.date(y, m, 1) <= sc.horizon.end:
         horizon.add((y, m))
         y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    playing = {o for t in sc.tournaments if licensed(t) for o in t.operators}
     for op in sc.operators:
-        if op.jurisdiction != "ME" or not any(
-                licensed(t) and op.id in t.operators for t in sc.tournaments):
+        if op.jurisdiction != "ME" or op.id not in playing:
             continue
         per_month: dict[tuple[int, int], int] = defaultdict(int)
         for p in a.of_operator(op):
