@@ -12,6 +12,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import yaml
@@ -482,9 +483,13 @@ class TestDefaults:
         monkeypatch.delenv("TOURNEY_AS_OF", raising=False)  # the suite's day (conftest)
         data = scenario()
         del data["notice_from"]
-        before = dt.date.today()
+        # today in the operators' zones, the latest of them: Montana's America/Denver and
+        # Maine's America/New_York, New York two hours ahead; never the machine's UTC date
+        # (from 00:00 to 05:00 UTC it is already tomorrow there)
+        new_york = ZoneInfo("America/New_York")
+        before = dt.datetime.now(new_york).date()
         sc = load_scenario(data)
-        assert before <= sc.notice_from <= dt.date.today()
+        assert before <= sc.notice_from <= dt.datetime.now(new_york).date()
 
     def test_tournaments_default_to_none(self) -> None:
         data = scenario()
