@@ -11,11 +11,10 @@ read too, so they cannot disagree; all four in the one shape
 from __future__ import annotations
 
 import datetime as dt
-import weakref
-from typing import Any
 
 import pandas as pd
 
+from scheduler.core.memo import LastOf
 from scheduler.core.text import cell
 from scheduler.result.deadlines import (
     DEADLINE_COLUMNS,
@@ -43,18 +42,13 @@ def plan_deadlines(plan: Plan) -> list[Deadline]:
         sorted by date, rule, operator, occurrence, licence, what. Listed once per plan
         (the same list again for the same plan): do not change it.
     """
-    held = _listed[0]() if _listed else None
-    if held is plan:
-        return _listed[1]
-    deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                               closed=plan.scenario.settings.closed_days)
-    _listed[:] = [weakref.ref(plan), deadlines]
-    return deadlines
+    return _LISTED.get(plan, lambda: list_deadlines(
+        plan.rows, plan.license_list, plan.scenario.notice_from,
+        closed=plan.scenario.settings.closed_days))
 
 
-_listed: list[Any] = []
-"""The last plan :func:`plan_deadlines` listed (a weak reference) and its list: deadlines.csv,
-the calendars and plan.xlsx of one plan share one list (issue #27)."""
+_LISTED: LastOf[list[Deadline]] = LastOf()
+"""deadlines.csv, the calendars and plan.xlsx of one plan share one list (issue #27)."""
 
 
 def deadlines_csv(plan: Plan) -> bytes:

@@ -15,16 +15,15 @@ It reads a plan through :class:`UsagePlan` (its scenario and rows), so it sits b
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import weakref
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 import pandas as pd
 
 from constraints.base import Audit, Occurrence, Usage
 from constraints.registry import RULES
+from scheduler.core.memo import LastOf
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import read_timing, span_timing
 
@@ -89,21 +88,20 @@ def limit_usage(plan: UsagePlan) -> list[Usage]:
         MT-CHARITY-LIMIT per Montana operator and permit year, ME-MONTHLY-LIMIT per Maine
         operator with a licensed game and month, ME-SUPER-CRIBBAGE per calendar year.
     """
-    held = _counted[0]() if _counted else None
-    if held is plan:  # the report's figures and captions ask again for the same plan
-        return list(_counted[1])
+    return list(_COUNTED.get(plan, lambda: tuple(_counted(plan))))
+
+
+def _counted(plan: UsagePlan) -> list[Usage]:
     audit = Audit(plan.scenario, placed(plan))
     records = [u for rule in RULES if rule.usage is not None for u in rule.usage(audit)]
     order = {op.id: i for i, op in enumerate(plan.scenario.operators)}
-    records.sort(key=lambda u: (order.get(u.operator_id, len(order)), u.period_start))
-    with contextlib.suppress(TypeError):  # a plan that takes no weak reference: not kept
-        _counted[:] = [weakref.ref(plan), tuple(records)]
-    return records
+    return sorted(records, key=lambda u: (order.get(u.operator_id, len(order)),
+                                          u.period_start))
 
 
-_counted: list[Any] = []
-"""The last plan :func:`limit_usage` counted (a weak reference) and its records (issue #27:
-report.html asked eight times for the same plan's)."""
+_COUNTED: LastOf[tuple[Usage, ...]] = LastOf()
+"""The report's figures and captions ask for the same plan's usage again (issue #27: eight
+times)."""
 
 
 def usage_table(plan: UsagePlan) -> pd.DataFrame:
