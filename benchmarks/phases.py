@@ -15,7 +15,8 @@ The phases are timed by wrapping the functions the solve calls (no copy of its c
 ``audit``    the independent check of each part's plan and the plan's extraction;
 ``reasons``  why what was not placed was not (``unscheduled``, ``overasked``), every part;
 ``other``    the rest of ``solve()`` (split into parts, merge, UIDs, conflicts);
-``tables``   schedule/licenses/unscheduled/deadlines CSVs (``csv_files``, ``deadlines_csv``);
+``tables``   schedule/licenses/unscheduled/deadlines CSVs (``csv_tables``, ``deadlines_pieces``
+           and the pieces they yield as they are written);
 ``summary``  the limit usage (once) and summary.txt (``limit_usage``, ``summary_text``);
 ``xlsx``     plan.xlsx (``write_plan_xlsx``);
 ``calendars`` the rest of ``write_plan``: the iCalendar files (``render_pieces`` and the
@@ -52,7 +53,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,35 @@ class _Clock:
 
         setattr(module, name, timed)
         return lambda: setattr(module, name, inner)
+
+    def pieces(self, pieces: Iterable[Any], phase: str) -> Iterator[Any]:
+        """``pieces``, each one's making timed as ``phase`` (a file written as it is made)."""
+        it = iter(pieces)
+        while True:
+            with self.phase(phase):
+                piece = next(it, _END)
+            if piece is _END:
+                return
+            yield piece
+
+    def wrap_pieces(self, module: Any, name: str, phase: str,
+                    files: bool = False) -> Callable[[], None]:
+        """As :meth:`wrap`, for ``module.name`` returning the pieces of a file (``files``:
+        a list of (name, pieces)): the call and the making of each piece are ``phase``."""
+        inner = getattr(module, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with self.phase(phase):
+                made = inner(*args, **kwargs)
+            if files:
+                return [(rel, self.pieces(p, phase)) for rel, p in made]
+            return self.pieces(made, phase)
+
+        setattr(module, name, timed)
+        return lambda: setattr(module, name, inner)
+
+
+_END = object()
 
 
 def _hinted_again(clock: _Clock, build: Callable[..., Any], terms: Callable[..., Any],
@@ -170,8 +200,8 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
             clock.wrap(parts_module, "check", "audit"),
             clock.wrap(parts_module, "unscheduled", "reasons"),
             clock.wrap(parts_module, "overasked", "reasons"),
-            clock.wrap(write_module, "csv_files", "tables"),
-            clock.wrap(write_module, "deadlines_csv", "tables"),
+            clock.wrap_pieces(write_module, "csv_tables", "tables", files=True),
+            clock.wrap_pieces(write_module, "deadlines_pieces", "tables"),
             clock.wrap(write_module, "limit_usage", "summary"),
             clock.wrap(write_module, "summary_text", "summary"),
             clock.wrap(write_module, "write_plan_xlsx", "xlsx")]
