@@ -4,10 +4,11 @@ Sheets *Schedule* (schedule.csv's rows, with their ``status``: new, announced, h
 or cancelled, so ``tourney check plan.xlsx`` leaves a cancelled row out as it does in
 schedule.csv), *Licences* (licenses.csv), *Deadlines* (what to file by when: deadlines.csv's
 columns and lines), *Not placed* (unscheduled.csv) and *Limits*
-(:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates, times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
-sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
-fitting the page width. Deterministic: the same plan gives byte-identical bytes (the
-document's date SOURCE_DATE_EPOCH's, else a fixed one; XlsxWriter's fixed zip dates).
+(:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates, times local date-times
+(the ``time_zone`` column says which zone), fees USD currency; each sheet has a bold frozen
+header, an autofilter, column widths and a landscape print setup fitting the page width.
+Deterministic: the same plan gives byte-identical bytes (the document's date
+SOURCE_DATE_EPOCH's, else a fixed one; XlsxWriter's fixed zip dates).
 
 Written by XlsxWriter in constant-memory mode, straight into the file, row by row (issue
 #27: 0.1-0.2 of openpyxl's time, the same cells and number formats read back; see
