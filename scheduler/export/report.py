@@ -25,7 +25,9 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import functools
+from collections import Counter
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -230,14 +232,22 @@ def _summary_table(plans: Sequence[Plan]) -> dict[str, Any]:
         ("Occurrences on preferred weekdays",
          [str(p.objective.get("preferred", "")) for p in plans]),
     ]
+    # each plan's counts by operator in one pass over its rows (not one pass per operator)
+    tallies = []
+    for p in plans:
+        placed_by = Counter(r.operator_id for r in p.rows)
+        missing_by = Counter(oid for u in p.unscheduled_list for oid in set(u.operators))
+        fees_by: dict[str, int | Decimal] = {}
+        for lic in p.license_list:
+            fees_by[lic.operator_id] = fees_by.get(lic.operator_id, 0) + lic.fee_usd
+        tallies.append((placed_by, missing_by, fees_by))
     operators = []
     for op in sc.operators:
         cells = []
-        for p in plans:
-            placed = sum(1 for r in p.rows if r.operator_id == op.id)
-            wanted = placed + sum(1 for u in p.unscheduled_list if op.id in u.operators)
-            fees = sum(lic.fee_usd for lic in p.license_list if lic.operator_id == op.id)
-            cells.append(f"{placed} of {wanted} placed, ${fees:,}")
+        for placed_by, missing_by, fees_by in tallies:
+            placed = placed_by[op.id]
+            wanted = placed + missing_by[op.id]
+            cells.append(f"{placed} of {wanted} placed, ${fees_by.get(op.id, 0):,}")
         operators.append({"name": op.name, "id": op.id,
                           "state": state_name(op.jurisdiction),
                           "cells": cells})
