@@ -131,7 +131,7 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         from scheduler.export.report import report_html
 
         sink.write(prefix + REPORT_FILE,
-                   report_html(plan, list(alternatives or [])).encode("utf-8"))
+                   report_html(plan, list(alternatives or []), jobs=jobs).encode("utf-8"))
 
 
 DEADLINES_FILE = "deadlines.csv"
