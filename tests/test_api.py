@@ -220,11 +220,11 @@ def test_from_frames_bad_cell_names_row_field_value() -> None:
         assert "tournaments[0].entry_fee = 500: a participant could pay $2,000" in str(exc.value)
 
     # a weekday that is not one: the second row (label 1), second item of the list
-    bad = TOURNAMENTS.assign(weekdays=["fri, sat", "sat sunday"])
+    bad = TOURNAMENTS.assign(weekdays=["fri, sat", "sat sundy"])
     with pytest.raises(ScenarioError) as exc:
         frames(tournaments=bad)
     assert [(p.path, p.value, p.rule) for p in exc.value.problems] == [
-        ("tournaments[1].weekdays[1]", "sunday", "SCENARIO")]
+        ("tournaments[1].weekdays[1]", "sundy", "SCENARIO")]
 
     # an unknown column: the nearest field name is suggested, as for a YAML key
     with pytest.raises(ScenarioError, match=r"tournaments\[0\]\.entry_fees: unknown field; "

@@ -1040,3 +1040,23 @@ def test_two_operator_calendars_joined_count_each_event_once(tmp_path: Path) -> 
                      (out / "calendars" / "room-b.ics").read_bytes())
     res = runner.invoke(app, ["check", str(EXAMPLES / "montana-card-room.yaml"), str(both)])
     assert res.exit_code == 0, res.output + res.stderr
+
+
+@pytest.mark.parametrize("typed", ["cancelled", "Canceled", "CANCELLED."])
+def test_a_row_typed_cancelled_is_not_counted_toward_mt_large_limit(tmp_path: Path,
+                                                                    typed: str) -> None:
+    # 17 Saturdays from 2027-01-02, the 17th (2027-04-24) cancelled in the status column:
+    # 16 counted <= 16, legal; "Canceled" is the US spelling, a full stop is dropped
+    t = large("weekly", "Saturday Deepstack", weekdays=["sat"])
+    days = saturdays("2027-01-02", 17)
+    rows = mt_rows(t, "room", days).splitlines()
+    text = (HEADER.rstrip("\n") + ",sequence,recurrence_id,status\n"
+            + "".join(f"{r},0,,{'new' if k < 16 else typed}\n" for k, r in enumerate(rows)))
+    sc = write_scenario(tmp_path, scenario([room()], [t]))
+    res = check(sc, write_schedule(tmp_path / "s", text))
+    assert res.exit_code == 0, res.output
+    assert found(res) == []
+    res = check(sc, write_schedule(tmp_path / "g", text.replace(f",{typed}\n", ",Gone\n")))
+    assert res.exit_code == 2
+    assert ("schedule.csv:18: status 'Gone' is not one of held, cancelled, filed, "
+            "announced, new") in " ".join(res.output.split())

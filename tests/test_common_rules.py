@@ -222,7 +222,7 @@ class TestWeekdays:
 
     def test_unknown_weekday(self) -> None:
         assert problems(scenario(operators=[op()],
-                                 tournaments=[large("a", weekdays=["friday"])])) == {
+                                 tournaments=[large("a", weekdays=["fridays"])])) == {
             ("SCENARIO", "tournaments[0].weekdays[0]")}
 
 

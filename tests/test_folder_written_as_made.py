@@ -177,12 +177,18 @@ def test_ctrl_c_while_waiting_for_the_forked_writer_stops_it_and_keeps_the_folde
         # the block is done: this process now waits for the writer, and Ctrl-C comes
         # half a second into the wait
 
+    # Ctrl-C raises KeyboardInterrupt here as in a terminal (a pytest-xdist worker ignores
+    # SIGINT otherwise)
+    before_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     started = time.monotonic()
-    timer.start()
-    with pytest.raises(KeyboardInterrupt):
-        replace_dir(out, fill, legacy=_nothing_else)
-    timer.join()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            replace_dir(out, fill, legacy=_nothing_else)
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, before_handler)
     assert time.monotonic() - started < 30  # stopped, not waited for (it sleeps 60 s)
     assert _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # no .plan.tmp-* left

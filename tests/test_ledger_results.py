@@ -246,3 +246,23 @@ def test_a_formula_is_read_as_the_value_it_shows_once_saved(tuesdays: Ledger,
     res = record_from(tuesdays, saved, today=TODAY)
     assert len(res.entries) == 1
     assert float(tuesdays.held()["entry_fees_usd"].iloc[0]) == 960.0  # 24 × 40
+
+
+def test_a_cell_showing_an_error_is_refused_not_recorded_as_its_text(tuesdays: Ledger,
+                                                                     tmp_path: Path) -> None:
+    # a note typed as =NA() and a charity as =1/0: LibreOffice saves them as the errors
+    # #N/A and #DIV/0!, which openpyxl would read as those texts
+    path = _template(tuesdays, tmp_path / "results.xlsx")
+    _fill(path, range(1))
+    wb = openpyxl.load_workbook(path)
+    wb[SHEET][_cell("Note", 2).split("!")[1]] = "=NA()"
+    wb[SHEET][_cell("Charity paid to", 2).split("!")[1]] = "=1/0"
+    wb.save(path)
+    saved = resave(path, tmp_path / "calc")
+    with pytest.raises(LedgerError) as caught:
+        record_from(tuesdays, saved, today=TODAY)
+    text = str(caught.value)
+    assert f"{_cell('Charity paid to', 2)} shows the error #DIV/0!" in text
+    assert f"{_cell('Note', 2)} shows the error #N/A" in text
+    assert "correct each formula showing an error, or type the value" in text
+    assert len(tuesdays.held()) == 0

@@ -269,7 +269,7 @@ def test_leap_day_is_a_day(tmp_path: Path) -> None:
     ("prize_share", "1.01", "0.5 means 50 %; write 0.0101 for 1.01 %"),
     ("prefer_weekdays", "fri, sat", "write a list, e.g. [fri, sat]"),
     ("operators", "room-a", "write a list, e.g. [room-a]"),
-    ("weekdays", ["Saturday"], "did you mean 'sat'?"),
+    ("weekdays", ["Saturdays"], "did you mean 'sat'?"),
     ("type", "Small-Stakes", "did you mean 'small-stakes'?"),
 ])
 def test_messages_in_the_operators_words(field: str, value: object, message: str) -> None:

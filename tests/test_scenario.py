@@ -136,6 +136,15 @@ class TestTypesAndValues:
         assert (sc.tournaments[0].weekdays, sc.tournaments[0].prefer_weekdays) == (
             ("tue",), ("tue",))
 
+    @pytest.mark.parametrize("several", ["sat, sun", "Mon-Fri", "fri/sat", "Sat. & Sun.",
+                                         "sat and sun", "fri – sat"])
+    def test_several_weekdays_in_one_item_are_refused_saying_to_list_them(
+            self, several: str) -> None:
+        [p] = error(scenario(tournaments=[{**LARGE, "weekdays": [several]}])).problems
+        assert (p.path, p.value, p.message) == (
+            "tournaments[0].weekdays[0]", several,
+            "one weekday per item: write a list, e.g. [sat, sun] or [mon, tue, wed, thu, fri]")
+
     def test_wrong_type_message_names_value(self) -> None:
         [p] = error(scenario(tournaments=[{**LARGE, "players": "many"}])).problems
         assert p.value == "many"

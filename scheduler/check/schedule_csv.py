@@ -82,9 +82,11 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
         if tid not in known:
             notes.append(f"{at.row(line)}: tournament_id {tid!r} is not in the scenario")
             continue
-        status = str(row.get("status", "") or "").strip().lower()
+        typed = str(row.get("status", "") or "")
+        status = typed.strip().lower().removesuffix(".")
+        status = "cancelled" if status == "canceled" else status  # the US spelling
         if status and status not in STATUSES:
-            raise ScheduleError(f"{at.row(line)}: status {cut_value(status)} is not one of "
+            raise ScheduleError(f"{at.row(line)}: status {cut_value(typed)} is not one of "
                                 f"{', '.join(STATUSES)}")
         if status == "cancelled":  # recorded as cancelled: not played, nothing to judge
             skipped.append(f"{at.row(line)}: {tid}#{row.get('occurrence', '')} is cancelled")

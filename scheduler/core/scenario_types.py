@@ -15,6 +15,7 @@ public name here (``from scheduler.core.scenario import Tournament``). Units as 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
@@ -49,13 +50,23 @@ from scheduler.core.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH
 
 def _weekday_spelling(v: Any) -> Any:
     """A weekday as a spreadsheet writes it (``Saturday``, ``SAT``, ``Sat.``) in the
-    scenario's spelling (``sat``); anything else is left for the Literal to refuse."""
+    scenario's spelling (``sat``); several in one item (``sat, sun``, ``Mon-Fri``) are
+    refused saying to list them; anything else is left for the Literal to refuse."""
     if isinstance(v, str):
         word = v.strip().rstrip(".").lower()
         for short, name in zip(WEEKDAYS, WEEKDAY_NAMES, strict=True):
             if word in (short, name.lower()):
                 return short
+        if _SEVERAL.search(word):
+            raise PydanticCustomError(
+                "weekday_list", "one weekday per item: write a list, e.g. [sat, sun] or "
+                "[mon, tue, wed, thu, fri]")
     return v
+
+
+_SEVERAL = re.compile(r"^[a-z]{3,}\.?\s*[,;/&+\-–—]\s*[a-z]{3,}|^[a-z]{3,}\.?\s+(and|to)\s")
+"""Two words joined as a list or a range (``sat, sun``, ``fri/sat``, ``Mon-Fri``, ``sat and
+sun``): several weekdays in one item."""
 
 
 Weekday = Annotated[Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
