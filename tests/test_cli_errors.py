@@ -4,6 +4,7 @@ writability) in its own layer."""
 
 from __future__ import annotations
 
+import errno
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from typer.testing import CliRunner
 
 from scheduler.check.schedule import ScheduleError
 from scheduler.cli import app
-from scheduler.cli.errors import BUILTINS, CommandError, outcome, reading_input
+from scheduler.cli.errors import BUILTINS, CommandError, in_words, outcome, reading_input
 from scheduler.core.atomic_files import WriteRefused, unwritable
 from scheduler.core.errors import TourneyError
 from scheduler.core.problems import ScenarioError
@@ -125,3 +126,22 @@ def test_python_dash_m_runs_the_cli() -> None:
                           text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip() == "tourney: --format must be table, csv or json, not 'xml'"
+
+
+def test_solve_out_under_a_file_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder\n")
+    out = tmp_path / "afile" / "sub" / "plan"
+    res = runner.invoke(app, ["solve", str(_tiny(tmp_path)), "--out", str(out)])
+    assert res.exit_code == 2
+    assert (f"tourney: cannot write {out}: {tmp_path / 'afile'} is a file, not a folder. "
+            "Nothing was changed; nothing was solved.") in " ".join(res.output.split())
+    assert "Errno" not in res.output
+    assert (tmp_path / "afile").read_text() == "not a folder\n"
+
+
+def test_the_usual_refusals_in_words() -> None:
+    assert in_words(OSError(errno.ENOSPC, "No space left on device")) == "the disk is full"
+    assert in_words(OSError(errno.EROFS, "Read-only file system")) == "the disk is read-only"
+    assert in_words(PermissionError(errno.EACCES, "Permission denied", "/srv/plan")) == (
+        "permission denied on /srv/plan")
+    assert in_words(OSError(errno.EIO, "Input/output error")) is None  # the system's words

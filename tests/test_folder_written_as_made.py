@@ -4,6 +4,10 @@ folder stays, no temporary folder is left)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
@@ -138,3 +142,47 @@ def test_a_writer_bug_beside_is_not_taken_for_a_disk_refusal(tmp_path: Path) -> 
     assert not issubclass(ForkedWriterError, OSError)
     assert _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]
+
+
+def _interrupted_then_writes_b(fh: BinaryIO) -> None:
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C reaching the writer alone
+    _writes_b(fh)
+
+
+def test_ctrl_c_reaching_only_the_forked_writer_leaves_it_writing(tmp_path: Path) -> None:
+    # the terminal sends Ctrl-C to the whole process group: the parent takes it (below);
+    # a SIGINT to the forked writer alone is ignored there, so the file is still written
+    def fill(sink: FolderSink) -> None:
+        with sink.beside("sub/b.bin", _interrupted_then_writes_b, fork=True):
+            sink.write("a.txt", FILES["a.txt"])
+            sink.write("sub/c.ics", b"")
+
+    out = replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
+    assert _tree(out) == {**FILES, MANIFEST: manifest_text(FILES)}
+
+
+def _slow(fh: BinaryIO) -> None:
+    time.sleep(60)
+    _writes_b(fh)
+
+
+def test_ctrl_c_while_waiting_for_the_forked_writer_stops_it_and_keeps_the_folder(
+        tmp_path: Path) -> None:
+    out = replace_dir(tmp_path / "plan", FILES, legacy=_nothing_else)
+    before = _tree(out)
+
+    def fill(sink: FolderSink) -> None:
+        with sink.beside("sub/b.bin", _slow, fork=True):
+            sink.write("a.txt", b"second\n")
+        # the block is done: this process now waits for the writer, and Ctrl-C comes
+        # half a second into the wait
+
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        replace_dir(out, fill, legacy=_nothing_else)
+    timer.join()
+    assert time.monotonic() - started < 30  # stopped, not waited for (it sleeps 60 s)
+    assert _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # no .plan.tmp-* left

@@ -18,6 +18,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import openpyxl
 import pytest
 import yaml
 from icalendar import Calendar
@@ -137,6 +138,19 @@ def test_a_cancelled_occurrence_stays_cancelled_through_the_replan(
         assert carried == ("CANCELLED", 1, d("2027-01-09"))
     else:
         assert carried is None
+    # plan.xlsx's Schedule sheet says each row's status as schedule.csv does (Jan 2 and
+    # Jan 16: announced by the adoption; filed once their notice days are past
+    # notice_from), and check judges the workbook as it judges the CSV
+    statuses = ["announced"] * 2 if notice_from < "2027-01-02" else ["filed"] * 2
+    with (p3 / "schedule.csv").open(newline="") as f:
+        assert [r["status"] for r in csv.DictReader(f)] == statuses
+    sheet = list(openpyxl.load_workbook(p3 / "plan.xlsx", read_only=True)["Schedule"]
+                 .iter_rows(values_only=True))
+    assert sheet[0][-1] == "status" and [r[-1] for r in sheet[1:]] == statuses
+    as_csv, as_xlsx = (invoke("check", str(yml), str(p3 / name), "--ledger", ledger.url,
+                              "--as-of", "2027-01-01")
+                       for name in ("schedule.csv", "plan.xlsx"))
+    assert as_csv.exit_code == as_xlsx.exit_code
     if notice_from > "2027-01-02":
         return  # a plan whose filed days are past notice_from: judged by its status column
     # the product's own re-plan checks clean against the ledger's history

@@ -226,3 +226,23 @@ def test_results_round_trip_through_libreoffice(tuesdays: Ledger, tmp_path: Path
     held = tuesdays.held()
     assert list(held["first_day"].dt.date) == TUESDAYS
     assert sum(Decimal(str(v)) for v in held["prizes_usd"]) == Decimal("46800")  # 52 × 900
+
+
+def test_a_formula_is_read_as_the_value_it_shows_once_saved(tuesdays: Ledger,
+                                                            tmp_path: Path) -> None:
+    # the first night's entry fees as a treasurer types them: =24*40 (24 entries at $40)
+    path = _template(tuesdays, tmp_path / "results.xlsx")
+    _fill(path, range(1))
+    wb = openpyxl.load_workbook(path)
+    wb[SHEET][_cell("Entry fees (USD)", 2).split("!")[1]] = "=24*40"
+    wb.save(path)
+    # as openpyxl writes it: the formula alone, no computed value (what a script makes)
+    with pytest.raises(LedgerError, match=rf"{_cell('Entry fees (USD)', 2)} is a formula "
+                       r"with no computed value \(=24\*40\).*open and save the file"):
+        record_from(tuesdays, path, today=TODAY)
+    assert len(tuesdays.held()) == 0
+    # saved by LibreOffice Calc, which computes it and keeps 960 beside the formula
+    saved = resave(path, tmp_path / "calc")
+    res = record_from(tuesdays, saved, today=TODAY)
+    assert len(res.entries) == 1
+    assert float(tuesdays.held()["entry_fees_usd"].iloc[0]) == 960.0  # 24 × 40

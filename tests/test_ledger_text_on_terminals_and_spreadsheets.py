@@ -159,3 +159,36 @@ def test_ledger_export_writes_formula_cells_with_a_quote_and_import_reads_them_b
         assert list(back["note"]) == [formula] and list(back["recorded_by"]) == ["+bob"]
     finally:
         lg.dispose()
+
+
+def test_ledger_import_reads_a_csv_saved_by_excel_on_windows(tmp_path: Path) -> None:
+    # Excel on Windows saves "CSV (Comma delimited)" in Windows-1252: the dash of
+    # "snowed in — roads shut" is the one byte 0x97 there (E2 80 94 in UTF-8)
+    path = tmp_path / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
+    api.adopt(lg, plan, organization="Café Tour", by="ann")
+    api.record_cancelled(lg, "deep#1", note="snowed in — roads shut", by="bob")
+    lg.dispose()
+    out = tmp_path / "export.csv"
+    r = runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger", str(path)])
+    assert r.exit_code == 0, r.output
+    windows = tmp_path / "windows.csv"
+    windows.write_bytes(out.read_text(encoding="utf-8").encode("cp1252"))
+    assert b"in \x97 roads" in windows.read_bytes() and b"Caf\xe9" in windows.read_bytes()
+    again = tmp_path / "again.sqlite"
+    runner.invoke(app, ["ledger", "init", "--ledger", str(again)])
+    r = runner.invoke(app, ["ledger", "import", str(windows), "--ledger", str(again)])
+    assert r.exit_code == 0, r.output
+    lg = Ledger(again)
+    try:
+        assert list(lg.held()["note"]) == ["snowed in — roads shut"]
+    finally:
+        lg.dispose()
+    # 0x81 is one of the five bytes Windows-1252 leaves out: not text in either encoding
+    windows.write_bytes(windows.read_bytes().replace(b"\x97", b"\x81"))
+    r = runner.invoke(app, ["ledger", "import", str(windows), "--ledger", str(again)])
+    assert r.exit_code == 2
+    assert (f"cannot read {windows}: it is not a text file (neither UTF-8 nor "
+            "Windows-1252)") in " ".join(r.output.split())

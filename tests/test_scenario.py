@@ -105,7 +105,7 @@ class TestTypesAndValues:
         ({"hours": 0}, "tournaments[0].hours"),              # hours must be > 0
         ({"entry_fee": -1}, "tournaments[0].entry_fee"),     # money >= 0
         ({"charity_share": 1.5}, "tournaments[0].charity_share"),  # share in 0..1
-        ({"weekdays": ["Tue"]}, "tournaments[0].weekdays[0]"),  # lower case
+        ({"weekdays": ["Tues"]}, "tournaments[0].weekdays[0]"),  # tue or Tuesday
         ({"priority": 1001}, "tournaments[0].priority"),     # 1..1000
         ({"priority": 0}, "tournaments[0].priority"),
         ({"days": 0}, "tournaments[0].days"),
@@ -126,6 +126,15 @@ class TestTypesAndValues:
     ])
     def test_operator_field(self, okw: dict[str, Any], path: str) -> None:
         assert problems(scenario(operators=[{**MT_OP, **okw}, ME_OP])) == [("SCENARIO", path)]
+
+    @pytest.mark.parametrize("spelt", ["tue", "Tue", "TUE", "Tue.", "Tuesday", "tuesday",
+                                       " TUESDAY "])
+    def test_a_weekday_is_read_in_any_case_and_in_full(self, spelt: str) -> None:
+        # a spreadsheet's spelling: the 3-letter name or the whole word, any case
+        sc = Scenario.model_validate(scenario(tournaments=[
+            {**LARGE, "weekdays": [spelt], "prefer_weekdays": [spelt]}]))
+        assert (sc.tournaments[0].weekdays, sc.tournaments[0].prefer_weekdays) == (
+            ("tue",), ("tue",))
 
     def test_wrong_type_message_names_value(self) -> None:
         [p] = error(scenario(tournaments=[{**LARGE, "players": "many"}])).problems

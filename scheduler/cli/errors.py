@@ -20,10 +20,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import datetime as dt
+import errno
 import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import typer
@@ -210,6 +212,21 @@ def reading_input() -> Iterator[None]:
         raise CommandError(f"tourney: {exc}") from None
 
 
+def in_words(exc: OSError) -> str | None:
+    """The operator's words for the usual refusals of a path (a file where a folder is
+    needed, no permission, a full or read-only disk), or ``None`` for the others."""
+    name = exc.filename
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR) and name is not None:
+        path = Path(os.fsdecode(name))
+        blocking = next((p for p in (path, *path.parents) if p.is_file()), None)
+        if blocking is not None:
+            return f"{blocking} is a file, not a folder"
+    if exc.errno in (errno.EACCES, errno.EPERM) and name is not None:
+        return f"permission denied on {os.fsdecode(name)}"
+    return {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+            errno.EROFS: "the disk is read-only"}.get(exc.errno or 0)
+
+
 @contextlib.contextmanager
 def writing(where: object, then: str = "", *, reason: str = "exc") -> Iterator[None]:
     """A block that claims or writes ``where``: an ``OSError`` raised in it is
@@ -218,6 +235,6 @@ def writing(where: object, then: str = "", *, reason: str = "exc") -> Iterator[N
     try:
         yield
     except OSError as exc:
-        why = exc if reason == "exc" else (exc.strerror or exc)
+        why = in_words(exc) or (exc if reason == "exc" else (exc.strerror or exc))
         raise CommandError(f"tourney: cannot write {where}: {why}"
                            + (f". {then}" if then else "")) from None

@@ -42,6 +42,7 @@ import hashlib
 import multiprocessing
 import os
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -247,7 +248,8 @@ class FolderSink:
         process when the block ends. Listed when the block ends. The forked writer is
         stopped when the block raises (Ctrl-C included); its ``OSError`` raises ``OSError``
         naming the file and the writer's words (no traceback), anything else
-        :class:`ForkedWriterError`."""
+        :class:`ForkedWriterError`. The forked writer ignores Ctrl-C (SIGINT): this process
+        takes it, as the terminal sends it to both, and stops the writer."""
         if not fork or "fork" not in multiprocessing.get_all_start_methods():
             yield
             with self.open(rel) as fh:
@@ -261,11 +263,11 @@ class FolderSink:
         told.close()
         try:
             yield
-        except BaseException:
+            proc.join()
+        except BaseException:  # Ctrl-C (here or while waiting) included: the writer stops
             proc.terminate()
             proc.join()
             raise
-        proc.join()
         said: tuple[bool, str] = (True, "")
         with contextlib.suppress(EOFError, OSError):  # nothing said: the writer succeeded
             said = words.recv() if words.poll() else said
@@ -287,13 +289,15 @@ class ForkedWriterError(RuntimeError):
 
 def _write_forked(path: Path, writer: Callable[[BinaryIO], None], told: Any) -> None:
     """The forked side of :meth:`FolderSink.beside`: write, flush, fsync; a failure is sent
-    back as words and the process exits 1 (never a traceback on the terminal)."""
+    back as words and the process exits 1 (never a traceback on the terminal). Ctrl-C is
+    the parent's to take (it stops this process)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         with open(path, "wb") as fh:
             writer(fh)
             fh.flush()
             os.fsync(fh.fileno())
-    except BaseException as exc:  # Ctrl-C too: the parent stops and reports it
+    except BaseException as exc:
         with contextlib.suppress(BaseException):
             told.send((True, str(exc) or type(exc).__name__) if isinstance(exc, OSError)
                       else (False, f"{type(exc).__name__}: {exc}"))

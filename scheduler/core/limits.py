@@ -196,10 +196,18 @@ def read_bounded(path: str | Path) -> bytes:
                          "docs/limits.md)")
     return data
 
+NOT_TEXT = ("it is not a text file (neither UTF-8 nor Windows-1252): save it from the "
+            "spreadsheet as \"CSV UTF-8\"")
+"""Why a CSV file :func:`read_csv_bounded` refused with ``UnicodeDecodeError`` cannot be
+read, in the operator's words."""
+
+
 def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]:
-    """The header and the rows (dicts by header) of the UTF-8 CSV file ``path``, read within
+    """The header and the rows (dicts by header) of the CSV file ``path``, read within
     :func:`read_bounded` (a regular file of at most :func:`max_input_bytes`) and at most
-    :func:`max_csv_rows` rows, counted as they are read.
+    :func:`max_csv_rows` rows, counted as they are read. UTF-8 (a byte-order mark is kept in
+    the first header, for the caller to drop), else Windows-1252: what Excel on Windows
+    saves as "CSV (Comma delimited)" (``—``, ``é``).
 
     Raises
     ------
@@ -209,7 +217,7 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
         Not a regular file, too large, too many rows (the message names the limit and how
         to raise it, not the file).
     UnicodeDecodeError, csv.Error
-        Not UTF-8 text, not CSV.
+        Neither UTF-8 nor Windows-1252 text (:data:`NOT_TEXT` says it), not CSV.
     """
     # start-up time: only commands that read a CSV need them
     import csv
@@ -218,7 +226,11 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise FileNotFoundError(str(p))
-    text = read_bounded(p).decode("utf-8")
+    data = read_bounded(p)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252")  # raises too for the 5 bytes Windows-1252 leaves out
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = list(reader.fieldnames or [])
     limit = max_csv_rows()

@@ -139,9 +139,8 @@ class Scenario(StrictModel):
         return of_type(t.type).code
 
     def to_yaml(self) -> str:
-        """The scenario as YAML text that :func:`scheduler.inputs.load.load_scenario` reads back to
-        an
-        equal Scenario."""
+        """The scenario as YAML text that :func:`scheduler.inputs.load.load_scenario` reads
+        back to an equal Scenario."""
         data = self.model_dump(mode="json", exclude_defaults=True)
         data["notice_from"] = self.notice_from.isoformat()
         return yaml.dump(data, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper),

@@ -1,9 +1,9 @@
 """The parts a scenario is made of, as frozen, typed values: :class:`Settings` (the readings
 of ambiguous clauses), :class:`Operator` (with :class:`HeldBefore`, :class:`HeldInMonth` and
 :class:`OtherGame`), :class:`Tournament` (with :class:`Session`, :class:`Satellite` and
-:class:`PerPeriod`) and :class:`Tour`; the spellings ``Weekday`` (a Literal),
-``Jurisdiction`` and ``TournamentType`` (one of the installed jurisdictions' codes and types,
-:mod:`scheduler.core.jurisdiction`).
+:class:`PerPeriod`) and :class:`Tour`; the spellings ``Weekday`` (a Literal, read in any case
+and in full), ``Jurisdiction`` and ``TournamentType`` (one of the installed jurisdictions'
+codes and types, :mod:`scheduler.core.jurisdiction`).
 
 :class:`scheduler.core.scenario.Scenario` holds them, and ``scheduler.core.scenario`` re-exports
 every
@@ -25,6 +25,8 @@ from pydantic import BeforeValidator, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from scheduler.core.fields import (
+    WEEKDAY_NAMES,
+    WEEKDAYS,
     Address,
     Date,
     DateRange,
@@ -44,7 +46,21 @@ from scheduler.core.frozen import FrozenDict
 from scheduler.core.jurisdiction import all_types, codes, default_timezone
 from scheduler.core.limits import MAX_HORIZON_DAYS, MAX_ID_LENGTH
 
-Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+def _weekday_spelling(v: Any) -> Any:
+    """A weekday as a spreadsheet writes it (``Saturday``, ``SAT``, ``Sat.``) in the
+    scenario's spelling (``sat``); anything else is left for the Literal to refuse."""
+    if isinstance(v, str):
+        word = v.strip().rstrip(".").lower()
+        for short, name in zip(WEEKDAYS, WEEKDAY_NAMES, strict=True):
+            if word in (short, name.lower()):
+                return short
+    return v
+
+
+Weekday = Annotated[Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"],
+                    BeforeValidator(_weekday_spelling)]
+"""A weekday: ``mon`` … ``sun``; read in any case, and in full (``Saturday``)."""
 
 
 def _expected(choices: Sequence[str]) -> str:

@@ -96,20 +96,19 @@ def solve(
         Processes solving parts at once, at least 1 (1: in this process).
     previous
         Re-plan: the previous plan's folder, its schedule.csv or calendar.ics (a ``str`` or
-        ``Path``, read with :func:`scheduler.inputs.replan.read.read_previous`), or what that
-        function
-        returns (a :class:`scheduler.inputs.replan.read.Previous`), as ``tourney solve --previous``
-        passes it. Announced occurrences keep their UID; those past their filing deadline,
-        or ``locked``, are pinned; after the three stages the fewest occurrences move, then
+        ``Path``, read with :func:`scheduler.inputs.replan.read.read_previous`), or what
+        that function returns (a :class:`scheduler.inputs.replan.read.Previous`), as
+        ``tourney solve --previous`` passes it. Announced occurrences keep their UID; those
+        past their filing deadline, or ``locked``, are pinned; after the plan's stages
+        (placed and fees in one search, then preferences) the fewest occurrences move, then
         the fewest days. The plan carries the previous plan's publishing state
-        (:func:`scheduler.result.publishing.identify`), so ``write_plan(plan, dir)`` writes the
-        calendars ``tourney solve --previous`` writes, cancellations of dropped events (their
-        MT notices too) and a later DTSTAMP included. A bare list of
-        :class:`scheduler.inputs.replan.previous.PublishedOccurrence` is refused (``TypeError``):
-        it holds
-        none of what the previous calendars published. A ``Previous(occurrences)`` made by
-        hand re-plans from those occurrences and publishes no cancellation of events it
-        does not hold.
+        (:func:`scheduler.result.publishing.identify`), so ``write_plan(plan, dir)`` writes
+        the calendars ``tourney solve --previous`` writes, cancellations of dropped events
+        (their MT notices too) and a later DTSTAMP included. A bare list of
+        :class:`scheduler.inputs.replan.previous.PublishedOccurrence` is refused
+        (``TypeError``): it holds none of what the previous calendars published. A
+        ``Previous(occurrences)`` made by hand re-plans from those occurrences and publishes
+        no cancellation of events it does not hold.
     replacing
         The folder the plan is to be written into when it may hold an earlier plan that this
         one replaces without a re-plan (``tourney solve --out DIR`` without
@@ -145,13 +144,11 @@ def solve(
     ValueError
         ``seed`` below 0, or ``workers`` or ``jobs`` below 1.
     TypeError
-        ``previous`` is not None, a path or a :class:`~scheduler.inputs.replan.read.Previous` (a
-        bare
-        list).
+        ``previous`` is not None, a path or a :class:`~scheduler.inputs.replan.read.Previous`
+        (a bare list).
     PreviousError
         (:class:`scheduler.inputs.replan.previous.PreviousError`) ``previous`` is a path that
-        cannot be
-        read, or ``replacing``'s calendar is not iCalendar.
+        cannot be read, or ``replacing``'s calendar is not iCalendar.
     SolverError
         No solution was found in time (or CP-SAT found the model invalid).
     Interrupted

@@ -1,12 +1,14 @@
 """plan.xlsx: a plan as a workbook to print and filter (issue #14).
 
-Sheets *Schedule* (schedule.csv's rows), *Licences* (licenses.csv), *Deadlines* (what to file
-by when: deadlines.csv's columns and lines), *Not placed*
-(unscheduled.csv) and *Limits* (:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates,
-times local date-times (the ``time_zone`` column says which zone), fees USD currency; each
-sheet has a bold frozen header, an autofilter, column widths and a landscape print setup
-fitting the page width. Deterministic: the same plan gives byte-identical bytes (the
-document's date SOURCE_DATE_EPOCH's, else a fixed one; XlsxWriter's fixed zip dates).
+Sheets *Schedule* (schedule.csv's rows, with their ``status``: new, announced, held, filed
+or cancelled, so ``tourney check plan.xlsx`` leaves a cancelled row out as it does in
+schedule.csv), *Licences* (licenses.csv), *Deadlines* (what to file by when: deadlines.csv's
+columns and lines), *Not placed* (unscheduled.csv) and *Limits*
+(:meth:`scheduler.result.plan.Plan.usage`). Dates are Excel dates, times local date-times
+(the ``time_zone`` column says which zone), fees USD currency; each sheet has a bold frozen
+header, an autofilter, column widths and a landscape print setup fitting the page width.
+Deterministic: the same plan gives byte-identical bytes (the document's date
+SOURCE_DATE_EPOCH's, else a fixed one; XlsxWriter's fixed zip dates).
 
 Written by XlsxWriter in constant-memory mode, straight into the file, row by row (issue
 #27: 0.1-0.2 of openpyxl's time, the same cells and number formats read back; see
@@ -42,7 +44,7 @@ SCHEDULE = [("tournament_id", "", 22), ("occurrence", "0", 11), ("operator_id", 
             ("title", "", 34), ("start", DATETIME, 17), ("end", DATETIME, 17),
             ("time_zone", "", 17), ("first_day", DATE, 11), ("last_day", DATE, 11),
             ("notice_due", DATE, 11), ("permit_year", DATE, 11), ("counted", "", 9),
-            ("players", "0", 9), ("license_id", "", 24)]
+            ("players", "0", 9), ("license_id", "", 24), ("status", "", 10)]
 LICENCES = [("license_id", "", 24), ("operator_id", "", 16), ("jurisdiction", "", 8),
             ("kind", "", 22), ("tier", "", 9), ("valid_from", DATE, 11), ("valid_to", DATE, 11),
             ("fee_usd", USD, 10), ("covers", "", 60)]
@@ -170,7 +172,7 @@ def plan_sheets(plan: Plan, usage: Sequence[Usage] | None = None
         (r.tournament_id, r.occurrence, r.operator_id, r.jurisdiction, r.type,
          _yes(r.charitable), r.title, _local(r.start), _local(r.end),
          str(getattr(r.start.tzinfo, "key", r.start.tzinfo)), r.first_day, r.last_day,
-         r.notice_due, r.permit_year, _yes(r.counted), r.players, r.license_id)
+         r.notice_due, r.permit_year, _yes(r.counted), r.players, r.license_id, r.status)
         for r in plan.rows]
     yield "Licences", LICENCES, [
         (lic.license_id, lic.operator_id, lic.jurisdiction, lic.kind, lic.tier,

@@ -31,7 +31,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.core.limits import (
+    MAX_PROBLEMS_SHOWN,
+    NOT_TEXT,
+    LimitError,
+    read_csv_bounded,
+    short,
+)
 from scheduler.ledger.checks import entry_problems
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import entry_fields, find_event, latest_versions, org_of
@@ -254,7 +260,9 @@ def read_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, str]], Lo
     except LimitError as exc:
         raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
                           ) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
+    except (OSError) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - csv.Error: not a CSV
         raise LedgerError(f"cannot read {path} as CSV: {exc}") from None

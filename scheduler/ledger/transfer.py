@@ -19,7 +19,13 @@ from typing import Any
 from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, select
 
 from scheduler.core.clock import latest_today
-from scheduler.core.limits import MAX_PROBLEMS_SHOWN, LimitError, read_csv_bounded, short
+from scheduler.core.limits import (
+    MAX_PROBLEMS_SHOWN,
+    NOT_TEXT,
+    LimitError,
+    read_csv_bounded,
+    short,
+)
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.core.text import csv_cells, uncell
 from scheduler.ledger.checks import duplicate_problems, entry_problems, reference_problems
@@ -256,7 +262,9 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
     except LimitError as exc:
         raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
                           ) from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+    except UnicodeDecodeError:
+        raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
+    except (OSError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     if header and header[0].startswith("\ufeff"):
         bom = header[0]

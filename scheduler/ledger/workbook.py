@@ -321,22 +321,27 @@ def import_xlsx(ledger: Ledger, path: str | os.PathLike[str], *,
 
 def _unseen(path: Path, scan: SheetScan | None, sheet: str = SHEET) -> str | None:
     """What the import would read that a person does not see in ``sheet`` (the sheet
-    hidden, a hidden row or column holding values, a formula whose saved result may be
-    stale), as one message naming the cells; None when all is shown."""
+    hidden, a hidden row or column holding values, a formula with no computed value: a
+    file a script wrote), as one message naming the cells; None when all is shown. A
+    formula a spreadsheet application saved with its value is read as the value it shows,
+    as the scenario workbook's reader does."""
     if scan is None:
         return None
     found = []
     if scan.state != "visible":
         found.append(f"the sheet {sheet} is {scan.state}")
-    formulas = [f for f in scan.formulas if not _constant(f)]
-    found += [f"{sheet}!{f.cell} is a formula ({f.text[:80]})" for f in formulas[:5]]
+    formulas = [f for f in scan.formulas if not _constant(f) and not f.has_value]
+    found += [f"{sheet}!{f.cell} is a formula with no computed value ({f.text[:80]})"
+              for f in formulas[:5]]
     found += [f"{sheet} row {r} is hidden" for r in scan.hidden_rows[:5]]
     found += [f"{sheet} column {_column_letter(c)} is hidden" for c in scan.hidden_columns[:5]]
     if not found:
         return None
     todo = ", ".join(x for x, y in (("unhide what is hidden", scan.hidden_rows
                                      or scan.hidden_columns or scan.state != "visible"),
-                                    ("replace each formula by its value", formulas)) if y)
+                                    ("open and save the file in a spreadsheet "
+                                     "application (it computes each formula), or type the "
+                                     "value", formulas)) if y)
     return (f"{path}: " + "; ".join(found) + ": the import reads only values typed in and "
             f"shown: {todo}")
 
