@@ -1,12 +1,13 @@
 """Where ``tourney solve`` spends its CPU, phase by phase, measured in one process.
 
     .venv/bin/python benchmarks/phases.py [--n N ...] [--seed S] [--as-of DAY] [--out DIR]
-                                          [--no-write] [--floor] [--json FILE]
+                                          [--no-write] [--no-report] [--floor] [--json FILE]
 
 For each N (default 10, 200 and 1,000 operators) the scenario of ``tourney generate --seed S
 -n N`` (default seed 7) is written to a file, then run as ``tourney solve FILE --jobs 1``
 runs it, in this process: :func:`scheduler.inputs.load.load_scenario`, then
-:func:`scheduler.solve` (one process, ``jobs=1``) and :func:`scheduler.export.write.write_plan`.
+:func:`scheduler.solve` (one process, ``jobs=1``) and :func:`scheduler.export.write.write_plan`
+(with report.html, as ``--report``, unless ``--no-report``).
 The phases are timed by wrapping the functions the solve calls (no copy of its code):
 
 ``reading``  ``load_scenario`` (YAML by libyaml, pydantic, the input rules);
@@ -15,11 +16,13 @@ The phases are timed by wrapping the functions the solve calls (no copy of its c
 ``audit``    the independent check of each part's plan and the plan's extraction;
 ``reasons``  why what was not placed was not (``unscheduled``, ``overasked``), every part;
 ``other``    the rest of ``solve()`` (split into parts, merge, UIDs, conflicts);
-``tables``   schedule/licenses/unscheduled/deadlines CSVs (``csv_files``, ``deadlines_csv``);
+``tables``   schedule/licenses/unscheduled/deadlines CSVs (``csv_tables``, ``deadlines_pieces``
+           and the pieces they yield as they are written);
 ``summary``  the limit usage (once) and summary.txt (``limit_usage``, ``summary_text``);
 ``xlsx``     plan.xlsx (``write_plan_xlsx``);
 ``calendars`` the rest of ``write_plan``: the iCalendar files (``render_pieces`` and the
-           pieces it yields as they are written) and the folder's files on disk.
+           pieces it yields as they are written) and the folder's files on disk;
+``report``   report.html (``report_html``: its tables and its figures, one process).
 
 With ``--floor``, each phase is set beside a floor, and the table gives the ratio to it:
 
@@ -52,7 +55,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +64,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 PHASES = ("reading", "model", "cpsat", "audit", "reasons", "other", "tables", "summary",
-          "xlsx", "calendars")
+          "xlsx", "calendars", "report")
 
 FLOORS_N200 = {"reading": 0.16, "model": 0.27, "reasons": 0.05, "calendars": 0.15,
                "xlsx": 0.27, "summary": 0.42}
@@ -108,6 +111,35 @@ class _Clock:
         setattr(module, name, timed)
         return lambda: setattr(module, name, inner)
 
+    def pieces(self, pieces: Iterable[Any], phase: str) -> Iterator[Any]:
+        """``pieces``, each one's making timed as ``phase`` (a file written as it is made)."""
+        it = iter(pieces)
+        while True:
+            with self.phase(phase):
+                piece = next(it, _END)
+            if piece is _END:
+                return
+            yield piece
+
+    def wrap_pieces(self, module: Any, name: str, phase: str,
+                    files: bool = False) -> Callable[[], None]:
+        """As :meth:`wrap`, for ``module.name`` returning the pieces of a file (``files``:
+        a list of (name, pieces)): the call and the making of each piece are ``phase``."""
+        inner = getattr(module, name)
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with self.phase(phase):
+                made = inner(*args, **kwargs)
+            if files:
+                return [(rel, self.pieces(p, phase)) for rel, p in made]
+            return self.pieces(made, phase)
+
+        setattr(module, name, timed)
+        return lambda: setattr(module, name, inner)
+
+
+_END = object()
+
 
 def _hinted_again(clock: _Clock, build: Callable[..., Any], terms: Callable[..., Any],
                   raw: Callable[..., Any], timed: Callable[..., Any]) -> Callable[..., Any]:
@@ -146,12 +178,14 @@ def _peak_mb() -> float:
 
 
 def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = True,
-            floor: bool = False) -> dict[str, Any]:
+            floor: bool = False, report: bool = True) -> dict[str, Any]:
     """The phases of one N (see the module docstring): CPU seconds per phase, ``wall`` and
     ``cpu`` of the whole, ``peak_mb``, ``parts``, ``placed`` and ``fees_usd``; with ``floor``,
-    ``floor_<phase>`` for each phase that has one (CPU seconds)."""
+    ``floor_<phase>`` for each phase that has one (CPU seconds); ``report``: write_plan
+    writes report.html too (the phase ``report``, else 0)."""
     from scheduler.engine import parts as parts_module
     from scheduler.engine import solver as solver_module
+    from scheduler.export import report as report_module
     from scheduler.export import write as write_module
     from scheduler.export.write import write_plan
 
@@ -170,11 +204,12 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
             clock.wrap(parts_module, "check", "audit"),
             clock.wrap(parts_module, "unscheduled", "reasons"),
             clock.wrap(parts_module, "overasked", "reasons"),
-            clock.wrap(write_module, "csv_files", "tables"),
-            clock.wrap(write_module, "deadlines_csv", "tables"),
+            clock.wrap_pieces(write_module, "csv_tables", "tables", files=True),
+            clock.wrap_pieces(write_module, "deadlines_pieces", "tables"),
             clock.wrap(write_module, "limit_usage", "summary"),
             clock.wrap(write_module, "summary_text", "summary"),
-            clock.wrap(write_module, "write_plan_xlsx", "xlsx")]
+            clock.wrap(write_module, "write_plan_xlsx", "xlsx"),
+            clock.wrap(report_module, "report_html", "report")]
     if floor:
         # the floor's own time is taken out of every phase (and of the whole)
         timed = parts_module.lexicographic
@@ -188,7 +223,7 @@ def measure(operators: int, seed: int, as_of: dt.date, out: Path, write: bool = 
             plan = solver_module.solve(scenario, jobs=1, as_of=as_of)
         if write:
             with clock.phase("calendars"):
-                write_plan(plan, out / f"plan-{operators}")
+                write_plan(plan, out / f"plan-{operators}", report=report)
     finally:
         for u in reversed(undo):
             u()
@@ -236,6 +271,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=None,
                     help="folder for the scenarios and plans (default: a temporary one)")
     ap.add_argument("--no-write", action="store_true", help="leave out write_plan")
+    ap.add_argument("--no-report", action="store_true",
+                    help="write_plan without report.html (the phase report is then 0)")
     ap.add_argument("--floor", action="store_true",
                     help="set each phase beside its floor (CP-SAT's measured: the searches "
                          "run again with perfect hints)")
@@ -245,8 +282,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = args.out or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
-        rows = {n: measure(n, args.seed, args.as_of, out, not args.no_write, args.floor)
-                for n in args.n}
+        rows = {n: measure(n, args.seed, args.as_of, out, not args.no_write, args.floor,
+                           not args.no_report) for n in args.n}
     if args.json:
         args.json.write_text(json.dumps(rows), encoding="utf-8")
     print(table(rows))

@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.limits import for_terminal
+from scheduler.core.limits import MixedEncoding, csv_text, for_terminal
 from scheduler.core.text import csv_cells
 from scheduler.ledger import Ledger, api
 
@@ -192,3 +192,38 @@ def test_ledger_import_reads_a_csv_saved_by_excel_on_windows(tmp_path: Path) -> 
     assert r.exit_code == 2
     assert (f"cannot read {windows}: it is not a text file (neither UTF-8 nor "
             "Windows-1252)") in " ".join(r.output.split())
+
+
+def test_csv_text_reads_what_spreadsheets_save() -> None:
+    # "café — ok": é is C3 A9 and — E2 80 94 in UTF-8; E9 and 97 in Windows-1252
+    assert csv_text(b"caf\xc3\xa9 \xe2\x80\x94 ok") == "café — ok"
+    assert csv_text(b"\xef\xbb\xbfcaf\xc3\xa9") == "\ufeffcafé"  # BOM kept for the caller
+    assert csv_text(b"caf\xe9 \x97 ok") == "café — ok"                # Windows-1252
+    assert csv_text("café — ok".encode("utf-16")) == "café — ok"       # with its BOM
+    # UTF-8 on line 1, one Windows-1252 byte (0x97) on line 3: decoding it all as
+    # Windows-1252 would turn line 1's é into "Ã©"; refused, naming line 3 and the byte
+    with pytest.raises(MixedEncoding, match=r"^line 3 is not UTF-8 \(byte 0x97\) though the "
+                       r"rest of the file is: save it from the spreadsheet as \"CSV UTF-8\"$"):
+        csv_text(b"caf\xc3\xa9\nok\nsnow \x97 ice\n")
+    with pytest.raises(UnicodeDecodeError):
+        csv_text(b"\x81")  # one of the five bytes Windows-1252 leaves out
+
+
+def test_ledger_import_refuses_a_csv_mixing_utf8_and_windows_1252(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite"
+    lg = Ledger(path)
+    api.init(lg)
+    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
+    api.adopt(lg, plan, organization="Café Tour", by="ann")
+    lg.dispose()
+    out = tmp_path / "export.csv"
+    assert runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger",
+                               str(path)]).exit_code == 0
+    lines = out.read_bytes().split(b"\n")
+    lines.append(b"held,x,2027-01-01,snow \x97 ice")  # a line pasted from a Windows file
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_bytes(b"\n".join(lines))
+    r = runner.invoke(app, ["ledger", "import", str(mixed), "--ledger", str(path)])
+    assert r.exit_code == 2
+    assert (f"cannot read {mixed}: line {len(lines):,} is not UTF-8 (byte 0x97) though the "
+            "rest of the file is") in " ".join(r.output.split())

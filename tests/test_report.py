@@ -131,6 +131,13 @@ def test_same_plan_gives_the_same_bytes(plan: Plan) -> None:
     assert report_html(plan) == report_html(plan) == report_html(again)
 
 
+def test_figures_drawn_by_forked_workers_give_the_same_bytes(plan: Plan) -> None:
+    # jobs=2: the 2 x 4 figures of a plan beside itself drawn by two forked processes
+    one = report_html(plan, [plan])
+    assert report_html(plan, [plan], jobs=2) == one
+    assert len(_parse(one).imgs) == 8
+
+
 def test_alternatives_are_shown_side_by_side(plan: Plan) -> None:
     page = report_html(plan, [plan])
     text = _plain(page)

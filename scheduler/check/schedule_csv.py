@@ -5,6 +5,7 @@ tournament and occurrence; flights read as their sessions), and the ``licenses.c
 from __future__ import annotations
 
 import datetime as dt
+import io
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pandas as pd
 from constraints import montana
 from constraints.base import License, Occurrence
 from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
-from scheduler.core.limits import FIRST_YEAR, LAST_YEAR
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR, NOT_TEXT, MixedEncoding, csv_text
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
 from scheduler.result.plan import LICENSE_COLUMNS, STATUSES
@@ -146,15 +147,18 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
 
 
 def _csv(path: Path) -> pd.DataFrame:
-    """A CSV as strings; UTF-8 (with or without BOM), else Windows-1252 (Excel on Windows)."""
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return pd.read_csv(path, dtype=str, keep_default_na=False, encoding=encoding)
-        except UnicodeDecodeError:
-            continue
-        except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
-            raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
-    raise ScheduleError(f"{path}: not a text file")
+    """A CSV as strings, its text as a spreadsheet saves it (:func:`csv_text`: UTF-8 with or
+    without BOM, UTF-16 with one, else Windows-1252, Excel on Windows)."""
+    try:
+        text = csv_text(path.read_bytes()).removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise ScheduleError(f"{path}: {NOT_TEXT}") from None
+    except MixedEncoding as exc:
+        raise ScheduleError(f"{path}: {exc}") from None
+    try:
+        return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise ScheduleError(f"{path}: not a readable CSV file ({exc})") from None
 
 
 def _field(at: At, line: int, row: Any, column: str, parse: Any) -> Any:

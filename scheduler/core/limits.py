@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import stat
 from collections.abc import Iterable, Sequence
 from itertools import chain
@@ -198,6 +199,43 @@ def read_bounded(path: str | Path) -> bytes:
 
 NOT_TEXT = ("it is not a text file (neither UTF-8 nor Windows-1252): save it from the "
             "spreadsheet as \"CSV UTF-8\"")
+
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
+                            rb"|[\xf0-\xf4][\x80-\xbf]{3}")
+"""A character of two to four bytes in UTF-8: in a file that is not UTF-8 as a whole, a
+sign that it mixes UTF-8 with another encoding (Windows-1252 text almost never holds
+one: ``Ã©`` is one)."""
+
+
+class MixedEncoding(ValueError):
+    """A CSV file that is UTF-8 but for some bytes (another encoding pasted in): the
+    message names the line and the byte."""
+
+
+def csv_text(data: bytes) -> str:
+    """The text of a CSV file's bytes as a spreadsheet saves them: UTF-16 with its
+    byte-order mark (Excel's "Unicode" text), UTF-8 (a byte-order mark kept, for the
+    caller to drop), else Windows-1252 (Excel on Windows: "CSV (Comma delimited)").
+
+    Raises
+    ------
+    MixedEncoding
+        UTF-8 text with bytes that are not (decoding it all as Windows-1252 would garble
+        every other line's ``—`` and ``é``): names the first such line and byte.
+    UnicodeDecodeError
+        Neither (:data:`NOT_TEXT` says it in the operator's words).
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if _UTF8_SEQUENCE.search(data):
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise MixedEncoding(
+                f"line {line:,} is not UTF-8 (byte 0x{data[exc.start]:02X}) though the rest "
+                "of the file is: save it from the spreadsheet as \"CSV UTF-8\"") from None
+        return data.decode("cp1252")  # raises too for the 5 bytes Windows-1252 leaves out
 """Why a CSV file :func:`read_csv_bounded` refused with ``UnicodeDecodeError`` cannot be
 read, in the operator's words."""
 
@@ -207,7 +245,8 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     :func:`read_bounded` (a regular file of at most :func:`max_input_bytes`) and at most
     :func:`max_csv_rows` rows, counted as they are read. UTF-8 (a byte-order mark is kept in
     the first header, for the caller to drop), else Windows-1252: what Excel on Windows
-    saves as "CSV (Comma delimited)" (``—``, ``é``).
+    saves as "CSV (Comma delimited)" (``—``, ``é``); UTF-16 with a byte-order mark
+    (:func:`csv_text`).
 
     Raises
     ------
@@ -216,6 +255,8 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     LimitError
         Not a regular file, too large, too many rows (the message names the limit and how
         to raise it, not the file).
+    MixedEncoding
+        UTF-8 but for some bytes (the message names the line).
     UnicodeDecodeError, csv.Error
         Neither UTF-8 nor Windows-1252 text (:data:`NOT_TEXT` says it), not CSV.
     """
@@ -226,11 +267,7 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise FileNotFoundError(str(p))
-    data = read_bounded(p)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("cp1252")  # raises too for the 5 bytes Windows-1252 leaves out
+    text = csv_text(read_bounded(p))
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = list(reader.fieldnames or [])
     limit = max_csv_rows()

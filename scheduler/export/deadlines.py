@@ -11,11 +11,11 @@ read too, so they cannot disagree; all four in the one shape
 from __future__ import annotations
 
 import datetime as dt
-
-import pandas as pd
+from collections.abc import Iterator
 
 from scheduler.core.memo import LastOf
 from scheduler.core.text import cell
+from scheduler.export.csv_text import csv_pieces
 from scheduler.result.deadlines import (
     DEADLINE_COLUMNS,
     Deadline,
@@ -24,7 +24,7 @@ from scheduler.result.deadlines import (
 )
 from scheduler.result.plan import Plan
 
-__all__ = ["DEADLINE_COLUMNS", "deadlines_csv", "plan_deadlines"]
+__all__ = ["DEADLINE_COLUMNS", "deadlines_csv", "deadlines_pieces", "plan_deadlines"]
 
 def plan_deadlines(plan: Plan) -> list[Deadline]:
     """The deadlines of ``plan``.
@@ -69,10 +69,15 @@ def deadlines_csv(plan: Plan) -> bytes:
         (:func:`scheduler.core.text.cell`): titles are the user's. A plan with no deadline gives
         the header alone.
     """
+    return b"".join(deadlines_pieces(plan))
+
+
+def deadlines_pieces(plan: Plan) -> Iterator[bytes]:
+    """:func:`deadlines_csv` in pieces, a few thousand lines each
+    (:func:`scheduler.export.csv_text.csv_pieces`), made as they are asked for: the plan
+    folder's deadlines.csv is written so, never whole in memory (issue #27)."""
     names = {op.id: op.name for op in plan.scenario.operators}
-    rows = [{k: ("" if v is None else v.isoformat() if isinstance(v, dt.date)
+    rows = ({k: ("" if v is None else v.isoformat() if isinstance(v, dt.date)
                  else cell(str(v))) for k, v in row.items()}
-            for row in deadline_table(plan_deadlines(plan), names)]
-    text = pd.DataFrame(rows, columns=DEADLINE_COLUMNS).to_csv(index=False,
-                                                               lineterminator="\n")
-    return text.encode("utf-8")
+            for d in plan_deadlines(plan) for row in deadline_table((d,), names))
+    return csv_pieces(rows, DEADLINE_COLUMNS)

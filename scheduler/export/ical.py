@@ -29,6 +29,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 
 from scheduler.core.timing import made_day
@@ -113,7 +115,8 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
         # what the re-plan policy cancels (scheduler.inputs.replan.cancel), rendered
         (cancellation_item(scenario, c, stamp) for c in dropped(
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
-    done: list[tuple[CalendarItem, bytes, str, int]] = []
+    texts = _EventTexts()  # each VEVENT's bytes on disk as soon as it is final (issue #27)
+    done: list[Kept] = []
     if plan.replaced_events:
         # solved again into an earlier plan's folder: the DTSTAMP depends on every event
         items = list(made)
@@ -122,16 +125,16 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
                      for c in vanished(scenario, plan.previous_events, written))
         _never_lower(plan, items)
         stamp = _replaced(plan, items, stamp)
-        done = [_final(i, lineage, stamp) for i in items]
+        done = [texts.keep(_final(i, lineage, stamp)) for i in items]
         del items
     else:
         # each event is serialized as soon as it is final and then let go: a statewide
         # plan's icalendar property objects are never all alive at once
-        done = _replanned(plan, made, lineage, stamp)
+        done = _replanned(plan, made, lineage, stamp, texts.keep)
     done.sort(key=lambda d: d[0].sort_key)
     items = [i for i, _, _, _ in done]
     # each event is serialized once and shared by calendar.ics and its operators' calendars
-    text = {id(i): b for i, b, _, _ in done}
+    text = texts.of_items(done)
     h = scenario.horizon
     by_op: dict[str, list[CalendarItem]] = {}
     for i in items:
@@ -163,9 +166,55 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
 _SPENT = VEvent()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
+Final = tuple[CalendarItem, bytes, str, int]
+"""An event final and serialized: the item (its VEVENT :data:`_SPENT`), the VEVENT's bytes,
+its UID and SEQUENCE (:func:`_final`, :func:`_carried`)."""
+Kept = tuple[CalendarItem, tuple[int, int], str, int]
+"""A :data:`Final` whose bytes are kept by :class:`_EventTexts`: their (offset, length)."""
+
+
+class _EventTexts:
+    """The serialized VEVENTs of one plan's calendars, kept in an unnamed temporary file
+    (deleted when closed, or when the process ends, however it ends) rather than in memory:
+    at N = 1,000 they are about 90 MB, all needed until the last calendar is written, since
+    each calendar lists its events by date (issue #27). :meth:`keep` stores an event's
+    bytes as it is made; :meth:`of_items` maps the final items to them; ``texts[id(item)]``
+    reads them back."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with this object)
+        self._end = 0
+        self._spans: dict[int, tuple[int, int]] = {}
+        self._flushed = False
+
+    def keep(self, final: Final) -> Kept:
+        """``final`` with its bytes written to the file: their (offset, length)."""
+        item, data, uid, seq = final
+        span = (self._end, len(data))
+        self._file.write(data)
+        self._end += len(data)
+        return item, span, uid, seq
+
+    def of_items(self, kept: Iterable[Kept]) -> _EventTexts:
+        """Index the kept events by their item (``id``), for :meth:`__getitem__`."""
+        self._spans = {id(i): span for i, span, _, _ in kept}
+        return self
+
+    def __getitem__(self, key: int) -> bytes:
+        """The bytes of the VEVENT of the item whose ``id`` is ``key``."""
+        if not self._flushed:
+            self._file.flush()
+            self._flushed = True
+        at, size = self._spans[key]
+        data = os.pread(self._file.fileno(), size, at)
+        if len(data) != size:  # the file was cut short under us
+            raise OSError(f"a calendar's event could not be read back from {self._file.name} "
+                          f"({len(data)} of {size} bytes)")
+        return data
+
 
 def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
-           ) -> tuple[CalendarItem, bytes, str, int]:
+           ) -> Final:
     """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
     without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
     ``old``, the event of its UID the previous calendars published: its SEQUENCE as
@@ -188,8 +237,8 @@ def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent
     return spent, data, uid, seq
 
 
-def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime
-               ) -> list[tuple[CalendarItem, bytes, str, int]]:
+def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime,
+               keep: Callable[[Final], Kept]) -> list[Kept]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
     and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
     decides across the previous calendars. Each event's SEQUENCE stays when its content is
@@ -197,33 +246,34 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
     event before the day the plan is made as of is carried as published
     (:func:`carried_deadlines`); what the new plan no longer writes is cancelled
     (:func:`vanished`), also in the calendars of venues that no longer show it (:func:`left`,
-    a venue that left a shared tournament or the scenario)."""
+    a venue that left a shared tournament or the scenario). Each event's bytes go to
+    ``keep`` as soon as they are made."""
     scenario = plan.scenario
     day = made_day(scenario)
     before = {e.uid: e for e in (*plan.previous_events, *plan.departed_events)}
     # every past deadline, as if written: one the plan does not write is checked below
     carry = carried_deadlines(scenario, plan.previous_events, day,
                               {e.uid for e in plan.previous_events})
-    done: list[tuple[CalendarItem, bytes, str, int]] = []
+    done: list[Kept] = []
     written: set[str] = set()
 
     def add(i: CalendarItem) -> None:
         uid = i.event.uid
         written.add(uid)
         if uid in carry:  # a past deadline: as published
-            done.append(_carried(carry.pop(uid), i.operators, i.whole))
+            done.append(keep(_carried(carry.pop(uid), i.operators, i.whole)))
             return
         _floor(i, before)
-        done.append(_final(i, lineage, stamp, before.get(uid)))
+        done.append(keep(_final(i, lineage, stamp, before.get(uid))))
 
     for i in made:
         add(i)
     for c in vanished(scenario, plan.previous_events, written | carry.keys()):
         add(cancellation_item(scenario, c, stamp))
     # a past deadline the plan no longer writes: carried unless history before the horizon
-    keep = carried_deadlines(scenario, plan.previous_events, day, written)
-    done.extend(_carried(old, old.operators, True) for uid, old in sorted(carry.items())
-                if uid in keep)
+    carried = carried_deadlines(scenario, plan.previous_events, day, written)
+    done.extend(keep(_carried(old, old.operators, True))
+                for uid, old in sorted(carry.items()) if uid in carried)
     if plan.departed_events or any(e.operators for e in plan.previous_events):
         shown: dict[str, set[str]] = {}
         for i, _, uid, _ in done:
@@ -231,12 +281,11 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
         cancels, carries = left(plan.previous_events, plan.departed_events, shown, day)
         for c in cancels:
             add(cancellation_item(scenario, c, stamp))
-        done.extend(_carried(k.event, k.operators, k.whole) for k in carries)
+        done.extend(keep(_carried(k.event, k.operators, k.whole)) for k in carries)
     return done
 
 
-def _carried(old: PreviousEvent, operators: Iterable[str], whole: bool
-             ) -> tuple[CalendarItem, bytes, str, int]:
+def _carried(old: PreviousEvent, operators: Iterable[str], whole: bool) -> Final:
     """A published event carried exactly as published (its text, SEQUENCE and DTSTAMP)."""
     start = old.dtstart if old.dtstart is not None else old.day
     if isinstance(start, dt.datetime):
@@ -295,12 +344,12 @@ def _floor(item: CalendarItem, before: dict[str, PreviousEvent]) -> None:
         ev.set("SEQUENCE", floor)
 
 
-def _calendar(name: str, items: list[CalendarItem], text: dict[int, bytes], lineage: str = "",
+def _calendar(name: str, items: list[CalendarItem], text: _EventTexts, lineage: str = "",
               horizon: tuple[dt.date, dt.date] | None = None,
               operator_id: str | None = None,
               named: Iterable[tuple[str, str]] = ()) -> Iterator[bytes]:
     """The VCALENDAR of ``items``, piece by piece (its head, each VEVENT, its end); ``text``
-    holds each item's serialized VEVENT. It names
+    holds each item's serialized VEVENT (``text[id(item)]``). It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
     of, ``named`` (id, name; every operator of its events, co-hosts too): one

@@ -25,7 +25,11 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import functools
+import multiprocessing as mp
+import signal
+from collections import Counter
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -36,6 +40,7 @@ from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.core.jurisdiction import codes, installed, jurisdiction, state_name
+from scheduler.core.pool import process_pool
 from scheduler.core.timing import file_by_note
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
@@ -108,9 +113,6 @@ def _environment() -> Environment:
                        keep_trailing_newline=True)
 
 
-def _img(fig: Figure, alt: str) -> dict[str, str]:
-    data = base64.b64encode(figures.png_bytes(fig)).decode("ascii")
-    return {"src": f"data:image/png;base64,{data}", "alt": alt}
 
 
 def _labels(plans: Sequence[Plan]) -> list[str]:
@@ -176,24 +178,88 @@ def report_operators(plan: Plan) -> list[str]:
     return [ops[k] for k in range(len(ops)) if k in chosen]
 
 
-def _side(plans: Sequence[Plan], labels: list[str], draw: str, alt: str,
-          operator_id: str | None = None, operators: Sequence[str] | None = None,
-          deadlines: Sequence[list[Deadline]] | None = None) -> list[dict[str, str]]:
-    """Figures of the same kind, one per plan, shown side by side (``operators``: the usage
-    bars' selection, default every operator; ``deadlines``: each plan's
-    :func:`scheduler.result.deadlines.list_deadlines`, for the year calendars)."""
-    out = []
-    for k, (plan, label) in enumerate(zip(plans, labels, strict=True)):
-        if draw == "calendar":
-            assert operator_id is not None
-            fig = figures.plot_calendar(plan, operator_id,
-                                        None if deadlines is None else deadlines[k])
-        elif draw == "usage":
-            fig = figures.plot_usage(plan, operators)
-        else:
-            fig = figures.plot_fees(plan)
-        out.append(_img(fig, f"{label}: {alt}" if len(plans) > 1 else alt))
-    return out
+Order = tuple[str, int, str | None]
+"""A figure of the report: what is drawn (``calendar``, ``usage``, ``fees``), of which plan
+(its index), of which operator (a calendar's)."""
+
+
+class _Pictures:
+    """The report's figures: each asked for by :meth:`side` (an ``<img>`` whose ``src`` is
+    filled later), all drawn by :meth:`draw` before the page is rendered, in a fork pool of
+    ``jobs`` workers when above 1 (the same bytes: each figure is drawn alone)."""
+
+    def __init__(self, plans: Sequence[Plan], labels: list[str],
+                 deadlines: Sequence[list[Deadline]], operators: Sequence[str] | None) -> None:
+        self.plans, self.labels = plans, labels
+        self.deadlines, self.operators = deadlines, operators
+        self.orders: list[tuple[Order, dict[str, str]]] = []
+
+    def side(self, draw: str, alt: str, operator_id: str | None = None) -> list[dict[str, str]]:
+        """Figures of the same kind, one per plan, shown side by side (the usage bars of
+        the report's selection of operators; each plan's deadlines for its calendar)."""
+        out = []
+        for k, label in enumerate(self.labels):
+            img = {"src": "", "alt": f"{label}: {alt}" if len(self.plans) > 1 else alt}
+            self.orders.append(((draw, k, operator_id), img))
+            out.append(img)
+        return out
+
+    def draw(self, jobs: int) -> None:
+        """Fill every ``src`` (a base64 PNG), in this process or, with ``jobs`` above 1
+        where the system forks, in a pool of forked workers (Ctrl-C stops them; a
+        worker's failure is raised here)."""
+        if jobs <= 1 or len(self.orders) <= 1 or "fork" not in mp.get_all_start_methods():
+            for order, img in self.orders:
+                img["src"] = _src(order, self.plans, self.deadlines, self.operators)
+            return
+        # the workers are forked with the plans (nothing pickled but the PNGs) and with
+        # matplotlib imported (figures.png_bytes imports it only when first drawn)
+        from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
+
+        pool = process_pool(jobs, len(self.orders), initializer=_init_worker,
+                            initargs=(self.plans, self.deadlines, self.operators))
+        try:
+            futures = [pool.submit(_worker_src, order) for order, _ in self.orders]
+            for future, (_, img) in zip(futures, self.orders, strict=True):
+                img["src"] = future.result()
+        except BaseException:
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()  # the pool's own workers: stop drawing at once
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _src(order: Order, plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
+         operators: Sequence[str] | None) -> str:
+    """The ``src`` of one figure (:data:`Order`): a base64 PNG data URL."""
+    draw, k, operator_id = order
+    fig: Figure
+    if draw == "calendar":
+        assert operator_id is not None
+        fig = figures.plot_calendar(plans[k], operator_id, deadlines[k])
+    elif draw == "usage":
+        fig = figures.plot_usage(plans[k], operators)
+    else:
+        fig = figures.plot_fees(plans[k])
+    return "data:image/png;base64," + base64.b64encode(figures.png_bytes(fig)).decode("ascii")
+
+
+_DRAWING: tuple[Sequence[Plan], Sequence[list[Deadline]], Sequence[str] | None] | None = None
+"""In a worker of :meth:`_Pictures.draw`: what :func:`_src` draws from (set as it starts)."""
+
+
+def _init_worker(plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
+                 operators: Sequence[str] | None) -> None:
+    """A drawing worker leaves Ctrl-C to the parent (which stops it) and keeps the plans."""
+    global _DRAWING
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _DRAWING = (plans, deadlines, operators)
+
+
+def _worker_src(order: Order) -> str:
+    assert _DRAWING is not None
+    return _src(order, *_DRAWING)
 
 
 def usage_caption(plan: Plan, operators: Sequence[str] | None = None) -> str:
@@ -230,14 +296,22 @@ def _summary_table(plans: Sequence[Plan]) -> dict[str, Any]:
         ("Occurrences on preferred weekdays",
          [str(p.objective.get("preferred", "")) for p in plans]),
     ]
+    # each plan's counts by operator in one pass over its rows (not one pass per operator)
+    tallies = []
+    for p in plans:
+        placed_by = Counter(r.operator_id for r in p.rows)
+        missing_by = Counter(oid for u in p.unscheduled_list for oid in set(u.operators))
+        fees_by: dict[str, int | Decimal] = {}
+        for lic in p.license_list:
+            fees_by[lic.operator_id] = fees_by.get(lic.operator_id, 0) + lic.fee_usd
+        tallies.append((placed_by, missing_by, fees_by))
     operators = []
     for op in sc.operators:
         cells = []
-        for p in plans:
-            placed = sum(1 for r in p.rows if r.operator_id == op.id)
-            wanted = placed + sum(1 for u in p.unscheduled_list if op.id in u.operators)
-            fees = sum(lic.fee_usd for lic in p.license_list if lic.operator_id == op.id)
-            cells.append(f"{placed} of {wanted} placed, ${fees:,}")
+        for placed_by, missing_by, fees_by in tallies:
+            placed = placed_by[op.id]
+            wanted = placed + missing_by[op.id]
+            cells.append(f"{placed} of {wanted} placed, ${fees_by.get(op.id, 0):,}")
         operators.append({"name": op.name, "id": op.id,
                           "state": state_name(op.jurisdiction),
                           "cells": cells})
@@ -412,13 +486,15 @@ def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     return {"items": items, "settings": settings}
 
 
-def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
+def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
+                jobs: int = 1) -> str:
     """The report page of ``plan`` as HTML text (UTF-8 when written).
 
     ``alternatives``: other plans of the same scenario (issue 5 § 3), shown beside ``plan`` in
     the summary table and in every figure row; the licence and not-placed lists of each
     alternative follow in their own sections; the dates tables and the deadlines are
-    ``plan``'s. Same plan(s) → the same text, byte for byte.
+    ``plan``'s. Same plan(s) → the same text, byte for byte, whatever ``jobs``: above 1,
+    the figures are drawn by that many forked processes at once (where the system forks).
     Raises ``ValueError`` when an alternative is of another scenario.
     """
     plans = [plan, *(alternatives or [])]
@@ -432,11 +508,14 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
     drawn = set(shown)
+    pictures = _Pictures(plans, labels, deadlines, chosen)
     years = [{"name": op.name, "id": op.id,
               "state": state_name(op.jurisdiction),
-              "figures": _side(plans, labels, "calendar", f"The year of {op.name}",
-                               operator_id=op.id, deadlines=deadlines)}
+              "figures": pictures.side("calendar", f"The year of {op.name}", op.id)}
              for op in sc.operators if op.id in drawn]
+    usage = pictures.side("usage", usage_caption(plan, chosen))
+    fees = pictures.side("fees", "Licence and permit fees by kind (USD)")
+    pictures.draw(jobs)
     per_plan = [{"suffix": "" if len(plans) == 1 else f": {label}",
                  "anchor": "" if k == 0 else f"-{k + 1}",
                  "licences": _licences(p, deadlines[k]), "unscheduled": _unscheduled(p)}
@@ -460,10 +539,10 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None) -> str:
                        "Every operator's year is in calendars/<operator>.ics and plan.xlsx; "
                        "the tables list every operator."),
         years=years,
-        usage=_side(plans, labels, "usage", usage_caption(plan, chosen), operators=chosen),
+        usage=usage,
         deadlines=_deadline_rows(plan, deadlines[0]),
         nothing_to_file=_nothing_to_file(states),
-        fees=_side(plans, labels, "fees", "Licence and permit fees by kind (USD)"),
+        fees=fees,
         plans=per_plan,
         readings=_readings(plan, states),
     )

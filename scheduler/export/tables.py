@@ -10,11 +10,10 @@ is written with a leading ``'`` (:func:`scheduler.core.text.cell`); ``tourney ch
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-
-import pandas as pd
+from collections.abc import Iterator
 
 from scheduler.core.text import cell
+from scheduler.export.csv_text import csv_pieces
 from scheduler.export.ical import render
 from scheduler.result.plan import LICENSE_COLUMNS, SCHEDULE_COLUMNS, UNSCHEDULED_COLUMNS, Plan
 
@@ -30,11 +29,6 @@ def _bool(x: bool) -> str:
     return "true" if x else "false"
 
 
-def _csv(records: Sequence[Mapping[str, object]], columns: list[str]) -> bytes:
-    text = pd.DataFrame(records, columns=columns).to_csv(index=False, lineterminator="\n")
-    return text.encode("utf-8")
-
-
 def _identity(cal: tuple[str, str, int] | None, uid: str, sequence: int) -> dict[str, object]:
     if cal is None:
         return {"uid": uid, "sequence": sequence, "recurrence_id": ""}
@@ -48,9 +42,18 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
     (``identity``, from :func:`scheduler.export.ical.render`; computed when not given): a
     night of a weekly series has the series' UID and SEQUENCE and its RECURRENCE-ID day, so
     every row is one event (or one instance of a recurring event) of calendar.ics."""
+    return {rel: b"".join(pieces) for rel, pieces in csv_tables(plan, identity)}
+
+
+def csv_tables(plan: Plan, identity: Identity | None = None
+               ) -> list[tuple[str, Iterator[bytes]]]:
+    """The files of :func:`csv_files`, in its order, each as the pieces of its bytes
+    (:func:`scheduler.export.csv_text.csv_pieces`): the rows are made as the pieces are
+    asked for, a few thousand at a time, and never all held at once (issue #27)."""
     if identity is None:
         identity = render(plan, dt.datetime(1970, 1, 1, tzinfo=dt.UTC))[1]
-    schedule = [{
+    ids = identity
+    schedule = ({
         "tournament_id": r.tournament_id, "occurrence": r.occurrence,
         "operator_id": r.operator_id, "jurisdiction": r.jurisdiction, "type": r.type,
         "charitable": _bool(r.charitable), "title": cell(r.title), "start": _iso(r.start),
@@ -58,22 +61,20 @@ def csv_files(plan: Plan, identity: Identity | None = None) -> dict[str, bytes]:
         "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
         "license_id": r.license_id,
-        **_identity(identity.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
+        **_identity(ids.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
         "status": r.status,
-    } for r in plan.rows]
-    licenses = [{
+    } for r in plan.rows)
+    licenses = ({
         "license_id": lic.license_id, "operator_id": lic.operator_id,
         "jurisdiction": lic.jurisdiction, "kind": lic.kind, "tier": lic.tier,
         "valid_from": _iso(lic.valid_from), "valid_to": _iso(lic.valid_to),
         "fee_usd": lic.fee_usd, "covers": " ".join(lic.covers),
-    } for lic in plan.license_list]
-    unscheduled = [{
+    } for lic in plan.license_list)
+    unscheduled = ({
         "tournament_id": u.tournament_id, "occurrence": u.occurrence,
         "operators": " ".join(u.operators), "reason": cell(u.reason),
         "rule_ids": " ".join(u.rule_ids),
-    } for u in plan.unscheduled_list]
-    return {
-        "schedule.csv": _csv(schedule, SCHEDULE_COLUMNS),
-        "licenses.csv": _csv(licenses, LICENSE_COLUMNS),
-        "unscheduled.csv": _csv(unscheduled, UNSCHEDULED_COLUMNS),
-    }
+    } for u in plan.unscheduled_list)
+    return [("schedule.csv", csv_pieces(schedule, SCHEDULE_COLUMNS)),
+            ("licenses.csv", csv_pieces(licenses, LICENSE_COLUMNS)),
+            ("unscheduled.csv", csv_pieces(unscheduled, UNSCHEDULED_COLUMNS))]

@@ -20,11 +20,11 @@ from scheduler.core.atomic import FolderSink, claim, replace_dir
 from scheduler.core.atomic_files import WriteRefused, write_files
 from scheduler.core.clock import source_date_epoch
 from scheduler.core.manifest import MANIFEST
-from scheduler.export.deadlines import deadlines_csv, plan_deadlines
+from scheduler.export.deadlines import deadlines_pieces, plan_deadlines
 from scheduler.export.ical import calendar_files, render_pieces
 from scheduler.export.ical_text import PRODID
 from scheduler.export.summary import summary_text
-from scheduler.export.tables import csv_files
+from scheduler.export.tables import csv_tables
 from scheduler.export.xlsx import write_plan_xlsx
 from scheduler.inputs.replan.read import holds_plan
 from scheduler.result.plan import Plan
@@ -112,14 +112,14 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         if isinstance(sink, FolderSink) else contextlib.nullcontext()
     with beside:
         calendars, identity = render_pieces(plan, dtstamp(plan))
-        for rel, data in csv_files(plan, identity).items():
-            sink.write(prefix + rel, data)
+        for rel, rows in csv_tables(plan, identity):  # a few thousand rows at a time
+            sink.write(prefix + rel, rows)
         del identity
         for rel, pieces in calendars:  # every VEVENT held once, each file never whole
             sink.write(prefix + rel, pieces())
         del calendars
         sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
-        sink.write(prefix + DEADLINES_FILE, deadlines_csv(plan))
+        sink.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
     if not isinstance(sink, FolderSink):
         with sink.open(prefix + XLSX_FILE) as fh:
             xlsx(fh)
@@ -131,11 +131,12 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         from scheduler.export.report import report_html
 
         sink.write(prefix + REPORT_FILE,
-                   report_html(plan, list(alternatives or [])).encode("utf-8"))
+                   report_html(plan, list(alternatives or []), jobs=jobs).encode("utf-8"))
 
 
 DEADLINES_FILE = "deadlines.csv"
-"""What to file or do by when (:func:`scheduler.export.deadlines.deadlines_csv`), in every
+"""What to file or do by when (:func:`scheduler.export.deadlines.deadlines_csv`, written in
+pieces: :func:`scheduler.export.deadlines.deadlines_pieces`), in every
 plan folder (and every ``alternative-<k>/``)."""
 
 ALTERNATIVE = "alternative-"

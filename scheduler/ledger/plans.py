@@ -13,7 +13,7 @@ from pathlib import Path
 
 from constraints import maine
 from scheduler.core.jurisdiction import installed
-from scheduler.core.limits import NOT_TEXT, LimitError, read_csv_bounded
+from scheduler.core.limits import NOT_TEXT, LimitError, MixedEncoding, read_csv_bounded
 from scheduler.ledger.store import LedgerError
 
 ME_LICENCE_KINDS = maine.LICENCE_KINDS
@@ -38,6 +38,8 @@ def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
                           ) from None
     except UnicodeDecodeError:
         raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
+    except MixedEncoding as exc:
+        raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     missing = [c for c in columns if c not in header]

@@ -35,6 +35,7 @@ from scheduler.core.limits import (
     MAX_PROBLEMS_SHOWN,
     NOT_TEXT,
     LimitError,
+    MixedEncoding,
     read_csv_bounded,
     short,
 )
@@ -262,6 +263,8 @@ def read_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, str]], Lo
                           ) from None
     except UnicodeDecodeError:
         raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
+    except MixedEncoding as exc:
+        raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - csv.Error: not a CSV

@@ -23,6 +23,7 @@ from scheduler.core.limits import (
     MAX_PROBLEMS_SHOWN,
     NOT_TEXT,
     LimitError,
+    MixedEncoding,
     read_csv_bounded,
     short,
 )
@@ -264,6 +265,8 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
                           ) from None
     except UnicodeDecodeError:
         raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
+    except MixedEncoding as exc:
+        raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     if header and header[0].startswith("\ufeff"):
