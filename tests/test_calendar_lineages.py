@@ -25,6 +25,7 @@ from scheduler.export.caldav.calendars import read_calendar, resource_name
 from scheduler.export.caldav.sync import ServerObject, plan_sync
 
 from builders.caldav import client_view, march, solve_to, yaml_at
+from builders.strategies import ci_examples
 
 ORGS = {"a": {"name": "Bitterroot Club"},
         "b": {"name": "Saco Bay Club", "domain": "saco-bay.example.org"}}
@@ -79,7 +80,7 @@ def _live(data: bytes) -> dict[str, tuple[str, str]]:
     return client_view([data])
 
 
-@settings(max_examples=8, deadline=None,
+@settings(max_examples=ci_examples(4, otherwise=8), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(STEP, min_size=1, max_size=5))
 def test_lineages_never_lose_events_and_clients_converge(

@@ -46,6 +46,7 @@ from scheduler.engine.decompose import model_size
 from scheduler.inputs.load import load_scenario
 
 from builders.commands import room_large, room_scenario
+from builders.strategies import ci_examples
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "data" / "examples"
@@ -666,7 +667,7 @@ EDITS = st.lists(st.tuples(st.integers(0, 4), st.floats(0, 1), st.integers(0, 10
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow])
+                                 HealthCheck.too_slow], max_examples=ci_examples(12))
 @given(name=st.sampled_from(sorted(EXAMPLE_TEXTS)), edits=EDITS)
 def test_fuzz_check_with_mutated_scenarios(example_plan: Path, name: str,
                                            edits: list[tuple[int, float, int]]) -> None:
@@ -682,7 +683,7 @@ def test_fuzz_check_with_mutated_scenarios(example_plan: Path, name: str,
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                 HealthCheck.too_slow])
+                                 HealthCheck.too_slow], max_examples=ci_examples(12))
 @given(name=st.sampled_from(sorted(EXAMPLE_TEXTS)), edits=EDITS)
 def test_fuzz_solve_with_mutated_scenarios(name: str,
                                            edits: list[tuple[int, float, int]]) -> None:

@@ -492,6 +492,11 @@ def _ready(p: subprocess.Popen[str]) -> float:
     return time.monotonic()
 
 
+# slow: 10,000 rows imported four times, so that a kill lands mid-import (a scale test); one
+# transaction per import is tested in the default run by
+# test_import_refuses_a_bad_file_and_writes_nothing, and a killed command's committed entry
+# by test_ledger_backup_and_refusals.py
+@pytest.mark.slow
 def test_a_killed_bulk_import_leaves_the_ledger_unchanged_or_complete(
         ledger: Ledger, tmp_path: Path) -> None:
     n = 10_000
@@ -542,6 +547,9 @@ print("done")
 """
 
 
+# slow: the same boundary with more writers (3 processes and 3 threads) is
+# test_ledger_history.py::test_many_processes_and_threads_recording_at_once_lose_nothing
+@pytest.mark.slow
 def test_two_people_recording_at_once_lose_nothing(adopted: Ledger) -> None:
     per = 15
     procs = [subprocess.Popen([sys.executable, "-c", _WRITER, adopted.url, who, str(per)],

@@ -30,11 +30,13 @@ from scheduler.engine.solver import solve
 from scheduler.inputs.load import load_scenario
 from scheduler.result.plan import Plan
 
-from builders.strategies import scenarios
+from builders.strategies import ci_examples, scenarios
 
 SCHEDULE_RULES = [r for r in RULES if r.id not in ("MT-PERMIT-FEES", "ME-FEES")]
 SLOW_OK = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                          HealthCheck.filter_too_much])
+SOLVING = settings(SLOW_OK, max_examples=ci_examples(10))
+"""A random scenario solved per example: 10 examples under the ``ci`` profile."""
 
 # Montana: 14 counted tournaments held before the plan, so only 2 more fit in the 2026-07-01
 # permit year (14 + 2 = 16); notices can be filed from Feb 28, so the earliest first day is
@@ -289,7 +291,7 @@ def test_drop_the_licence_covering_a_maine_game(data: st.DataObject) -> None:
 
 # ------------------------------------------------------------------------------ random plans
 @given(scenarios(), st.data())
-@SLOW_OK
+@SOLVING
 def test_random_plan_moved_onto_a_blackout_day(scenario: dict, data: st.DataObject) -> None:
     sc = load_scenario(scenario)
     plan = solve(sc, time_limit=10, seed=0, workers=1)
@@ -307,7 +309,7 @@ def test_random_plan_moved_onto_a_blackout_day(scenario: dict, data: st.DataObje
 
 
 @given(scenarios(), st.data())
-@SLOW_OK
+@SOLVING
 def test_random_plan_without_a_maine_licence(scenario: dict, data: st.DataObject) -> None:
     # Drop every licence that could cover one Maine licensed game: ME-FEES names it, and
     # nothing but ME-FEES breaks.

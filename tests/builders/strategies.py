@@ -1,16 +1,46 @@
 """Hypothesis strategies: random valid scenarios of both states (tests/test_properties.py,
-tests/test_mutations.py)."""
+tests/test_mutations.py), and the bound on examples that each solve a scenario."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from scheduler.core.fields import WEEKDAYS
 
 START = dt.date(2027, 5, 1)  # a horizon of 92 days that crosses the July 1 permit year
 END = dt.date(2027, 7, 31)
+
+
+def ci_examples(n: int, otherwise: int | None = None) -> int:
+    """Examples for a property whose every example solves (or runs a command on) a scenario.
+
+    Under the ``ci`` profile (``make test``, tests/conftest.py) at most ``n``, so the default
+    test run stays short; under any other profile (``default``, ``long`` for a soak) the
+    profile's own number (or ``otherwise``), so a local run and a soak explore as widely as
+    before.
+
+    Parameters
+    ----------
+    n : int
+        The largest number of examples under ``ci``.
+    otherwise : int, optional
+        The number under any other profile (a test that fixes its own); default: the
+        profile's.
+
+    Returns
+    -------
+    int
+        ``min(n, profile's max_examples)`` under ``ci``, else ``otherwise`` or the profile's
+        max_examples.
+    """
+    loaded = settings.default.max_examples
+    if os.environ.get("HYPOTHESIS_PROFILE") == "ci":
+        return min(n, loaded)
+    return loaded if otherwise is None else otherwise
 
 
 def _day(k: int) -> str:
