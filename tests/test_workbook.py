@@ -333,3 +333,39 @@ def test_plan_deadlines_by_hand(small_plan: object) -> None:
 def test_every_plan_folder_gets_plan_xlsx(tmp_path: Path, small_plan: object) -> None:
     out = write_plan(small_plan, tmp_path / "plan")  # type: ignore[arg-type]
     assert (out / "plan.xlsx").read_bytes() == plan_xlsx(small_plan)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("Tue. 18:00–22:00", (("tue", dt.time(18), dt.time(22)),)),   # a full stop, an en dash
+    ("TUESDAY 18:00 - 22:00; fri 19:00-1:00",
+     (("tue", dt.time(18), dt.time(22)), ("fri", dt.time(19), dt.time(1)))),
+])
+def test_other_games_as_a_spreadsheet_writes_them(tmp_path: Path, typed: str,
+                                                  read: tuple[tuple[str, dt.time, dt.time]]
+                                                  ) -> None:
+    path = _with_other_games(tmp_path, typed)
+    op = load_scenario(path).operators[0]
+    assert tuple((g.weekday, g.start, g.end) for g in op.other_games) == read
+
+
+def test_other_games_in_12_hour_clock_say_how_to_write_them(tmp_path: Path) -> None:
+    path = _with_other_games(tmp_path, "tue 6pm-10pm")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(path)
+    [p] = err.value.problems
+    assert p.message == ("write a weekday and its local start and end, 24-hour, e.g. "
+                         "'tue 18:00-22:00'")
+    assert "Operators!" in str(err.value) and "(other_games)" in str(err.value)
+    assert "valid dictionary" not in str(err.value)
+
+
+def _with_other_games(tmp_path: Path, typed: str) -> Path:
+    """The Maine example's workbook, its first operator's other_games cell holding ``typed``."""
+    path = tmp_path / "maine.xlsx"
+    path.write_bytes(load_scenario(EXAMPLES["maine"]).to_xlsx())
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Operators"]
+    column = next(c.column for c in ws[1] if c.value == "other_games")
+    ws.cell(2, column, typed)
+    wb.save(path)
+    return path

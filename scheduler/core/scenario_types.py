@@ -180,6 +180,17 @@ class OtherGame(StrictModel):
     end: TimeOfDay
     """Local end; an end at or before ``start`` means the session runs past midnight."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _spelt(cls, v: Any) -> Any:
+        """A session written as one text the workbook could not read (``tue 6pm-10pm``):
+        say how to write it, not pydantic's "a valid dictionary"."""
+        if isinstance(v, str):
+            raise PydanticCustomError(
+                "other_game", "write a weekday and its local start and end, 24-hour, e.g. "
+                "'tue 18:00-22:00'")
+        return v
+
 
 class HeldBefore(StrictModel):
     """MT: tournaments already held in the current permit year, before ``horizon.start``,

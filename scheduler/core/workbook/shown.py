@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # start-up time: openpyxl only when a workbook is read
 
 
 EMPTY = object()
-_GAME = re.compile(r"^([A-Za-z]+)\s+(\d{1,2}:\d{2})\s*-\s*(\d{1,2}:\d{2})$")
+_GAME = re.compile(r"^([A-Za-z]+\.?)\s*(\d{1,2}:\d{2})\s*[-–]\s*(\d{1,2}:\d{2})$")
 _YEAR = re.compile(r"^(\d{4})\s*:\s*(\d+)$")
 
 
@@ -91,7 +91,7 @@ def cell_value(column: Column, value: Any) -> Any:
         return [x.strip() for x in re.split(r"[;\n]", text) if x.strip()]
     if kind == "games":
         items = [x.strip() for x in re.split(r"[;,\n]", str(value)) if x.strip()]
-        return [{"weekday": m.group(1).lower(), "start": m.group(2), "end": m.group(3)}
+        return [{"weekday": m.group(1), "start": m.group(2), "end": m.group(3)}
                 if (m := _GAME.match(x)) else x for x in items]
     if kind == "years" and isinstance(value, str):
         pairs = [x.strip() for x in re.split(r"[,;\n]", value) if x.strip()]
