@@ -13,6 +13,7 @@ import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import BinaryIO
 
 from scheduler.core.errors import TourneyError
 
@@ -149,3 +150,10 @@ def refuse_read_only_parent(target: Path) -> None:
     if not mode & stat.S_IWUSR:
         raise WriteRefused(f"{shown(parent)} is read-only: {shown(target)} is not written "
                            "there; make it writable (chmod u+w) or give another --out")
+
+
+def scratch_file() -> BinaryIO:
+    """An unnamed temporary file (``tempfile.TemporaryFile`` in the system's temporary
+    folder) for a writer's data that would not fit well in memory: never an output, gone
+    when closed or when the process ends, however it ends. The caller closes it."""
+    return tempfile.TemporaryFile()  # noqa: SIM115 - the caller closes it

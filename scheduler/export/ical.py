@@ -30,9 +30,9 @@ import datetime as dt
 import functools
 import itertools
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 
+from scheduler.core.atomic_files import scratch_file
 from scheduler.core.timing import made_day
 from scheduler.core.uid import (
     HORIZON_PROPERTY,
@@ -182,7 +182,7 @@ class _EventTexts:
     reads them back."""
 
     def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed with this object)
+        self._file = scratch_file()  # closed with this object
         self._end = 0
         self._spans: dict[int, tuple[int, int]] = {}
         self._flushed = False
