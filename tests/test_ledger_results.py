@@ -228,14 +228,22 @@ def test_results_round_trip_through_libreoffice(tuesdays: Ledger, tmp_path: Path
     assert sum(Decimal(str(v)) for v in held["prizes_usd"]) == Decimal("46800")  # 52 × 900
 
 
+def _first_night_typed(lg: Ledger, tmp_path: Path, typed: dict[str, str]) -> Path:
+    """The template with the first night filled (:func:`_fill`), then ``typed``: header ->
+    what is typed in that night's cell (row 2)."""
+    path = _template(lg, tmp_path / "results.xlsx")
+    _fill(path, range(1))
+    wb = openpyxl.load_workbook(path)
+    for header, text in typed.items():
+        wb[SHEET][_cell(header, 2).split("!")[1]] = text
+    wb.save(path)
+    return path
+
+
 def test_a_formula_is_read_as_the_value_it_shows_once_saved(tuesdays: Ledger,
                                                             tmp_path: Path) -> None:
     # the first night's entry fees as a treasurer types them: =24*40 (24 entries at $40)
-    path = _template(tuesdays, tmp_path / "results.xlsx")
-    _fill(path, range(1))
-    wb = openpyxl.load_workbook(path)
-    wb[SHEET][_cell("Entry fees (USD)", 2).split("!")[1]] = "=24*40"
-    wb.save(path)
+    path = _first_night_typed(tuesdays, tmp_path, {"Entry fees (USD)": "=24*40"})
     # as openpyxl writes it: the formula alone, no computed value (what a script makes)
     with pytest.raises(LedgerError, match=rf"{_cell('Entry fees (USD)', 2)} is a formula "
                        r"with no computed value \(=24\*40\).*open and save the file"):
@@ -252,12 +260,8 @@ def test_a_cell_showing_an_error_is_refused_not_recorded_as_its_text(tuesdays: L
                                                                      tmp_path: Path) -> None:
     # a note typed as =NA() and a charity as =1/0: LibreOffice saves them as the errors
     # #N/A and #DIV/0!, which openpyxl would read as those texts
-    path = _template(tuesdays, tmp_path / "results.xlsx")
-    _fill(path, range(1))
-    wb = openpyxl.load_workbook(path)
-    wb[SHEET][_cell("Note", 2).split("!")[1]] = "=NA()"
-    wb[SHEET][_cell("Charity paid to", 2).split("!")[1]] = "=1/0"
-    wb.save(path)
+    path = _first_night_typed(tuesdays, tmp_path, {"Note": "=NA()",
+                                                    "Charity paid to": "=1/0"})
     saved = resave(path, tmp_path / "calc")
     with pytest.raises(LedgerError) as caught:
         record_from(tuesdays, saved, today=TODAY)

@@ -161,19 +161,27 @@ def test_ledger_export_writes_formula_cells_with_a_quote_and_import_reads_them_b
         lg.dispose()
 
 
-def test_ledger_import_reads_a_csv_saved_by_excel_on_windows(tmp_path: Path) -> None:
-    # Excel on Windows saves "CSV (Comma delimited)" in Windows-1252: the dash of
-    # "snowed in — roads shut" is the one byte 0x97 there (E2 80 94 in UTF-8)
+def _cafe_tour_exported(tmp_path: Path, note: str | None = None) -> tuple[Path, Path]:
+    """A SQLite ledger with a plan adopted by "Café Tour" (and deep#1 cancelled with
+    ``note`` when given), and its `ledger export` CSV: (ledger, export)."""
     path = tmp_path / "ledger.sqlite"
     lg = Ledger(path)
     api.init(lg)
     plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
     api.adopt(lg, plan, organization="Café Tour", by="ann")
-    api.record_cancelled(lg, "deep#1", note="snowed in — roads shut", by="bob")
+    if note is not None:
+        api.record_cancelled(lg, "deep#1", note=note, by="bob")
     lg.dispose()
     out = tmp_path / "export.csv"
     r = runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger", str(path)])
     assert r.exit_code == 0, r.output
+    return path, out
+
+
+def test_ledger_import_reads_a_csv_saved_by_excel_on_windows(tmp_path: Path) -> None:
+    # Excel on Windows saves "CSV (Comma delimited)" in Windows-1252: the dash of
+    # "snowed in — roads shut" is the one byte 0x97 there (E2 80 94 in UTF-8)
+    path, out = _cafe_tour_exported(tmp_path, note="snowed in — roads shut")
     windows = tmp_path / "windows.csv"
     windows.write_bytes(out.read_text(encoding="utf-8").encode("cp1252"))
     assert b"in \x97 roads" in windows.read_bytes() and b"Caf\xe9" in windows.read_bytes()
@@ -210,15 +218,7 @@ def test_csv_text_reads_what_spreadsheets_save() -> None:
 
 
 def test_ledger_import_refuses_a_csv_mixing_utf8_and_windows_1252(tmp_path: Path) -> None:
-    path = tmp_path / "ledger.sqlite"
-    lg = Ledger(path)
-    api.init(lg)
-    plan = write_plan(tmp_path / "plan", deep_first="2026-03-05", deep_last="2026-03-07")
-    api.adopt(lg, plan, organization="Café Tour", by="ann")
-    lg.dispose()
-    out = tmp_path / "export.csv"
-    assert runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger",
-                               str(path)]).exit_code == 0
+    path, out = _cafe_tour_exported(tmp_path)
     lines = out.read_bytes().split(b"\n")
     lines.append(b"held,x,2027-01-01,snow \x97 ice")  # a line pasted from a Windows file
     mixed = tmp_path / "mixed.csv"
