@@ -57,31 +57,24 @@ def test_large_limit_the_16th_counted_adds_nothing() -> None:
     assert new_by_whole_check(base, one, "MT-LARGE-LIMIT") == []
 
 
-def test_large_limit_the_17th_counted_gives_the_checks_sentence() -> None:
+@pytest.mark.parametrize(("day", "seventeenth", "used"), [
     # 14 held + big#1 + big#2 = 16 counted; big#3 on Jan 22 is the 14 + 3 = 17th, and the 16
     # are used by the 14 held and big#1, big#2 (the first 16 - 14 = 2 placed, by date)
-    sc = large_month(14)
-    base = Audit(sc, [placed(sc, "big", "2027-01-08", 1), placed(sc, "big", "2027-01-15", 2)])
-    one = placed(sc, "big", "2027-01-22", 3)
-    got = new_by_added(base, one, "MT-LARGE-LIMIT")
-    assert [v.message for v in got] == [
-        "Prairie Card Club would hold its 17th counted large-stakes tournament of the "
-        "2026-07-01 permit year on 2027-01-22 (big#3); all 16 are used by 14 held before the "
-        "plan and big#1, big#2"]
-    assert got == new_by_whole_check(base, one, "MT-LARGE-LIMIT")
-
-
-def test_large_limit_one_more_before_the_others_makes_the_last_one_the_17th() -> None:
+    ("2027-01-22", "2027-01-22 (big#3)", "big#1, big#2"),
     # big#3 on Jan 1 comes first by date: big#3 is the 15th, big#1 the 16th, big#2 (Jan 15)
     # the 17th; the sentence names big#2, a placed one, and the 16 used by big#3, big#1
+    ("2027-01-01", "2027-01-15 (big#2)", "big#3, big#1"),
+], ids=["last-by-date", "first-by-date"])
+def test_large_limit_one_more_makes_a_17th_with_the_checks_sentence(
+        day: str, seventeenth: str, used: str) -> None:
     sc = large_month(14)
     base = Audit(sc, [placed(sc, "big", "2027-01-08", 1), placed(sc, "big", "2027-01-15", 2)])
-    one = placed(sc, "big", "2027-01-01", 3)
+    one = placed(sc, "big", day, 3)
     got = new_by_added(base, one, "MT-LARGE-LIMIT")
     assert [v.message for v in got] == [
         "Prairie Card Club would hold its 17th counted large-stakes tournament of the "
-        "2026-07-01 permit year on 2027-01-15 (big#2); all 16 are used by 14 held before the "
-        "plan and big#3, big#1"]
+        f"2026-07-01 permit year on {seventeenth}; all 16 are used by 14 held before the "
+        f"plan and {used}"]
     assert got == new_by_whole_check(base, one, "MT-LARGE-LIMIT")
 
 
