@@ -27,3 +27,12 @@ def process_pool(jobs: int, tasks: int, *, initializer: Callable[..., None] | No
     ``initializer(*initargs)`` runs in each worker as it starts."""
     return ProcessPoolExecutor(max_workers=max(1, min(jobs, tasks)), mp_context=pool_context(),
                                initializer=initializer, initargs=initargs)
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate the pool's worker processes at once (Ctrl-C, or a task that failed): a
+    running task stops now instead of finishing; the caller then shuts the pool down.
+    ``ProcessPoolExecutor`` has no public call for it: its ``_processes`` are read (none
+    when it has none)."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()

@@ -40,7 +40,7 @@ from constraints.catalogue import cite
 from constraints.maine import LICENCE_RULES, MONTHLY_LIMIT
 from constraints.montana import CHARITY_LIMIT, LARGE_LIMIT
 from scheduler.core.jurisdiction import codes, installed, jurisdiction, state_name
-from scheduler.core.pool import process_pool
+from scheduler.core.pool import process_pool, stop_workers
 from scheduler.core.timing import file_by_note
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
@@ -223,8 +223,7 @@ class _Pictures:
             for future, (_, img) in zip(futures, self.orders, strict=True):
                 img["src"] = future.result()
         except BaseException:
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()  # the pool's own workers: stop drawing at once
+            stop_workers(pool)  # stop drawing at once
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -52,7 +52,6 @@ def csv_tables(plan: Plan, identity: Identity | None = None
     asked for, a few thousand at a time, and never all held at once (issue #27)."""
     if identity is None:
         identity = render(plan, dt.datetime(1970, 1, 1, tzinfo=dt.UTC))[1]
-    ids = identity
     schedule = ({
         "tournament_id": r.tournament_id, "occurrence": r.occurrence,
         "operator_id": r.operator_id, "jurisdiction": r.jurisdiction, "type": r.type,
@@ -61,7 +60,7 @@ def csv_tables(plan: Plan, identity: Identity | None = None
         "notice_due": _iso(r.notice_due), "permit_year": _iso(r.permit_year),
         "counted": _bool(r.counted), "players": "" if r.players is None else r.players,
         "license_id": r.license_id,
-        **_identity(ids.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
+        **_identity(identity.get((r.tournament_id, r.occurrence)), r.uid, r.sequence),
         "status": r.status,
     } for r in plan.rows)
     licenses = ({

@@ -54,7 +54,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import fields
 from typing import Any, Literal
 
-from scheduler.core.pool import process_pool
+from scheduler.core.pool import process_pool, stop_workers
 from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Interrupted
 from scheduler.engine.solver import solve
@@ -116,8 +116,7 @@ def _run_local(variants: Sequence[Variant], task: SweepTask, jobs: int,
                     progress(done, len(variants), v.name)
         return [f.result() for f in futures]
     except BaseException:
-        for proc in list(getattr(pool, "_processes", {}).values()):
-            proc.terminate()  # the pool's own workers: a running solve stops at once
+        stop_workers(pool)  # a running solve stops at once
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
