@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from scheduler.cli import app
-from scheduler.core.limits import MixedEncoding, csv_text, for_terminal
+from scheduler.core.limits import NotText, csv_text, for_terminal
 from scheduler.core.text import csv_cells
 from scheduler.ledger import Ledger, api
 
@@ -210,11 +210,15 @@ def test_csv_text_reads_what_spreadsheets_save() -> None:
     assert csv_text("café — ok".encode("utf-16")) == "café — ok"       # with its BOM
     # UTF-8 on line 1, one Windows-1252 byte (0x97) on line 3: decoding it all as
     # Windows-1252 would turn line 1's é into "Ã©"; refused, naming line 3 and the byte
-    with pytest.raises(MixedEncoding, match=r"^line 3 is not UTF-8 \(byte 0x97\) though the "
+    with pytest.raises(NotText, match=r"^line 3 is not UTF-8 \(byte 0x97\) though the "
                        r"rest of the file is: save it from the spreadsheet as \"CSV UTF-8\"$"):
         csv_text(b"caf\xc3\xa9\nok\nsnow \x97 ice\n")
-    with pytest.raises(UnicodeDecodeError):
-        csv_text(b"\x81")  # one of the five bytes Windows-1252 leaves out
+    # 0x81 is one of the five bytes Windows-1252 leaves out; b"\xff\xfe" and one byte is
+    # UTF-16's mark and half a character
+    for data in (b"\x81", b"\xff\xfeA"):
+        with pytest.raises(NotText, match=r"^it is not a text file \(neither UTF-8 nor "
+                           r"Windows-1252\): save it from the spreadsheet as \"CSV UTF-8\"$"):
+            csv_text(data)
 
 
 def test_ledger_import_refuses_a_csv_mixing_utf8_and_windows_1252(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ import pandas as pd
 from constraints import montana
 from constraints.base import License, Occurrence
 from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
-from scheduler.core.limits import FIRST_YEAR, LAST_YEAR, NOT_TEXT, MixedEncoding, csv_text
+from scheduler.core.limits import FIRST_YEAR, LAST_YEAR, NotText, csv_text
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import Timing, day_span, days_touched, read_timing, timing, tournament_tz
 from scheduler.result.plan import LICENSE_COLUMNS, STATUSES
@@ -153,9 +153,7 @@ def _csv(path: Path) -> pd.DataFrame:
     without BOM, UTF-16 with one, else Windows-1252, Excel on Windows)."""
     try:
         text = csv_text(path.read_bytes()).removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        raise ScheduleError(f"{path}: {NOT_TEXT}") from None
-    except MixedEncoding as exc:
+    except NotText as exc:
         raise ScheduleError(f"{path}: {exc}") from None
     try:
         return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)

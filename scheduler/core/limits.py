@@ -197,19 +197,17 @@ def read_bounded(path: str | Path) -> bytes:
                          "docs/limits.md)")
     return data
 
-NOT_TEXT = ("it is not a text file (neither UTF-8 nor Windows-1252): save it from the "
-            "spreadsheet as \"CSV UTF-8\"")
+class NotText(ValueError):
+    """A CSV file whose bytes are not text as a spreadsheet saves it (:func:`csv_text`):
+    the message says why in the operator's words, naming the line when the file is UTF-8
+    but for some bytes."""
+
 
 _UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
                             rb"|[\xf0-\xf4][\x80-\xbf]{3}")
 """A character of two to four bytes in UTF-8: in a file that is not UTF-8 as a whole, a
 sign that it mixes UTF-8 with another encoding (Windows-1252 text almost never holds
 one: ``Ã©`` is one)."""
-
-
-class MixedEncoding(ValueError):
-    """A CSV file that is UTF-8 but for some bytes (another encoding pasted in): the
-    message names the line and the byte."""
 
 
 def csv_text(data: bytes) -> str:
@@ -219,25 +217,32 @@ def csv_text(data: bytes) -> str:
 
     Raises
     ------
-    MixedEncoding
+    NotText
         UTF-8 text with bytes that are not (decoding it all as Windows-1252 would garble
-        every other line's ``—`` and ``é``): names the first such line and byte.
-    UnicodeDecodeError
-        Neither (:data:`NOT_TEXT` says it in the operator's words).
+        every other line's ``—`` and ``é``): the first such line and byte named; or text in
+        none of these.
     """
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if _UTF8_SEQUENCE.search(data):
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise MixedEncoding(
-                f"line {line:,} is not UTF-8 (byte 0x{data[exc.start]:02X}) though the rest "
-                "of the file is: save it from the spreadsheet as \"CSV UTF-8\"") from None
-        return data.decode("cp1252")  # raises too for the 5 bytes Windows-1252 leaves out
-"""Why a CSV file :func:`read_csv_bounded` refused with ``UnicodeDecodeError`` cannot be
-read, in the operator's words."""
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass  # an odd number of bytes, a lone surrogate: not text after all
+    else:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if _UTF8_SEQUENCE.search(data):
+                line = data.count(b"\n", 0, exc.start) + 1
+                raise NotText(
+                    f"line {line:,} is not UTF-8 (byte 0x{data[exc.start]:02X}) though the "
+                    "rest of the file is: save it from the spreadsheet as \"CSV UTF-8\""
+                ) from None
+        try:
+            return data.decode("cp1252")
+        except UnicodeDecodeError:  # one of the 5 bytes Windows-1252 leaves out
+            pass
+    raise NotText("it is not a text file (neither UTF-8 nor Windows-1252): save it from the "
+                  "spreadsheet as \"CSV UTF-8\"")
 
 
 def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]:
@@ -255,10 +260,10 @@ def read_csv_bounded(path: str | Path) -> tuple[list[str], list[dict[str, str]]]
     LimitError
         Not a regular file, too large, too many rows (the message names the limit and how
         to raise it, not the file).
-    MixedEncoding
-        UTF-8 but for some bytes (the message names the line).
-    UnicodeDecodeError, csv.Error
-        Neither UTF-8 nor Windows-1252 text (:data:`NOT_TEXT` says it), not CSV.
+    NotText
+        Not text as a spreadsheet saves it (:func:`csv_text`; the message says why).
+    csv.Error
+        Not CSV.
     """
     # start-up time: only commands that read a CSV need them
     import csv

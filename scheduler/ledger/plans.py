@@ -13,7 +13,7 @@ from pathlib import Path
 
 from constraints import maine
 from scheduler.core.jurisdiction import installed
-from scheduler.core.limits import NOT_TEXT, LimitError, MixedEncoding, read_csv_bounded
+from scheduler.core.limits import LimitError, NotText, read_csv_bounded
 from scheduler.ledger.store import LedgerError
 
 ME_LICENCE_KINDS = maine.LICENCE_KINDS
@@ -36,9 +36,7 @@ def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     except LimitError as exc:
         raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
                           ) from None
-    except UnicodeDecodeError:
-        raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
-    except MixedEncoding as exc:
+    except NotText as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None

@@ -33,9 +33,8 @@ from sqlalchemy.orm import Session
 
 from scheduler.core.limits import (
     MAX_PROBLEMS_SHOWN,
-    NOT_TEXT,
     LimitError,
-    MixedEncoding,
+    NotText,
     read_csv_bounded,
     short,
 )
@@ -261,9 +260,7 @@ def read_results(path: str | os.PathLike[str]) -> tuple[list[dict[str, str]], Lo
     except LimitError as exc:
         raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
                           ) from None
-    except UnicodeDecodeError:
-        raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
-    except MixedEncoding as exc:
+    except NotText as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None

@@ -21,9 +21,8 @@ from sqlalchemy import Boolean, Date, DateTime, Integer, Numeric, String, func, 
 from scheduler.core.clock import latest_today
 from scheduler.core.limits import (
     MAX_PROBLEMS_SHOWN,
-    NOT_TEXT,
     LimitError,
-    MixedEncoding,
+    NotText,
     read_csv_bounded,
     short,
 )
@@ -263,9 +262,7 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
     except LimitError as exc:
         raise LedgerError(f"{path}: {str(exc).removeprefix('cannot read the file: ')}"
                           ) from None
-    except UnicodeDecodeError:
-        raise LedgerError(f"cannot read {path}: {NOT_TEXT}") from None
-    except MixedEncoding as exc:
+    except NotText as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
     except (OSError, csv.Error) as exc:
         raise LedgerError(f"cannot read {path}: {exc}") from None
