@@ -10,7 +10,9 @@
   database each end with exit 2 and one line, never a traceback (exit 3).
 
 Real SQLite files and a real PostgreSQL server (tests/conftest.py); child processes for
-what a command does when killed, locked out or without the right to write.
+what a command does when killed, locked out or without the right to write (and one run of
+``ledger backup`` as a child); the other messages from ``tourney`` run in this process
+(:func:`builders.commands.tourney`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import pytest
 
 from scheduler.ledger import Ledger, api
 
+from builders.commands import tourney
 from builders.plans import write_plan
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,6 +54,12 @@ def _cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120,
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "TOURNEY_USER": "ann", **(env or {})},
                           preexec_fn=limits)
+
+
+def _in_process(*args: str, env: dict[str, str] | None = None
+                ) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` in this process, as :func:`_cli` runs it (TOURNEY_USER=ann)."""
+    return tourney(*args, env={"TOURNEY_USER": "ann", **(env or {})})
 
 
 def _one_line(r: subprocess.CompletedProcess[str]) -> str:
@@ -101,10 +110,10 @@ def test_an_entry_of_a_command_killed_after_it_committed_is_in_the_sqlite_file_a
 
 def test_ledger_backup_copies_every_entry_and_never_replaces_a_file(
         sqlite_ledger: Path, tmp_path: Path) -> None:
-    r = _cli("record", "cancelled", "deep#1", "--ledger", str(sqlite_ledger))
+    r = _in_process("record", "cancelled", "deep#1", "--ledger", str(sqlite_ledger))
     assert r.returncode == 0, r.stderr
     target = tmp_path / "backup.sqlite"
-    r = _cli("ledger", "backup", str(target), "--ledger", str(sqlite_ledger))
+    r = _in_process("ledger", "backup", str(target), "--ledger", str(sqlite_ledger))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith(f"Backed up {sqlite_ledger} to {target} (")
     lg = Ledger(target)
@@ -114,7 +123,7 @@ def test_ledger_backup_copies_every_entry_and_never_replaces_a_file(
     finally:
         lg.dispose()
     before = target.read_bytes()
-    r = _cli("ledger", "backup", str(target), "--ledger", str(sqlite_ledger))
+    r = _in_process("ledger", "backup", str(target), "--ledger", str(sqlite_ledger))
     assert r.returncode == 2
     assert _one_line(r) == (f"tourney: {target} exists: a backup never replaces a file; "
                             "give a new file name. Nothing was written.")
@@ -157,8 +166,8 @@ def test_a_ledger_locked_longer_than_the_wait_is_exit_2_in_one_line(
         "for more than 1 s (database is locked); try again when it is done, or wait longer "
         "with TOURNEY_LEDGER_WAIT=120. Nothing was recorded.")
     assert took < 30  # waited 1 s (and started Python), not the default 30 s
-    r = _cli("record", "cancelled", "deep#1", "--ledger", str(sqlite_ledger),
-             env={"TOURNEY_LEDGER_WAIT": "soon"})
+    r = _in_process("record", "cancelled", "deep#1", "--ledger", str(sqlite_ledger),
+                    env={"TOURNEY_LEDGER_WAIT": "soon"})
     assert r.returncode == 2
     assert _one_line(r) == ("tourney: TOURNEY_LEDGER_WAIT='soon' is not a number of seconds "
                             "from 0 to 86400. Nothing was recorded.")
@@ -188,7 +197,7 @@ def test_a_read_only_shm_file_is_exit_2_in_one_line_and_no_trace_once_writable(
 
 
 def test_a_postgresql_url_that_does_not_parse_is_exit_2_without_its_password() -> None:
-    r = _cli("ledger", "export", "--ledger",
+    r = _in_process("ledger", "export", "--ledger",
              "postgresql+psycopg://ann:hunter2@db.example:notaport/ledger")
     assert r.returncode == 2
     line = _one_line(r)
@@ -201,25 +210,25 @@ def test_a_postgresql_url_that_does_not_parse_is_exit_2_without_its_password() -
 def test_players_and_corrects_too_large_for_the_database_are_exit_2(
         sqlite_ledger: Path) -> None:
     huge = str(10**20)  # more than SQLite's 8-byte INTEGER (9.2e18), PostgreSQL's (2.1e9)
-    r = _cli("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
-             "2026-03-07", "--players", huge, "--ledger", str(sqlite_ledger))
+    r = _in_process("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
+                    "2026-03-07", "--players", huge, "--ledger", str(sqlite_ledger))
     assert r.returncode == 2
     assert _one_line(r) == (f"tourney: --players: {huge} is more than 1,000,000. Nothing was "
                             "recorded.")
     # the boundary: 1,000,000 players is recorded, 1,000,001 is not
-    r = _cli("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
-             "2026-03-07", "--entries", "1000001", "--ledger", str(sqlite_ledger))
+    r = _in_process("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
+                    "2026-03-07", "--entries", "1000001", "--ledger", str(sqlite_ledger))
     assert r.returncode == 2 and "--entries: 1000001 is more than 1,000,000" in r.stderr
-    r = _cli("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
-             "2026-03-07", "--players", "1000000", "--ledger", str(sqlite_ledger))
+    r = _in_process("record", "held", "deep#1", "--first-day", "2026-03-05", "--last-day",
+                    "2026-03-07", "--players", "1000000", "--ledger", str(sqlite_ledger))
     assert r.returncode == 0, r.stderr
     for corrects in (huge, str(2**31)):  # 2**31 - 1 is PostgreSQL's largest INTEGER
-        r = _cli("record", "cancelled", "deep#1", "--corrects", corrects, "--ledger",
-                 str(sqlite_ledger))
+        r = _in_process("record", "cancelled", "deep#1", "--corrects", corrects,
+                        "--ledger", str(sqlite_ledger))
         assert r.returncode == 2
         assert _one_line(r) == (f"tourney: --corrects {corrects} is not an entry id (a whole "
                                 "number from 1 to 2,147,483,647). Nothing was recorded.")
-    r = _cli("record", "cancelled", "deep#1", "--corrects", str(2**31 - 1), "--ledger",
-             str(sqlite_ledger))
+    r = _in_process("record", "cancelled", "deep#1", "--corrects", str(2**31 - 1),
+                    "--ledger", str(sqlite_ledger))
     assert r.returncode == 2 and "no entry #2147483647 in held" in r.stderr
 

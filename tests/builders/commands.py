@@ -1,14 +1,17 @@
 """Scenario files and plan folders made through the command line, for the tests of the
 commands (solve, sweep, check, publish): a tiny Montana room solved by ``tourney solve``, a
-sweep in a child process under a memory bound, the bytes of every file of a folder, and where
-Chromium is.
+sweep in a child process under a memory bound, ``tourney`` run in this process as a child
+would be (:func:`tourney`), the bytes of every file of a folder, and where Chromium is.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -69,6 +72,34 @@ def write_tiny_plan(folder: Path) -> Path:
     code, text = solve(tiny_scenario(folder), out)
     assert code == 0, text
     return out
+
+
+# --------------------------------------------------------------------------- in process
+def tourney(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None,
+            input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` run in this process, answered as a child process's run is: exit code,
+    stdout and stderr apart. For a test of a command's output or message, not of the process
+    (a signal, a kill, a memory bound, a lock another process holds: those keep a child).
+
+    ``env`` is set for the command and removed after it (typer's ``CliRunner``); what the
+    command may change for the rest of its process is put back: the working folder, the
+    SIGINT handler, the garbage collector's frozen objects. An exception the command lets
+    through (a real ``tourney`` would end it in exit 3 with one line) fails the test."""
+    before = os.getcwd(), signal.getsignal(signal.SIGINT), gc.isenabled()
+    with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+        try:
+            res = runner.invoke(app, list(args), env=env, input=input)
+        finally:
+            os.chdir(before[0])
+            signal.signal(signal.SIGINT, before[1])
+            if before[2]:
+                gc.enable()
+            gc.unfreeze()
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        raise res.exception
+    assert "Traceback" not in res.stderr, res.stderr
+    return subprocess.CompletedProcess(["tourney", *args], res.exit_code, res.stdout,
+                                       res.stderr)
 
 
 # --------------------------------------------------------------------------- sweep, child
