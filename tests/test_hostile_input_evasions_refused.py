@@ -17,7 +17,9 @@ Each finding of the re-probe has a test here, named by the behaviour that must h
 - ``sweep --dask ucx://HOST``: a scheme that is neither encrypted nor loopback-only went
   through the trust check.
 
-The commands run in child processes limited to 2 GB of address space with a timeout.
+The commands that read what an attacker wrote to the network run in child processes limited
+to 2 GB of address space with a timeout; those refused on their arguments or a ledger's
+contents run in this process (:func:`builders.commands.tourney`).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from scheduler.inputs.load import load_scenario
 from scheduler.ledger import Ledger, LedgerError, api
 
 from builders.caldav import ical, vevent
-from builders.commands import last_line, sweep
+from builders.commands import last_line, sweep, sweep_in_process, tourney
 from builders.plans import ME_LICENCE, TODAY, write_csv_rows, write_plan
 from builders.scenarios import d
 
@@ -60,6 +62,14 @@ def _tourney(*args: str, cwd: Path, timeout: float = 120,
                        env={**os.environ, "PYTHONPATH": str(ROOT),
                             "TOURNEY_AS_OF": TODAY.isoformat(), **(env or {})})
     assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode in (0, 1, 2), (r.returncode, r.stdout, r.stderr)
+    return r
+
+
+def _in_process(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` in this process, in folder ``cwd``, as of :data:`TODAY` (what
+    :func:`_tourney` does in a child)."""
+    r = tourney(*args, cwd=cwd, env={"TOURNEY_AS_OF": TODAY.isoformat()})
     assert r.returncode in (0, 1, 2), (r.returncode, r.stdout, r.stderr)
     return r
 
@@ -97,7 +107,7 @@ def test_credentials_are_masked_whatever_the_password_holds(text: str, shown: st
 ])
 def test_a_ledger_url_password_is_never_printed(tmp_path: Path, url: str, secret: str
                                                 ) -> None:
-    r = _tourney("ledger", "init", "--ledger", url, cwd=tmp_path, timeout=60)
+    r = _in_process("ledger", "init", "--ledger", url, cwd=tmp_path)
     assert r.returncode == 2
     assert secret not in r.stderr + r.stdout, r.stderr
     assert "***" in r.stderr, r.stderr
@@ -105,11 +115,10 @@ def test_a_ledger_url_password_is_never_printed(tmp_path: Path, url: str, secret
 
 def test_a_usage_error_never_prints_the_password_of_an_argument_without_a_scheme(
         tmp_path: Path) -> None:
-    r = _tourney("ledger", "init", "alice:hunter2@db.example.org/t", cwd=tmp_path, timeout=60)
+    r = _in_process("ledger", "init", "alice:hunter2@db.example.org/t", cwd=tmp_path)
     assert r.returncode == 2
     assert "hunter2" not in r.stderr and "***@db.example.org/t" in r.stderr, r.stderr
-    r = _tourney("ledger", "init", "postgresql://u@db/t?password=hunter2", cwd=tmp_path,
-                 timeout=60)
+    r = _in_process("ledger", "init", "postgresql://u@db/t?password=hunter2", cwd=tmp_path)
     assert r.returncode == 2 and "hunter2" not in r.stderr, r.stderr
 
 
@@ -125,8 +134,8 @@ def _cli_ledger(tmp_path: Path, name: str = "Big Sky Tour") -> Path:
 
 def test_an_me_application_dated_1900_is_recorded_with_its_warning(tmp_path: Path) -> None:
     path = _cli_ledger(tmp_path)
-    r = _tourney("record", "filed", "me-application", "--licence", ME_LICENCE, "--on",
-                 "1900-01-01", "--ledger", str(path), cwd=tmp_path)
+    r = _in_process("record", "filed", "me-application", "--licence", ME_LICENCE, "--on",
+                    "1900-01-01", "--ledger", str(path), cwd=tmp_path)
     # 1900 is a year the ledger keeps (1900 to 2199); the warning's audit spans 1900 to 2027,
     # more than a scenario's ten years: judged over the years of the game (2027)
     assert r.returncode == 0, r.stderr
@@ -140,9 +149,9 @@ def test_an_me_application_dated_1900_is_recorded_with_its_warning(tmp_path: Pat
 def test_a_fact_held_more_than_ten_years_ago_is_recorded(tmp_path: Path) -> None:
     path = _cli_ledger(tmp_path)
     # held 2015-03-06 (a Friday), recorded as of 2027-12-31: 13 years apart
-    r = _tourney("record", "held", "--unplanned", "--tournament", "deep", "--operator",
-                 "room-a", "--first-day", "2015-03-06", "--last-day", "2015-03-06",
-                 "--players", "40", "--ledger", str(path), cwd=tmp_path)
+    r = _in_process("record", "held", "--unplanned", "--tournament", "deep", "--operator",
+                    "room-a", "--first-day", "2015-03-06", "--last-day", "2015-03-06",
+                    "--players", "40", "--ledger", str(path), cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("Recorded held entry #1"), r.stdout
 
@@ -153,15 +162,14 @@ def test_a_fact_held_more_than_ten_years_ago_is_recorded(tmp_path: Path) -> None
 ])
 def test_an_organization_name_that_is_not_one_printable_line_is_refused(
         tmp_path: Path, name: str, shown: str) -> None:
-    r = _tourney("ledger", "init", "--ledger", "l.sqlite", "--name", name, cwd=tmp_path,
-                 timeout=60)
+    r = _in_process("ledger", "init", "--ledger", "l.sqlite", "--name", name, cwd=tmp_path)
     assert r.returncode == 2 and shown in r.stderr, r.stderr
     assert "\x1b" not in r.stderr
     assert not (tmp_path / "l.sqlite").exists()  # refused before the ledger is made
     write_plan(tmp_path / "plan")
-    _tourney("ledger", "init", "--ledger", "l.sqlite", cwd=tmp_path, timeout=60)
-    r = _tourney("ledger", "adopt", "plan", "--ledger", "l.sqlite", "--organization", name,
-                 cwd=tmp_path, timeout=60)
+    _in_process("ledger", "init", "--ledger", "l.sqlite", cwd=tmp_path)
+    r = _in_process("ledger", "adopt", "plan", "--ledger", "l.sqlite", "--organization",
+                    name, cwd=tmp_path)
     assert r.returncode == 2 and shown in r.stderr, r.stderr
 
 
@@ -344,7 +352,7 @@ def test_a_dask_scheme_that_does_not_encrypt_reaches_only_this_machine(
         tmp_path: Path, address: str) -> None:
     # ucx:// neither encrypts nor authenticates (nor does a scheme Dask does not know): only
     # tls:// and wss:// may reach another machine; 192.0.2.1 (TEST-NET-1) routes nowhere
-    r, took = sweep(tmp_path, "--dask", address, "--timeout", "20")
+    r, took = sweep_in_process(tmp_path, "--dask", address, "--timeout", "20")
     assert r.returncode == 2, r.stderr
     assert "to another machine is refused" in last_line(r), r.stderr
     assert took < 20

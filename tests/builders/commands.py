@@ -121,6 +121,17 @@ def sweep(tmp: Path, *args: str, timeout: float = 90
     return r, time.monotonic() - start
 
 
+def sweep_in_process(tmp: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """What :func:`sweep` runs, in this process (:func:`tourney`), for a sweep refused on its
+    arguments before it solves or connects: (the run, seconds it took)."""
+    vary = tmp / "vary.yaml"
+    vary.write_text("grid:\n  settings.month_rule: [touch]\n", encoding="utf-8")
+    start = time.monotonic()
+    r = tourney("sweep", str(tiny_scenario(tmp)), "--vary", str(vary), "--out",
+                str(tmp / "out.csv"), *args)
+    return r, time.monotonic() - start
+
+
 def last_line(r: subprocess.CompletedProcess[str]) -> str:
     """The last line a child wrote on stderr (it wrote no traceback)."""
     assert "Traceback" not in r.stderr, r.stderr
