@@ -7,7 +7,9 @@ this machine; another machine's is refused before any connection unless
 ``--dask-cert`` and ``--dask-key`` (Dask's ``Security``).
 
 Real Dask schedulers on 127.0.0.1 (one over TCP, one over TLS with certificates made by
-``openssl`` for the test); the sweeps in child processes limited to 2 GB of memory.
+``openssl`` for the test); the sweeps that connect in child processes limited to 2 GB of
+memory, those refused on their arguments before any connection in this process
+(:func:`builders.commands.sweep_in_process`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from builders.commands import last_line, sweep
+from builders.commands import last_line, sweep, sweep_in_process
 from builders.servers import free_port
 
 
@@ -51,7 +53,7 @@ def _scheduler(tmp: Path, *args: str, protocol: str = "tcp") -> Iterator[str]:
 def test_a_tcp_scheduler_of_another_machine_is_refused_before_any_connection(
         tmp_path: Path) -> None:
     # 192.0.2.1 (TEST-NET-1, RFC 5737) routes nowhere: a connection would wait --timeout
-    r, took = sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "20")
+    r, took = sweep_in_process(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "20")
     assert r.returncode == 2
     assert last_line(r) == (
         "tourney: --dask tcp://192.0.2.1:8786: tcp:// to another machine is refused (a Dask "
@@ -61,7 +63,7 @@ def test_a_tcp_scheduler_of_another_machine_is_refused_before_any_connection(
     assert not (tmp_path / "out.csv").exists()
     for address in ("scheduler.example.org:8786", "tcp://[2001:db8::1]:8786",
                     "ws://10.0.0.5:8786"):
-        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "20")
+        r, _ = sweep_in_process(tmp_path, "--dask", address, "--timeout", "20")
         assert r.returncode == 2 and "to another machine is refused" in r.stderr
     # with --allow-insecure-dask it is tried (and, here, not reached within --timeout)
     r, took = sweep(tmp_path, "--dask", "tcp://192.0.2.1:8786", "--timeout", "2",
@@ -110,12 +112,13 @@ def test_a_tls_scheduler_is_used_with_the_certificates_given(tmp_path: Path) -> 
         assert last_line(r).startswith(f"tourney: the Dask scheduler at {address} has no "
                                         "worker (none joined within 3 s"), r.stderr
         # without the TLS files: said at once
-        r, _ = sweep(tmp_path, "--dask", address, "--timeout", "3")
+        r, _ = sweep_in_process(tmp_path, "--dask", address, "--timeout", "3")
         assert r.returncode == 2
         assert last_line(r) == (f"tourney: --dask {address} needs this client's TLS files: "
                                  "--dask-ca (the CA that signed the scheduler's certificate), "
                                  "--dask-cert and --dask-key"), r.stderr
-    r, _ = sweep(tmp_path, "--dask", "tcp://127.0.0.1:1", "--dask-ca", str(certs / "ca.pem"))
+    r, _ = sweep_in_process(tmp_path, "--dask", "tcp://127.0.0.1:1", "--dask-ca",
+                            str(certs / "ca.pem"))
     assert r.returncode == 2
     assert last_line(r) == ("tourney: --dask-ca, --dask-cert and --dask-key are for a tls:// "
                              "scheduler, not tcp://127.0.0.1:1. Nothing was written.")
