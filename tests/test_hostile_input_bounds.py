@@ -3,9 +3,12 @@ rules that never match, calendars of a million dates, aliases of long strings, t
 folders, sweeps of billions of variants, forged event kinds, format characters, CSV cells of
 ``check``, messages.
 
-Every test that parses something an attacker wrote runs ``tourney`` in a child process under
-a memory limit and a timeout (:func:`bounded_run`), so a regression fails fast instead of
-hanging CI. Calendar facts (2027): Jan 1 is a Friday; Jan 6 is a Wednesday.
+Every test that parses something built to take memory or time (rules that never match, a
+million dates, aliases of long text, billions of variants, a device or a FIFO) runs
+``tourney`` in a child process under a memory limit and a timeout (:func:`bounded_run`), so a
+regression fails fast instead of hanging CI; a wrong value refused with a message (a time
+zone, a forged kind, a format character, a formula in a name) runs in this process
+(:func:`in_process`). Calendar facts (2027): Jan 1 is a Friday; Jan 6 is a Wednesday.
 """
 
 from __future__ import annotations
@@ -13,13 +16,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from builders.commands import room_large, room_scenario
+from builders.commands import room_large, room_scenario, tourney
 
 ROOT = Path(__file__).resolve().parent.parent
 TOURNEY = [sys.executable, "-c", "from scheduler.cli import main; main()"]
@@ -40,6 +44,17 @@ def bounded_run(args: list[str], cwd: Path, timeout: float = TIMEOUT,
     return subprocess.run([*TOURNEY, *args], cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, preexec_fn=_limit_memory,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+def in_process(args: list[str], cwd: Path, timeout: float = TIMEOUT
+               ) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` in this process, in folder ``cwd`` (:func:`builders.commands.tourney`),
+    for an input that takes neither memory nor time; ``timeout`` as :func:`bounded_run`'s,
+    checked after the run."""
+    start = time.monotonic()
+    res = tourney(*args, cwd=cwd)
+    assert time.monotonic() - start < timeout
+    return res
 
 
 def write_yaml(folder: Path, data: Any, name: str = "scenario.yaml") -> Path:
@@ -184,8 +199,8 @@ class TestAliasesOfLongText:
             "title: night title", "title: &t night title").replace("title: day title",
                                                                      "title: *t")
         (tmp_path / "s.yaml").write_text(text, encoding="utf-8")
-        res = bounded_run(["solve", "s.yaml", "-o", "plan", "--deterministic-time", "0.5"],
-                          tmp_path, timeout=60)
+        res = in_process(["solve", "s.yaml", "-o", "plan", "--deterministic-time", "0.5"],
+                         tmp_path, timeout=60)
         assert res.returncode in (0, 1), res.stderr
 
 
@@ -200,7 +215,7 @@ class TestTimeZoneNames:
             data = room_scenario([room_large("night")])
             data["operators"][0]["timezone"] = tz
             write_yaml(tmp_path, data)
-            res = bounded_run(["solve", "scenario.yaml", "-o", "plan"], tmp_path)
+            res = in_process(["solve", "scenario.yaml", "-o", "plan"], tmp_path)
             assert res.returncode == 2, res.stderr
             assert "operators[0].timezone" in res.stderr
             assert "unknown IANA time zone" in res.stderr
@@ -210,8 +225,8 @@ class TestTimeZoneNames:
         sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
         write_yaml(tmp_path, {"variants": [{"name": "tz", "set": {
             "operators.room.timezone": "America"}}]}, "vary.yaml")
-        res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
-                          tmp_path)
+        res = in_process(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
+                         tmp_path)
         assert res.returncode == 2, res.stderr
         assert "unknown IANA time zone 'America'" in res.stderr
 
@@ -223,7 +238,7 @@ class TestTimeZoneNames:
                             "DTEND;TZID=America:20270102T220000\r\n"])
         for args in (["check", sc.name, "cal.ics"],
                      ["solve", sc.name, "--previous", "cal.ics", "-o", "plan"]):
-            res = bounded_run(args, tmp_path)
+            res = in_process(args, tmp_path)
             assert res.returncode == 2, res.stderr
             assert "line 8: TZID='America' is not a known time zone" in res.stderr
             assert "BEGIN:VCALENDAR" not in res.stderr and "site-packages" not in res.stderr
@@ -299,7 +314,7 @@ class TestForgedKind:
 
     def check(self, tmp_path: Path, ics: bytes) -> subprocess.CompletedProcess[str]:
         (tmp_path / "edited.ics").write_bytes(ics)
-        return bounded_run(["check", "scenario.yaml", "edited.ics"], tmp_path)
+        return in_process(["check", "scenario.yaml", "edited.ics"], tmp_path)
 
     def test_with_play_times(self, tmp_path: Path) -> None:
         ics = edit_game(saturday_game(tmp_path), self.move_and_forge)
@@ -346,7 +361,7 @@ def test_two_kinds_named_and_not_matched(tmp_path: Path) -> None:
     ics = saturday_game(tmp_path).replace(
         b"X-TOURNEY-KIND:occurrence\r\n", b"X-TOURNEY-KIND:occurrence\r\nX-TOURNEY-KIND:notice\r\n")
     (tmp_path / "edited.ics").write_bytes(ics)
-    res = bounded_run(["check", "scenario.yaml", "edited.ics"], tmp_path)
+    res = in_process(["check", "scenario.yaml", "edited.ics"], tmp_path)
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
     assert "two X-TOURNEY-KIND values (occurrence, notice): not checked" in out
@@ -401,8 +416,8 @@ class TestFormatCharacters:
         write_yaml(tmp_path, {"variants": [
             {"name": "a\u202eb", "set": {"tournaments.night.priority": 2}},
             {"name": " ", "set": {"tournaments.night.priority": 3}}]}, "vary.yaml")
-        res = bounded_run(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
-                          tmp_path)
+        res = in_process(["sweep", sc.name, "--vary", "vary.yaml", "-o", "sweep.csv"],
+                         tmp_path)
         assert res.returncode == 2, res.stderr
         assert "invisible format character '\\u202e' (U+202E)" in res.stderr
         assert "is empty" in res.stderr
@@ -419,7 +434,7 @@ def test_check_csv_cells_are_spreadsheet_safe(tmp_path: Path) -> None:
     name = '=HYPERLINK("http:evil";"x").ics'
     calendar(tmp_path, ["UID:hand@made\r\nDTSTAMP:20261220T000000Z\r\nSUMMARY:other\r\n"
                         "DTSTART;VALUE=DATE:20270102\r\nDTEND;VALUE=DATE:20270103\r\n"], name)
-    res = bounded_run(["check", sc.name, name, "--format", "csv"], tmp_path)
+    res = in_process(["check", sc.name, name, "--format", "csv"], tmp_path)
     assert res.returncode == 1, res.stderr
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
     unmatched = [r for r in rows if r["rule"] == "UNMATCHED"]
@@ -444,8 +459,8 @@ class TestMessages:
         # tokenizing data ... Expected 2 fields in line 5, saw 4" with a newline, before
         (tmp_path / "small.yaml").write_text("a: 1, 2\nb: 2\nc: 3\nd: 4\ne: [1, 2, 3, 4]\n",
                                              encoding="utf-8")
-        res = bounded_run(["solve", sc.name, "--previous", "small.yaml", "-o", "plan"],
-                          tmp_path, timeout=30)
+        res = in_process(["solve", sc.name, "--previous", "small.yaml", "-o", "plan"],
+                         tmp_path, timeout=30)
         assert res.returncode == 2, res.stderr
         assert "small.yaml: not a plan folder, a schedule.csv or an .ics calendar" \
             in res.stderr
