@@ -4,8 +4,9 @@ cannot break a file.
 
 Tests that parse something an attacker wrote run ``tourney`` in a child process under a
 memory limit (``RLIMIT_AS``) and a timeout (:func:`bounded_run`), so a regression fails fast
-instead of hanging CI or eating the machine's memory. The limits themselves are in
-``scheduler/core/limits.py`` and ``docs/limits.md``.
+instead of hanging CI or eating the machine's memory; a value refused with a message (a
+folder, a date far away, a NUL) runs ``tourney`` in this process (:func:`in_process`). The
+limits themselves are in ``scheduler/core/limits.py`` and ``docs/limits.md``.
 
 Calendar facts used below (2027): Jan 1 is a Friday, so Saturdays are Jan 2, 9, ... and
 Jan 5 is a Tuesday; Montana (America/Denver) is UTC-7 until Mar 14.
@@ -45,7 +46,7 @@ from scheduler.core.text import cell, uncell
 from scheduler.engine.decompose import model_size
 from scheduler.inputs.load import load_scenario
 
-from builders.commands import room_large, room_scenario
+from builders.commands import room_large, room_scenario, tourney
 from builders.strategies import ci_examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +76,12 @@ def bounded_run(args: list[str], cwd: Path, env: dict[str, str] | None = None
 
 
 
+
+
+def in_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``tourney ARGS`` in this process, in folder ``cwd`` (:func:`builders.commands.tourney`),
+    for an input that takes neither memory nor time."""
+    return tourney(*args, cwd=cwd)
 
 
 def write_yaml(folder: Path, data: dict[str, Any], name: str = "scenario.yaml") -> Path:
@@ -226,10 +233,10 @@ class TestEveryReadIsBounded:
         res = bounded_run(["solve", "/dev/zero"], tmp_path)
         assert res.returncode == 2
         assert "not a regular file" in res.stderr
-        res = bounded_run(["solve", str(tmp_path)], tmp_path)
+        res = in_process(["solve", str(tmp_path)], tmp_path)
         assert res.returncode == 2 and "it is a folder" in res.stderr
         sc = write_yaml(tmp_path, room_scenario([room_large("night")]))
-        res = bounded_run(["check", sc.name, str(tmp_path)], tmp_path)
+        res = in_process(["check", sc.name, str(tmp_path)], tmp_path)
         assert res.returncode == 2
         assert "it is a folder; give schedule.csv or a calendar (.ics) file" in res.stderr
         assert "no such file" not in res.stderr
@@ -445,7 +452,7 @@ class TestCarelessValues:
                    f"{first}T22:00:00-07:00,{first},{first},,,true,,,night-1@room.tourney\n")
             path = tmp_path / f"s{first[:4]}.csv"
             path.write_text(header + row, encoding="utf-8")
-            res = bounded_run(["check", sc.name, path.name], tmp_path)
+            res = in_process(["check", sc.name, path.name], tmp_path)
             assert res.returncode == 2, res.stderr
             assert f"{path.name}:2: column start = '{first}T12:00:00-07:00': a date in the " \
                    "years 1900 to 2199 is expected" in res.stderr
@@ -509,7 +516,7 @@ class TestTextCannotBreakAFile:
 
     def test_nul_in_a_yaml_file(self, tmp_path: Path) -> None:
         path = write_yaml(tmp_path, room_scenario([room_large("night", title="a\x00b")]))
-        res = bounded_run(["solve", path.name], tmp_path)
+        res = in_process(["solve", path.name], tmp_path)
         assert res.returncode == 2 and "\x00" not in res.stderr
 
     def test_formula_cells_are_neutralised_and_read_back(self, tmp_path: Path) -> None:
