@@ -233,6 +233,7 @@ def build_model(scenario: Scenario, *, explain: bool = False,
         for rule in RULES:
             if rule.encode is not None and not (explain and rule.id in COST_RULES):
                 rule.encode(ctx)
+                ctx.flush()
                 added = len(ctx.model.proto.constraints) - len(ctx.rule_of_constraint)
                 ctx.rule_of_constraint.extend([rule.id] * added)
     return ctx
