@@ -152,7 +152,14 @@ class ModelContext:
         distinct variables: what ``model.add(lo <= LinearExpr.sum(lits) <= hi)`` adds.
         Written at the next :meth:`flush`: a rule that adds with these methods adds all its
         constraints with them (``build_model`` flushes after each rule)."""
-        self.add_indices(sorted([v.index for v in lits]), lo, hi, name)
+        indices = sorted([v.index for v in lits])
+        if len(set(indices)) < len(indices):  # a variable twice: its coefficient the count
+            counts: dict[int, int] = defaultdict(int)
+            for i in indices:
+                counts[i] += 1
+            self.add_linear(counts.items(), lo, hi, name)
+            return
+        self.add_indices(indices, lo, hi, name)
 
     def add_indices(self, indices: list[int], lo: int, hi: int, name: str = "") -> None:
         """:meth:`add_sum` of the variables of ``indices`` (distinct, ascending)."""
