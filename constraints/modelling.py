@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 from ortools.util.python.sorted_interval_list import Domain
 
 from scheduler.core.scenario import Scenario
@@ -92,12 +92,23 @@ class LicenseOption:
     """Order of preference when several bought licences could cover one occurrence."""
 
 
+class CpModel(cp_model.CpModel):
+    """``cp_model.CpModel`` without its pre-PEP 8 aliases (``AddBoolOr`` and the like, which
+    the code never calls): ortools 9.15 makes them as some seventy bound methods on each new
+    model, half a millisecond a model (one model per part: 128 at N = 200), and those bound
+    methods make the model a reference cycle that only the cyclic garbage collector frees
+    (with its proto), issue #27."""
+
+    def __init__(self, model_proto: cp_model_helper.CpModelProto | None = None) -> None:
+        cp_model_helper.CpBaseModel.__init__(self, model_proto)
+
+
 @dataclass
 class ModelContext:
     """The model under construction. Rules read the domain and add constraints and terms."""
 
     scenario: Scenario
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=CpModel)
     candidates: dict[str, list[Placement]] = field(default_factory=dict)
     rejected: dict[str, dict[dt.date, tuple[str, ...]]] = field(default_factory=dict)
     z: dict[tuple[str, dt.date], cp_model.IntVar] = field(default_factory=dict)
