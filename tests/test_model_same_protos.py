@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if __name__ == "__main__":  # run as a script: import this checkout
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from constraints.modelling import ModelContext  # noqa: E402
+from ortools.sat.python.cp_model import LinearExpr  # noqa: E402
+
+from constraints.modelling import NO_MAX, NO_MIN, ModelContext  # noqa: E402
 from scheduler.core.scenario import Scenario  # noqa: E402
 from scheduler.core.timing import made_as_of  # noqa: E402
 from scheduler.engine.decompose import components  # noqa: E402
@@ -80,6 +82,27 @@ def digests(name: str, explain: bool = False) -> list[str]:
             add_terms(ctx)
         out.append(hashlib.sha256(_text(ctx, names=explain).encode()).hexdigest())
     return out
+
+
+def test_the_context_writes_what_cpmodel_add_writes() -> None:
+    sc = _scenario("montana-card-room.yaml")
+    by_ortools, by_text = ModelContext(sc), ModelContext(sc)
+    x = [by_ortools.new_bool() for _ in range(6)]
+    y = [by_text.new_bool() for _ in range(6)]
+    m = by_ortools.model
+    m.add(LinearExpr.sum([x[3], x[1], x[3]]) <= 2)  # x1 + 2 x3 <= 2: a variable twice
+    m.add(x[4] + x[2] >= 1 + x[5])  # x2 + x4 - x5 >= 1
+    m.add_implication(x[1], x[2])
+    m.add(LinearExpr.sum([x[5], x[0]]) == 1).with_name("one of two")
+    m.add(LinearExpr.sum([x[0], x[2]]) <= 1)  # after the named one: the order kept
+    by_text.add_sum([y[3], y[1], y[3]], NO_MIN, 2)
+    by_text.add_linear([(4, 1), (2, 1), (5, -1)], 1, NO_MAX)
+    by_text.add_implication(1, 2)
+    by_text.add_sum([y[5], y[0]], 1, 1, "one of two")
+    by_text.add_indices([0, 2], NO_MIN, 1)
+    by_text.flush()
+    assert len(by_text.model.proto.constraints) == 5
+    assert str(by_text.model.proto) == str(m.proto)
 
 
 @pytest.mark.parametrize("name", [*EXAMPLES, GENERATED])
