@@ -204,48 +204,82 @@ class _Pictures:
             out.append(img)
         return out
 
+    def tasks(self, jobs: int) -> list[Task]:
+        """What :meth:`draw` draws: each plan's year calendars in ``jobs`` runs of
+        operators (one frame drawn per run: :func:`scheduler.export.figures.calendar_pngs`),
+        then each other figure alone."""
+        calendars: dict[int, list[str]] = {}
+        others: list[Task] = []
+        for (draw, k, operator_id), _ in self.orders:
+            if draw == "calendar":
+                assert operator_id is not None
+                calendars.setdefault(k, []).append(operator_id)
+            else:
+                others.append((draw, k, ()))
+        out: list[Task] = []
+        for k, ids in calendars.items():
+            runs = max(1, min(jobs, len(ids)))
+            size = -(-len(ids) // runs)
+            out += [("calendar", k, tuple(ids[i:i + size])) for i in range(0, len(ids), size)]
+        return out + others
+
     def draw(self, jobs: int) -> None:
         """Fill every ``src`` (a base64 PNG), in this process or, with ``jobs`` above 1
         where the system forks, in a pool of forked workers (Ctrl-C stops them; a
-        worker's failure is raised here)."""
-        if jobs <= 1 or len(self.orders) <= 1 or "fork" not in mp.get_all_start_methods():
-            for order, img in self.orders:
-                img["src"] = _src(order, self.plans, self.deadlines, self.operators)
-            return
-        # the workers are forked with the plans (nothing pickled but the PNGs) and with
-        # matplotlib imported (figures.png_bytes imports it only when first drawn)
-        from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
+        worker's failure is raised here). The same bytes either way: each picture is
+        drawn alone on its frame."""
+        forks = jobs > 1 and len(self.orders) > 1 and "fork" in mp.get_all_start_methods()
+        tasks = self.tasks(jobs if forks else 1)
+        srcs: dict[tuple[str, int, str | None], str] = {}
 
-        pool = process_pool(jobs, len(self.orders), initializer=_init_worker,
-                            initargs=(self.plans, self.deadlines, self.operators))
-        try:
-            futures = [pool.submit(_worker_src, order) for order, _ in self.orders]
-            for future, (_, img) in zip(futures, self.orders, strict=True):
-                img["src"] = future.result()
-        except BaseException:
-            stop_workers(pool)  # stop drawing at once
-            raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        def keep(task: Task, made: list[str]) -> None:
+            draw, k, ids = task
+            for operator_id, src in zip(ids or (None,), made, strict=True):
+                srcs[(draw, k, operator_id)] = src
+
+        if not forks:
+            for task in tasks:
+                keep(task, _srcs(task, self.plans, self.deadlines, self.operators))
+        else:
+            # the workers are forked with the plans (nothing pickled but the PNGs) and with
+            # matplotlib imported (figures.png_bytes imports it only when first drawn)
+            from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
+
+            pool = process_pool(jobs, len(tasks), initializer=_init_worker,
+                                initargs=(self.plans, self.deadlines, self.operators))
+            try:
+                futures = [pool.submit(_worker_srcs, task) for task in tasks]
+                for future, task in zip(futures, tasks, strict=True):
+                    keep(task, future.result())
+            except BaseException:
+                stop_workers(pool)  # stop drawing at once
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        for order, img in self.orders:
+            img["src"] = srcs[order]
 
 
-def _src(order: Order, plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
-         operators: Sequence[str] | None) -> str:
-    """The ``src`` of one figure (:data:`Order`): a base64 PNG data URL."""
-    draw, k, operator_id = order
-    fig: Figure
+Task = tuple[str, int, tuple[str, ...]]
+"""Figures drawn at once (:meth:`_Pictures.tasks`): what (``calendar``, ``usage``,
+``fees``), of which plan (its index), of which operators (calendars; else empty: one)."""
+
+
+def _srcs(task: Task, plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
+          operators: Sequence[str] | None) -> list[str]:
+    """The ``src`` of each figure of ``task`` (:data:`Task`): base64 PNG data URLs."""
+    draw, k, ids = task
     if draw == "calendar":
-        assert operator_id is not None
-        fig = figures.plot_calendar(plans[k], operator_id, deadlines[k])
-    elif draw == "usage":
-        fig = figures.plot_usage(plans[k], operators)
+        pngs = figures.calendar_pngs(plans[k], ids, deadlines[k])
     else:
-        fig = figures.plot_fees(plans[k])
-    return "data:image/png;base64," + base64.b64encode(figures.png_bytes(fig)).decode("ascii")
+        fig: Figure = (figures.plot_usage(plans[k], operators) if draw == "usage"
+                       else figures.plot_fees(plans[k]))
+        pngs = [figures.png_bytes(fig)]
+    return ["data:image/png;base64," + base64.b64encode(png).decode("ascii") for png in pngs]
 
 
 _DRAWING: tuple[Sequence[Plan], Sequence[list[Deadline]], Sequence[str] | None] | None = None
-"""In a worker of :meth:`_Pictures.draw`: what :func:`_src` draws from (set as it starts)."""
+"""In a worker of :meth:`_Pictures.draw`: what :func:`_srcs` draws from (set as it starts)."""
 
 
 def _init_worker(plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
@@ -256,9 +290,9 @@ def _init_worker(plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
     _DRAWING = (plans, deadlines, operators)
 
 
-def _worker_src(order: Order) -> str:
+def _worker_srcs(task: Task) -> list[str]:
     assert _DRAWING is not None
-    return _src(order, *_DRAWING)
+    return _srcs(task, *_DRAWING)
 
 
 def usage_caption(plan: Plan, operators: Sequence[str] | None = None) -> str:
