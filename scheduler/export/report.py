@@ -23,12 +23,14 @@ metadata; no time stamp on the page).
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import functools
+import gc
 import multiprocessing as mp
 import signal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -443,8 +445,9 @@ def _unscheduled(plan: Plan) -> dict[str, Any]:
     return {"rows": rows, "conflicts": conflicts}
 
 
-def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
-    """The Deadlines table: deadlines.csv's lines in its shape
+def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[tuple[Any, ...]]:
+    """The Deadlines table (one tuple a row: date, file by, operator, what, opens, rule,
+    ids): deadlines.csv's lines in its shape
     (:func:`scheduler.result.deadlines.deadline_table`: the same columns in the same order,
     the same ``what``), dates in words with their weekdays; the rule with its citation in
     one cell, and the ids a command needs (operator, occurrence, licence) in the last."""
@@ -453,13 +456,12 @@ def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
     for row in deadline_table(lines, names):
         date, file_by, opens = row["date"], row["file_by"], row["opens"]
         assert isinstance(date, dt.date) and isinstance(file_by, dt.date)
-        rows.append({"date": dated_text(date),
-                     "file_by": "" if file_by == date else dated_text(file_by),
-                     "operator": row["operator"], "what": row["what"],
-                     "opens": dated_text(opens) if isinstance(opens, dt.date) else "",
-                     "rule": cite(str(row["rule"])),
-                     "ids": [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
-                             if row[k]]})
+        rows.append((dated_text(date), "" if file_by == date else dated_text(file_by),
+                     row["operator"], row["what"],
+                     dated_text(opens) if isinstance(opens, dt.date) else "",
+                     cite(str(row["rule"])),
+                     [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
+                      if row[k]]))
     return rows
 
 
@@ -489,7 +491,8 @@ def _row_licence(r: OperatorOccurrence, lics: dict[str, License]) -> str:
 
 def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
     """The dates tables: per operator (scenario order) every occurrence placed there (one
-    row per row of schedule.csv), by start."""
+    row per row of schedule.csv, a tuple: date, weekday, title, ref, days, hours, due,
+    licence), by start."""
     lics = {lic.license_id: lic for lic in plan.license_list}
     windows = {d.license_id: d for d in lines if d.rule == "ME-APPLICATION-WINDOW"}
     by_op: dict[str, list[OperatorOccurrence]] = {}
@@ -501,11 +504,11 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
         out.append({
             "name": op.name, "id": op.id,
             "state": state_name(op.jurisdiction),
-            "rows": [{"date": day_text(r.first_day), "weekday": weekday_text(r.first_day),
-                      "title": r.title, "ref": r.ref,
-                      "days": span_text(r.first_day, r.last_day),
-                      "hours": hours_text(r.start, r.end), "due": _due(r, windows),
-                      "licence": _row_licence(r, lics)} for r in rows]})
+            # tuples, unpacked by the template (a dict's keys are looked up as attributes
+            # first: most of the page's rendering time at thousands of rows)
+            "rows": [(day_text(r.first_day), weekday_text(r.first_day), r.title, r.ref,
+                      span_text(r.first_day, r.last_day), hours_text(r.start, r.end),
+                      _due(r, windows), _row_licence(r, lics)) for r in rows]})
     return out
 
 
@@ -519,6 +522,20 @@ def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     return {"items": items, "settings": settings}
 
 
+@contextlib.contextmanager
+def _old_objects_frozen() -> Iterator[None]:
+    """The objects alive before (the plan, the solver's leftovers) left out of the garbage
+    collector's passes until the end (:func:`gc.freeze`): a page of thousands of rows makes
+    hundreds of thousands of strings, and each full pass would walk the whole heap again
+    (a third of the tables' time at N = 200, issue #27). Nothing is kept longer than
+    without: the objects made here are collected as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
                 jobs: int = 1) -> str:
     """The report page of ``plan`` as HTML text (UTF-8 when written).
@@ -530,6 +547,11 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
     the figures are drawn by that many forked processes at once (where the system forks).
     Raises ``ValueError`` when an alternative is of another scenario.
     """
+    with _old_objects_frozen():
+        return _report_html(plan, alternatives, jobs)
+
+
+def _report_html(plan: Plan, alternatives: Sequence[Plan] | None, jobs: int) -> str:
     plans = [plan, *(alternatives or [])]
     if any(p.scenario != plan.scenario for p in plans[1:]):
         raise ValueError("alternatives must be plans of the same scenario")
