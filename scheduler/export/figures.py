@@ -212,6 +212,8 @@ def _calendar_frame(first: dt.date, last: dt.date, bottom: float) -> Figure:
                                         edgecolor="none", zorder=0))
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
+    ax.set_title("", fontsize=10)  # each year's title and note: their text only
+    ax.set_xlabel("", fontsize=8)
     return fig
 
 
@@ -222,7 +224,7 @@ class _Year:
     (deadlines before the horizon; empty when none)."""
 
     def __init__(self, plan: Plan, operator_id: str, deadlines: Iterable[Deadline] | None,
-                 ) -> None:
+                 rows: Iterable[OperatorOccurrence] | None = None) -> None:
         # start-up time: matplotlib only when a figure is drawn
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch, Rectangle  # start-up time: as Line2D above
@@ -241,8 +243,8 @@ class _Year:
                     (day.day, row_of[(day.year, day.month)]), 1, 1, fill=False, hatch=hatch,
                     edgecolor=colour, linewidth=0, zorder=1, gid=f"{kind}:{day.isoformat()}"))
 
-        rows = sorted((r for r in plan.rows if r.operator_id == operator_id),
-                      key=lambda r: (r.first_day, r.ref))
+        rows = sorted((r for r in plan.rows if r.operator_id == operator_id) if rows is None
+                      else rows, key=lambda r: (r.first_day, r.ref))
         lane_of, lanes = _lanes(rows)
         height = 0.62 / lanes
         used: list[str] = []
@@ -313,30 +315,26 @@ class _Year:
         rows = -(-len(self.handles) // self.ncol) if self.handles else 0
         return _calendar_bottom(rows, bool(self.note))
 
-    def dress(self, fig: Figure) -> list[Any]:
-        """Add this year to its frame ``fig``; returns what :meth:`undress` takes away."""
-        ax = fig.axes[0]
-        for a in self.artists:
-            ax.add_artist(a)
-        ax.set_title(self.title, fontsize=10)
-        ax.set_xlabel(self.note, fontsize=8)
-        added = [*self.artists, ax.title, ax.xaxis.label]
-        if self.handles:
-            added.append(fig.legend(
-                handles=self.handles, loc="lower center", ncol=self.ncol, fontsize=8,
-                frameon=False, borderaxespad=0,
-                bbox_to_anchor=(0.5, _CAL_FOOT / fig.get_figheight())))
-        return added
+    def legend(self, fig: Figure) -> Any:
+        """This year's legend, added to its frame ``fig`` (None when it has none). Its
+        look is that of its labels (:attr:`labels`), each label's colour and mark fixed."""
+        if not self.handles:
+            return None
+        return fig.legend(handles=self.handles, loc="lower center", ncol=self.ncol,
+                          fontsize=8, frameon=False, borderaxespad=0,
+                          bbox_to_anchor=(0.5, _CAL_FOOT / fig.get_figheight()))
 
-    @staticmethod
-    def undress(fig: Figure, added: list[Any]) -> None:
-        """Take a year's artists (:meth:`dress`) off its frame ``fig``."""
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """The legend's labels."""
+        return tuple(h.get_label() for h in self.handles)
+
+    def words(self, fig: Figure) -> list[Any]:
+        """Put this year's title and note on its frame ``fig``; returns their texts."""
         ax = fig.axes[0]
-        for a in added:
-            if a is ax.title or a is ax.xaxis.label:
-                a.set_text("")
-            else:
-                a.remove()
+        ax.title.set_text(self.title)
+        ax.xaxis.label.set_text(self.note)
+        return [ax.title, ax.xaxis.label]
 
 
 def plot_calendar(plan: Plan, operator_id: str,
@@ -383,7 +381,11 @@ def plot_calendar(plan: Plan, operator_id: str,
     year = _Year(plan, operator_id, deadlines)
     horizon = plan.scenario.horizon
     fig = _calendar_frame(horizon.start, horizon.end, year.bottom())
-    year.dress(fig)
+    ax = fig.axes[0]
+    for a in year.artists:
+        ax.add_artist(a)
+    year.words(fig)
+    year.legend(fig)
     return fig
 
 
@@ -419,28 +421,50 @@ def calendar_pngs(plan: Plan, operator_ids: Iterable[str],
         deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
                                    closed=plan.scenario.settings.closed_days)
     deadlines = list(deadlines)
-    frames: dict[float, tuple[Figure, Any]] = {}
+    ids = list(operator_ids)
+    rows: dict[str, list[OperatorOccurrence]] = {oid: [] for oid in ids}
+    for r in plan.rows:
+        if r.operator_id in rows:
+            rows[r.operator_id].append(r)
+    frames: dict[float, tuple[Figure, FigureCanvasAgg]] = {}
+    # the pixels of a frame, with the legend of each set of labels drawn on it
+    backgrounds: dict[tuple[float, tuple[str, ...] | None], Any] = {}
     out = []
-    for operator_id in operator_ids:
-        year = _Year(plan, operator_id, deadlines)
+    for operator_id in ids:
+        year = _Year(plan, operator_id, deadlines, rows[operator_id])
         bottom = year.bottom()
         if bottom not in frames:
             fig = _calendar_frame(horizon.start, horizon.end, bottom)
             fig.set_dpi(dpi)
-            fig.canvas.draw()
-            frames[bottom] = (fig, cast(FigureCanvasAgg, fig.canvas).copy_from_bbox(fig.bbox))
-        fig, background = frames[bottom]
-        canvas = cast(FigureCanvasAgg, fig.canvas)
-        canvas.restore_region(background)
-        added = year.dress(fig)
+            canvas = cast(FigureCanvasAgg, fig.canvas)
+            canvas.draw()
+            frames[bottom] = (fig, canvas)
+            backgrounds[(bottom, None)] = canvas.copy_from_bbox(fig.bbox)
+        fig, canvas = frames[bottom]
+        ax = fig.axes[0]
+        key = (bottom, year.labels)
+        if key not in backgrounds:
+            # the legend is under the axes and the note (and drawn after them): it is the
+            # same pixels drawn first
+            canvas.restore_region(backgrounds[(bottom, None)])
+            legend = year.legend(fig)
+            if legend is not None:
+                legend.draw(canvas.get_renderer())
+                legend.remove()
+            backgrounds[key] = canvas.copy_from_bbox(fig.bbox)
+        canvas.restore_region(backgrounds[key])
         renderer = canvas.get_renderer()
-        for a in sorted(added, key=lambda a: a.get_zorder()):  # stable: as Figure.draw
+        # drawn as Figure.draw draws them (by zorder, stable), without adding each to the
+        # axes: clipped to the axes' box as add_artist clips them (the same pixels)
+        for a in year.artists:
+            a.set_transform(ax.transData)
+            a.set_clip_box(ax.bbox)
+        for a in sorted([*year.artists, *year.words(fig)], key=lambda a: a.get_zorder()):
             a.draw(renderer)
         buf = io.BytesIO()
         imsave(buf, canvas.buffer_rgba(), format="png", origin="upper", dpi=dpi,
                metadata=_NO_METADATA)
         out.append(buf.getvalue())
-        year.undress(fig, added)
     return out
 
 
