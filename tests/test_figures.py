@@ -208,21 +208,6 @@ def test_png_is_reproducible_and_carries_no_software_or_date(mt_plan: Plan) -> N
     assert b"tIME" not in one
 
 
-def test_calendar_pngs_are_the_pictures_of_plot_calendar() -> None:
-    # calendar_pngs draws the frame of a horizon once and each year over a copy of it: every
-    # picture is png_bytes(plot_calendar(...)) byte for byte, whatever was drawn before it on
-    # the same frame (room-a: bars, blackouts, notices; post: other games, applications;
-    # room-b: a notice before the horizon, the note under the days, a frame of its own)
-    plan = run(load(operators=[MT_OPERATOR, me_post(), mt_room("room-b", name="Room B")],
-                    tournaments=[*MT_TOURNAMENTS, *ME_TOURNAMENTS,
-                                 mt_large("jan", ("room-b",), fixed_dates=["2027-01-04"])],
-                    notice_from="2026-11-01"))
-    ids = ["room-a", "post", "room-b", "room-a", "post"]
-    alone = {oid: figures.png_bytes(plot_calendar(plan, oid)) for oid in ids}
-    assert figures.calendar_pngs(plan, ids) == [alone[oid] for oid in ids]
-    assert len(set(alone.values())) == 3
-
-
 def test_matplotlib_is_imported_only_when_plotting() -> None:
     code = ("import sys, scheduler.cli, scheduler.result.plan, scheduler.export.figures, "
             "scheduler.export.report, scheduler.export.write; "

@@ -28,7 +28,7 @@ import io
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any
 
 from constraints.base import STATEWIDE, UsageText
 from constraints.maine import LICENCE_KINDS, LICENCE_LABELS
@@ -62,6 +62,8 @@ FEE_KINDS: dict[str, str] = {
 follow); the Maine ones in the words of :data:`constraints.maine.LICENCE_LABELS`."""
 
 
+OTHER_BAR_COLOUR = "#333333"
+"""Colour of a bar of a category not in :data:`CATEGORIES`."""
 BLACKOUT_COLOUR = "#d62728"
 OTHER_GAME_COLOUR = "#7f7f7f"
 NOTICE_COLOUR = "#d62728"
@@ -81,19 +83,19 @@ def category(row: OperatorOccurrence) -> str:
     return row.type
 
 
-def _new_figure(width: float, height: float,
-                layout: Literal["constrained"] | None = "constrained") -> Figure:
+def _new_figure(width: float, height: float) -> Figure:
     # start-up time: matplotlib only when a figure is drawn (tests/test_figures.py)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure  # start-up time: matplotlib when drawn
 
-    fig = Figure(figsize=(width, height), layout=layout)
+    fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
     return fig
 
 
-def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
-    """Greedy lanes so that occurrences sharing a calendar day are drawn one above another."""
+def lanes_of(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
+    """Greedy lanes so that occurrences sharing a calendar day are drawn one above another:
+    each occurrence's lane (by ``ref``, from 0) and the number of lanes (at least 1)."""
     lane_end: list[dt.date] = []
     lane_of: dict[str, int] = {}
     for r in sorted(rows, key=lambda r: (r.first_day, r.last_day, r.ref)):
@@ -155,188 +157,6 @@ def _operator(plan: Plan, operator_id: str) -> Any:
     return plan.scenario.operator(operator_id)
 
 
-CALENDAR_WIDTH = 13.0
-"""Width of a year calendar, inches (its height: :func:`calendar_height`)."""
-
-# A year calendar's fixed layout, inches (no layout engine: every calendar of a horizon has the
-# same frame, so the report draws the frame once; issue #27): the month labels on the left,
-# the title on top; under the axes the day numbers, the note of deadlines before the horizon
-# (when any) and the legend's rows.
-_CAL_LEFT, _CAL_RIGHT, _CAL_TOP = 0.72, 0.1, 0.3
-_CAL_DAYS, _CAL_NOTE, _CAL_LEGEND_ROW, _CAL_FOOT = 0.22, 0.2, 0.17, 0.08
-
-
-def calendar_height(months: int) -> float:
-    """Height of a year calendar of ``months`` months, inches: 1.6 + 0.42 a month."""
-    return 1.6 + 0.42 * months
-
-
-def _calendar_bottom(legend_rows: int, note: bool) -> float:
-    """Inches under a calendar's axes: the day numbers, the note, the legend's rows."""
-    return (_CAL_FOOT + _CAL_LEGEND_ROW * legend_rows + (_CAL_NOTE if note else 0.0)
-            + _CAL_DAYS)
-
-
-def _calendar_frame(first: dt.date, last: dt.date, bottom: float) -> Figure:
-    """What every operator's year calendar of the horizon ``first``..``last`` shares: the axes
-    (one row per month, columns = days 1-31, ``bottom`` inches under them), the day and month
-    labels, the grid and the greyed-out days (those that do not exist, Feb 30, or lie outside
-    the horizon); no title, legend or note yet."""
-    # start-up time: matplotlib only when a figure is drawn
-    from matplotlib.patches import Rectangle
-
-    months = months_between(first, last)
-    height = calendar_height(len(months))
-    fig = _new_figure(CALENDAR_WIDTH, height, layout=None)
-    ax = fig.add_axes((_CAL_LEFT / CALENDAR_WIDTH, bottom / height,
-                       1 - (_CAL_LEFT + _CAL_RIGHT) / CALENDAR_WIDTH,
-                       1 - (bottom + _CAL_TOP) / height))
-    ax.set_xlim(1, 32)
-    ax.set_ylim(len(months), 0)
-    ax.set_xticks([d + 0.5 for d in range(1, 32)], [str(d) for d in range(1, 32)], fontsize=7)
-    ax.set_yticks([i + 0.5 for i in range(len(months))],
-                  [f"{dt.date(y, m, 1):%b %Y}" for y, m in months], fontsize=8)
-    ax.tick_params(length=0)
-    # the grid under every cell but the grey ones (an operator's cells are drawn over it)
-    for i in range(len(months) + 1):
-        ax.axhline(i, color="#cccccc", linewidth=0.5, zorder=0.5)
-    for d in range(1, 33):
-        ax.axvline(d, color="#eeeeee", linewidth=0.5, zorder=0.5)
-    # the limits are fixed above, so a cell need not widen the data limits: add_artist spares
-    # add_patch's extent of every path (the same picture)
-    for i, (y, m) in enumerate(months):
-        end = month_end(y, m).day
-        for mday in range(1, 32):
-            if mday > end or not (first <= dt.date(y, m, mday) <= last):
-                ax.add_artist(Rectangle((mday, i), 1, 1, facecolor="#e6e6e6",
-                                        edgecolor="none", zorder=0))
-    for side in ("top", "right", "bottom", "left"):
-        ax.spines[side].set_visible(False)
-    ax.set_title("", fontsize=10)  # each year's title and note: their text only
-    ax.set_xlabel("", fontsize=8)
-    return fig
-
-
-class _Year:
-    """What one operator's year calendar draws over its frame (:func:`_calendar_frame`):
-    ``artists`` in data coordinates (hatched days, bars, deadline markers, each with its
-    ``gid``), the legend's ``handles``, the ``title`` and the ``note`` under the day numbers
-    (deadlines before the horizon; empty when none)."""
-
-    def __init__(self, plan: Plan, operator_id: str, deadlines: Iterable[Deadline] | None,
-                 rows: Iterable[OperatorOccurrence] | None = None) -> None:
-        # start-up time: matplotlib only when a figure is drawn
-        from matplotlib.lines import Line2D
-        from matplotlib.patches import Patch, Rectangle  # start-up time: as Line2D above
-
-        sc = plan.scenario
-        op = _operator(plan, operator_id)
-        months = months_between(sc.horizon.start, sc.horizon.end)
-        row_of = {ym: i for i, ym in enumerate(months)}
-        self.artists: list[Any] = []
-        cells = calendar_cells(plan, operator_id)
-        styles = {"blackout": ("//", BLACKOUT_COLOUR), "other-game": ("\\\\", OTHER_GAME_COLOUR)}
-        for kind, days in cells.items():
-            hatch, colour = styles[kind]
-            for day in days:
-                self.artists.append(Rectangle(
-                    (day.day, row_of[(day.year, day.month)]), 1, 1, fill=False, hatch=hatch,
-                    edgecolor=colour, linewidth=0, zorder=1, gid=f"{kind}:{day.isoformat()}"))
-
-        rows = sorted((r for r in plan.rows if r.operator_id == operator_id) if rows is None
-                      else rows, key=lambda r: (r.first_day, r.ref))
-        lane_of, lanes = _lanes(rows)
-        height = 0.62 / lanes
-        used: list[str] = []
-        for r in rows:
-            cat = category(r)
-            if cat not in used:
-                used.append(cat)
-            colour = CATEGORIES.get(cat, (cat, "#333333"))[1]
-            by_month: dict[tuple[int, int], list[dt.date]] = defaultdict(list)
-            for day in day_span(r.first_day, r.last_day):
-                by_month[(day.year, day.month)].append(day)
-            for (y, m), days in sorted(by_month.items()):
-                if (y, m) not in row_of:
-                    continue
-                top = row_of[(y, m)] + 0.3 + lane_of[r.ref] * height
-                self.artists.append(Rectangle(
-                    (days[0].day + 0.06, top), len(days) - 0.12, height * 0.9,
-                    facecolor=colour, edgecolor="black", linewidth=0.4, zorder=2,
-                    gid=f"tournament:{r.ref}:{y:04d}-{m:02d}"))
-
-        notices = sorted({r.notice_due for r in rows if r.notice_due is not None})
-        applications = sorted({d for d, _ in application_deadlines(plan, operator_id,
-                                                                   deadlines)})
-        early: Counter[str] = Counter()
-        for days, marker, colour, name, label in (
-                (notices, "v", NOTICE_COLOUR, "notice-due", "notice"),
-                (applications, "D", APPLICATION_COLOUR, "application-due", "application")):
-            for day in days:
-                if (day.year, day.month) not in row_of or day < sc.horizon.start:
-                    early[label] += 1
-                    continue
-                self.artists.append(Line2D(
-                    [day.day + 0.5], [row_of[(day.year, day.month)] + 0.17], marker=marker,
-                    markersize=5, color=colour, linestyle="none", zorder=3,
-                    gid=f"{name}:{day.isoformat()}"))
-
-        self.handles: list[Any] = [
-            Patch(facecolor=CATEGORIES.get(c, (c, "#333333"))[1], edgecolor="black",
-                  linewidth=0.4, label=CATEGORIES.get(c, (c, ""))[0]) for c in used]
-        if cells["blackout"]:
-            self.handles.append(Patch(fill=False, hatch="//", edgecolor=BLACKOUT_COLOUR,
-                                      label="blackout"))
-        if cells["other-game"]:
-            self.handles.append(Patch(fill=False, hatch="\\\\", edgecolor=OTHER_GAME_COLOUR,
-                                      label="other games of chance"))
-        if notices:
-            self.handles.append(Line2D([], [], marker="v", color=NOTICE_COLOUR,
-                                       linestyle="none", label="MT notice due"))
-        if applications:
-            self.handles.append(Line2D([], [], marker="D", color=APPLICATION_COLOUR,
-                                       linestyle="none", label="ME application due"))
-        self.title = plain(f"{op.name} ({op.id}, {op.jurisdiction}): {len(rows)} "
-                           f"occurrence(s), {sc.horizon.start:%b %Y} to {sc.horizon.end:%b %Y}")
-        self.note = ""
-        if early:
-            first = min([d for d in notices + applications if d < sc.horizon.start])
-            self.note = (", ".join(f"{n} {label} deadline(s)"
-                                   for label, n in sorted(early.items()))
-                         + f" fall before the horizon (the first on {first.isoformat()})")
-
-    @property
-    def ncol(self) -> int:
-        """Columns of the legend (at most 5)."""
-        return min(5, len(self.handles))
-
-    def bottom(self) -> float:
-        """Inches under the axes of this year's frame (:func:`_calendar_bottom`)."""
-        rows = -(-len(self.handles) // self.ncol) if self.handles else 0
-        return _calendar_bottom(rows, bool(self.note))
-
-    def legend(self, fig: Figure) -> Any:
-        """This year's legend, added to its frame ``fig`` (None when it has none). Its
-        look is that of its labels (:attr:`labels`), each label's colour and mark fixed."""
-        if not self.handles:
-            return None
-        return fig.legend(handles=self.handles, loc="lower center", ncol=self.ncol,
-                          fontsize=8, frameon=False, borderaxespad=0,
-                          bbox_to_anchor=(0.5, _CAL_FOOT / fig.get_figheight()))
-
-    @property
-    def labels(self) -> tuple[str, ...]:
-        """The legend's labels."""
-        return tuple(h.get_label() for h in self.handles)
-
-    def words(self, fig: Figure) -> list[Any]:
-        """Put this year's title and note on its frame ``fig``; returns their texts."""
-        ax = fig.axes[0]
-        ax.title.set_text(self.title)
-        ax.xaxis.label.set_text(self.note)
-        return [ax.title, ax.xaxis.label]
-
-
 def plot_calendar(plan: Plan, operator_id: str,
                   deadlines: Iterable[Deadline] | None = None) -> Figure:
     """A year calendar of one operator: one row per month of the horizon (top to bottom),
@@ -353,9 +173,6 @@ def plot_calendar(plan: Plan, operator_id: str,
       deadlines before the horizon are listed under the picture;
     - days that do not exist (Feb 30) or lie outside the horizon are greyed out.
 
-    The layout is fixed (no layout engine): the same horizon gives the same frame, which
-    :func:`calendar_pngs` draws once for many operators (the same pictures).
-
     Parameters
     ----------
     plan
@@ -369,8 +186,7 @@ def plot_calendar(plan: Plan, operator_id: str,
     Returns
     -------
     matplotlib.figure.Figure
-        On an Agg canvas, :data:`CALENDAR_WIDTH` (13) inches wide and
-        :func:`calendar_height` (1.6 + 0.42 inches a month of the horizon) high
+        On an Agg canvas, 13 inches wide and 1.6 + 0.42 inches a month of the horizon high
         (``fig.savefig("calendar.png")``); nothing is shown or written.
 
     Raises
@@ -378,94 +194,107 @@ def plot_calendar(plan: Plan, operator_id: str,
     ValueError
         ``operator_id`` is not an operator of the scenario (the message lists them).
     """
-    year = _Year(plan, operator_id, deadlines)
-    horizon = plan.scenario.horizon
-    fig = _calendar_frame(horizon.start, horizon.end, year.bottom())
-    ax = fig.axes[0]
-    for a in year.artists:
-        ax.add_artist(a)
-    year.words(fig)
-    year.legend(fig)
+    # start-up time: matplotlib only when a figure is drawn
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch, Rectangle  # start-up time: as Line2D above
+
+    sc = plan.scenario
+    op = _operator(plan, operator_id)
+    months = months_between(sc.horizon.start, sc.horizon.end)
+    row_of = {ym: i for i, ym in enumerate(months)}
+    fig = _new_figure(13.0, 1.6 + 0.42 * len(months))
+    ax = fig.add_subplot()
+    ax.set_xlim(1, 32)
+    ax.set_ylim(len(months), 0)
+    ax.set_xticks([d + 0.5 for d in range(1, 32)], [str(d) for d in range(1, 32)], fontsize=7)
+    ax.set_yticks([i + 0.5 for i in range(len(months))],
+                  [f"{dt.date(y, m, 1):%b %Y}" for y, m in months], fontsize=8)
+    ax.tick_params(length=0)
+    for i in range(len(months) + 1):
+        ax.axhline(i, color="#cccccc", linewidth=0.5)
+    for d in range(1, 33):
+        ax.axvline(d, color="#eeeeee", linewidth=0.5)
+    # the limits are fixed above, so a cell need not widen the data limits: add_artist spares
+    # add_patch's extent of every path (most of the figure's building time; the same picture)
+    cell = ax.add_artist
+    for i, (y, m) in enumerate(months):
+        last = month_end(y, m).day
+        for mday in range(1, 32):
+            if mday > last or not (sc.horizon.start <= dt.date(y, m, mday) <= sc.horizon.end):
+                cell(Rectangle((mday, i), 1, 1, facecolor="#e6e6e6", edgecolor="none",
+                                       zorder=0))
+
+    cells = calendar_cells(plan, operator_id)
+    styles = {"blackout": ("//", BLACKOUT_COLOUR), "other-game": ("\\\\", OTHER_GAME_COLOUR)}
+    for kind, days in cells.items():
+        hatch, colour = styles[kind]
+        for day in days:
+            cell(Rectangle((day.day, row_of[(day.year, day.month)]), 1, 1, fill=False,
+                                   hatch=hatch, edgecolor=colour, linewidth=0, zorder=1,
+                                   gid=f"{kind}:{day.isoformat()}"))
+
+    rows = sorted((r for r in plan.rows if r.operator_id == operator_id),
+                  key=lambda r: (r.first_day, r.ref))
+    lane_of, lanes = lanes_of(rows)
+    height = 0.62 / lanes
+    used: list[str] = []
+    for r in rows:
+        cat = category(r)
+        if cat not in used:
+            used.append(cat)
+        colour = CATEGORIES.get(cat, (cat, OTHER_BAR_COLOUR))[1]
+        by_month: dict[tuple[int, int], list[dt.date]] = defaultdict(list)
+        for day in day_span(r.first_day, r.last_day):
+            by_month[(day.year, day.month)].append(day)
+        for (y, m), days in sorted(by_month.items()):
+            if (y, m) not in row_of:
+                continue
+            top = row_of[(y, m)] + 0.3 + lane_of[r.ref] * height
+            cell(Rectangle((days[0].day + 0.06, top), len(days) - 0.12, height * 0.9,
+                                   facecolor=colour, edgecolor="black", linewidth=0.4,
+                                   zorder=2, gid=f"tournament:{r.ref}:{y:04d}-{m:02d}"))
+
+    notices = sorted({r.notice_due for r in rows if r.notice_due is not None})
+    applications = sorted({d for d, _ in application_deadlines(plan, operator_id, deadlines)})
+    early: Counter[str] = Counter()
+    for days, marker, colour, name, label in (
+            (notices, "v", NOTICE_COLOUR, "notice-due", "notice"),
+            (applications, "D", APPLICATION_COLOUR, "application-due", "application")):
+        for day in days:
+            if (day.year, day.month) not in row_of or day < sc.horizon.start:
+                early[label] += 1
+                continue
+            ax.plot([day.day + 0.5], [row_of[(day.year, day.month)] + 0.17], marker=marker,
+                    markersize=5, color=colour, linestyle="none", zorder=3,
+                    gid=f"{name}:{day.isoformat()}")
+
+    handles: list[Any] = [Patch(facecolor=CATEGORIES.get(c, (c, OTHER_BAR_COLOUR))[1],
+                                edgecolor="black", linewidth=0.4,
+                                label=CATEGORIES.get(c, (c, ""))[0]) for c in used]
+    if cells["blackout"]:
+        handles.append(Patch(fill=False, hatch="//", edgecolor=BLACKOUT_COLOUR, label="blackout"))
+    if cells["other-game"]:
+        handles.append(Patch(fill=False, hatch="\\\\", edgecolor=OTHER_GAME_COLOUR,
+                             label="other games of chance"))
+    if notices:
+        handles.append(Line2D([], [], marker="v", color=NOTICE_COLOUR, linestyle="none",
+                              label="MT notice due"))
+    if applications:
+        handles.append(Line2D([], [], marker="D", color=APPLICATION_COLOUR, linestyle="none",
+                              label="ME application due"))
+    if handles:
+        fig.legend(handles=handles, loc="outside lower center", ncol=min(5, len(handles)),
+                   fontsize=8, frameon=False)
+    ax.set_title(plain(f"{op.name} ({op.id}, {op.jurisdiction}): {len(rows)} occurrence(s), "
+                       f"{sc.horizon.start:%b %Y} to {sc.horizon.end:%b %Y}"), fontsize=10)
+    if early:
+        first = min([d for d in notices + applications if d < sc.horizon.start])
+        ax.set_xlabel(", ".join(f"{n} {label} deadline(s)" for label, n in sorted(early.items()))
+                      + f" fall before the horizon (the first on {first.isoformat()})",
+                      fontsize=8)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
     return fig
-
-
-def calendar_pngs(plan: Plan, operator_ids: Iterable[str],
-                  deadlines: Iterable[Deadline] | None = None, dpi: int = 80) -> list[bytes]:
-    """The year calendars of ``operator_ids`` as PNG bytes, in that order: each the bytes of
-    ``png_bytes(plot_calendar(plan, operator_id, deadlines), dpi)``, drawn faster. The frame
-    the operators share (axes, grid, labels, greyed-out days: one per legend height and note)
-    is drawn once; each year's artists are drawn over a copy of its pixels.
-
-    Parameters
-    ----------
-    plan
-        The solved plan.
-    operator_ids
-        Operators of the scenario (``ValueError`` for another, as :func:`plot_calendar`).
-    deadlines
-        As :func:`plot_calendar` (computed once here when None).
-    dpi
-        Dots per inch of the PNGs (:func:`png_bytes`'s default).
-
-    Returns
-    -------
-    list of bytes
-        One PNG per operator id, without ``Software`` or date metadata.
-    """
-    # start-up time: matplotlib only when drawn
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.image import imsave  # start-up time: as FigureCanvasAgg above
-
-    horizon = plan.scenario.horizon
-    if deadlines is None:
-        deadlines = list_deadlines(plan.rows, plan.license_list, plan.scenario.notice_from,
-                                   closed=plan.scenario.settings.closed_days)
-    deadlines = list(deadlines)
-    ids = list(operator_ids)
-    rows: dict[str, list[OperatorOccurrence]] = {oid: [] for oid in ids}
-    for r in plan.rows:
-        if r.operator_id in rows:
-            rows[r.operator_id].append(r)
-    frames: dict[float, tuple[Figure, FigureCanvasAgg]] = {}
-    # the pixels of a frame, with the legend of each set of labels drawn on it
-    backgrounds: dict[tuple[float, tuple[str, ...] | None], Any] = {}
-    out = []
-    for operator_id in ids:
-        year = _Year(plan, operator_id, deadlines, rows[operator_id])
-        bottom = year.bottom()
-        if bottom not in frames:
-            fig = _calendar_frame(horizon.start, horizon.end, bottom)
-            fig.set_dpi(dpi)
-            canvas = cast(FigureCanvasAgg, fig.canvas)
-            canvas.draw()
-            frames[bottom] = (fig, canvas)
-            backgrounds[(bottom, None)] = canvas.copy_from_bbox(fig.bbox)
-        fig, canvas = frames[bottom]
-        ax = fig.axes[0]
-        key = (bottom, year.labels)
-        if key not in backgrounds:
-            # the legend is under the axes and the note (and drawn after them): it is the
-            # same pixels drawn first
-            canvas.restore_region(backgrounds[(bottom, None)])
-            legend = year.legend(fig)
-            if legend is not None:
-                legend.draw(canvas.get_renderer())
-                legend.remove()
-            backgrounds[key] = canvas.copy_from_bbox(fig.bbox)
-        canvas.restore_region(backgrounds[key])
-        renderer = canvas.get_renderer()
-        # drawn as Figure.draw draws them (by zorder, stable), without adding each to the
-        # axes: clipped to the axes' box as add_artist clips them (the same pixels)
-        for a in year.artists:
-            a.set_transform(ax.transData)
-            a.set_clip_box(ax.bbox)
-        for a in sorted([*year.artists, *year.words(fig)], key=lambda a: a.get_zorder()):
-            a.draw(renderer)
-        buf = io.BytesIO()
-        imsave(buf, canvas.buffer_rgba(), format="png", origin="upper", dpi=dpi,
-               metadata=_NO_METADATA)
-        out.append(buf.getvalue())
-    return out
 
 
 def _bar_axis(ax: Axes, title: str, periods: list[str], ops: list[str],
@@ -665,10 +494,6 @@ def plot_fees(plan: Plan) -> Figure:
     ax.spines["top"].set_visible(False)
     ax.spines["right"].set_visible(False)
     return fig
-
-
-_NO_METADATA: dict[str, Any] = {"Software": None}
-"""PNG metadata: no ``Software`` key (matplotlib's version) and no date."""
 
 
 def png_bytes(fig: Figure, dpi: int = 80) -> bytes:

@@ -3,18 +3,19 @@ manager prints it for the staff room.
 
 In order: each operator's tournaments with their dates (date, weekday, title, days and hours
 of play, the notice or application due, the licence or permit in people's words), the
-summary, the year picture of every operator and the limits used, the deadlines (deadlines.csv's
-lines, in words), the fees and the licences to buy (periods, fees, what each covers, why,
-when to apply), the occurrences not placed with their reasons, the readings (settings) used,
-and the not-legal-advice note. Each state's limits, captions and readings appear only when the
-plan has an operator in that state. Ids (operators, occurrences, licences) appear only in
-small ``<code class="id">`` beside the name they belong to, for the commands that need them.
+summary, the year of every operator (a table: :mod:`scheduler.export.year_table`) and the
+limits used, the deadlines (deadlines.csv's lines, in words), the fees and the licences to
+buy (periods, fees, what each covers, why, when to apply), the occurrences not placed with
+their reasons, the readings (settings) used, and the not-legal-advice note. Each state's
+limits, captions and readings appear only when the plan has an operator in that state. Ids
+(operators, occurrences, licences) appear only in small ``<code class="id">`` beside the name
+they belong to, for the commands that need them.
 
 Rendered from the Jinja2 template ``templates/report.html.j2`` (autoescaped: user text is
-never markup). Figures are embedded as base64 PNG; the page has no script, no stylesheet or
-font link and no external URL, so it opens offline and can be mailed as one file. Its
-stylesheet wraps every line at 1,024 px and prints on A4 or Letter (print CSS: sections on
-new pages, table headers repeated on each page).
+never markup). The charts (limits used, fees) are embedded as base64 PNG; the page has no
+script, no stylesheet or font link and no external URL, so it opens offline and can be mailed
+as one file. Its stylesheet wraps every line at 1,024 px and prints on A4 or Letter (print
+CSS: sections on new pages, table headers repeated on each page).
 
 Deterministic: the same plan(s) give byte-identical HTML (PNG without software or date
 metadata; no time stamp on the page).
@@ -47,6 +48,7 @@ from scheduler.core.timing import file_by_note
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import state_readings, summary_text
+from scheduler.export.year_table import colours, year_table
 from scheduler.result.deadlines import Deadline, deadline_table
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
@@ -157,9 +159,9 @@ def _differences(plans: Sequence[Plan], labels: list[str]) -> list[dict[str, Any
 
 
 REPORT_OPERATORS = 12
-"""The most operators a report draws a year calendar (and usage bars) for: a statewide plan
-of hundreds of operators shows the :func:`report_operators` selection (one picture each
-took most of ``--report``'s time, and a legend entry per operator cannot be read)."""
+"""The most operators a report shows a year table (and usage bars) for: a statewide plan
+of hundreds of operators shows the :func:`report_operators` selection (a page of hundreds
+of years, or a legend entry per operator, cannot be read)."""
 
 
 def report_operators(plan: Plan) -> list[str]:
@@ -180,9 +182,9 @@ def report_operators(plan: Plan) -> list[str]:
     return [ops[k] for k in range(len(ops)) if k in chosen]
 
 
-Order = tuple[str, int, str | None]
-"""A figure of the report: what is drawn (``calendar``, ``usage``, ``fees``), of which plan
-(its index), of which operator (a calendar's)."""
+Order = tuple[str, int]
+"""A figure of the report: what is drawn (``usage``, ``fees``) and of which plan (its
+index)."""
 
 
 class _Pictures:
@@ -191,110 +193,67 @@ class _Pictures:
     ``jobs`` workers when above 1 (the same bytes: each figure is drawn alone)."""
 
     def __init__(self, plans: Sequence[Plan], labels: list[str],
-                 deadlines: Sequence[list[Deadline]], operators: Sequence[str] | None) -> None:
-        self.plans, self.labels = plans, labels
-        self.deadlines, self.operators = deadlines, operators
+                 operators: Sequence[str] | None) -> None:
+        self.plans, self.labels, self.operators = plans, labels, operators
         self.orders: list[tuple[Order, dict[str, str]]] = []
 
-    def side(self, draw: str, alt: str, operator_id: str | None = None) -> list[dict[str, str]]:
+    def side(self, draw: str, alt: str) -> list[dict[str, str]]:
         """Figures of the same kind, one per plan, shown side by side (the usage bars of
-        the report's selection of operators; each plan's deadlines for its calendar)."""
+        the report's selection of operators; the fees)."""
         out = []
         for k, label in enumerate(self.labels):
             img = {"src": "", "alt": f"{label}: {alt}" if len(self.plans) > 1 else alt}
-            self.orders.append(((draw, k, operator_id), img))
+            self.orders.append(((draw, k), img))
             out.append(img)
         return out
-
-    def tasks(self, jobs: int) -> list[Task]:
-        """What :meth:`draw` draws: each plan's year calendars in ``jobs`` runs of
-        operators (one frame drawn per run: :func:`scheduler.export.figures.calendar_pngs`),
-        then each other figure alone."""
-        calendars: dict[int, list[str]] = {}
-        others: list[Task] = []
-        for (draw, k, operator_id), _ in self.orders:
-            if draw == "calendar":
-                assert operator_id is not None
-                calendars.setdefault(k, []).append(operator_id)
-            else:
-                others.append((draw, k, ()))
-        out: list[Task] = []
-        for k, ids in calendars.items():
-            runs = max(1, min(jobs, len(ids)))
-            size = -(-len(ids) // runs)
-            out += [("calendar", k, tuple(ids[i:i + size])) for i in range(0, len(ids), size)]
-        return out + others
 
     def draw(self, jobs: int) -> None:
         """Fill every ``src`` (a base64 PNG), in this process or, with ``jobs`` above 1
         where the system forks, in a pool of forked workers (Ctrl-C stops them; a
-        worker's failure is raised here). The same bytes either way: each picture is
-        drawn alone on its frame."""
-        forks = jobs > 1 and len(self.orders) > 1 and "fork" in mp.get_all_start_methods()
-        tasks = self.tasks(jobs if forks else 1)
-        srcs: dict[tuple[str, int, str | None], str] = {}
+        worker's failure is raised here)."""
+        if jobs <= 1 or len(self.orders) <= 1 or "fork" not in mp.get_all_start_methods():
+            for order, img in self.orders:
+                img["src"] = _src(order, self.plans, self.operators)
+            return
+        # the workers are forked with the plans (nothing pickled but the PNGs) and with
+        # matplotlib imported (figures.png_bytes imports it only when first drawn)
+        from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
 
-        def keep(task: Task, made: list[str]) -> None:
-            draw, k, ids = task
-            for operator_id, src in zip(ids or (None,), made, strict=True):
-                srcs[(draw, k, operator_id)] = src
-
-        if not forks:
-            for task in tasks:
-                keep(task, _srcs(task, self.plans, self.deadlines, self.operators))
-        else:
-            # the workers are forked with the plans (nothing pickled but the PNGs) and with
-            # matplotlib imported (figures.png_bytes imports it only when first drawn)
-            from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
-
-            pool = process_pool(jobs, len(tasks), initializer=_init_worker,
-                                initargs=(self.plans, self.deadlines, self.operators))
-            try:
-                futures = [pool.submit(_worker_srcs, task) for task in tasks]
-                for future, task in zip(futures, tasks, strict=True):
-                    keep(task, future.result())
-            except BaseException:
-                stop_workers(pool)  # stop drawing at once
-                raise
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-        for order, img in self.orders:
-            img["src"] = srcs[order]
+        pool = process_pool(jobs, len(self.orders), initializer=_init_worker,
+                            initargs=(self.plans, self.operators))
+        try:
+            futures = [pool.submit(_worker_src, order) for order, _ in self.orders]
+            for future, (_, img) in zip(futures, self.orders, strict=True):
+                img["src"] = future.result()
+        except BaseException:
+            stop_workers(pool)  # stop drawing at once
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-Task = tuple[str, int, tuple[str, ...]]
-"""Figures drawn at once (:meth:`_Pictures.tasks`): what (``calendar``, ``usage``,
-``fees``), of which plan (its index), of which operators (calendars; else empty: one)."""
+def _src(order: Order, plans: Sequence[Plan], operators: Sequence[str] | None) -> str:
+    """The ``src`` of one figure (:data:`Order`): a base64 PNG data URL."""
+    draw, k = order
+    fig: Figure = (figures.plot_usage(plans[k], operators) if draw == "usage"
+                   else figures.plot_fees(plans[k]))
+    return "data:image/png;base64," + base64.b64encode(figures.png_bytes(fig)).decode("ascii")
 
 
-def _srcs(task: Task, plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
-          operators: Sequence[str] | None) -> list[str]:
-    """The ``src`` of each figure of ``task`` (:data:`Task`): base64 PNG data URLs."""
-    draw, k, ids = task
-    if draw == "calendar":
-        pngs = figures.calendar_pngs(plans[k], ids, deadlines[k])
-    else:
-        fig: Figure = (figures.plot_usage(plans[k], operators) if draw == "usage"
-                       else figures.plot_fees(plans[k]))
-        pngs = [figures.png_bytes(fig)]
-    return ["data:image/png;base64," + base64.b64encode(png).decode("ascii") for png in pngs]
+_DRAWING: tuple[Sequence[Plan], Sequence[str] | None] | None = None
+"""In a worker of :meth:`_Pictures.draw`: what :func:`_src` draws from (set as it starts)."""
 
 
-_DRAWING: tuple[Sequence[Plan], Sequence[list[Deadline]], Sequence[str] | None] | None = None
-"""In a worker of :meth:`_Pictures.draw`: what :func:`_srcs` draws from (set as it starts)."""
-
-
-def _init_worker(plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
-                 operators: Sequence[str] | None) -> None:
+def _init_worker(plans: Sequence[Plan], operators: Sequence[str] | None) -> None:
     """A drawing worker leaves Ctrl-C to the parent (which stops it) and keeps the plans."""
     global _DRAWING
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _DRAWING = (plans, deadlines, operators)
+    _DRAWING = (plans, operators)
 
 
-def _worker_srcs(task: Task) -> list[str]:
+def _worker_src(order: Order) -> str:
     assert _DRAWING is not None
-    return _srcs(task, *_DRAWING)
+    return _src(order, *_DRAWING)
 
 
 def usage_caption(plan: Plan, operators: Sequence[str] | None = None) -> str:
@@ -498,17 +457,26 @@ def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
     by_op: dict[str, list[OperatorOccurrence]] = {}
     for r in plan.rows:
         by_op.setdefault(r.operator_id, []).append(r)
+    # the rows sharing a notice day or a licence share their words: each worded once
+    dues: dict[tuple[dt.date | None, str], str] = {}
+    held: dict[tuple[str, dt.date | None, str], str] = {}
     out = []
     for op in plan.scenario.operators:
-        rows = sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref))
-        out.append({
-            "name": op.name, "id": op.id,
-            "state": state_name(op.jurisdiction),
-            # tuples, unpacked by the template (a dict's keys are looked up as attributes
+        rows = []
+        for r in sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref)):
+            due = (r.notice_due, r.license_id)
+            if due not in dues:
+                dues[due] = _due(r, windows)
+            licence = (r.license_id, r.permit_year, r.type)
+            if licence not in held:
+                held[licence] = _row_licence(r, lics)
+            # a tuple, unpacked by the template (a dict's keys are looked up as attributes
             # first: most of the page's rendering time at thousands of rows)
-            "rows": [(day_text(r.first_day), weekday_text(r.first_day), r.title, r.ref,
-                      span_text(r.first_day, r.last_day), hours_text(r.start, r.end),
-                      _due(r, windows), _row_licence(r, lics)) for r in rows]})
+            rows.append((day_text(r.first_day), weekday_text(r.first_day), r.title, r.ref,
+                         span_text(r.first_day, r.last_day), hours_text(r.start, r.end),
+                         dues[due], held[licence]))
+        out.append({"name": op.name, "id": op.id, "state": state_name(op.jurisdiction),
+                    "rows": rows})
     return out
 
 
@@ -563,10 +531,19 @@ def _report_html(plan: Plan, alternatives: Sequence[Plan] | None, jobs: int) -> 
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
     drawn = set(shown)
-    pictures = _Pictures(plans, labels, deadlines, chosen)
+    pictures = _Pictures(plans, labels, chosen)
+    rows_by: list[dict[str, list[OperatorOccurrence]]] = []
+    for p in plans:  # each plan's rows by operator, once (not a pass per operator)
+        rows_by.append({oid: [] for oid in drawn})
+        for r in p.rows:
+            if r.operator_id in drawn:
+                rows_by[-1][r.operator_id].append(r)
     years = [{"name": op.name, "id": op.id,
               "state": state_name(op.jurisdiction),
-              "figures": pictures.side("calendar", f"The year of {op.name}", op.id)}
+              "tables": [{"alt": (f"{label}: " if len(plans) > 1 else "")
+                                 + f"The year of {op.name}",
+                          "year": year_table(p, op.id, deadlines[k], rows_by[k][op.id])}
+                         for k, (p, label) in enumerate(zip(plans, labels, strict=True))]}
              for op in sc.operators if op.id in drawn]
     usage = pictures.side("usage", usage_caption(plan, chosen))
     fees = pictures.side("fees", "Licence and permit fees by kind (USD)")
@@ -594,6 +571,7 @@ def _report_html(plan: Plan, alternatives: Sequence[Plan] | None, jobs: int) -> 
                        "Every operator's year is in calendars/<operator>.ics and plan.xlsx; "
                        "the tables list every operator."),
         years=years,
+        year_colours=colours(),
         usage=usage,
         deadlines=_deadline_rows(plan, deadlines[0]),
         nothing_to_file=_nothing_to_file(states),
