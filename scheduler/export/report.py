@@ -566,7 +566,7 @@ def _report_html(plan: Plan, alternatives: Sequence[Plan] | None, jobs: int) -> 
         summary_lines=_summary_lines(plan),
         differences=_differences(plans, labels) if len(plans) > 1 else None,
         pictures_note=(None if chosen is None else
-                       f"{n_ops} operators: the pictures show {len(shown)} of them, those with "
+                       f"{n_ops} operators: the year tables show {len(shown)} of them, those with "
                        "the most occurrences not placed first, then in the scenario's order. "
                        "Every operator's year is in calendars/<operator>.ics and plan.xlsx; "
                        "the tables list every operator."),
