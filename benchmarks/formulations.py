@@ -211,6 +211,7 @@ def day_indexed(core: Core) -> Built:
     for rule in RULES:
         if rule.encode is not None and rule.id not in COST_RULES:
             rule.encode(ctx)
+            ctx.flush()
     add_terms(ctx)
     _stage1(ctx.model, ctx.placed_terms, [v * w for v, w in ctx.required_terms],
             sum(w for _, w in ctx.placed_terms) + 1)

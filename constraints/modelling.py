@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 from ortools.util.python.sorted_interval_list import Domain
 
 from scheduler.core.scenario import Scenario
@@ -40,6 +40,10 @@ class Placement:
 
 Covers = Callable[[Tournament, Timing], bool]
 _BOOL = Domain(0, 1)
+_ONES = [str([1] * n) for n in range(64)]  # the coefficients of a sum of n, as text
+NO_MIN, NO_MAX = -(2**63), 2**63 - 1
+"""The bound of a linear constraint's side that has none (``domain: [lo, NO_MAX]``,
+``[NO_MIN, hi]``), as ``CpModel.add`` writes it."""
 
 
 def covers_occurrence(tournament_id: str, first_day: dt.date) -> Covers:
@@ -88,12 +92,23 @@ class LicenseOption:
     """Order of preference when several bought licences could cover one occurrence."""
 
 
+class CpModel(cp_model.CpModel):
+    """``cp_model.CpModel`` without its pre-PEP 8 aliases (``AddBoolOr`` and the like, which
+    the code never calls): ortools 9.15 makes them as some seventy bound methods on each new
+    model, half a millisecond a model (one model per part: 128 at N = 200), and those bound
+    methods make the model a reference cycle that only the cyclic garbage collector frees
+    (with its proto), issue #27."""
+
+    def __init__(self, model_proto: cp_model_helper.CpModelProto | None = None) -> None:
+        cp_model_helper.CpBaseModel.__init__(self, model_proto)
+
+
 @dataclass
 class ModelContext:
     """The model under construction. Rules read the domain and add constraints and terms."""
 
     scenario: Scenario
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=CpModel)
     candidates: dict[str, list[Placement]] = field(default_factory=dict)
     rejected: dict[str, dict[dt.date, tuple[str, ...]]] = field(default_factory=dict)
     z: dict[tuple[str, dt.date], cp_model.IntVar] = field(default_factory=dict)
@@ -118,6 +133,8 @@ class ModelContext:
     _starts: dict[str, tuple[list[Placement], int, list[tuple[Placement, cp_model.IntVar]]]] = (
         field(default_factory=dict, repr=False))
     """:meth:`starts` of each tournament (its candidate list and length when built)."""
+    _pending: list[str] = field(default_factory=list, repr=False)
+    """Constraints added as protobuf text, not yet in the proto (:meth:`flush`)."""
     whole_demand: bool = False
     """Certificates (:func:`overfull`) count every tournament competing for the limit, not
     the smallest set that proves it (the summary's up-front "more is wanted" line)."""
@@ -133,6 +150,85 @@ class ModelContext:
         """``n`` new unnamed 0-1 variables, in order (:meth:`new_bool` ``n`` times)."""
         proto, var = self.model.proto, cp_model.IntVar
         return [var(proto).with_domain(_BOOL) for _ in range(n)]
+
+    # ------------------------------------------------------ constraints written as text
+    # The hot encodings write their constraints as protobuf text, merged into the model's proto
+    # in one call per rule (:meth:`flush`), exactly as ``CpModel.add``/``add_implication`` would
+    # write them (variables in index order, the bounds moved to the right:
+    # tests/test_model_same_protos.py): no LinearExpr, Constraint or proto wrapper object per
+    # constraint, the model's CPU at N = 200 (issue #27).
+    def add_sum(self, lits: Iterable[cp_model.IntVar], lo: int, hi: int,
+                name: str = "") -> None:
+        """``lo <= sum(lits) <= hi`` (:data:`NO_MIN`, :data:`NO_MAX`: no bound), ``lits``
+        distinct variables: what ``model.add(lo <= LinearExpr.sum(lits) <= hi)`` adds.
+        Written at the next :meth:`flush`: a rule that adds with these methods adds all its
+        constraints with them (``build_model`` flushes after each rule)."""
+        indices = sorted([v.index for v in lits])
+        if len(set(indices)) < len(indices):  # a variable twice: its coefficient the count
+            counts: dict[int, int] = defaultdict(int)
+            for i in indices:
+                counts[i] += 1
+            self.add_linear(counts.items(), lo, hi, name)
+            return
+        self.add_indices(indices, lo, hi, name)
+
+    def add_indices(self, indices: list[int], lo: int, hi: int, name: str = "") -> None:
+        """:meth:`add_sum` of the variables of ``indices`` (distinct, ascending)."""
+        if name:
+            self._named_linear(indices, [1] * len(indices), lo, hi, name)
+            return
+        n = len(indices)
+        ones = _ONES[n] if n < len(_ONES) else str([1] * n)
+        self._pending.append(f"constraints{{linear{{vars:{indices}coeffs:{ones}"
+                             f"domain:[{lo},{hi}]}}}}")
+
+    def add_linear(self, terms: Iterable[tuple[int, int]], lo: int, hi: int,
+                   name: str = "") -> None:
+        """``lo <= sum(coeff * variable) <= hi`` of ``terms`` ``(variable index, coeff)``,
+        each variable once: what ``model.add`` adds of the same sum, its variables moved to
+        the left and its constants to the bounds (written at the next :meth:`flush`)."""
+        ordered = sorted(terms)
+        indices, coeffs = [i for i, _ in ordered], [c for _, c in ordered]
+        if name:
+            self._named_linear(indices, coeffs, lo, hi, name)
+            return
+        self._pending.append(f"constraints{{linear{{vars:{indices}coeffs:{coeffs}"
+                             f"domain:[{lo},{hi}]}}}}")
+
+    def add_implication(self, a: int, b: int) -> None:
+        """``a => b`` of two variable indices: what ``model.add_implication`` adds (written at
+        the next :meth:`flush`)."""
+        self._pending.append(f"constraints{{enforcement_literal:{a} bool_and{{literals:{b}}}}}")
+
+    def flush(self) -> None:
+        """Write the constraints added since the last flush into the model's proto, in order."""
+        if self._pending:
+            text = "".join(self._pending)
+            self._pending.clear()
+            if not self.model.proto.merge_text_format(text):
+                raise ValueError(f"CP-SAT did not read the model's constraints: {text[:200]}")
+
+    def _named_linear(self, indices: list[int], coeffs: list[int], lo: int, hi: int,
+                      name: str) -> None:
+        """A named linear constraint (explain mode: conflicts are read from the names),
+        written now, after those pending."""
+        self.flush()
+        ct = self.model.proto.constraints.add()
+        ct.name = name
+        lin = ct.linear
+        lin.vars.extend(indices)
+        lin.coeffs.extend(coeffs)
+        lin.domain.extend([lo, hi])
+
+    def new_int_index(self, lo: int, hi: int, name: str = "") -> int:
+        """The index of a new integer variable of domain [lo, hi]: what
+        ``model.new_int_var(lo, hi, name).index`` adds, without the variable's object."""
+        variables = self.model.proto.variables
+        var = variables.add()
+        var.domain.extend([lo, hi])
+        if name:
+            var.name = name
+        return len(variables) - 1
 
     # ---------------------------------------------------------------- queries for rules
     def starts(self, t: Tournament) -> list[tuple[Placement, cp_model.IntVar]]:

@@ -1060,3 +1060,45 @@ def test_a_row_typed_cancelled_is_not_counted_toward_mt_large_limit(tmp_path: Pa
     assert res.exit_code == 2
     assert ("schedule.csv:18: status 'Gone' is not one of held, cancelled, filed, "
             "announced, new") in " ".join(res.output.split())
+
+
+@pytest.mark.parametrize(("as_of", "exit_code"), [("2027-01-14", 0), ("2027-01-13", 2)])
+def test_mt_notice_of_a_row_typed_held_is_judged_as_held_only_once_begun(
+        tmp_path: Path, as_of: str, exit_code: int) -> None:
+    # notice_from 2027-01-10; first day Thu 2027-01-14: notice due 2027-01-09, before it
+    # (MT-NOTICE, as test_mt_notice_day_minus_5_legal_minus_4_not). Typed "held", the row is
+    # history (it happened, its notice is not judged again) when the check runs as of its
+    # first day 2027-01-14 or later; as of 2027-01-13 it has not begun, so "held" is refused
+    # (exit 2) rather than hiding the late notice.
+    t = large("t", "Thursday Stack")
+    sc = write_scenario(tmp_path, scenario([room()], [t], notice_from="2027-01-10"))
+    text = (HEADER.rstrip("\n") + ",status\n"
+            + "".join(f"{r},held\n" for r in mt_rows(t, "room", ["2027-01-14"]).splitlines()))
+    path = write_schedule(tmp_path / "s", text)
+    res = runner.invoke(app, ["check", str(sc), str(path), "--format", "json",
+                              "--as-of", as_of])
+    assert res.exit_code == exit_code, res.output
+    if exit_code == 0:
+        assert found(res) == []
+    else:
+        assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after today "
+                "(2027-01-13, --as-of)") in " ".join(res.output.split())
+
+
+def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
+    # A spreadsheet's "Status" and " First Day" are schedule.csv's status and first_day: the
+    # row typed held on 2027-01-14 (notice due 2027-01-09 < notice_from 2027-01-10) is not
+    # judged again on notice as of 2027-02-01 (0 violations; read as "status" it would be 1).
+    t = large("t", "Thursday Stack")
+    sc = write_scenario(tmp_path, scenario([room()], [t], notice_from="2027-01-10"))
+    header = HEADER.rstrip("\n").replace("first_day", " First Day") + ",Status\n"
+    rows = "".join(f"{r},Held\n" for r in mt_rows(t, "room", ["2027-01-14"]).splitlines())
+    res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "s", header + rows)),
+                              "--format", "json", "--as-of", "2027-02-01"])
+    assert res.exit_code == 0, res.output
+    assert found(res) == []
+    # two headers that are one column once read: refused, naming it
+    twice = header.rstrip("\n") + ",status\n" + rows.replace(",Held\n", ",Held,held\n")
+    res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "t", twice))])
+    assert res.exit_code == 2
+    assert "column 'status' appears twice" in " ".join(res.output.split())

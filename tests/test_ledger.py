@@ -31,6 +31,7 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from scheduler.cli import app
+from scheduler.export.write import write_plan as write_solved
 from scheduler.ledger import Ledger, LedgerError, api
 from scheduler.ledger.deadlines import deadlines
 from scheduler.ledger.models import Base, Held, Organization
@@ -46,7 +47,7 @@ from builders.plans import (
     plan_uid,
     write_plan,
 )
-from builders.scenarios import d
+from builders.scenarios import d, progressive, run
 from builders.servers import new_database, require_postgres
 
 
@@ -243,6 +244,27 @@ def test_adopt_refuses_a_folder_that_is_not_a_plan(ledger: Ledger, tmp_path: Pat
     assert api.all_entries(ledger)["plan_versions"] == 0
 
 
+def test_adopt_refuses_a_plan_folder_changed_since_tourney_wrote_it(ledger: Ledger,
+                                                                     tmp_path: Path) -> None:
+    # the progressive's plan, written by tourney (its .tourney-plan lists every file): a
+    # date edited in schedule.csv, or a calendar put beside its own, is not what tourney
+    # planned and announced; refused, nothing adopted. The file put back: adopted.
+    folder = write_solved(run(progressive()), tmp_path / "plan")
+    schedule = folder / "schedule.csv"
+    good = schedule.read_bytes()
+    schedule.write_bytes(good.replace(b"2027-03-06", b"2027-03-07"))
+    with pytest.raises(LedgerError, match=r"schedule.csv \(changed since tourney wrote it\)"):
+        api.adopt(ledger, folder)
+    schedule.write_bytes(good)
+    extra = folder / "calendars" / "room-z.ics"
+    extra.write_bytes((folder / "calendars" / "room-a.ics").read_bytes())
+    with pytest.raises(LedgerError, match=r"calendars/room-z.ics \(not written by tourney\)"):
+        api.adopt(ledger, folder)
+    assert api.all_entries(ledger)["plan_versions"] == 0
+    extra.unlink()
+    assert api.adopt(ledger, folder).version == 1
+
+
 # ---------------------------------------------------------------- record held / cancelled
 def test_held_is_recorded_and_a_correction_supersedes_it(adopted: Ledger) -> None:
     first = api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
@@ -295,14 +317,22 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
         held("deep#1", players=-1)
     with pytest.raises(LedgerError, match="--prizes: 1.001 is not an amount"):
         held("deep#1", prizes_usd="1.001")
+    # a note is plain text: NUL (position 5 of "bad \x00 note") and U+202E refused, as
+    # for a cancellation; line breaks and tabs are kept (a spreadsheet cell has them)
+    with pytest.raises(LedgerError, match=r"note: holds the control character .*U\+0000.* "
+                                          "at position 5"):
+        held("deep#1", note="bad \x00 note")
+    with pytest.raises(LedgerError, match=r"invisible format character .*U\+202E"):
+        api.record_cancelled(adopted, "deep#1", note="moved \u202e")
     assert api.current_entries(adopted)["held"] == 0  # nothing recorded by any of them
     held("prog#1", "2027-04-10", "2027-04-11", operator="room-b")  # each venue its own
-    api.record_cancelled(adopted, "prog#1", operator="room-a")
+    api.record_cancelled(adopted, "prog#1", operator="room-a", note="hall flooded\n\tsee mail")
     with pytest.raises(LedgerError, match=r"prog#1 at room-a \(cancelled\) is already"):
         held("prog#1", "2027-04-10", "2027-04-11", operator="room-a")
     # looked up by UID as well
     held(plan_uid("deep", 1, "room-a"))
     assert sorted(adopted.held()["outcome"]) == ["cancelled", "held", "held"]
+    assert "hall flooded\n\tsee mail" in set(adopted.held()["note"])
 
 
 def test_a_replanned_date_is_recorded_after_adopting_the_replan(adopted: Ledger,

@@ -337,9 +337,11 @@ def test_cli_organization_picks_one_of_two_with_the_same_operators(
                   str(tmp_path / "p"), "--deterministic-time", "2", "--jobs", "1"])
     assert r.exit_code == 0, r.output
     assert "room-a: 1 non-charitable and 0 charitable" in r.output
-    # the ledger's options without a ledger are refused, not ignored
-    for argv in (["check", str(path), "--as-of", "2027-01-01"],
-                 ["check", str(path), "--organization", "Big Sky Tour"],
+    # the ledger's options without a ledger are refused, not ignored; --as-of is every
+    # command's, but check needs a schedule or a ledger to judge as of it
+    r = run(app, ["check", str(path), "--as-of", "2027-01-01"])
+    assert r.exit_code == 2 and "give the SCHEDULE to audit" in r.output
+    for argv in (["check", str(path), "--organization", "Big Sky Tour"],
                  ["solve", str(path), "--organization", "Big Sky Tour"]):
         r = run(app, argv)
         assert r.exit_code == 2 and "is for the ledger: give --ledger" in r.output, argv

@@ -109,11 +109,14 @@ def test_report_holds_every_section_with_the_plan_facts(plan: Plan) -> None:
     # readings and the note
     assert "month_rule touch" in text and "notice_from 2026-11-01" in text
     assert NOT_LEGAL_ADVICE in text
-    # one figure per operator, then usage and fees, each with an alt text
+    # each operator's year as a table (titled as its calendar picture), then the usage and
+    # fees figures, each with an alt text
+    assert page.count('<table class="year"') == 2
+    assert "The year of Room <A> & Co" in text and "The year of Legion Post 1" in text
+    assert "Room <A> & Co (room-a, MT): 1 occurrence(s), Jan 2027 to Dec 2027" in text
     imgs = _parse(page).imgs
-    assert len(imgs) == 2 + 2
-    assert [i["alt"] for i in imgs][:2] == ["The year of Room <A> & Co",
-                                            "The year of Legion Post 1"]
+    assert len(imgs) == 2
+    assert imgs[1]["alt"] == "Licence and permit fees by kind (USD)"
 
 
 def test_report_is_self_contained_and_escapes_user_text(plan: Plan) -> None:
@@ -132,17 +135,22 @@ def test_same_plan_gives_the_same_bytes(plan: Plan) -> None:
 
 
 def test_figures_drawn_by_forked_workers_give_the_same_bytes(plan: Plan) -> None:
-    # jobs=2: the 2 x 4 figures of a plan beside itself drawn by two forked processes
+    # jobs=2: the 2 x 2 figures (usage, fees) of a plan beside itself drawn by two forked
+    # processes
     one = report_html(plan, [plan])
     assert report_html(plan, [plan], jobs=2) == one
-    assert len(_parse(one).imgs) == 8
+    assert len(_parse(one).imgs) == 4
 
 
 def test_alternatives_are_shown_side_by_side(plan: Plan) -> None:
     page = report_html(plan, [plan])
     text = _plain(page)
     assert "Plan 1 (best)" in text and "Alternative 2" in text
-    assert len(_parse(page).imgs) == 2 * 4  # every figure row holds one picture per plan
+    # every figure row holds one picture per plan (usage, fees), every operator's year one
+    # table per plan, each captioned with its plan
+    assert len(_parse(page).imgs) == 2 * 2
+    assert page.count('<table class="year"') == 2 * 2
+    assert "Alternative 2: The year of Legion Post 1" in text
     other = run(load(**{**DATA, "name": "another"}))
     with pytest.raises(ValueError, match="same scenario"):
         report_html(plan, [other])
@@ -171,6 +179,7 @@ def test_cli_report_option(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------ headless Chromium
 _CHECK = """
 <pre id="tourney-check">pending</pre>
+<pre id="tourney-years">pending</pre>
 <img id="blank-probe" alt="probe" src="data:image/png;base64,%s">
 <script>
 window.addEventListener('load', function () {
@@ -192,6 +201,21 @@ window.addEventListener('load', function () {
               colours: Object.keys(colours).length});
   });
   document.getElementById('tourney-check').textContent = JSON.stringify(out);
+  var years = [];
+  document.querySelectorAll('table.year').forEach(function (t) {
+    var bars = 0;
+    t.querySelectorAll('i[class]').forEach(function (i) {
+      var bg = getComputedStyle(i).backgroundColor;
+      if (i.offsetWidth > 0 && i.offsetHeight > 0 && bg !== 'rgba(0, 0, 0, 0)') { bars++; }
+    });
+    var hatched = 0;
+    t.querySelectorAll('td.blackout, td.other-game').forEach(function (td) {
+      if (getComputedStyle(td).backgroundImage.indexOf('gradient') >= 0) { hatched++; }
+    });
+    years.push({width: t.offsetWidth, height: t.offsetHeight, rows: t.tBodies[0].rows.length,
+                bars: bars, hatched: hatched});
+  });
+  document.getElementById('tourney-years').textContent = JSON.stringify(years);
 });
 </script>
 """
@@ -239,14 +263,20 @@ def test_report_renders_in_headless_chromium(plan: Plan, tmp_path: Path) -> None
     *figs, blank = checks
     # the probe: drawn, but white only -> no ink, one colour
     assert (blank["alt"], blank["ink"], blank["colours"]) == ("probe", 0, 1)
-    # the report's 4 figures: room-a's year, post's year, usage, fees; each decoded, with
-    # ink (non-white pixels) and more than the 2 colours of a bare frame
-    assert [f["alt"] for f in figs][:2] == ["The year of Room <A> & Co",
-                                            "The year of Legion Post 1"]
+    # the report's 2 figures: usage, fees; each decoded, with ink (non-white pixels) and
+    # more than the 2 colours of a bare frame
+    assert [f["alt"] for f in figs][1:] == ["Licence and permit fees by kind (USD)"]
     for f in figs:
         assert f["width"] > 100 and f["height"] > 100, f
         assert f["ink"] > 0.01 * f["width"] * f["height"], f
         assert f["colours"] > 2, f
+    # the years, laid out: 12 month rows each; room-a: big on Mar 5 (one bar piece, its
+    # colour), the blackout Jul 4 hatched; post: its game on Mar 6, 52 Tuesdays of beano
+    found = re.search(r'<pre id="tourney-years">(.*?)</pre>', dom, re.S)
+    assert found is not None
+    years: list[dict[str, Any]] = json.loads(html.unescape(found.group(1)))
+    assert [(y["rows"], y["bars"], y["hatched"]) for y in years] == [(12, 1, 1), (12, 1, 52)]
+    assert all(y["width"] >= 500 and y["height"] >= 200 for y in years), years
 
 
 def test_missing_chromium_skips_unless_required(monkeypatch: pytest.MonkeyPatch) -> None:

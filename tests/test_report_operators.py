@@ -47,7 +47,7 @@ def test_thirteen_operators_show_twelve_the_one_with_a_game_not_placed_first() -
     page = report_html(plan)
     assert page.count('<h3 id="op-') == 12
     assert 'id="op-p13"' in page and 'id="op-p12"' not in page
-    assert "13 operators: the pictures show 12 of them" in page
+    assert "13 operators: the year tables show 12 of them" in page
 
 
 def test_twelve_operators_show_every_one_and_no_note() -> None:
@@ -55,4 +55,4 @@ def test_twelve_operators_show_every_one_and_no_note() -> None:
     assert report_operators(plan) == [f"p{k:02d}" for k in range(1, 13)]
     page = report_html(plan)
     assert page.count('<h3 id="op-') == 12
-    assert "the pictures show" not in page
+    assert "the year tables show" not in page

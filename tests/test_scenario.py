@@ -330,6 +330,15 @@ class TestSeveralErrors:
                                   ("ME-ENTRY-CAP", "tournaments[0].entry_fee"),
                                   ("ME-PRIZES", "tournaments[0].prize_share")]
 
+    def test_an_unreadable_count_is_said_once_not_judged_by_its_default(self) -> None:
+        # count "many" cannot be read: its own problem is said; required 2 and 3 fixed
+        # dates are not then judged against the default count 1 ("required (2) exceeds
+        # count (1)" would be about a value nobody wrote)
+        data = scenario(tournaments=[{**LARGE, "count": "many", "required": 2,
+                                      "fixed_dates": ["2027-03-06", "2027-03-13",
+                                                      "2027-03-20"]}])
+        assert problems(data) == [("SCENARIO", "tournaments[0].count")]
+
 
 # ---------------------------------------------------------------------------- YAML files
 BAD_YAML = """\
@@ -416,6 +425,15 @@ tournaments:
         # the flow mapping opened on line 2 is still open when line 3's "operators:" comes
         assert (p.rule, p.path, p.line) == ("SCENARIO", "<yaml>", 3)
         assert p.message.startswith("not valid YAML")
+        # shown with the file and line, no field name (the whole file is at fault)
+        assert p.render("s.yaml").startswith("s.yaml:3: not valid YAML")
+
+    def test_a_key_given_twice_names_both_lines(self, tmp_path: Path) -> None:
+        path = write(tmp_path, "name: x\nhorizon: {start: 2027-01-01, end: 2027-12-31}\n"
+                               "name: y\noperators: []\n")
+        [p] = error(path).problems
+        assert p.render("s.yaml") == ("s.yaml:3: not valid YAML: the key 'name' appears "
+                                      "twice (first on line 1) (SCENARIO)")
 
     def test_unquoted_times_are_read_as_text(self, tmp_path: Path) -> None:
         path = write(tmp_path, """\

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from ortools.sat.python.cp_model import LinearExpr
-
 from constraints.base import Audit, Occurrence, Rule, Violation
-from constraints.modelling import ModelContext
+from constraints.modelling import NO_MIN, ModelContext
 
 
 # ------------------------------------------------------------------ COUNT
@@ -20,23 +18,20 @@ def _encode_count(ctx: ModelContext) -> None:
     """At most ``count`` occurrences, the fixed dates among them. What each placed one earns
     (``priority``) and the shortfall below ``must_place`` are objective terms
     (:func:`scheduler.engine.objective.add_terms`), not constraints."""
-    m = ctx.model
     for t in ctx.scenario.tournaments:
         if not isinstance(t.count, int):
             continue
         starts = ctx.starts(t)
         if len(starts) > t.count:
-            ct = m.add(LinearExpr.sum([v for _, v in starts]) <= t.count)
-            if ctx.named:
-                ct.with_name(f"COUNT: at most {t.count} occurrences of {t.id}")
+            ctx.add_sum([v for _, v in starts], NO_MIN, t.count,
+                        f"COUNT: at most {t.count} occurrences of {t.id}" if ctx.named else "")
         if t.fixed_dates:
             # fixed dates are among the `count` occurrences: the others may not take their place
             free = [v for c, v in starts if c.first_day not in t.fixed_dates]
             if len(free) > t.count - len(t.fixed_dates):
-                ct = m.add(sum(free) <= t.count - len(t.fixed_dates))
-                if ctx.named:
-                    ct.with_name(f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among "
-                                 f"its {t.count} occurrences")
+                ctx.add_sum(free, NO_MIN, t.count - len(t.fixed_dates),
+                            f"COUNT: {t.id}'s {len(t.fixed_dates)} fixed dates are among its "
+                            f"{t.count} occurrences" if ctx.named else "")
 
 
 def _check_count(a: Audit) -> Iterator[Violation]:

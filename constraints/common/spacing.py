@@ -16,12 +16,9 @@ from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
-from ortools.sat.python import cp_model
-from ortools.sat.python.cp_model import LinearExpr
-
 from constraints.base import Audit, Occurrence, Rule, Violation, sessions_of
 from constraints.common.violations import violation
-from constraints.modelling import ModelContext, sum_by
+from constraints.modelling import NO_MIN, ModelContext, sum_by
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator, Tournament
 from scheduler.core.timing import sessions_each
@@ -32,24 +29,22 @@ def _encode_min_gap(ctx: ModelContext) -> None:
     """At most one first day in every run of ``min_gap_days`` consecutive days: from each
     candidate, it and the candidates of the ``min_gap_days`` - 1 days after it (the
     candidates are in date order, so a run is a slice of them)."""
-    add = ctx.model.add
     for t in ctx.scenario.tournaments:
         g = t.min_gap_days
         if g <= 1:
             continue
         starts = ctx.starts(t)
         ordinals = [c.first_day.toordinal() for c, _ in starts]
-        lits = [v for _, v in starts]
+        lits = [v.index for _, v in starts]
         end = 0
         for i, (c, _) in enumerate(starts):
             end = max(end, i)
             while end < len(ordinals) and ordinals[end] < ordinals[i] + g:
                 end += 1
             if end - i > 1:
-                ct = add(LinearExpr.sum(lits[i:end]) <= 1)
-                if ctx.named:
-                    ct.with_name(f"MIN-GAP: {t.id} starts at most once in {g} days from "
-                                 f"{c.first_day}")
+                ctx.add_indices(sorted(lits[i:end]), NO_MIN, 1,
+                                f"MIN-GAP: {t.id} starts at most once in {g} days from "
+                                f"{c.first_day}" if ctx.named else "")
 
 
 def _check_min_gap(a: Audit) -> Iterator[Violation]:
@@ -138,40 +133,36 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
     """At most ``max_concurrent`` of the operator's tournaments (small-stakes excluded) are
     conducted at once: with ``concurrency: time`` (the default), at every session start the
     tournaments whose sessions are in play; with ``day``, on each calendar day they touch."""
-    sc, add = ctx.scenario, ctx.model.add
+    sc = ctx.scenario
     for op in sc.operators:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
         most = op.max_concurrent
         if op.concurrency == "day":
             for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
                 if len(lits) > most:
-                    ct = add(LinearExpr.sum(lits) <= most)
-                    if ctx.named:
-                        ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {most} at once on "
-                                     f"{day}")
+                    ctx.add_sum(lits, NO_MIN, most,
+                                f"MAX-CONCURRENT: {op.id} runs at most {most} at once on {day}"
+                                if ctx.named else "")
             continue
         if len(items) <= most:  # never more in play than there are candidates
             continue
         # the sessions of of_operator's candidates, in its order (tournament by tournament)
-        played: list[tuple[dt.datetime, dt.datetime, cp_model.IntVar]] = []
+        played: list[tuple[dt.datetime, dt.datetime, int]] = []  # (start, end, z's index)
         for t in sc.tournaments:
             if op.id in t.operators and _counts_concurrency(t):
                 starts = ctx.starts(t)
                 for (_, v), each in zip(starts, sessions_each(sc, t, [c.timing for c, _ in starts]),
                                         strict=True):
-                    played.extend([(a, b, v) for a, b in each])
+                    i = v.index
+                    played.extend([(a, b, i) for a, b in each])
         done: set[frozenset[int]] = set()
         for at, act in _in_play(played, most):
-            lit_of = {v.index: v for _, _, v in act}
-            if len(lit_of) <= most:
-                continue
-            key = frozenset(lit_of)
-            if key not in done:
+            key = frozenset([i for _, _, i in act])
+            if len(key) > most and key not in done:
                 done.add(key)
-                ct = add(LinearExpr.sum(list(lit_of.values())) <= most)
-                if ctx.named:
-                    ct.with_name(f"MAX-CONCURRENT: {op.id} runs at most {most} "
-                                 f"at once at {_clock(at, op.tz)}")
+                ctx.add_indices(sorted(key), NO_MIN, most,
+                                f"MAX-CONCURRENT: {op.id} runs at most {most} at once at "
+                                f"{_clock(at, op.tz)}" if ctx.named else "")
 
 
 _SHOWN = 5  # sessions named in a MAX-CONCURRENT sentence; the rest are counted

@@ -42,7 +42,14 @@ from constraints.maine.terms import (
     statute_fee,
     tier_index,
 )
-from constraints.modelling import LicenseOption, ModelContext, covers_occurrence, covers_period
+from constraints.modelling import (
+    NO_MAX,
+    NO_MIN,
+    LicenseOption,
+    ModelContext,
+    covers_occurrence,
+    covers_period,
+)
 from scheduler.core.timing import month_end
 
 
@@ -78,7 +85,6 @@ def _encode_fees(ctx: ModelContext) -> None:
     when a 51-100 monthly licence would cover one game of each tier (see
     :func:`monthly_never_cheaper`)."""
     sc = ctx.scenario
-    m = ctx.model
     named = ctx.named
     cov = sc.settings.tier_coverage
     for op in sc.operators:
@@ -93,7 +99,7 @@ def _encode_fees(ctx: ModelContext) -> None:
         # licences bought among the first k start days, so the licences starting in a range
         # of days are prefix[j] - prefix[i]: each game's cover is a 3-term sum, not a sum over
         # the 365 possible starts of the year before it.
-        annual: dict[int, tuple[list[dt.date], list[cp_model.LinearExpr], list[dt.date]]] = {}
+        annual: dict[int, tuple[list[dt.date], list[int], list[dt.date]]] = {}
         tiers_of: dict[int, list[int]] = {}  # covering_tiers of each player cap
         for c, _ in games:
             players = c.tournament.players or 1
@@ -124,28 +130,32 @@ def _encode_fees(ctx: ModelContext) -> None:
                 # annual_end(first) - span, and the second can start on the first of them
                 # (a game starting on the first licence's last day and running past midnight
                 # needs the second). Licences of different tiers may overlap.
-                m.add(sum(on_day[d]) >= var)
-            prefix: list[cp_model.LinearExpr] = [cp_model.LinearExpr.constant(0)]
+                ctx.add_linear([*((z.index, 1) for z in on_day[d]), (var.index, -1)],
+                               0, NO_MAX)
+            # prefix[k]: the index of the variable counting the first k (none for k = 0: 0)
+            prefix: list[int] = [-1]
             for k, var in enumerate(lits):
-                total = m.new_int_var(0, k + 1, f"me-annual-bought[{op.id},{TIERS[tier]},{k}]"
-                                      if named else "")
-                m.add(total == prefix[-1] + var)
+                total = ctx.new_int_index(0, k + 1, f"me-annual-bought[{op.id},{TIERS[tier]},"
+                                                    f"{k}]" if named else "")
+                ctx.add_linear([(total, 1), (var.index, -1), *(((prefix[-1], -1),) if k else ())],
+                               0, 0)
                 prefix.append(total)
             for i, end in enumerate(ends):
                 j = bisect_right(days, end - dt.timedelta(days=span))
                 if j - i > 1:
-                    m.add(prefix[j] - prefix[i] <= 1)
+                    ctx.add_linear([(prefix[j], 1), *(((prefix[i], -1),) if i else ())],
+                                   NO_MIN, 1)
             annual[tier] = (days, prefix, ends)
         for c, v in games:
             t = c.tournament
             ti = tier_index(t.players or 1)
             per = ctx.new_bool(f"me-per-tournament[{t.id},{c.first_day}]" if named else "")
-            m.add_implication(per, v)
+            ctx.add_implication(per.index, v.index)
             ctx.add_license(LicenseOption(
                 per, op.id, "ME", "me-per-tournament", TIERS[ti], c.first_day,
                 c.timing.last_day, PER_TOURNAMENT_FEE[ti], rank=0,
                 covers=covers_occurrence(t.id, c.first_day)))
-            cover: cp_model.LinearExpr = cp_model.LinearExpr.sum([per])
+            cover = [(per.index, 1), (v.index, -1)]  # per + the annual licences - v >= 0
             last_day = c.timing.last_day
             for k in tiers_of[t.players or 1]:
                 days, prefix, ends = annual[k]
@@ -156,8 +166,10 @@ def _encode_fees(ctx: ModelContext) -> None:
                     lo += 1
                 hi = bisect_right(days, c.first_day)
                 if hi > lo:
-                    cover = cover + prefix[hi] - prefix[lo]
-            m.add(cover >= v)
+                    cover.append((prefix[hi], 1))
+                    if lo:
+                        cover.append((prefix[lo], -1))
+            ctx.add_linear(cover, 0, NO_MAX)
 
 
 def licence_id_part(kind: str, tier: str, tournament_id: str) -> str:

@@ -28,7 +28,7 @@ from constraints.maine.terms import (
     licensed,
     nth,
 )
-from constraints.modelling import ModelContext, overfull, sum_by
+from constraints.modelling import NO_MIN, ModelContext, overfull, sum_by
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Operator
@@ -83,11 +83,11 @@ def _encode_monthly(ctx: ModelContext) -> None:
             held = held_in_month(sc, op, (y, mo))
             room = max(0, MONTHLY_LIMIT - held)
             if len(lits) > room:
-                ctx.model.add(sum(lits) <= room).with_name(
-                    f"ME-MONTHLY-LIMIT: {op.id} conducts at most {MONTHLY_LIMIT} games in "
-                    f"{y}-{mo:02d}"
-                    + (f", {held} held before the plan: {room} left" if held else "")
-                    + f" (month_rule: {sc.settings.month_rule})")
+                ctx.add_sum(lits, NO_MIN, room,
+                            f"ME-MONTHLY-LIMIT: {op.id} conducts at most {MONTHLY_LIMIT} games "
+                            f"in {y}-{mo:02d}"
+                            + (f", {held} held before the plan: {room} left" if held else "")
+                            + f" (month_rule: {sc.settings.month_rule})" if ctx.named else "")
 
 
 def _check_monthly(a: Audit) -> Iterator[Violation]:

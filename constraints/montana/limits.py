@@ -25,7 +25,7 @@ from constraints.base import (
     Violation,
     counted_sum,
 )
-from constraints.modelling import ModelContext
+from constraints.modelling import NO_MIN, ModelContext
 from constraints.montana.tally import (
     LargeItem,
     LargeTally,
@@ -126,10 +126,10 @@ def _encode_large_limit(ctx: ModelContext) -> None:
             y = ctx.model.new_bool_var(f"MT-LARGE-LIMIT[{op.id},{tour_id},{py}]"
                                        if ctx.named else "")
             for v in vs:
-                ct = ctx.model.add(v <= y)
-                if ctx.named:
-                    ct.with_name(f"MT-LARGE-LIMIT: the progressive {tour_id} counts once for "
-                                 f"{op.id} in the {py} permit year (progressive_count: once)")
+                ctx.add_linear([(v.index, 1), (y.index, -1)], NO_MIN, 0,
+                               f"MT-LARGE-LIMIT: the progressive {tour_id} counts once for "
+                               f"{op.id} in the {py} permit year (progressive_count: once)"
+                               if ctx.named else "")
             per_py[py][int(once_charitable(sc, tour))].append(y)
         for py in sorted(per_py):
             non, char = per_py[py]
@@ -141,19 +141,18 @@ def _encode_large_limit(ctx: ModelContext) -> None:
                 if beyond else "") + ")") if held_counted else ""
             room = LARGE_LIMIT - held_counted
             if len(non) > room:
-                ct = ctx.model.add(sum(non) <= max(room, 0))
-                if ctx.named:
-                    ct.with_name(f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
-                                 f"large-stakes tournaments in the {py} permit year{held}")
+                ctx.add_sum(non, NO_MIN, max(room, 0),
+                            f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
+                            f"large-stakes tournaments in the {py} permit year{held}"
+                            if ctx.named else "")
             room_all = LARGE_LIMIT + CHARITY_LIMIT - hl - hc
             if char and len(non) + len(char) > room_all:
                 free = f" ({hc} held before the plan)" if hc else ""
-                ct = ctx.model.add(sum(non) + sum(char) <= max(room_all, 0))
-                if ctx.named:
-                    ct.with_name(f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
-                                 f"large-stakes tournaments in the {py} permit year{held}; only "
-                                 f"the first {CHARITY_LIMIT} charitable ones{free} are not counted "
-                                 "(MT-CHARITY-LIMIT)")
+                ctx.add_sum(non + char, NO_MIN, max(room_all, 0),
+                            f"MT-LARGE-LIMIT: {op.id} holds at most {LARGE_LIMIT} counted "
+                            f"large-stakes tournaments in the {py} permit year{held}; only "
+                            f"the first {CHARITY_LIMIT} charitable ones{free} are not counted "
+                            "(MT-CHARITY-LIMIT)" if ctx.named else "")
 
 
 def _free_text(tally: LargeTally) -> str:

@@ -125,8 +125,9 @@ def _encode_permits(ctx: ModelContext) -> None:
                 if _permit_already_held(op, sc, py, large):
                     continue
                 permit = ctx.new_bool(f"{kind}[{op.id},{py}]" if ctx.named else "")
+                p = permit.index
                 for v in per_py[py]:
-                    ctx.model.add_implication(v, permit)
+                    ctx.add_implication(v.index, p)
                 end = op.permit_year_end(py)
                 ctx.add_license(LicenseOption(
                     permit, op.id, "MT", kind, "", py, end, fee,

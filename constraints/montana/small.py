@@ -24,7 +24,7 @@ from constraints.base import (
     unrecorded,
     usd,
 )
-from constraints.modelling import ModelContext, overfull, sum_by
+from constraints.modelling import NO_MIN, ModelContext, overfull, sum_by
 from constraints.montana.terms import SMALL_ENTRY_CAP, calendar_days, mins, mt
 from scheduler.core.problems import TermProblem
 from scheduler.core.scenario import Scenario
@@ -89,8 +89,9 @@ def _encode_small_daily(ctx: ModelContext) -> None:
         items = [(c, v) for c, v in ctx.of_operator(op.id) if c.tournament.is_small]
         for day, lits in sum_by(items, lambda c: [c.first_day]).items():
             if len(lits) > 1:
-                ctx.model.add(sum(lits) <= 1).with_name(
-                    f"MT-SMALL-DAILY: {op.id} holds at most one small-stakes tournament on {day}")
+                ctx.add_sum(lits, NO_MIN, 1, f"MT-SMALL-DAILY: {op.id} holds at most one "
+                                             f"small-stakes tournament on {day}"
+                            if ctx.named else "")
 
 
 def _check_small_daily(a: Audit) -> Iterator[Violation]:

@@ -96,6 +96,7 @@ def read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
     parts: dict[tuple[str, int], list[tuple[int, Timing, str]]] = {}
     settled: dict[str, set[dt.date]] = {}
     permits: dict[str, set[str]] = {}
+    held: list[tuple[str, str, dt.date]] = []
     for ev in events:
         uid = str(ev.get("UID", ""))
         summary = str(ev.get("SUMMARY", ""))
@@ -146,8 +147,12 @@ def read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
             continue
         # what the plan says of it (schedule.csv's status and permit year, on the event):
         # a held or filed one is judged on what happened; a permit held before the plan
-        if str(ev.get(STATUS_PROPERTY, "")).strip().lower() in ("held", "filed"):
+        status = str(ev.get(STATUS_PROPERTY, "")).strip().lower()
+        if status in ("held", "filed"):
             settled.setdefault(match.id, set()).add(tm.first_day)
+        if status == "held":
+            held.append((f"{path}: {what}", match.id if occ is None else f"{match.id}#{occ}",
+                         tm.first_day))
         for op_id in str(ev.get(PERMIT_HELD_PROPERTY, "")).split():
             permits.setdefault(op_id, set()).add(
                 "large-stakes" if match.is_large else "small-stakes")
@@ -171,7 +176,8 @@ def read_ics(scenario: Scenario, path: Path) -> ReadSchedule:
                 used.add(occ)
             placed.append(Occurrence(t, occ, tm))
     return ReadSchedule(sorted(placed, key=lambda p: (p.first_day, p.ref)), unmatched,
-                        not_checked=not_checked, settled=settled, permits_held=permits)
+                        not_checked=not_checked, settled=settled, held=held,
+                        permits_held=permits)
 
 
 def _summary(ev: Any) -> str:

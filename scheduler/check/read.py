@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 from icalendar import Calendar
@@ -17,7 +18,7 @@ from scheduler.core.scenario import Scenario
 
 
 def read_schedule(scenario: Scenario, path: str | Path,
-                  operator: str | None = None) -> ReadSchedule:
+                  operator: str | None = None, as_of: dt.date | None = None) -> ReadSchedule:
     """Read a schedule to audit: a plan's ``schedule.csv`` or an ``.ics`` calendar.
 
     Parameters
@@ -33,6 +34,10 @@ def read_schedule(scenario: Scenario, path: str | Path,
         An operator id: the file is audited as that operator's schedule. None: an ``.ics``
         file says whose it is by its content (:func:`calendar_operator`), never by its file
         name, and any other file is the whole scenario's.
+    as_of
+        The day the schedule is read as of: a row or event whose ``status`` is ``held`` must
+        have begun on or before it (a tournament is recorded held once played). None: not
+        judged.
 
     Returns
     -------
@@ -48,8 +53,9 @@ def read_schedule(scenario: Scenario, path: str | Path,
     ------
     ScheduleError
         ``operator`` is not an operator of the scenario, or the file cannot be read
-        (missing, a folder, too large, empty, a row or event at fault): the message names
-        the file, the row or event and the field (exit 2 in the CLI).
+        (missing, a folder, too large, empty, a row or event at fault, ``held`` after
+        ``as_of``): the message names the file, the row or event and the field (exit 2 in
+        the CLI).
     """
     p = Path(path)
     ids = {o.id for o in scenario.operators}
@@ -74,6 +80,12 @@ def read_schedule(scenario: Scenario, path: str | Path,
         lic = p.with_name("licenses.csv")
         if lic.is_file():
             read.licenses = read_licenses(lic)
+    for where, ref, first in read.held:
+        if as_of is not None and first > as_of:
+            raise ScheduleError(
+                f"{where}: status 'held', but {ref} begins {first}, after today ({as_of}, "
+                "--as-of): a tournament is held once played; write filed (its notice or "
+                "application is filed) or leave the status empty")
     owner = operator or (calendar_operator(scenario, p) if is_ics else None)
     if owner is not None:
         read.operators = frozenset({owner})  # one operator's calendar

@@ -30,6 +30,10 @@ class ReadSchedule:
     """Tournament id -> first days of rows whose ``status`` is ``held`` or ``filed``
     (schedule.csv): history, judged on what happened; their notice or application is not
     judged again from the scenario's ``notice_from`` (MT-NOTICE, ME-APPLICATION-WINDOW)."""
+    held: list[tuple[str, str, dt.date]] = field(default_factory=list)
+    """The rows whose ``status`` is ``held``: (where, as a message names it, ``tournament_id#k``,
+    its first day); :func:`scheduler.check.read.read_schedule` refuses one whose first day is
+    after the as-of day (nothing is held before it is played)."""
     permits_held: dict[str, set[str]] = field(default_factory=dict)
     """Operator id -> permit kinds (``large-stakes``, ``small-stakes``) a schedule.csv says
     were held before the plan: a Montana row with a ``permit_year`` and no ``license_id``,

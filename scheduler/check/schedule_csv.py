@@ -42,8 +42,21 @@ class At:
         return f"{self.path} {self.sheet}!{self.columns[column]}{line} ({column})"
 
 
+def headers_read(headers: list[str], where: str) -> list[str]:
+    """A schedule's column headers as tourney writes them (``Status``, `` First Day `` ->
+    ``status``, ``first_day``: a spreadsheet may capitalise or space a header); an empty
+    header stays empty. Raises ScheduleError when two headers are then the same column."""
+    out = [str(h).strip().lower().replace(" ", "_") if str(h).strip() else "" for h in headers]
+    twice = sorted({h for h in out if h and out.count(h) > 1})
+    if twice:
+        raise ScheduleError(f"{where}: column {twice[0]!r} appears twice (headers are read "
+                            "without case or spaces); keep one")
+    return out
+
+
 def read_schedule_csv(scenario: Scenario, path: Path) -> ReadSchedule:
     df = _csv(path)
+    df.columns = headers_read([str(c) for c in df.columns], str(path))
     rows = [(int(str(i)) + 2, {str(k): str(v) for k, v in r.items()})
             for i, r in df.iterrows()]
     return read_rows(scenario, list(df.columns), rows, At(path))
@@ -74,6 +87,7 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
     extra_numbers: dict[str, int] = {}
     settled: dict[str, set[dt.date]] = {}
     held: dict[str, set[str]] = {}
+    held_rows: list[tuple[str, str, dt.date]] = []
     skipped: list[str] = []
     for line, row in rows:
         if _blank(row):
@@ -139,13 +153,16 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
         out.append(Occurrence(t, occ, tm))
         if status in ("held", "filed"):
             settled.setdefault(tid, set()).add(tm.first_day)
+        if status == "held":
+            held_rows.append((at.row(line), f"{tid}#{occ}", tm.first_day))
         if (str(row.get("jurisdiction", "")) == montana.CODE and str(row.get("permit_year", ""))
                 and "license_id" in row and not str(row["license_id"]).strip()):
             # the plan bought no permit for this row: one was held before the plan
             held.setdefault(str(row.get("operator_id", "")), set()).add(
                 "large-stakes" if t.is_large else "small-stakes")
     return ReadSchedule(sorted(out, key=lambda p: (p.first_day, p.ref)), notes,
-                        not_checked=skipped, settled=settled, permits_held=held)
+                        not_checked=skipped, settled=settled, held=held_rows,
+                        permits_held=held)
 
 
 def _csv(path: Path) -> pd.DataFrame:

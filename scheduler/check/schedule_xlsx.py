@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from constraints.base import License
 from scheduler.check.schedule import ReadSchedule, ScheduleError, cut_value
-from scheduler.check.schedule_csv import At, read_license_rows, read_rows
+from scheduler.check.schedule_csv import At, headers_read, read_license_rows, read_rows
 from scheduler.core.limits import LimitError, read_bounded
 from scheduler.core.scenario import Scenario
 from scheduler.core.timing import days_touched, tournament_tz
@@ -49,6 +49,7 @@ def read_plan_xlsx(scenario: Scenario, path: Path) -> ReadSchedule:
         raise ScheduleError("; ".join(f"{path} {w}: {m}" for w, m in exc.problems)) from None
     if problems:
         raise ScheduleError("; ".join(f"{path} {w}: {m}" for w, m in problems))
+    headers = headers_read(headers, f"{path} Schedule")
     at = At(path, "Schedule", {h: letter(j) for j, h in enumerate(headers) if h})
     texts = [(n, _texts(scenario, headers, values, at, n, epoch)) for n, values in rows]
     read = read_rows(scenario, [h for h in headers if h], texts, at)

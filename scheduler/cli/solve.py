@@ -28,7 +28,7 @@ from scheduler.cli.errors import (
     writing,
 )
 from scheduler.core.atomic_files import shown
-from scheduler.core.clock import source_date_epoch  # light: os and datetime only
+from scheduler.core.clock import latest_today, source_date_epoch  # light: os and datetime
 from scheduler.core.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.core.text import cell
 
@@ -314,9 +314,9 @@ def check(
     use_ledger: UseLedgerOpt = False,
     organization: OrganizationOpt = None,
     as_of: Annotated[str | None, typer.Option(
-        "--as-of", help="With --ledger: the day of the audit (YYYY-MM-DD, default today in the "
-                        "operators' time zones); a report due before it and not filed is "
-                        "late.")] = None,
+        "--as-of", help="The day of the audit (YYYY-MM-DD, default today in the operators' "
+                        "time zones): a row or event marked held must have begun by it; "
+                        "with --ledger, a report due before it and not filed is late.")] = None,
 ) -> None:
     """Audit a schedule against every rule, without the solver; with --ledger, also what
     was actually held, filed and reported. Exit 0 clean, 1 violations, 2 unreadable input."""
@@ -329,10 +329,10 @@ def check(
     with_ledger = ledger is not None or use_ledger
     # a schedule is judged as the plan was made (its rows' status: held and filed ones on
     # what happened); the day of the audit is the ledger's (reports late)
-    for given, name in ((as_of, "--as-of"), (organization, "--organization")):
-        if given is not None and not with_ledger:
-            raise CommandError(f"tourney: {name} is for the ledger: give --ledger FILE|URL "
-                               "or --use-ledger too")
+    if organization is not None and not with_ledger:
+        raise CommandError("tourney: --organization is for the ledger: give --ledger FILE|URL "
+                           "or --use-ledger too")
+    day = date_opt(as_of, "--as-of") if as_of is not None else None
     sc = load(scenario)
     if schedule is None:
         if not with_ledger:
@@ -340,7 +340,8 @@ def check(
                                "(or --use-ledger) to audit what was held")
         _check_ledger(sc, ledger, as_of, fmt, organization)
         return
-    read = read_schedule(sc, schedule, operator)
+    read = read_schedule(sc, schedule, operator,
+                         latest_today((o.tz for o in sc.operators), day))
     if operator is not None and schedule.suffix.lower() == ".ics":
         named = calendar_operator(sc, schedule)
         if named is not None and named != operator:

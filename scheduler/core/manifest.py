@@ -116,6 +116,27 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
     return others
 
 
+def changed_since_written(folder: Path, names: Iterable[str]) -> list[str]:
+    """Of ``names`` (relative POSIX paths in ``folder``, each a file a command reads), those
+    present whose size or SHA-256 differs from the folder's :data:`MANIFEST` (``"X (changed
+    since tourney wrote it)"``) or which it does not list (``"X (not written by tourney)"``).
+    Empty when all match, or when the folder has no manifest (written by an earlier
+    version: nothing to compare with)."""
+    listed = read_manifest(folder)
+    if listed is None:
+        return []
+    out = []
+    for rel in names:
+        p = folder / rel
+        if not p.is_file():
+            continue
+        if rel not in listed:
+            out.append(f"{shown(rel)} (not written by tourney)")
+        elif not _matches(p, *listed[rel]):
+            out.append(f"{shown(rel)} (changed since tourney wrote it)")
+    return out
+
+
 def _parents(rel: str) -> Iterator[str]:
     parts = rel.split("/")
     for i in range(1, len(parts)):

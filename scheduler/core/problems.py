@@ -30,6 +30,8 @@ class InputProblem:
     """One problem in a scenario: where it is, what value, which rule, what is wrong."""
 
     path: str
+    """The field (``tournaments[2].window.start``); ``<yaml>`` or ``<file>`` for the whole
+    file (not YAML, not text), which a message then does not name."""
     value: Any
     rule: str
     message: str
@@ -47,6 +49,8 @@ class InputProblem:
             return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
         if self.line is not None:
             where += f":{self.line}"
+        if self.path.startswith("<"):  # the whole file (<yaml>, <file>): no field to name
+            return f"{where}: {self.message} ({cite(self.rule)})"
         return f"{where}: {self.path}{shown}: {self.message} ({cite(self.rule)})"
 
 

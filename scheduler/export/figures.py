@@ -62,6 +62,8 @@ FEE_KINDS: dict[str, str] = {
 follow); the Maine ones in the words of :data:`constraints.maine.LICENCE_LABELS`."""
 
 
+OTHER_BAR_COLOUR = "#333333"
+"""Colour of a bar of a category not in :data:`CATEGORIES`."""
 BLACKOUT_COLOUR = "#d62728"
 OTHER_GAME_COLOUR = "#7f7f7f"
 NOTICE_COLOUR = "#d62728"
@@ -91,8 +93,9 @@ def _new_figure(width: float, height: float) -> Figure:
     return fig
 
 
-def _lanes(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
-    """Greedy lanes so that occurrences sharing a calendar day are drawn one above another."""
+def lanes_of(rows: list[OperatorOccurrence]) -> tuple[dict[str, int], int]:
+    """Greedy lanes so that occurrences sharing a calendar day are drawn one above another:
+    each occurrence's lane (by ``ref``, from 0) and the number of lanes (at least 1)."""
     lane_end: list[dt.date] = []
     lane_of: dict[str, int] = {}
     for r in sorted(rows, key=lambda r: (r.first_day, r.last_day, r.ref)):
@@ -232,14 +235,14 @@ def plot_calendar(plan: Plan, operator_id: str,
 
     rows = sorted((r for r in plan.rows if r.operator_id == operator_id),
                   key=lambda r: (r.first_day, r.ref))
-    lane_of, lanes = _lanes(rows)
+    lane_of, lanes = lanes_of(rows)
     height = 0.62 / lanes
     used: list[str] = []
     for r in rows:
         cat = category(r)
         if cat not in used:
             used.append(cat)
-        colour = CATEGORIES.get(cat, (cat, "#333333"))[1]
+        colour = CATEGORIES.get(cat, (cat, OTHER_BAR_COLOUR))[1]
         by_month: dict[tuple[int, int], list[dt.date]] = defaultdict(list)
         for day in day_span(r.first_day, r.last_day):
             by_month[(day.year, day.month)].append(day)
@@ -265,7 +268,7 @@ def plot_calendar(plan: Plan, operator_id: str,
                     markersize=5, color=colour, linestyle="none", zorder=3,
                     gid=f"{name}:{day.isoformat()}")
 
-    handles: list[Any] = [Patch(facecolor=CATEGORIES.get(c, (c, "#333333"))[1],
+    handles: list[Any] = [Patch(facecolor=CATEGORIES.get(c, (c, OTHER_BAR_COLOUR))[1],
                                 edgecolor="black", linewidth=0.4,
                                 label=CATEGORIES.get(c, (c, ""))[0]) for c in used]
     if cells["blackout"]:

@@ -3,18 +3,19 @@ manager prints it for the staff room.
 
 In order: each operator's tournaments with their dates (date, weekday, title, days and hours
 of play, the notice or application due, the licence or permit in people's words), the
-summary, the year picture of every operator and the limits used, the deadlines (deadlines.csv's
-lines, in words), the fees and the licences to buy (periods, fees, what each covers, why,
-when to apply), the occurrences not placed with their reasons, the readings (settings) used,
-and the not-legal-advice note. Each state's limits, captions and readings appear only when the
-plan has an operator in that state. Ids (operators, occurrences, licences) appear only in
-small ``<code class="id">`` beside the name they belong to, for the commands that need them.
+summary, the year of every operator (a table: :mod:`scheduler.export.year_table`) and the
+limits used, the deadlines (deadlines.csv's lines, in words), the fees and the licences to
+buy (periods, fees, what each covers, why, when to apply), the occurrences not placed with
+their reasons, the readings (settings) used, and the not-legal-advice note. Each state's
+limits, captions and readings appear only when the plan has an operator in that state. Ids
+(operators, occurrences, licences) appear only in small ``<code class="id">`` beside the name
+they belong to, for the commands that need them.
 
 Rendered from the Jinja2 template ``templates/report.html.j2`` (autoescaped: user text is
-never markup). Figures are embedded as base64 PNG; the page has no script, no stylesheet or
-font link and no external URL, so it opens offline and can be mailed as one file. Its
-stylesheet wraps every line at 1,024 px and prints on A4 or Letter (print CSS: sections on
-new pages, table headers repeated on each page).
+never markup). The charts (limits used, fees) are embedded as base64 PNG; the page has no
+script, no stylesheet or font link and no external URL, so it opens offline and can be mailed
+as one file. Its stylesheet wraps every line at 1,024 px and prints on A4 or Letter (print
+CSS: sections on new pages, table headers repeated on each page).
 
 Deterministic: the same plan(s) give byte-identical HTML (PNG without software or date
 metadata; no time stamp on the page).
@@ -23,12 +24,14 @@ metadata; no time stamp on the page).
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
 import functools
+import gc
 import multiprocessing as mp
 import signal
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +48,7 @@ from scheduler.core.timing import file_by_note
 from scheduler.export import figures
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.summary import state_readings, summary_text
+from scheduler.export.year_table import colours, year_table
 from scheduler.result.deadlines import Deadline, deadline_table
 from scheduler.result.plan import OperatorOccurrence, Plan
 from scheduler.result.words import (
@@ -155,9 +159,9 @@ def _differences(plans: Sequence[Plan], labels: list[str]) -> list[dict[str, Any
 
 
 REPORT_OPERATORS = 12
-"""The most operators a report draws a year calendar (and usage bars) for: a statewide plan
-of hundreds of operators shows the :func:`report_operators` selection (one picture each
-took most of ``--report``'s time, and a legend entry per operator cannot be read)."""
+"""The most operators a report shows a year table (and usage bars) for: a statewide plan
+of hundreds of operators shows the :func:`report_operators` selection (a page of hundreds
+of years, or a legend entry per operator, cannot be read)."""
 
 
 def report_operators(plan: Plan) -> list[str]:
@@ -178,9 +182,9 @@ def report_operators(plan: Plan) -> list[str]:
     return [ops[k] for k in range(len(ops)) if k in chosen]
 
 
-Order = tuple[str, int, str | None]
-"""A figure of the report: what is drawn (``calendar``, ``usage``, ``fees``), of which plan
-(its index), of which operator (a calendar's)."""
+Order = tuple[str, int]
+"""A figure of the report: what is drawn (``usage``, ``fees``) and of which plan (its
+index)."""
 
 
 class _Pictures:
@@ -189,18 +193,17 @@ class _Pictures:
     ``jobs`` workers when above 1 (the same bytes: each figure is drawn alone)."""
 
     def __init__(self, plans: Sequence[Plan], labels: list[str],
-                 deadlines: Sequence[list[Deadline]], operators: Sequence[str] | None) -> None:
-        self.plans, self.labels = plans, labels
-        self.deadlines, self.operators = deadlines, operators
+                 operators: Sequence[str] | None) -> None:
+        self.plans, self.labels, self.operators = plans, labels, operators
         self.orders: list[tuple[Order, dict[str, str]]] = []
 
-    def side(self, draw: str, alt: str, operator_id: str | None = None) -> list[dict[str, str]]:
+    def side(self, draw: str, alt: str) -> list[dict[str, str]]:
         """Figures of the same kind, one per plan, shown side by side (the usage bars of
-        the report's selection of operators; each plan's deadlines for its calendar)."""
+        the report's selection of operators; the fees)."""
         out = []
         for k, label in enumerate(self.labels):
             img = {"src": "", "alt": f"{label}: {alt}" if len(self.plans) > 1 else alt}
-            self.orders.append(((draw, k, operator_id), img))
+            self.orders.append(((draw, k), img))
             out.append(img)
         return out
 
@@ -210,14 +213,14 @@ class _Pictures:
         worker's failure is raised here)."""
         if jobs <= 1 or len(self.orders) <= 1 or "fork" not in mp.get_all_start_methods():
             for order, img in self.orders:
-                img["src"] = _src(order, self.plans, self.deadlines, self.operators)
+                img["src"] = _src(order, self.plans, self.operators)
             return
         # the workers are forked with the plans (nothing pickled but the PNGs) and with
         # matplotlib imported (figures.png_bytes imports it only when first drawn)
         from matplotlib.backends import backend_agg  # noqa: F401  start-up time: here only
 
         pool = process_pool(jobs, len(self.orders), initializer=_init_worker,
-                            initargs=(self.plans, self.deadlines, self.operators))
+                            initargs=(self.plans, self.operators))
         try:
             futures = [pool.submit(_worker_src, order) for order, _ in self.orders]
             for future, (_, img) in zip(futures, self.orders, strict=True):
@@ -229,31 +232,23 @@ class _Pictures:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _src(order: Order, plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
-         operators: Sequence[str] | None) -> str:
+def _src(order: Order, plans: Sequence[Plan], operators: Sequence[str] | None) -> str:
     """The ``src`` of one figure (:data:`Order`): a base64 PNG data URL."""
-    draw, k, operator_id = order
-    fig: Figure
-    if draw == "calendar":
-        assert operator_id is not None
-        fig = figures.plot_calendar(plans[k], operator_id, deadlines[k])
-    elif draw == "usage":
-        fig = figures.plot_usage(plans[k], operators)
-    else:
-        fig = figures.plot_fees(plans[k])
+    draw, k = order
+    fig: Figure = (figures.plot_usage(plans[k], operators) if draw == "usage"
+                   else figures.plot_fees(plans[k]))
     return "data:image/png;base64," + base64.b64encode(figures.png_bytes(fig)).decode("ascii")
 
 
-_DRAWING: tuple[Sequence[Plan], Sequence[list[Deadline]], Sequence[str] | None] | None = None
+_DRAWING: tuple[Sequence[Plan], Sequence[str] | None] | None = None
 """In a worker of :meth:`_Pictures.draw`: what :func:`_src` draws from (set as it starts)."""
 
 
-def _init_worker(plans: Sequence[Plan], deadlines: Sequence[list[Deadline]],
-                 operators: Sequence[str] | None) -> None:
+def _init_worker(plans: Sequence[Plan], operators: Sequence[str] | None) -> None:
     """A drawing worker leaves Ctrl-C to the parent (which stops it) and keeps the plans."""
     global _DRAWING
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _DRAWING = (plans, deadlines, operators)
+    _DRAWING = (plans, operators)
 
 
 def _worker_src(order: Order) -> str:
@@ -409,8 +404,9 @@ def _unscheduled(plan: Plan) -> dict[str, Any]:
     return {"rows": rows, "conflicts": conflicts}
 
 
-def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
-    """The Deadlines table: deadlines.csv's lines in its shape
+def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[tuple[Any, ...]]:
+    """The Deadlines table (one tuple a row: date, file by, operator, what, opens, rule,
+    ids): deadlines.csv's lines in its shape
     (:func:`scheduler.result.deadlines.deadline_table`: the same columns in the same order,
     the same ``what``), dates in words with their weekdays; the rule with its citation in
     one cell, and the ids a command needs (operator, occurrence, licence) in the last."""
@@ -419,13 +415,12 @@ def _deadline_rows(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
     for row in deadline_table(lines, names):
         date, file_by, opens = row["date"], row["file_by"], row["opens"]
         assert isinstance(date, dt.date) and isinstance(file_by, dt.date)
-        rows.append({"date": dated_text(date),
-                     "file_by": "" if file_by == date else dated_text(file_by),
-                     "operator": row["operator"], "what": row["what"],
-                     "opens": dated_text(opens) if isinstance(opens, dt.date) else "",
-                     "rule": cite(str(row["rule"])),
-                     "ids": [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
-                             if row[k]]})
+        rows.append((dated_text(date), "" if file_by == date else dated_text(file_by),
+                     row["operator"], row["what"],
+                     dated_text(opens) if isinstance(opens, dt.date) else "",
+                     cite(str(row["rule"])),
+                     [str(row[k]) for k in ("operator_id", "occurrence", "license_id")
+                      if row[k]]))
     return rows
 
 
@@ -455,23 +450,33 @@ def _row_licence(r: OperatorOccurrence, lics: dict[str, License]) -> str:
 
 def _dates(plan: Plan, lines: list[Deadline]) -> list[dict[str, Any]]:
     """The dates tables: per operator (scenario order) every occurrence placed there (one
-    row per row of schedule.csv), by start."""
+    row per row of schedule.csv, a tuple: date, weekday, title, ref, days, hours, due,
+    licence), by start."""
     lics = {lic.license_id: lic for lic in plan.license_list}
     windows = {d.license_id: d for d in lines if d.rule == "ME-APPLICATION-WINDOW"}
     by_op: dict[str, list[OperatorOccurrence]] = {}
     for r in plan.rows:
         by_op.setdefault(r.operator_id, []).append(r)
+    # the rows sharing a notice day or a licence share their words: each worded once
+    dues: dict[tuple[dt.date | None, str], str] = {}
+    held: dict[tuple[str, dt.date | None, str], str] = {}
     out = []
     for op in plan.scenario.operators:
-        rows = sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref))
-        out.append({
-            "name": op.name, "id": op.id,
-            "state": state_name(op.jurisdiction),
-            "rows": [{"date": day_text(r.first_day), "weekday": weekday_text(r.first_day),
-                      "title": r.title, "ref": r.ref,
-                      "days": span_text(r.first_day, r.last_day),
-                      "hours": hours_text(r.start, r.end), "due": _due(r, windows),
-                      "licence": _row_licence(r, lics)} for r in rows]})
+        rows = []
+        for r in sorted(by_op.get(op.id, []), key=lambda r: (r.start, r.first_day, r.ref)):
+            due = (r.notice_due, r.license_id)
+            if due not in dues:
+                dues[due] = _due(r, windows)
+            licence = (r.license_id, r.permit_year, r.type)
+            if licence not in held:
+                held[licence] = _row_licence(r, lics)
+            # a tuple, unpacked by the template (a dict's keys are looked up as attributes
+            # first: most of the page's rendering time at thousands of rows)
+            rows.append((day_text(r.first_day), weekday_text(r.first_day), r.title, r.ref,
+                         span_text(r.first_day, r.last_day), hours_text(r.start, r.end),
+                         dues[due], held[licence]))
+        out.append({"name": op.name, "id": op.id, "state": state_name(op.jurisdiction),
+                    "rows": rows})
     return out
 
 
@@ -485,6 +490,20 @@ def _readings(plan: Plan, states: list[str]) -> dict[str, Any]:
     return {"items": items, "settings": settings}
 
 
+@contextlib.contextmanager
+def _old_objects_frozen() -> Iterator[None]:
+    """The objects alive before (the plan, the solver's leftovers) left out of the garbage
+    collector's passes until the end (:func:`gc.freeze`): a page of thousands of rows makes
+    hundreds of thousands of strings, and each full pass would walk the whole heap again
+    (a third of the tables' time at N = 200, issue #27). Nothing is kept longer than
+    without: the objects made here are collected as usual."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
                 jobs: int = 1) -> str:
     """The report page of ``plan`` as HTML text (UTF-8 when written).
@@ -496,6 +515,11 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
     the figures are drawn by that many forked processes at once (where the system forks).
     Raises ``ValueError`` when an alternative is of another scenario.
     """
+    with _old_objects_frozen():
+        return _report_html(plan, alternatives, jobs)
+
+
+def _report_html(plan: Plan, alternatives: Sequence[Plan] | None, jobs: int) -> str:
     plans = [plan, *(alternatives or [])]
     if any(p.scenario != plan.scenario for p in plans[1:]):
         raise ValueError("alternatives must be plans of the same scenario")
@@ -507,10 +531,19 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
     shown = report_operators(plan)
     chosen = None if len(shown) == len(sc.operators) else shown
     drawn = set(shown)
-    pictures = _Pictures(plans, labels, deadlines, chosen)
+    pictures = _Pictures(plans, labels, chosen)
+    rows_by: list[dict[str, list[OperatorOccurrence]]] = []
+    for p in plans:  # each plan's rows by operator, once (not a pass per operator)
+        rows_by.append({oid: [] for oid in drawn})
+        for r in p.rows:
+            if r.operator_id in drawn:
+                rows_by[-1][r.operator_id].append(r)
     years = [{"name": op.name, "id": op.id,
               "state": state_name(op.jurisdiction),
-              "figures": pictures.side("calendar", f"The year of {op.name}", op.id)}
+              "tables": [{"alt": (f"{label}: " if len(plans) > 1 else "")
+                                 + f"The year of {op.name}",
+                          "year": year_table(p, op.id, deadlines[k], rows_by[k][op.id])}
+                         for k, (p, label) in enumerate(zip(plans, labels, strict=True))]}
              for op in sc.operators if op.id in drawn]
     usage = pictures.side("usage", usage_caption(plan, chosen))
     fees = pictures.side("fees", "Licence and permit fees by kind (USD)")
@@ -533,11 +566,12 @@ def report_html(plan: Plan, alternatives: Sequence[Plan] | None = None, *,
         summary_lines=_summary_lines(plan),
         differences=_differences(plans, labels) if len(plans) > 1 else None,
         pictures_note=(None if chosen is None else
-                       f"{n_ops} operators: the pictures show {len(shown)} of them, those with "
+                       f"{n_ops} operators: the year tables show {len(shown)} of them, those with "
                        "the most occurrences not placed first, then in the scenario's order. "
                        "Every operator's year is in calendars/<operator>.ics and plan.xlsx; "
                        "the tables list every operator."),
         years=years,
+        year_colours=colours(),
         usage=usage,
         deadlines=_deadline_rows(plan, deadlines[0]),
         nothing_to_file=_nothing_to_file(states),

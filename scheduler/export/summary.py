@@ -13,6 +13,7 @@ from constraints.base import STATEWIDE, Usage
 from constraints.maine import tier_index
 from constraints.registry import RULES
 from scheduler.core.jurisdiction import codes, jurisdiction
+from scheduler.core.memo import LastOf
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import filing_from, made_day
@@ -225,8 +226,17 @@ def summary_text(plan: Plan, use: Sequence[Usage] | None = None) -> str:
         conflicts, else the tournaments with occurrences not placed; the optional
         tournaments that gave way at equal priority (:func:`displaced`); the readings of the
         plan's own states (:func:`state_readings`); the not-legal-advice line naming the
-        statutes of those states (MCA 23-5-317, 17 M.R.S. § 1836).
+        statutes of those states (MCA 23-5-317, 17 M.R.S. § 1836). The same plan asked
+        again (summary.txt, then the report) gets the text made the first time.
     """
+    return _SUMMARIES.get(plan, lambda: _summary_text(plan, use))
+
+
+_SUMMARIES: LastOf[str] = LastOf()
+"""The last plan's summary text (issue #27: summary.txt and report.html both read it)."""
+
+
+def _summary_text(plan: Plan, use: Sequence[Usage] | None) -> str:
     sc = plan.scenario
     placed = len({(r.tournament_id, r.occurrence) for r in plan.rows})
     together = len(sc.operators) > 1

@@ -317,8 +317,8 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
         except ValidationError:
             continue  # a required field is wrong: the record cannot be read without it
         known = list(model.model_fields)
-        mended[(key, i)] = bad | {near for b in bad
-                                  for near in difflib.get_close_matches(b, known, n=1)}
+        near = {n for b in bad for n in difflib.get_close_matches(b, known, n=1)}
+        mended[(key, i)] = bad | near | {d for b in bad | near for d in _READ_WITH.get(b, ())}
         broken[key].discard(i)
         data = {**data, key: [rest if k == i else r for k, r in enumerate(data[key])]}
     kept = {key: [i for i in range(len(data.get(key) or ())) if i not in broken[key]]
@@ -333,6 +333,12 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
                 mended)
     except ValidationError:  # e.g. no operator is valid: the rules have nothing to read
         return None
+
+
+_READ_WITH = {"count": ("required", "fixed_dates")}
+"""A tournament's fields judged against another (``required`` exceeds ``count``): when the
+other was left out as unreadable, their problem would judge its default, not the value
+written, so it is not said (the unreadable field's own problem is)."""
 
 
 def _about_mended(path: str, mended: Mapping[tuple[str, int], set[str]]) -> bool:

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 
 from scheduler.core.calendar_limits import read_calendar
 from scheduler.core.limits import LimitError, read_bounded
+from scheduler.core.manifest import changed_since_written
 from scheduler.core.uid import parse
 from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
@@ -138,7 +139,8 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     lines of its deadlines.csv when it has one (table ``plan_deadlines``: what ``tourney
     deadlines`` without a folder lists).
 
-    Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, UIDs without
+    Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, one whose
+    files differ from what its manifest (``.tourney-plan``) says tourney wrote, UIDs without
     a lineage (a plan of an old tourney: solve it again), or a lineage another organization
     owns."""
     folder = Path(plan_dir)
@@ -146,6 +148,15 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     schedule_path = folder / "schedule.csv"
+    read = ["schedule.csv", "licenses.csv", DEADLINES_CSV,
+            *(f"calendars/{p.name}" for p in sorted((folder / "calendars").glob("*.ics")))]
+    changed = changed_since_written(folder, read)
+    if changed:  # the ledger records what tourney planned, as its calendars announced it
+        raise LedgerError(f"{folder}: {', '.join(changed[:3])}"
+                          + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+                          + " (its .tourney-plan lists what `tourney solve` wrote); the ledger "
+                          "adopts a plan as tourney wrote it: solve the scenario again (with "
+                          "--previous) and adopt that folder, or put the file back")
     rows = read_csv(schedule_path)
     licence_rows = read_csv(folder / "licenses.csv")
     digest = hashlib.sha256(read_bounded(schedule_path)).hexdigest()  # read_csv bounded it

@@ -33,7 +33,14 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError, SQLAl
 from sqlalchemy.orm import Session
 
 from scheduler.core.errors import TourneyError
-from scheduler.core.text import MASK, credentials_in, mask_credentials
+from scheduler.core.text import (
+    MASK,
+    control_character,
+    credentials_in,
+    describe_character,
+    format_character,
+    mask_credentials,
+)
 
 ENV_LEDGER = "TOURNEY_LEDGER"
 """Environment variable naming the ledger (a path or a URL) when ``--ledger`` is not given."""
@@ -446,6 +453,30 @@ class Store:
 
 
 def _append_only(session: Session, _ctx: Any, _instances: Any) -> None:
+    """Before each flush: no entry changed or deleted (the ledger is append-only), and every
+    new entry's ``note`` is text (:func:`note_problem`)."""
     if session.dirty or session.deleted:
         raise LedgerError("the ledger is append-only: an entry is never changed or deleted; "
                           "record a correction (--corrects ID) instead")
+    for entry in session.new:
+        problem = note_problem(getattr(entry, "note", None))
+        if problem:
+            raise LedgerError(problem)
+
+
+def note_problem(note: str | None) -> str | None:
+    """Why ``note`` (a remark kept with a fact) cannot be kept, else None: lines of printable
+    text (line breaks and tabs allowed, as a spreadsheet cell holds them); a control
+    character (NUL, ESC: it would drive a terminal or end the text in a database) or an
+    invisible format character (U+202E would disguise it) is refused, naming it."""
+    if not note:
+        return None
+    plain = note.replace("\r\n", "  ").translate({ord("\n"): " ", ord("\t"): " "})
+    ch = control_character(plain)
+    kind = "control"
+    if ch is None:
+        ch, kind = format_character(plain), "invisible format"
+    if ch is None:
+        return None
+    return (f"note: holds the {kind} character {describe_character(ch)} at position "
+            f"{plain.index(ch) + 1}; a note is plain text")

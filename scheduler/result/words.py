@@ -54,10 +54,12 @@ def hours_text(start: dt.datetime, end: dt.datetime) -> str:
     (``Fri 09:00 – Sat 15:00``)."""
     same = end.date() == start.date() or (
         end.time() == dt.time() and end.date() == start.date() + dt.timedelta(days=1))
+    # the fields formatted, not strftime: a report words thousands of rows (issue #27)
+    hours = f"{start.hour:02d}:{start.minute:02d}", f"{end.hour:02d}:{end.minute:02d}"
     if same:
-        return f"{start:%H:%M}–{end:%H:%M}"
-    return (f"{weekday_text(start.date())[:3]} {start:%H:%M} – "
-            f"{weekday_text(end.date())[:3]} {end:%H:%M}")
+        return f"{hours[0]}–{hours[1]}"
+    return (f"{weekday_text(start.date())[:3]} {hours[0]} – "
+            f"{weekday_text(end.date())[:3]} {hours[1]}")
 
 
 def tier_text(tier: str) -> str:
