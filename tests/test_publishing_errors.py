@@ -123,6 +123,9 @@ def test_ctrl_c_at_the_terminal_prompt_is_interrupted(tmp_path: Path) -> None:
     pid, fd = pty.fork()
     if pid == 0:  # the child: tourney publish at the terminal
         os.chdir(tmp_path)
+        # Ctrl-C as at a shell's prompt, whatever this run inherited (a background job
+        # ignores SIGINT, and an ignored signal stays ignored across exec)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execve(str(TOURNEY), [str(TOURNEY), *PUBLISH], _env())
     out = b""
     deadline = time.monotonic() + 120
@@ -145,6 +148,12 @@ def test_ctrl_c_at_the_terminal_prompt_is_interrupted(tmp_path: Path) -> None:
     assert b"no password" not in out
 
 
+def _ctrl_c_as_at_a_shell() -> None:
+    """In the child before exec: SIGINT to its default, whatever this run inherited (a
+    background job ignores SIGINT, and an ignored signal stays ignored across exec)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _reading_stdin(pid: int) -> bool:
     """Whether process ``pid`` waits in read(2) on its standard input (Linux /proc)."""
     try:
@@ -160,7 +169,7 @@ def test_ctrl_c_while_the_password_is_read_from_a_pipe_is_interrupted(
         tmp_path: Path) -> None:
     proc = subprocess.Popen([str(TOURNEY), *PUBLISH], cwd=tmp_path, env=_env(),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=_ctrl_c_as_at_a_shell)
     try:
         deadline = time.monotonic() + 120
         while not _reading_stdin(proc.pid) and time.monotonic() < deadline:
