@@ -428,6 +428,14 @@ tournaments:
         # shown with the file and line, no field name (the whole file is at fault)
         assert p.render("s.yaml").startswith("s.yaml:3: not valid YAML")
 
+    def test_a_workbook_that_cannot_be_read_is_named_without_a_cell(
+            self, tmp_path: Path) -> None:
+        # not a workbook at all (a text file named .xlsx): the file, then what is wrong
+        path = write(tmp_path, "name: x\n", "plan.xlsx")
+        text = str(error(path))
+        assert f"  {path}: cannot be read as an Excel workbook (.xlsx)" in text, text
+        assert "<file>" not in text
+
     def test_a_key_given_twice_names_both_lines(self, tmp_path: Path) -> None:
         path = write(tmp_path, "name: x\nhorizon: {start: 2027-01-01, end: 2027-12-31}\n"
                                "name: y\noperators: []\n")
