@@ -1081,8 +1081,8 @@ def test_mt_notice_of_a_row_typed_held_is_judged_as_held_only_once_begun(
     if exit_code == 0:
         assert found(res) == []
     else:
-        assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after today "
-                "(2027-01-13, --as-of)") in " ".join(res.output.split())
+        assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after the day of "
+                "the check (2027-01-13; --as-of, default today)") in " ".join(res.output.split())
 
 
 def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
@@ -1102,3 +1102,19 @@ def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "t", twice))])
     assert res.exit_code == 2
     assert "column 'status' appears twice" in " ".join(res.output.split())
+
+
+def test_a_shared_occurrence_marked_held_at_one_venue_only_is_refused_before_it_begins(
+        tmp_path: Path) -> None:
+    # prog at rooms a and b, first day 2027-01-15: one row per venue (lines 2 and 3); only
+    # room b's row says held. As of 2027-01-14 it has not begun: refused, naming line 3.
+    t = large("prog", "Progressive", ops=("a", "b"))
+    sc = write_scenario(tmp_path, scenario([room("a", "Room A"), room("b", "Room B")], [t]))
+    rows = mt_rows(t, "*", ["2027-01-15"]).splitlines()
+    assert len(rows) == 2
+    text = HEADER.rstrip("\n") + ",status\n" + f"{rows[0]},new\n{rows[1]},held\n"
+    res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "s", text)),
+                              "--as-of", "2027-01-14"])
+    assert res.exit_code == 2
+    assert "schedule.csv:3: status 'held', but prog#1 begins 2027-01-15" in " ".join(
+        res.output.split())

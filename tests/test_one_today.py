@@ -254,3 +254,17 @@ def test_maine_deadline_due_today_in_maine_is_not_overdue_on_a_utc_clock(
     assert res.exit_code == 1
     assert any(x.startswith("2027-03-05 ") and "[overdue]  ME-APPLICATION-WINDOW" in x
                for x in res.output.splitlines())
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("TOURNEY_AS_OF", "junk", "TOURNEY_AS_OF='junk' is not a date (YYYY-MM-DD)"),
+    ("SOURCE_DATE_EPOCH", "abc", "SOURCE_DATE_EPOCH='abc' is not a time")])
+@pytest.mark.parametrize("argv", [["check", "nope.yaml", "nope.csv"],
+                                  ["deadlines", "--as-of", "2027-01-01"]])
+def test_every_command_refuses_a_day_or_instant_from_the_environment_that_is_none(
+        name: str, value: str, said: str, argv: list[str]) -> None:
+    # the environment's today and now are every command's: refused before the command
+    # reads anything (exit 2, one line), never an internal error
+    res = runner.invoke(app, argv, env={name: value})
+    assert res.exit_code == 2, res.output
+    assert said in res.output

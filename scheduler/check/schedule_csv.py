@@ -139,6 +139,8 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
                     f"({', '.join(x.label for x in t.sessions)}: {want.start.isoformat()} .. "
                     f"{want.end.isoformat()}); read as one session from start to end "
                     "(SCENARIO)")
+        if status == "held":  # every row marked held, also an operator's of a shared one
+            held_rows.append((at.row(line), f"{tid}#{occ}", tm.first_day))
         same = seen.setdefault((tid, occ), [])
         if any(x.start == tm.start and x.end == tm.end for x in same):
             continue  # one row per operator of a shared occurrence
@@ -153,8 +155,6 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
         out.append(Occurrence(t, occ, tm))
         if status in ("held", "filed"):
             settled.setdefault(tid, set()).add(tm.first_day)
-        if status == "held":
-            held_rows.append((at.row(line), f"{tid}#{occ}", tm.first_day))
         if (str(row.get("jurisdiction", "")) == montana.CODE and str(row.get("permit_year", ""))
                 and "license_id" in row and not str(row["license_id"]).strip()):
             # the plan bought no permit for this row: one was held before the plan
