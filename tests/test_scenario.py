@@ -333,11 +333,13 @@ class TestSeveralErrors:
     def test_an_unreadable_count_is_said_once_not_judged_by_its_default(self) -> None:
         # count "many" cannot be read: its own problem is said; required 2 and 3 fixed
         # dates are not then judged against the default count 1 ("required (2) exceeds
-        # count (1)" would be about a value nobody wrote)
+        # count (1)" would be about a value nobody wrote); a fixed date outside the horizon
+        # (2030) is wrong whatever the count: said
         data = scenario(tournaments=[{**LARGE, "count": "many", "required": 2,
-                                      "fixed_dates": ["2027-03-06", "2027-03-13",
+                                      "fixed_dates": ["2030-01-05", "2027-03-13",
                                                       "2027-03-20"]}])
-        assert problems(data) == [("SCENARIO", "tournaments[0].count")]
+        assert problems(data) == [("SCENARIO", "tournaments[0].count"),
+                                  ("SCENARIO", "tournaments[0].fixed_dates[0]")]
 
 
 # ---------------------------------------------------------------------------- YAML files
