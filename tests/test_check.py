@@ -1118,3 +1118,27 @@ def test_a_shared_occurrence_marked_held_at_one_venue_only_is_refused_before_it_
     assert res.exit_code == 2
     assert "schedule.csv:3: status 'held', but prog#1 begins 2027-01-15" in " ".join(
         res.output.split())
+
+
+def test_me_fees_of_a_renumbered_occurrence_read_by_its_x_tourney_occurrence(
+        tmp_path: Path) -> None:
+    # A re-plan cancelled holdem#2 (Feb 6): the games of Mar 13 and Apr 3 keep their UIDs
+    # "holdem-3@...", "holdem-4@..." and are holdem#2 and #3 now (X-TOURNEY-OCCURRENCE), as
+    # licenses.csv covers them: each $75 per-tournament licence is valid on its game's day
+    # (0 violations). Read by the UIDs' numbers, Mar 13 would be holdem#3, and the licence of
+    # holdem#3, valid Apr 3, would list a game not on its day (ME-FEES).
+    holdem = game("holdem", "Hold'em Eighty", players=80)
+    sc = write_scenario(tmp_path, scenario([post()], [holdem]))
+    events = [timed("Hold'em Eighty", f"2027{md}T120000", f"2027{md}T235959",
+                    uid=f"holdem-{u}@post.0123456789.tourney.invalid",
+                    extra=product_props("holdem", n, "tournament-game"))
+              for md, u, n in (("0109", 1, 1), ("0313", 3, 2), ("0403", 4, 3))]
+    lic = LIC_HEADER + "".join(
+        f"post/per-tournament/{day}/holdem,post,ME,me-per-tournament,51-100,{day},{day},75,"
+        f"holdem#{n}\n" for day, n in (("2027-01-09", 1), ("2027-03-13", 2),
+                                        ("2027-04-03", 3)))
+    path = write_schedule(tmp_path / "c", vcal(*events, head=NY_VTIMEZONE), "calendar.ics",
+                          licenses=lic)
+    res = check(sc, path)
+    assert res.exit_code == 0, res.output
+    assert found(res) == []
