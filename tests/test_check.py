@@ -1086,12 +1086,14 @@ def test_mt_notice_of_a_row_typed_held_is_judged_as_held_only_once_begun(
 
 
 def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
-    # A spreadsheet's "Status" and " First Day" are schedule.csv's status and first_day: the
-    # row typed held on 2027-01-14 (notice due 2027-01-09 < notice_from 2027-01-10) is not
-    # judged again on notice as of 2027-02-01 (0 violations; read as "status" it would be 1).
+    # A spreadsheet's "Status", " First Day" and "Last<no-break space> Day" are schedule.csv's
+    # status, first_day and last_day: the row typed held on 2027-01-14 (notice due
+    # 2027-01-09 < notice_from 2027-01-10) is not judged again on notice as of 2027-02-01
+    # (0 violations; were "Status" not read as status it would be 1).
     t = large("t", "Thursday Stack")
     sc = write_scenario(tmp_path, scenario([room()], [t], notice_from="2027-01-10"))
-    header = HEADER.rstrip("\n").replace("first_day", " First Day") + ",Status\n"
+    header = (HEADER.rstrip("\n").replace("first_day", " First Day")
+              .replace("last_day", "Last\u00a0 Day") + ",Status\n")
     rows = "".join(f"{r},Held\n" for r in mt_rows(t, "room", ["2027-01-14"]).splitlines())
     res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "s", header + rows)),
                               "--format", "json", "--as-of", "2027-02-01"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ def headers_read(headers: list[str], where: str) -> list[str]:
     """A schedule's column headers as tourney writes them (``Status``, `` First Day `` ->
     ``status``, ``first_day``: a spreadsheet may capitalise or space a header); an empty
     header stays empty. Raises ScheduleError when two headers are then the same column."""
-    out = [str(h).strip().lower().replace(" ", "_") if str(h).strip() else "" for h in headers]
+    out = [re.sub(r"\s+", "_", str(h).strip().lower()) for h in headers]  # NBSP too
     twice = sorted({h for h in out if h and out.count(h) > 1})
     if twice:
         raise ScheduleError(f"{where}: column {twice[0]!r} appears twice (headers are read "
