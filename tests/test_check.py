@@ -1081,17 +1081,19 @@ def test_mt_notice_of_a_row_typed_held_is_judged_as_held_only_once_begun(
     if exit_code == 0:
         assert found(res) == []
     else:
-        assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after today "
-                "(2027-01-13, --as-of)") in " ".join(res.output.split())
+        assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after the day of "
+                "the check (2027-01-13; --as-of, default today)") in " ".join(res.output.split())
 
 
 def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
-    # A spreadsheet's "Status" and " First Day" are schedule.csv's status and first_day: the
-    # row typed held on 2027-01-14 (notice due 2027-01-09 < notice_from 2027-01-10) is not
-    # judged again on notice as of 2027-02-01 (0 violations; read as "status" it would be 1).
+    # A spreadsheet's "Status", " First Day" and "Last<no-break space> Day" are schedule.csv's
+    # status, first_day and last_day: the row typed held on 2027-01-14 (notice due
+    # 2027-01-09 < notice_from 2027-01-10) is not judged again on notice as of 2027-02-01
+    # (0 violations; were "Status" not read as status it would be 1).
     t = large("t", "Thursday Stack")
     sc = write_scenario(tmp_path, scenario([room()], [t], notice_from="2027-01-10"))
-    header = HEADER.rstrip("\n").replace("first_day", " First Day") + ",Status\n"
+    header = (HEADER.rstrip("\n").replace("first_day", " First Day")
+              .replace("last_day", "Last\u00a0 Day") + ",Status\n")
     rows = "".join(f"{r},Held\n" for r in mt_rows(t, "room", ["2027-01-14"]).splitlines())
     res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "s", header + rows)),
                               "--format", "json", "--as-of", "2027-02-01"])
@@ -1102,3 +1104,43 @@ def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "t", twice))])
     assert res.exit_code == 2
     assert "column 'status' appears twice" in " ".join(res.output.split())
+
+
+def test_a_shared_occurrence_marked_held_at_one_venue_only_is_refused_before_it_begins(
+        tmp_path: Path) -> None:
+    # prog at rooms a and b, first day 2027-01-15: one row per venue (lines 2 and 3); only
+    # room b's row says held. As of 2027-01-14 it has not begun: refused, naming line 3.
+    t = large("prog", "Progressive", ops=("a", "b"))
+    sc = write_scenario(tmp_path, scenario([room("a", "Room A"), room("b", "Room B")], [t]))
+    rows = mt_rows(t, "*", ["2027-01-15"]).splitlines()
+    assert len(rows) == 2
+    text = HEADER.rstrip("\n") + ",status\n" + f"{rows[0]},new\n{rows[1]},held\n"
+    res = runner.invoke(app, ["check", str(sc), str(write_schedule(tmp_path / "s", text)),
+                              "--as-of", "2027-01-14"])
+    assert res.exit_code == 2
+    assert "schedule.csv:3: status 'held', but prog#1 begins 2027-01-15" in " ".join(
+        res.output.split())
+
+
+def test_me_fees_of_a_renumbered_occurrence_read_by_its_x_tourney_occurrence(
+        tmp_path: Path) -> None:
+    # A re-plan cancelled holdem#2 (Feb 6): the games of Mar 13 and Apr 3 keep their UIDs
+    # "holdem-3@...", "holdem-4@..." and are holdem#2 and #3 now (X-TOURNEY-OCCURRENCE), as
+    # licenses.csv covers them: each $75 per-tournament licence is valid on its game's day
+    # (0 violations). Read by the UIDs' numbers, Mar 13 would be holdem#3, and the licence of
+    # holdem#3, valid Apr 3, would list a game not on its day (ME-FEES).
+    holdem = game("holdem", "Hold'em Eighty", players=80)
+    sc = write_scenario(tmp_path, scenario([post()], [holdem]))
+    events = [timed("Hold'em Eighty", f"2027{md}T120000", f"2027{md}T235959",
+                    uid=f"holdem-{u}@post.0123456789.tourney.invalid",
+                    extra=product_props("holdem", n, "tournament-game"))
+              for md, u, n in (("0109", 1, 1), ("0313", 3, 2), ("0403", 4, 3))]
+    lic = LIC_HEADER + "".join(
+        f"post/per-tournament/{day}/holdem,post,ME,me-per-tournament,51-100,{day},{day},75,"
+        f"holdem#{n}\n" for day, n in (("2027-01-09", 1), ("2027-03-13", 2),
+                                        ("2027-04-03", 3)))
+    path = write_schedule(tmp_path / "c", vcal(*events, head=NY_VTIMEZONE), "calendar.ics",
+                          licenses=lic)
+    res = check(sc, path)
+    assert res.exit_code == 0, res.output
+    assert found(res) == []

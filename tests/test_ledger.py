@@ -260,8 +260,21 @@ def test_adopt_refuses_a_plan_folder_changed_since_tourney_wrote_it(ledger: Ledg
     extra.write_bytes((folder / "calendars" / "room-a.ics").read_bytes())
     with pytest.raises(LedgerError, match=r"calendars/room-z.ics \(not written by tourney\)"):
         api.adopt(ledger, folder)
-    assert api.all_entries(ledger)["plan_versions"] == 0
     extra.unlink()
+    # a calendar gone (its cancellations would be lost) or the list itself damaged
+    gone = folder / "calendars" / "room-a.ics"
+    kept = gone.read_bytes()
+    gone.unlink()
+    with pytest.raises(LedgerError, match=r"calendars/room-a.ics \(missing; tourney wrote it\)"):
+        api.adopt(ledger, folder)
+    gone.write_bytes(kept)
+    manifest = folder / ".tourney-plan"
+    listed = manifest.read_bytes()
+    manifest.write_bytes(listed + b"garbage\n")
+    with pytest.raises(LedgerError, match=r"\.tourney-plan \(not the list tourney wrote\)"):
+        api.adopt(ledger, folder)
+    assert api.all_entries(ledger)["plan_versions"] == 0
+    manifest.write_bytes(listed)
     assert api.adopt(ledger, folder).version == 1
 
 
@@ -492,6 +505,27 @@ def test_import_refuses_a_bad_file_and_writes_nothing(ledger: Ledger, tmp_path: 
     with pytest.raises(LedgerError, match="line 3: table 'tables' is not a ledger table"):
         api.import_csv(ledger, bad, today=TODAY)
     assert api.all_entries(ledger)["organizations"] == 0   # line 2 rolled back with it
+
+
+def test_import_refuses_a_note_with_a_control_character_naming_its_line(
+        adopted: Ledger, tmp_path: Path) -> None:
+    # an export whose one held entry's note was edited to hold ESC at position 5 of
+    # "snow\x1b[2J": refused as `record --note` refuses it, naming the line; nothing added
+    api.record_cancelled(adopted, "deep#1", note="snow")
+    text = _export(adopted)
+    lines = text.splitlines(keepends=True)
+    n = next(i for i, line in enumerate(lines, start=1) if ",snow," in line)
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text.replace(",snow,", ",snow\x1b[2J,"), encoding="utf-8")
+    target = Ledger(tmp_path / "other.sqlite")
+    try:
+        api.init(target)
+        with pytest.raises(LedgerError, match=rf"line {n}: column note: holds the control "
+                                              r"character '\\x1b' \(U\+001B\) at position 5"):
+            api.import_csv(target, bad, today=TODAY)
+        assert api.all_entries(target)["held"] == 0
+    finally:
+        target.dispose()
 
 
 # ------------------------------------------------------------------- nothing lost

@@ -238,3 +238,18 @@ def test_ledger_import_refuses_a_csv_mixing_utf8_and_windows_1252(tmp_path: Path
     assert r.exit_code == 2
     assert (f"cannot read {mixed}: line {len(lines):,} is not UTF-8 (byte 0x97) though the "
             "rest of the file is") in " ".join(r.output.split())
+
+
+def test_ledger_export_to_a_workbook_shows_a_kept_control_character_as_its_escape(
+        ledger_path: Path, tmp_path: Path) -> None:
+    # the fixture's note "snowed in" + ESC ] 0 ; pwned BEL (kept from before notes were
+    # checked): a workbook cell (XML) cannot hold ESC or BEL, so they are shown as escapes
+    import openpyxl
+
+    out = tmp_path / "ledger.xlsx"
+    r = runner.invoke(app, ["ledger", "export", "--out", str(out), "--ledger", str(ledger_path)])
+    assert r.exit_code == 0, r.output
+    ws = openpyxl.load_workbook(out)["Held"]
+    notes = [c.value for c in next(ws.iter_cols(
+        min_col=[h.value for h in ws[1]].index("note") + 1, min_row=2))]
+    assert notes == ["snowed in\\x1b]0;pwned\\x07"]

@@ -254,3 +254,27 @@ def test_maine_deadline_due_today_in_maine_is_not_overdue_on_a_utc_clock(
     assert res.exit_code == 1
     assert any(x.startswith("2027-03-05 ") and "[overdue]  ME-APPLICATION-WINDOW" in x
                for x in res.output.splitlines())
+
+
+@pytest.mark.parametrize(("name", "value", "said"), [
+    ("TOURNEY_AS_OF", "junk", "TOURNEY_AS_OF='junk' is not a date (YYYY-MM-DD)"),
+    ("SOURCE_DATE_EPOCH", "abc", "SOURCE_DATE_EPOCH='abc' is not a time")])
+@pytest.mark.parametrize("argv", [["check", "nope.yaml", "nope.csv"],
+                                  ["deadlines", "--as-of", "2027-01-01"]])
+def test_every_command_refuses_a_day_or_instant_from_the_environment_that_is_none(
+        name: str, value: str, said: str, argv: list[str]) -> None:
+    # the environment's today and now are every command's: refused before the command
+    # reads anything (exit 2, one line), never an internal error
+    res = runner.invoke(app, argv, env={name: value})
+    assert res.exit_code == 2, res.output
+    assert said in res.output
+
+
+@pytest.mark.parametrize("given", ["20270105", "2027-W01-2", "2027-1-5", "2027-02-30"])
+def test_as_of_is_written_yyyy_mm_dd(given: str) -> None:
+    # --as-of is a day as YYYY-MM-DD: 2027-01-05; the compact 20270105 and the ISO week
+    # date 2027-W01-2 (both 2027-01-05 to Python) are refused as the help says, as are a
+    # month without its zero and a day that does not exist
+    res = runner.invoke(app, ["deadlines", "--as-of", given])
+    assert res.exit_code == 2
+    assert f"--as-of {given!r} is not a date (YYYY-MM-DD)" in res.output

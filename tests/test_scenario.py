@@ -333,11 +333,13 @@ class TestSeveralErrors:
     def test_an_unreadable_count_is_said_once_not_judged_by_its_default(self) -> None:
         # count "many" cannot be read: its own problem is said; required 2 and 3 fixed
         # dates are not then judged against the default count 1 ("required (2) exceeds
-        # count (1)" would be about a value nobody wrote)
+        # count (1)" would be about a value nobody wrote); a fixed date outside the horizon
+        # (2030) is wrong whatever the count: said
         data = scenario(tournaments=[{**LARGE, "count": "many", "required": 2,
-                                      "fixed_dates": ["2027-03-06", "2027-03-13",
+                                      "fixed_dates": ["2030-01-05", "2027-03-13",
                                                       "2027-03-20"]}])
-        assert problems(data) == [("SCENARIO", "tournaments[0].count")]
+        assert problems(data) == [("SCENARIO", "tournaments[0].count"),
+                                  ("SCENARIO", "tournaments[0].fixed_dates[0]")]
 
 
 # ---------------------------------------------------------------------------- YAML files
@@ -427,6 +429,14 @@ tournaments:
         assert p.message.startswith("not valid YAML")
         # shown with the file and line, no field name (the whole file is at fault)
         assert p.render("s.yaml").startswith("s.yaml:3: not valid YAML")
+
+    def test_a_workbook_that_cannot_be_read_is_named_without_a_cell(
+            self, tmp_path: Path) -> None:
+        # not a workbook at all (a text file named .xlsx): the file, then what is wrong
+        path = write(tmp_path, "name: x\n", "plan.xlsx")
+        text = str(error(path))
+        assert f"  {path}: cannot be read as an Excel workbook (.xlsx)" in text, text
+        assert "<file>" not in text
 
     def test_a_key_given_twice_names_both_lines(self, tmp_path: Path) -> None:
         path = write(tmp_path, "name: x\nhorizon: {start: 2027-01-01, end: 2027-12-31}\n"

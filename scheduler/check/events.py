@@ -19,12 +19,15 @@ from scheduler.core.uid import parse as parse_uid
 def match_event(ev: object, uid: str, summary: str, by_id: dict[str, Tournament],
            by_title: dict[str, list[Tournament]]) -> tuple[Tournament | None, int | None]:
     p = parse_uid(uid)
+    # the occurrence's number now (licenses.csv's covers): X-TOURNEY-OCCURRENCE; a UID keeps
+    # the number it was first given (a re-plan renumbers after a cancellation, the UID stays)
+    occ = str(ev.get("X-TOURNEY-OCCURRENCE", "")).strip()  # type: ignore[attr-defined]
+    now = int(occ) if occ.isdigit() else None
     if p is not None and p.kind == "occurrence" and p.tournament_id in by_id:
-        return by_id[p.tournament_id], p.occurrence
+        return by_id[p.tournament_id], now if now is not None else p.occurrence
     tid = str(ev.get("X-TOURNEY-TOURNAMENT", ""))  # type: ignore[attr-defined]
     if tid in by_id:
-        occ = str(ev.get("X-TOURNEY-OCCURRENCE", ""))  # type: ignore[attr-defined]
-        return by_id[tid], int(occ) if occ.isdigit() else None
+        return by_id[tid], now
     same = by_title.get(summary.strip().lower(), [])
     if len(same) == 1:
         return same[0], None

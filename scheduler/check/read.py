@@ -83,9 +83,9 @@ def read_schedule(scenario: Scenario, path: str | Path,
     for where, ref, first in read.held:
         if as_of is not None and first > as_of:
             raise ScheduleError(
-                f"{where}: status 'held', but {ref} begins {first}, after today ({as_of}, "
-                "--as-of): a tournament is held once played; write filed (its notice or "
-                "application is filed) or leave the status empty")
+                f"{where}: status 'held', but {ref} begins {first}, after the day of the "
+                f"check ({as_of}; --as-of, default today): a tournament is held once played; "
+                "write filed (its notice or application is filed) or leave the status empty")
     owner = operator or (calendar_operator(scenario, p) if is_ics else None)
     if owner is not None:
         read.operators = frozenset({owner})  # one operator's calendar

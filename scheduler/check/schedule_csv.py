@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,7 @@ def headers_read(headers: list[str], where: str) -> list[str]:
     """A schedule's column headers as tourney writes them (``Status``, `` First Day `` ->
     ``status``, ``first_day``: a spreadsheet may capitalise or space a header); an empty
     header stays empty. Raises ScheduleError when two headers are then the same column."""
-    out = [str(h).strip().lower().replace(" ", "_") if str(h).strip() else "" for h in headers]
+    out = [re.sub(r"\s+", "_", str(h).strip().lower()) for h in headers]  # NBSP too
     twice = sorted({h for h in out if h and out.count(h) > 1})
     if twice:
         raise ScheduleError(f"{where}: column {twice[0]!r} appears twice (headers are read "
@@ -139,6 +140,8 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
                     f"({', '.join(x.label for x in t.sessions)}: {want.start.isoformat()} .. "
                     f"{want.end.isoformat()}); read as one session from start to end "
                     "(SCENARIO)")
+        if status == "held":  # every row marked held, also an operator's of a shared one
+            held_rows.append((at.row(line), f"{tid}#{occ}", tm.first_day))
         same = seen.setdefault((tid, occ), [])
         if any(x.start == tm.start and x.end == tm.end for x in same):
             continue  # one row per operator of a shared occurrence
@@ -153,8 +156,6 @@ def read_rows(scenario: Scenario, columns: list[str], rows: list[tuple[int, dict
         out.append(Occurrence(t, occ, tm))
         if status in ("held", "filed"):
             settled.setdefault(tid, set()).add(tm.first_day)
-        if status == "held":
-            held_rows.append((at.row(line), f"{tid}#{occ}", tm.first_day))
         if (str(row.get("jurisdiction", "")) == montana.CODE and str(row.get("permit_year", ""))
                 and "license_id" in row and not str(row["license_id"]).strip()):
             # the plan bought no permit for this row: one was held before the plan

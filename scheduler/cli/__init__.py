@@ -23,6 +23,7 @@ import typer
 from typer.core import TyperGroup
 
 from scheduler.cli import errors, generate, ledger, publish, solve
+from scheduler.core.clock import env_as_of, source_date_epoch  # light: os and datetime
 
 
 class _RedactingGroup(TyperGroup):
@@ -64,6 +65,14 @@ app = typer.Typer(cls=_RedactingGroup,
 @app.callback()
 def _root() -> None:
     """tourney: legal tournament calendars, notices and the cheapest licences."""
+    # the environment's day and instant (TOURNEY_AS_OF, SOURCE_DATE_EPOCH) read by every
+    # command: refused once here, as bad input (exit 2), not deep in one (exit 3)
+    try:
+        env_as_of()
+        source_date_epoch()
+    except ValueError as exc:
+        errors.err(f"tourney: {exc}")
+        raise typer.Exit(2) from None
 
 
 # the order of `tourney --help`

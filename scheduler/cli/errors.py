@@ -23,6 +23,7 @@ import datetime as dt
 import errno
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -70,6 +71,8 @@ def date_opt(value: str, option: str) -> dt.date:
         Exit 2, naming the option and the value, when ``value`` is not a date.
     """
     try:
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is None:  # not 20270105, 2027-W01-1
+            raise ValueError(value)
         return dt.date.fromisoformat(value)
     except ValueError:
         raise CommandError(f"tourney: {option} {value!r} is not a date (YYYY-MM-DD)") from None

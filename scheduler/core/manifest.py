@@ -116,24 +116,28 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
     return others
 
 
-def changed_since_written(folder: Path, names: Iterable[str]) -> list[str]:
-    """Of ``names`` (relative POSIX paths in ``folder``, each a file a command reads), those
-    present whose size or SHA-256 differs from the folder's :data:`MANIFEST` (``"X (changed
-    since tourney wrote it)"``) or which it does not list (``"X (not written by tourney)"``).
-    Empty when all match, or when the folder has no manifest (written by an earlier
-    version: nothing to compare with)."""
+def changed_since_written(folder: Path, read: Names) -> list[str]:
+    """Of the files a command reads in ``folder`` (``read``: whether a relative POSIX path is
+    one), each that differs from the folder's :data:`MANIFEST`: ``"X (changed since tourney
+    wrote it)"``, ``"X (not written by tourney)"`` (present, not listed), ``"X (missing;
+    tourney wrote it)"`` (listed, gone); ``".tourney-plan (not the list tourney wrote)"``
+    when the manifest is there but cannot be read as one. Empty when all match, or when the
+    folder has no manifest (written by an earlier version: nothing to compare with)."""
+    if not (folder / MANIFEST).exists():
+        return []
     listed = read_manifest(folder)
     if listed is None:
-        return []
+        return [f"{MANIFEST} (not the list tourney wrote)"]
     out = []
-    for rel in names:
-        p = folder / rel
-        if not p.is_file():
+    for rel, p in walk(folder):
+        if not read(rel) or p.is_dir():
             continue
         if rel not in listed:
             out.append(f"{shown(rel)} (not written by tourney)")
         elif not _matches(p, *listed[rel]):
             out.append(f"{shown(rel)} (changed since tourney wrote it)")
+    out += [f"{shown(rel)} (missing; tourney wrote it)" for rel in sorted(listed)
+            if read(rel) and not (folder / rel).exists()]
     return out
 
 

@@ -46,6 +46,8 @@ class InputProblem:
             if isinstance(self.value, Mapping) or (isinstance(self.value, list | tuple) and any(
                     isinstance(v, Mapping) for v in self.value)):
                 shown = ""  # a row or a sheet's rows: the cells say it, not a YAML dump
+            if self.line.startswith("<"):  # the whole workbook (<file>): no cell to name
+                return f"{where}: {self.message} ({cite(self.rule)})"
             return f"{where}: {self.line}{shown}: {self.message} ({cite(self.rule)})"
         if self.line is not None:
             where += f":{self.line}"

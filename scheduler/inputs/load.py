@@ -318,7 +318,8 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
             continue  # a required field is wrong: the record cannot be read without it
         known = list(model.model_fields)
         near = {n for b in bad for n in difflib.get_close_matches(b, known, n=1)}
-        mended[(key, i)] = bad | near | {d for b in bad | near for d in _READ_WITH.get(b, ())}
+        mended[(key, i)] = bad | near | {f"={d}" for b in bad | near
+                                         for d in _READ_WITH.get(b, ())}
         broken[key].discard(i)
         data = {**data, key: [rest if k == i else r for k, r in enumerate(data[key])]}
     kept = {key: [i for i in range(len(data.get(key) or ())) if i not in broken[key]]
@@ -336,8 +337,9 @@ def _sound_part(data: Mapping[str, Any], err: ValidationError
 
 
 _READ_WITH = {"count": ("required", "fixed_dates")}
-"""A tournament's fields judged against another (``required`` exceeds ``count``): when the
-other was left out as unreadable, their problem would judge its default, not the value
+"""A tournament's fields judged against another (``required`` exceeds ``count``, more
+``fixed_dates`` than ``count``): when the other was left out as unreadable, that problem
+(of the field as a whole, not of one of its items) would judge its default, not the value
 written, so it is not said (the unreadable field's own problem is)."""
 
 
@@ -345,8 +347,10 @@ def _about_mended(path: str, mended: Mapping[tuple[str, int], set[str]]) -> bool
     """True when ``path`` (``tournaments[2].entry_fee``) is a field :func:`_sound_part` left
     out of its record, or one a misspelt key of it most likely meant: its problem is said."""
     m = re.match(r"^(\w+)\[(\d+)\]\.(\w+)", path)
-    return bool(m) and m is not None and m.group(3) in mended.get(
-        (m.group(1), int(m.group(2))), set())
+    if m is None:
+        return False
+    fields = mended.get((m.group(1), int(m.group(2))), set())
+    return m.group(3) in fields or (m.end() == len(path) and f"={m.group(3)}" in fields)
 
 
 def _one_pass_terms(scenario: Scenario, data: Any,

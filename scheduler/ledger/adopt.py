@@ -130,6 +130,11 @@ def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.
     return out
 
 
+_READ = frozenset({"schedule.csv", "licenses.csv", DEADLINES_CSV, "calendar.ics"})
+"""The files of a plan folder adopt reads (with ``calendars/*.ics``), or whose announcement
+it records (calendar.ics): each must be as tourney wrote it."""
+
+
 def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str | None = None,
           by: str | None = None) -> Adopted:
     """``tourney ledger adopt PLAN_DIR``: record a plan folder as announced, as the next
@@ -148,9 +153,8 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     schedule_path = folder / "schedule.csv"
-    read = ["schedule.csv", "licenses.csv", DEADLINES_CSV,
-            *(f"calendars/{p.name}" for p in sorted((folder / "calendars").glob("*.ics")))]
-    changed = changed_since_written(folder, read)
+    changed = changed_since_written(folder, lambda rel: rel in _READ or (
+        rel.startswith("calendars/") and rel.endswith(".ics") and rel.count("/") == 1))
     if changed:  # the ledger records what tourney planned, as its calendars announced it
         raise LedgerError(f"{folder}: {', '.join(changed[:3])}"
                           + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")

@@ -476,6 +476,10 @@ def note_problem(note: str | None) -> str | None:
     kind = "control"
     if ch is None:
         ch, kind = format_character(plain), "invisible format"
+    if ch is None:  # no text at all: a byte of no encoding, or what no workbook can hold
+        ch = next((c for c in plain if c in "\ufffe\uffff" or "\ud800" <= c <= "\udfff"),
+                  None)
+        kind = "non-text"
     if ch is None:
         return None
     return (f"note: holds the {kind} character {describe_character(ch)} at position "

@@ -32,7 +32,7 @@ from scheduler.ledger.checks import duplicate_problems, entry_problems, referenc
 from scheduler.ledger.frames import Ledger
 from scheduler.ledger.models import FACTS, Base, select_current
 from scheduler.ledger.spellings import read_bool, read_count, read_day, read_usd
-from scheduler.ledger.store import LedgerError, now, who
+from scheduler.ledger.store import LedgerError, note_problem, now, who
 
 
 # ------------------------------------------------------------------ export / import
@@ -156,7 +156,11 @@ def _value(col: Any, text: str, where: str) -> Any:
     except (ValueError, InvalidOperation, OverflowError) as exc:
         raise LedgerError(f"{where}: column {col.name}: {short(text)} is not valid ({exc})"
                           ) from None
-    return uncell(text) if _is_text(col) else text
+    value = uncell(text) if _is_text(col) else text
+    problem = note_problem(value) if col.name == "note" else None
+    if problem:  # as `record --note` refuses it, with the line and column
+        raise LedgerError(f"{where}: column {problem}")
+    return value
 
 
 _FACT_TABLES = frozenset(m.__tablename__ for m in FACTS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import os
+import re
 import zipfile
 from decimal import Decimal
 from pathlib import Path
@@ -103,7 +104,16 @@ def _cell_value(value: Any) -> tuple[Any, str | None]:
         return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), None
     if isinstance(value, dt.date):
         return value, _DAY_FORMAT
+    if isinstance(value, str) and _NOT_XML.search(value):
+        # kept by a ledger before notes were checked: shown as its escape (\x1b), as on a
+        # terminal, since a workbook cannot hold it
+        return _NOT_XML.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace")
+                            .decode("ascii"), value), None
     return value, None
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+"""The characters an .xlsx cell (XML 1.0) cannot hold."""
 
 
 def export_xlsx(ledger: Ledger) -> tuple[bytes, int]:
