@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from scheduler.core.manifest import MANIFEST, listed_text, read_manifest
 from scheduler.export.write import write_plan
 from scheduler.ledger import Ledger, api
 from scheduler.ledger.audit import audit_ledger, judge_entry
@@ -128,7 +129,11 @@ def test_deadlines_of_a_plan_adopted_without_deadlines_csv_count_from_each_round
     # r1 Sat Mar 6 - 5 = Mon Mar 1, r2 Mar 13 - 5 = Mar 8, r3 Mar 20 - 5 = Mar 15,
     # the final Mar 27 - 5 = Mar 22 (what the ledger alone knows; not MT-PROGRESSIVE's Mar 1)
     folder = write_plan(run(progressive()), tmp_path / "plan")
-    (folder / "deadlines.csv").unlink()
+    (folder / "deadlines.csv").unlink()  # and its line of the folder's list, as then written
+    listed = read_manifest(folder)
+    assert listed is not None
+    del listed["deadlines.csv"]
+    (folder / MANIFEST).write_bytes(listed_text(listed))
     api.adopt(ledger, folder, organization="Big Sky", by="ann")
     got = sorted(str(r.date) for r in ledger.deadlines(as_of=d("2027-03-01")).itertuples()
                  if r.rule == "MT-NOTICE")
