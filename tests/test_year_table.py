@@ -19,28 +19,24 @@ import pytest
 from scheduler.export.year_table import year_table
 from scheduler.result.plan import Plan
 
-from builders.scenarios import load, me_game, me_post, mt_large, mt_room, run
-
-MT_OPERATOR = mt_room(blackout=["2027-07-04", "2027-12-24..2027-12-26"])
-MT_TOURNAMENTS = [
-    mt_large("big", fixed_dates=["2027-03-05", "2027-08-06"], count=2),
-    mt_large("charity", charitable=True, charity_share=0.5, fixed_dates=["2027-04-30"], days=3),
-]
-ME_TOURNAMENTS = [
-    me_game(id="late", start_time="20:00", fixed_dates=["2027-01-31"]),
-    me_game(fixed_dates=["2027-03-06", "2027-03-13", "2027-04-03"], count=3),
-]
+from builders.scenarios import (
+    load,
+    mt_large,
+    mt_room,
+    run,
+    year_of_a_post,
+    year_of_a_room,
+)
 
 
 @pytest.fixture(scope="module")
 def mt_plan() -> Plan:
-    return run(load(operators=[MT_OPERATOR], tournaments=MT_TOURNAMENTS))
+    return year_of_a_room()
 
 
 @pytest.fixture(scope="module")
 def me_plan() -> Plan:
-    return run(load(operators=[me_post()], tournaments=ME_TOURNAMENTS,
-                    notice_from="2026-11-01"))
+    return year_of_a_post()
 
 
 def _cells(table: dict[str, Any]) -> dict[dt.date | str, tuple[Any, ...]]:

@@ -181,3 +181,22 @@ tournaments:
     hours: 10
     entry_fee: 100
 """
+
+
+def year_of_a_room(**room: Any) -> Plan:
+    """The solved year of one Montana card room (``mt_room(**room)`` with blackouts Jul 4 and
+    Dec 24-26): ``big`` on Fri Mar 5 and Fri Aug 6, the 3-day charitable ``charity`` from
+    Fri Apr 30 (a year's picture or table: lanes, hatches, deadline marks)."""
+    room = {"blackout": ["2027-07-04", "2027-12-24..2027-12-26"], **room}
+    return run(load(operators=[mt_room(**room)], tournaments=[
+        mt_large("big", fixed_dates=["2027-03-05", "2027-08-06"], count=2),
+        mt_large("charity", charitable=True, charity_share=0.5, fixed_dates=["2027-04-30"],
+                 days=3)]))
+
+
+def year_of_a_post() -> Plan:
+    """The solved year of one Maine Legion post: ``late`` at 20:00 on Sun Jan 31 (into
+    Feb 1) and ``holdem`` on Mar 6, Mar 13 and Apr 3 (notices from 2026-11-01)."""
+    return run(load(operators=[me_post()], notice_from="2026-11-01", tournaments=[
+        me_game(id="late", start_time="20:00", fixed_dates=["2027-01-31"]),
+        me_game(fixed_dates=["2027-03-06", "2027-03-13", "2027-04-03"], count=3)]))
