@@ -131,12 +131,15 @@ def test_one_refused_row_refuses_the_file_every_problem_named(tuesdays: Ledger,
     ws.cell(21, col["Players"], -3)                           # night 20
     ws.cell(31, col["Last day"], dt.datetime(2027, 7, 26))    # night 30 is Jul 27: before
     ws.cell(41, col["Outcome"], "cancelled")                  # cancelled, with figures
+    ws.cell(51, col["Note"], "flooded\u202e")                  # night 50: U+202E, 8th
     wb.save(path)
     with pytest.raises(LedgerError) as err:
         record_from(tuesdays, path, today=TODAY)
     text = str(err.value)
     # each figure of the cancelled night is named: players, entries, entry fees, prizes
-    assert text.splitlines()[0] == "7 problems in the file:", text
+    assert text.splitlines()[0] == "8 problems in the file:", text
+    assert (f"{path} {_cell('Note', 51)} (Note): holds the invisible format character "
+            "'\\u202e' (U+202E) at position 8; a note is plain text") in text
     assert f"{path} {_cell('Prizes (USD)', 11)} (Prizes (USD)): ten is not an amount in USD" \
         in text
     assert f"{path} {_cell('Players', 21)} (Players): -3 is negative" in text

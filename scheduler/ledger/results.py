@@ -43,7 +43,7 @@ from scheduler.ledger.frames import Ledger
 from scheduler.ledger.lookups import entry_fields, find_event, latest_versions, org_of
 from scheduler.ledger.models import Held, PlanEvent, select_current
 from scheduler.ledger.spellings import read_bool, read_count, read_day, read_usd
-from scheduler.ledger.store import LedgerError
+from scheduler.ledger.store import LedgerError, note_problem
 from scheduler.ledger.transfer import problems_text
 
 SHEET = "Results"
@@ -424,7 +424,10 @@ def record_from(ledger: Ledger, path: str | os.PathLike[str], *, by: str | None 
                     f"{Path(path)} ")
             found = entry_problems("held", fields, label, today)
             problems += [f"{Path(path)} {m}" for _, m in found]
-            if found:
+            note = note_problem(fields.get("note"))
+            if note:  # as `record --note` refuses it, with its cell
+                problems.append(f"{Path(path)} {label('note')}: {note.removeprefix('note: ')}")
+            if found or note:
                 continue
             org = org_of(ev)
             ident = (org.id, ev.uid, ev.recurrence_id, ev.operator_id)
