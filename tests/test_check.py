@@ -1081,8 +1081,10 @@ def test_mt_notice_of_a_row_typed_held_is_judged_as_held_only_once_begun(
     if exit_code == 0:
         assert found(res) == []
     else:
+        said = " ".join(res.output.split())
         assert ("schedule.csv:2: status 'held', but t#1 begins 2027-01-14, after the day of "
-                "the check (2027-01-13; --as-of, default today)") in " ".join(res.output.split())
+                "the check (2027-01-13; --as-of, default today)") in said
+        assert "not judged again on notice (MT-NOTICE, ME-APPLICATION-WINDOW)" in said
 
 
 def test_check_reads_schedule_headers_in_any_case(tmp_path: Path) -> None:

@@ -84,8 +84,10 @@ def read_schedule(scenario: Scenario, path: str | Path,
         if as_of is not None and first > as_of:
             raise ScheduleError(
                 f"{where}: status 'held', but {ref} begins {first}, after the day of the "
-                f"check ({as_of}; --as-of, default today): a tournament is held once played; "
-                "write filed (its notice or application is filed) or leave the status empty")
+                f"check ({as_of}; --as-of, default today): a tournament is held once played, "
+                "and a held one is not judged again on notice (MT-NOTICE, "
+                "ME-APPLICATION-WINDOW); write filed (its notice or application is filed) or "
+                "leave the status empty")
     owner = operator or (calendar_operator(scenario, p) if is_ics else None)
     if owner is not None:
         read.operators = frozenset({owner})  # one operator's calendar

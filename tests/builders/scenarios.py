@@ -195,8 +195,9 @@ def year_of_a_room(**room: Any) -> Plan:
 
 
 def year_of_a_post() -> Plan:
-    """The solved year of one Maine Legion post: ``late`` at 20:00 on Sun Jan 31 (into
-    Feb 1) and ``holdem`` on Mar 6, Mar 13 and Apr 3 (notices from 2026-11-01)."""
+    """The solved year of one Maine Legion post (``me_post``: beano every Tuesday
+    18:00-22:00): ``late`` at 20:00 on Sun Jan 31 (10 h: into Feb 1) and ``g`` on Sat Mar 6,
+    Mar 13 and Apr 3 (notices from 2026-11-01)."""
     return run(load(operators=[me_post()], notice_from="2026-11-01", tournaments=[
         me_game(id="late", start_time="20:00", fixed_dates=["2027-01-31"]),
         me_game(fixed_dates=["2027-03-06", "2027-03-13", "2027-04-03"], count=3)]))
