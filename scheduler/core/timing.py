@@ -254,12 +254,21 @@ def _span_timing(start: dt.datetime, end: dt.datetime, _tz_start: object, _tz_en
 
 def forget_timings() -> None:
     """Empty the caches of :func:`timing` (up to 65,536 first days each, shared by the parts
-    of a scenario while they are solved) and :func:`span_timing`: called when the solve is
-    done, before the plan is written (issue #16: about 30 MB at 1,000 operators)."""
+    of a scenario while they are solved), :func:`span_timing` and :func:`sessions_each`:
+    called when the solve is done, before the plan is written (issue #16: about 30 MB at
+    1,000 operators)."""
     _timing.cache_clear()
     _flight_timing.cache_clear()
     _play_days.cache_clear()
     _span_timing.cache_clear()
+    _forget_sessions_each()
+
+
+def _forget_sessions_each() -> None:
+    """Empty :func:`sessions_each`'s answers (:data:`_EACH`)."""
+    global _each_kept
+    _EACH.clear()
+    _each_kept = 0
 
 
 # ------------------------------------------------------------------ deadlines
@@ -559,24 +568,45 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     return list(_play_days(start, end, t.days, t.hours, tournament_tz(sc, t)))
 
 
+_Each = Sequence[tuple[dt.datetime, dt.datetime]]
+_EACH: dict[object, dict[int, tuple[Timing, _Each]]] = {}
+""":func:`sessions_each`'s answers: by what they depend on besides the timing (a tournament
+of several ``days``: its days, hours and zone; any other: None), then by the timing's
+identity (the entry holds the timing, so its id is not reused while it is kept)."""
+_EACH_MAX = 1 << 16
+_each_kept = 0
+
+
 def sessions_each(sc: Scenario, t: Tournament, tms: Sequence[Timing]
-                  ) -> list[Sequence[tuple[dt.datetime, dt.datetime]]]:
+                  ) -> list[_Each]:
     """:func:`sessions` of an occurrence of ``t`` timed by each of ``tms``, in order: the
     same sessions, ``t`` read once (the model asks it of every candidate day; the sequences
-    may be shared: not to be changed)."""
-    out: list[Sequence[tuple[dt.datetime, dt.datetime]]] = []
-    several, tz = t.days > 1, None
+    may be shared: not to be changed). Each timing's are computed once while kept (at most
+    65,536, until :func:`forget_timings`): tournaments that start alike share timings
+    (:func:`timing`), about one timing in five at N = 200."""
+    global _each_kept
+    several, tz = t.days > 1, tournament_tz(sc, t)
+    shape = (t.days, t.hours, tz) if several else None
+    by_id = _EACH.setdefault(shape, {})
+    out: list[_Each] = []
     for tm in tms:
+        hit = by_id.get(id(tm))
+        if hit is not None and hit[0] is tm:
+            out.append(hit[1])
+            continue
+        each: _Each
         if tm.sessions:
-            out.append([(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions])
-            continue
-        start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
-        if not several:
-            out.append(((start, end),))
-            continue
-        if tz is None:
-            tz = tournament_tz(sc, t)
-        out.append(_play_days(start, end, t.days, t.hours, tz))
+            each = [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
+        else:
+            start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
+            each = (_play_days(start, end, t.days, t.hours, tz) if several
+                    else ((start, end),))
+        if _each_kept >= _EACH_MAX:
+            _forget_sessions_each()
+            by_id = _EACH.setdefault(shape, {})
+        by_id[id(tm)] = (tm, each)
+        _each_kept += 1
+        out.append(each)
     return out
 
 
