@@ -69,7 +69,7 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
         t = sc.tournament(tid)
         tz = tournament_tz(sc, t)
         rej: dict[dt.date, tuple[str, ...]] = {}
-        days = list(sc.horizon.days())
+        days = list(day_span(sc.horizon.start, sc.horizon.end))
         explain = self._explain
         # each day's first-day-only rejections, judged over the whole horizon at once
         # (a rule's ``allows_days`` when it has one); in explain mode none
