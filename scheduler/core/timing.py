@@ -13,7 +13,7 @@ scenario), so the type cannot call it.
 from __future__ import annotations
 
 import datetime as dt
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -179,14 +179,37 @@ def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, t
     from a change of ``tz``'s UTC offset (the day before the first day to the day after the
     last wall-clock end), wall clock and elapsed time agree and every start exists, so the
     end is the start's wall clock moved on (:func:`_steady`); near one, :func:`_exact_timing`."""
-    last_day = first_day + dt.timedelta(days=days - 1)
-    hours = dt.timedelta(hours=float(hours_))
-    end_wall = dt.datetime.combine(last_day, start_time) + hours
-    if not _steady(tz, first_day - dt.timedelta(days=1), end_wall.date() + dt.timedelta(days=1)):
+    wall, span, touched, end_day = _wall_shape(start_time, hours_, days)
+    if not _steady(tz, first_day - _DAY, first_day + _days(end_day + 1)):
         return _exact_timing(start_time, hours_, days, wall_clock, tz, first_day)
-    start = dt.datetime.combine(first_day, start_time).replace(tzinfo=tz, fold=0)
-    end = end_wall.replace(tzinfo=tz, fold=0)
-    return Timing(start, end, days_touched(start, end))
+    start = dt.datetime.combine(first_day, wall, tz)
+    return Timing(start, start + span, day_span(first_day, first_day + _days(touched)))
+
+
+_DAY = dt.timedelta(days=1)
+
+
+@lru_cache(maxsize=1024)
+def _days(n: int) -> dt.timedelta:
+    """``n`` days, made once."""
+    return dt.timedelta(days=n)
+
+
+@lru_cache(maxsize=1024)
+def _wall_shape(start_time: dt.time, hours_: Decimal, days: int
+                ) -> tuple[dt.time, dt.timedelta, int, int]:
+    """What an occurrence starting at wall-clock ``start_time`` for ``days`` play days of
+    ``hours_`` is on the wall clock, the same from any first day (naive arithmetic): the
+    start time (naive, fold 0), the span from the start to the end (the last play day's
+    start plus ``hours_``), the days after the first day it touches (end exclusive, as
+    :func:`days_touched`) and the day of its end after the first day."""
+    wall = start_time.replace(tzinfo=None, fold=0)
+    first = dt.date(2001, 1, 1)  # any day
+    start = dt.datetime.combine(first, wall)
+    span = dt.timedelta(days=days - 1, hours=float(hours_))
+    end = start + span
+    last = (end - dt.timedelta(microseconds=1)).date() if end > start else first
+    return wall, span, (last - first).days, (end.date() - first).days
 
 
 def _steady(tz: ZoneInfo, first: dt.date, last: dt.date) -> bool:
@@ -195,7 +218,8 @@ def _steady(tz: ZoneInfo, first: dt.date, last: dt.date) -> bool:
     most once a day)."""
     for year in range(first.year, last.year + 1):
         changes = _offset_changes(tz, year)
-        if changes and bisect_left(changes, first) != bisect_right(changes, last):
+        i = bisect_left(changes, first)  # the first change on or after ``first``
+        if i < len(changes) and changes[i] <= last:
             return False
     return True
 
