@@ -639,18 +639,27 @@ def _play_days(start: dt.datetime, end: dt.datetime, days: int, hours_: Decimal,
                tz: ZoneInfo) -> tuple[tuple[dt.datetime, dt.datetime], ...]:
     """:func:`sessions` of a Montana tournament of several ``days`` (``hours`` each) from
     ``start`` to ``end`` (instants in UTC, so equal keys are equal instants), each computed
-    once: tournaments that start alike share them."""
+    once: tournaments that start alike share them. Away from a change of ``tz``'s UTC offset
+    (every wall-clock instant the sessions are read at, a day around), the wall clock is
+    the instant moved by the offset: each session is ``start`` a day later (:func:`_steady`)."""
     wall = start.astimezone(tz).replace(tzinfo=None)
     hours = dt.timedelta(hours=float(hours_))
+    # the last session read starts at most a day after `end`; it is read up to a day and
+    # `hours` after its start
+    reach = max(0, (end - start) // _DAY) + hours // _DAY + 4
+    steady = _steady(tz, wall.date() - _DAY, wall.date() + _days(reach))
     out = []
     k = 0
     while True:  # ends: each session starts a day later, and `end` is finite
-        s = wall + dt.timedelta(days=k)
-        a = s.replace(tzinfo=tz).astimezone(UTC)
+        s = wall + _days(k)
+        a = start + _days(k) if steady else s.replace(tzinfo=tz).astimezone(UTC)
         if a >= end:
             break
-        following = (s + dt.timedelta(days=1)).replace(tzinfo=tz).astimezone(UTC)
-        b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        if steady:
+            following, b = a + _DAY, min(end, a + hours)
+        else:
+            following = (s + _DAY).replace(tzinfo=tz).astimezone(UTC)
+            b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
         # the planned last day, or a further one, is the last unless another day's session
         # starts after it and before `end` (sessions of 24 h or more never repeat)
         last = k >= days - 1 and (following >= end or following < b)
