@@ -117,11 +117,12 @@ def solve_part(
     # A fixed date or a per-period minimum that cannot be honoured is reported as an
     # unplaced required occurrence (exit 1), not as a violation of the plan.
     requests = ("FIXED-DATES", "REQUIRED", *REQUESTED_MINIMUMS)
-    violations = check(audit_of(plan), rules=[r for r in RULES if r.id not in requests])
+    audit = audit_of(plan)
+    violations = check(audit, rules=[r for r in RULES if r.id not in requests])
     if violations:
         raise AuditError(violations)
-    plan = replace(plan,
-                   unscheduled_list=tuple(unscheduled(ctx, plan, reasons=not out.stopped)))
+    plan = replace(plan, unscheduled_list=tuple(unscheduled(
+        ctx, plan, reasons=not out.stopped, placed=audit.placed)))
     if not out.stopped:
         plan = replace(plan, overasked=tuple(overasked(ctx, plan)))
     if out.shortfall and not out.stopped:

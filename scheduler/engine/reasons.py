@@ -36,16 +36,20 @@ _STOPPED = ("not placed when the search was stopped (interrupted); solve again w
             "interrupting for the reason")
 
 
-def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[Unscheduled]:
+def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True,
+                placed: list[Occurrence] | None = None) -> list[Unscheduled]:
     """Every wanted occurrence not placed, with the reason computed from the rules.
 
     For each allowed first day, the occurrence is added to the plan and the checker says which
     rules it would break (against the placements already made); days no occurrence may take at
     all are attributed to the rules that excluded them. Without ``reasons`` (a search that
-    was stopped) the reason says so and no rule is named.
+    was stopped) the reason says so and no rule is named. ``placed``: the plan's occurrences
+    as the checker reads them (:func:`scheduler.engine.extract.placed_of`), when the audit
+    read them already.
     """
     sc = plan.scenario
-    placed = placed_of(plan)
+    if placed is None:
+        placed = placed_of(plan)
     # A candidate day passed every rule's domain filter, and a rule the model does not
     # encode across occurrences cannot be broken by adding one more: only those that link
     # occurrences (limits, gaps, concurrency) can block a candidate day.
