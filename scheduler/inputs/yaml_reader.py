@@ -89,9 +89,19 @@ def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 
 def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
-    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
+    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently).
+    A merge key (``<<: *defaults``, or a list of them) brings in the keys of the mappings it
+    names; the mapping's own keys win over them, as YAML's merge key type says."""
     seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE:
+            mappings = value_node.value if isinstance(value_node, yaml.SequenceNode) \
+                else [value_node]
+            if not all(isinstance(m, yaml.MappingNode) for m in mappings):
+                raise yaml.constructor.ConstructorError(
+                    None, None, "'<<' (a merge key) takes a mapping or a list of mappings, "
+                    "e.g. '<<: *defaults' after '- &defaults {...}'", value_node.start_mark)
+            continue
         key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
         if getattr(key, "__hash__", None) is None:  # a list or mapping as a key
             raise yaml.constructor.ConstructorError(
@@ -102,7 +112,7 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
                 None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
                 key_node.start_mark)
         seen[key] = key_node.start_mark.line + 1
-    return yaml.SafeLoader.construct_yaml_map(loader, node)
+    return yaml.SafeLoader.construct_yaml_map(loader, node)  # merge keys flattened there
 
 
 Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
