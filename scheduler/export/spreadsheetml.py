@@ -171,7 +171,11 @@ class XlsxStream:
         self._xfs: dict[tuple[str, bool], int] = {("", False): 0, _HEADER: _HEADER_XF}
         self._filters: list[tuple[str, int]] = []  # each written sheet's last column and row
         self._zip = zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED)
-        self._first_parts()
+        try:
+            self._first_parts()
+        except BaseException:
+            self._zip.close()
+            raise
 
     def __enter__(self) -> XlsxStream:
         return self
