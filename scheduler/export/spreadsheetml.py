@@ -8,9 +8,9 @@ format on its cells with a value.
 Deterministic: the same sheets give the same bytes (every zip entry dated 1980-01-31, the
 document's date given).
 
-Why not a library (issue #27): plan.xlsx at N = 200 (280,816 cells) took 4.5 s CPU with
-XlsxWriter in constant-memory mode and 3.6 s in its fastest form on its public API (shared
-strings, all cells held; dates as numbers), against 0.85 s here, the same cells read back
+Why not a library (issue #27): plan.xlsx at N = 200 (280,816 cells) took 4.90 s CPU with
+XlsxWriter in constant-memory mode and 3.95 s in its fastest form on its public API (shared
+strings, every cell held; dates as numbers), against 0.86 s here, the same cells read back
 (``time.process_time``, 3 rounds of 5 runs, medians; docs/development.md). XlsxWriter
 spends about 15 µs a cell in its generic per-cell path (argument checks, a cell tuple, a
 format lookup, XML escaping by regular expression); a table whose columns are known needs

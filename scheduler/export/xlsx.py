@@ -11,8 +11,8 @@ Deterministic: the same plan gives byte-identical bytes (the document's date
 SOURCE_DATE_EPOCH's, else a fixed one; fixed zip dates).
 
 Written straight into the file, row by row, by :class:`scheduler.export.spreadsheetml.XlsxStream`
-(issue #27: at N = 200, 0.85 s CPU against 4.5 s with XlsxWriter in constant-memory mode and
-3.6 s in its fastest form, the same cells, types and number formats read back; see that
+(issue #27: at N = 200, 0.86 s CPU against 4.90 s with XlsxWriter in constant-memory mode
+and 3.95 s in its fastest form, the same cells, types and number formats read back; see that
 module and docs/development.md).
 """
 
