@@ -245,6 +245,31 @@ def test_adopt_refuses_a_changed_scenario_yaml_and_reads_none_it_does_not_list(
     assert api.all_entries(ledger)["plan_scenarios"] == 0
 
 
+def test_adopt_refuses_a_listed_scenario_yaml_tourney_cannot_read(ledger: Ledger,
+                                                                  tmp_path: Path) -> None:
+    # listed in .tourney-plan with its size and SHA-256 (as a tourney whose rules differ
+    # might write it), but an entry fee of $1,876 a Montana large-stakes tournament may not
+    # have (at most $1,875, MT-ENTRY-CAP): refused, naming the file, the field and the rule;
+    # nothing adopted
+    import hashlib
+    folder = write_plan(run(progressive()), tmp_path / "plan")
+    text = (folder / "scenario.yaml").read_text(encoding="utf-8").replace(
+        "  required: 1\n", "  required: 1\n  entry_fee: 1876\n", 1).encode("utf-8")
+    (folder / "scenario.yaml").write_bytes(text)
+    listed = read_manifest(folder)
+    assert listed is not None
+    listed["scenario.yaml"] = (len(text), hashlib.sha256(text).hexdigest())
+    (folder / MANIFEST).write_bytes(listed_text(listed))
+    with pytest.raises(LedgerError) as caught:
+        api.adopt(ledger, folder, organization="Big Sky", by="ann")
+    said = str(caught.value)
+    assert said.startswith(f"{folder / 'scenario.yaml'}:") and "\n" not in said
+    assert "tournaments[0].entry_fee = 1876" in said and "MT-ENTRY-CAP" in said
+    assert said.endswith("the ledger keeps the scenario that made the plan: solve the "
+                         "scenario again and adopt that folder")
+    assert api.all_entries(ledger)["plan_versions"] == 0
+
+
 def test_the_kept_scenario_goes_through_export_and_import(ledger: Ledger,
                                                           tmp_path: Path) -> None:
     # kept as one part (a few hundred characters, under PART_CHARS): exported to CSV and to
