@@ -121,7 +121,7 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         del calendars
         sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
         sink.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
-        sink.write(prefix + SCENARIO_FILE, plan.scenario.to_yaml().encode("utf-8"))
+        sink.write(prefix + SCENARIO_FILE, plan.scenario.to_json_yaml().encode("utf-8"))
     if not isinstance(sink, FolderSink):
         with sink.open(prefix + XLSX_FILE) as fh:
             xlsx(fh)
@@ -142,7 +142,7 @@ pieces: :func:`scheduler.export.deadlines.deadlines_pieces`), in every
 plan folder (and every ``alternative-<k>/``)."""
 
 SCENARIO_FILE = "scenario.yaml"
-"""The scenario that made the plan (:meth:`scheduler.core.scenario.Scenario.to_yaml`: its
+"""The scenario that made the plan (:meth:`scheduler.core.scenario.Scenario.to_json_yaml`: its
 tournaments, tours, settings and operators' terms, ``notice_from`` and ``as_of`` given), in
 every plan folder (and every ``alternative-<k>/``): ``tourney ledger adopt`` keeps it with
 the plan version, so what ``tourney record`` judges at once reads the plan's own rules
