@@ -17,6 +17,7 @@ import datetime as dt
 import gc
 from collections.abc import Iterator
 from itertools import compress
+from zoneinfo import ZoneInfo
 
 from constraints.catalogue import COST_RULES
 from constraints.modelling import ModelContext, Placement
@@ -28,7 +29,6 @@ from scheduler.core.timing import (
     Timing,
     day_span,
     days_touched,
-    timing,
     timings,
     tournament_tz,
 )
@@ -76,22 +76,43 @@ class _Rejections(dict[str, dict[dt.date, tuple[str, ...]]]):
         by_days = [()] * len(days) if explain else _by_days(sc, t, days, self._allows_day)
         # outside explain mode a candidate (build_domain) passed every rule: not rejected
         cands = set() if explain else {c.first_day for c in self._candidates.get(tid, [])}
-        for day, by_day in zip(days, by_days, strict=True):
-            if not explain:
-                # for reasons, a day outside the window (or weekdays) is put down to that
-                # alone; explain mode needs every rule that excludes a day (its guards)
-                if by_day:
-                    rej[day] = by_day
-                    continue
-                if day in cands:
-                    continue
-            tm = timing(t, tz, day)
-            bad = ("CLOCK-CHANGE",) if tm is None else tuple(
-                rid for rid, fn in self._allows if not fn(sc, t, tm))  # type: ignore[operator]
-            if bad:
-                rej[day] = bad
+        # the days every rule judges: outside explain mode not a day rejected by a first-day
+        # rule (for reasons, a day outside the window, or weekdays, is put down to that
+        # alone; explain mode needs every rule that excludes a day: its guards) nor a
+        # candidate
+        judged = [day for day, by_day in zip(days, by_days, strict=True)
+                  if explain or not (by_day or day in cands)]
+        bad = dict(zip(judged, _every_rule(sc, t, tz, judged, self._allows), strict=True))
+        for day, by_day in zip(days, by_days, strict=True):  # in the order of the days
+            rids = by_day or bad.get(day, ())
+            if rids:
+                rej[day] = rids
         self[tid] = rej
         return rej
+
+
+def _every_rule(sc: Scenario, t: Tournament, tz: ZoneInfo, days: list[dt.date],
+                allows: list[_Allow]) -> list[tuple[str, ...]]:
+    """For each of ``days``: the IDs of every ``allows`` rule that rejects it as a first day
+    of ``t``, in the order given (``("CLOCK-CHANGE",)`` for a start in the daylight-saving
+    gap); each rule over all of them at once (its ``allows_many`` when it has one: the same
+    answers)."""
+    found = timings(t, tz, days)
+    tms = [tm for tm in found if tm is not None]
+    flags: list[tuple[str, list[bool]]] = []
+    for rid, fn in allows:
+        vec = _MANY.get(fn)  # type: ignore[call-overload]
+        flags.append((rid, vec(sc, t, tms) if vec is not None
+                      else [fn(sc, t, tm) for tm in tms]))  # type: ignore[operator]
+    out: list[tuple[str, ...]] = []
+    k = 0
+    for tm in found:
+        if tm is None:
+            out.append(("CLOCK-CHANGE",))
+            continue
+        out.append(tuple(rid for rid, ok in flags if not ok[k]))
+        k += 1
+    return out
 
 
 _VECTORIZED = {r.allows_day: r.allows_days for r in RULES
