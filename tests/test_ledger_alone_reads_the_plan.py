@@ -181,7 +181,7 @@ def test_the_plan_folder_keeps_its_scenario_listed_and_byte_identical(
     plan = run(progressive())
     folder = write_plan(plan, tmp_path / "plan")
     data = (folder / "scenario.yaml").read_bytes()
-    assert data == plan.scenario.to_yaml().encode("utf-8")
+    assert data == plan.scenario.to_json_yaml().encode("utf-8")
     listed = read_manifest(folder)
     assert listed is not None and listed["scenario.yaml"][0] == len(data)
     # read back, the scenario that made the plan: its tour, the rounds' days, notice_from
@@ -233,7 +233,7 @@ def test_adopt_refuses_a_changed_scenario_yaml_and_reads_none_it_does_not_list(
         ledger: Ledger, tmp_path: Path) -> None:
     folder = write_plan(run(progressive()), tmp_path / "plan")
     kept = (folder / "scenario.yaml").read_text(encoding="utf-8")
-    (folder / "scenario.yaml").write_text(kept.replace("'2027-03-06'", "'2027-03-07'"),
+    (folder / "scenario.yaml").write_text(kept.replace('"2027-03-06"', '"2027-03-07"'),
                                           encoding="utf-8")
     with pytest.raises(LedgerError, match=r"scenario\.yaml \(changed since tourney wrote it\)"):
         api.adopt(ledger, folder, organization="Big Sky", by="ann")
@@ -254,7 +254,7 @@ def test_adopt_refuses_a_listed_scenario_yaml_tourney_cannot_read(ledger: Ledger
     import hashlib
     folder = write_plan(run(progressive()), tmp_path / "plan")
     text = (folder / "scenario.yaml").read_text(encoding="utf-8").replace(
-        "  required: 1\n", "  required: 1\n  entry_fee: 1876\n", 1).encode("utf-8")
+        '"required": 1, ', '"required": 1, "entry_fee": 1876, ', 1).encode("utf-8")
     (folder / "scenario.yaml").write_bytes(text)
     listed = read_manifest(folder)
     assert listed is not None
