@@ -95,9 +95,13 @@ def test_a_merge_key_brings_in_keys_and_the_mappings_own_keys_win() -> None:
     # x from the merge, y the mapping's own 2 (not the merged 1)
     for read in (lambda t: parse_yaml_data(t)[0], lambda t: parse_yaml(t)[1]):
         assert read(text) == {"base": {"x": 1, "y": 1}, "more": {"x": 1, "y": 2}}
-    listed = "a: &a {x: 1}\nb: &b {x: 2, z: 3}\nc:\n  <<: [*a, *b]\n"
-    # a list of mappings: the first named wins over the later ones (x = 1)
-    assert parse_yaml(listed)[1]["c"] == {"x": 1, "z": 3}
+    # a list of mappings: the first named wins over the later ones (days 1, start 12:00 from
+    # *a), a key only a later one has is merged too (weekdays from *b), the own key wins
+    listed = ("a: &a {days: 1, start_time: '12:00', x: 1}\n"
+              "b: &b {days: 2, start_time: '14:00', weekdays: [sat], x: 2}\n"
+              "c:\n  <<: [*a, *b]\n  x: 3\n")
+    assert parse_yaml(listed)[1]["c"] == {"days": 1, "start_time": "12:00",
+                                          "weekdays": ["sat"], "x": 3}
 
 
 def test_a_merge_key_of_no_mapping_is_named_with_its_line() -> None:

@@ -93,7 +93,19 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
     A merge key (``<<: *defaults``, or a list of them) brings in the keys of the mappings it
     names; the mapping's own keys win over them, as YAML's merge key type says."""
     _unique_keys(loader, node)
-    return yaml.SafeLoader.construct_yaml_map(loader, node)  # merge keys flattened there
+    build = loader.construct_object
+    out: dict[Any, Any] = {}
+    merged: list[yaml.Node] = []
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE:
+            merged += value_node.value if isinstance(value_node, yaml.SequenceNode) \
+                else [value_node]
+        else:
+            out[build(key_node, deep=True)] = build(value_node, deep=True)  # type: ignore[no-untyped-call]
+    for source in merged:  # YAML's merge key: the mapping's own keys, then the first named
+        for key, value in build(source, deep=True).items():  # type: ignore[no-untyped-call]
+            out.setdefault(key, value)
+    return out
 
 
 def _set(loader: yaml.SafeLoader, node: yaml.MappingNode) -> list[Any]:
