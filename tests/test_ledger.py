@@ -344,9 +344,12 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
     with pytest.raises(LedgerError, match=r"blank filler character .*U\+3164.* at position 1"):
         api.record_cancelled(adopted, "deep#1", note="\u3164\u3164")
     # at most one spreadsheet cell: 32,767 characters kept (below), 32,768 refused
-    with pytest.raises(LedgerError, match=r"note: 32,768 characters; a note holds at most "
-                                          "32,767"):
+    with pytest.raises(LedgerError, match=r"note: 32,768 characters as a spreadsheet counts "
+                                          r"them \(an emoji is 2\); a note holds at most 32,767"):
         api.record_cancelled(adopted, "deep#1", note="x" * 32_768)
+    # 16,384 emoji (U+1F600, two UTF-16 units each) are 32,768 in a cell: refused
+    with pytest.raises(LedgerError, match=r"note: 32,768 characters as a spreadsheet"):
+        api.record_cancelled(adopted, "deep#1", note="\U0001F600" * 16_384)
     assert api.current_entries(adopted)["held"] == 0  # nothing recorded by any of them
     # each venue its own; the longest note kept
     held("prog#1", "2027-04-10", "2027-04-11", operator="room-b", note="y" * 32_767)
@@ -509,6 +512,24 @@ def test_export_import_round_trips(adopted: Ledger, tmp_path: Path) -> None:
     assert api.import_csv(other, path, today=TODAY) == api.Imported(0, n)   # twice: nothing added
     assert list(other.held(current=False)["players"]) == [10, 11]
     assert other.held()["note"].isna().all()
+    other.dispose()
+
+
+def test_import_into_a_ledger_named_for_the_same_organization_joins_it(
+        adopted: Ledger, tmp_path: Path) -> None:
+    # `tourney ledger init --name "Big Sky Tour"` made the organization (another key): the
+    # file's organization row is that one, not a second of the same name; its entries join
+    api.record_cancelled(adopted, "deep#1", note="rain")
+    path = tmp_path / "ledger.csv"
+    path.write_text(_export(adopted), encoding="utf-8")
+    other = Ledger(tmp_path / "named.sqlite")
+    api.init(other, "Big Sky Tour")
+    n = sum(api.all_entries(adopted).values())
+    # every entry added but the organization (1 already there)
+    assert api.import_csv(other, path, today=TODAY) == api.Imported(n - 1, 1)
+    assert api.all_entries(other) == api.all_entries(adopted)
+    assert list(other.held()["note"]) == ["rain"]
+    assert api.import_csv(other, path, today=TODAY) == api.Imported(0, n)  # twice: nothing
     other.dispose()
 
 

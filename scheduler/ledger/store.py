@@ -466,8 +466,9 @@ def _append_only(session: Session, _ctx: Any, _instances: Any) -> None:
 
 
 NOTE_MAX_CHARS = 32_767
-"""The longest note, in characters: what one spreadsheet cell holds (Excel's and LibreOffice's
-limit), so every note can be exported to a workbook and read back."""
+"""The longest note, in characters as a spreadsheet counts them (UTF-16 code units: an emoji
+beyond U+FFFF is 2): what one spreadsheet cell holds (Excel's limit), so every note can be
+exported to a workbook and read back."""
 
 BLANK_LETTERS = "\u115f\u1160\u3164\uffa0"
 """Hangul fillers: letters (category Lo) that show as nothing, so a note of them looks empty."""
@@ -482,9 +483,10 @@ def note_problem(note: str | None) -> str | None:
     nothing) is refused, naming it and its position (1 = the first character)."""
     if not note:
         return None
-    if len(note) > NOTE_MAX_CHARS:
-        return (f"note: {len(note):,} characters; a note holds at most {NOTE_MAX_CHARS:,} "
-                "(one spreadsheet cell)")
+    units = len(note.encode("utf-16-le", "surrogatepass")) // 2  # as a spreadsheet counts
+    if units > NOTE_MAX_CHARS:
+        return (f"note: {units:,} characters as a spreadsheet counts them (an emoji is 2); a "
+                f"note holds at most {NOTE_MAX_CHARS:,} (one spreadsheet cell)")
     plain = note.replace("\r\n", "  ").translate({ord("\n"): " ", ord("\t"): " "})
     ch = control_character(plain)
     kind = "control"

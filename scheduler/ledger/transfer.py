@@ -441,6 +441,15 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
                                              and (t.name, key) not in held_before):
                 skipped += 1  # twice in the file
                 continue
+            if t.name == "organizations" and (t.name, key) not in ids:
+                # the ledger's organization of that name (`ledger init --name` made it) is
+                # the file's: its entries join it
+                same = conn.execute(select(t.c.id).where(
+                    t.c.name == (r.get("name") or "").strip())).scalar()
+                if same is not None:
+                    ids[(t.name, key)] = same
+                    skipped += 1
+                    continue
             values: dict[str, Any] = {}
             refused = len(problems)
             follows = False  # refers to a refused row: refused with it, said once
@@ -519,6 +528,15 @@ def import_rows(ledger: Ledger, rows: Sequence[dict[str, str]],
             if len(problems) > refused:
                 refused_keys.add((t.name, key))
                 continue
+            if t.name == "operators" and (t.name, key) not in held_before:
+                flush()  # the ledger's operator of that id in that organization is the file's
+                same = conn.execute(select(t.c.id).where(
+                    t.c.organization_id == values.get("organization_id"),
+                    t.c.operator_id == values.get("operator_id"))).scalar()
+                if same is not None:
+                    ids[(t.name, key)] = same
+                    skipped += 1
+                    continue
             add(t, values, key)
             if not corrections or corrections[-1][2] != key:
                 added += 1
