@@ -313,3 +313,14 @@ def test_check_names_sessions_that_do_not_match(tmp_path: Path) -> None:
     # the calendar and schedule.csv as written match: nothing to say
     assert read_schedule(sc, out / "calendar.ics").unmatched == []
     assert read_schedule(sc, out / "schedule.csv").unmatched == []
+
+
+def test_no_operator_is_said_in_words_for_a_tournament_and_for_the_scenario() -> None:
+    got = problems_of(scenario(operators=[mt_room()], tournaments=[mt_large("s1", ())]))
+    assert got == [("tournaments[0].operators", "SCENARIO",
+                    "a tournament is held by at least one operator: list its operator ids, "
+                    "e.g. [room-a]")]
+    got = problems_of(scenario(operators=[], tournaments=[]))
+    assert got == [("operators", "SCENARIO",
+                    "a scenario needs at least one operator (a card room, tour office or "
+                    "association), e.g. [{id: room-a, name: Room A, jurisdiction: MT}]")]

@@ -275,6 +275,9 @@ def pydantic_problems(
         elif msg.startswith("Decimal input should"):
             msg = "the number should" + msg.removeprefix("Decimal input should")
         msg = _FIELD_HINTS.get((loc[-1] if loc else "", e["type"]), msg)
+        if loc == ("operators",) and e["type"] == "too_short":
+            msg = ("a scenario needs at least one operator (a card room, tour office or "
+                   "association), e.g. [{id: room-a, name: Room A, jurisdiction: MT}]")
         if choices.get(loc):
             msg += f" (or {choices.pop(loc)})"
         problems.append(InputProblem(path_str(loc), value, "SCENARIO", msg, line))
@@ -285,6 +288,8 @@ _PERIOD_HINT = ("write a whole number N (exactly N a {0}, e.g. {1}: 1) or {{min:
                 "(at least N, at most M a {0}; either may be left out)")
 _FIELD_HINTS: dict[tuple[Any, str], str] = {
     ("stops", "too_short"): "a tour has at least 2 stops",
+    ("operators", "too_short"): "a tournament is held by at least one operator: list its "
+                                "operator ids, e.g. [room-a]",
     **{(f, kind): _PERIOD_HINT.format(word, f)
        for f, word in (("per_month", "calendar month"), ("per_week", "ISO week"))
        for kind in ("dict_type", "model_type", "int_type", "int_parsing", "model_attributes_type")},
