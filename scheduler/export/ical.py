@@ -125,12 +125,13 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
                      for c in vanished(scenario, plan.previous_events, written))
         _never_lower(plan, items)
         stamp = _replaced(plan, items, stamp)
-        done = [texts.keep(_final(i, lineage, stamp)) for i in items]
+        line = _lineage(lineage)
+        done = [texts.keep(_final(i, line, stamp)) for i in items]
         del items
     else:
         # each event is serialized as soon as it is final and then let go: a statewide
         # plan's icalendar property objects are never all alive at once
-        done = _replanned(plan, made, lineage, stamp, texts.keep)
+        done = _replanned(plan, made, _lineage(lineage), stamp, texts.keep)
     done.sort(key=lambda d: d[0].sort_key)
     items = [i for i, _, _, _ in done]
     # each event is serialized once and shared by calendar.ics and its operators' calendars
@@ -178,52 +179,99 @@ class _EventTexts:
     (deleted when closed, or when the process ends, however it ends) rather than in memory:
     at N = 1,000 they are about 90 MB, all needed until the last calendar is written, since
     each calendar lists its events by date (issue #27). :meth:`keep` stores an event's
-    bytes as it is made; :meth:`of_items` maps the final items to them; ``texts[id(item)]``
-    reads them back."""
+    bytes as it is made (written a megabyte at a time); :meth:`of_items` maps the final
+    items to them; :meth:`joined` reads the events of a run of items back at once (one
+    ``pread`` of the span they cover when they lie side by side, else one each)."""
+
+    _BATCH = 1 << 20
+    """Bytes of events gathered before they are written to the file."""
 
     def __init__(self) -> None:
         self._file = scratch_file()  # closed with this object
         self._end = 0
         self._spans: dict[int, tuple[int, int]] = {}
-        self._flushed = False
+        self._pending: list[bytes] = []
+        self._waiting = 0
 
     def keep(self, final: Final) -> Kept:
         """``final`` with its bytes written to the file: their (offset, length)."""
         item, data, uid, seq = final
-        span = (self._end, len(data))
-        self._file.write(data)
-        self._end += len(data)
+        size = len(data)
+        span = (self._end, size)
+        self._pending.append(data)
+        self._end += size
+        self._waiting += size
+        if self._waiting >= self._BATCH:
+            self._write()
         return item, span, uid, seq
 
+    def _write(self) -> None:
+        """Write the events gathered by :meth:`keep` to the file."""
+        if self._pending:
+            self._file.write(b"".join(self._pending))
+            self._pending.clear()
+            self._waiting = 0
+
     def of_items(self, kept: Iterable[Kept]) -> _EventTexts:
-        """Index the kept events by their item (``id``), for :meth:`__getitem__`."""
+        """Index the kept events by their item (``id``), for :meth:`joined`."""
         self._spans = {id(i): span for i, span, _, _ in kept}
+        self._write()
+        self._file.flush()
         return self
 
     def __getitem__(self, key: int) -> bytes:
         """The bytes of the VEVENT of the item whose ``id`` is ``key``."""
-        if not self._flushed:
-            self._file.flush()
-            self._flushed = True
-        at, size = self._spans[key]
+        return self._read(*self._spans[key])
+
+    def _read(self, at: int, size: int) -> bytes:
+        """``size`` bytes of the file from offset ``at``."""
         data = os.pread(self._file.fileno(), size, at)
         if len(data) != size:  # the file was cut short under us
             raise OSError(f"a calendar's event could not be read back from {self._file.name} "
                           f"({len(data)} of {size} bytes)")
         return data
 
+    def joined(self, items: Iterable[CalendarItem]) -> bytes:
+        """The VEVENTs of ``items``, one after another."""
+        spans = self._spans
+        out: list[bytes] = []
+        start = end = -1
+        for i in items:
+            at, size = spans[id(i)]
+            if at != end:  # not next to the run being gathered: read that run
+                if end > start:
+                    out.append(self._read(start, end - start))
+                start = at
+            end = at + size
+        if end > start:
+            out.append(self._read(start, end - start))
+        return b"".join(out)
 
-def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
-           ) -> Final:
-    """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
-    without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
-    ``old``, the event of its UID the previous calendars published: its SEQUENCE as
-    :func:`content_sequence` says (the same content keeps it, a change raises it)."""
+
+Lineage = tuple[str, str]
+"""A plan's X-TOURNEY-LINEAGE content line and its value (:func:`_lineage`)."""
+
+
+def _lineage(lineage: str) -> Lineage:
+    """The X-TOURNEY-LINEAGE line every event of the plan ``lineage`` gets: a TEXT value, a
+    literal \\N read as a line break, as the events were first written (icalendar's vText
+    of a plain str); and its value."""
+    value = text_value(lineage.replace("\\N", "\n"))
+    return content_line(LINEAGE_PROPERTY, value), value
+
+
+def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
+           old: PreviousEvent | None = None) -> Final:
+    """The event of ``i`` finished (its lineage, :func:`_lineage`; DTSTAMP ``stamp``) and
+    serialized: ``i`` without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and
+    SEQUENCE. With ``old``, the event of its UID the previous calendars published: its
+    SEQUENCE as :func:`content_sequence` says (the same content keeps it, a change raises
+    it)."""
     ev = i.event
-    # who may update or delete it (tourney publish); a TEXT value, a literal \N read as a
-    # line break, as the events were first written (icalendar's vText of a plain str)
-    ev.set(LINEAGE_PROPERTY, text_value(lineage.replace("\\N", "\n")))
-    if ev.get("DTSTAMP") != stamp:
+    # who may update or delete it (tourney publish)
+    ev.set_line(LINEAGE_PROPERTY, *lineage)
+    was = ev.get("DTSTAMP")
+    if was is not stamp and was != stamp:
         ev.set("DTSTAMP", stamp)
     uid, seq = ev.uid, ev.sequence
     data = ev.to_ical()
@@ -233,11 +281,11 @@ def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent
             seq = want
             ev.set("SEQUENCE", want)
             data = ev.to_ical()
-    spent = CalendarItem(i.sort_key, i.operators, _SPENT, i.tzid, i.span, i.members, i.whole)
-    return spent, data, uid, seq
+    i.event = _SPENT
+    return i, data, uid, seq
 
 
-def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime,
+def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp: dt.datetime,
                keep: Callable[[Final], Kept]) -> list[Kept]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
     and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
@@ -390,6 +438,10 @@ def _calendar(name: str, items: list[CalendarItem], text: _EventTexts, lineage: 
         last = dt.date(max(b for _, b in spans).year + 2, 1, 1)
         lines.extend(vtimezone_lines(tzid, first, last))
     yield fold_lines(lines)  # the events go before its END:VCALENDAR line
-    for i in items:
-        yield text[id(i)]
+    for k in range(0, len(items), _RUN):  # a few dozen events a piece
+        yield text.joined(items[k:k + _RUN])
     yield b"END:VCALENDAR\r\n"
+
+
+_RUN = 64
+"""Events read back and written as one piece of a calendar file (about 100 kB)."""

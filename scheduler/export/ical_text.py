@@ -76,7 +76,9 @@ def text_value(value: str) -> Text:
 def escape_text(value: str) -> str:
     r"""``value`` as an escaped TEXT value (RFC 5545 §3.3.11): ``\\``, ``\;``, ``\,``, and each
     line break (CRLF, CR or LF) as ``\n``."""
-    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    if "\\" in value:
+        value = value.replace("\\", "\\\\")
+    value = value.replace(";", "\\;").replace(",", "\\,")
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     return value.replace("\n", "\\n")
@@ -96,43 +98,29 @@ def fold_line(line: str) -> bytes:
     return (_folded(line) + "\r\n").encode("utf-8")
 
 
+_SEGMENTS = re.compile(r"(?s).{73}[^\\^](?=.)|.{73}(?=[\\^].)|.+")
+"""The segments of an ASCII line (:func:`_folded`): 74 characters, or 73 when the 74th
+escapes what follows, while more than 74 are left; then the rest."""
+
+_OCTET_SEGMENTS = re.compile(("(?s)(?=.{75})(?:" + "|".join(
+    rf".{{{n - 1}}}[^\\^](?=[^\x80-\xbf])|.{{{n - 1}}}(?=[\\^][^\x80-\xbf])"
+    for n in (74, 73, 72, 71)) + ")|.+").encode("ascii"))
+"""The segments of a line's UTF-8 octets (:func:`_folded`): while more than 74 are left,
+the longest run of at most 74 that ends before a character's first octet (74, 73, 72 or
+71: a character is at most 4 octets), one octet less when its last escapes what follows;
+then the rest."""
+
+
 def _folded(line: str) -> str:
     """:func:`fold_line` as text, without the final CRLF."""
-    size = len(line)
-    if size <= 18 or (size <= 74 and line.isascii()):  # at most 74 octets: as it is
+    if line.isascii():  # a character is an octet
+        return line if len(line) <= 74 else "\r\n ".join(_SEGMENTS.findall(line))
+    if len(line) <= 18:  # at most 4 octets a character: at most 72
         return line
-    if not line.isascii():
-        return _folded_octets(line)
-    parts = []
-    pos = 0
-    while size - pos > 74:  # a character is an octet
-        cut = pos + 74
-        if line[cut - 1] in "\\^":  # an escape goes on with what it escapes
-            cut -= 1
-        parts.append(line[pos:cut])
-        pos = cut
-    parts.append(line[pos:])
-    return "\r\n ".join(parts)
-
-
-def _folded_octets(line: str) -> str:
-    """:func:`_folded` of a line that is not ASCII: cut on its UTF-8 octets."""
     data = line.encode("utf-8")
-    size = len(data)
-    if size <= 74:
+    if len(data) <= 74:
         return line
-    parts = []
-    pos = 0
-    while size - pos > 74:
-        cut = pos + 74
-        while data[cut] & 0xC0 == 0x80:  # the next segment starts at a character's start
-            cut -= 1
-        if data[cut - 1] in b"\\^":  # an escape goes on with what it escapes
-            cut -= 1
-        parts.append(data[pos:cut])
-        pos = cut
-    parts.append(data[pos:])
-    return b"\r\n ".join(parts).decode("utf-8")
+    return b"\r\n ".join(_OCTET_SEGMENTS.findall(data)).decode("utf-8")
 
 
 def fold(line: str) -> str:
@@ -155,32 +143,37 @@ def _param(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _zone_id(tz: dt.tzinfo) -> str | None:
-    """The TZID icalendar names ``tz`` by (``icalendar.timezone.tzid.tzid_from_tzinfo``:
-    ``"UTC"`` for a zone equal to UTC, written with ``Z``); None for a zone it cannot name
-    (a date-time in it is named by its ``tzname``)."""
-    return tzid_from_tzinfo(tz)
+def _zone_param(tz: dt.tzinfo) -> str | None:
+    """``;TZID=<zone>`` of a date-time in ``tz`` as icalendar writes it: the TZID it names
+    ``tz`` by (``icalendar.timezone.tzid.tzid_from_tzinfo``), ``""`` for a zone equal to UTC
+    (written with ``Z``); None for a zone it cannot name (a date-time in it is named by its
+    ``tzname``)."""
+    tzid = tzid_from_tzinfo(tz)
+    if tzid is None:
+        return None
+    return "" if tzid == "UTC" else f";TZID={_param(tzid)}"
 
 
 def date_time_text(value: dt.datetime) -> tuple[str, str]:
     """A DATE-TIME as icalendar writes it: (``;TZID=<zone>`` or ``""``, the value: UTC with
     ``Z``, a zone's local time, a floating time as it is); seconds kept, microseconds not."""
-    s = (f"{value.year:04}{value.month:02}{value.day:02}"
-         f"T{value.hour:02}{value.minute:02}{value.second:02}")
+    # "YYYY-MM-DDTHH:MM:SS" of the local time, whatever the offset or microseconds after it
+    s = dt.datetime.isoformat(value)[:19].replace("-", "").replace(":", "")
     tz = value.tzinfo
     if tz is None:
         return "", s
-    tzid = "UTC" if tz is dt.UTC else _zone_id(tz)
-    if tzid is None:
+    param = "" if tz is dt.UTC else _zone_param(tz)
+    if param is None:
         tzid = value.tzname() or ""
-    if tzid == "UTC":
-        return "", s + "Z"
-    return f";TZID={_param(tzid)}", s
+        if tzid == "UTC":
+            return "", s + "Z"
+        return f";TZID={_param(tzid)}", s
+    return (param, s) if param else ("", s + "Z")
 
 
 def date_text(value: dt.date) -> str:
     """A DATE's value (``YYYYMMDD``)."""
-    return f"{value.year:04}{value.month:02}{value.day:02}"
+    return dt.date.isoformat(value).replace("-", "")
 
 
 def duration_text(value: dt.timedelta) -> str:
@@ -253,15 +246,23 @@ _SORTED: dict[tuple[object, ...], list[str]] = {}
 
 class VEvent:
     """A VEVENT (or VALARM) being built: each property as its unfolded content lines
-    (:func:`content_line`) and the first value given, by name (upper case)."""
+    (:func:`content_line`) and the first value given, by name (upper case).
+
+    ``lines`` and ``values`` (each property's lines and first value, as :meth:`add` would
+    make them) give the properties at once: the builders of the plan's events
+    (:mod:`scheduler.export.ical_events`, :mod:`scheduler.export.ical_describe`) format their
+    lines directly, as :func:`content_line` does (``tests/test_ical_lines.py`` compares them
+    with icalendar's)."""
 
     __slots__ = ("_lines", "_values", "name", "subcomponents")
 
-    def __init__(self, name: str = "VEVENT") -> None:
+    def __init__(self, name: str = "VEVENT", lines: dict[str, list[str]] | None = None,
+                 values: dict[str, object] | None = None,
+                 subcomponents: list[VEvent] | None = None) -> None:
         self.name = name
-        self._lines: dict[str, list[str]] = {}
-        self._values: dict[str, object] = {}
-        self.subcomponents: list[VEvent] = []
+        self._lines: dict[str, list[str]] = {} if lines is None else lines
+        self._values: dict[str, object] = {} if values is None else values
+        self.subcomponents: list[VEvent] = [] if subcomponents is None else subcomponents
 
     def add(self, name: str, value: object, params: Mapping[str, str] | None = None) -> None:
         """Add property ``name`` (upper case) with ``value`` (:func:`content_line`); a value of
@@ -286,6 +287,11 @@ class VEvent:
         self._lines[name] = [content_line(name, value)]
         self._values[name] = value
 
+    def set_line(self, name: str, line: str, value: object) -> None:
+        """:meth:`set` with the content line already made (``content_line(name, value)``)."""
+        self._lines[name] = [line]
+        self._values[name] = value
+
     def get(self, name: str, default: object = None) -> object:
         """The (first) value given to property ``name`` (upper case), else ``default``."""
         return self._values.get(name, default)
@@ -298,10 +304,8 @@ class VEvent:
     def sequence(self) -> int:
         return int(self._values["SEQUENCE"])  # type: ignore[call-overload]
 
-    def lines(self, order: tuple[str, ...] = EVENT_ORDER) -> list[str]:
-        """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
-        subcomponent's lines (its properties by name), END."""
-        out = [f"BEGIN:{self.name}"]
+    def _keys(self, order: tuple[str, ...]) -> list[str]:
+        """The property names in the order written: ``order`` first, then by name."""
         props = self._lines
         shape = (order, *props)  # the events of one kind have the same properties
         keys = _SORTED.get(shape)
@@ -309,7 +313,14 @@ class VEvent:
             keys = [k for k in order if k in props] + sorted(props.keys() - set(order))
             if len(_SORTED) < 4096:
                 _SORTED[shape] = keys
-        for key in keys:
+        return keys
+
+    def lines(self, order: tuple[str, ...] = EVENT_ORDER) -> list[str]:
+        """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
+        subcomponent's lines (its properties by name), END."""
+        out = [f"BEGIN:{self.name}"]
+        props = self._lines
+        for key in self._keys(order):
             out += props[key]
         for sub in self.subcomponents:
             out += sub.lines(())
@@ -380,9 +391,10 @@ _SKIP = [dt.timedelta(days=d) for d in (64, 32, 16, 8, 4, 2, 1)] + [
 """The steps of icalendar's search for a zone's transitions (``_from_tzinfo_skip_search``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CalendarItem:
-    """One VEVENT and the operators whose per-operator file shows it."""
+    """One VEVENT and the operators whose per-operator file shows it (its ``event`` let go,
+    :data:`scheduler.export.ical._SPENT`, once serialized)."""
 
     sort_key: tuple[dt.datetime, str]
     operators: frozenset[str]
