@@ -51,6 +51,7 @@ from scheduler.export.ical_text import (
     CalendarItem,
     VEvent,
     content_line,
+    fold,
     fold_lines,
     midnight,
     plan_lineage,
@@ -249,7 +250,7 @@ class _EventTexts:
 
 
 Lineage = tuple[str, str]
-"""A plan's X-TOURNEY-LINEAGE content line and its value (:func:`_lineage`)."""
+"""A plan's X-TOURNEY-LINEAGE content line, folded, and its value (:func:`_lineage`)."""
 
 
 def _lineage(lineage: str) -> Lineage:
@@ -257,7 +258,7 @@ def _lineage(lineage: str) -> Lineage:
     literal \\N read as a line break, as the events were first written (icalendar's vText
     of a plain str); and its value."""
     value = text_value(lineage.replace("\\N", "\n"))
-    return content_line(LINEAGE_PROPERTY, value), value
+    return fold(content_line(LINEAGE_PROPERTY, value)), value
 
 
 def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
@@ -269,7 +270,7 @@ def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
     it)."""
     ev = i.event
     # who may update or delete it (tourney publish)
-    ev.set_line(LINEAGE_PROPERTY, *lineage)
+    ev.put({LINEAGE_PROPERTY: lineage[0]}, {LINEAGE_PROPERTY: lineage[1]})
     was = ev.get("DTSTAMP")
     if was is not stamp and was != stamp:
         ev.set("DTSTAMP", stamp)
@@ -311,8 +312,10 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp
         if uid in carry:  # a past deadline: as published
             done.append(keep(_carried(carry.pop(uid), i.operators, i.whole)))
             return
-        _floor(i, before)
-        done.append(keep(_final(i, lineage, stamp, before.get(uid))))
+        old = before.get(uid)
+        if old is not None:  # a SEQUENCE never lower than published (none else to keep)
+            _floor(i, before)
+        done.append(keep(_final(i, lineage, stamp, old)))
 
     for i in made:
         add(i)

@@ -48,17 +48,22 @@ from scheduler.core.uid import licence_uid as new_licence_uid
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.ical_text import (
+    DAY,
     CalendarItem,
+    Text,
     VEvent,
-    all_day,
+    content_line,
+    date_text,
+    escape_text,
+    fold,
     ical_day,
     midnight,
     new_event,
     operator_of,
     operators_value,
     plan_lineage,
-    text_value,
     tournament_of,
+    vtext,
 )
 from scheduler.inputs.replan.assign import licence_deadline_uids
 from scheduler.result.deadlines import Deadline
@@ -98,12 +103,17 @@ class Words(dict[str, str]):
     """Licence id -> the licence in people's words (:func:`licence_words`), and what the
     events of one plan say again and again, each made once: a tournament's checklist
     (:func:`constraints.registry.checklist`), the readings of a jurisdiction and type
-    (:func:`scheduler.export.checklist.readings`)."""
+    (:func:`scheduler.export.checklist.readings`), the end of a description they make
+    (:meth:`tail`), a tournament's money line (:func:`money_lines`), an operator's venue
+    and place."""
 
     def __init__(self, words: Mapping[str, str] | None = None) -> None:
         super().__init__(words or {})
         self._checklists: dict[str, list[str]] = {}
         self._readings: dict[tuple[str, str], list[str]] = {}
+        self._tails: dict[tuple[str | None, str, str], tuple[str, str]] = {}
+        self._money: dict[str, list[str]] = {}
+        self._places: dict[str, tuple[str, str]] = {}
 
     def checklist(self, scenario: Scenario, t: Tournament) -> list[str]:
         """``checklist(scenario, t)``, once per tournament."""
@@ -117,6 +127,40 @@ class Words(dict[str, str]):
         got = self._readings.get((jurisdiction, kind))
         if got is None:
             got = self._readings[(jurisdiction, kind)] = readings(scenario, jurisdiction, kind)
+        return got
+
+    def tail(self, scenario: Scenario, t: Tournament | None, jurisdiction: str,
+             kind: str) -> tuple[str, str]:
+        """The end of the DESCRIPTION of an event of ``t`` (of that ``jurisdiction`` and
+        type ``kind``): a line break, ``Checklist:`` and its obligations (:meth:`checklist`),
+        the readings (:meth:`readings`), or ``""`` when there is neither; as it is and
+        escaped (:func:`scheduler.export.ical_text.escape_text`). Once per tournament."""
+        key = (t.id if t is not None else None, jurisdiction, kind)
+        got = self._tails.get(key)
+        if got is None:
+            items = self.checklist(scenario, t) if t is not None else []
+            lines = ["Checklist:", *(f"- {c}" for c in items)] if items else []
+            lines += self.readings(scenario, jurisdiction, kind)
+            text = "\n".join(lines)
+            got = self._tails[key] = ("\n" + text, "\\n" + escape_text(text)) if lines \
+                else ("", "")
+        return got
+
+    def money(self, t: Tournament) -> list[str]:
+        """:func:`money_lines` of ``t``, once per tournament."""
+        got = self._money.get(t.id)
+        if got is None:
+            got = self._money[t.id] = money_lines(t)
+        return got
+
+    def place(self, scenario: Scenario, operator_id: str) -> tuple[str, str]:
+        """An operator's venue (LOCATION: its address, else its name) and place (a venue
+        line: name and address); the id for an operator not in the scenario."""
+        got = self._places.get(operator_id)
+        if got is None:
+            op = operator_of(scenario, operator_id)
+            got = self._places[operator_id] = (
+                (_venue(op), _place(op)) if op is not None else (operator_id, operator_id))
         return got
 
 
@@ -172,12 +216,13 @@ _notice_note = functools.lru_cache(maxsize=4096)(notice_note)
 
 
 def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
-                 licences: list[str]) -> list[str]:
+                licences: list[str], words: Words | None = None) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
+    if words is None:
+        words = Words()
     lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
     for r, licence in zip(rows, licences, strict=True):
-        op = operator_of(scenario, r.operator_id)
-        place = _place(op) if op else r.operator_id
+        place = words.place(scenario, r.operator_id)[1]
         if licence == "none" and r.type == "charitable-cribbage":  # ME-CRIBBAGE-REG: no
             line = f"- {place}"  # licence is bought for it, so none is named
         elif licence == "none":
@@ -190,58 +235,91 @@ def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     return lines
 
 
-def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
-             venues: list[str], which: str, words: Words | None = None) -> None:
-    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series
-    (``words``: the plan's :class:`Words`, made once for all its events)."""
+def description(scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+                venues: list[str], which: str, words: Words | None = None
+                ) -> tuple[dict[str, str], dict[str, object]]:
+    """LOCATION, CATEGORIES, DESCRIPTION, X-TOURNEY-TOURNAMENT and X-TOURNEY-OPERATORS of an
+    occurrence or series (``rows``: one per operator, its first operator first; ``words``:
+    the plan's :class:`Words`, made once for all its events): their folded content lines
+    and values, as ``VEvent.add`` makes them (:meth:`scheduler.export.ical_text.VEvent.put`)."""
     if words is None:
         words = Words()
     first = rows[0]
     t = tournament_of(scenario, tid)
-    ops = [operator_of(scenario, r.operator_id) for r in rows]
-    ev.add("LOCATION", text_value(" / ".join(_venue(op) if op else r.operator_id
-                                             for r, op in zip(rows, ops, strict=True))))
-    ev.add("CATEGORIES", [first.type])
+    oids = [r.operator_id for r in rows]
+    location = " / ".join([words.place(scenario, o)[0] for o in oids])
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
         first.title,
         dates,
         f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
         f"Players: {first.players if first.players is not None else 'not set'}.",
-        *(money_lines(t) if t is not None else []),
+        *(words.money(t) if t is not None else []),
         *venues,
         f"Tournament {tid}, {which}.",
     ]
-    items = words.checklist(scenario, t) if t is not None else []
-    if items:
-        lines += ["Checklist:", *(f"- {c}" for c in items)]
-    # only the readings of its own rules (its jurisdiction and type)
-    lines += words.readings(scenario, first.jurisdiction, first.type)
-    ev.add("DESCRIPTION", text_value("\n".join(lines)))
-    ev.add(TOURNAMENT_PROPERTY, tid)
-    ev.add(OPERATORS_PROPERTY,
-           operators_value(dict.fromkeys(r.operator_id for r in rows)))
+    # the checklist of its obligations and only the readings of its own rules (its
+    # jurisdiction and type), escaped once per tournament: the line before ends with "."
+    text = "\n".join(lines)
+    tail, escaped_tail = words.tail(scenario, t, first.jurisdiction, first.type)
+    operators = oids[0] if len(oids) == 1 else operators_value(dict.fromkeys(oids))
+    return {
+        "LOCATION": fold(f"LOCATION:{escape_text(location)}"),
+        "CATEGORIES": fold(f"CATEGORIES:{vtext(first.type)}"),
+        "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}{escaped_tail}"),
+        TOURNAMENT_PROPERTY: fold(f"{TOURNAMENT_PROPERTY}:{tid}"),
+        OPERATORS_PROPERTY: fold(f"{OPERATORS_PROPERTY}:{operators}"),
+    }, {
+        "LOCATION": Text(location), "CATEGORIES": [first.type],
+        "DESCRIPTION": Text(text + tail),
+        TOURNAMENT_PROPERTY: tid, OPERATORS_PROPERTY: operators,
+    }
+
+
+def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+             venues: list[str], which: str, words: Words | None = None) -> None:
+    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series
+    (``words``: the plan's :class:`Words`, made once for all its events): added to ``ev``
+    (:func:`description`)."""
+    ev.put(*description(scenario, tid, rows, dates, venues, which, words))
 
 
 def _alarm(ev: VEvent, text: str, trigger: dt.timedelta) -> None:
-    alarm = VEvent("VALARM")
-    alarm.add("ACTION", "DISPLAY")
-    alarm.add("DESCRIPTION", text_value(text))
-    alarm.add("TRIGGER", trigger)
-    ev.subcomponents.append(alarm)
+    """A display VALARM saying ``text``, ``trigger`` before the event (a negative duration)."""
+    ev.subcomponents.append(VEvent("VALARM", {
+        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
+        "TRIGGER": _trigger_line(trigger),
+    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(text), "TRIGGER": trigger}))
+
+
+@functools.lru_cache(maxsize=16)
+def _trigger_line(trigger: dt.timedelta) -> str:
+    """``content_line("TRIGGER", trigger)`` folded, once per duration."""
+    return fold(content_line("TRIGGER", trigger))
 
 
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
               kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> CalendarItem:
+    """An all-day deadline event on ``day`` (transparent: it takes no time) of the
+    deadline ``kind`` (:data:`scheduler.core.uid.DEADLINE_KIND`), its DESCRIPTION
+    ``description`` and "Not legal advice.", with a display VALARM ``alarm`` before it saying
+    ``summary``: its content lines made directly, as ``VEvent.add`` makes them."""
     ev = new_event(uid, stamp, summary, sequence)
-    all_day(ev, day, day)
-    ev.add("TRANSP", "TRANSPARENT")
-    ev.add("CATEGORIES", ["deadline"])
-    ev.add("DESCRIPTION", text_value(description + "\nNot legal advice."))
-    ev.add(DEADLINE_PROPERTY, kind)
-    ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
+    after = day + DAY
+    text = description + "\nNot legal advice."
+    what = DEADLINE_KIND[kind]
+    ev.put({
+        "DTSTART": f"DTSTART;VALUE=DATE:{date_text(day)}",
+        "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
+        "TRANSP": "TRANSP:TRANSPARENT",
+        "CATEGORIES": "CATEGORIES:deadline",
+        "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
+        DEADLINE_PROPERTY: fold(f"{DEADLINE_PROPERTY}:{kind}"),
+        KIND_PROPERTY: fold(f"{KIND_PROPERTY}:{what}"),
+    }, {"DTSTART": day, "DTEND": after, "TRANSP": "TRANSPARENT", "CATEGORIES": ["deadline"],
+        "DESCRIPTION": Text(text), DEADLINE_PROPERTY: kind, KIND_PROPERTY: what})
     _alarm(ev, summary, alarm)
-    return CalendarItem((midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
+    return CalendarItem((midnight(day), uid), frozenset((operator_id,)), ev, None, (day, day))
 
 
 def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:

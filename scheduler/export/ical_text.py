@@ -99,20 +99,22 @@ def fold_line(line: str) -> bytes:
 
 
 _SEGMENTS = re.compile(r"(?s).{73}[^\\^](?=.)|.{73}(?=[\\^].)|.+")
-"""The segments of an ASCII line (:func:`_folded`): 74 characters, or 73 when the 74th
+"""The segments of an ASCII line (:func:`fold`): 74 characters, or 73 when the 74th
 escapes what follows, while more than 74 are left; then the rest."""
 
 _OCTET_SEGMENTS = re.compile(("(?s)(?=.{75})(?:" + "|".join(
     rf".{{{n - 1}}}[^\\^](?=[^\x80-\xbf])|.{{{n - 1}}}(?=[\\^][^\x80-\xbf])"
     for n in (74, 73, 72, 71)) + ")|.+").encode("ascii"))
-"""The segments of a line's UTF-8 octets (:func:`_folded`): while more than 74 are left,
+"""The segments of a line's UTF-8 octets (:func:`fold`): while more than 74 are left,
 the longest run of at most 74 that ends before a character's first octet (74, 73, 72 or
 71: a character is at most 4 octets), one octet less when its last escapes what follows;
 then the rest."""
 
 
-def _folded(line: str) -> str:
-    """:func:`fold_line` as text, without the final CRLF."""
+def fold(line: str) -> str:
+    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
+    without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` and
+    ``tests/test_ical_lines.py`` check the two agree."""
     if line.isascii():  # a character is an octet
         return line if len(line) <= 74 else "\r\n ".join(_SEGMENTS.findall(line))
     if len(line) <= 18:  # at most 4 octets a character: at most 72
@@ -123,11 +125,7 @@ def _folded(line: str) -> str:
     return b"\r\n ".join(_OCTET_SEGMENTS.findall(data)).decode("utf-8")
 
 
-def fold(line: str) -> str:
-    """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
-    without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` checks the two
-    agree."""
-    return _folded(line)
+_folded = fold
 
 
 def fold_lines(lines: Iterable[str]) -> bytes:
@@ -245,22 +243,23 @@ _SORTED: dict[tuple[object, ...], list[str]] = {}
 
 
 class VEvent:
-    """A VEVENT (or VALARM) being built: each property as its unfolded content lines
-    (:func:`content_line`) and the first value given, by name (upper case).
+    """A VEVENT (or VALARM) being built: each property as its content lines, folded
+    (:func:`fold`; a property given several values, one line per value, CRLF between them),
+    and the first value given, by name (upper case).
 
-    ``lines`` and ``values`` (each property's lines and first value, as :meth:`add` would
-    make them) give the properties at once: the builders of the plan's events
+    ``text`` and ``values`` (each property's folded lines and first value, as :meth:`add`
+    would make them) give the properties at once: the builders of the plan's events
     (:mod:`scheduler.export.ical_events`, :mod:`scheduler.export.ical_describe`) format their
-    lines directly, as :func:`content_line` does (``tests/test_ical_lines.py`` compares them
-    with icalendar's)."""
+    lines directly, as :func:`content_line` does (``tests/test_ical_lines.py`` compares
+    them with icalendar's)."""
 
-    __slots__ = ("_lines", "_values", "name", "subcomponents")
+    __slots__ = ("_text", "_values", "name", "subcomponents")
 
-    def __init__(self, name: str = "VEVENT", lines: dict[str, list[str]] | None = None,
+    def __init__(self, name: str = "VEVENT", text: dict[str, str] | None = None,
                  values: dict[str, object] | None = None,
                  subcomponents: list[VEvent] | None = None) -> None:
         self.name = name
-        self._lines: dict[str, list[str]] = {} if lines is None else lines
+        self._text: dict[str, str] = {} if text is None else text
         self._values: dict[str, object] = {} if values is None else values
         self.subcomponents: list[VEvent] = [] if subcomponents is None else subcomponents
 
@@ -275,22 +274,24 @@ class VEvent:
             line = f"{name}:{value}"
         else:
             line = content_line(name, value, params)
-        lines = self._lines.get(name)
-        if lines is None:
-            self._lines[name] = [line]
+        was = self._text.get(name)
+        if was is None:
+            self._text[name] = _folded(line)
             self._values[name] = value
         else:
-            lines.append(line)
+            self._text[name] = f"{was}\r\n{_folded(line)}"
 
     def set(self, name: str, value: object) -> None:
         """Replace the value(s) of property ``name`` (upper case) by ``value``."""
-        self._lines[name] = [content_line(name, value)]
+        self._text[name] = _folded(content_line(name, value))
         self._values[name] = value
 
-    def set_line(self, name: str, line: str, value: object) -> None:
-        """:meth:`set` with the content line already made (``content_line(name, value)``)."""
-        self._lines[name] = [line]
-        self._values[name] = value
+    def put(self, text: Mapping[str, str], values: Mapping[str, object]) -> None:
+        """Set properties at once, each with its folded content lines (:func:`fold`) and
+        (first) value as :meth:`add` makes them (``text[name]``, ``values[name]``),
+        replacing any there."""
+        self._text.update(text)
+        self._values.update(values)
 
     def get(self, name: str, default: object = None) -> object:
         """The (first) value given to property ``name`` (upper case), else ``default``."""
@@ -306,7 +307,7 @@ class VEvent:
 
     def _keys(self, order: tuple[str, ...]) -> list[str]:
         """The property names in the order written: ``order`` first, then by name."""
-        props = self._lines
+        props = self._text
         shape = (order, *props)  # the events of one kind have the same properties
         keys = _SORTED.get(shape)
         if keys is None:
@@ -319,17 +320,25 @@ class VEvent:
         """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
         subcomponent's lines (its properties by name), END."""
         out = [f"BEGIN:{self.name}"]
-        props = self._lines
         for key in self._keys(order):
-            out += props[key]
+            out += self._text[key].replace("\r\n ", "").split("\r\n")
         for sub in self.subcomponents:
             out += sub.lines(())
         out.append(f"END:{self.name}")
         return out
 
+    def _folded_text(self, order: tuple[str, ...]) -> str:
+        """:meth:`lines` folded, each ended by CRLF."""
+        text = self._text
+        body = "\r\n".join(map(text.__getitem__, self._keys(order)))
+        subs = "".join([sub._folded_text(()) for sub in self.subcomponents])
+        if body:
+            return f"BEGIN:{self.name}\r\n{body}\r\n{subs}END:{self.name}\r\n"
+        return f"BEGIN:{self.name}\r\n{subs}END:{self.name}\r\n"
+
     def to_ical(self) -> bytes:
         """The folded bytes of :meth:`lines`."""
-        return fold_lines(self.lines())
+        return self._folded_text(EVENT_ORDER).encode("utf-8")
 
 
 @functools.lru_cache(maxsize=64)
@@ -429,19 +438,38 @@ def utc(stamp: dt.datetime) -> dt.datetime:
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
 
 
+@functools.lru_cache(maxsize=16)
+def stamp_line(stamp: dt.datetime) -> str:
+    """The DTSTAMP line of ``stamp`` (``content_line("DTSTAMP", stamp)``), folded, made once
+    per stamp: every event of a plan has the same."""
+    return _folded(content_line("DTSTAMP", stamp))
+
+
+def uid_line(uid: str) -> str:
+    """``content_line("UID", uid)`` folded: a TEXT value as icalendar's ``vText`` escapes
+    it."""
+    return _folded(f"UID:{vtext(uid)}" if type(uid) is str else content_line("UID", uid))
+
+
 def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> VEvent:
-    ev = VEvent()
-    ev.add("UID", uid)
-    ev.add("DTSTAMP", stamp)
-    ev.add("SEQUENCE", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
-    ev.add("SUMMARY", text_value(summary))
-    return ev
+    """A VEVENT with its UID, DTSTAMP, SEQUENCE (RFC 5545 §3.8.7.4: + 1 each time a re-plan
+    moves it) and SUMMARY (a TEXT value, :class:`Text`): the lines ``add`` would make."""
+    return VEvent("VEVENT", {
+        "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
+        "SEQUENCE": _folded(f"SEQUENCE:{sequence}" if type(sequence) is int
+                            else content_line("SEQUENCE", sequence)),
+        "SUMMARY": _folded(f"SUMMARY:{escape_text(summary)}"),
+    }, {"UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary)})
+
+
+DAY = dt.timedelta(days=1)
+"""One day (an all-day event's DTEND is the day after its last)."""
 
 
 def all_day(ev: VEvent, first: dt.date, last: dt.date) -> None:
     """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
     ev.add("DTSTART", first)
-    ev.add("DTEND", last + dt.timedelta(days=1))
+    ev.add("DTEND", last + DAY)
 
 
 def midnight(day: dt.date) -> dt.datetime:
@@ -451,13 +479,16 @@ def midnight(day: dt.date) -> dt.datetime:
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
+@functools.lru_cache(maxsize=4096)
 def ical_day(d: dt.date) -> str:
     """``Mon 2027-03-01`` (``%a`` in the C locale tourney runs in, and the ISO day)."""
     return f"{_WEEKDAYS[d.weekday()]} {d.isoformat()}"
 
 
 def clock(t: dt.datetime) -> str:
-    return f"{ical_day(t.date())} {t:%H:%M} {t.tzname()}"
+    """``Mon 2027-03-01 19:30 MST``: the day (:func:`ical_day`), the wall-clock time and
+    the zone's abbreviation of ``t``."""
+    return f"{ical_day(t.date())} {t.hour:02}:{t.minute:02} {t.tzname()}"
 
 
 def tournament_of(scenario: Scenario, tid: str) -> Tournament | None:
