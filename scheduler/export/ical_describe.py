@@ -284,14 +284,6 @@ def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurr
     ev.put(*description(scenario, tid, rows, dates, venues, which, words))
 
 
-def _alarm(ev: VEvent, text: str, trigger: dt.timedelta) -> None:
-    """A display VALARM saying ``text``, ``trigger`` before the event (a negative duration)."""
-    ev.subcomponents.append(VEvent("VALARM", {
-        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
-        "TRIGGER": _trigger_line(trigger),
-    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(text), "TRIGGER": trigger}))
-
-
 @functools.lru_cache(maxsize=16)
 def _trigger_line(trigger: dt.timedelta) -> str:
     """``content_line("TRIGGER", trigger)`` folded, once per duration."""
@@ -299,16 +291,18 @@ def _trigger_line(trigger: dt.timedelta) -> str:
 
 
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
-              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> CalendarItem:
+              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0,
+              extra: Mapping[str, str] | None = None) -> CalendarItem:
     """An all-day deadline event on ``day`` (transparent: it takes no time) of the
     deadline ``kind`` (:data:`scheduler.core.uid.DEADLINE_KIND`), its DESCRIPTION
-    ``description`` and "Not legal advice.", with a display VALARM ``alarm`` before it saying
-    ``summary``: its content lines made directly, as ``VEvent.add`` makes them."""
+    ``description`` and "Not legal advice.", with a display VALARM ``alarm`` before it (a
+    negative duration) saying ``summary``, and the X- properties ``extra`` (name -> value):
+    its content lines made directly, as ``VEvent.add`` makes them."""
     ev = new_event(uid, stamp, summary, sequence)
     after = day + DAY
     text = description + "\nNot legal advice."
     what = DEADLINE_KIND[kind]
-    ev.put({
+    lines = {
         "DTSTART": f"DTSTART;VALUE=DATE:{date_text(day)}",
         "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
         "TRANSP": "TRANSP:TRANSPARENT",
@@ -316,9 +310,20 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
         "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
         DEADLINE_PROPERTY: fold(f"{DEADLINE_PROPERTY}:{kind}"),
         KIND_PROPERTY: fold(f"{KIND_PROPERTY}:{what}"),
-    }, {"DTSTART": day, "DTEND": after, "TRANSP": "TRANSPARENT", "CATEGORIES": ["deadline"],
-        "DESCRIPTION": Text(text), DEADLINE_PROPERTY: kind, KIND_PROPERTY: what})
-    _alarm(ev, summary, alarm)
+    }
+    values: dict[str, object] = {
+        "DTSTART": day, "DTEND": after, "TRANSP": "TRANSPARENT", "CATEGORIES": ["deadline"],
+        "DESCRIPTION": Text(text), DEADLINE_PROPERTY: kind, KIND_PROPERTY: what}
+    if extra:
+        for name, value in extra.items():
+            lines[name] = fold(f"{name}:{value}")
+            values[name] = value
+    ev.put(lines, values)
+    # the reminder: a display VALARM saying the summary
+    ev.subcomponents.append(VEvent("VALARM", {
+        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(summary)}"),
+        "TRIGGER": _trigger_line(alarm),
+    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(summary), "TRIGGER": alarm}))
     return CalendarItem((midnight(day), uid), frozenset((operator_id,)), ev, None, (day, day))
 
 
@@ -375,11 +380,10 @@ def notice_items(plan: Plan, stamp: dt.datetime, deadlines: list[Deadline] | Non
         text = f"{duty}{_mt_closed(due)} Permit: {permit}."
         summary += _mt_file_by(due)
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
-        item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
-                         text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
-        item.event.add(TOURNAMENT_PROPERTY, row.tournament_id)
-        item.event.add(OCCURRENCE_PROPERTY, str(row.occurrence))
-        yield item
+        yield _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
+                        text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence,
+                        {TOURNAMENT_PROPERTY: row.tournament_id,
+                         OCCURRENCE_PROPERTY: str(row.occurrence)})
 
 
 def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:

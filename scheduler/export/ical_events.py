@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Iterator
-from operator import itemgetter
 
 from scheduler.core.jurisdiction import jurisdiction
 from scheduler.core.scenario import Scenario
@@ -90,7 +89,8 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     announced series kept, SEQUENCE raised when they change), and the series a re-plan
     drops, cancelled."""
     # by (tournament, occurrence), the order the events are made in (and weekly_series' own)
-    groups = dict(sorted(_group(plan).items(), key=itemgetter(0)))
+    every = _group(plan)
+    groups = {key: every[key] for key in sorted(every)}
     series = weekly_series(groups, plan.scenario, plan_lineage(plan))
     if plan.previous_series or plan.previous_events:
         # a re-plan: announced series keep their UIDs, last year's are left to it
