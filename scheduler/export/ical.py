@@ -31,8 +31,9 @@ import datetime as dt
 import functools
 import gc
 import itertools
-import mmap
+import os
 from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 
 from scheduler.core.atomic_files import scratch_file
 from scheduler.core.timing import made_day
@@ -126,10 +127,10 @@ def _render(plan: Plan, dtstamp: dt.datetime) -> tuple[list[tuple[str, Pieces]],
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
     texts = _EventTexts()  # each VEVENT's bytes on disk as soon as it is final (issue #27)
     done = _made(plan, made, lineage, stamp, texts)
-    done.sort(key=lambda d: d[0].sort_key)
-    items = [i for i, _, _, _ in done]
+    done.sort(key=_sort_key)
+    items = done
     # each event is serialized once and shared by calendar.ics and its operators' calendars
-    text = texts.of_items(done)
+    text = texts.flushed()
     h = scenario.horizon
     by_op: dict[str, list[CalendarItem]] = {}
     for i in items:
@@ -151,15 +152,15 @@ def _render(plan: Plan, dtstamp: dt.datetime) -> tuple[list[tuple[str, Pieces]],
                 [(o, names[o]) for o in sorted({o for i in mine for o in i.operators})
                  if o in names])))
     identity: Identity = {}
-    for i, _, uid, seq in done:
+    for i in done:
         series = len(i.members) > 1
         for tid, occ, day in i.members:
-            identity[(tid, occ)] = (uid, day.isoformat() if series else "", seq)
+            identity[(tid, occ)] = (i.uid, day.isoformat() if series else "", i.sequence)
     return files, identity
 
 
 def _made(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime,
-          texts: _EventTexts) -> list[Kept]:
+          texts: _EventTexts) -> list[CalendarItem]:
     """Every event of the plan's calendars (``made``, and what a re-plan adds) final and
     serialized, its bytes in ``texts``: for a plan solved again into an earlier plan's
     folder (:func:`_replaced`), each event's SEQUENCE and the DTSTAMP once every event is
@@ -197,11 +198,11 @@ def _gc_paused() -> Iterator[None]:
 _SPENT = VEvent()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
+_sort_key = attrgetter("sort_key")
+
 Final = tuple[CalendarItem, bytes, str, int]
 """An event final and serialized: the item (its VEVENT :data:`_SPENT`), the VEVENT's bytes,
 its UID and SEQUENCE (:func:`_final`, :func:`_carried`)."""
-Kept = tuple[CalendarItem, tuple[int, int], str, int]
-"""A :data:`Final` whose bytes are kept by :class:`_EventTexts`: their (offset, length)."""
 
 
 class _EventTexts:
@@ -209,9 +210,10 @@ class _EventTexts:
     (deleted when closed, or when the process ends, however it ends) rather than in memory:
     at N = 1,000 they are about 90 MB, all needed until the last calendar is written, since
     each calendar lists its events by date (issue #27). :meth:`keep` stores an event's
-    bytes as it is made (written a megabyte at a time); :meth:`of_items` maps the final
-    items to them and the file into memory (read by the pages asked for); :meth:`joined`
-    reads the events of a run of items back at once."""
+    bytes as it is made (written a megabyte at a time), and where they are in the file in
+    its item (``at``, ``size``); :meth:`joined` reads the events of a run of items back (one
+    ``pread`` for those that lie side by side in the file), never the whole file (nor a
+    memory map of it: its pages would count in the process's resident memory)."""
 
     _BATCH = 1 << 20
     """Bytes of events gathered before they are written to the file."""
@@ -219,22 +221,20 @@ class _EventTexts:
     def __init__(self) -> None:
         self._file = scratch_file()  # closed with this object
         self._end = 0
-        self._spans: dict[int, tuple[int, int]] = {}
         self._pending: list[bytes] = []
         self._waiting = 0
-        self._map: mmap.mmap | bytes = b""
 
-    def keep(self, final: Final) -> Kept:
-        """``final`` with its bytes written to the file: their (offset, length)."""
+    def keep(self, final: Final) -> CalendarItem:
+        """The item of ``final`` with its bytes written to the file (their offset and
+        length, ``at`` and ``size``), its UID and SEQUENCE."""
         item, data, uid, seq = final
-        size = len(data)
-        span = (self._end, size)
+        item.uid, item.sequence, item.at, item.size = uid, seq, self._end, len(data)
         self._pending.append(data)
-        self._end += size
-        self._waiting += size
+        self._end += item.size
+        self._waiting += item.size
         if self._waiting >= self._BATCH:
             self._write()
-        return item, span, uid, seq
+        return item
 
     def _write(self) -> None:
         """Write the events gathered by :meth:`keep` to the file."""
@@ -243,28 +243,33 @@ class _EventTexts:
             self._pending.clear()
             self._waiting = 0
 
-    def of_items(self, kept: Iterable[Kept]) -> _EventTexts:
-        """Index the kept events by their item (``id``), for :meth:`joined`."""
-        self._spans = {id(i): span for i, span, _, _ in kept}
+    def flushed(self) -> _EventTexts:
+        """This, every event kept written to the file, for :meth:`joined`."""
         self._write()
         self._file.flush()
-        if self._end:
-            self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ)
-            if len(self._map) != self._end:  # the file was cut short under us
-                raise OSError(f"the calendars' events could not be read back from "
-                              f"{self._file.name} ({len(self._map)} of {self._end} bytes)")
         return self
 
-    def __getitem__(self, key: int) -> bytes:
-        """The bytes of the VEVENT of the item whose ``id`` is ``key``."""
-        at, size = self._spans[key]
-        return self._map[at:at + size]
+    def _read(self, at: int, size: int) -> bytes:
+        """``size`` bytes of the file from offset ``at``."""
+        data = os.pread(self._file.fileno(), size, at)
+        if len(data) != size:  # the file was cut short under us
+            raise OSError(f"a calendar's event could not be read back from {self._file.name} "
+                          f"({len(data)} of {size} bytes)")
+        return data
 
     def joined(self, items: Iterable[CalendarItem]) -> bytes:
         """The VEVENTs of ``items``, one after another."""
-        spans, whole = self._spans, self._map
-        return b"".join([whole[at:at + size]
-                         for at, size in map(spans.__getitem__, map(id, items))])
+        out: list[bytes] = []
+        start = end = -1
+        for i in items:
+            if i.at != end:  # not next to the run being gathered: read that run
+                if end > start:
+                    out.append(self._read(start, end - start))
+                start = i.at
+            end = i.at + i.size
+        if end > start:
+            out.append(self._read(start, end - start))
+        return b"".join(out)
 
 
 Lineage = tuple[str, str]
@@ -305,7 +310,7 @@ def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
 
 
 def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp: dt.datetime,
-               keep: Callable[[Final], Kept]) -> list[Kept]:
+               keep: Callable[[Final], CalendarItem]) -> list[CalendarItem]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
     and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
     decides across the previous calendars. Each event's SEQUENCE stays when its content is
@@ -321,7 +326,7 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp
     # every past deadline, as if written: one the plan does not write is checked below
     carry = carried_deadlines(scenario, plan.previous_events, day,
                               {e.uid for e in plan.previous_events})
-    done: list[Kept] = []
+    done: list[CalendarItem] = []
     written: set[str] = set()
 
     def add(i: CalendarItem) -> None:
@@ -345,8 +350,8 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp
                 for uid, old in sorted(carry.items()) if uid in carried)
     if plan.departed_events or any(e.operators for e in plan.previous_events):
         shown: dict[str, set[str]] = {}
-        for i, _, uid, _ in done:
-            shown.setdefault(uid, set()).update(i.operators)
+        for i in done:
+            shown.setdefault(i.uid, set()).update(i.operators)
         cancels, carries = left(plan.previous_events, plan.departed_events, shown, day)
         for c in cancels:
             add(cancellation_item(scenario, c, stamp))
@@ -417,8 +422,9 @@ def _calendar(name: str, items: list[CalendarItem], text: _EventTexts, lineage: 
               horizon: tuple[dt.date, dt.date] | None = None,
               operator_id: str | None = None,
               named: Iterable[tuple[str, str]] = ()) -> Iterator[bytes]:
-    """The VCALENDAR of ``items``, piece by piece (its head, each VEVENT, its end); ``text``
-    holds each item's serialized VEVENT (``text[id(item)]``). It names
+    """The VCALENDAR of ``items``, piece by piece (its head, its VEVENTs a few dozen at a
+    time, its end); ``text`` holds each item's serialized VEVENT (:meth:`_EventTexts.joined`).
+    It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
     of, ``named`` (id, name; every operator of its events, co-hosts too): one

@@ -415,6 +415,12 @@ class CalendarItem:
     nights."""
     whole: bool = True
     """Shown in ``calendar.ics`` too; False: only in its operators' own calendars."""
+    at: int = 0
+    """Once serialized (:mod:`scheduler.export.ical`): where its VEVENT's bytes start in the
+    plan's scratch file, and how many there are (``size``), its UID and SEQUENCE."""
+    size: int = 0
+    uid: str = ""
+    sequence: int = 0
 
 
 def operators_value(ops: Iterable[str]) -> str:
