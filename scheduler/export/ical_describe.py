@@ -58,11 +58,12 @@ from scheduler.export.ical_text import (
     fold,
     ical_day,
     midnight,
-    new_event,
     operator_of,
     operators_value,
     plan_lineage,
+    stamp_line,
     tournament_of,
+    uid_line,
     vtext,
 )
 from scheduler.inputs.replan.assign import licence_deadline_uids
@@ -298,11 +299,15 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     ``description`` and "Not legal advice.", with a display VALARM ``alarm`` before it (a
     negative duration) saying ``summary``, and the X- properties ``extra`` (name -> value):
     its content lines made directly, as ``VEvent.add`` makes them."""
-    ev = new_event(uid, stamp, summary, sequence)
     after = day + DAY
     text = description + "\nNot legal advice."
     what = DEADLINE_KIND[kind]
+    said = escape_text(summary)  # the SUMMARY, and what the reminder says
     lines = {
+        "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
+        "SEQUENCE": fold(f"SEQUENCE:{sequence}") if type(sequence) is int
+        else fold(content_line("SEQUENCE", sequence)),
+        "SUMMARY": fold(f"SUMMARY:{said}"),
         "DTSTART": f"DTSTART;VALUE=DATE:{date_text(day)}",
         "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
         "TRANSP": "TRANSP:TRANSPARENT",
@@ -312,18 +317,18 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
         KIND_PROPERTY: fold(f"{KIND_PROPERTY}:{what}"),
     }
     values: dict[str, object] = {
+        "UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary),
         "DTSTART": day, "DTEND": after, "TRANSP": "TRANSPARENT", "CATEGORIES": ["deadline"],
         "DESCRIPTION": Text(text), DEADLINE_PROPERTY: kind, KIND_PROPERTY: what}
     if extra:
         for name, value in extra.items():
             lines[name] = fold(f"{name}:{value}")
             values[name] = value
-    ev.put(lines, values)
     # the reminder: a display VALARM saying the summary
-    ev.subcomponents.append(VEvent("VALARM", {
-        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(summary)}"),
+    ev = VEvent("VEVENT", lines, values, [VEvent("VALARM", {
+        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{said}"),
         "TRIGGER": _trigger_line(alarm),
-    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(summary), "TRIGGER": alarm}))
+    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(summary), "TRIGGER": alarm})])
     return CalendarItem((midnight(day), uid), frozenset((operator_id,)), ev, None, (day, day))
 
 

@@ -55,10 +55,13 @@ from scheduler.export.ical_series import series_item
 from scheduler.export.ical_text import (
     DAY,
     CalendarItem,
+    Text,
+    VEvent,
     ambiguous,
     clock,
     content_line,
     date_text,
+    escape_text,
     fold,
     ical_day,
     midnight,
@@ -66,8 +69,10 @@ from scheduler.export.ical_text import (
     operator_of,
     operators_value,
     plan_lineage,
+    stamp_line,
     text_value,
     tournament_of,
+    uid_line,
 )
 from scheduler.inputs.replan.assign import series_uids
 from scheduler.inputs.replan.cancel import Cancellation, dropped_series, series_sequence
@@ -163,17 +168,16 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     if words is None:
         words = Words()
     first = rows[0]
-    ev = new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
     days_style = jurisdiction(first.jurisdiction).all_day_events  # Montana's
     a, b = first.first_day, first.last_day
     if days_style and not timed_style(scenario, rows):
         after = b + DAY  # DTEND: exclusive (RFC 5545 §3.6.1)
         span = play_span(first)
-        ev.put({"DTSTART": f"DTSTART;VALUE=DATE:{date_text(a)}",
+        when = {"DTSTART": f"DTSTART;VALUE=DATE:{date_text(a)}",
                 "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
-                PLAY_PROPERTY: fold(f"{PLAY_PROPERTY}:{span}")},
-               {"DTSTART": a, "DTEND": after, PLAY_PROPERTY: span})
+                PLAY_PROPERTY: fold(f"{PLAY_PROPERTY}:{span}")}
+        when_values: dict[str, object] = {"DTSTART": a, "DTEND": after, PLAY_PROPERTY: span}
         key = midnight(a)
         dates = (f"Dates: {ical_day(a)} to {ical_day(b)} (all day, {(b - a).days + 1} "
                  f"calendar day(s)); play starts {clock(first.start)} and ends "
@@ -186,9 +190,9 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
         shown = start if not ambiguous(start) else start.astimezone(dt.UTC)
         shown_end = end if not ambiguous(end) else end.astimezone(dt.UTC)
-        ev.put({"DTSTART": fold(content_line("DTSTART", shown)),
-                "DTEND": fold(content_line("DTEND", shown_end))},
-               {"DTSTART": shown, "DTEND": shown_end})
+        when = {"DTSTART": fold(content_line("DTSTART", shown)),
+                "DTEND": fold(content_line("DTEND", shown_end))}
+        when_values = {"DTSTART": shown, "DTEND": shown_end}
         tzid = str(getattr(start.tzinfo, "key", start.tzname()))
         key = start.replace(tzinfo=None)
         # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
@@ -202,6 +206,12 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     venues = venue_lines(scenario, rows, licences, words)
     lines, values = description(scenario, tid, rows, dates, venues, f"occurrence {occ}", words)
     number = str(occ)
+    uid, seq, title = first.uid, first.sequence, first.title
+    lines.update(when, UID=uid_line(uid), DTSTAMP=stamp_line(stamp),
+                 SEQUENCE=fold(f"SEQUENCE:{seq}" if type(seq) is int
+                               else content_line("SEQUENCE", seq)),
+                 SUMMARY=fold(f"SUMMARY:{escape_text(title)}"))
+    values.update(when_values, UID=uid, DTSTAMP=stamp, SEQUENCE=seq, SUMMARY=Text(title))
     # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
     # (held and filed ones judged on what happened) and the permits held before the plan
     lines[OCCURRENCE_PROPERTY] = fold(f"{OCCURRENCE_PROPERTY}:{number}")
@@ -215,8 +225,8 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
             r.operator_id for r, lic in zip(rows, licences, strict=True) if lic == PERMIT_HELD))
         lines[PERMIT_HELD_PROPERTY] = fold(f"{PERMIT_HELD_PROPERTY}:{held}")
         values[PERMIT_HELD_PROPERTY] = held
-    ev.put(lines, values)
-    return CalendarItem((key, first.uid), frozenset([r.operator_id for r in rows]), ev, tzid,
+    return CalendarItem((key, uid), frozenset([r.operator_id for r in rows]),
+                        VEvent("VEVENT", lines, values), tzid,
                         (first.start.date(), first.end.date()), ((tid, occ, a),))
 
 

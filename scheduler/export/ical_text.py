@@ -297,6 +297,10 @@ class VEvent:
         """The (first) value given to property ``name`` (upper case), else ``default``."""
         return self._values.get(name, default)
 
+    def properties(self) -> dict[str, object]:
+        """Each property's name (upper case) and (first) value, in the order given."""
+        return dict(self._values)
+
     @property
     def uid(self) -> str:
         return str(self._values["UID"])
