@@ -285,7 +285,7 @@ def test_held_is_recorded_and_a_correction_supersedes_it(adopted: Ledger) -> Non
                             entry_fees_usd="90000", prizes_usd=Decimal("84000.50"),
                             operator=None, by="ann", today=TODAY)
     # the same occurrence again: a duplicate, named with the entry to correct
-    with pytest.raises(LedgerError, match=r"already recorded: entry held #\d+.*--corrects"):
+    with pytest.raises(LedgerError, match=r"already recorded: held entry #\d+.*--corrects"):
         api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
                         last_day=d("2027-03-07"), players=181, today=TODAY)
     fixed = api.record_held(adopted, "deep#1", first_day=d("2027-03-05"),
@@ -337,8 +337,19 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
         held("deep#1", note="bad \x00 note")
     with pytest.raises(LedgerError, match=r"invisible format character .*U\+202E"):
         api.record_cancelled(adopted, "deep#1", note="moved \u202e")
+    # a private-use character (no font shows it alike) and a Hangul filler (a note of them
+    # looks empty): "ok \ue000" has it at position 4
+    with pytest.raises(LedgerError, match=r"private-use character .*U\+E000.* at position 4"):
+        api.record_cancelled(adopted, "deep#1", note="ok \ue000")
+    with pytest.raises(LedgerError, match=r"blank filler character .*U\+3164.* at position 1"):
+        api.record_cancelled(adopted, "deep#1", note="\u3164\u3164")
+    # at most one spreadsheet cell: 32,767 characters kept (below), 32,768 refused
+    with pytest.raises(LedgerError, match=r"note: 32,768 characters; a note holds at most "
+                                          "32,767"):
+        api.record_cancelled(adopted, "deep#1", note="x" * 32_768)
     assert api.current_entries(adopted)["held"] == 0  # nothing recorded by any of them
-    held("prog#1", "2027-04-10", "2027-04-11", operator="room-b")  # each venue its own
+    # each venue its own; the longest note kept
+    held("prog#1", "2027-04-10", "2027-04-11", operator="room-b", note="y" * 32_767)
     api.record_cancelled(adopted, "prog#1", operator="room-a", note="hall flooded\n\tsee mail")
     with pytest.raises(LedgerError, match=r"prog#1 at room-a \(cancelled\) is already"):
         held("prog#1", "2027-04-10", "2027-04-11", operator="room-a")
@@ -359,6 +370,10 @@ def test_a_replanned_date_is_recorded_after_adopting_the_replan(adopted: Ledger,
 
 def test_the_ledger_is_append_only(adopted: Ledger) -> None:
     entry = api.record_cancelled(adopted, "deep#1")
+    # the same cancellation again: named by its command's word, not the ledger's table "held"
+    with pytest.raises(LedgerError, match=rf"\(cancelled\) is already recorded: cancelled "
+                                          rf"entry #{entry.id}, by .*--corrects {entry.id}"):
+        api.record_cancelled(adopted, "deep#1")
     with pytest.raises(LedgerError, match="append-only"), adopted.write() as s:
         row = s.get(Held, entry.id)
         assert row is not None

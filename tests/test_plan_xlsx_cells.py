@@ -1,5 +1,5 @@
-"""plan.xlsx as XlsxWriter writes it (issue #27): the cells, number formats and layout
-openpyxl's writer gave (issue #14), byte-identical from run to run.
+"""plan.xlsx as scheduler.export.spreadsheetml writes it (issue #27): the cells, number
+formats and layout openpyxl's writer gave (issue #14), byte-identical from run to run.
 
 The reference is openpyxl's write-only writer of the same sheets (what plan.xlsx was written
 with before, kept here with only what the comparison needs: values and number formats), run

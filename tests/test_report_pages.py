@@ -40,6 +40,8 @@ from builders.scenarios import load, me_game, me_post, mt_large, mt_room, run
 
 SCREEN = 1024
 """The narrow screen the pages must fit (px)."""
+PHONE = 420
+"""A phone held upright (px): report.html's dates must read there too."""
 A4_IN, LETTER_IN = 210 / 25.4, 8.5
 """Paper widths in inches."""
 
@@ -148,9 +150,10 @@ class Tab:
     def __init__(self, browser: DevTools, session: str) -> None:
         self.browser, self.session = browser, session
 
-    def probe(self) -> dict[str, Any]:
+    def probe(self, expression: str | None = None) -> dict[str, Any]:
+        """:data:`PROBE` (or ``expression``) evaluated in the page, its value."""
         res = self.browser.send("Runtime.evaluate",
-                                {"expression": PROBE, "returnByValue": True},
+                                {"expression": expression or PROBE, "returnByValue": True},
                                 session=self.session)
         return res["result"]["value"]  # type: ignore[no-any-return]
 
@@ -299,6 +302,46 @@ def test_report_fits_1024_px_and_a4_and_letter_print(
     probe = tab.probe()
     assert probe["clientWidth"] == REPORT_WIDTHS[mode]  # 1024, 702 (A4), 725 (Letter)
     _fits(probe)
+
+
+PHONE_PROBE = r"""(() => {
+  const root = document.documentElement;
+  const cells = Array.from(document.querySelectorAll('table.dates td'), td => {
+    const r = document.createRange(); r.selectNodeContents(td.firstChild || td);
+    return {label: getComputedStyle(td, '::before').content,
+            width: td.getBoundingClientRect().width,
+            lines: td.firstChild ? new Set(Array.from(r.getClientRects(),
+                                                      q => Math.round(q.top))).size : 0,
+            text: td.firstChild ? td.firstChild.textContent.trim() : ''};
+  });
+  const scrolls = Array.from(document.querySelectorAll('table'))
+    .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.className || 'table');
+  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, cells: cells,
+          scrolls: scrolls, heads: Array.from(document.querySelectorAll('table.dates thead'),
+                                              h => getComputedStyle(h).display)};
+})()"""
+
+
+@pytest.mark.parametrize("which", ["maine", "montana"])
+def test_report_dates_read_on_a_phone_as_one_card_per_tournament(
+        browser: DevTools, which: str, request: pytest.FixtureRequest) -> None:
+    _, folder = request.getfixturevalue(which)
+    probe = browser.open(folder / "report.html", PHONE, "screen").probe(PHONE_PROBE)
+    assert probe["clientWidth"] == PHONE
+    assert probe["scrollWidth"] <= PHONE  # the page never scrolls sideways
+    assert set(probe["heads"]) == {"none"}  # each value says its column's name instead
+    labels = ['"Date: "', '"Day: "', '"Tournament: "', '"Days of play: "', '"Hours: "',
+              '"Notice or application due: "', '"Licence or permit: "']
+    cells = probe["cells"]
+    assert cells and [c["label"] for c in cells[:7]] == labels
+    # a card is the phone's width less the page's margins (0.8 em = 12.8 px each side) and
+    # the card's borders (1 px each side): 420 - 2 * 12.8 - 2 = 392.4 px
+    assert {round(c["width"], 1) for c in cells if c["text"]} == {392.4}
+    assert all(c["width"] == 0 for c in cells if not c["text"])  # an empty value not shown
+    # dates and weekdays on one line each ("Date: Sat, Jan 9, 2027" would wrap one character
+    # a line in a 7-column table 420 px wide)
+    assert all(c["lines"] == 1 for c in cells if c["label"] in labels[:2])
+    assert "dates" not in probe["scrolls"]
 
 
 def test_report_prints_sections_on_new_pages_with_table_headers_repeated(

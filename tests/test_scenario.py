@@ -341,6 +341,16 @@ class TestSeveralErrors:
         assert problems(data) == [("SCENARIO", "tournaments[0].count"),
                                   ("SCENARIO", "tournaments[0].fixed_dates[0]")]
 
+    def test_a_fixed_date_outside_the_horizon_hides_no_other_rule_of_its_tournament(
+            self) -> None:
+        # fixed_dates[1] (2030) is outside the horizon: that date is left out of the rules'
+        # pass, not the tournament, so its entry fee of $999,999 still breaks MT-ENTRY-CAP
+        # (the cap $1,875 a participant pays in all)
+        data = scenario(tournaments=[{**LARGE, "count": 2, "entry_fee": 999_999,
+                                      "fixed_dates": ["2027-03-13", "2030-01-05"]}])
+        assert problems(data) == [("SCENARIO", "tournaments[0].fixed_dates[1]"),
+                                  ("MT-ENTRY-CAP", "tournaments[0].entry_fee")]
+
 
 # ---------------------------------------------------------------------------- YAML files
 BAD_YAML = """\
@@ -783,9 +793,10 @@ class TestEveryField:
 class TestDocumentedExamples:
     def test_docs_short_example_loads(self, tmp_path: Path) -> None:
         text = (ROOT / "docs" / "scenario.md").read_text(encoding="utf-8")
-        block = re.search(r"```yaml\n(.*?)```", text, re.S)
-        assert block is not None
-        sc = load_scenario(write(tmp_path, block.group(1)))
+        # the first whole scenario (a name and a horizon) among the YAML blocks
+        block = next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S)
+                     if "\nhorizon:" in "\n" + b)
+        sc = load_scenario(write(tmp_path, block))
         assert [o.id for o in sc.operators] == ["room-a", "post-212"]
         assert [t.id for t in sc.tournaments] == ["deepstack", "wednesday", "holdem"]
 

@@ -372,10 +372,14 @@ def _one_pass_terms(scenario: Scenario, data: Any,
     ops = list(zip(ops_at, scenario.operators, strict=True))
     ts = list(zip(ts_at, scenario.tournaments, strict=True))
     left_out = set(broken_ids)
+    # the fixed dates kept of each tournament (input index -> the input's date indexes): a
+    # reference problem of one fixed date (outside the horizon) leaves that date out, not
+    # the tournament, so its other fields still meet the rules (an entry fee over the cap)
+    dates: dict[int, list[int]] = {i: list(range(len(t.fixed_dates))) for i, t in ts}
     found: list[InputProblem] = []
-    # the rounds: references, then (the records they name left out) again, until the
-    # references are sound and the rules have run; each round leaves a record out
-    for _ in range(len(ops) + len(ts) + 1):
+    # the rounds: references, then (the records or fixed dates they name left out) again,
+    # until the references are sound and the rules have run; each round leaves one out
+    for _ in range(len(ops) + len(ts) + sum(map(len, dates.values())) + 1):
         if not ops:
             break
         gone = left_out - {o.id for _, o in ops}  # a duplicate id left out still resolves
@@ -383,32 +387,48 @@ def _one_pass_terms(scenario: Scenario, data: Any,
         for i, t in ts:
             keep = [j for j, oid in enumerate(t.operators) if oid not in gone]
             if keep:
+                update: dict[str, Any] = {}
                 if len(keep) < len(t.operators):
-                    t = t.model_copy(update={"operators": tuple(t.operators[j] for j in keep)})
-                cur.append((i, t, keep))
+                    update["operators"] = tuple(t.operators[j] for j in keep)
+                if len(dates[i]) < len(t.fixed_dates):
+                    update["fixed_dates"] = tuple(t.fixed_dates[k] for k in dates[i])
+                cur.append((i, t.model_copy(update=update) if update else t, keep))
         sc = scenario.model_copy(update={"operators": tuple(o for _, o in ops),
                                          "tournaments": tuple(t for _, t, _ in cur)})
         ops_back = [i for i, _ in ops]
         ts_back = [(i, keep) for i, _, keep in cur]
-        terms = [(_original_loc(p.loc, ops_back, ts_back), p) for p in validate_terms(sc)]
+        terms = [(_original_loc(p.loc, ops_back, ts_back, dates), p)
+                 for p in validate_terms(sc)]
         found += [InputProblem(path_str(loc), value_at(data, loc), p.rule, p.message,
                                nearest_line(lines, loc)) for loc, p in terms]
         refs = [loc for loc, p in terms if p.rule in _REFERENCE_RULES]
         if not refs or any(not (len(loc) >= 2 and loc[0] in _RECORDS
                                 and isinstance(loc[1], int)) for loc in refs):
             break  # the rules ran, or a reference outside the records (the horizon) is wrong
-        wrong = {(loc[0], loc[1]) for loc in refs}
+        wrong = {(loc[0], loc[1]) for loc in refs if not _a_fixed_date(loc)}
+        for loc in refs:
+            if _a_fixed_date(loc) and ("tournaments", loc[1]) not in wrong:
+                dates[loc[1]] = [k for k in dates[loc[1]] if k != loc[3]]
         left_out |= {o.id for i, o in ops if ("operators", i) in wrong}
         ops = [(i, o) for i, o in ops if ("operators", i) not in wrong]
         ts = [(i, t) for i, t in ts if ("tournaments", i) not in wrong]
     return _unique(found)
 
 
+def _a_fixed_date(loc: tuple[Any, ...]) -> bool:
+    """Whether ``loc`` is the path of one of a tournament's fixed dates."""
+    return len(loc) >= 4 and loc[0] == "tournaments" and loc[2] == "fixed_dates" \
+        and isinstance(loc[3], int)
+
+
 def _original_loc(loc: tuple[Any, ...], ops_at: list[int],
-                  ts_at: list[tuple[int, list[int]]]) -> tuple[Any, ...]:
+                  ts_at: list[tuple[int, list[int]]],
+                  dates: Mapping[int, list[int]] | None = None) -> tuple[Any, ...]:
     """A field path of the scenario of the kept records as a path of the input: operator
     ``k`` is the input's ``ops_at[k]``; tournament ``k`` is the input's ``ts_at[k][0]``,
-    its ``operators[j]`` the input's ``operators[ts_at[k][1][j]]``."""
+    its ``operators[j]`` the input's ``operators[ts_at[k][1][j]]`` and its
+    ``fixed_dates[j]`` the input's ``fixed_dates[dates[i][j]]`` (all kept without
+    ``dates``)."""
     if len(loc) >= 2 and loc[0] == "operators" and isinstance(loc[1], int):
         return ("operators", ops_at[loc[1]], *loc[2:])
     if len(loc) >= 2 and loc[0] == "tournaments" and isinstance(loc[1], int):
@@ -416,6 +436,9 @@ def _original_loc(loc: tuple[Any, ...], ops_at: list[int],
         rest = loc[2:]
         if len(rest) >= 2 and rest[0] == "operators" and isinstance(rest[1], int):
             rest = ("operators", keep[rest[1]], *rest[2:])
+        if len(rest) >= 2 and rest[0] == "fixed_dates" and isinstance(rest[1], int) \
+                and dates is not None and i in dates:
+            rest = ("fixed_dates", dates[i][rest[1]], *rest[2:])
         return ("tournaments", i, *rest)
     return loc
 

@@ -89,9 +89,33 @@ def _timestamp(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
 
 
 def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
-    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently)."""
+    """A mapping whose keys must be unique (YAML 1.2; PyYAML would keep the last silently).
+    A merge key (``<<: *defaults``, or a list of them) brings in the keys of the mappings it
+    names; the mapping's own keys win over them, as YAML's merge key type says."""
+    _unique_keys(loader, node)
+    return yaml.SafeLoader.construct_yaml_map(loader, node)  # merge keys flattened there
+
+
+def _set(loader: yaml.SafeLoader, node: yaml.MappingNode) -> list[Any]:
+    """A set (``!!set {a, b}``) as the list of its members in the file's order: a Python
+    set's order changes from run to run, and the same input must give the same plan."""
+    _unique_keys(loader, node)
+    return list(yaml.SafeLoader.construct_mapping(loader, node, deep=True))
+
+
+def _unique_keys(loader: yaml.SafeLoader, node: yaml.MappingNode) -> None:
+    """Refuse a key given twice in ``node``, or a list or mapping as a key (naming its line),
+    and a merge key of something else than mappings."""
     seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
+    for key_node, value_node in node.value:
+        if key_node.tag == _MERGE:
+            mappings = value_node.value if isinstance(value_node, yaml.SequenceNode) \
+                else [value_node]
+            if not all(isinstance(m, yaml.MappingNode) for m in mappings):
+                raise yaml.constructor.ConstructorError(
+                    None, None, "'<<' (a merge key) takes a mapping or a list of mappings, "
+                    "e.g. '<<: *defaults' after '- &defaults {...}'", value_node.start_mark)
+            continue
         key = loader.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
         if getattr(key, "__hash__", None) is None:  # a list or mapping as a key
             raise yaml.constructor.ConstructorError(
@@ -102,11 +126,11 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
                 None, None, f"the key {key!r} appears twice (first on line {seen[key]})",
                 key_node.start_mark)
         seen[key] = key_node.start_mark.line + 1
-    return yaml.SafeLoader.construct_yaml_map(loader, node)
 
 
 Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 Loader.add_constructor("tag:yaml.org,2002:map", _mapping)
+Loader.add_constructor("tag:yaml.org,2002:set", _set)
 
 
 def parse_yaml(text: str) -> tuple[yaml.Node | None, Any]:

@@ -63,7 +63,7 @@ def _check_corrects(s: Session, model: Any, corrects: int | None, duplicate: Any
     if corrects is None:
         if duplicate is not None:
             raise LedgerError(
-                f"{what} is already recorded: entry {table} #{duplicate.id}, by "
+                f"{what} is already recorded: {entry_name(duplicate)} entry #{duplicate.id}, by "
                 f"{duplicate.recorded_by} at {duplicate.recorded_at:%Y-%m-%d %H:%M} UTC; to "
                 f"change it, record the right values with --corrects {duplicate.id}")
         return

@@ -18,6 +18,7 @@ import datetime as dt
 import getpass
 import os
 import sqlite3
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -464,13 +465,26 @@ def _append_only(session: Session, _ctx: Any, _instances: Any) -> None:
             raise LedgerError(problem)
 
 
+NOTE_MAX_CHARS = 32_767
+"""The longest note, in characters: what one spreadsheet cell holds (Excel's and LibreOffice's
+limit), so every note can be exported to a workbook and read back."""
+
+BLANK_LETTERS = "\u115f\u1160\u3164\uffa0"
+"""Hangul fillers: letters (category Lo) that show as nothing, so a note of them looks empty."""
+
+
 def note_problem(note: str | None) -> str | None:
     """Why ``note`` (a remark kept with a fact) cannot be kept, else None: lines of printable
-    text (line breaks and tabs allowed, as a spreadsheet cell holds them); a control
-    character (NUL, ESC: it would drive a terminal or end the text in a database) or an
-    invisible format character (U+202E would disguise it) is refused, naming it."""
+    text (line breaks and tabs allowed, as a spreadsheet cell holds them) of at most
+    :data:`NOTE_MAX_CHARS` characters; a control character (NUL, ESC: it would drive a terminal
+    or end the text in a database), an invisible format character (U+202E would disguise it),
+    a private-use character (no font shows it the same way) or a Hangul filler (it shows as
+    nothing) is refused, naming it and its position (1 = the first character)."""
     if not note:
         return None
+    if len(note) > NOTE_MAX_CHARS:
+        return (f"note: {len(note):,} characters; a note holds at most {NOTE_MAX_CHARS:,} "
+                "(one spreadsheet cell)")
     plain = note.replace("\r\n", "  ").translate({ord("\n"): " ", ord("\t"): " "})
     ch = control_character(plain)
     kind = "control"
@@ -480,6 +494,12 @@ def note_problem(note: str | None) -> str | None:
         ch = next((c for c in plain if c in "\ufffe\uffff" or "\ud800" <= c <= "\udfff"),
                   None)
         kind = "non-text"
+    if ch is None:
+        ch = next((c for c in plain if unicodedata.category(c) == "Co"), None)
+        kind = "private-use"
+    if ch is None:
+        ch = next((c for c in plain if c in BLANK_LETTERS), None)
+        kind = "blank filler"
     if ch is None:
         return None
     return (f"note: holds the {kind} character {describe_character(ch)} at position "
