@@ -293,7 +293,7 @@ def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
     it)."""
     ev = i.event
     # who may update or delete it (tourney publish)
-    ev.put({LINEAGE_PROPERTY: lineage[0]}, {LINEAGE_PROPERTY: lineage[1]})
+    ev.put_one(LINEAGE_PROPERTY, *lineage)
     was = ev.get("DTSTAMP")
     if was is not stamp and was != stamp:
         ev.set("DTSTAMP", stamp)

@@ -61,6 +61,7 @@ from scheduler.export.ical_text import (
     operator_of,
     operators_value,
     plan_lineage,
+    sequence_line,
     stamp_line,
     tournament_of,
     uid_line,
@@ -285,6 +286,12 @@ def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurr
     ev.put(*description(scenario, tid, rows, dates, venues, which, words))
 
 
+_DEADLINE_LINES = {k: fold(f"{DEADLINE_PROPERTY}:{k}") for k in DEADLINE_KIND}
+"""X-TOURNEY-DEADLINE of a deadline event, by its kind (folded, made once)."""
+_KIND_LINES = {k: fold(f"{KIND_PROPERTY}:{v}") for k, v in DEADLINE_KIND.items()}
+"""X-TOURNEY-KIND of a deadline event, by its X-TOURNEY-DEADLINE (folded, made once)."""
+
+
 @functools.lru_cache(maxsize=16)
 def _trigger_line(trigger: dt.timedelta) -> str:
     """``content_line("TRIGGER", trigger)`` folded, once per duration."""
@@ -305,16 +312,15 @@ def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, descript
     said = escape_text(summary)  # the SUMMARY, and what the reminder says
     lines = {
         "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
-        "SEQUENCE": fold(f"SEQUENCE:{sequence}") if type(sequence) is int
-        else fold(content_line("SEQUENCE", sequence)),
+        "SEQUENCE": sequence_line(sequence),
         "SUMMARY": fold(f"SUMMARY:{said}"),
         "DTSTART": f"DTSTART;VALUE=DATE:{date_text(day)}",
         "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
         "TRANSP": "TRANSP:TRANSPARENT",
         "CATEGORIES": "CATEGORIES:deadline",
         "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
-        DEADLINE_PROPERTY: fold(f"{DEADLINE_PROPERTY}:{kind}"),
-        KIND_PROPERTY: fold(f"{KIND_PROPERTY}:{what}"),
+        DEADLINE_PROPERTY: _DEADLINE_LINES[kind],
+        KIND_PROPERTY: _KIND_LINES[kind],
     }
     values: dict[str, object] = {
         "UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary),

@@ -69,6 +69,7 @@ from scheduler.export.ical_text import (
     operator_of,
     operators_value,
     plan_lineage,
+    sequence_line,
     stamp_line,
     text_value,
     tournament_of,
@@ -160,6 +161,10 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
         yield item if k == 1 else dataclasses.replace(item, members=())
 
 
+_KIND_LINE = fold(f"{KIND_PROPERTY}:{OCCURRENCE}")
+"""X-TOURNEY-KIND of an occurrence (folded, made once)."""
+
+
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
                      stamp: dt.datetime, words: Words | None = None
                      ) -> CalendarItem:
@@ -208,14 +213,13 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     number = str(occ)
     uid, seq, title = first.uid, first.sequence, first.title
     lines.update(when, UID=uid_line(uid), DTSTAMP=stamp_line(stamp),
-                 SEQUENCE=fold(f"SEQUENCE:{seq}" if type(seq) is int
-                               else content_line("SEQUENCE", seq)),
+                 SEQUENCE=sequence_line(seq),
                  SUMMARY=fold(f"SUMMARY:{escape_text(title)}"))
     values.update(when_values, UID=uid, DTSTAMP=stamp, SEQUENCE=seq, SUMMARY=Text(title))
     # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
     # (held and filed ones judged on what happened) and the permits held before the plan
     lines[OCCURRENCE_PROPERTY] = fold(f"{OCCURRENCE_PROPERTY}:{number}")
-    lines[KIND_PROPERTY] = fold(f"{KIND_PROPERTY}:{OCCURRENCE}")
+    lines[KIND_PROPERTY] = _KIND_LINE
     lines[STATUS_PROPERTY] = fold(f"{STATUS_PROPERTY}:{first.status}")
     values[OCCURRENCE_PROPERTY] = number
     values[KIND_PROPERTY] = OCCURRENCE

@@ -293,6 +293,11 @@ class VEvent:
         self._text.update(text)
         self._values.update(values)
 
+    def put_one(self, name: str, text: str, value: object) -> None:
+        """:meth:`put` of one property: ``text`` its folded content line(s), ``value``."""
+        self._text[name] = text
+        self._values[name] = value
+
     def get(self, name: str, default: object = None) -> object:
         """The (first) value given to property ``name`` (upper case), else ``default``."""
         return self._values.get(name, default)
@@ -461,13 +466,20 @@ def uid_line(uid: str) -> str:
     return _folded(f"UID:{vtext(uid)}" if type(uid) is str else content_line("UID", uid))
 
 
+def sequence_line(sequence: int) -> str:
+    """``content_line("SEQUENCE", sequence)`` folded (an integer: one short line)."""
+    if type(sequence) is not int:
+        return _folded(content_line("SEQUENCE", sequence))
+    line = f"SEQUENCE:{sequence}"
+    return line if len(line) <= 74 else _folded(line)
+
+
 def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> VEvent:
     """A VEVENT with its UID, DTSTAMP, SEQUENCE (RFC 5545 §3.8.7.4: + 1 each time a re-plan
     moves it) and SUMMARY (a TEXT value, :class:`Text`): the lines ``add`` would make."""
     return VEvent("VEVENT", {
         "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
-        "SEQUENCE": _folded(f"SEQUENCE:{sequence}" if type(sequence) is int
-                            else content_line("SEQUENCE", sequence)),
+        "SEQUENCE": sequence_line(sequence),
         "SUMMARY": _folded(f"SUMMARY:{escape_text(summary)}"),
     }, {"UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary)})
 
