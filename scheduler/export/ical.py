@@ -134,7 +134,7 @@ def _render(plan: Plan, dtstamp: dt.datetime) -> tuple[list[tuple[str, Pieces]],
     h = scenario.horizon
     by_op: dict[str, list[CalendarItem]] = {}
     for i in items:
-        for oid in dict.fromkeys(i.operators):
+        for oid in i.operators:
             by_op.setdefault(oid, []).append(i)
     # the venues that left keep their names (their calendars cancel their events)
     names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}

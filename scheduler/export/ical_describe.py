@@ -116,6 +116,7 @@ class Words(dict[str, str]):
         self._tails: dict[tuple[str | None, str, str], tuple[str, str]] = {}
         self._money: dict[str, list[str]] = {}
         self._places: dict[str, tuple[str, str]] = {}
+        self._locations: dict[tuple[str, ...], tuple[str, Text]] = {}
 
     def checklist(self, scenario: Scenario, t: Tournament) -> list[str]:
         """``checklist(scenario, t)``, once per tournament."""
@@ -153,6 +154,17 @@ class Words(dict[str, str]):
         got = self._money.get(t.id)
         if got is None:
             got = self._money[t.id] = money_lines(t)
+        return got
+
+    def location(self, scenario: Scenario, operator_ids: tuple[str, ...]) -> tuple[str, Text]:
+        """The LOCATION of an event at the venues of ``operator_ids`` (each :meth:`place`'s
+        venue, `` / `` between them): its folded content line and value, once per set of
+        venues."""
+        got = self._locations.get(operator_ids)
+        if got is None:
+            where = Text(" / ".join([self.place(scenario, o)[0] for o in operator_ids]))
+            got = self._locations[operator_ids] = (
+                fold(f"LOCATION:{escape_text(where)}"), where)
         return got
 
     def place(self, scenario: Scenario, operator_id: str) -> tuple[str, str]:
@@ -248,8 +260,8 @@ def description(scenario: Scenario, tid: str, rows: list[OperatorOccurrence], da
         words = Words()
     first = rows[0]
     t = tournament_of(scenario, tid)
-    oids = [r.operator_id for r in rows]
-    location = " / ".join([words.place(scenario, o)[0] for o in oids])
+    oids = tuple([r.operator_id for r in rows])
+    location, where = words.location(scenario, oids)
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
         first.title,
@@ -266,16 +278,22 @@ def description(scenario: Scenario, tid: str, rows: list[OperatorOccurrence], da
     tail, escaped_tail = words.tail(scenario, t, first.jurisdiction, first.type)
     operators = oids[0] if len(oids) == 1 else operators_value(dict.fromkeys(oids))
     return {
-        "LOCATION": fold(f"LOCATION:{escape_text(location)}"),
-        "CATEGORIES": fold(f"CATEGORIES:{vtext(first.type)}"),
+        "LOCATION": location,
+        "CATEGORIES": _categories_line(first.type),
         "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}{escaped_tail}"),
         TOURNAMENT_PROPERTY: fold(f"{TOURNAMENT_PROPERTY}:{tid}"),
         OPERATORS_PROPERTY: fold(f"{OPERATORS_PROPERTY}:{operators}"),
     }, {
-        "LOCATION": Text(location), "CATEGORIES": [first.type],
+        "LOCATION": where, "CATEGORIES": [first.type],
         "DESCRIPTION": Text(text + tail),
         TOURNAMENT_PROPERTY: tid, OPERATORS_PROPERTY: operators,
     }
+
+
+@functools.lru_cache(maxsize=64)
+def _categories_line(kind: str) -> str:
+    """CATEGORIES of an occurrence or series of type ``kind`` (folded, once per type)."""
+    return fold(f"CATEGORIES:{vtext(kind)}")
 
 
 def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from collections.abc import Iterable, Iterator
 
 from scheduler.core.jurisdiction import jurisdiction
@@ -165,6 +166,12 @@ _KIND_LINE = fold(f"{KIND_PROPERTY}:{OCCURRENCE}")
 """X-TOURNEY-KIND of an occurrence (folded, made once)."""
 
 
+@functools.lru_cache(maxsize=64)
+def _status_line(status: str) -> str:
+    """X-TOURNEY-STATUS of an occurrence (folded, once per status)."""
+    return fold(f"{STATUS_PROPERTY}:{status}")
+
+
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
                      stamp: dt.datetime, words: Words | None = None
                      ) -> CalendarItem:
@@ -220,7 +227,7 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
     # (held and filed ones judged on what happened) and the permits held before the plan
     lines[OCCURRENCE_PROPERTY] = fold(f"{OCCURRENCE_PROPERTY}:{number}")
     lines[KIND_PROPERTY] = _KIND_LINE
-    lines[STATUS_PROPERTY] = fold(f"{STATUS_PROPERTY}:{first.status}")
+    lines[STATUS_PROPERTY] = _status_line(first.status)
     values[OCCURRENCE_PROPERTY] = number
     values[KIND_PROPERTY] = OCCURRENCE
     values[STATUS_PROPERTY] = first.status
