@@ -320,7 +320,9 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
     usable: dict[str, set[Any]] = {}
     every: dict[str, set[Any]] = {}
     for tid in tids:
-        rej = ctx.rejected[tid]
+        # outside explain mode a candidate day is never a rejected one (build_domain keeps
+        # only the days no rule rejects): the rejections need not be computed at all
+        rej = ctx.rejected[tid] if ctx.explain else {}
         usable[tid], every[tid] = set(), set()
         for c in ctx.candidates.get(tid, []):
             s = set(slots(c))
@@ -357,7 +359,8 @@ def overfull(ctx: ModelContext, demand: dict[str, int],
             for t in group:
                 for c in ctx.candidates.get(t, []):
                     if not set(slots(c)) <= used:
-                        excluded.update((t, rid) for rid in ctx.rejected[t].get(c.first_day, ()))
+                        excluded.update((t, rid) for rid in (
+                            ctx.rejected[t].get(c.first_day, ()) if ctx.explain else ()))
         return Overfull(tuple(group), sum(demand[t] for t in group), tuple(sorted(used)),
                         of is every, tuple(sorted(excluded)))
     return None

@@ -341,7 +341,7 @@ def test_to_ics_and_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     out = write_plan(plan, tmp_path / "plan")
     assert sorted(p.name for p in out.iterdir()) == [
         ".tourney-plan", "calendar.ics", "calendars", "deadlines.csv", "licenses.csv",
-        "plan.xlsx",
+        "plan.xlsx", "scenario.yaml",
         "schedule.csv", "summary.txt", "unscheduled.csv"]
     assert (out / "summary.txt").read_text(encoding="utf-8") == summary_text(plan)
 

@@ -532,8 +532,9 @@ def test_a_0002_ledger_migrates_to_the_newest_and_keeps_its_rows(url: str,
     with lg.engine.connect() as conn:
         api_rows = int(conn.execute(text("SELECT count(*) FROM held")).scalar() or 0)
     assert api_rows == (2 if url.startswith("sqlite") else 0)
-    # 0002 -> 0003 (the held figures) -> 0004 (the plan's deadlines), the newest
-    assert lg.upgrade() == ("0002", "0004") == ("0002", lg.head())
+    # 0002 -> 0003 (the held figures) -> 0004 (the plan's deadlines) -> 0005 (the plan's
+    # scenario), the newest
+    assert lg.upgrade() == ("0002", "0005") == ("0002", lg.head())
     h = lg.held(current=False)
     assert len(h) == api_rows
     for c in ("surcharge_usd", "charity_to", "charity_is_licensee", "under_21_admitted",

@@ -35,7 +35,8 @@ def test_solve_writes_every_file_and_exits_0(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert sorted(_digest(out)) == [".tourney-plan", "calendar.ics", "calendars/room.ics",
                                     "deadlines.csv", "licenses.csv", "plan.xlsx",
-                                    "schedule.csv", "summary.txt", "unscheduled.csv"]
+                                    "scenario.yaml", "schedule.csv", "summary.txt",
+                                    "unscheduled.csv"]
     # Saturdays of March 2027: 6, 13, 20, 27; notice_from Feb 20 allows Feb 25 on; the
     # earliest-first tie-break places the first two Saturdays: count 2.
     lines = (out / "schedule.csv").read_text().splitlines()

@@ -71,7 +71,7 @@ def test_xlsx_has_one_sheet_per_kind_round_trips_and_is_deterministic(
     wb = openpyxl.load_workbook(path)
     assert wb.sheetnames == ["Held", "Filings", "Licences", "Reports", "Organizations",
                              "Operators", "Lineages", "Plan versions", "Plan events",
-                             "Plan licences", "Plan deadlines"]
+                             "Plan licences", "Plan deadlines", "Plan scenarios"]
     held = wb["Held"]
     header = [c.value for c in held[1]]
     assert header[:10] == ["tournament_id", "occurrence", "operator_id", "outcome",

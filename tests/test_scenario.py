@@ -805,6 +805,13 @@ class TestDocumentedExamples:
     def test_examples_load_and_round_trip(self, name: str, tmp_path: Path) -> None:
         sc = load_scenario(ROOT / "data" / "examples" / name)
         assert load_scenario(write(tmp_path, sc.to_yaml())) == sc
+        # a plan folder's scenario.yaml: JSON, each operator and tournament one line
+        text = sc.to_json_yaml()
+        lines = text.splitlines()
+        assert lines[0].startswith("# The scenario of this plan, as JSON")
+        for record in (*sc.operators, *sc.tournaments):
+            assert sum(x.startswith(f'  {{"id": "{record.id}", ') for x in lines) == 1
+        assert load_scenario(write(tmp_path, text)) == sc
 
 
 def test_model_copy_does_not_keep_the_originals_id_index() -> None:

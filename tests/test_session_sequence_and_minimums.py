@@ -266,7 +266,7 @@ def test_the_wrote_line_names_every_file(tmp_path: Path) -> None:
     line = next(ln for ln in res.output.splitlines() if ln.startswith("Wrote "))
     named = line.split("(", 1)[1].rstrip(")").split(", ")
     assert named == ["schedule.csv", "licenses.csv", "unscheduled.csv", "deadlines.csv",
-                     "calendar.ics", "calendars/", "plan.xlsx", "summary.txt"]
+                     "calendar.ics", "calendars/", "plan.xlsx", "summary.txt", "scenario.yaml"]
     # every file of the folder but its hidden marker (.tourney-plan)
     assert sorted(p.name + ("/" if p.is_dir() else "") for p in out.iterdir()
                   if not p.name.startswith(".")) == sorted(named)

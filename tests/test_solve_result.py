@@ -143,3 +143,33 @@ def test_the_rules_state_constraints_the_objective_its_terms() -> None:
     assert plan.objective == {"placed": 3, "fees_usd": 120, "preferred": 1}
     assert sorted((r.tournament_id, r.first_day) for r in plan.rows) == [
         ("fixed", dt.date(2027, 3, 5)), ("open", dt.date(2027, 3, 6))]
+
+
+
+def test_solve_collects_no_garbage_inside_and_leaves_the_collector_as_it_was() -> None:
+    # solve() pauses the cyclic garbage collector while it works (issue #27: a part's
+    # model dies by reference counting; the collector would only scan it): off whenever
+    # progress is reported, on again after, off after when it was off, and on again after
+    # a refusal (seed -1 is refused before any work)
+    import gc
+
+    sc = load(operators=[mt_room("a")],
+              tournaments=[mt_large("open", ("a",),
+                                    window={"start": "2027-03-01", "end": "2027-03-03"})])
+    was = gc.isenabled()
+    inside: list[bool] = []
+    try:
+        gc.enable()
+        solve(sc, seed=0, progress=lambda _: inside.append(gc.isenabled()))
+        assert inside and not any(inside)  # reported at least once, always paused
+        assert gc.isenabled()
+        with pytest.raises(ValueError):
+            solve(sc, seed=-1)
+        assert gc.isenabled()
+        assert len(solve_alternatives(sc, 2, seed=0)) == 2 and gc.isenabled()
+        gc.disable()
+        solve(sc, seed=0)
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()

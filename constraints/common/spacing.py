@@ -106,22 +106,27 @@ def _counts_concurrency(t: Tournament) -> bool:
 _K = TypeVar("_K")
 
 
-def _in_play(items: Sequence[tuple[dt.datetime, dt.datetime, _K]], more_than: int = -1
+def _in_play(items: list[tuple[dt.datetime, dt.datetime, _K]], more_than: int = -1
              ) -> Iterator[tuple[dt.datetime, list[tuple[dt.datetime, dt.datetime, _K]]]]:
     """For each distinct session start (in time order), the sessions in play then (start ≤
-    that instant < end), in (start, end) order; only the instants with more than
+    that instant < end), in no particular order; only the instants with more than
     ``more_than`` of them. The most sessions in play at once is reached at some session's
-    start, so these instants are the only ones to count."""
-    todo = sorted(items, key=itemgetter(0, 1))
+    start, so these instants are the only ones to count. ``items`` is sorted by start in
+    place."""
+    items.sort(key=_START)
     active: list[tuple[dt.datetime, dt.datetime, _K]] = []
-    i, n = 0, len(todo)
-    for at in sorted({x[0] for x in todo}):
-        while i < n and todo[i][0] <= at:
-            active.append(todo[i])
+    i, n = 0, len(items)
+    while i < n:
+        at = items[i][0]
+        while i < n and items[i][0] == at:
+            active.append(items[i])
             i += 1
         active = [x for x in active if x[1] > at]
         if len(active) > more_than:
-            yield at, list(active)
+            yield at, active
+
+
+_START = itemgetter(0)
 
 
 def _clock(x: dt.datetime, tz: object, day: dt.date | None = None) -> str:
@@ -135,25 +140,28 @@ def _encode_max_concurrent(ctx: ModelContext) -> None:
     tournaments whose sessions are in play; with ``day``, on each calendar day they touch."""
     sc = ctx.scenario
     for op in sc.operators:
-        items = [(c, v) for c, v in ctx.of_operator(op.id) if _counts_concurrency(c.tournament)]
+        mine = [t for t in sc.tournaments if op.id in t.operators and _counts_concurrency(t)]
         most = op.max_concurrent
         if op.concurrency == "day":
+            items = [x for t in mine for x in ctx.starts(t)]
             for day, lits in sum_by(items, lambda c: list(c.timing.days)).items():
                 if len(lits) > most:
                     ctx.add_sum(lits, NO_MIN, most,
                                 f"MAX-CONCURRENT: {op.id} runs at most {most} at once on {day}"
                                 if ctx.named else "")
             continue
-        if len(items) <= most:  # never more in play than there are candidates
-            continue
-        # the sessions of of_operator's candidates, in its order (tournament by tournament)
+        if sum(len(ctx.candidates.get(t.id) or ()) for t in mine) <= most:
+            continue  # never more in play than there are candidates
+        # the sessions of the candidates, tournament by tournament
         played: list[tuple[dt.datetime, dt.datetime, int]] = []  # (start, end, z's index)
-        for t in sc.tournaments:
-            if op.id in t.operators and _counts_concurrency(t):
-                starts = ctx.starts(t)
-                for (_, v), each in zip(starts, sessions_each(sc, t, [c.timing for c, _ in starts]),
-                                        strict=True):
-                    i = v.index
+        for t in mine:
+            starts = ctx.starts(t)
+            for (_, v), each in zip(starts, sessions_each(sc, t, [c.timing for c, _ in starts]),
+                                    strict=True):
+                i = v.index
+                if len(each) == 1:
+                    played.append((each[0][0], each[0][1], i))
+                else:
                     played.extend([(a, b, i) for a, b in each])
         done: set[frozenset[int]] = set()
         for at, act in _in_play(played, most):

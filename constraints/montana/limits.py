@@ -324,15 +324,19 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
         # outside explain mode a candidate day is never a rejected one (build_domain keeps
         # only the days no rule rejects): the rejections need not be computed at all
         rejected = {t.id: ctx.rejected[t.id] if ctx.explain else {} for t in req}
-        # the permit years each candidate counts in (permit_year_count)
-        years = {(t.id, c.first_day): set(counted_years(sc, op, c.timing.days))
-                 for t in req for c in ctx.candidates.get(t.id, [])}
-        # a tournament surely counts in a permit year every usable candidate counts in
+        # a tournament surely counts in a permit year every usable candidate counts in (the
+        # permit years of each, permit_year_count), none once two have no year in common
         usable: dict[str, set[dt.date]] = {}
         for t in req:
-            sets = [years[(t.id, c.first_day)] for c in ctx.candidates.get(t.id, [])
-                    if c.first_day not in rejected[t.id]]
-            usable[t.id] = set.intersection(*sets) if sets else set()
+            common: set[dt.date] | None = None
+            for c in ctx.candidates.get(t.id, []):
+                if c.first_day in rejected[t.id]:
+                    continue
+                years = counted_years(sc, op, c.timing.days)
+                common = set(years) if common is None else common.intersection(years)
+                if not common:
+                    break
+            usable[t.id] = common or set()
         for py in sorted(set().union(*usable.values())):
             hl, hc = held_count(op, sc, py, False), held_count(op, sc, py, True)
             allowed = LARGE_LIMIT - (hl + max(0, hc - CHARITY_LIMIT))
@@ -349,8 +353,8 @@ def _certify_large_limit(ctx: ModelContext, tids: frozenset[str]) -> Iterator[Ce
                 if len(group) > 1 and counted([u for u in group if u is not t]) > allowed:
                     group = [u for u in group if u is not t]
             excluded = sorted({(t.id, rid) for t in group for c in ctx.candidates.get(t.id, [])
-                               if py not in years[(t.id, c.first_day)]
-                               for rid in rejected[t.id].get(c.first_day, ())})
+                               for rid in rejected[t.id].get(c.first_day, ())
+                               if py not in counted_years(sc, op, c.timing.days)})
             held = (f"; {LARGE_LIMIT - allowed} counted ones held before the plan"
                     if allowed < LARGE_LIMIT else "")
             free = (f"; the first {CHARITY_LIMIT} charitable ones are not counted "

@@ -4,10 +4,11 @@ the command with exit 2 and nothing written (every command is one transaction)."
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -329,12 +330,28 @@ def _judged(entries: tuple[Held, ...], lg: Ledger) -> None:
     does."""
     from scheduler.ledger.audit import judge_held  # start-up time: the rules
 
-    found = judge_held(lg, entries)
+    with _judging(f"The {len(entries)} entries are"):
+        found = judge_held(lg, entries)
     for v in found:
         err(f"tourney: warning: {v.render()}")
     if found:
         err("tourney: recorded anyway (the ledger keeps what happened); tourney check "
             "--ledger reports it.")
+
+
+@contextlib.contextmanager
+def _judging(recorded: str) -> Iterator[None]:
+    """What a record command judges once its entries are recorded: a ledger that cannot be
+    judged (a damaged scenario kept with its plan, ``scheduler.ledger.scenarios``) ends it
+    with its message and that the entries are recorded, not judged (exit 2), never with the
+    ledger's "Nothing was recorded."."""
+    from scheduler.ledger.store import LedgerError  # start-up time: no sqlalchemy in --help
+
+    try:
+        yield
+    except LedgerError as exc:
+        raise CommandError(f"tourney: {exc}. {recorded} recorded, not judged (tourney check "
+                           "--ledger judges it).") from None
 
 
 def results_template(out: Path, ledger: str | None) -> None:
@@ -362,7 +379,8 @@ def _recorded(entry: object, lg: Ledger) -> None:
     corr = f", correcting #{old}" if old is not None else ""
     say(f"Recorded {entry_name(entry)} entry "
                f"#{getattr(entry, 'id', '?')}{corr} in {lg.where}.")
-    found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
+    with _judging(f"Entry #{getattr(entry, 'id', '?')} is"):
+        found = judge_entry(lg, entry)  # type: ignore[arg-type]  # every record_* returns one
     for v in found:
         err(f"tourney: warning: {v.render()}")
     if found:

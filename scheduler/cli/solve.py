@@ -217,7 +217,7 @@ def solve(
     if alternatives > 1:
         typer.echo(alternatives_text(plan, others, alternatives, min_difference))
     typer.echo(f"Wrote {where}/ (schedule.csv, licenses.csv, unscheduled.csv, deadlines.csv, "
-               f"calendar.ics, calendars/, plan.xlsx, summary.txt"
+               f"calendar.ics, calendars/, plan.xlsx, summary.txt, scenario.yaml"
                f"{', report.html' if report else ''})")
     if plan.interrupted:
         gap = plan.gap

@@ -13,7 +13,7 @@ scenario), so the type cannot call it.
 from __future__ import annotations
 
 import datetime as dt
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -179,14 +179,37 @@ def _timing(start_time: dt.time, hours_: Decimal, days: int, wall_clock: bool, t
     from a change of ``tz``'s UTC offset (the day before the first day to the day after the
     last wall-clock end), wall clock and elapsed time agree and every start exists, so the
     end is the start's wall clock moved on (:func:`_steady`); near one, :func:`_exact_timing`."""
-    last_day = first_day + dt.timedelta(days=days - 1)
-    hours = dt.timedelta(hours=float(hours_))
-    end_wall = dt.datetime.combine(last_day, start_time) + hours
-    if not _steady(tz, first_day - dt.timedelta(days=1), end_wall.date() + dt.timedelta(days=1)):
+    wall, span, touched, end_day = _wall_shape(start_time, hours_, days)
+    if not _steady(tz, first_day - _DAY, first_day + _days(end_day + 1)):
         return _exact_timing(start_time, hours_, days, wall_clock, tz, first_day)
-    start = dt.datetime.combine(first_day, start_time).replace(tzinfo=tz, fold=0)
-    end = end_wall.replace(tzinfo=tz, fold=0)
-    return Timing(start, end, days_touched(start, end))
+    start = dt.datetime.combine(first_day, wall, tz)
+    return Timing(start, start + span, day_span(first_day, first_day + _days(touched)))
+
+
+_DAY = dt.timedelta(days=1)
+
+
+@lru_cache(maxsize=1024)
+def _days(n: int) -> dt.timedelta:
+    """``n`` days, made once."""
+    return dt.timedelta(days=n)
+
+
+@lru_cache(maxsize=1024)
+def _wall_shape(start_time: dt.time, hours_: Decimal, days: int
+                ) -> tuple[dt.time, dt.timedelta, int, int]:
+    """What an occurrence starting at wall-clock ``start_time`` for ``days`` play days of
+    ``hours_`` is on the wall clock, the same from any first day (naive arithmetic): the
+    start time (naive, fold 0), the span from the start to the end (the last play day's
+    start plus ``hours_``), the days after the first day it touches (end exclusive, as
+    :func:`days_touched`) and the day of its end after the first day."""
+    wall = start_time.replace(tzinfo=None, fold=0)
+    first = dt.date(2001, 1, 1)  # any day
+    start = dt.datetime.combine(first, wall)
+    span = dt.timedelta(days=days - 1, hours=float(hours_))
+    end = start + span
+    last = (end - dt.timedelta(microseconds=1)).date() if end > start else first
+    return wall, span, (last - first).days, (end.date() - first).days
 
 
 def _steady(tz: ZoneInfo, first: dt.date, last: dt.date) -> bool:
@@ -195,7 +218,8 @@ def _steady(tz: ZoneInfo, first: dt.date, last: dt.date) -> bool:
     most once a day)."""
     for year in range(first.year, last.year + 1):
         changes = _offset_changes(tz, year)
-        if changes and bisect_left(changes, first) != bisect_right(changes, last):
+        i = bisect_left(changes, first)  # the first change on or after ``first``
+        if i < len(changes) and changes[i] <= last:
             return False
     return True
 
@@ -254,12 +278,21 @@ def _span_timing(start: dt.datetime, end: dt.datetime, _tz_start: object, _tz_en
 
 def forget_timings() -> None:
     """Empty the caches of :func:`timing` (up to 65,536 first days each, shared by the parts
-    of a scenario while they are solved) and :func:`span_timing`: called when the solve is
-    done, before the plan is written (issue #16: about 30 MB at 1,000 operators)."""
+    of a scenario while they are solved), :func:`span_timing` and :func:`sessions_each`:
+    called when the solve is done, before the plan is written (issue #16: about 30 MB at
+    1,000 operators)."""
     _timing.cache_clear()
     _flight_timing.cache_clear()
     _play_days.cache_clear()
     _span_timing.cache_clear()
+    _forget_sessions_each()
+
+
+def _forget_sessions_each() -> None:
+    """Empty :func:`sessions_each`'s answers (:data:`_EACH`)."""
+    global _each_kept
+    _EACH.clear()
+    _each_kept = 0
 
 
 # ------------------------------------------------------------------ deadlines
@@ -559,24 +592,45 @@ def sessions(sc: Scenario, t: Tournament, tm: Timing) -> list[tuple[dt.datetime,
     return list(_play_days(start, end, t.days, t.hours, tournament_tz(sc, t)))
 
 
+_Each = Sequence[tuple[dt.datetime, dt.datetime]]
+_EACH: dict[object, dict[int, tuple[Timing, _Each]]] = {}
+""":func:`sessions_each`'s answers: by what they depend on besides the timing (a tournament
+of several ``days``: its days, hours and zone; any other: None), then by the timing's
+identity (the entry holds the timing, so its id is not reused while it is kept)."""
+_EACH_MAX = 1 << 16
+_each_kept = 0
+
+
 def sessions_each(sc: Scenario, t: Tournament, tms: Sequence[Timing]
-                  ) -> list[Sequence[tuple[dt.datetime, dt.datetime]]]:
+                  ) -> list[_Each]:
     """:func:`sessions` of an occurrence of ``t`` timed by each of ``tms``, in order: the
     same sessions, ``t`` read once (the model asks it of every candidate day; the sequences
-    may be shared: not to be changed)."""
-    out: list[Sequence[tuple[dt.datetime, dt.datetime]]] = []
-    several, tz = t.days > 1, None
+    may be shared: not to be changed). Each timing's are computed once while kept (at most
+    65,536, until :func:`forget_timings`): tournaments that start alike share timings
+    (:func:`timing`), about one timing in five at N = 200."""
+    global _each_kept
+    several, tz = t.days > 1, tournament_tz(sc, t)
+    shape = (t.days, t.hours, tz) if several else None
+    by_id = _EACH.setdefault(shape, {})
+    out: list[_Each] = []
     for tm in tms:
+        hit = by_id.get(id(tm))
+        if hit is not None and hit[0] is tm:
+            out.append(hit[1])
+            continue
+        each: _Each
         if tm.sessions:
-            out.append([(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions])
-            continue
-        start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
-        if not several:
-            out.append(((start, end),))
-            continue
-        if tz is None:
-            tz = tournament_tz(sc, t)
-        out.append(_play_days(start, end, t.days, t.hours, tz))
+            each = [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in tm.sessions]
+        else:
+            start, end = tm.start.astimezone(UTC), tm.end.astimezone(UTC)
+            each = (_play_days(start, end, t.days, t.hours, tz) if several
+                    else ((start, end),))
+        if _each_kept >= _EACH_MAX:
+            _forget_sessions_each()
+            by_id = _EACH.setdefault(shape, {})
+        by_id[id(tm)] = (tm, each)
+        _each_kept += 1
+        out.append(each)
     return out
 
 
@@ -585,18 +639,27 @@ def _play_days(start: dt.datetime, end: dt.datetime, days: int, hours_: Decimal,
                tz: ZoneInfo) -> tuple[tuple[dt.datetime, dt.datetime], ...]:
     """:func:`sessions` of a Montana tournament of several ``days`` (``hours`` each) from
     ``start`` to ``end`` (instants in UTC, so equal keys are equal instants), each computed
-    once: tournaments that start alike share them."""
+    once: tournaments that start alike share them. Away from a change of ``tz``'s UTC offset
+    (every wall-clock instant the sessions are read at, a day around), the wall clock is
+    the instant moved by the offset: each session is ``start`` a day later (:func:`_steady`)."""
     wall = start.astimezone(tz).replace(tzinfo=None)
     hours = dt.timedelta(hours=float(hours_))
+    # the last session read starts at most a day after `end`; it is read up to a day and
+    # `hours` after its start
+    reach = max(0, (end - start) // _DAY) + hours // _DAY + 4
+    steady = _steady(tz, wall.date() - _DAY, wall.date() + _days(reach))
     out = []
     k = 0
     while True:  # ends: each session starts a day later, and `end` is finite
-        s = wall + dt.timedelta(days=k)
-        a = s.replace(tzinfo=tz).astimezone(UTC)
+        s = wall + _days(k)
+        a = start + _days(k) if steady else s.replace(tzinfo=tz).astimezone(UTC)
         if a >= end:
             break
-        following = (s + dt.timedelta(days=1)).replace(tzinfo=tz).astimezone(UTC)
-        b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
+        if steady:
+            following, b = a + _DAY, min(end, a + hours)
+        else:
+            following = (s + _DAY).replace(tzinfo=tz).astimezone(UTC)
+            b = min(end, (s + hours).replace(tzinfo=tz).astimezone(UTC))
         # the planned last day, or a further one, is the last unless another day's session
         # starts after it and before `end` (sessions of 24 h or more never repeat)
         last = k >= days - 1 and (following >= end or following < b)

@@ -28,7 +28,7 @@ from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Interrupted, Options
 from scheduler.engine.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.engine.extract import audit_of, extract
-from scheduler.engine.model import build_model
+from scheduler.engine.model import build_model, gc_paused
 from scheduler.engine.objective import add_terms, lexicographic
 from scheduler.engine.reasons import overasked, unscheduled
 from scheduler.inputs.replan.assign import with_pins
@@ -85,6 +85,7 @@ def progress_of(plans: Sequence[Plan], parts: int, stage: str = "") -> Progress:
                     sum(p.bound.get("fees_usd", 0) for p in plans), stage)
 
 
+@gc_paused()  # the part's objects die by reference counting as it is done
 def solve_part(
     scenario: Scenario, opts: Options, previous: list[PublishedOccurrence] | None = None, *,
     stop: Callable[[], bool] | None = None, on_stage: Callable[[str], None] | None = None,
@@ -116,11 +117,12 @@ def solve_part(
     # A fixed date or a per-period minimum that cannot be honoured is reported as an
     # unplaced required occurrence (exit 1), not as a violation of the plan.
     requests = ("FIXED-DATES", "REQUIRED", *REQUESTED_MINIMUMS)
-    violations = check(audit_of(plan), rules=[r for r in RULES if r.id not in requests])
+    audit = audit_of(plan)
+    violations = check(audit, rules=[r for r in RULES if r.id not in requests])
     if violations:
         raise AuditError(violations)
-    plan = replace(plan,
-                   unscheduled_list=tuple(unscheduled(ctx, plan, reasons=not out.stopped)))
+    plan = replace(plan, unscheduled_list=tuple(unscheduled(
+        ctx, plan, reasons=not out.stopped, placed=audit.placed)))
     if not out.stopped:
         plan = replace(plan, overasked=tuple(overasked(ctx, plan)))
     if out.shortfall and not out.stopped:
@@ -173,12 +175,14 @@ def solve_parts(parts: Sequence[Scenario], prevs: Sequence[list[PublishedOccurre
             progress(progress_of(plans, len(parts), name))
 
     for part, prev in zip(parts, prevs, strict=True):
-        plan = not_reached(part)
+        plan: Plan | None = None
         if not stopped:
             # stopped before this part found a plan: it stays "not reached"
             with contextlib.suppress(Interrupted, KeyboardInterrupt):
                 plan = solve_part(part, opts, prev, on_stage=stage)
             forget_sessions()  # the sessions of this part's occurrences: the next has others
+        if plan is None:  # made only when needed (every wanted occurrence listed)
+            plan = not_reached(part)
         stopped = stopped or plan.interrupted
         plans.append(plan)
         if progress is not None:

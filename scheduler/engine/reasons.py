@@ -36,16 +36,20 @@ _STOPPED = ("not placed when the search was stopped (interrupted); solve again w
             "interrupting for the reason")
 
 
-def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[Unscheduled]:
+def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True,
+                placed: list[Occurrence] | None = None) -> list[Unscheduled]:
     """Every wanted occurrence not placed, with the reason computed from the rules.
 
     For each allowed first day, the occurrence is added to the plan and the checker says which
     rules it would break (against the placements already made); days no occurrence may take at
     all are attributed to the rules that excluded them. Without ``reasons`` (a search that
-    was stopped) the reason says so and no rule is named.
+    was stopped) the reason says so and no rule is named. ``placed``: the plan's occurrences
+    as the checker reads them (:func:`scheduler.engine.extract.placed_of`), when the audit
+    read them already.
     """
     sc = plan.scenario
-    placed = placed_of(plan)
+    if placed is None:
+        placed = placed_of(plan)
     # A candidate day passed every rule's domain filter, and a rule the model does not
     # encode across occurrences cannot be broken by adding one more: only those that link
     # occurrences (limits, gaps, concurrency) can block a candidate day.
@@ -64,6 +68,10 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         if p.tournament.type == "super-cribbage":
             cribbage.add(i)
     out: list[Unscheduled] = []
+    # the placements one more occurrence is checked against, as an Audit, one per set of
+    # them: tournaments of the same operators share it and what its rules read once
+    # (``Audit.memo``: an operator's sessions swept, its permit years' tallies, ...)
+    bases: dict[tuple[int, ...], Audit] = {}
     for t in sc.tournaments:
         have = by_t.get(t.id, [])
         cands = ctx.candidates[t.id]
@@ -73,9 +81,11 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
         short = _short_periods(sc, t, have) if reasons else []
         if len(have) >= wanted and not missing_fixed and not short:
             continue
-        related = [placed[i] for i in sorted({i for o in t.operators for i in at_operator[o]}
-                                             | (cribbage if t.type == "super-cribbage"
-                                                else set()))]
+        mine = tuple(sorted({i for o in t.operators for i in at_operator[o]}
+                            | (cribbage if t.type == "super-cribbage" else set())))
+        related = bases.get(mine)
+        if related is None:
+            related = bases[mine] = Audit(sc, [placed[i] for i in mine], [])
 
         n = len(have)
         if not reasons:
@@ -89,7 +99,7 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
                 rules = rej
                 reason = f"its fixed date {d} is not allowed: " + _why_not(sc, t, n, d, rej)
             else:
-                tally, example = _blocked(sc, t, related, starts,
+                tally, example = _blocked(t, related, starts,
                                           [c for c in cands if c.first_day == d], sched_rules, n)
                 rules = tuple(sorted(tally))
                 reason = (f"its fixed date {d} is taken: " +
@@ -111,7 +121,7 @@ def unscheduled(ctx: ModelContext, plan: Plan, *, reasons: bool = True) -> list[
             continue
         per_day: list[set[str]] = []
         reason, rules = _explain(
-            t, ctx, *_blocked(sc, t, related, starts, cands, sched_rules, n + 1, per_day),
+            t, ctx, *_blocked(t, related, starts, cands, sched_rules, n + 1, per_day),
             len(cands), per_day)
         need = max(0, t.must_place - n)
         for k in range(rest):
@@ -137,7 +147,7 @@ def _short_periods(sc: Scenario, t: Tournament, have: Sequence[Occurrence]
 
 
 def _minimum_row(sc: Scenario, t: Tournament, ctx: ModelContext, kind: PeriodKind, per: Period,
-                 lack: int, related: list[Occurrence], starts: set[dt.date],
+                 lack: int, related: Audit, starts: set[dt.date],
                  rules: list[Rule], occurrence: int) -> tuple[str, tuple[str, ...]]:
     """The reason and rule IDs of a per-period minimum not met: the period, its rule
     (PER-MONTH-MIN / PER-WEEK-MIN) and what kept each of its days from being a first day
@@ -162,7 +172,7 @@ def _minimum_row(sc: Scenario, t: Tournament, ctx: ModelContext, kind: PeriodKin
     tally: Counter[str] = Counter()
     if cands:
         per_day: list[set[str]] = []
-        tally, example = _blocked(sc, t, related, starts, cands, rules, occurrence, per_day)
+        tally, example = _blocked(t, related, starts, cands, rules, occurrence, per_day)
         blocked = _first_of(per_day, tally)
         if blocked:
             top = tally.most_common(1)[0][0]
@@ -230,20 +240,20 @@ def _why_not(sc: Scenario, t: Tournament, occurrence: int, day: dt.date,
     return "; ".join(f"{v.message} ({cite(v.rule)})" for v in found)
 
 
-def _blocked(sc: Scenario, t: Tournament, related: list[Occurrence], starts: set[dt.date],
+def _blocked(t: Tournament, base: Audit, starts: set[dt.date],
              days: list[Placement], rules: list[Rule], occurrence: int = 0,
              per_day: list[set[str]] | None = None
              ) -> tuple[Counter[str], dict[str, str]]:
-    """For each day, the rules one more occurrence of ``t`` starting then would break (those
-    ``related`` breaks without it left out, e.g. another tour whose other stops are at other
-    rooms): how many days each rule blocks, and the checker's sentence for its first such day;
-    ``per_day`` (when given) gets each day's set of rules (empty: no rule broken), a day
-    that already holds an occurrence of ``t`` left out."""
+    """For each day, the rules one more occurrence of ``t`` starting then would break against
+    the placements already made that it is checked against (``base``: those of its
+    operators; what ``base`` breaks without it left out, e.g. another tour whose other stops
+    are at other rooms): how many days each rule blocks, and the checker's sentence for its
+    first such day; ``per_day`` (when given) gets each day's set of rules (empty: no rule
+    broken), a day that already holds an occurrence of ``t`` left out."""
     tally: Counter[str] = Counter()
     example: dict[str, str] = {}
     # what the placements already made break on their own (a partial view: another tour's
-    # stops at other rooms are not among ``related``) is not what one more occurrence breaks
-    base = Audit(sc, list(related), [])
+    # stops at other rooms are not in ``base``) is not what one more occurrence breaks
     for c in days:
         if c.first_day in starts:
             continue

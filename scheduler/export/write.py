@@ -85,7 +85,8 @@ class _Memory:
 
 def plan_files(plan: Plan, *, report: bool = False,
                alternatives: Sequence[Plan] | None = None) -> dict[str, bytes]:
-    """Every output file of a plan, by relative path (deadlines.csv among them);
+    """Every output file of a plan, by relative path (deadlines.csv and scenario.yaml among
+    them);
     ``report.html`` too when ``report``
     (:func:`scheduler.export.report.report_html`, with ``alternatives`` beside the plan).
     The bytes :func:`write_plan` writes (it writes each file as it is made, holding none)."""
@@ -120,6 +121,7 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         del calendars
         sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
         sink.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
+        sink.write(prefix + SCENARIO_FILE, plan.scenario.to_json_yaml().encode("utf-8"))
     if not isinstance(sink, FolderSink):
         with sink.open(prefix + XLSX_FILE) as fh:
             xlsx(fh)
@@ -139,12 +141,19 @@ DEADLINES_FILE = "deadlines.csv"
 pieces: :func:`scheduler.export.deadlines.deadlines_pieces`), in every
 plan folder (and every ``alternative-<k>/``)."""
 
+SCENARIO_FILE = "scenario.yaml"
+"""The scenario that made the plan (:meth:`scheduler.core.scenario.Scenario.to_json_yaml`: its
+tournaments, tours, settings and operators' terms, ``notice_from`` and ``as_of`` given), in
+every plan folder (and every ``alternative-<k>/``): ``tourney ledger adopt`` keeps it with
+the plan version, so what ``tourney record`` judges at once reads the plan's own rules
+(MT-PROGRESSIVE's first round, ``surcharge_cap``, ``settings.closed_days``)."""
+
 ALTERNATIVE = "alternative-"
 """``tourney solve --alternatives K`` writes plan k of K (k ≥ 2) into ``alternative-<k>/``."""
 
 PLAN_ENTRIES = frozenset({"schedule.csv", "licenses.csv", "unscheduled.csv", "calendar.ics",
                           "calendars", SUMMARY_FILE, DEADLINES_FILE, REPORT_FILE,
-                          XLSX_FILE})
+                          XLSX_FILE, SCENARIO_FILE})
 """What a plan directory holds; a directory with anything else is never replaced."""
 
 
@@ -250,7 +259,8 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
 
     The files (:func:`plan_files`): schedule.csv, licenses.csv, unscheduled.csv,
     deadlines.csv, calendar.ics and ``calendars/<operator_id>.ics``, summary.txt (as
-    :func:`scheduler.export.summary.summary_text`), plan.xlsx, the manifest
+    :func:`scheduler.export.summary.summary_text`), scenario.yaml (the plan's scenario,
+    :data:`SCENARIO_FILE`), plan.xlsx, the manifest
     ``.tourney-plan``; each alternative's in ``alternative-<rank>/``; report.html when
     ``report``. The same plan gives byte-identical files (DTSTAMP from
     ``SOURCE_DATE_EPOCH`` when set, else midnight UTC of ``notice_from``).

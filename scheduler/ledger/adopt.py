@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from scheduler.core.calendar_limits import read_calendar
 from scheduler.core.limits import LimitError, read_bounded
-from scheduler.core.manifest import changed_since_written
+from scheduler.core.manifest import changed_since_written, read_manifest
 from scheduler.core.uid import parse
 from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
@@ -29,9 +29,11 @@ from scheduler.ledger.models import (
     PlanDeadline,
     PlanEvent,
     PlanLicence,
+    PlanScenario,
     PlanVersion,
 )
 from scheduler.ledger.plans import parse_date, read_csv
+from scheduler.ledger.scenarios import SCENARIO_FILE, folder_scenario, scenario_parts
 from scheduler.ledger.store import LedgerError
 
 
@@ -131,8 +133,9 @@ def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.
 
 
 _READ = frozenset({"schedule.csv", "licenses.csv", DEADLINES_CSV, "calendar.ics"})
-"""The files of a plan folder adopt reads (with ``calendars/*.ics``), or whose announcement
-it records (calendar.ics): each must be as tourney wrote it."""
+"""The files of a plan folder adopt reads (with ``calendars/*.ics``, and scenario.yaml when
+its manifest lists it), or whose announcement it records (calendar.ics): each must be as
+tourney wrote it."""
 
 
 def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str | None = None,
@@ -140,20 +143,25 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     """``tourney ledger adopt PLAN_DIR``: record a plan folder as announced, as the next
     version of its lineage (read from the UIDs of its schedule.csv, ``scheduler/core/uid.py``):
     every occurrence at every operator with its UID, RECURRENCE-ID, SEQUENCE and status
-    (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), its licences, and the
+    (``CONFIRMED``; ``CANCELLED`` for those its calendars cancel), its licences, the
     lines of its deadlines.csv when it has one (table ``plan_deadlines``: what ``tourney
-    deadlines`` without a folder lists).
+    deadlines`` without a folder lists), and the scenario that made it when its manifest
+    lists a scenario.yaml (table ``plan_scenarios``: what ``tourney record`` judges with,
+    :mod:`scheduler.ledger.scenarios`; a folder of an older tourney has none, and a
+    scenario.yaml its manifest does not list is not tourney's and is not read).
 
     Raises :class:`LedgerError` for a folder without schedule.csv/licenses.csv, one whose
     files differ from what its manifest (``.tourney-plan``) says tourney wrote, UIDs without
     a lineage (a plan of an old tourney: solve it again), or a lineage another organization
-    owns."""
+    owns; for a scenario.yaml that is not a scenario tourney reads."""
     folder = Path(plan_dir)
     if not folder.is_dir():
         raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     schedule_path = folder / "schedule.csv"
+    listed = read_manifest(folder) or {}
     changed = changed_since_written(folder, lambda rel: rel in _READ or (
+        rel == SCENARIO_FILE and rel in listed) or (
         rel.startswith("calendars/") and rel.endswith(".ics") and rel.count("/") == 1))
     if changed:  # the ledger records what tourney planned, as its calendars announced it
         raise LedgerError(f"{folder}: {', '.join(changed[:3])}"
@@ -180,6 +188,8 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
     # the folder; a folder written before deadlines.csv existed has none
     lines = (read_deadlines(folder / DEADLINES_CSV) if (folder / DEADLINES_CSV).is_file()
              else [])
+    # the scenario that made the plan, for what the ledger judges alone (tourney record)
+    scenario = folder_scenario(folder) if SCENARIO_FILE in listed else None
     with ledger.write() as s:
         lin = s.scalar(select(Lineage).where(Lineage.lineage == key))
         if lin is not None:
@@ -265,5 +275,7 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
                 version_id=version.id, date=line.date, rule=line.rule, citation=line.citation,
                 operator_id=line.operator_id, what=line.what, occurrence=line.occurrence,
                 license_id=line.license_id, opens=line.opens, **entry_fields(by)))
+        for part in scenario_parts(scenario) if scenario is not None else []:
+            s.add(PlanScenario(version_id=version.id, **part, **entry_fields(by)))
         return Adopted(org.name, key, version.version, len(rows), n_cancelled,
                        len(licence_rows), new=True)

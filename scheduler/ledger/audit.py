@@ -29,12 +29,11 @@ from collections.abc import Collection, Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from constraints import maine
+from constraints import maine, montana
 from constraints.base import Actual, Actuals, ReportOwed, Violation
 from constraints.maine import report_due
 from constraints.registry import judge_actuals
 from scheduler.core.clock import env_as_of, latest_today, now, today_in
-from scheduler.core.limits import MAX_HORIZON_DAYS, for_terminal
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import DEFAULT_TIMEZONE
 from scheduler.ledger.frames import Ledger
@@ -44,15 +43,16 @@ from scheduler.ledger.models import (
     Filing,
     Held,
     LicenceBought,
-    Operator,
     Organization,
     PlanEvent,
     PlanLicence,
+    PlanVersion,
     ReportFiled,
     select_current,
 )
 from scheduler.ledger.plans import ME_LICENCE_KINDS
 from scheduler.ledger.record import report_periods
+from scheduler.ledger.scenarios import ledger_scenario
 
 
 def read_actuals(ledger: Ledger, scenario: Scenario, *, as_of: dt.date | None = None,
@@ -221,52 +221,63 @@ def audit_ledger(ledger: Ledger | str | None, scenario: Scenario, *,
     return audit_actuals(actuals), actuals
 
 
-_MOST_YEARS = MAX_HORIZON_DAYS // 366
-"""Whole years a horizon of January 1 to December 31 may span (3,660 days: 10)."""
+def _lineage_of(s: Session, uid: str | None = None, licence: str | None = None
+                ) -> int | None:
+    """The plan lineage (its row id) of the newest adopted plan event with UID ``uid``, or
+    of the newest plan licence ``licence``; None when no adopted plan has it (an
+    occurrence held unplanned)."""
+    if uid is not None:
+        q = select(PlanVersion.lineage_id).join(PlanEvent, PlanEvent.version_id
+                                                == PlanVersion.id).where(PlanEvent.uid == uid)
+        return s.scalar(q.order_by(PlanEvent.id.desc()).limit(1))
+    if licence is not None:
+        q = select(PlanVersion.lineage_id).join(PlanLicence, PlanLicence.version_id
+                                                == PlanVersion.id).where(
+            PlanLicence.license_id == licence)
+        return s.scalar(q.order_by(PlanLicence.id.desc()).limit(1))
+    return None
 
 
-def _ledger_scenario(s: Session, org: Organization, days: Collection[dt.date],
-                     also: Collection[dt.date] = ()) -> Scenario:
-    """A scenario of ``org``'s operators as the ledger knows them (id, jurisdiction; the
-    default permit year, MT-PERMIT-YEAR) and no tournament, its horizon the years of
-    ``days`` and of each of ``also`` (today, a filing's day) that keeps it within a
-    scenario's ten years (:data:`~scheduler.core.limits.MAX_HORIZON_DAYS`: a fact of 2015
-    recorded in 2027, an application dated 1900): what the rules' ``actuals`` readings need
-    at record time, when no scenario file is at hand. The organization's name as the
-    terminal shows it (a name with a control character, recorded by an older tourney, is
-    no scenario's name)."""
-    ops = list(s.scalars(select(Operator).where(Operator.organization_id == org.id)
-                         .order_by(Operator.operator_id)))
-    years = {d.year for d in days} or {min(also).year}
-    for day in sorted(also, key=lambda d: abs(d.year - min(years))):
-        if max(years | {day.year}) - min(years | {day.year}) < _MOST_YEARS:
-            years.add(day.year)
-    first, last = dt.date(min(years), 1, 1), dt.date(max(years), 12, 31)
-    return Scenario.model_validate({
-        "name": for_terminal(org.name)[:200], "horizon": {"start": dt.date(first.year, 1, 1),
-                                      "end": dt.date(last.year, 12, 31)},
-        "notice_from": dt.date(first.year, 1, 1),
-        "operators": [{"id": o.operator_id, "name": o.operator_id,
-                       "jurisdiction": o.jurisdiction} for o in ops]})
+def _rounds(s: Session, scenario: Scenario, uid: str, operator_id: str
+            ) -> set[tuple[str, str]]:
+    """MT-PROGRESSIVE, MCA 23-5-317(1)(d): when the occurrence ``uid`` at ``operator_id`` is
+    a round of a progressive of ``scenario`` (its ``tours``), every confirmed round of that
+    progressive in the newest adopted plan that has it, (UID, operator): the progressive's
+    first round dates every round's notice. Empty otherwise."""
+    ev = s.scalar(select(PlanEvent).where(PlanEvent.uid == uid,
+                                          PlanEvent.operator_id == operator_id)
+                  .order_by(PlanEvent.id.desc()).limit(1))
+    tour = montana.progressive_rounds(scenario).get(ev.tournament_id) if ev else None
+    if ev is None or tour is None:
+        return set()
+    return {(e.uid, e.operator_id) for e in s.scalars(select(PlanEvent).where(
+        PlanEvent.version_id == ev.version_id, PlanEvent.status == "CONFIRMED",
+        PlanEvent.tournament_id.in_(tour.stops)))}
 
 
 def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBought, *,
                 as_of: dt.date | None = None) -> list[Violation]:
     """What the entry just recorded breaks, at once (``tourney record ...`` warns, and
     records it anyway: the ledger is the truth, ``tourney check --ledger`` the judge), read
-    by the rules' own ``actuals`` (:func:`audit_actuals`) over the organization's ledger:
+    by the rules' own ``actuals`` (:func:`audit_actuals`) over the organization's ledger,
+    with the scenario kept with the entry's adopted plan
+    (:func:`scheduler.ledger.scenarios.ledger_scenario`: its tournaments, tours, settings
+    and terms; for a plan adopted without one, the operators the ledger knows):
 
     - ``held``: every violation naming that occurrence at that operator (MT-NOTICE,
-      MT-LARGE-LIMIT, MT-DURATION on its actual days, ME-PRIZES, ...);
+      MT-LARGE-LIMIT, MT-DURATION on its actual days, ME-PRIZES, ME-ENTRY-CAP, ...);
     - an ``mt-notice`` filing: MT-NOTICE of its occurrence, held or as planned (a notice
-      filed after its due day);
+      filed after its due day), and MT-PROGRESSIVE of a round of a progressive (filed after
+      the day 5 days before the progressive's first round, held or as planned);
     - an ``me-application`` filing: ME-APPLICATION-WINDOW of the occurrences its licence
       covers, held or as planned (when the rule has a reading of actuals);
     - an ME-REPORT report: ME-REPORT of that licence and period (filed late).
 
     A cancelled outcome and a licence bought break nothing at record time: []. ``as_of``
     (default today) is the day of the judgement. Raises
-    :class:`~scheduler.ledger.store.LedgerError` as :func:`read_actuals` does."""
+    :class:`~scheduler.ledger.store.LedgerError` as :func:`read_actuals` does, and when
+    the scenario kept with the plan is damaged
+    (:func:`scheduler.ledger.scenarios.version_scenario`)."""
     if isinstance(entry, LicenceBought) or (isinstance(entry, Held)
                                              and entry.outcome != "held"):
         return []
@@ -278,14 +289,18 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
         assert org is not None
         days: list[dt.date] = []  # the days the entry is about
         when: list[dt.date] = [latest_today(DEFAULT_TIMEZONE.values(), as_of)]  # and now
+        lineage: int | None = None
+        notice = False
         if isinstance(entry, Held):
             refs.add(f"{entry.tournament_id}#{entry.occurrence}")
             days += [d for d in (entry.first_day, entry.last_day) if d is not None]
+            lineage = _lineage_of(s, uid=entry.uid)
         elif isinstance(entry, Filing) and entry.kind == "mt-notice" and entry.uid:
-            rules = {"MT-NOTICE"}
+            rules = {"MT-NOTICE", "MT-PROGRESSIVE"}
             planned.add((entry.uid, entry.operator_id))
             refs.add(f"{entry.tournament_id}#{entry.occurrence}")
             when.append(entry.filed_on)
+            lineage, notice = _lineage_of(s, uid=entry.uid), True
         elif isinstance(entry, Filing) and entry.license_ref:
             rules = {"ME-APPLICATION-WINDOW"}
             lic = s.scalar(select(PlanLicence).where(
@@ -300,11 +315,15 @@ def judge_entry(ledger: Ledger, entry: Held | Filing | ReportFiled | LicenceBoug
                     days.append(ev.first_day)
             refs |= covers
             when.append(entry.filed_on)
+            lineage = _lineage_of(s, licence=entry.license_ref)
         elif isinstance(entry, ReportFiled):
             rules = {"ME-REPORT"}
             days.append(entry.period_end)
             when.append(entry.filed_on)
-        scenario = _ledger_scenario(s, org, days, when)
+            lineage = _lineage_of(s, licence=entry.license_ref)
+        scenario = ledger_scenario(s, org, days, when, lineage_id=lineage)
+        if notice and isinstance(entry, Filing) and entry.uid:
+            planned |= _rounds(s, scenario, entry.uid, entry.operator_id)
     actuals = read_actuals(ledger, scenario, as_of=as_of, organization=org.name,
                            planned=planned)
     out = []
@@ -370,19 +389,26 @@ def judge_held(ledger: Ledger, entries: Sequence[Held], *,
                as_of: dt.date | None = None) -> list[Violation]:
     """What the held entries just recorded break (``tourney record --from``: many at once),
     as :func:`judge_entry` judges each, with one reading of the ledger per organization
-    instead of one per entry: every violation naming one of the occurrences at its operator.
-    Cancelled entries break nothing at record time. Raises
-    :class:`~scheduler.ledger.store.LedgerError` as :func:`read_actuals` does."""
+    and plan lineage (the scenario kept with its plan) instead of one per entry: every
+    violation naming one of the occurrences at its operator. Cancelled entries break
+    nothing at record time. Raises :class:`~scheduler.ledger.store.LedgerError` as
+    :func:`judge_entry` does."""
     held = [e for e in entries if e.outcome == "held"]
     out: list[Violation] = []
-    for org_id in sorted({e.organization_id for e in held}):
-        mine = [e for e in held if e.organization_id == org_id]
+    with ledger.read() as s:  # each entry's plan (lineage): the scenario kept with it
+        groups: dict[tuple[int, int], list[Held]] = {}
+        for e in held:
+            lineage = _lineage_of(s, uid=e.uid)
+            groups.setdefault((e.organization_id, -1 if lineage is None else lineage),
+                              []).append(e)
+    for (org_id, lineage), mine in sorted(groups.items(), key=lambda g: g[0]):
         with ledger.read() as s:
             org = s.get(Organization, org_id)
             assert org is not None
             days = [d for e in mine for d in (e.first_day, e.last_day) if d is not None]
-            scenario = _ledger_scenario(s, org, days,
-                                        [latest_today(DEFAULT_TIMEZONE.values(), as_of)])
+            scenario = ledger_scenario(s, org, days,
+                                       [latest_today(DEFAULT_TIMEZONE.values(), as_of)],
+                                       lineage_id=None if lineage < 0 else lineage)
         actuals = read_actuals(ledger, scenario, as_of=as_of, organization=org.name,
                                planned=set())
         wanted = {(e.operator_id, f"{e.tournament_id}#{e.occurrence}") for e in mine}

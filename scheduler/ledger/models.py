@@ -178,6 +178,27 @@ class PlanDeadline(_Entry, Base):
     version: Mapped[PlanVersion] = relationship()
 
 
+class PlanScenario(_Entry, Base):
+    """A part of the scenario that made a plan version (the plan folder's scenario.yaml,
+    stored by ``tourney ledger adopt`` since schema 0005), so what the ledger judges alone
+    (``tourney record``'s warnings) reads the plan's tournaments, tours, settings and
+    operators' terms: the scenario as JSON (UTF-8, its fields as the scenario file gives
+    them), compressed (zlib, RFC 1950), in base64 (RFC 4648), cut into ``parts`` rows of at
+    most :data:`scheduler.ledger.scenarios.PART_CHARS` characters (one spreadsheet cell, so
+    ``tourney ledger export`` writes it to a workbook too): ``part`` 0, 1, ... in order,
+    ``data`` the characters, ``sha256`` of the whole JSON on every row. A version adopted
+    before 0005, or from a folder without scenario.yaml, has none."""
+
+    __tablename__ = "plan_scenarios"
+    __table_args__ = (UniqueConstraint("version_id", "part"),)
+    version_id: Mapped[int] = mapped_column(ForeignKey("plan_versions.id"), index=True)
+    part: Mapped[int] = mapped_column(Integer)
+    parts: Mapped[int] = mapped_column(Integer)
+    sha256: Mapped[str] = mapped_column(String(64))
+    data: Mapped[str] = mapped_column(Text)
+    version: Mapped[PlanVersion] = relationship()
+
+
 class _Fact(_Entry):
     """A fact an operator records; corrections supersede (see the module docstring)."""
 

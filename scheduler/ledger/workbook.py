@@ -57,7 +57,8 @@ def _openpyxl() -> Any:
 SHEETS = {"held": "Held", "filings": "Filings", "licences": "Licences", "reports": "Reports",
           "organizations": "Organizations", "operators": "Operators", "lineages": "Lineages",
           "plan_versions": "Plan versions", "plan_events": "Plan events",
-          "plan_licences": "Plan licences", "plan_deadlines": "Plan deadlines"}
+          "plan_licences": "Plan licences", "plan_deadlines": "Plan deadlines",
+          "plan_scenarios": "Plan scenarios"}
 """The sheet of each table, in the workbook's order: what was held or cancelled, filed,
 bought and reported first; then what the adopted plans said. A table added later gets a
 sheet named as the table."""
