@@ -128,17 +128,16 @@ def _render(plan: Plan, dtstamp: dt.datetime) -> tuple[list[tuple[str, Pieces]],
     texts = _EventTexts()  # each VEVENT's bytes on disk as soon as it is final (issue #27)
     done = _made(plan, made, lineage, stamp, texts)
     done.sort(key=_sort_key)
-    items = done
     # each event is serialized once and shared by calendar.ics and its operators' calendars
     text = texts.flushed()
     h = scenario.horizon
     by_op: dict[str, list[CalendarItem]] = {}
-    for i in items:
+    for i in done:
         for oid in i.operators:
             by_op.setdefault(oid, []).append(i)
     # the venues that left keep their names (their calendars cancel their events)
     names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}
-    whole = [i for i in items if i.whole]
+    whole = [i for i in done if i.whole]
     files: list[tuple[str, Pieces]] = [(CALENDAR_FILE, functools.partial(
         _calendar, scenario.name, whole, text, lineage, (h.start, h.end),
         named=[(o, names[o]) for o in sorted({o for i in whole for o in i.operators})

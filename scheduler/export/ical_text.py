@@ -1,11 +1,13 @@
 """The iCalendar text of a plan's calendars: values, content lines, VEVENTs (RFC 5545).
 
 Every calendar is written directly as content lines: :class:`VEvent` holds a VEVENT's
-properties as their unfolded lines (and the values the re-plan logic reads back), and
-:meth:`VEvent.to_ical` sorts and folds them. The bytes are those icalendar 7.x's
-``Component.to_ical`` gives for the same ``Event.add`` calls (the calendars were first
-written that way; ``tests/test_ical_lines.py`` builds each kind of line both ways and
-compares them, and reads them back with icalendar):
+properties as their content lines, folded as each is made (and the values the re-plan logic
+reads back), and :meth:`VEvent.to_ical` puts them in order and joins them. The bytes are
+those icalendar 7.x's ``Component.to_ical`` gives for the same ``Event.add`` calls (the
+calendars were first written that way; ``tests/test_ical_lines.py`` builds each kind of line
+both ways and compares them, and reads them back with icalendar;
+``tests/test_calendar_events_written_directly.py`` does so for whole events of each kind
+made at once, :meth:`VEvent.put`):
 
 - properties in icalendar's order: the component's ``canonical_order``, then the others by
   name; a property added twice, one line per value in the order added;
@@ -14,7 +16,8 @@ compares them, and reads them back with icalendar):
   ``vText`` escapes it (a literal ``\\N`` first read as a line break); an X- property's
   ``str`` verbatim;
 - a DATE with ``VALUE=DATE``, a DATE-TIME in UTC with ``Z``, one in a zone with its TZID;
-- folding at 75 octets on the UTF-8 bytes (:func:`fold_line`), as icalendar folds.
+- folding at 75 octets on the UTF-8 bytes (:func:`fold`, :func:`fold_line`), as icalendar
+  folds.
 
 The helpers every VEVENT builder of :mod:`scheduler.export.ical` shares are here too:
 :class:`CalendarItem` (a VEVENT and whose calendars show it), :func:`new_event`,
