@@ -30,7 +30,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -522,8 +522,10 @@ def counted_sum(values: list[int]) -> str:
     if len(set(values)) == 1:
         return f"{len(values)} × {values[0]}" if len(values) > 1 else str(values[0])
     return " + ".join(map(str, values)) if len(values) <= 6 else f"{len(values)} tournaments"
+@lru_cache(maxsize=4096)
 def day_text(d: dt.date) -> str:
-    """``Fri 2027-06-04``: a day as the calendars' and checklists' texts show it."""
+    """``Fri 2027-06-04``: a day as the calendars' and checklists' texts show it (made once
+    per day: the calendars say some days thousands of times)."""
     return f"{d:%a} {d.isoformat()}"
 
 

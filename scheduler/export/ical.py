@@ -26,11 +26,14 @@ is decided below, by :mod:`scheduler.inputs.replan.cancel`; the writer renders i
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
+import gc
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
+from operator import attrgetter
 
 from scheduler.core.atomic_files import scratch_file
 from scheduler.core.timing import made_day
@@ -51,6 +54,7 @@ from scheduler.export.ical_text import (
     CalendarItem,
     VEvent,
     content_line,
+    fold,
     fold_lines,
     midnight,
     plan_lineage,
@@ -106,6 +110,12 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
     """:func:`render` with each calendar file given as its :data:`Pieces` (file names in
     :func:`calendar_files`' order): every VEVENT is serialized once, here, and shared by the
     files; a file's head is made only when its pieces are asked for."""
+    with _gc_paused():
+        return _render(plan, dtstamp)
+
+
+def _render(plan: Plan, dtstamp: dt.datetime) -> tuple[list[tuple[str, Pieces]], Identity]:
+    """:func:`render_pieces`."""
     scenario = plan.scenario
     stamp = utc(dtstamp)
     lineage = plan_lineage(plan)
@@ -116,33 +126,18 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
         (cancellation_item(scenario, c, stamp) for c in dropped(
             scenario, plan.cancelled, plan.previous_events, plan.previous_series)))
     texts = _EventTexts()  # each VEVENT's bytes on disk as soon as it is final (issue #27)
-    done: list[Kept] = []
-    if plan.replaced_events:
-        # solved again into an earlier plan's folder: the DTSTAMP depends on every event
-        items = list(made)
-        written = {i.event.uid for i in items}
-        items.extend(cancellation_item(scenario, c, stamp)
-                     for c in vanished(scenario, plan.previous_events, written))
-        _never_lower(plan, items)
-        stamp = _replaced(plan, items, stamp)
-        done = [texts.keep(_final(i, lineage, stamp)) for i in items]
-        del items
-    else:
-        # each event is serialized as soon as it is final and then let go: a statewide
-        # plan's icalendar property objects are never all alive at once
-        done = _replanned(plan, made, lineage, stamp, texts.keep)
-    done.sort(key=lambda d: d[0].sort_key)
-    items = [i for i, _, _, _ in done]
+    done = _made(plan, made, lineage, stamp, texts)
+    done.sort(key=_sort_key)
     # each event is serialized once and shared by calendar.ics and its operators' calendars
-    text = texts.of_items(done)
+    text = texts.flushed()
     h = scenario.horizon
     by_op: dict[str, list[CalendarItem]] = {}
-    for i in items:
-        for oid in dict.fromkeys(i.operators):
+    for i in done:
+        for oid in i.operators:
             by_op.setdefault(oid, []).append(i)
     # the venues that left keep their names (their calendars cancel their events)
     names = {**dict(plan.departed), **{o.id: o.name for o in scenario.operators}}
-    whole = [i for i in items if i.whole]
+    whole = [i for i in done if i.whole]
     files: list[tuple[str, Pieces]] = [(CALENDAR_FILE, functools.partial(
         _calendar, scenario.name, whole, text, lineage, (h.start, h.end),
         named=[(o, names[o]) for o in sorted({o for i in whole for o in i.operators})
@@ -156,21 +151,57 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
                 [(o, names[o]) for o in sorted({o for i in mine for o in i.operators})
                  if o in names])))
     identity: Identity = {}
-    for i, _, uid, seq in done:
+    for i in done:
         series = len(i.members) > 1
         for tid, occ, day in i.members:
-            identity[(tid, occ)] = (uid, day.isoformat() if series else "", seq)
+            identity[(tid, occ)] = (i.uid, day.isoformat() if series else "", i.sequence)
     return files, identity
+
+
+def _made(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime,
+          texts: _EventTexts) -> list[CalendarItem]:
+    """Every event of the plan's calendars (``made``, and what a re-plan adds) final and
+    serialized, its bytes in ``texts``: for a plan solved again into an earlier plan's
+    folder (:func:`_replaced`), each event's SEQUENCE and the DTSTAMP once every event is
+    made; else each event as soon as it is made (:func:`_replanned`), and let go."""
+    scenario = plan.scenario
+    if plan.replaced_events:
+        # solved again into an earlier plan's folder: the DTSTAMP depends on every event
+        items = list(made)
+        written = {i.event.uid for i in items}
+        items.extend(cancellation_item(scenario, c, stamp)
+                     for c in vanished(scenario, plan.previous_events, written))
+        _never_lower(plan, items)
+        stamp = _replaced(plan, items, stamp)
+        line = _lineage(lineage)
+        return [texts.keep(_final(i, line, stamp)) for i in items]
+    # each event is serialized as soon as it is final and then let go: a statewide plan's
+    # events are never all alive at once
+    return _replanned(plan, made, _lineage(lineage), stamp, texts.keep)
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection inside: the events of a plan's calendars make no
+    reference cycles, and the collector would scan the events kept so far again and again
+    for nothing (about a tenth of the calendars' CPU at N = 200, issue #27)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 _SPENT = VEvent()
 """What an item holds in place of its VEVENT once :func:`_final` has serialized it."""
 
+_sort_key = attrgetter("sort_key")
+
 Final = tuple[CalendarItem, bytes, str, int]
 """An event final and serialized: the item (its VEVENT :data:`_SPENT`), the VEVENT's bytes,
 its UID and SEQUENCE (:func:`_final`, :func:`_carried`)."""
-Kept = tuple[CalendarItem, tuple[int, int], str, int]
-"""A :data:`Final` whose bytes are kept by :class:`_EventTexts`: their (offset, length)."""
 
 
 class _EventTexts:
@@ -178,52 +209,92 @@ class _EventTexts:
     (deleted when closed, or when the process ends, however it ends) rather than in memory:
     at N = 1,000 they are about 90 MB, all needed until the last calendar is written, since
     each calendar lists its events by date (issue #27). :meth:`keep` stores an event's
-    bytes as it is made; :meth:`of_items` maps the final items to them; ``texts[id(item)]``
-    reads them back."""
+    bytes as it is made (written a megabyte at a time), and where they are in the file in
+    its item (``at``, ``size``); :meth:`joined` reads the events of a run of items back (one
+    ``pread`` for those that lie side by side in the file), never the whole file (nor a
+    memory map of it: its pages would count in the process's resident memory)."""
+
+    _BATCH = 1 << 20
+    """Bytes of events gathered before they are written to the file."""
 
     def __init__(self) -> None:
         self._file = scratch_file()  # closed with this object
         self._end = 0
-        self._spans: dict[int, tuple[int, int]] = {}
-        self._flushed = False
+        self._pending: list[bytes] = []
+        self._waiting = 0
 
-    def keep(self, final: Final) -> Kept:
-        """``final`` with its bytes written to the file: their (offset, length)."""
+    def keep(self, final: Final) -> CalendarItem:
+        """The item of ``final`` with its bytes written to the file (their offset and
+        length, ``at`` and ``size``), its UID and SEQUENCE."""
         item, data, uid, seq = final
-        span = (self._end, len(data))
-        self._file.write(data)
-        self._end += len(data)
-        return item, span, uid, seq
+        item.uid, item.sequence, item.at, item.size = uid, seq, self._end, len(data)
+        self._pending.append(data)
+        self._end += item.size
+        self._waiting += item.size
+        if self._waiting >= self._BATCH:
+            self._write()
+        return item
 
-    def of_items(self, kept: Iterable[Kept]) -> _EventTexts:
-        """Index the kept events by their item (``id``), for :meth:`__getitem__`."""
-        self._spans = {id(i): span for i, span, _, _ in kept}
+    def _write(self) -> None:
+        """Write the events gathered by :meth:`keep` to the file."""
+        if self._pending:
+            self._file.write(b"".join(self._pending))
+            self._pending.clear()
+            self._waiting = 0
+
+    def flushed(self) -> _EventTexts:
+        """This, every event kept written to the file, for :meth:`joined`."""
+        self._write()
+        self._file.flush()
         return self
 
-    def __getitem__(self, key: int) -> bytes:
-        """The bytes of the VEVENT of the item whose ``id`` is ``key``."""
-        if not self._flushed:
-            self._file.flush()
-            self._flushed = True
-        at, size = self._spans[key]
+    def _read(self, at: int, size: int) -> bytes:
+        """``size`` bytes of the file from offset ``at``."""
         data = os.pread(self._file.fileno(), size, at)
         if len(data) != size:  # the file was cut short under us
             raise OSError(f"a calendar's event could not be read back from {self._file.name} "
                           f"({len(data)} of {size} bytes)")
         return data
 
+    def joined(self, items: Iterable[CalendarItem]) -> bytes:
+        """The VEVENTs of ``items``, one after another."""
+        out: list[bytes] = []
+        start = end = -1
+        for i in items:
+            if i.at != end:  # not next to the run being gathered: read that run
+                if end > start:
+                    out.append(self._read(start, end - start))
+                start = i.at
+            end = i.at + i.size
+        if end > start:
+            out.append(self._read(start, end - start))
+        return b"".join(out)
 
-def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent | None = None
-           ) -> Final:
-    """The event of ``i`` finished (its lineage, DTSTAMP ``stamp``) and serialized: ``i``
-    without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and SEQUENCE. With
-    ``old``, the event of its UID the previous calendars published: its SEQUENCE as
-    :func:`content_sequence` says (the same content keeps it, a change raises it)."""
+
+Lineage = tuple[str, str]
+"""A plan's X-TOURNEY-LINEAGE content line, folded, and its value (:func:`_lineage`)."""
+
+
+def _lineage(lineage: str) -> Lineage:
+    """The X-TOURNEY-LINEAGE line every event of the plan ``lineage`` gets: a TEXT value, a
+    literal \\N read as a line break, as the events were first written (icalendar's vText
+    of a plain str); and its value."""
+    value = text_value(lineage.replace("\\N", "\n"))
+    return fold(content_line(LINEAGE_PROPERTY, value)), value
+
+
+def _final(i: CalendarItem, lineage: Lineage, stamp: dt.datetime,
+           old: PreviousEvent | None = None) -> Final:
+    """The event of ``i`` finished (its lineage, :func:`_lineage`; DTSTAMP ``stamp``) and
+    serialized: ``i`` without its VEVENT (:data:`_SPENT`), the VEVENT's bytes, its UID and
+    SEQUENCE. With ``old``, the event of its UID the previous calendars published: its
+    SEQUENCE as :func:`content_sequence` says (the same content keeps it, a change raises
+    it)."""
     ev = i.event
-    # who may update or delete it (tourney publish); a TEXT value, a literal \N read as a
-    # line break, as the events were first written (icalendar's vText of a plain str)
-    ev.set(LINEAGE_PROPERTY, text_value(lineage.replace("\\N", "\n")))
-    if ev.get("DTSTAMP") != stamp:
+    # who may update or delete it (tourney publish)
+    ev.put_one(LINEAGE_PROPERTY, *lineage)
+    was = ev.get("DTSTAMP")
+    if was is not stamp and was != stamp:
         ev.set("DTSTAMP", stamp)
     uid, seq = ev.uid, ev.sequence
     data = ev.to_ical()
@@ -233,12 +304,12 @@ def _final(i: CalendarItem, lineage: str, stamp: dt.datetime, old: PreviousEvent
             seq = want
             ev.set("SEQUENCE", want)
             data = ev.to_ical()
-    spent = CalendarItem(i.sort_key, i.operators, _SPENT, i.tzid, i.span, i.members, i.whole)
-    return spent, data, uid, seq
+    i.event = _SPENT
+    return i, data, uid, seq
 
 
-def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.datetime,
-               keep: Callable[[Final], Kept]) -> list[Kept]:
+def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: Lineage, stamp: dt.datetime,
+               keep: Callable[[Final], CalendarItem]) -> list[CalendarItem]:
     """The events of a plan that is not solved again into an earlier plan's folder, final
     and serialized: for a re-plan, as the re-plan policy (:mod:`scheduler.inputs.replan.cancel`)
     decides across the previous calendars. Each event's SEQUENCE stays when its content is
@@ -254,7 +325,7 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
     # every past deadline, as if written: one the plan does not write is checked below
     carry = carried_deadlines(scenario, plan.previous_events, day,
                               {e.uid for e in plan.previous_events})
-    done: list[Kept] = []
+    done: list[CalendarItem] = []
     written: set[str] = set()
 
     def add(i: CalendarItem) -> None:
@@ -263,8 +334,10 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
         if uid in carry:  # a past deadline: as published
             done.append(keep(_carried(carry.pop(uid), i.operators, i.whole)))
             return
-        _floor(i, before)
-        done.append(keep(_final(i, lineage, stamp, before.get(uid))))
+        old = before.get(uid)
+        if old is not None:  # a SEQUENCE never lower than published (none else to keep)
+            _floor(i, before)
+        done.append(keep(_final(i, lineage, stamp, old)))
 
     for i in made:
         add(i)
@@ -276,8 +349,8 @@ def _replanned(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt
                 for uid, old in sorted(carry.items()) if uid in carried)
     if plan.departed_events or any(e.operators for e in plan.previous_events):
         shown: dict[str, set[str]] = {}
-        for i, _, uid, _ in done:
-            shown.setdefault(uid, set()).update(i.operators)
+        for i in done:
+            shown.setdefault(i.uid, set()).update(i.operators)
         cancels, carries = left(plan.previous_events, plan.departed_events, shown, day)
         for c in cancels:
             add(cancellation_item(scenario, c, stamp))
@@ -348,8 +421,9 @@ def _calendar(name: str, items: list[CalendarItem], text: _EventTexts, lineage: 
               horizon: tuple[dt.date, dt.date] | None = None,
               operator_id: str | None = None,
               named: Iterable[tuple[str, str]] = ()) -> Iterator[bytes]:
-    """The VCALENDAR of ``items``, piece by piece (its head, each VEVENT, its end); ``text``
-    holds each item's serialized VEVENT (``text[id(item)]``). It names
+    """The VCALENDAR of ``items``, piece by piece (its head, its VEVENTs a few dozen at a
+    time, its end); ``text`` holds each item's serialized VEVENT (:meth:`_EventTexts.joined`).
+    It names
     the plan lineage (X-TOURNEY-LINEAGE), the horizon (X-TOURNEY-HORIZON, ``start/end``),
     for one operator's calendar the operator (X-TOURNEY-OPERATOR), and the operators it is
     of, ``named`` (id, name; every operator of its events, co-hosts too): one
@@ -390,6 +464,10 @@ def _calendar(name: str, items: list[CalendarItem], text: _EventTexts, lineage: 
         last = dt.date(max(b for _, b in spans).year + 2, 1, 1)
         lines.extend(vtimezone_lines(tzid, first, last))
     yield fold_lines(lines)  # the events go before its END:VCALENDAR line
-    for i in items:
-        yield text[id(i)]
+    for k in range(0, len(items), _RUN):  # a few dozen events a piece
+        yield text.joined(items[k:k + _RUN])
     yield b"END:VCALENDAR\r\n"
+
+
+_RUN = 64
+"""Events read back and written as one piece of a calendar file (about 100 kB)."""

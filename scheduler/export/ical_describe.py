@@ -48,17 +48,24 @@ from scheduler.core.uid import licence_uid as new_licence_uid
 from scheduler.export.checklist import readings
 from scheduler.export.deadlines import plan_deadlines
 from scheduler.export.ical_text import (
+    DAY,
     CalendarItem,
+    Text,
     VEvent,
-    all_day,
+    content_line,
+    date_text,
+    escape_text,
+    fold,
     ical_day,
     midnight,
-    new_event,
     operator_of,
     operators_value,
     plan_lineage,
-    text_value,
+    sequence_line,
+    stamp_line,
     tournament_of,
+    uid_line,
+    vtext,
 )
 from scheduler.inputs.replan.assign import licence_deadline_uids
 from scheduler.result.deadlines import Deadline
@@ -98,12 +105,18 @@ class Words(dict[str, str]):
     """Licence id -> the licence in people's words (:func:`licence_words`), and what the
     events of one plan say again and again, each made once: a tournament's checklist
     (:func:`constraints.registry.checklist`), the readings of a jurisdiction and type
-    (:func:`scheduler.export.checklist.readings`)."""
+    (:func:`scheduler.export.checklist.readings`), the end of a description they make
+    (:meth:`tail`), a tournament's money line (:func:`money_lines`), an operator's venue
+    and place."""
 
     def __init__(self, words: Mapping[str, str] | None = None) -> None:
         super().__init__(words or {})
         self._checklists: dict[str, list[str]] = {}
         self._readings: dict[tuple[str, str], list[str]] = {}
+        self._tails: dict[tuple[str | None, str, str], tuple[str, str]] = {}
+        self._money: dict[str, list[str]] = {}
+        self._places: dict[str, tuple[str, str]] = {}
+        self._locations: dict[tuple[str, ...], tuple[str, Text]] = {}
 
     def checklist(self, scenario: Scenario, t: Tournament) -> list[str]:
         """``checklist(scenario, t)``, once per tournament."""
@@ -117,6 +130,51 @@ class Words(dict[str, str]):
         got = self._readings.get((jurisdiction, kind))
         if got is None:
             got = self._readings[(jurisdiction, kind)] = readings(scenario, jurisdiction, kind)
+        return got
+
+    def tail(self, scenario: Scenario, t: Tournament | None, jurisdiction: str,
+             kind: str) -> tuple[str, str]:
+        """The end of the DESCRIPTION of an event of ``t`` (of that ``jurisdiction`` and
+        type ``kind``): a line break, ``Checklist:`` and its obligations (:meth:`checklist`),
+        the readings (:meth:`readings`), or ``""`` when there is neither; as it is and
+        escaped (:func:`scheduler.export.ical_text.escape_text`). Once per tournament."""
+        key = (t.id if t is not None else None, jurisdiction, kind)
+        got = self._tails.get(key)
+        if got is None:
+            items = self.checklist(scenario, t) if t is not None else []
+            lines = ["Checklist:", *(f"- {c}" for c in items)] if items else []
+            lines += self.readings(scenario, jurisdiction, kind)
+            text = "\n".join(lines)
+            got = self._tails[key] = ("\n" + text, "\\n" + escape_text(text)) if lines \
+                else ("", "")
+        return got
+
+    def money(self, t: Tournament) -> list[str]:
+        """:func:`money_lines` of ``t``, once per tournament."""
+        got = self._money.get(t.id)
+        if got is None:
+            got = self._money[t.id] = money_lines(t)
+        return got
+
+    def location(self, scenario: Scenario, operator_ids: tuple[str, ...]) -> tuple[str, Text]:
+        """The LOCATION of an event at the venues of ``operator_ids`` (each :meth:`place`'s
+        venue, `` / `` between them): its folded content line and value, once per set of
+        venues."""
+        got = self._locations.get(operator_ids)
+        if got is None:
+            where = Text(" / ".join([self.place(scenario, o)[0] for o in operator_ids]))
+            got = self._locations[operator_ids] = (
+                fold(f"LOCATION:{escape_text(where)}"), where)
+        return got
+
+    def place(self, scenario: Scenario, operator_id: str) -> tuple[str, str]:
+        """An operator's venue (LOCATION: its address, else its name) and place (a venue
+        line: name and address); the id for an operator not in the scenario."""
+        got = self._places.get(operator_id)
+        if got is None:
+            op = operator_of(scenario, operator_id)
+            got = self._places[operator_id] = (
+                (_venue(op), _place(op)) if op is not None else (operator_id, operator_id))
         return got
 
 
@@ -172,12 +230,13 @@ _notice_note = functools.lru_cache(maxsize=4096)(notice_note)
 
 
 def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
-                 licences: list[str]) -> list[str]:
+                licences: list[str], words: Words | None = None) -> list[str]:
     """One line per venue (``rows``: one per operator) with its licence(s) and notice."""
+    if words is None:
+        words = Words()
     lines = ["Venue(s):" if len(rows) > 1 else "Venue:"]
     for r, licence in zip(rows, licences, strict=True):
-        op = operator_of(scenario, r.operator_id)
-        place = _place(op) if op else r.operator_id
+        place = words.place(scenario, r.operator_id)[1]
         if licence == "none" and r.type == "charitable-cribbage":  # ME-CRIBBAGE-REG: no
             line = f"- {place}"  # licence is bought for it, so none is named
         elif licence == "none":
@@ -190,58 +249,111 @@ def venue_lines(scenario: Scenario, rows: list[OperatorOccurrence],
     return lines
 
 
-def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
-             venues: list[str], which: str, words: Words | None = None) -> None:
-    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series
-    (``words``: the plan's :class:`Words`, made once for all its events)."""
+def description(scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+                venues: list[str], which: str, words: Words | None = None
+                ) -> tuple[dict[str, str], dict[str, object]]:
+    """LOCATION, CATEGORIES, DESCRIPTION, X-TOURNEY-TOURNAMENT and X-TOURNEY-OPERATORS of an
+    occurrence or series (``rows``: one per operator, its first operator first; ``words``:
+    the plan's :class:`Words`, made once for all its events): their folded content lines
+    and values, as ``VEvent.add`` makes them (:meth:`scheduler.export.ical_text.VEvent.put`)."""
     if words is None:
         words = Words()
     first = rows[0]
     t = tournament_of(scenario, tid)
-    ops = [operator_of(scenario, r.operator_id) for r in rows]
-    ev.add("LOCATION", text_value(" / ".join(_venue(op) if op else r.operator_id
-                                             for r, op in zip(rows, ops, strict=True))))
-    ev.add("CATEGORIES", [first.type])
+    oids = tuple([r.operator_id for r in rows])
+    location, where = words.location(scenario, oids)
     kind = _TYPE_LABEL.get(first.type, first.type)
     lines = [
         first.title,
         dates,
         f"Type: {first.type} ({kind}{', charitable' if first.charitable else ''}).",
         f"Players: {first.players if first.players is not None else 'not set'}.",
-        *(money_lines(t) if t is not None else []),
+        *(words.money(t) if t is not None else []),
         *venues,
         f"Tournament {tid}, {which}.",
     ]
-    items = words.checklist(scenario, t) if t is not None else []
-    if items:
-        lines += ["Checklist:", *(f"- {c}" for c in items)]
-    # only the readings of its own rules (its jurisdiction and type)
-    lines += words.readings(scenario, first.jurisdiction, first.type)
-    ev.add("DESCRIPTION", text_value("\n".join(lines)))
-    ev.add(TOURNAMENT_PROPERTY, tid)
-    ev.add(OPERATORS_PROPERTY,
-           operators_value(dict.fromkeys(r.operator_id for r in rows)))
+    # the checklist of its obligations and only the readings of its own rules (its
+    # jurisdiction and type), escaped once per tournament: the line before ends with "."
+    text = "\n".join(lines)
+    tail, escaped_tail = words.tail(scenario, t, first.jurisdiction, first.type)
+    operators = oids[0] if len(oids) == 1 else operators_value(dict.fromkeys(oids))
+    return {
+        "LOCATION": location,
+        "CATEGORIES": _categories_line(first.type),
+        "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}{escaped_tail}"),
+        TOURNAMENT_PROPERTY: fold(f"{TOURNAMENT_PROPERTY}:{tid}"),
+        OPERATORS_PROPERTY: fold(f"{OPERATORS_PROPERTY}:{operators}"),
+    }, {
+        "LOCATION": where, "CATEGORIES": [first.type],
+        "DESCRIPTION": Text(text + tail),
+        TOURNAMENT_PROPERTY: tid, OPERATORS_PROPERTY: operators,
+    }
 
 
-def _alarm(ev: VEvent, text: str, trigger: dt.timedelta) -> None:
-    alarm = VEvent("VALARM")
-    alarm.add("ACTION", "DISPLAY")
-    alarm.add("DESCRIPTION", text_value(text))
-    alarm.add("TRIGGER", trigger)
-    ev.subcomponents.append(alarm)
+@functools.lru_cache(maxsize=64)
+def _categories_line(kind: str) -> str:
+    """CATEGORIES of an occurrence or series of type ``kind`` (folded, once per type)."""
+    return fold(f"CATEGORIES:{vtext(kind)}")
+
+
+def describe(ev: VEvent, scenario: Scenario, tid: str, rows: list[OperatorOccurrence], dates: str,
+             venues: list[str], which: str, words: Words | None = None) -> None:
+    """LOCATION, CATEGORIES, DESCRIPTION and X-TOURNEY-TOURNAMENT of an occurrence or series
+    (``words``: the plan's :class:`Words`, made once for all its events): added to ``ev``
+    (:func:`description`)."""
+    ev.put(*description(scenario, tid, rows, dates, venues, which, words))
+
+
+_DEADLINE_LINES = {k: fold(f"{DEADLINE_PROPERTY}:{k}") for k in DEADLINE_KIND}
+"""X-TOURNEY-DEADLINE of a deadline event, by its kind (folded, made once)."""
+_KIND_LINES = {k: fold(f"{KIND_PROPERTY}:{v}") for k, v in DEADLINE_KIND.items()}
+"""X-TOURNEY-KIND of a deadline event, by its X-TOURNEY-DEADLINE (folded, made once)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _trigger_line(trigger: dt.timedelta) -> str:
+    """``content_line("TRIGGER", trigger)`` folded, once per duration."""
+    return fold(content_line("TRIGGER", trigger))
 
 
 def _deadline(uid: str, stamp: dt.datetime, summary: str, day: dt.date, description: str,
-              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0) -> CalendarItem:
-    ev = new_event(uid, stamp, summary, sequence)
-    all_day(ev, day, day)
-    ev.add("TRANSP", "TRANSPARENT")
-    ev.add("CATEGORIES", ["deadline"])
-    ev.add("DESCRIPTION", text_value(description + "\nNot legal advice."))
-    ev.add(DEADLINE_PROPERTY, kind)
-    ev.add(KIND_PROPERTY, DEADLINE_KIND[kind])
-    _alarm(ev, summary, alarm)
-    return CalendarItem((midnight(day), uid), frozenset({operator_id}), ev, None, (day, day))
+              kind: str, alarm: dt.timedelta, operator_id: str, sequence: int = 0,
+              extra: Mapping[str, str] | None = None) -> CalendarItem:
+    """An all-day deadline event on ``day`` (transparent: it takes no time) of the
+    deadline ``kind`` (:data:`scheduler.core.uid.DEADLINE_KIND`), its DESCRIPTION
+    ``description`` and "Not legal advice.", with a display VALARM ``alarm`` before it (a
+    negative duration) saying ``summary``, and the X- properties ``extra`` (name -> value):
+    its content lines made directly, as ``VEvent.add`` makes them."""
+    after = day + DAY
+    text = description + "\nNot legal advice."
+    what = DEADLINE_KIND[kind]
+    said = escape_text(summary)  # the SUMMARY, and what the reminder says
+    lines = {
+        "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
+        "SEQUENCE": sequence_line(sequence),
+        "SUMMARY": fold(f"SUMMARY:{said}"),
+        "DTSTART": f"DTSTART;VALUE=DATE:{date_text(day)}",
+        "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
+        "TRANSP": "TRANSP:TRANSPARENT",
+        "CATEGORIES": "CATEGORIES:deadline",
+        "DESCRIPTION": fold(f"DESCRIPTION:{escape_text(text)}"),
+        DEADLINE_PROPERTY: _DEADLINE_LINES[kind],
+        KIND_PROPERTY: _KIND_LINES[kind],
+    }
+    values: dict[str, object] = {
+        "UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary),
+        "DTSTART": day, "DTEND": after, "TRANSP": "TRANSPARENT", "CATEGORIES": ["deadline"],
+        "DESCRIPTION": Text(text), DEADLINE_PROPERTY: kind, KIND_PROPERTY: what}
+    if extra:
+        for name, value in extra.items():
+            lines[name] = fold(f"{name}:{value}")
+            values[name] = value
+    # the reminder: a display VALARM saying the summary
+    ev = VEvent("VEVENT", lines, values, [VEvent("VALARM", {
+        "ACTION": "ACTION:DISPLAY", "DESCRIPTION": fold(f"DESCRIPTION:{said}"),
+        "TRIGGER": _trigger_line(alarm),
+    }, {"ACTION": "DISPLAY", "DESCRIPTION": Text(summary), "TRIGGER": alarm})])
+    return CalendarItem((midnight(day), uid), frozenset((operator_id,)), ev, None, (day, day))
 
 
 def _closed(due: dt.date, jurisdiction: str, closed: Closed = ()) -> str:
@@ -297,11 +409,10 @@ def notice_items(plan: Plan, stamp: dt.datetime, deadlines: list[Deadline] | Non
         text = f"{duty}{_mt_closed(due)} Permit: {permit}."
         summary += _mt_file_by(due)
         # the notice moves with its occurrence: same UID, the occurrence's SEQUENCE
-        item = _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
-                         text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence)
-        item.event.add(TOURNAMENT_PROPERTY, row.tournament_id)
-        item.event.add(OCCURRENCE_PROPERTY, str(row.occurrence))
-        yield item
+        yield _deadline(notice_uid(row.uid, row.operator_id), stamp, summary, due,
+                        text, "mt-notice", DEADLINE_ALARM, row.operator_id, row.sequence,
+                        {TOURNAMENT_PROPERTY: row.tournament_id,
+                         OCCURRENCE_PROPERTY: str(row.occurrence)})
 
 
 def _covered_rows(plan: Plan, lic: License) -> list[OperatorOccurrence]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 from collections.abc import Iterable, Iterator
 
 from scheduler.core.jurisdiction import jurisdiction
@@ -46,31 +47,44 @@ from scheduler.core.uid import (
 from scheduler.export.ical_describe import (
     PERMIT_HELD,
     Words,
-    describe,
+    description,
     licence_text,
     licence_words,
     venue_lines,
 )
 from scheduler.export.ical_series import series_item
 from scheduler.export.ical_text import (
+    DAY,
     CalendarItem,
-    all_day,
+    Text,
+    VEvent,
     ambiguous,
     clock,
+    content_line,
+    date_text,
+    escape_text,
+    fold,
     ical_day,
     midnight,
     new_event,
     operator_of,
     operators_value,
     plan_lineage,
-    play,
+    sequence_line,
+    stamp_line,
     text_value,
     tournament_of,
+    uid_line,
 )
 from scheduler.inputs.replan.assign import series_uids
 from scheduler.inputs.replan.cancel import Cancellation, dropped_series, series_sequence
 from scheduler.result.plan import OperatorOccurrence, Plan
-from scheduler.result.publishing import occurrence_groups, timed_style, weekly_series
+from scheduler.result.publishing import (
+    occurrence_groups,
+    play_span,
+    timed_style,
+    weekly_series,
+)
 
 
 def _group(plan: Plan) -> dict[tuple[str, int], list[OperatorOccurrence]]:
@@ -81,7 +95,9 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     """Every placed occurrence as its VEVENT, the weekly series as one each (UIDs of
     announced series kept, SEQUENCE raised when they change), and the series a re-plan
     drops, cancelled."""
-    groups = _group(plan)
+    # by (tournament, occurrence), the order the events are made in (and weekly_series' own)
+    every = _group(plan)
+    groups = {key: every[key] for key in sorted(every)}
     series = weekly_series(groups, plan.scenario, plan_lineage(plan))
     if plan.previous_series or plan.previous_events:
         # a re-plan: announced series keep their UIDs, last year's are left to it
@@ -92,9 +108,15 @@ def occurrence_items(plan: Plan, stamp: dt.datetime) -> Iterable[CalendarItem]:
     in_series = {(rows[0].tournament_id, rows[0].occurrence)
                  for _, members in series for rows in members}
     words = licence_words(plan.license_list)  # each licence in words, not its id
-    for (tid, occ), rows in sorted(groups.items()):
-        if (tid, occ) not in in_series:
-            yield from _session_items(plan.scenario, tid, occ, rows, stamp, words)
+    sc = plan.scenario
+    for (tid, occ), rows in groups.items():
+        if (tid, occ) in in_series:
+            continue
+        t = tournament_of(sc, tid)
+        if t is not None and t.sessions:  # one event per session
+            yield from _session_items(sc, tid, occ, rows, stamp, words)
+        else:
+            yield _occurrence_item(sc, tid, occ, rows, stamp, words)
     before = {s.uid: s for s in plan.previous_series}
     for uid, members in series:
         item = series_item(plan.scenario, uid, members, stamp, words)
@@ -140,28 +162,49 @@ def _session_items(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOc
         yield item if k == 1 else dataclasses.replace(item, members=())
 
 
+_KIND_LINE = fold(f"{KIND_PROPERTY}:{OCCURRENCE}")
+"""X-TOURNEY-KIND of an occurrence (folded, made once)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _status_line(status: str) -> str:
+    """X-TOURNEY-STATUS of an occurrence (folded, once per status)."""
+    return fold(f"{STATUS_PROPERTY}:{status}")
+
+
 def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[OperatorOccurrence],
                      stamp: dt.datetime, words: Words | None = None
                      ) -> CalendarItem:
+    """The VEVENT of one placed occurrence (``rows``: one per operator, its first operator
+    first): its content lines made directly, as ``VEvent.add`` makes them."""
+    if words is None:
+        words = Words()
     first = rows[0]
-    ev = new_event(first.uid, stamp, first.title, first.sequence)
     tzid: str | None = None
-    op0 = operator_of(scenario, first.operator_id)
     days_style = jurisdiction(first.jurisdiction).all_day_events  # Montana's
+    a, b = first.first_day, first.last_day
     if days_style and not timed_style(scenario, rows):
-        all_day(ev, first.first_day, first.last_day)
-        play(ev, first)
-        key = midnight(first.first_day)
-        dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} (all day, "
-                 f"{(first.last_day - first.first_day).days + 1} calendar day(s)); play "
-                 f"starts {clock(first.start)} and ends {clock(first.end)}.")
+        after = b + DAY  # DTEND: exclusive (RFC 5545 §3.6.1)
+        span = play_span(first)
+        when = {"DTSTART": f"DTSTART;VALUE=DATE:{date_text(a)}",
+                "DTEND": f"DTEND;VALUE=DATE:{date_text(after)}",
+                PLAY_PROPERTY: fold(f"{PLAY_PROPERTY}:{span}")}
+        when_values: dict[str, object] = {"DTSTART": a, "DTEND": after, PLAY_PROPERTY: span}
+        key = midnight(a)
+        dates = (f"Dates: {ical_day(a)} to {ical_day(b)} (all day, {(b - a).days + 1} "
+                 f"calendar day(s)); play starts {clock(first.start)} and ends "
+                 f"{clock(first.end)}.")
     else:
+        op0 = operator_of(scenario, first.operator_id)
         tz = op0.tz if op0 is not None else first.start.tzinfo
         start, end = first.start.astimezone(tz), first.end.astimezone(tz)
         # a local time in the repeated hour (clocks fall back) would be read as the first of
         # the two (RFC 5545 §3.3.5): write such a time in UTC so it cannot be misread
-        ev.add("DTSTART", start if not ambiguous(start) else start.astimezone(dt.UTC))
-        ev.add("DTEND", end if not ambiguous(end) else end.astimezone(dt.UTC))
+        shown = start if not ambiguous(start) else start.astimezone(dt.UTC)
+        shown_end = end if not ambiguous(end) else end.astimezone(dt.UTC)
+        when = {"DTSTART": fold(content_line("DTSTART", shown)),
+                "DTEND": fold(content_line("DTEND", shown_end))}
+        when_values = {"DTSTART": shown, "DTEND": shown_end}
         tzid = str(getattr(start.tzinfo, "key", start.tzname()))
         key = start.replace(tzinfo=None)
         # real elapsed time (same-zone datetimes subtract as wall clocks in Python)
@@ -169,22 +212,33 @@ def _occurrence_item(scenario: Scenario, tid: str, occ: int, rows: list[Operator
         dates = (f"Dates: starts {clock(start)}, ends {clock(end)} ({tzid}), "
                  f"{hours:g} hours.")
         if days_style:  # calendar_style: timed
-            dates = (f"Dates: {ical_day(first.first_day)} to {ical_day(first.last_day)} "
-                     f"({(first.last_day - first.first_day).days + 1} calendar day(s)); play "
-                     f"starts {clock(start)} and ends {clock(end)} ({tzid}).")
+            dates = (f"Dates: {ical_day(a)} to {ical_day(b)} ({(b - a).days + 1} calendar "
+                     f"day(s)); play starts {clock(start)} and ends {clock(end)} ({tzid}).")
     licences = [licence_text(scenario, r, words) for r in rows]
-    venues = venue_lines(scenario, rows, licences)
-    describe(ev, scenario, tid, rows, dates, venues, f"occurrence {occ}", words)
-    ev.add(OCCURRENCE_PROPERTY, str(occ))
-    ev.add(KIND_PROPERTY, OCCURRENCE)
+    venues = venue_lines(scenario, rows, licences, words)
+    lines, values = description(scenario, tid, rows, dates, venues, f"occurrence {occ}", words)
+    number = str(occ)
+    uid, seq, title = first.uid, first.sequence, first.title
+    lines.update(when, UID=uid_line(uid), DTSTAMP=stamp_line(stamp),
+                 SEQUENCE=sequence_line(seq),
+                 SUMMARY=fold(f"SUMMARY:{escape_text(title)}"))
+    values.update(when_values, UID=uid, DTSTAMP=stamp, SEQUENCE=seq, SUMMARY=Text(title))
     # what schedule.csv says of the rows, for `tourney check` of the calendar: the status
     # (held and filed ones judged on what happened) and the permits held before the plan
-    ev.add(STATUS_PROPERTY, first.status)
-    held = [r.operator_id for r, lic in zip(rows, licences, strict=True) if lic == PERMIT_HELD]
-    if held:
-        ev.add(PERMIT_HELD_PROPERTY, operators_value(dict.fromkeys(held)))
-    return CalendarItem((key, first.uid), frozenset(r.operator_id for r in rows), ev, tzid,
-                        (first.start.date(), first.end.date()), ((tid, occ, first.first_day),))
+    lines[OCCURRENCE_PROPERTY] = fold(f"{OCCURRENCE_PROPERTY}:{number}")
+    lines[KIND_PROPERTY] = _KIND_LINE
+    lines[STATUS_PROPERTY] = _status_line(first.status)
+    values[OCCURRENCE_PROPERTY] = number
+    values[KIND_PROPERTY] = OCCURRENCE
+    values[STATUS_PROPERTY] = first.status
+    if PERMIT_HELD in licences:
+        held = operators_value(dict.fromkeys(
+            r.operator_id for r, lic in zip(rows, licences, strict=True) if lic == PERMIT_HELD))
+        lines[PERMIT_HELD_PROPERTY] = fold(f"{PERMIT_HELD_PROPERTY}:{held}")
+        values[PERMIT_HELD_PROPERTY] = held
+    return CalendarItem((key, uid), frozenset([r.operator_id for r in rows]),
+                        VEvent("VEVENT", lines, values), tzid,
+                        (first.start.date(), first.end.date()), ((tid, occ, a),))
 
 
 def _when(scenario: Scenario, operator_id: str | None, start: dt.date, end: dt.date | None

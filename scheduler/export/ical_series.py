@@ -71,8 +71,12 @@ def series_item(scenario: Scenario, uid: str, members: list[list[OperatorOccurre
     start, until = days[0], days[-1]
     wd = start.weekday()
     placed = set(days)
-    skipped = [d for k in range((until - start).days // 7 + 1)
-               if (d := start + dt.timedelta(weeks=k)) not in placed]
+    skipped: list[dt.date] = []
+    week, d = dt.timedelta(weeks=1), start
+    while d <= until:  # every week from the first night to the last
+        if d not in placed:
+            skipped.append(d)
+        d += week
     # the series changes when any of its nights moved in a re-plan
     ev = new_event(uid, stamp, first.title, max(rs[0].sequence for rs in members))
     all_day(ev, first.first_day, first.last_day)

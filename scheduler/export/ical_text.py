@@ -1,11 +1,13 @@
 """The iCalendar text of a plan's calendars: values, content lines, VEVENTs (RFC 5545).
 
 Every calendar is written directly as content lines: :class:`VEvent` holds a VEVENT's
-properties as their unfolded lines (and the values the re-plan logic reads back), and
-:meth:`VEvent.to_ical` sorts and folds them. The bytes are those icalendar 7.x's
-``Component.to_ical`` gives for the same ``Event.add`` calls (the calendars were first
-written that way; ``tests/test_ical_lines.py`` builds each kind of line both ways and
-compares them, and reads them back with icalendar):
+properties as their content lines, folded as each is made (and the values the re-plan logic
+reads back), and :meth:`VEvent.to_ical` puts them in order and joins them. The bytes are
+those icalendar 7.x's ``Component.to_ical`` gives for the same ``Event.add`` calls (the
+calendars were first written that way; ``tests/test_ical_lines.py`` builds each kind of line
+both ways and compares them, and reads them back with icalendar;
+``tests/test_calendar_events_written_directly.py`` does so for whole events of each kind
+made at once, :meth:`VEvent.put`):
 
 - properties in icalendar's order: the component's ``canonical_order``, then the others by
   name; a property added twice, one line per value in the order added;
@@ -14,7 +16,8 @@ compares them, and reads them back with icalendar):
   ``vText`` escapes it (a literal ``\\N`` first read as a line break); an X- property's
   ``str`` verbatim;
 - a DATE with ``VALUE=DATE``, a DATE-TIME in UTC with ``Z``, one in a zone with its TZID;
-- folding at 75 octets on the UTF-8 bytes (:func:`fold_line`), as icalendar folds.
+- folding at 75 octets on the UTF-8 bytes (:func:`fold`, :func:`fold_line`), as icalendar
+  folds.
 
 The helpers every VEVENT builder of :mod:`scheduler.export.ical` shares are here too:
 :class:`CalendarItem` (a VEVENT and whose calendars show it), :func:`new_event`,
@@ -76,7 +79,9 @@ def text_value(value: str) -> Text:
 def escape_text(value: str) -> str:
     r"""``value`` as an escaped TEXT value (RFC 5545 §3.3.11): ``\\``, ``\;``, ``\,``, and each
     line break (CRLF, CR or LF) as ``\n``."""
-    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    if "\\" in value:
+        value = value.replace("\\", "\\\\")
+    value = value.replace(";", "\\;").replace(",", "\\,")
     if "\r" in value:
         value = value.replace("\r\n", "\n").replace("\r", "\n")
     return value.replace("\n", "\\n")
@@ -96,50 +101,34 @@ def fold_line(line: str) -> bytes:
     return (_folded(line) + "\r\n").encode("utf-8")
 
 
-def _folded(line: str) -> str:
-    """:func:`fold_line` as text, without the final CRLF."""
-    size = len(line)
-    if size <= 18 or (size <= 74 and line.isascii()):  # at most 74 octets: as it is
-        return line
-    if not line.isascii():
-        return _folded_octets(line)
-    parts = []
-    pos = 0
-    while size - pos > 74:  # a character is an octet
-        cut = pos + 74
-        if line[cut - 1] in "\\^":  # an escape goes on with what it escapes
-            cut -= 1
-        parts.append(line[pos:cut])
-        pos = cut
-    parts.append(line[pos:])
-    return "\r\n ".join(parts)
+_SEGMENTS = re.compile(r"(?s).{73}[^\\^](?=.)|.{73}(?=[\\^].)|.+")
+"""The segments of an ASCII line (:func:`fold`): 74 characters, or 73 when the 74th
+escapes what follows, while more than 74 are left; then the rest."""
 
-
-def _folded_octets(line: str) -> str:
-    """:func:`_folded` of a line that is not ASCII: cut on its UTF-8 octets."""
-    data = line.encode("utf-8")
-    size = len(data)
-    if size <= 74:
-        return line
-    parts = []
-    pos = 0
-    while size - pos > 74:
-        cut = pos + 74
-        while data[cut] & 0xC0 == 0x80:  # the next segment starts at a character's start
-            cut -= 1
-        if data[cut - 1] in b"\\^":  # an escape goes on with what it escapes
-            cut -= 1
-        parts.append(data[pos:cut])
-        pos = cut
-    parts.append(data[pos:])
-    return b"\r\n ".join(parts).decode("utf-8")
+_OCTET_SEGMENTS = re.compile(("(?s)(?=.{75})(?:" + "|".join(
+    rf".{{{n - 1}}}[^\\^](?=[^\x80-\xbf])|.{{{n - 1}}}(?=[\\^][^\x80-\xbf])"
+    for n in (74, 73, 72, 71)) + ")|.+").encode("ascii"))
+"""The segments of a line's UTF-8 octets (:func:`fold`): while more than 74 are left,
+the longest run of at most 74 that ends before a character's first octet (74, 73, 72 or
+71: a character is at most 4 octets), one octet less when its last escapes what follows;
+then the rest."""
 
 
 def fold(line: str) -> str:
     """RFC 5545 §3.1 line folding, exactly as icalendar folds (``icalendar.parser._foldline``),
-    without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` checks the two
-    agree."""
-    return _folded(line)
+    without the final CRLF: :func:`fold_line` as text. ``tests/test_ical.py`` and
+    ``tests/test_ical_lines.py`` check the two agree."""
+    if line.isascii():  # a character is an octet
+        return line if len(line) <= 74 else "\r\n ".join(_SEGMENTS.findall(line))
+    if len(line) <= 18:  # at most 4 octets a character: at most 72
+        return line
+    data = line.encode("utf-8")
+    if len(data) <= 74:
+        return line
+    return b"\r\n ".join(_OCTET_SEGMENTS.findall(data)).decode("utf-8")
+
+
+_folded = fold
 
 
 def fold_lines(lines: Iterable[str]) -> bytes:
@@ -155,32 +144,37 @@ def _param(value: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _zone_id(tz: dt.tzinfo) -> str | None:
-    """The TZID icalendar names ``tz`` by (``icalendar.timezone.tzid.tzid_from_tzinfo``:
-    ``"UTC"`` for a zone equal to UTC, written with ``Z``); None for a zone it cannot name
-    (a date-time in it is named by its ``tzname``)."""
-    return tzid_from_tzinfo(tz)
+def _zone_param(tz: dt.tzinfo) -> str | None:
+    """``;TZID=<zone>`` of a date-time in ``tz`` as icalendar writes it: the TZID it names
+    ``tz`` by (``icalendar.timezone.tzid.tzid_from_tzinfo``), ``""`` for a zone equal to UTC
+    (written with ``Z``); None for a zone it cannot name (a date-time in it is named by its
+    ``tzname``)."""
+    tzid = tzid_from_tzinfo(tz)
+    if tzid is None:
+        return None
+    return "" if tzid == "UTC" else f";TZID={_param(tzid)}"
 
 
 def date_time_text(value: dt.datetime) -> tuple[str, str]:
     """A DATE-TIME as icalendar writes it: (``;TZID=<zone>`` or ``""``, the value: UTC with
     ``Z``, a zone's local time, a floating time as it is); seconds kept, microseconds not."""
-    s = (f"{value.year:04}{value.month:02}{value.day:02}"
-         f"T{value.hour:02}{value.minute:02}{value.second:02}")
+    # "YYYY-MM-DDTHH:MM:SS" of the local time, whatever the offset or microseconds after it
+    s = dt.datetime.isoformat(value)[:19].replace("-", "").replace(":", "")
     tz = value.tzinfo
     if tz is None:
         return "", s
-    tzid = "UTC" if tz is dt.UTC else _zone_id(tz)
-    if tzid is None:
+    param = "" if tz is dt.UTC else _zone_param(tz)
+    if param is None:
         tzid = value.tzname() or ""
-    if tzid == "UTC":
-        return "", s + "Z"
-    return f";TZID={_param(tzid)}", s
+        if tzid == "UTC":
+            return "", s + "Z"
+        return f";TZID={_param(tzid)}", s
+    return (param, s) if param else ("", s + "Z")
 
 
 def date_text(value: dt.date) -> str:
     """A DATE's value (``YYYYMMDD``)."""
-    return f"{value.year:04}{value.month:02}{value.day:02}"
+    return dt.date.isoformat(value).replace("-", "")
 
 
 def duration_text(value: dt.timedelta) -> str:
@@ -252,16 +246,25 @@ _SORTED: dict[tuple[object, ...], list[str]] = {}
 
 
 class VEvent:
-    """A VEVENT (or VALARM) being built: each property as its unfolded content lines
-    (:func:`content_line`) and the first value given, by name (upper case)."""
+    """A VEVENT (or VALARM) being built: each property as its content lines, folded
+    (:func:`fold`; a property given several values, one line per value, CRLF between them),
+    and the first value given, by name (upper case).
 
-    __slots__ = ("_lines", "_values", "name", "subcomponents")
+    ``text`` and ``values`` (each property's folded lines and first value, as :meth:`add`
+    would make them) give the properties at once: the builders of the plan's events
+    (:mod:`scheduler.export.ical_events`, :mod:`scheduler.export.ical_describe`) format their
+    lines directly, as :func:`content_line` does (``tests/test_ical_lines.py`` compares
+    them with icalendar's)."""
 
-    def __init__(self, name: str = "VEVENT") -> None:
+    __slots__ = ("_text", "_values", "name", "subcomponents")
+
+    def __init__(self, name: str = "VEVENT", text: dict[str, str] | None = None,
+                 values: dict[str, object] | None = None,
+                 subcomponents: list[VEvent] | None = None) -> None:
         self.name = name
-        self._lines: dict[str, list[str]] = {}
-        self._values: dict[str, object] = {}
-        self.subcomponents: list[VEvent] = []
+        self._text: dict[str, str] = {} if text is None else text
+        self._values: dict[str, object] = {} if values is None else values
+        self.subcomponents: list[VEvent] = [] if subcomponents is None else subcomponents
 
     def add(self, name: str, value: object, params: Mapping[str, str] | None = None) -> None:
         """Add property ``name`` (upper case) with ``value`` (:func:`content_line`); a value of
@@ -274,21 +277,37 @@ class VEvent:
             line = f"{name}:{value}"
         else:
             line = content_line(name, value, params)
-        lines = self._lines.get(name)
-        if lines is None:
-            self._lines[name] = [line]
+        was = self._text.get(name)
+        if was is None:
+            self._text[name] = _folded(line)
             self._values[name] = value
         else:
-            lines.append(line)
+            self._text[name] = f"{was}\r\n{_folded(line)}"
 
     def set(self, name: str, value: object) -> None:
         """Replace the value(s) of property ``name`` (upper case) by ``value``."""
-        self._lines[name] = [content_line(name, value)]
+        self._text[name] = _folded(content_line(name, value))
+        self._values[name] = value
+
+    def put(self, text: Mapping[str, str], values: Mapping[str, object]) -> None:
+        """Set properties at once, each with its folded content lines (:func:`fold`) and
+        (first) value as :meth:`add` makes them (``text[name]``, ``values[name]``),
+        replacing any there."""
+        self._text.update(text)
+        self._values.update(values)
+
+    def put_one(self, name: str, text: str, value: object) -> None:
+        """:meth:`put` of one property: ``text`` its folded content line(s), ``value``."""
+        self._text[name] = text
         self._values[name] = value
 
     def get(self, name: str, default: object = None) -> object:
         """The (first) value given to property ``name`` (upper case), else ``default``."""
         return self._values.get(name, default)
+
+    def properties(self) -> dict[str, object]:
+        """Each property's name (upper case) and (first) value, in the order given."""
+        return dict(self._values)
 
     @property
     def uid(self) -> str:
@@ -298,27 +317,40 @@ class VEvent:
     def sequence(self) -> int:
         return int(self._values["SEQUENCE"])  # type: ignore[call-overload]
 
-    def lines(self, order: tuple[str, ...] = EVENT_ORDER) -> list[str]:
-        """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
-        subcomponent's lines (its properties by name), END."""
-        out = [f"BEGIN:{self.name}"]
-        props = self._lines
+    def _keys(self, order: tuple[str, ...]) -> list[str]:
+        """The property names in the order written: ``order`` first, then by name."""
+        props = self._text
         shape = (order, *props)  # the events of one kind have the same properties
         keys = _SORTED.get(shape)
         if keys is None:
             keys = [k for k in order if k in props] + sorted(props.keys() - set(order))
             if len(_SORTED) < 4096:
                 _SORTED[shape] = keys
-        for key in keys:
-            out += props[key]
+        return keys
+
+    def lines(self, order: tuple[str, ...] = EVENT_ORDER) -> list[str]:
+        """The unfolded lines: BEGIN, the properties (``order`` first, then by name), each
+        subcomponent's lines (its properties by name), END."""
+        out = [f"BEGIN:{self.name}"]
+        for key in self._keys(order):
+            out += self._text[key].replace("\r\n ", "").split("\r\n")
         for sub in self.subcomponents:
             out += sub.lines(())
         out.append(f"END:{self.name}")
         return out
 
+    def _folded_text(self, order: tuple[str, ...]) -> str:
+        """:meth:`lines` folded, each ended by CRLF."""
+        text = self._text
+        body = "\r\n".join(map(text.__getitem__, self._keys(order)))
+        subs = "".join([sub._folded_text(()) for sub in self.subcomponents])
+        if body:
+            return f"BEGIN:{self.name}\r\n{body}\r\n{subs}END:{self.name}\r\n"
+        return f"BEGIN:{self.name}\r\n{subs}END:{self.name}\r\n"
+
     def to_ical(self) -> bytes:
         """The folded bytes of :meth:`lines`."""
-        return fold_lines(self.lines())
+        return self._folded_text(EVENT_ORDER).encode("utf-8")
 
 
 @functools.lru_cache(maxsize=64)
@@ -380,9 +412,10 @@ _SKIP = [dt.timedelta(days=d) for d in (64, 32, 16, 8, 4, 2, 1)] + [
 """The steps of icalendar's search for a zone's transitions (``_from_tzinfo_skip_search``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CalendarItem:
-    """One VEVENT and the operators whose per-operator file shows it."""
+    """One VEVENT and the operators whose per-operator file shows it (its ``event`` let go,
+    :data:`scheduler.export.ical._SPENT`, once serialized)."""
 
     sort_key: tuple[dt.datetime, str]
     operators: frozenset[str]
@@ -394,6 +427,12 @@ class CalendarItem:
     nights."""
     whole: bool = True
     """Shown in ``calendar.ics`` too; False: only in its operators' own calendars."""
+    at: int = 0
+    """Once serialized (:mod:`scheduler.export.ical`): where its VEVENT's bytes start in the
+    plan's scratch file, and how many there are (``size``), its UID and SEQUENCE."""
+    size: int = 0
+    uid: str = ""
+    sequence: int = 0
 
 
 def operators_value(ops: Iterable[str]) -> str:
@@ -417,19 +456,45 @@ def utc(stamp: dt.datetime) -> dt.datetime:
     return stamp.astimezone(dt.UTC).replace(microsecond=0)
 
 
+@functools.lru_cache(maxsize=16)
+def stamp_line(stamp: dt.datetime) -> str:
+    """The DTSTAMP line of ``stamp`` (``content_line("DTSTAMP", stamp)``), folded, made once
+    per stamp: every event of a plan has the same."""
+    return _folded(content_line("DTSTAMP", stamp))
+
+
+def uid_line(uid: str) -> str:
+    """``content_line("UID", uid)`` folded: a TEXT value as icalendar's ``vText`` escapes
+    it."""
+    return _folded(f"UID:{vtext(uid)}" if type(uid) is str else content_line("UID", uid))
+
+
+def sequence_line(sequence: int) -> str:
+    """``content_line("SEQUENCE", sequence)`` folded (an integer: one short line)."""
+    if type(sequence) is not int:
+        return _folded(content_line("SEQUENCE", sequence))
+    line = f"SEQUENCE:{sequence}"
+    return line if len(line) <= 74 else _folded(line)
+
+
 def new_event(uid: str, stamp: dt.datetime, summary: str, sequence: int = 0) -> VEvent:
-    ev = VEvent()
-    ev.add("UID", uid)
-    ev.add("DTSTAMP", stamp)
-    ev.add("SEQUENCE", sequence)  # RFC 5545 §3.8.7.4: + 1 each time a re-plan moves it
-    ev.add("SUMMARY", text_value(summary))
-    return ev
+    """A VEVENT with its UID, DTSTAMP, SEQUENCE (RFC 5545 §3.8.7.4: + 1 each time a re-plan
+    moves it) and SUMMARY (a TEXT value, :class:`Text`): the lines ``add`` would make."""
+    return VEvent("VEVENT", {
+        "UID": uid_line(uid), "DTSTAMP": stamp_line(stamp),
+        "SEQUENCE": sequence_line(sequence),
+        "SUMMARY": _folded(f"SUMMARY:{escape_text(summary)}"),
+    }, {"UID": uid, "DTSTAMP": stamp, "SEQUENCE": sequence, "SUMMARY": Text(summary)})
+
+
+DAY = dt.timedelta(days=1)
+"""One day (an all-day event's DTEND is the day after its last)."""
 
 
 def all_day(ev: VEvent, first: dt.date, last: dt.date) -> None:
     """All-day span: DTEND is the day after ``last`` (exclusive, RFC 5545 §3.6.1)."""
     ev.add("DTSTART", first)
-    ev.add("DTEND", last + dt.timedelta(days=1))
+    ev.add("DTEND", last + DAY)
 
 
 def midnight(day: dt.date) -> dt.datetime:
@@ -439,13 +504,16 @@ def midnight(day: dt.date) -> dt.datetime:
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
+@functools.lru_cache(maxsize=4096)
 def ical_day(d: dt.date) -> str:
     """``Mon 2027-03-01`` (``%a`` in the C locale tourney runs in, and the ISO day)."""
     return f"{_WEEKDAYS[d.weekday()]} {d.isoformat()}"
 
 
 def clock(t: dt.datetime) -> str:
-    return f"{ical_day(t.date())} {t:%H:%M} {t.tzname()}"
+    """``Mon 2027-03-01 19:30 MST``: the day (:func:`ical_day`), the wall-clock time and
+    the zone's abbreviation of ``t``."""
+    return f"{ical_day(t.date())} {t.hour:02}:{t.minute:02} {t.tzname()}"
 
 
 def tournament_of(scenario: Scenario, tid: str) -> Tournament | None:

@@ -139,7 +139,7 @@ def timed_style(scenario: Scenario, rows: list[OperatorOccurrence]) -> bool:
 
 def _shape(rows: list[OperatorOccurrence]) -> tuple[tuple[str, ...], int]:
     """What must be the same for every occurrence of a series: venues and length in days."""
-    return tuple(r.operator_id for r in rows), (rows[0].last_day - rows[0].first_day).days
+    return tuple([r.operator_id for r in rows]), (rows[0].last_day - rows[0].first_day).days
 
 
 def weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scenario: Scenario,
@@ -154,11 +154,19 @@ def weekly_series(groups: dict[tuple[str, int], list[OperatorOccurrence]], scena
     is ``timed``, stays one VEVENT per occurrence. A re-plan's series keep the UIDs they
     were published with (:func:`scheduler.inputs.replan.assign.series_uids`)."""
     by_t: dict[str, dict[int, list[list[OperatorOccurrence]]]] = {}
-    for (tid, _), rows in sorted(groups.items()):
+    all_day: dict[str, bool] = {}  # by jurisdiction
+    untimed: dict[str, bool] = {}  # by first operator
+    for key in sorted(groups):
+        rows = groups[key]
         r = rows[0]
-        if (jurisdiction(r.jurisdiction).all_day_events and r.type == "small-stakes"
-                and not timed_style(scenario, rows)):
-            by_t.setdefault(tid, {}).setdefault(r.first_day.weekday(), []).append(rows)
+        if r.type != "small-stakes":
+            continue
+        if r.jurisdiction not in all_day:
+            all_day[r.jurisdiction] = jurisdiction(r.jurisdiction).all_day_events
+        if r.operator_id not in untimed:
+            untimed[r.operator_id] = not timed_style(scenario, rows)
+        if all_day[r.jurisdiction] and untimed[r.operator_id]:
+            by_t.setdefault(key[0], {}).setdefault(r.first_day.weekday(), []).append(rows)
     out: list[tuple[str, list[list[OperatorOccurrence]]]] = []
     for tid, by_wd in sorted(by_t.items()):
         for wd, members in sorted(by_wd.items()):
