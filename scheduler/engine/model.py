@@ -12,16 +12,14 @@ period; fees are Booleans of licences/permits with their USD fee.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
-import gc
-from collections.abc import Iterator
 from itertools import compress
 from zoneinfo import ZoneInfo
 
 from constraints.catalogue import COST_RULES
 from constraints.modelling import ModelContext, Placement
 from constraints.registry import RULES
+from scheduler.core.memo import gc_paused
 from scheduler.core.scenario import Scenario
 from scheduler.core.scenario_types import Tournament
 from scheduler.core.timing import (
@@ -33,7 +31,7 @@ from scheduler.core.timing import (
     tournament_tz,
 )
 
-__all__ = ["build_domain", "build_model", "gc_paused"]
+__all__ = ["build_domain", "build_model"]
 
 
 def _gap_timing(t: Tournament, tz: object, day: dt.date) -> Timing:
@@ -226,22 +224,6 @@ def build_domain(ctx: ModelContext, allows: list[_Allow],
                 ctx.excluded.setdefault((t.id, rid), []).append(v)
 
 
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside (a context manager, or a decorator as
-    ``@gc_paused()``); collection as it was after. Building a model allocates some hundred
-    thousand objects that all live as long as the model, and solving a part reads them and
-    makes the plan's: the collector would scan them again and again for nothing, and they
-    are freed by reference counting as the part is done (its model holds no reference cycle:
-    no unreachable object is left by a part at N = 200). At N = 200 the collections of a
-    solve took about 1.2 s of CPU, 0.1 s with solve() paused (``gc.callbacks``, issue #27)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def build_model(scenario: Scenario, *, explain: bool = False,

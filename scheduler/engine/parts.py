@@ -23,12 +23,13 @@ from constraints.modelling import ModelContext
 from constraints.registry import RULES, check
 from constraints.requests import REQUESTED_MINIMUMS
 from scheduler.core.errors import EXIT_INTERNAL, TourneyError
+from scheduler.core.memo import gc_paused
 from scheduler.core.pool import pool_context, process_pool
 from scheduler.core.scenario import Scenario
 from scheduler.engine.cpsat import Interrupted, Options
 from scheduler.engine.explain import EXPLAIN_DETERMINISTIC_TIME, minimal_conflicts
 from scheduler.engine.extract import audit_of, extract
-from scheduler.engine.model import build_model, gc_paused
+from scheduler.engine.model import build_model
 from scheduler.engine.objective import add_terms, lexicographic
 from scheduler.engine.reasons import overasked, unscheduled
 from scheduler.inputs.replan.assign import with_pins

@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from scheduler.core.memo import gc_paused
 from scheduler.core.scenario import Scenario
 from scheduler.engine.alternatives import alternatives
 from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options
 from scheduler.engine.decompose import components, merge, split_previous
-from scheduler.engine.model import gc_paused
 from scheduler.engine.parts import Progress, solve_parts
 from scheduler.inputs.load import made_as_of_passed, validate_scenario
 from scheduler.inputs.replan.read import Previous, read_previous
@@ -57,7 +57,7 @@ def _previous(previous: object) -> None:
                     "Previous(occurrences) (docs/api.md)")
 
 
-@gc_paused()  # no collections while solving (scheduler.engine.model.gc_paused)
+@gc_paused()  # no collections while solving (scheduler.core.memo.gc_paused)
 def solve(
     scenario: Scenario, *, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,
@@ -176,7 +176,7 @@ def solve(
     return replace(plan, runtime_s=time.perf_counter() - began)
 
 
-@gc_paused()  # no collections while solving (scheduler.engine.model.gc_paused)
+@gc_paused()  # no collections while solving (scheduler.core.memo.gc_paused)
 def solve_alternatives(
     scenario: Scenario, k: int, *, min_difference: int = 1, time_limit: float | None = None,
     deterministic_time: float | None = DETERMINISTIC_TIME, seed: int = 0, workers: int = 1,

@@ -26,16 +26,15 @@ is decided below, by :mod:`scheduler.inputs.replan.cancel`; the writer renders i
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import functools
-import gc
 import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 
 from scheduler.core.atomic_files import scratch_file
+from scheduler.core.memo import gc_paused
 from scheduler.core.timing import made_day
 from scheduler.core.uid import (
     HORIZON_PROPERTY,
@@ -110,7 +109,7 @@ def render_pieces(plan: Plan, dtstamp: dt.datetime
     """:func:`render` with each calendar file given as its :data:`Pieces` (file names in
     :func:`calendar_files`' order): every VEVENT is serialized once, here, and shared by the
     files; a file's head is made only when its pieces are asked for."""
-    with _gc_paused():
+    with gc_paused():
         return _render(plan, dtstamp)
 
 
@@ -180,18 +179,6 @@ def _made(plan: Plan, made: Iterable[CalendarItem], lineage: str, stamp: dt.date
     return _replanned(plan, made, _lineage(lineage), stamp, texts.keep)
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection inside: the events of a plan's calendars make no
-    reference cycles, and the collector would scan the events kept so far again and again
-    for nothing (about a tenth of the calendars' CPU at N = 200, issue #27)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 _SPENT = VEvent()

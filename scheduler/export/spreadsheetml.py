@@ -34,6 +34,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, BinaryIO
 
+from scheduler.core.workbook.cells import letter as column_letters
+
 __all__ = ["Column", "XlsxStream"]
 
 Column = tuple[str, str, int]
@@ -67,14 +69,6 @@ _EXCEL_EPOCH = dt.datetime(1899, 12, 31)
 _EPOCH_ORDINAL = _EXCEL_EPOCH.toordinal()
 
 
-def column_letters(j: int) -> str:
-    """The letters of column ``j`` (0-based): 0 is A, 25 Z, 26 AA."""
-    out = ""
-    j += 1
-    while j:
-        j, rest = divmod(j - 1, 26)
-        out = chr(65 + rest) + out
-    return out
 
 
 def _inline(text: str) -> str:
