@@ -316,7 +316,11 @@ PHONE_PROBE = r"""(() => {
   });
   const scrolls = Array.from(document.querySelectorAll('table'))
     .filter(t => t.scrollWidth > t.clientWidth + 1).map(t => t.className || 'table');
-  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, cells: cells,
+  const due = Array.from(document.querySelectorAll('#deadlines-section table.cards td'),
+                        td => ({label: getComputedStyle(td, '::before').content,
+                                width: td.getBoundingClientRect().width,
+                                text: td.textContent.trim()}));
+  return {scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, cells: cells, due: due,
           scrolls: scrolls, heads: Array.from(document.querySelectorAll('table.dates thead'),
                                               h => getComputedStyle(h).display)};
 })()"""
@@ -341,7 +345,13 @@ def test_report_dates_read_on_a_phone_as_one_card_per_tournament(
     # dates and weekdays on one line each ("Date: Sat, Jan 9, 2027" would wrap one character
     # a line in a 7-column table 420 px wide)
     assert all(c["lines"] == 1 for c in cells if c["label"] in labels[:2])
-    assert "dates" not in probe["scrolls"]
+    assert "dates cards" not in probe["scrolls"]
+    # the deadlines too: one card a line, each value after its column's name, as wide
+    due = probe["due"]
+    assert [c["label"] for c in due[:7]] == ['"Date: "', '"File by: "', '"Operator: "',
+                                             '"What: "', '"Opens: "', '"Rule: "', '"Ids: "']
+    assert {round(c["width"], 1) for c in due if c["text"]} == {392.4}
+    assert "cards" not in probe["scrolls"]
 
 
 def test_report_prints_sections_on_new_pages_with_table_headers_repeated(
