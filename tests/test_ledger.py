@@ -703,7 +703,10 @@ def test_cli_the_years_loop(url: str, plan: Path, tmp_path: Path,
     r = run(app, ["record", "cancelled", "deep#9"])
     assert r.exit_code == 2 and "unknown occurrence 'deep#9'" in r.output
     assert "Traceback" not in r.output
-    r = run(app, ["record", "cancelled", "deep#1", "--note", "snowed in"])
+    r = run(app, ["record", "cancelled", "deep#1", "--as-of", "20270105"])
+    assert r.exit_code == 2 and "--as-of '20270105' is not a date (YYYY-MM-DD)" in r.output
+    r = run(app, ["record", "cancelled", "deep#1", "--note", "snowed in", "--as-of",
+                  "2027-01-05"])  # taken as by every record command; a day before it too
     assert r.exit_code == 0 and "Recorded cancelled entry #1" in r.output
     r = run(app, ["record", "cancelled", "deep#1"])
     assert r.exit_code == 2 and "--corrects 1" in r.output

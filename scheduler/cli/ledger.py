@@ -461,10 +461,14 @@ def record_held(
 def record_cancelled(
     occurrence: Annotated[str, typer.Argument(help="TOURNAMENT#N (as in licenses.csv) or UID.")],
     operator: OperatorOpt = None, lineage: LineageOpt = None, corrects: CorrectsOpt = None,
-    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None,
+    note: NoteOpt = None, ledger: LedgerOpt = None, by: ByOpt = None, as_of: AsOfOpt = None,
 ) -> None:
-    """Record that an occurrence was not held."""
+    """Record that an occurrence was not held (before or after its day: nothing about a
+    cancellation depends on --as-of, taken as every record command takes it)."""
     from scheduler.ledger import api  # start-up time: no sqlalchemy in --help
+
+    if as_of is not None:
+        date_opt(as_of, "--as-of")  # a day, or refused as everywhere
 
     _ledger_run(ledger, lambda lg: _recorded(api.record_cancelled(
         lg, occurrence, operator=operator, lineage=lineage, corrects=corrects, note=note,
