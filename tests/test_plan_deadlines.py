@@ -124,15 +124,19 @@ def test_a_small_stakes_plan_has_its_permit_line_only() -> None:
 def test_report_has_the_deadlines_table() -> None:
     page = report_html(_plan())
     section = page.split('<h2 id="deadlines">Deadlines</h2>')[1].split("<h2")[0]
-    assert section.count("<tr><td>") == 4  # notice, permit, application, report
+    assert section.count('<tr><td data-label="Date">') == 4  # notice, permit, application, report
     # in words: the date with its weekday, the operator's and the tournament's names
     # deadlines.csv's columns in its order: date, file by (blank: the office is open),
     # operator, what, opens, rule with its citation, the ids
-    assert ("<tr><td>Mon, Mar 1, 2027</td><td></td><td>Room-A</td><td>Notify the Montana "
-            "Gambling Control Division of =deep stack, first day Sat, Mar 6, 2027</td><td></td>"
-            '<td>MT-NOTICE, MCA 23-5-317(1)(d)</td><td><code class="id">room-a</code><br>'
+    # (each cell labelled with its column, read on a phone as a card)
+    assert ('<tr><td data-label="Date">Mon, Mar 1, 2027</td><td data-label="File by"></td>'
+            '<td data-label="Operator">Room-A</td><td data-label="What">Notify the Montana '
+            "Gambling Control Division of =deep stack, first day Sat, Mar 6, 2027</td>"
+            '<td data-label="Opens"></td><td data-label="Rule">MT-NOTICE, MCA 23-5-317(1)(d)'
+            '</td><td data-label="Ids"><code class="id">room-a</code><br>'
             '<code class="id">deep#1</code></td></tr>') in section
-    assert "<td></td><td>ME-REPORT, 16-633 CMR ch. 32 § 8</td>" in section
+    assert ('<td data-label="Opens"></td><td data-label="Rule">ME-REPORT, 16-633 CMR ch. 32 '
+            '§ 8</td>') in section
 
 
 def test_tourney_deadlines_exits_1_when_something_is_overdue(
