@@ -104,16 +104,7 @@ def test_record_held_warns_of_a_surcharge_over_the_licence_fee(ledger: Ledger,
                                                                tmp_path: Path) -> None:
     # an 80-player game (tier 51-100, per-tournament licence $75): under surcharge_cap:
     # license-fee (the default) at most $75 from all players; $75.01 is over it, by a cent
-    sc = load(horizon={"start": "2027-11-01", "end": "2027-12-31"},
-              notice_from="2027-11-01",
-              operators=[{"id": "post-39", "name": "Post 39", "jurisdiction": "ME",
-                          "organized_on": "1950-01-01", "local_approval": True,
-                          "beneficiaries": ["Scholarship Fund"]}],
-              tournaments=[{"id": "holdem", "title": "Hold'em", "type": "tournament-game",
-                            "operators": ["post-39"], "fixed_dates": ["2027-12-14"],
-                            "start_time": "12:00", "hours": 10, "players": 80,
-                            "entry_fee": 100, "prize_share": 0.8,
-                            "license_surcharge_total": 75}])
+    sc = _post_39(players=80, surcharge=75)
     api.adopt(ledger, write_plan(run(sc), tmp_path / "plan"), organization="Post 39", by="ann")
     held = api.record_held(ledger, "holdem#1", first_day=d("2027-12-14"),
                            last_day=d("2027-12-14"), players=80, entries=80,
