@@ -55,9 +55,7 @@ def scenario_json(scenario: Scenario) -> str:
     """``scenario`` as the JSON text the ledger keeps: its fields as
     :meth:`~scheduler.core.scenario.Scenario.to_yaml` writes them (defaults left out,
     ``notice_from`` given), no spaces; the same scenario gives the same text."""
-    data = scenario.model_dump(mode="json", exclude_defaults=True)
-    data["notice_from"] = scenario.notice_from.isoformat()
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(scenario.written_data(), ensure_ascii=False, separators=(",", ":"))
 
 
 def folder_scenario(folder: Path) -> str | None:
