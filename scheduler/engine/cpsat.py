@@ -31,6 +31,13 @@ class Interrupted(TourneyError, RuntimeError):
         return "tourney: interrupted before any plan was found; nothing was written."
 
 
+# The solve stages' parts are small and their LP is tight: the cuts, probing and symmetry
+# detection cost more than they prune (measured on every search of N = 200 and 1,000:
+# 0.80 and 0.82 of CP-SAT's CPU, every optimum the same value; docs/development.md).
+_LEAN = {"add_cg_cuts": False, "add_mir_cuts": False, "add_zero_half_cuts": False,
+         "add_clique_cuts": False, "cp_model_probing_level": 0, "symmetry_level": 0}
+
+
 def new_solver(*, time_limit: float | None, deterministic_time: float | None, seed: int,
                workers: int = 1, repeated_presolve: bool = False) -> cp_model.CpSolver:
     """A ``CpSolver`` with tourney's parameters.
@@ -49,7 +56,8 @@ def new_solver(*, time_limit: float | None, deterministic_time: float | None, se
         False (the solve stages): one presolve pass (``max_presolve_iterations = 0``): the
         parts are small and their LP is tight, and the repeated rounds took more than half of
         the wall time on the benchmark set (same optima, checked against HiGHS by
-        benchmarks/run.py). True: CP-SAT's default rounds (the conflict explanation).
+        benchmarks/run.py); no cuts, probing or symmetry detection (``_LEAN``). True:
+        CP-SAT's default rounds and settings (the conflict explanation).
 
     Every solver gets ``linearization_level = 2``: the fee stage needs the LP of the
     licence-covering clauses, and the conflict explanation the LP of the guarded limits (it
@@ -66,6 +74,8 @@ def new_solver(*, time_limit: float | None, deterministic_time: float | None, se
     p.linearization_level = 2
     if not repeated_presolve:
         p.max_presolve_iterations = 0
+        for name, value in _LEAN.items():
+            setattr(p, name, value)
     if workers > 1:
         p.interleave_search = True  # deterministic multi-worker search
     return solver
