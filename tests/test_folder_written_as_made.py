@@ -8,9 +8,8 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 import pytest
 
@@ -70,15 +69,16 @@ def test_a_file_written_twice_is_refused(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
-def _writes_b(fh: BinaryIO) -> None:
-    fh.write(FILES["sub/b.bin"])
+def _writes_b(sink: FolderSink) -> None:
+    with sink.open("sub/b.bin") as fh:
+        fh.write(FILES["sub/b.bin"])
 
 
 def test_a_file_written_beside_by_a_forked_process_is_the_file_written_here(
         tmp_path: Path) -> None:
     def fill(fork: bool) -> Callable[[FolderSink], None]:
         def files(sink: FolderSink) -> None:
-            with sink.beside("sub/b.bin", _writes_b, fork=fork):
+            with sink.beside(_writes_b, fork=fork):
                 sink.write("a.txt", FILES["a.txt"])
                 sink.write("sub/c.ics", b"")
         return files
@@ -88,9 +88,10 @@ def test_a_file_written_beside_by_a_forked_process_is_the_file_written_here(
     assert _tree(forked) == _tree(here) == {**FILES, MANIFEST: manifest_text(FILES)}
 
 
-def _fails(fh: BinaryIO) -> None:
-    fh.write(b"half")
-    raise OSError(28, "No space left on device")
+def _fails(sink: FolderSink) -> None:
+    with sink.open("sub/b.bin") as fh:
+        fh.write(b"half")
+        raise OSError(28, "No space left on device")
 
 
 @pytest.mark.parametrize("fork", [True, False], ids=["forked", "here"])
@@ -100,7 +101,7 @@ def test_a_file_whose_writer_fails_beside_leaves_the_previous_folder(
     before = _tree(out)
 
     def fill(sink: FolderSink) -> None:
-        with sink.beside("sub/b.bin", _fails, fork=fork):
+        with sink.beside(_fails, fork=fork):
             sink.write("a.txt", b"second\n")
 
     # forked: the words come back from the other process, which prints nothing itself
@@ -112,7 +113,7 @@ def test_a_file_whose_writer_fails_beside_leaves_the_previous_folder(
 
 def test_the_forked_writer_is_stopped_when_the_rest_fails(tmp_path: Path) -> None:
     def fill(sink: FolderSink) -> None:
-        with sink.beside("sub/b.bin", _writes_b, fork=True):
+        with sink.beside(_writes_b, fork=True):
             raise OSError(28, "No space left on device")
 
     with pytest.raises(OSError, match="No space left"):
@@ -120,7 +121,12 @@ def test_the_forked_writer_is_stopped_when_the_rest_fails(tmp_path: Path) -> Non
     assert list(tmp_path.iterdir()) == []
 
 
-def _bug(fh: BinaryIO) -> None:
+def _bug(sink: FolderSink) -> None:
+    sink.write("sub/b.bin", _boom())  # the failure named by the file being written
+
+
+def _boom() -> Iterator[bytes]:
+    yield b"half"
     raise ValueError("boom in the writer")
 
 
@@ -131,7 +137,7 @@ def test_a_writer_bug_beside_is_not_taken_for_a_disk_refusal(tmp_path: Path) -> 
 
     def fill(fork: bool) -> Callable[[FolderSink], None]:
         def files(sink: FolderSink) -> None:
-            with sink.beside("sub/b.bin", _bug, fork=fork):
+            with sink.beside(_bug, fork=fork):
                 sink.write("a.txt", b"second\n")
         return files
 
@@ -144,16 +150,16 @@ def test_a_writer_bug_beside_is_not_taken_for_a_disk_refusal(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]
 
 
-def _interrupted_then_writes_b(fh: BinaryIO) -> None:
+def _interrupted_then_writes_b(sink: FolderSink) -> None:
     os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C reaching the writer alone
-    _writes_b(fh)
+    _writes_b(sink)
 
 
 def test_ctrl_c_reaching_only_the_forked_writer_leaves_it_writing(tmp_path: Path) -> None:
     # the terminal sends Ctrl-C to the whole process group: the parent takes it (below);
     # a SIGINT to the forked writer alone is ignored there, so the file is still written
     def fill(sink: FolderSink) -> None:
-        with sink.beside("sub/b.bin", _interrupted_then_writes_b, fork=True):
+        with sink.beside(_interrupted_then_writes_b, fork=True):
             sink.write("a.txt", FILES["a.txt"])
             sink.write("sub/c.ics", b"")
 
@@ -161,9 +167,9 @@ def test_ctrl_c_reaching_only_the_forked_writer_leaves_it_writing(tmp_path: Path
     assert _tree(out) == {**FILES, MANIFEST: manifest_text(FILES)}
 
 
-def _slow(fh: BinaryIO) -> None:
+def _slow(sink: FolderSink) -> None:
     time.sleep(60)
-    _writes_b(fh)
+    _writes_b(sink)
 
 
 def test_ctrl_c_while_waiting_for_the_forked_writer_stops_it_and_keeps_the_folder(
@@ -172,7 +178,7 @@ def test_ctrl_c_while_waiting_for_the_forked_writer_stops_it_and_keeps_the_folde
     before = _tree(out)
 
     def fill(sink: FolderSink) -> None:
-        with sink.beside("sub/b.bin", _slow, fork=True):
+        with sink.beside(_slow, fork=True):
             sink.write("a.txt", b"second\n")
         # the block is done: this process now waits for the writer, and Ctrl-C comes
         # half a second into the wait
@@ -192,3 +198,13 @@ def test_ctrl_c_while_waiting_for_the_forked_writer_stops_it_and_keeps_the_folde
     assert time.monotonic() - started < 30  # stopped, not waited for (it sleeps 60 s)
     assert _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # no .plan.tmp-* left
+
+
+def test_a_file_written_both_beside_and_here_is_refused(tmp_path: Path) -> None:
+    def fill(sink: FolderSink) -> None:
+        with sink.beside(_writes_b, fork=True):
+            sink.write("sub/b.bin", b"here too")
+
+    with pytest.raises(ValueError, match="sub/b.bin written twice"):
+        replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
+    assert list(tmp_path.iterdir()) == []

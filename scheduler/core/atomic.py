@@ -197,10 +197,12 @@ class FolderSink:
         self.root = root
         self.listed: dict[str, tuple[int, str]] = {}
         self.made: set[Path] = {root}
+        self.writing: str | None = None  # the file being written (named by a failure)
 
     def _path(self, rel: str) -> Path:
         if rel in self.listed or rel == MANIFEST:
             raise ValueError(f"{rel} written twice into one folder")
+        self.writing = rel
         path = self.root / rel
         if path.parent not in self.made:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -241,44 +243,47 @@ class FolderSink:
         self.listed[rel] = (size, digest.hexdigest())
 
     @contextlib.contextmanager
-    def beside(self, rel: str, writer: Callable[[BinaryIO], None], *, fork: bool
-               ) -> Iterator[None]:
-        """Write the file ``rel`` by ``writer(file)`` while the block writes the others: in a
-        forked process when ``fork`` (and the system forks; the same bytes), else in this
-        process when the block ends. Listed when the block ends. The forked writer is
-        stopped when the block raises (Ctrl-C included); its ``OSError`` raises ``OSError``
-        naming the file and the writer's words (no traceback), anything else
+    def beside(self, writer: Callable[[FolderSink], None], *, fork: bool) -> Iterator[None]:
+        """Write some of the folder's files by ``writer(sink)`` while the block writes the
+        others: in a forked process when ``fork`` (and the system forks; the same bytes:
+        the fork writes into its copy of this sink, and its files are listed here when it
+        is done), else in this process when the block ends. The forked writer is stopped
+        when the block raises (Ctrl-C included); its ``OSError`` raises ``OSError`` naming
+        the file it was writing and the writer's words (no traceback), anything else
         :class:`ForkedWriterError`. The forked writer ignores Ctrl-C (SIGINT): this process
         takes it, as the terminal sends it to both, and stops the writer."""
         if not fork or "fork" not in multiprocessing.get_all_start_methods():
             yield
-            with self.open(rel) as fh:
-                writer(fh)
+            writer(self)
             return
-        path = self._path(rel)
         context = multiprocessing.get_context("fork")
         words, told = context.Pipe(duplex=False)
-        proc = context.Process(target=_write_forked, args=(path, writer, told), daemon=True)
+        proc = context.Process(target=_write_forked, args=(self, writer, told), daemon=True)
         proc.start()
         told.close()
         try:
             yield
+            said = words.recv()  # what the writer listed, or its words (below)
             proc.join()
+        except EOFError:  # it stopped saying nothing (killed)
+            proc.join()
+            said = (True, "", f"its writer stopped (exit code {proc.exitcode})")
         except BaseException:  # Ctrl-C (here or while waiting) included: the writer stops
             proc.terminate()
             proc.join()
             raise
-        said: tuple[bool, str] = (True, "")
-        with contextlib.suppress(EOFError, OSError):  # nothing said: the writer succeeded
-            said = words.recv() if words.poll() else said
-        words.close()
-        if proc.exitcode != 0:
-            disk, what = said
-            if not disk:  # a bug of the writer, not the disk's refusal: as if raised here
-                raise ForkedWriterError(f"{rel}: {what}")
-            raise OSError(f"{rel} could not be written: "
-                          f"{what or f'its writer stopped (exit code {proc.exitcode})'}")
-        self._list(rel, path)
+        finally:
+            words.close()
+        if isinstance(said, dict):
+            twice = sorted(said.keys() & self.listed.keys())
+            if twice:
+                raise ValueError(f"{twice[0]} written twice into one folder")
+            self.listed.update(said)
+            return
+        disk, rel, what = said
+        if not disk:  # a bug of the writer, not the disk's refusal: as if raised here
+            raise ForkedWriterError(f"{rel or 'a file written beside'}: {what}")
+        raise OSError(f"{rel or 'a file written beside'} could not be written: {what}")
 
 
 class ForkedWriterError(RuntimeError):
@@ -287,20 +292,21 @@ class ForkedWriterError(RuntimeError):
     type and message."""
 
 
-def _write_forked(path: Path, writer: Callable[[BinaryIO], None], told: Any) -> None:
-    """The forked side of :meth:`FolderSink.beside`: write, flush, fsync; a failure is sent
-    back as words and the process exits 1 (never a traceback on the terminal). Ctrl-C is
-    the parent's to take (it stops this process)."""
+def _write_forked(sink: FolderSink, writer: Callable[[FolderSink], None], told: Any) -> None:
+    """The forked side of :meth:`FolderSink.beside`: ``writer(sink)`` into this process's
+    copy of the sink, whose new listed files are sent back; a failure is sent back as
+    words (the file being written, if any) and the process exits 1 (never a traceback on
+    the terminal). Ctrl-C is the parent's to take (it stops this process)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = set(sink.listed)
     try:
-        with open(path, "wb") as fh:
-            writer(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
+        writer(sink)
+        told.send({rel: v for rel, v in sink.listed.items() if rel not in before})
     except BaseException as exc:
+        rel = sink.writing
         with contextlib.suppress(BaseException):
-            told.send((True, str(exc) or type(exc).__name__) if isinstance(exc, OSError)
-                      else (False, f"{type(exc).__name__}: {exc}"))
+            told.send((True, rel, str(exc) or type(exc).__name__) if isinstance(exc, OSError)
+                      else (False, rel, f"{type(exc).__name__}: {exc}"))
         os._exit(1)
 
 

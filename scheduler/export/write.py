@@ -100,18 +100,21 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
                    jobs: int = 1) -> None:
     """Write every output file of a plan (:func:`plan_files`) into ``sink``, each as soon as
     it is made, under ``prefix`` (``alternative-<k>/`` for an alternative). With ``jobs``
-    above 1 and a :class:`scheduler.core.atomic.FolderSink`, plan.xlsx is written by a forked
-    process while this one writes the rest (the same bytes)."""
-    use = limit_usage(plan)  # once, for the summary and plan.xlsx's Limits sheet
+    above 1 and a :class:`scheduler.core.atomic.FolderSink`, plan.xlsx, summary.txt,
+    deadlines.csv and scenario.yaml are written by a forked process while this one writes
+    the CSVs and calendars (the same bytes; the two halves take about as long)."""
     plan_deadlines(plan)  # once, for deadlines.csv, the calendars and plan.xlsx (a fork too)
-    stamp = source_date_epoch()
 
-    def xlsx(fh: BinaryIO) -> None:
-        write_plan_xlsx(plan, fh, stamp, use)
+    def beside(into: Sink) -> None:  # what does not need the calendars' identities
+        use = limit_usage(plan)  # once, for plan.xlsx's Limits sheet and the summary
+        with into.open(prefix + XLSX_FILE) as fh:
+            write_plan_xlsx(plan, fh, source_date_epoch(), use)
+        into.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
+        into.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
+        into.write(prefix + SCENARIO_FILE, plan.scenario.to_json_yaml().encode("utf-8"))
 
-    beside = sink.beside(prefix + XLSX_FILE, xlsx, fork=jobs > 1) \
-        if isinstance(sink, FolderSink) else contextlib.nullcontext()
-    with beside:
+    with sink.beside(beside, fork=jobs > 1) if isinstance(sink, FolderSink) \
+            else contextlib.nullcontext():
         calendars, identity = render_pieces(plan, dtstamp(plan))
         for rel, rows in csv_tables(plan, identity):  # a few thousand rows at a time
             sink.write(prefix + rel, rows)
@@ -119,12 +122,8 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         for rel, pieces in calendars:  # every VEVENT held once, each file never whole
             sink.write(prefix + rel, pieces())
         del calendars
-        sink.write(prefix + SUMMARY_FILE, summary_text(plan, use).encode("utf-8"))
-        sink.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
-        sink.write(prefix + SCENARIO_FILE, plan.scenario.to_json_yaml().encode("utf-8"))
     if not isinstance(sink, FolderSink):
-        with sink.open(prefix + XLSX_FILE) as fh:
-            xlsx(fh)
+        beside(sink)
     for alt in alternatives or []:
         # each alternative's tables, calendars and summary in alternative-<rank>/
         write_files_of(alt, sink, prefix=f"{prefix}{ALTERNATIVE}{alt.rank}/", jobs=jobs)
@@ -296,8 +295,9 @@ def write_plan(plan: Plan, out_dir: str | Path, *, report: bool = False,
     inputs
         Files the folder must not hold (the scenario, a vary file, ...; None is skipped).
     jobs
-        Processes writing at once: above 1, plan.xlsx is written by a forked process while
-        this one writes the rest (``tourney solve`` passes its ``--jobs``); the same bytes.
+        Processes writing at once: above 1, plan.xlsx, summary.txt, deadlines.csv and
+        scenario.yaml are written by a forked process while this one writes the CSVs and
+        calendars (``tourney solve`` passes its ``--jobs``); the same bytes.
 
     Returns
     -------
