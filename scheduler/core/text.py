@@ -105,6 +105,15 @@ MASK = "***"
 """What stands for masked credentials."""
 
 
+def plain_authority_end(rest: str) -> int | None:
+    """In a URL after its ``scheme://`` (``rest``), where its authority ends (the first
+    ``/``, ``?`` or ``#``, else the end) when that authority is a plain ``host[:port]``
+    (an IPv6 host in brackets; no user information, nothing a password could hold);
+    None when it is not."""
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    return end if _CLEAN_AUTHORITY.fullmatch(rest[:end]) else None
+
+
 def _credential_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = text.find("@")
@@ -116,10 +125,9 @@ def _credential_spans(text: str) -> list[tuple[int, int]]:
         mark = _SCHEME_MARK.search(word)
         if mark is not None:  # scheme:/ or scheme:// (or more slashes): after it
             begin = start + mark.end()
-            rest = text[begin:]
-            end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+            end = plain_authority_end(text[begin:])
             # a clean host[:port] before the first / ? #: this @ is in the path, not userinfo
-            if begin < pos and (end < pos - begin and _CLEAN_AUTHORITY.fullmatch(rest[:end])):
+            if begin < pos and end is not None and end < pos - begin:
                 begin = pos
         else:  # no scheme: credentials only when a ':' separates a user and a password
             begin = start if ":" in word else pos

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
 from scheduler.core.errors import TourneyError
-from scheduler.core.text import credentials_in, mask_credentials
+from scheduler.core.text import credentials_in, mask_credentials, plain_authority_end
 
 
 class PublishError(TourneyError):
@@ -22,18 +22,12 @@ class PublishError(TourneyError):
         return redact(f"tourney: {self}")
 
 
-_CLEAN_AUTHORITY = re.compile(r"(\[[^\]@/?#]*\]|[^:@\[\]/?#]*)(:\d*)?")
-
-
 def _userinfo_end(rest: str) -> int:
     """In a URL after its ``scheme://``, the index of the ``@`` that ends its user
     information, or -1 when it has none. Cautious: when the part before the first ``/``,
     ``?`` or ``#`` is not a plain ``host[:port]`` (a password may hold ``@``, ``/``, ``#``
     or ``?``, or the URL may not parse), the last ``@`` of the whole URL."""
-    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
-    if _CLEAN_AUTHORITY.fullmatch(rest[:end]):
-        return -1
-    return rest.rfind("@")
+    return -1 if plain_authority_end(rest) is not None else rest.rfind("@")
 
 
 def url_secrets(url: str) -> list[str]:
