@@ -343,6 +343,10 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
         api.record_cancelled(adopted, "deep#1", note="ok \ue000")
     with pytest.raises(LedgerError, match=r"blank filler character .*U\+3164.* at position 1"):
         api.record_cancelled(adopted, "deep#1", note="\u3164\u3164")
+    # U+2028 LINE SEPARATOR is no control character: named as what it is ("a\u2028b": 2)
+    with pytest.raises(LedgerError, match=r"line-separator character .*U\+2028.* at position 2; "
+                                          r"a note's lines are ended by ordinary line breaks"):
+        api.record_cancelled(adopted, "deep#1", note="a\u2028b")
     # at most one spreadsheet cell: 32,767 characters kept (below), 32,768 refused
     with pytest.raises(LedgerError, match=r"note: 32,768 characters as a spreadsheet counts "
                                           r"them \(an emoji is 2\); a note holds at most 32,767"):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,30 @@ def test_adopt_refuses_a_changed_scenario_yaml_and_reads_none_it_does_not_list(
     (folder / "scenario.yaml").write_text("not: a scenario\n", encoding="utf-8")
     assert api.adopt(ledger, folder, organization="Big Sky", by="ann").new
     assert api.all_entries(ledger)["plan_scenarios"] == 0
+
+
+def test_an_alternative_folder_is_adopted_with_its_scenario(ledger: Ledger,
+                                                           tmp_path: Path) -> None:
+    # plan/alternative-2/ has no .tourney-plan of its own: plan/'s lists its files, its
+    # scenario.yaml among them; adopted, the ledger keeps that scenario and judges with it:
+    # r3's notice filed Mon Mar 15 is 14 days after Mar 1 (day -5 of round 1, Sat Mar 6),
+    # MT-PROGRESSIVE (without the scenario it would be on time: the test above)
+    plan = run(progressive())
+    folder = write_plan(plan, tmp_path / "plan", alternatives=[replace(plan, rank=2)])
+    alternative = folder / "alternative-2"
+    assert not (alternative / MANIFEST).exists()
+    api.adopt(ledger, alternative, organization="Big Sky", by="ann")
+    assert api.all_entries(ledger)["plan_scenarios"] >= 1
+    filing = api.record_filed(ledger, "mt-notice", occurrence="r3#1",
+                              filed_on=d("2027-03-15"), by="ann", today=d("2027-03-15"))
+    assert [(v.rule, v.operator_id) for v in judge_entry(ledger, filing,
+                                                         as_of=d("2027-03-15"))] == [
+        ("MT-PROGRESSIVE", "room-c")]
+    # its files are held to plan/'s list as a plan folder's to its own
+    (alternative / "scenario.yaml").write_text("{}\n", encoding="utf-8")
+    with pytest.raises(LedgerError, match=r"alternative-2/scenario\.yaml \(changed since "
+                                          r"tourney wrote it\)"):
+        api.adopt(ledger, alternative, organization="Big Sky", by="ann")
 
 
 def test_adopt_refuses_a_listed_scenario_yaml_tourney_cannot_read(ledger: Ledger,

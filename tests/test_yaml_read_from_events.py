@@ -162,3 +162,12 @@ def test_a_set_is_read_as_the_list_of_its_members_in_the_files_order() -> None:
     assert parse_yaml(text)[1] == {"ops": ["room-c", "room-a", "room-b"]}
     with pytest.raises(NotYaml, match="the key 'room-a' appears twice"):
         parse_yaml("ops: !!set {room-a, room-a}\n")
+
+
+def test_a_set_member_with_a_value_is_refused() -> None:
+    # a set's members have no values: {a: 1} is a mapping written as a set by mistake;
+    # {room-a: ~} is {room-a} spelt out, so it is a member like any other
+    with pytest.raises(NotYaml, match=r"a set \(!!set\) lists members without values: "
+                                      r"'room-b' has one"):
+        parse_yaml("ops: !!set {room-a, room-b: 1}\n")
+    assert parse_yaml("ops: !!set {room-a: ~, room-b}\n")[1] == {"ops": ["room-a", "room-b"]}

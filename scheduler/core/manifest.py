@@ -116,6 +116,20 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
     return others
 
 
+def manifest_home(folder: Path) -> tuple[Path, str]:
+    """Where the files of ``folder`` are listed: ``(folder, "")`` when it has a
+    :data:`MANIFEST` (or neither it nor its parent lists it), ``(parent, "NAME/")`` when
+    it has none but its parent's lists files under its name (an ``alternative-<k>/`` of
+    ``tourney solve --alternatives``, listed by its plan folder's manifest)."""
+    if (folder / MANIFEST).exists():
+        return folder, ""
+    prefix = f"{folder.name}/"
+    listed = read_manifest(folder.parent) or {}
+    if any(rel.startswith(prefix) for rel in listed):
+        return folder.parent, prefix
+    return folder, ""
+
+
 def changed_since_written(folder: Path, read: Names) -> list[str]:
     """Of the files a command reads in ``folder`` (``read``: whether a relative POSIX path is
     one), each that differs from the folder's :data:`MANIFEST`: ``"X (changed since tourney

@@ -110,8 +110,15 @@ def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> Any:
 
 def _set(loader: yaml.SafeLoader, node: yaml.MappingNode) -> list[Any]:
     """A set (``!!set {a, b}``) as the list of its members in the file's order: a Python
-    set's order changes from run to run, and the same input must give the same plan."""
+    set's order changes from run to run, and the same input must give the same plan. A
+    member with a value (``!!set {a: 1}``) is refused: a set's members have none."""
     _unique_keys(loader, node)
+    for key_node, value_node in node.value:
+        if value_node.tag != "tag:yaml.org,2002:null":  # {a} is {a: null}
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a set (!!set) lists members without values: "
+                f"{key_node.value!r} has one (write '!!set {{a, b}}', or a list '[a, b]')",
+                value_node.start_mark)
     return list(yaml.SafeLoader.construct_mapping(loader, node, deep=True))
 
 

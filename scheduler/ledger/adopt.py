@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from scheduler.core.calendar_limits import read_calendar
 from scheduler.core.limits import LimitError, read_bounded
-from scheduler.core.manifest import changed_since_written, read_manifest
+from scheduler.core.manifest import changed_since_written, manifest_home, read_manifest
 from scheduler.core.uid import parse
 from scheduler.ledger.checks import name_problem
 from scheduler.ledger.deadlines import DEADLINES_CSV, read_deadlines
@@ -159,10 +159,16 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         raise LedgerError(f"{folder} is not a folder: give a plan folder written by "
                           "`tourney solve --out`")
     schedule_path = folder / "schedule.csv"
-    listed = read_manifest(folder) or {}
-    changed = changed_since_written(folder, lambda rel: rel in _READ or (
-        rel == SCENARIO_FILE and rel in listed) or (
-        rel.startswith("calendars/") and rel.endswith(".ics") and rel.count("/") == 1))
+    home, prefix = manifest_home(folder)  # an alternative-<k>/ is listed by its plan's
+    listed = {rel.removeprefix(prefix): v for rel, v in (read_manifest(home) or {}).items()
+              if rel.startswith(prefix)}
+
+    def reads(rel: str) -> bool:  # a file adopt reads, relative to the folder
+        return rel in _READ or (rel == SCENARIO_FILE and rel in listed) or (
+            rel.startswith("calendars/") and rel.endswith(".ics") and rel.count("/") == 1)
+
+    changed = changed_since_written(
+        home, lambda rel: rel.startswith(prefix) and reads(rel.removeprefix(prefix)))
     if changed:  # the ledger records what tourney planned, as its calendars announced it
         raise LedgerError(f"{folder}: {', '.join(changed[:3])}"
                           + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")

@@ -489,7 +489,7 @@ def note_problem(note: str | None) -> str | None:
                 f"note holds at most {NOTE_MAX_CHARS:,} (one spreadsheet cell)")
     plain = note.replace("\r\n", "  ").translate({ord("\n"): " ", ord("\t"): " "})
     ch = control_character(plain)
-    kind = "control"
+    kind = "control" if ch is None or ch not in "\u2028\u2029" else "line-separator"
     if ch is None:
         ch, kind = format_character(plain), "invisible format"
     if ch is None:  # no text at all: a byte of no encoding, or what no workbook can hold
@@ -504,5 +504,7 @@ def note_problem(note: str | None) -> str | None:
         kind = "blank filler"
     if ch is None:
         return None
+    plain_words = ("; a note's lines are ended by ordinary line breaks"
+                   if kind == "line-separator" else "; a note is plain text")
     return (f"note: holds the {kind} character {describe_character(ch)} at position "
-            f"{plain.index(ch) + 1}; a note is plain text")
+            f"{plain.index(ch) + 1}{plain_words}")
