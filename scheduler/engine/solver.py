@@ -23,6 +23,7 @@ from pathlib import Path
 
 from scheduler.core.memo import gc_paused
 from scheduler.core.scenario import Scenario
+from scheduler.core.timing import read_state_holidays
 from scheduler.engine.alternatives import alternatives
 from scheduler.engine.cpsat import DETERMINISTIC_TIME, Interrupted, Options
 from scheduler.engine.decompose import components, merge, split_previous
@@ -167,6 +168,8 @@ def solve(
     if isinstance(previous, str | Path):
         previous = read_previous(scenario, previous)
     parts = components(scenario)
+    if jobs > 1:
+        read_state_holidays(scenario)  # once, before the pool forks (each worker would)
     plans = solve_parts(parts, split_previous(parts, previous), opts, jobs, progress)
     if all(p.status == PlanStatus.NOT_REACHED for p in plans):
         raise Interrupted("interrupted")  # no part found any plan
