@@ -237,8 +237,8 @@ def test_adopt_refuses_a_changed_scenario_yaml_and_reads_none_it_does_not_list(
     assert api.all_entries(ledger)["plan_scenarios"] == 0
 
 
-def test_an_alternative_folder_is_adopted_with_its_scenario(ledger: Ledger,
-                                                           tmp_path: Path) -> None:
+def test_an_alternative_folder_is_adopted_with_its_scenario(
+        ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # plan/alternative-2/ has no .tourney-plan of its own: plan/'s lists its files, its
     # scenario.yaml among them; adopted, the ledger keeps that scenario and judges with it:
     # r3's notice filed Mon Mar 15 is 14 days after Mar 1 (day -5 of round 1, Sat Mar 6),
@@ -254,10 +254,22 @@ def test_an_alternative_folder_is_adopted_with_its_scenario(ledger: Ledger,
     assert [(v.rule, v.operator_id) for v in judge_entry(ledger, filing,
                                                          as_of=d("2027-03-15"))] == [
         ("MT-PROGRESSIVE", "room-c")]
-    # its files are held to plan/'s list as a plan folder's to its own
+    # its files are held to plan/'s list as a plan folder's to its own, however the folder
+    # is named: its path, "." inside it, a symbolic link to it
     (alternative / "scenario.yaml").write_text("{}\n", encoding="utf-8")
-    with pytest.raises(LedgerError, match=r"alternative-2/scenario\.yaml \(changed since "
-                                          r"tourney wrote it\)"):
+    link = tmp_path / "alt"
+    link.symlink_to(alternative, target_is_directory=True)
+    monkeypatch.chdir(alternative)
+    for name in (alternative, Path("."), link):
+        with pytest.raises(LedgerError, match=r": scenario\.yaml \(changed since tourney wrote "
+                                              r"it\)"):
+            api.adopt(ledger, name, organization="Big Sky", by="ann")
+    # plan/'s list damaged: refused as a plan folder's own would be, not adopted unchecked
+    (alternative / "scenario.yaml").unlink()
+    with (folder / MANIFEST).open("a", encoding="utf-8") as fh:
+        fh.write("garbage\n")
+    with pytest.raises(LedgerError, match=r"alternative-2: \.\./\.tourney-plan \(not the list "
+                                          r"tourney wrote\)"):
         api.adopt(ledger, alternative, organization="Big Sky", by="ann")
 
 
@@ -372,3 +384,18 @@ def test_a_damaged_kept_scenario_is_named_with_its_plan_version(
     assert r.stderr.startswith(f"tourney: {head}") and "Traceback" not in r.output
     assert r.stderr.endswith("the scenario file. Entry #2 is recorded, not judged (tourney "
                              "check --ledger judges it).\n") and r.stderr.count("\n") == 1
+
+
+def test_adopt_refuses_a_schedule_row_short_of_cells(ledger: Ledger, tmp_path: Path) -> None:
+    # a folder without .tourney-plan (an older tourney's) whose schedule.csv gained a line
+    # "x": one cell where the header has 20 (schedule.csv's columns), named by its row
+    folder = write_plan(run(progressive()), tmp_path / "plan")
+    (folder / MANIFEST).unlink()
+    rows = (folder / "schedule.csv").read_text(encoding="utf-8").splitlines()
+    assert len(rows[0].split(",")) == 20
+    with (folder / "schedule.csv").open("a", encoding="utf-8") as fh:
+        fh.write("x\n")
+    with pytest.raises(LedgerError, match=rf"schedule\.csv: row {len(rows)} \(after the header\) "
+                                          r"has 1 cell\(s\), the header 20"):
+        api.adopt(ledger, folder, organization="Big Sky", by="ann")
+    assert api.all_entries(ledger)["plan_versions"] == 0

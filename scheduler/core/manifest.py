@@ -120,13 +120,20 @@ def manifest_home(folder: Path) -> tuple[Path, str]:
     """Where the files of ``folder`` are listed: ``(folder, "")`` when it has a
     :data:`MANIFEST` (or neither it nor its parent lists it), ``(parent, "NAME/")`` when
     it has none but its parent's lists files under its name (an ``alternative-<k>/`` of
-    ``tourney solve --alternatives``, listed by its plan folder's manifest)."""
+    ``tourney solve --alternatives``, listed by its plan folder's manifest), or its parent's
+    cannot be read as one (so that the damage is refused, not the check skipped). ``folder``
+    is resolved first: ``.`` and a symbolic link are the folder they name."""
     if (folder / MANIFEST).exists():
         return folder, ""
-    prefix = f"{folder.name}/"
-    listed = read_manifest(folder.parent) or {}
-    if any(rel.startswith(prefix) for rel in listed):
-        return folder.parent, prefix
+    real = folder.resolve()  # "." and a link name the folder they lead to
+    if (real / MANIFEST).exists():
+        return folder, ""
+    prefix = f"{real.name}/"
+    if (real.parent / MANIFEST).exists():
+        listed = read_manifest(real.parent)
+        # a damaged list is the parent's to refuse (changed_since_written says so)
+        if listed is None or any(rel.startswith(prefix) for rel in listed):
+            return real.parent, prefix
     return folder, ""
 
 

@@ -169,6 +169,9 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
 
     changed = changed_since_written(
         home, lambda rel: rel.startswith(prefix) and reads(rel.removeprefix(prefix)))
+    if prefix:  # named from the folder: its own files, and its plan folder's list above it
+        changed = [c.removeprefix(prefix) if c.startswith(prefix) else f"../{c}"
+                   for c in changed]
     if changed:  # the ledger records what tourney planned, as its calendars announced it
         raise LedgerError(f"{folder}: {', '.join(changed[:3])}"
                           + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")

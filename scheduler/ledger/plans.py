@@ -10,6 +10,7 @@ import csv
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from constraints import maine
 from scheduler.core.jurisdiction import installed
@@ -26,8 +27,9 @@ permits (MT-PERMIT-FEES, MCA 23-5-317(1)(b), (2)(b)) and the Maine licences."""
 def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     """The rows of the CSV file ``path`` (header first). Raises :class:`LedgerError` when it
     is missing (not a plan folder), unreadable, over the size or row limits
-    (:func:`scheduler.core.limits.read_csv_bounded`), or its header lacks one of ``columns``
-    (the message names the file and the missing columns)."""
+    (:func:`scheduler.core.limits.read_csv_bounded`), its header lacks one of ``columns``
+    (the message names the file and the missing columns), or a row has more or fewer
+    cells than the header (named by its number)."""
     try:
         header, rows = read_csv_bounded(path)  # its size and rows bounded (docs/limits.md)
     except FileNotFoundError:
@@ -44,6 +46,14 @@ def read_csv(path: Path, columns: Sequence[str] = ()) -> list[dict[str, str]]:
     if missing:
         raise LedgerError(f"{path}: missing column(s) {', '.join(missing)}: give a "
                           "plan folder written by `tourney solve --out`")
+    for n, row in enumerate(rows, start=1):  # a cell short or over: not a table tourney wrote
+        extra: Any = dict(row).get(None)  # type: ignore[call-overload]  # csv's overflow
+        if extra is not None or None in row.values():
+            cells = sum(v is not None for v in row.values()) - (extra is not None) + len(
+                extra or ())
+            raise LedgerError(f"{path}: row {n} (after the header) has {cells} cell(s), the "
+                              f"header {len(header)}: not the file `tourney solve --out` "
+                              "wrote (solve the scenario again)")
     return rows
 
 
