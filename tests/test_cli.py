@@ -275,11 +275,8 @@ def test_help_loads_neither_the_solver_nor_tables_nor_rich() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    # The search is stopped before the preferred-weekday search (as Ctrl-C would): the plan
-    # of the first search (placed and fees) is legal, written whole, and the summary and the
-    # exit code (130) say it was interrupted.
+def _stopped_after_the_first_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every part's search stopped before the preferred-weekday search, as Ctrl-C would."""
     import scheduler.engine.parts as parts
 
     real = parts.solve_part
@@ -291,6 +288,47 @@ def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
         return real(*args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(parts, "solve_part", stopped_after_first_stage)
+
+
+def test_ctrl_c_keeps_a_folder_s_plan_rather_than_write_one_cut_short(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a plan folder already there (a whole plan): the search cut short is not written over
+    # it, byte for byte; exit 130, and the words say the folder keeps its plan
+    src, out = str(EXAMPLES / "montana-card-room.yaml"), tmp_path / "plan"
+    assert CliRunner().invoke(app, ["solve", src, "--out", str(out), "--jobs", "1"]
+                              ).exit_code == 0
+    before = _digest(out)
+    _stopped_after_the_first_search(monkeypatch)
+    result = CliRunner().invoke(app, ["solve", src, "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 130
+    assert f"interrupted; {out} keeps its plan" in result.output
+    assert _digest(out) == before
+
+
+def test_ctrl_c_once_the_folder_is_written_says_it_was_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C while the summary is printed (a pager not reading, say): the folder is in
+    # place, complete, and the words say so (not "nothing was written")
+    import scheduler.cli.solve as solve_cli
+
+    def ctrl_c(*args: object, **kw: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_cli, "_said_after_writing", ctrl_c)
+    out = tmp_path / "plan"
+    result = CliRunner().invoke(app, ["solve", str(EXAMPLES / "montana-card-room.yaml"),
+                                      "--out", str(out), "--jobs", "1"])
+    assert result.exit_code == 130
+    assert f"interrupted; {out} was already written, complete." in result.output
+    assert (out / ".tourney-plan").exists() and "nothing was written" not in result.output
+
+
+def test_ctrl_c_writes_the_best_plan_found_and_exits_130(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search is stopped before the preferred-weekday search (as Ctrl-C would): the plan
+    # of the first search (placed and fees) is legal, written whole, and the summary and the
+    # exit code (130) say it was interrupted.
+    _stopped_after_the_first_search(monkeypatch)
     out = tmp_path / "plan"
     result = CliRunner().invoke(app, ["solve", str(EXAMPLES / "montana-card-room.yaml"),
                                       "--out", str(out), "--jobs", "1"])

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scheduler.core.atomic import FolderSink, ForkedWriterError, replace_dir
+from scheduler.core.errors import InterruptedAfterWriting
 from scheduler.core.manifest import MANIFEST, manifest_text
 
 
@@ -208,3 +209,29 @@ def test_a_file_written_both_beside_and_here_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="sub/b.bin written twice"):
         replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_while_the_folder_is_put_in_place_finishes_it_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C comes as the previous folder is being discarded (after the swap): the swap is
+    # not cut in two; the new folder stands, complete, the old one is gone, and the
+    # interrupt comes after, as InterruptedAfterWriting naming the folder (a Ctrl-C)
+    import scheduler.core.atomic as atomic
+
+    out = replace_dir(tmp_path / "plan", {"old.txt": b"old\n"}, legacy=_nothing_else)
+    real = atomic._discard
+
+    def ctrl_c_then_discard(*args: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(atomic, "_discard", ctrl_c_then_discard)
+    before_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(InterruptedAfterWriting) as caught:
+            replace_dir(out, FILES, legacy=_nothing_else)
+    finally:
+        signal.signal(signal.SIGINT, before_handler)
+    assert isinstance(caught.value, KeyboardInterrupt) and caught.value.path == out
+    assert _tree(out) == {**FILES, MANIFEST: manifest_text(FILES)}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # nothing left beside

@@ -31,7 +31,14 @@ from typing import Any, TypeVar
 
 import typer
 
-from scheduler.core.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_INTERRUPTED, TourneyError
+from scheduler.core.atomic_files import shown
+from scheduler.core.errors import (
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    InterruptedAfterWriting,
+    TourneyError,
+)
 from scheduler.core.limits import cap_message, for_terminal
 
 EXIT_CLOSED = 141
@@ -96,6 +103,9 @@ def _output_closed(exc: BaseException) -> str:
 
 
 BUILTINS: dict[type[BaseException], Entry] = {
+    # Ctrl-C once a folder was in place: it was written, complete
+    InterruptedAfterWriting: (EXIT_INTERRUPTED, lambda e: (
+        f"tourney: interrupted; {shown(e.path)} was already written, complete.")),
     # Ctrl-C: the writers are atomic, so nothing half written
     KeyboardInterrupt: (EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
     # the reader of standard output went away (| head): quiet, nothing claimed either way

@@ -29,12 +29,14 @@ from scheduler.cli.errors import (
 )
 from scheduler.core.atomic_files import shown
 from scheduler.core.clock import latest_today, source_date_epoch  # light: os and datetime
+from scheduler.core.errors import InterruptedAfterWriting
 from scheduler.core.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.core.text import cell
 
 if TYPE_CHECKING:  # start-up time: the engine is imported only by the command that runs
     from scheduler.core.scenario import Scenario
     from scheduler.engine.parts import Progress  # start-up time: as Scenario above
+    from scheduler.result.plan import Plan
 
 
 def load(path: Path) -> Scenario:
@@ -176,8 +178,7 @@ def solve(
     # start-up time: the solver (ortools) only once the input is read
     from scheduler.engine.solver import solve as run  # start-up time: ortools only once read
     from scheduler.engine.solver import solve_alternatives  # start-up time: as solve above
-    from scheduler.export.summary import alternatives_text  # start-up time
-    from scheduler.export.write import SUMMARY_FILE, write_plan  # start-up time: as above
+    from scheduler.export.write import write_plan  # start-up time: as above
     from scheduler.inputs.replan.read import holds_plan  # start-up time: no engine in --help
 
     show = _progress_printer() if sys.stderr.isatty() else None
@@ -209,9 +210,32 @@ def solve(
             f"promise: dropped ones are not cancelled, moved ones may get other "
             f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
             f"--previous {out} --out {out}")
+    if plan.interrupted and holds_plan(out):
+        # a plan cut short (parts not reached are placed nowhere) never replaces a plan
+        gap = plan.gap
+        err(f"tourney: interrupted; {shown(out)} keeps its plan: the best plan found so far "
+            f"(legal, not proven optimal: gap placed {gap.get('placed', 0):.1%}, fees "
+            f"{gap.get('fees_usd', 0):.1%}) is not written over it. Solve again, or give "
+            "another --out to keep a plan cut short.")
+        raise typer.Exit(130)
     with writing(shown(out), "Nothing was changed."):
         where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario],
                            jobs=jobs or os.cpu_count() or 1)
+    try:
+        _said_after_writing(where, plan, others, scenario, alternatives, min_difference,
+                            report)
+    except KeyboardInterrupt:  # the folder is in place: say so, not "nothing was written"
+        raise InterruptedAfterWriting(where) from None
+
+
+def _said_after_writing(where: Path, plan: Plan, others: list[Plan], scenario: Path,
+                        alternatives: int, min_difference: int, report: bool) -> None:
+    """What ``tourney solve`` prints once the plan folder ``where`` is written: the
+    summary, the alternatives, the files; exit 130 for a plan cut short by Ctrl-C, 1 when
+    a required occurrence is not placed."""
+    from scheduler.export.summary import alternatives_text  # start-up time
+    from scheduler.export.write import SUMMARY_FILE  # start-up time: as above
+
     # the summary written into the folder, not computed a second time (issue #27)
     typer.echo((where / SUMMARY_FILE).read_bytes().decode("utf-8"), nl=False)
     if alternatives > 1:

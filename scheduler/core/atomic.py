@@ -57,6 +57,7 @@ from scheduler.core.atomic_files import (
     shown,
     write_synced,
 )
+from scheduler.core.errors import InterruptedAfterWriting
 from scheduler.core.manifest import (
     MANIFEST,
     Names,
@@ -286,6 +287,23 @@ class FolderSink:
         raise OSError(f"{rel or 'a file written beside'} could not be written: {what}")
 
 
+@contextlib.contextmanager
+def interrupts_deferred() -> Iterator[list[bool]]:
+    """A block Ctrl-C (SIGINT) does not cut short: one that comes meanwhile is kept (the
+    yielded list gets ``True``) for the caller to act on when the block is done. Outside
+    the main thread (where Python takes signals) the block runs as is."""
+    came: list[bool] = []
+    try:
+        before = signal.signal(signal.SIGINT, lambda *_: came.append(True))
+    except ValueError:  # not the main thread: signals are not ours to take here
+        yield came
+        return
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 class ForkedWriterError(RuntimeError):
     """The writer of :meth:`FolderSink.beside` failed in the forked process with anything but
     ``OSError`` (a bug: the CLI says "internal error", exit 3); its words are the exception's
@@ -364,35 +382,38 @@ def replace_dir(out: Path, files: Mapping[str, bytes] | Fill, *,
                             key=lambda p: -len(p.parts)):
                 fsync_dir(d)
             os.chmod(tmp, 0o755)
-            if out.exists() and _exchange(tmp, out):
-                ours = None  # tmp holds the previous folder now
-                entries, others = again(tmp)
-                if others:
-                    if _exchange(tmp, out):
-                        ours = tmp
-                    raise added(others)
-                fsync_dir(out.parent)
-                _discard(tmp, entries)
-            else:
-                old = None
-                if out.exists():
-                    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-                    out.rename(old)
-                    entries, others = again(old)
+            with interrupts_deferred() as stopped:  # the swap is never cut in two
+                if out.exists() and _exchange(tmp, out):
+                    ours = None  # tmp holds the previous folder now
+                    entries, others = again(tmp)
                     if others:
-                        old.rename(out)
+                        if _exchange(tmp, out):
+                            ours = tmp
                         raise added(others)
-                try:
-                    tmp.rename(out)
-                except OSError:
+                    fsync_dir(out.parent)
+                    _discard(tmp, entries)
+                else:
+                    old = None
+                    if out.exists():
+                        old = out.with_name(f".{out.name}.old-{os.getpid()}")
+                        out.rename(old)
+                        entries, others = again(old)
+                        if others:
+                            old.rename(out)
+                            raise added(others)
+                    try:
+                        tmp.rename(out)
+                    except OSError:
+                        if old is not None:
+                            old.rename(out)
+                        raise
+                    ours = None
+                    fsync_dir(out.parent)
                     if old is not None:
-                        old.rename(out)
-                    raise
-                ours = None
-                fsync_dir(out.parent)
-                if old is not None:
-                    _discard(old, entries)
+                        _discard(old, entries)
         finally:
             if ours is not None:
                 shutil.rmtree(ours, ignore_errors=True)
+    if stopped:
+        raise InterruptedAfterWriting(out)
     return out

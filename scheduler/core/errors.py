@@ -12,6 +12,8 @@ written); **3** an internal failure (nothing written); **130** interrupted (Ctrl
 
 from __future__ import annotations
 
+import os
+
 EXIT_INPUT = 2
 """Invalid input or an output that cannot be written; nothing written."""
 EXIT_INTERNAL = 3
@@ -29,3 +31,13 @@ class TourneyError(Exception):
     def format_message(self) -> str:
         """The one line (or block) the CLI prints on standard error."""
         return f"tourney: {self}"
+
+
+class InterruptedAfterWriting(KeyboardInterrupt):
+    """Ctrl-C that came once the folder ``path`` was in place, complete (while it was being
+    put there, or afterwards): the command stops (exit 130) and says the folder was written,
+    not that nothing was (:func:`scheduler.core.atomic.replace_dir`, ``tourney solve``)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        super().__init__(str(path))
+        self.path = path
