@@ -235,3 +235,22 @@ def test_ctrl_c_while_the_folder_is_put_in_place_finishes_it_and_says_so(
     assert isinstance(caught.value, KeyboardInterrupt) and caught.value.path == out
     assert _tree(out) == {**FILES, MANIFEST: manifest_text(FILES)}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan"]  # nothing left beside
+
+
+def _killed(sink: FolderSink) -> None:
+    os.kill(os.getpid(), signal.SIGKILL)  # the system's out-of-memory killer, say
+
+
+def test_a_forked_writer_killed_is_named_with_its_files_and_signal(tmp_path: Path) -> None:
+    out = replace_dir(tmp_path / "plan", FILES, legacy=_nothing_else)
+    before = _tree(out)
+
+    def fill(sink: FolderSink) -> None:
+        with sink.beside(_killed, fork=True, names="sub/b.bin, sub/d.bin"):
+            sink.write("a.txt", b"second\n")
+
+    with pytest.raises(OSError, match=r"^sub/b\.bin, sub/d\.bin could not be written: the "
+                                      r"process writing them stopped \(killed by signal 9 "
+                                      r"\(SIGKILL; out of memory\?\)\)$"):
+        replace_dir(out, fill, legacy=_nothing_else)
+    assert _tree(out) == before

@@ -347,6 +347,9 @@ def test_record_held_clear_errors(adopted: Ledger) -> None:
     with pytest.raises(LedgerError, match=r"line-separator character .*U\+2028.* at position 2; "
                                           r"a note's lines are ended by ordinary line breaks"):
         api.record_cancelled(adopted, "deep#1", note="a\u2028b")
+    with pytest.raises(LedgerError, match=r"paragraph-separator character .*U\+2029.* at "
+                                          r"position 1"):
+        api.record_cancelled(adopted, "deep#1", note="\u2029")
     # at most one spreadsheet cell: 32,767 characters kept (below), 32,768 refused
     with pytest.raises(LedgerError, match=r"note: 32,768 characters as a spreadsheet counts "
                                           r"them \(an emoji is 2\); a note holds at most 32,767"):

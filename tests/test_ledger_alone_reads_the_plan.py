@@ -399,3 +399,17 @@ def test_adopt_refuses_a_schedule_row_short_of_cells(ledger: Ledger, tmp_path: P
                                           r"has 1 cell\(s\), the header 20"):
         api.adopt(ledger, folder, organization="Big Sky", by="ann")
     assert api.all_entries(ledger)["plan_versions"] == 0
+
+
+def test_ledger_adopt_says_whether_it_kept_the_scenario(
+        ledger: Ledger, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOURNEY_LEDGER", url)
+    new = write_plan(run(progressive()), tmp_path / "new")
+    old = write_plan(run(_post_39(80, 75)), tmp_path / "old")
+    _unlisted(old, "scenario.yaml")  # as an older tourney wrote it
+    r = CliRunner().invoke(app, ["ledger", "adopt", str(new), "--organization", "Big Sky"])
+    assert r.exit_code == 0 and ", its scenario kept, in " in r.stdout, r.output
+    r = CliRunner().invoke(app, ["ledger", "adopt", str(old), "--organization", "Post 39"])
+    assert r.exit_code == 0, r.output
+    assert ", no scenario.yaml (an older tourney's folder: the ledger judges with the " \
+           "operators it knows), in " in r.stdout

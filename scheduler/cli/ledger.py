@@ -160,9 +160,12 @@ def ledger_adopt(
             say(f"{plan_dir} is already version {a.version} of plan lineage "
                        f"{a.lineage} in {lg.where}; nothing recorded.")
             return
+        kept = ("its scenario kept" if a.scenario else
+                "no scenario.yaml (an older tourney's folder: the ledger judges with the "
+                "operators it knows)")
         say(f"Adopted {plan_dir} as version {a.version} of plan lineage {a.lineage} "
                    f"({a.organization}): {a.confirmed} occurrence rows, {a.cancelled} "
-                   f"cancelled, {a.licences} licences, in {lg.where}.")
+                   f"cancelled, {a.licences} licences, {kept}, in {lg.where}.")
     _ledger_run(ledger, run)
 
 

@@ -244,15 +244,18 @@ class FolderSink:
         self.listed[rel] = (size, digest.hexdigest())
 
     @contextlib.contextmanager
-    def beside(self, writer: Callable[[FolderSink], None], *, fork: bool) -> Iterator[None]:
+    def beside(self, writer: Callable[[FolderSink], None], *, fork: bool,
+               names: str = "the files written beside") -> Iterator[None]:
         """Write some of the folder's files by ``writer(sink)`` while the block writes the
         others: in a forked process when ``fork`` (and the system forks; the same bytes:
         the fork writes into its copy of this sink, and its files are listed here when it
         is done), else in this process when the block ends. The forked writer is stopped
         when the block raises (Ctrl-C included); its ``OSError`` raises ``OSError`` naming
         the file it was writing and the writer's words (no traceback), anything else
-        :class:`ForkedWriterError`. The forked writer ignores Ctrl-C (SIGINT): this process
-        takes it, as the terminal sends it to both, and stops the writer."""
+        :class:`ForkedWriterError`; one killed (or gone without a word) raises ``OSError``
+        naming ``names`` (what the writer writes, for the words) and the signal. The forked
+        writer ignores Ctrl-C (SIGINT): this process takes it, as the terminal sends it to
+        both, and stops the writer."""
         if not fork or "fork" not in multiprocessing.get_all_start_methods():
             yield
             writer(self)
@@ -268,7 +271,10 @@ class FolderSink:
             proc.join()
         except EOFError:  # it stopped saying nothing (killed)
             proc.join()
-            said = (True, "", f"its writer stopped (exit code {proc.exitcode})")
+            code = proc.exitcode or 0
+            how = (f"killed by signal {-code} ({signal.Signals(-code).name}; out of memory?)"
+                   if code < 0 and -code in signal.valid_signals() else f"exit code {code}")
+            said = (True, "", f"the process writing them stopped ({how})")
         except BaseException:  # Ctrl-C (here or while waiting) included: the writer stops
             proc.terminate()
             proc.join()
@@ -283,8 +289,8 @@ class FolderSink:
             return
         disk, rel, what = said
         if not disk:  # a bug of the writer, not the disk's refusal: as if raised here
-            raise ForkedWriterError(f"{rel or 'a file written beside'}: {what}")
-        raise OSError(f"{rel or 'a file written beside'} could not be written: {what}")
+            raise ForkedWriterError(f"{rel or names}: {what}")
+        raise OSError(f"{rel or names} could not be written: {what}")
 
 
 @contextlib.contextmanager

@@ -113,7 +113,9 @@ def write_files_of(plan: Plan, sink: Sink, *, report: bool = False,
         into.write(prefix + DEADLINES_FILE, deadlines_pieces(plan))
         into.write(prefix + SCENARIO_FILE, plan.scenario.to_json_yaml().encode("utf-8"))
 
-    with sink.beside(beside, fork=jobs > 1) if isinstance(sink, FolderSink) \
+    names = ", ".join(prefix + n for n in (XLSX_FILE, SUMMARY_FILE, DEADLINES_FILE,
+                                           SCENARIO_FILE))
+    with sink.beside(beside, fork=jobs > 1, names=names) if isinstance(sink, FolderSink) \
             else contextlib.nullcontext():
         calendars, identity = render_pieces(plan, dtstamp(plan))
         for rel, rows in csv_tables(plan, identity):  # a few thousand rows at a time

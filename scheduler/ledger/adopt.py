@@ -96,7 +96,8 @@ def init(ledger: Ledger, name: str | None = None,
 class Adopted:
     """What ``tourney ledger adopt`` recorded: the plan lineage key, its version number,
     the occurrences (rows) confirmed and cancelled, the licences; ``new`` False when this
-    plan was already adopted (then nothing was recorded)."""
+    plan was already adopted (then nothing was recorded); ``scenario`` whether the scenario
+    that made it was kept (what ``tourney record`` judges with)."""
 
     organization: str
     lineage: str
@@ -105,6 +106,7 @@ class Adopted:
     cancelled: int
     licences: int
     new: bool
+    scenario: bool = False  # the plan's scenario kept (its folder's scenario.yaml)
 
 
 def _cancelled_events(plan_dir: Path) -> list[tuple[str, int, str, str, int, dt.date]]:
@@ -287,4 +289,4 @@ def adopt(ledger: Ledger, plan_dir: str | os.PathLike[str], *, organization: str
         for part in scenario_parts(scenario) if scenario is not None else []:
             s.add(PlanScenario(version_id=version.id, **part, **entry_fields(by)))
         return Adopted(org.name, key, version.version, len(rows), n_cancelled,
-                       len(licence_rows), new=True)
+                       len(licence_rows), new=True, scenario=scenario is not None)

@@ -489,7 +489,8 @@ def note_problem(note: str | None) -> str | None:
                 f"note holds at most {NOTE_MAX_CHARS:,} (one spreadsheet cell)")
     plain = note.replace("\r\n", "  ").translate({ord("\n"): " ", ord("\t"): " "})
     ch = control_character(plain)
-    kind = "control" if ch is None or ch not in "\u2028\u2029" else "line-separator"
+    kind = {"\u2028": "line-separator", "\u2029": "paragraph-separator"}.get(ch or "",
+                                                                         "control")
     if ch is None:
         ch, kind = format_character(plain), "invisible format"
     if ch is None:  # no text at all: a byte of no encoding, or what no workbook can hold
@@ -505,6 +506,6 @@ def note_problem(note: str | None) -> str | None:
     if ch is None:
         return None
     plain_words = ("; a note's lines are ended by ordinary line breaks"
-                   if kind == "line-separator" else "; a note is plain text")
+                   if kind.endswith("-separator") else "; a note is plain text")
     return (f"note: holds the {kind} character {describe_character(ch)} at position "
             f"{plain.index(ch) + 1}{plain_words}")
