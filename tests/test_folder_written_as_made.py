@@ -254,3 +254,19 @@ def test_a_forked_writer_killed_is_named_with_its_files_and_signal(tmp_path: Pat
                                       r"\(SIGKILL; out of memory\?\)\)$"):
         replace_dir(out, fill, legacy=_nothing_else)
     assert _tree(out) == before
+
+
+def _too_large() -> Iterator[bytes]:
+    yield b"half"
+    raise OSError(27, "File too large")  # as `ulimit -f` makes write() say, naming no file
+
+
+def test_a_disk_error_naming_no_file_is_named_with_the_file_written(tmp_path: Path) -> None:
+    def fill(sink: FolderSink) -> None:
+        sink.write("sub/c.ics", _too_large())
+
+    with pytest.raises(OSError, match=r"^\[Errno 27\] File too large \(writing sub/c\.ics\)$"
+                       ) as caught:
+        replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
+    assert caught.value.errno == 27  # the same error: "the disk is full" words still apply
+    assert list(tmp_path.iterdir()) == []

@@ -188,6 +188,19 @@ def recover(out: Path, legacy: Callable[[Path], list[str]],
             _discard(p, entries)
 
 
+@contextlib.contextmanager
+def _naming(rel: str) -> Iterator[None]:
+    """An ``OSError`` of writing the file ``rel`` that names no file (a disk's "File too
+    large", "Input/output error") names it: the same error number, its reason, ``(writing
+    REL)`` after it."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is not None or exc.errno is None:
+            raise
+        raise OSError(exc.errno, f"{exc.strerror or exc} (writing {rel})") from exc
+
+
 class FolderSink:
     """Where :func:`replace_dir` writes a folder's files one at a time (its ``files`` given
     as a function of a sink): each file goes to disk as it is made (flushed, ``fsync``) and
@@ -215,7 +228,7 @@ class FolderSink:
         of bytes written one after another (never joined in memory)."""
         path = self._path(rel)
         digest, size = hashlib.sha256(), 0
-        with open(path, "wb") as fh:
+        with _naming(rel), open(path, "wb") as fh:
             for piece in (data,) if isinstance(data, bytes) else data:
                 fh.write(piece)
                 digest.update(piece)
@@ -229,7 +242,7 @@ class FolderSink:
         """The file ``rel`` open for a writer that writes it itself (a zip file); flushed
         to disk and listed when the block ends."""
         path = self._path(rel)
-        with open(path, "wb") as fh:
+        with _naming(rel), open(path, "wb") as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
