@@ -202,6 +202,12 @@ def solve(
     _let_go()
     if show is not None:
         err("")
+    if plan.interrupted and holds_plan(out):
+        # a plan cut short (parts not reached are placed nowhere) never replaces a plan
+        err(f"tourney: interrupted; {shown(out)} keeps its plan: the best plan found so far "
+            f"({_cut_short(plan)}) is not written over it. Solve again, or give another "
+            "--out to keep a plan cut short.")
+        raise typer.Exit(130)
     # a re-plan's publishing state (what the previous calendars published) comes with
     # every plan solve() returns: read_previous reads it, solve() sets it
     if replacing is not None:
@@ -210,26 +216,24 @@ def solve(
             f"promise: dropped ones are not cancelled, moved ones may get other "
             f"UIDs). To re-plan from it instead, run: tourney solve {scenario} "
             f"--previous {out} --out {out}")
-    if plan.interrupted and holds_plan(out):
-        # a plan cut short (parts not reached are placed nowhere) never replaces a plan
-        gap = plan.gap
-        err(f"tourney: interrupted; {shown(out)} keeps its plan: the best plan found so far "
-            f"(legal, not proven optimal: gap placed {gap.get('placed', 0):.1%}, fees "
-            f"{gap.get('fees_usd', 0):.1%}) is not written over it. Solve again, or give "
-            "another --out to keep a plan cut short.")
-        raise typer.Exit(130)
     with writing(shown(out), "Nothing was changed."):
         where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario],
                            jobs=jobs or os.cpu_count() or 1)
     try:
-        _said_after_writing(where, plan, others, scenario, alternatives, min_difference,
-                            report)
+        _said_after_writing(where, plan, others, alternatives, min_difference, report)
     except KeyboardInterrupt:  # the folder is in place: say so, not "nothing was written"
         raise InterruptedAfterWriting(where) from None
 
 
-def _said_after_writing(where: Path, plan: Plan, others: list[Plan], scenario: Path,
-                        alternatives: int, min_difference: int, report: bool) -> None:
+def _cut_short(plan: Plan) -> str:
+    """A plan stopped by Ctrl-C in words: legal, not proven, its gaps (placed, fees)."""
+    gap = plan.gap
+    return (f"legal, not proven optimal: gap placed {gap.get('placed', 0):.1%}, "
+            f"fees {gap.get('fees_usd', 0):.1%}")
+
+
+def _said_after_writing(where: Path, plan: Plan, others: list[Plan], alternatives: int,
+                        min_difference: int, report: bool) -> None:
     """What ``tourney solve`` prints once the plan folder ``where`` is written: the
     summary, the alternatives, the files; exit 130 for a plan cut short by Ctrl-C, 1 when
     a required occurrence is not placed."""
@@ -244,10 +248,7 @@ def _said_after_writing(where: Path, plan: Plan, others: list[Plan], scenario: P
                f"calendar.ics, calendars/, plan.xlsx, summary.txt, scenario.yaml"
                f"{', report.html' if report else ''})")
     if plan.interrupted:
-        gap = plan.gap
-        err("tourney: interrupted; the best plan found so far was written (legal, not "
-            f"proven optimal: gap placed {gap.get('placed', 0):.1%}, "
-            f"fees {gap.get('fees_usd', 0):.1%}).")
+        err(f"tourney: interrupted; the best plan found so far was written ({_cut_short(plan)}).")
         raise typer.Exit(130)
     if not plan.required_met:
         err("tourney: some required occurrences cannot be placed (see above); "
