@@ -270,3 +270,20 @@ def test_a_disk_error_naming_no_file_is_named_with_the_file_written(tmp_path: Pa
         replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)
     assert caught.value.errno == 27  # the same error: "the disk is full" words still apply
     assert list(tmp_path.iterdir()) == []
+
+
+def _writes_b_then_fails(sink: FolderSink) -> None:
+    _writes_b(sink)
+    raise ValueError("boom between files")
+
+
+def test_a_writer_failing_between_its_files_is_named_by_what_it_writes(tmp_path: Path) -> None:
+    # sub/b.bin was written whole: the failure is not its, so the words name the writer's
+    # files (names), not the last file it finished
+    def fill(sink: FolderSink) -> None:
+        with sink.beside(_writes_b_then_fails, fork=True, names="sub/b.bin, sub/d.bin"):
+            sink.write("a.txt", b"second\n")
+
+    with pytest.raises(ForkedWriterError,
+                       match=r"^sub/b\.bin, sub/d\.bin: ValueError: boom between files$"):
+        replace_dir(tmp_path / "plan", fill, legacy=_nothing_else)

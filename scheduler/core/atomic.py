@@ -211,7 +211,7 @@ class FolderSink:
         self.root = root
         self.listed: dict[str, tuple[int, str]] = {}
         self.made: set[Path] = {root}
-        self.writing: str | None = None  # the file being written (named by a failure)
+        self.writing: str | None = None  # the file being written now (named by a failure)
 
     def _path(self, rel: str) -> Path:
         if rel in self.listed or rel == MANIFEST:
@@ -236,6 +236,7 @@ class FolderSink:
             fh.flush()
             os.fsync(fh.fileno())
         self.listed[rel] = (size, digest.hexdigest())
+        self.writing = None
 
     @contextlib.contextmanager
     def open(self, rel: str) -> Iterator[BinaryIO]:
@@ -247,6 +248,7 @@ class FolderSink:
             fh.flush()
             os.fsync(fh.fileno())
         self._list(rel, path)
+        self.writing = None
 
     def _list(self, rel: str, path: Path) -> None:
         digest, size = hashlib.sha256(), 0
