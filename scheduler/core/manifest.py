@@ -123,8 +123,6 @@ def manifest_home(folder: Path) -> tuple[Path, str]:
     ``tourney solve --alternatives``, listed by its plan folder's manifest), or its parent's
     cannot be read as one (so that the damage is refused, not the check skipped). ``folder``
     is resolved first: ``.`` and a symbolic link are the folder they name."""
-    if (folder / MANIFEST).exists():
-        return folder, ""
     real = folder.resolve()  # "." and a link name the folder they lead to
     if (real / MANIFEST).exists():
         return folder, ""
