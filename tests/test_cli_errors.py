@@ -17,7 +17,7 @@ from scheduler.check.schedule import ScheduleError
 from scheduler.cli import app
 from scheduler.cli.errors import BUILTINS, CommandError, in_words, outcome, reading_input
 from scheduler.core.atomic_files import WriteRefused, unwritable
-from scheduler.core.errors import TourneyError
+from scheduler.core.errors import InterruptedAfterWriting, TourneyError
 from scheduler.core.problems import ScenarioError
 from scheduler.engine.cpsat import Interrupted
 from scheduler.engine.decompose import ModelTooLarge, check_model_size
@@ -44,8 +44,9 @@ def _tiny(tmp_path: Path) -> Path:
 
 def test_every_failure_is_a_tourney_error_or_a_builtin() -> None:
     # tourney's own failures carry their exit code and message; the table words only
-    # Ctrl-C, a closed standard output and a bug
-    assert set(BUILTINS) == {KeyboardInterrupt, BrokenPipeError, Exception}
+    # Ctrl-C (before or once a folder was written), a closed standard output and a bug
+    assert set(BUILTINS) == {KeyboardInterrupt, InterruptedAfterWriting, BrokenPipeError,
+                             Exception}
     for cls in (ScenarioError, VaryError, ModelTooLarge, PreviousError, DiffError,
                 ScheduleError, WriteRefused, PublishError, LedgerError, SweepError,
                 SolverError, AuditError, Interrupted, CommandError):
