@@ -271,6 +271,14 @@ def test_an_alternative_folder_is_adopted_with_its_scenario(
     with pytest.raises(LedgerError, match=r"alternative-2: \.\./\.tourney-plan \(not the list "
                                           r"tourney wrote\)"):
         api.adopt(ledger, alternative, organization="Big Sky", by="ann")
+    # plan/'s list cut down to its own files (alternative-2/'s lines removed): what it no
+    # longer lists is not tourney's, refused as such (not adopted as an older tourney's)
+    lines = [ln for ln in (folder / MANIFEST).read_text(encoding="utf-8").splitlines(True)
+             if "alternative-2/" not in ln and ln != "garbage\n"]
+    (folder / MANIFEST).write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(LedgerError, match=r"alternative-2: calendar\.ics \(not written by "
+                                          r"tourney\)"):
+        api.adopt(ledger, alternative, organization="Big Sky", by="ann")
 
 
 def test_adopt_refuses_a_listed_scenario_yaml_tourney_cannot_read(ledger: Ledger,

@@ -118,20 +118,18 @@ def unlisted(folder: Path, legacy: Callable[[Path], list[str]],
 
 def manifest_home(folder: Path) -> tuple[Path, str]:
     """Where the files of ``folder`` are listed: ``(folder, "")`` when it has a
-    :data:`MANIFEST` (or neither it nor its parent lists it), ``(parent, "NAME/")`` when
-    it has none but its parent's lists files under its name (an ``alternative-<k>/`` of
-    ``tourney solve --alternatives``, listed by its plan folder's manifest), or its parent's
-    cannot be read as one (so that the damage is refused, not the check skipped). ``folder``
-    is resolved first: ``.`` and a symbolic link are the folder they name."""
+    :data:`MANIFEST` (or neither it nor its parent has one), ``(parent, "NAME/")`` when it
+    has none and its parent has one (an ``alternative-<k>/`` of ``tourney solve
+    --alternatives``, listed by its plan folder's manifest; a list damaged or cut down is
+    then refused, not the check skipped). ``folder`` is resolved first: ``.`` and a
+    symbolic link are the folder they name."""
     real = folder.resolve()  # "." and a link name the folder they lead to
     if (real / MANIFEST).exists():
         return folder, ""
-    prefix = f"{real.name}/"
     if (real.parent / MANIFEST).exists():
-        listed = read_manifest(real.parent)
-        # a damaged list is the parent's to refuse (changed_since_written says so)
-        if listed is None or any(rel.startswith(prefix) for rel in listed):
-            return real.parent, prefix
+        # listed there or not (a list damaged, or cut: changed_since_written refuses what
+        # it does not list), a folder inside a plan folder is held to the plan's list
+        return real.parent, f"{real.name}/"
     return folder, ""
 
 
