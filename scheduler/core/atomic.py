@@ -287,11 +287,12 @@ class FolderSink:
         except EOFError:  # it stopped saying nothing (killed)
             proc.join()
             code = proc.exitcode or 0
-            how = (f"killed by signal {-code} ({signal.Signals(-code).name}; out of memory?)"
+            how = (f"killed by signal {-code} ({signal.Signals(-code).name}"
+                   f"{'; out of memory?' if -code == signal.SIGKILL else ''})"
                    if code < 0 and -code in signal.valid_signals() else f"exit code {code}")
             said = (True, "", f"the process writing them stopped ({how})")
         except BaseException:  # Ctrl-C (here or while waiting) included: the writer stops
-            proc.terminate()
+            proc.kill()  # SIGKILL: stops a writer stopped (SIGSTOP) too, which SIGTERM waits on
             proc.join()
             raise
         finally:
