@@ -54,6 +54,9 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _SECRETS: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
     "tourney_secrets", default=())
 """What the running command keeps out of a bug's message (:func:`keep_secret`)."""
+_WRITTEN: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "tourney_written", default=None)
+"""The folder the running command has written, complete (:func:`mark_written`)."""
 
 
 class CommandError(TourneyError):
@@ -106,8 +109,8 @@ BUILTINS: dict[type[BaseException], Entry] = {
     # Ctrl-C once a folder was in place: it was written, complete
     InterruptedAfterWriting: (EXIT_INTERRUPTED, lambda e: (
         f"tourney: interrupted; {shown(e.path)} was already written, complete.")),
-    # Ctrl-C: the writers are atomic, so nothing half written
-    KeyboardInterrupt: (EXIT_INTERRUPTED, lambda e: "tourney: interrupted; nothing was written."),
+    # Ctrl-C: the writers are atomic, so nothing half written (or what was, whole)
+    KeyboardInterrupt: (EXIT_INTERRUPTED, lambda e: _interrupted(e)),
     # the reader of standard output went away (| head): quiet, nothing claimed either way
     BrokenPipeError: (EXIT_CLOSED, _output_closed),
     # the last line of defence: a bug, in one line (TOURNEY_DEBUG=1: the traceback)
@@ -186,6 +189,18 @@ def report(exc: BaseException, overrides: Callable[[], Table] | None = None,
     return code
 
 
+def mark_written(where: str | os.PathLike[str]) -> None:
+    """The running command has written ``where`` (a folder, complete): a Ctrl-C from now
+    on says so, not "nothing was written"."""
+    _WRITTEN.set(shown(os.fspath(where)))
+
+
+def _interrupted(exc: BaseException) -> str:
+    where = _WRITTEN.get()
+    return (f"tourney: interrupted; {where} was already written, complete." if where
+            else "tourney: interrupted; nothing was written.")
+
+
 def keep_secret(secret: str) -> None:
     """Keep ``secret`` (a password) out of every message of the running command."""
     _SECRETS.set((*_SECRETS.get(), secret))
@@ -198,7 +213,7 @@ def handled(overrides: Callable[[], Table] | None = None) -> Callable[[_F], _F]:
     def wrap(command: _F) -> _F:
         @functools.wraps(command)
         def run(*args: Any, **kwargs: Any) -> Any:
-            kept = _SECRETS.set(())
+            kept, none_written = _SECRETS.set(()), _WRITTEN.set(None)
             try:
                 return command(*args, **kwargs)
             except (typer.Exit, typer.Abort, typer.TyperException):
@@ -207,6 +222,7 @@ def handled(overrides: Callable[[], Table] | None = None) -> Callable[[_F], _F]:
                 raise typer.Exit(report(exc, overrides, _SECRETS.get())) from None
             finally:
                 _SECRETS.reset(kept)
+                _WRITTEN.reset(none_written)
         return run  # type: ignore[return-value]
     return wrap
 

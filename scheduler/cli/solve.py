@@ -22,6 +22,7 @@ from scheduler.cli.errors import (
     err,
     handled,
     loaded_error,
+    mark_written,
     reading_input,
     say,
     say_data,
@@ -29,7 +30,6 @@ from scheduler.cli.errors import (
 )
 from scheduler.core.atomic_files import shown
 from scheduler.core.clock import latest_today, source_date_epoch  # light: os and datetime
-from scheduler.core.errors import InterruptedAfterWriting
 from scheduler.core.limits import MAX_LINES_SHOWN, MAX_MODEL_CELLS_DEFAULT, cap_lines
 from scheduler.core.text import cell
 
@@ -219,10 +219,8 @@ def solve(
     with writing(shown(out), "Nothing was changed."):
         where = write_plan(plan, out, report=report, alternatives=others, inputs=[scenario],
                            jobs=jobs or os.cpu_count() or 1)
-    try:
-        _said_after_writing(where, plan, others, alternatives, min_difference, report)
-    except KeyboardInterrupt:  # the folder is in place: say so, not "nothing was written"
-        raise InterruptedAfterWriting(where) from None
+    mark_written(where)  # Ctrl-C from now on says the folder was written
+    _said_after_writing(where, plan, others, alternatives, min_difference, report)
 
 
 def _cut_short(plan: Plan) -> str:
